@@ -1,0 +1,113 @@
+"""Runs the rules over a run: skip what lacks data, isolate crashes, link causes.
+
+The engine is the only place that knows about all rules at once. Rules stay
+pure functions of the run; the engine decides which can run, turns their hits
+into findings, links findings into a cause graph and orders the report so the
+root causes come first.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from traindoc.model import Finding, Run, Severity
+from traindoc.rules.api import RuleSpec
+from traindoc.rules.registry import load_all
+
+VERDICTS = {Severity.ERROR: "broken", Severity.WARNING: "suspect"}
+
+
+@dataclass(frozen=True)
+class Skipped:
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    run: Run
+    findings: tuple[Finding, ...]
+    skipped: tuple[Skipped, ...] = ()
+    errors: tuple[str, ...] = ()  # internal rule errors: reported, never fatal
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        worst = max((f.severity for f in self.findings), default=None)
+        return VERDICTS.get(worst, "healthy") if worst else "healthy"
+
+    @property
+    def roots(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if not f.caused_by)
+
+    def first_anomaly_step(self) -> int | None:
+        steps = [f.step for f in self.findings if f.step is not None and f.severity > Severity.INFO]
+        return min(steps) if steps else None
+
+
+def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
+    specs = list(rules) if rules is not None else list(load_all().values())
+    findings: list[Finding] = []
+    skipped: list[Skipped] = []
+    errors: list[str] = []
+    for spec in specs:
+        missing = spec.missing(run)
+        if missing:
+            skipped.append(Skipped(spec.id, "needs " + ", ".join(missing)))
+            continue
+        try:
+            findings.extend(spec.finding(h) for h in spec.check(run, spec.params))
+        except Exception as exc:  # a crashing rule must not take the report down
+            tb = traceback.extract_tb(exc.__traceback__)[-1]
+            errors.append(f"rule {spec.id} failed: {type(exc).__name__}: {exc} "
+                          f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})")
+    by_id = {s.id: s for s in specs}
+    linked = link_causes(findings, by_id)
+    return Diagnosis(run, tuple(order(linked)), tuple(skipped), tuple(errors))
+
+
+def link_causes(findings: list[Finding], specs: dict[str, RuleSpec]) -> list[Finding]:
+    """Add `caused_by` from each rule's `explained_by`, keeping the graph acyclic.
+
+    Edges are added in order of the cause's severity and onset, and an edge that
+    would close a cycle is dropped, so two rules that each claim to explain the
+    other end up with the more severe / earlier one as the root.
+    """
+    present = {f.rule for f in findings}
+    onset = {f.rule: (-(f.severity), f.step if f.step is not None else 1 << 62) for f in findings}
+    edges: dict[str, set[str]] = {f.rule: set() for f in findings}
+    wanted: list[tuple[tuple, str, str]] = []
+    for f in findings:
+        causes = set(f.caused_by)
+        spec = specs.get(f.rule)
+        if spec:
+            causes |= set(spec.explained_by)
+        for c in causes & present - {f.rule}:
+            wanted.append((onset[c], f.rule, c))
+    for _, effect, cause in sorted(wanted):
+        if not _reaches(edges, cause, effect):
+            edges[effect].add(cause)
+    return [f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: onset[c]))) for f in findings]
+
+
+def _reaches(edges: dict[str, set[str]], start: str, target: str) -> bool:
+    stack, seen = [start], set()
+    while stack:
+        node = stack.pop()
+        if node == target:
+            return True
+        if node not in seen:
+            seen.add(node)
+            stack.extend(edges.get(node, ()))
+    return False
+
+
+def order(findings: list[Finding]) -> list[Finding]:
+    """Root causes first, then by severity, then by onset step."""
+
+    def key(f: Finding) -> tuple:
+        return (bool(f.caused_by), -f.severity, f.step if f.step is not None else 1 << 62, f.rule)
+
+    return sorted(findings, key=key)

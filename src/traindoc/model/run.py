@@ -1,0 +1,164 @@
+"""The normalised run: metric series plus facts, each fact with its source."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One metric over steps. Arrays are sorted by step; duplicates already merged.
+
+    `times` holds wall-clock seconds where the format records them, else None.
+    Values may be NaN/Inf: that is evidence, never cleaned away.
+    """
+
+    name: str
+    steps: np.ndarray
+    values: np.ndarray
+    times: np.ndarray | None = None
+    source: str = ""
+
+    def __len__(self) -> int:
+        return int(self.steps.size)
+
+    def finite(self) -> Series:
+        """The finite points only (for statistics that NaN would poison)."""
+        ok = np.isfinite(self.values)
+        if ok.all():
+            return self
+        times = self.times[ok] if self.times is not None else None
+        return Series(self.name, self.steps[ok], self.values[ok], times, self.source)
+
+    def after(self, step: int) -> Series:
+        keep = self.steps >= step
+        times = self.times[keep] if self.times is not None else None
+        return Series(self.name, self.steps[keep], self.values[keep], times, self.source)
+
+    @staticmethod
+    def build(
+        name: str,
+        points: list[tuple[float, float]] | list[tuple[float, float, float]],
+        source: str = "",
+    ) -> Series:
+        """From (step, value[, time]) tuples, in any order; the last write of a step wins."""
+        if not points:
+            return Series(name, np.empty(0, np.int64), np.empty(0), None, source)
+        arr = np.asarray(points, dtype=np.float64)
+        return Series.from_arrays(
+            name, arr[:, 0], arr[:, 1], arr[:, 2] if arr.shape[1] > 2 else None, source
+        )
+
+    @staticmethod
+    def from_arrays(
+        name: str,
+        steps: np.ndarray,
+        values: np.ndarray,
+        times: np.ndarray | None = None,
+        source: str = "",
+    ) -> Series:
+        steps = np.asarray(steps, dtype=np.int64)
+        values = np.asarray(values, dtype=np.float64)
+        # Stable sort, then keep the last entry of each step: a resumed run re-logs
+        # the same steps and the later write is the one that happened.
+        order = np.argsort(steps, kind="stable")
+        steps, values = steps[order], values[order]
+        if times is not None:
+            times = np.asarray(times, dtype=np.float64)[order]
+        if steps.size > 1:
+            last = np.r_[steps[1:] != steps[:-1], True]
+            if not last.all():
+                steps, values = steps[last], values[last]
+                times = times[last] if times is not None else None
+        if times is not None and np.isnan(times).all():
+            times = None
+        return Series(name, steps, values, times, source)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A run fact and where it came from ("config.json: vocab_size", "--regime")."""
+
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True)
+class Input:
+    path: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """A reader's message about its input: a skipped record, a missing file."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    series: Mapping[str, Series] = field(default_factory=dict)
+    facts: Mapping[str, Fact] = field(default_factory=dict)
+    inputs: tuple[Input, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+    def get(self, signal: str) -> Series | None:
+        s = self.series.get(str(signal))
+        return s if s is not None and len(s) else None
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        f = self.facts.get(name)
+        return default if f is None or f.value is None else f.value
+
+    @property
+    def vocab_size(self) -> int | None:
+        v = self.fact("vocab_size") or self.fact("num_classes")
+        return int(v) if v else None
+
+    @property
+    def floor(self) -> float | None:
+        """ln(V) (or ln(C)): the loss of a model that predicts uniformly."""
+        v = self.vocab_size
+        return math.log(v) if v and v > 1 else None
+
+    @property
+    def regime(self) -> str | None:
+        return self.fact("regime")
+
+    @property
+    def last_step(self) -> int | None:
+        ends = [int(s.steps[-1]) for s in self.series.values() if len(s)]
+        return max(ends) if ends else None
+
+    def summary(self) -> dict[str, Any]:
+        """The `run` block of the JSON report."""
+        out: dict[str, Any] = {"name": self.name}
+        for key in ("vocab_size", "num_classes", "regime"):
+            if self.fact(key) is not None:
+                out[key] = self.fact(key)
+        out["steps"] = self.last_step
+        out["facts"] = {k: {"value": _plain(f.value), "source": f.source}
+                        for k, f in sorted(self.facts.items()) if f.value is not None}
+        out["series"] = {k: len(s) for k, s in sorted(self.series.items())}
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple):
+        return list(value)
+    return value

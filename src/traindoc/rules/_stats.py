@@ -1,0 +1,159 @@
+"""Robust statistics shared by the rules.
+
+Training curves are noisy, long (up to millions of points) and sometimes hold
+NaN. Everything here is vectorised numpy, tolerates short series, and prefers
+medians and MAD over means and standard deviations so one spike cannot move a
+decision. Long series are first reduced to per-bin medians, so a rule costs
+O(n) once and then works on a few hundred numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Series
+
+MAD_TO_SIGMA = 1.4826  # MAD * this = sigma for Gaussian noise
+
+
+def median(x: np.ndarray) -> float:
+    return float(np.median(x)) if x.size else math.nan
+
+
+def mad(x: np.ndarray) -> float:
+    """Median absolute deviation, scaled to a Gaussian sigma."""
+    if x.size == 0:
+        return math.nan
+    return float(MAD_TO_SIGMA * np.median(np.abs(x - np.median(x))))
+
+
+def robust_z(x: np.ndarray, center: np.ndarray | float, scale: np.ndarray | float) -> np.ndarray:
+    scale = np.maximum(scale, 1e-12)
+    return (x - center) / scale
+
+
+def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """(step, median value) per bin of consecutive points; the raw series if short.
+
+    Uses finite points only. Bins are equal in point count, not in steps, so a
+    log that changes its logging interval is still weighted fairly.
+    """
+    f = s.finite()
+    n = len(f)
+    if n <= n_bins:
+        return f.steps.astype(np.float64), f.values.copy()
+    edges = np.linspace(0, n, n_bins + 1).astype(np.int64)
+    size = int(edges[1] - edges[0])
+    if n % n_bins == 0:
+        # Fast path: equal bins reshape into a matrix.
+        vals = np.median(f.values.reshape(n_bins, size), axis=1)
+        st = f.steps.reshape(n_bins, size)[:, size // 2].astype(np.float64)
+        return st, vals
+    vals = np.array([np.median(f.values[a:b]) for a, b in zip(edges[:-1], edges[1:])])
+    st = np.array([f.steps[(a + b) // 2] for a, b in zip(edges[:-1], edges[1:])], np.float64)
+    return st, vals
+
+
+def rolling_median(x: np.ndarray, window: int) -> np.ndarray:
+    """Centred rolling median (edges use a shrunk window via reflection)."""
+    if x.size == 0 or window <= 1:
+        return x.copy()
+    window = min(window | 1, x.size if x.size % 2 else x.size - 1)
+    if window <= 1:
+        return x.copy()
+    half = window // 2
+    padded = np.pad(x, half, mode="reflect") if x.size > half else np.pad(x, half, mode="edge")
+    view = np.lib.stride_tricks.sliding_window_view(padded, window)
+    return np.median(view, axis=1)[: x.size]
+
+
+@dataclass(frozen=True)
+class Trend:
+    slope: float  # Theil–Sen slope, value units per step
+    z: float  # Mann–Kendall z statistic (>0 rising, <0 falling)
+    n: int
+
+    @property
+    def rising(self) -> bool:
+        return self.z > 2.58  # ~p < 0.01 two-sided
+
+    @property
+    def falling(self) -> bool:
+        return self.z < -2.58
+
+    @property
+    def flat(self) -> bool:
+        return abs(self.z) < 1.96
+
+
+def trend(steps: np.ndarray, values: np.ndarray, max_points: int = 200) -> Trend:
+    """Theil–Sen slope and Mann–Kendall z on at most `max_points` (binned) points.
+
+    Mann–Kendall needs no noise model and ignores outliers' magnitudes, which is
+    what a saw-tooth loss band needs: "is there any monotone drift at all?".
+    """
+    ok = np.isfinite(values)
+    x, y = np.asarray(steps, np.float64)[ok], np.asarray(values, np.float64)[ok]
+    if x.size > max_points:
+        s = Series.from_arrays("t", x.astype(np.int64), y)
+        x, y = bins(s, max_points)
+    n = x.size
+    if n < 4:
+        return Trend(0.0, 0.0, n)
+    dx = x[None, :] - x[:, None]
+    dy = y[None, :] - y[:, None]
+    iu = np.triu_indices(n, 1)
+    dxu, dyu = dx[iu], dy[iu]
+    good = dxu != 0
+    slope = float(np.median(dyu[good] / dxu[good])) if good.any() else 0.0
+    s = float(np.sign(dyu).sum())
+    var = n * (n - 1) * (2 * n + 5) / 18.0
+    z = 0.0 if s == 0 else (s - math.copysign(1, s)) / math.sqrt(var)
+    return Trend(slope, z, n)
+
+
+def quantum(value: float, dtype: str = "bf16") -> float:
+    """Spacing of representable numbers near `value` in the given float dtype.
+
+    bf16 keeps 8 significant bits: between 8 and 16 the step is 0.0625, which is
+    why ln(50257) = 10.8249 is logged as 10.8125.
+    """
+    bits = {"bf16": 8, "fp16": 11, "fp32": 24}[dtype]
+    if value == 0 or not math.isfinite(value):
+        return 0.0
+    return 2.0 ** (math.floor(math.log2(abs(value))) - (bits - 1))
+
+
+def spikes(values: np.ndarray, window: int = 25, k: float = 6.0, min_rel: float = 0.0) -> np.ndarray:
+    """Indices of points far above their rolling median (k robust sigmas and min_rel)."""
+    if values.size < 8:
+        return np.empty(0, np.int64)
+    base = rolling_median(values, window)
+    resid = values - base
+    scale = mad(resid)
+    if not math.isfinite(scale) or scale <= 0:
+        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    hit = (resid > k * scale) & (resid > min_rel * np.abs(base))
+    return np.flatnonzero(hit)
+
+
+def head(values: np.ndarray, frac: float = 0.1, min_n: int = 3) -> np.ndarray:
+    n = max(min_n, int(values.size * frac))
+    return values[:n]
+
+
+def tail(values: np.ndarray, frac: float = 0.1, min_n: int = 3) -> np.ndarray:
+    n = max(min_n, int(values.size * frac))
+    return values[-n:]
+
+
+def fmt(x: float, digits: int = 4) -> str:
+    """Numbers for titles: 4 significant digits, scientific when tiny or huge."""
+    if x is None or not math.isfinite(x):
+        return str(x)
+    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
+        return f"{x:.{max(digits - 2, 1)}e}"
+    return f"{x:.{digits}g}"

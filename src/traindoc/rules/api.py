@@ -1,0 +1,142 @@
+"""The rule contract: a pure check function plus declarative metadata.
+
+A rule reads a `Run` (never files, never raw dicts) and yields `Hit`s. The
+engine stamps each hit with the rule's id, family and severity, so a rule
+cannot mislabel itself, and links root causes using `explained_by`.
+The check function's docstring *is* the rule's documentation page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from traindoc.model import Finding, Run, Severity
+
+FAMILIES = ("loss", "rate", "grads", "numerics", "resume", "ckpt", "data", "memory")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule found. `severity=None` keeps the rule's default; a rule may lower it."""
+
+    title: str
+    step: int | None = None
+    end_step: int | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    explanation: str = ""
+    prescription: str = ""
+    severity: Severity | None = None
+    caused_by: tuple[str, ...] = ()
+
+
+Check = Callable[[Run, Any], Iterable[Hit]]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    id: str
+    family: str
+    severity: Severity
+    check: Check
+    params: Any = None
+    # Signals (series names) that must be present, or "fact:<name>" facts.
+    requires: tuple[str, ...] = ()
+    # Signals that sharpen evidence when present but are not needed.
+    uses: tuple[str, ...] = ()
+    # Rule ids that, when found in the same report, explain this finding.
+    explained_by: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        return _dedent(self.check.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
+
+    def missing(self, run: Run) -> list[str]:
+        """What the run lacks for this rule to run (empty when it can run)."""
+        out = []
+        for need in self.requires:
+            if need.startswith("fact:"):
+                if run.fact(need[5:]) is None:
+                    out.append(need)
+            elif run.get(need) is None:
+                out.append(need)
+        return out
+
+    def finding(self, hit: Hit) -> Finding:
+        sev = hit.severity if hit.severity is not None else self.severity
+        # A rule may lower its severity, never raise it above its default.
+        sev = min(sev, self.severity)
+        return Finding(
+            rule=self.id,
+            family=self.family,
+            severity=sev,
+            title=hit.title,
+            step=_int(hit.step),
+            end_step=_int(hit.end_step),
+            evidence={k: _plain(v) for k, v in hit.evidence.items()},
+            explanation=hit.explanation,
+            prescription=hit.prescription,
+            caused_by=tuple(hit.caused_by),
+        )
+
+
+_REGISTRY: dict[str, RuleSpec] = {}
+
+
+def rule(
+    id: str,
+    *,
+    family: str,
+    severity: Severity,
+    params: Any = None,
+    requires: tuple[str, ...] = (),
+    uses: tuple[str, ...] = (),
+    explained_by: tuple[str, ...] = (),
+) -> Callable[[Check], Check]:
+    """Register a check function as rule `id`."""
+    if family not in FAMILIES:
+        raise ValueError(f"rule {id}: unknown family {family!r}; valid: {', '.join(FAMILIES)}")
+
+    def deco(fn: Check) -> Check:
+        if id in _REGISTRY and _REGISTRY[id].check is not fn:
+            raise ValueError(f"rule id {id!r} registered twice")
+        _REGISTRY[id] = RuleSpec(id, family, severity, fn, params, requires, uses, explained_by)
+        return fn
+
+    return deco
+
+
+def registered() -> dict[str, RuleSpec]:
+    return _REGISTRY
+
+
+def _int(v: Any) -> int | None:
+    return None if v is None else int(v)
+
+
+def _plain(v: Any) -> Any:
+    """Evidence must be JSON-able: numpy scalars become Python ones, floats rounded."""
+    if hasattr(v, "item") and not isinstance(v, (list, tuple, dict)):
+        try:
+            v = v.item()
+        except (ValueError, AttributeError):
+            v = v.tolist()
+    if isinstance(v, float):
+        return float(f"{v:.6g}") if v == v and abs(v) != float("inf") else v
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+
+    first, _, rest = text.partition("\n")
+    return (first.strip() + "\n" + textwrap.dedent(rest)).strip() + "\n"

@@ -1,0 +1,1 @@
+"""grads-family rules."""

@@ -1,0 +1,95 @@
+"""absurd-initial-loss: the first losses sit far above the uniform floor ln(V)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+
+
+@dataclass(frozen=True)
+class Params:
+    # A freshly initialised LM starts within a few percent of ln(V); a trained one
+    # below it. 2x the floor is already far outside both (seed A: 8.9x).
+    ratio_error: float = 2.0
+    # 1.3x - 2x: suspicious (e.g. tokens added to the vocabulary), worth a warning.
+    ratio_warning: float = 1.3
+    # Median over the first few logged points, so a single odd first batch does not decide.
+    head_points: int = 3
+    # Without a known V, judge against the largest common vocabulary (256k,
+    # ln = 12.45): a first loss above twice that is absurd for any LM.
+    unknown_vocab_floor: float = 12.46
+
+
+@rule(
+    "absurd-initial-loss",
+    family="loss",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("loss",),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """First logged loss far above the uniform floor ln(V): a starting-point problem.
+
+    **What it does.** Compares the median of the first few logged training losses
+    with ln(V) (ln(C) for a C-class classifier), the loss of a model that guesses
+    uniformly.
+
+    **Why it matters.** A freshly initialised model starts near ln(V); a
+    pretrained one starts below it. A first loss many times ln(V) means the
+    weights themselves are broken (seed A: lm_head std 13.87, first loss 96 =
+    8.9x ln(50257)). No learning rate fixes it: the run spends itself undoing
+    the damage and at best lands back on the floor.
+
+    **Known false positives.** Tokens newly added to the vocabulary or very long
+    contexts can legitimately start a little above ln(V); that is why only a
+    large ratio is an error.
+
+    **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
+    the init scale (output heads ~0.02). Restart from a clean checkpoint; ask
+    "what is the first-batch loss?" before relaunching.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    floor = run.floor or p.unknown_vocab_floor
+    first = loss.values[: p.head_points]
+    first = first[np.isfinite(first)]
+    if first.size == 0:
+        return
+    start = float(np.median(first))
+    ratio = start / floor
+    if ratio < p.ratio_warning:
+        return
+    severity = Severity.ERROR if ratio >= p.ratio_error else Severity.WARNING
+    v = run.vocab_size
+    if v is None and severity < Severity.ERROR:
+        return  # with V unknown, only the unambiguous case is worth saying
+    what = f"ln({v})" if v else "ln(V) of any common vocabulary"
+    yield Hit(
+        title=f"First loss {fmt(start)} is {ratio:.1f}x the uniform floor {what} = {floor:.2f}",
+        step=int(loss.steps[0]),
+        evidence={
+            "first_loss": start,
+            "floor": floor,
+            "ratio": ratio,
+            "vocab_size": v,
+            "expected_init_loss": floor,
+        },
+        explanation=(
+            "A model that guesses uniformly scores ln(V); a fresh model starts there and a "
+            "pretrained one below it. A first loss this far above means the starting "
+            "weights are broken (typically exploded weights in the output head), not that "
+            "the model has yet to learn. Training from here is rehabilitation, not learning."
+        ),
+        prescription=(
+            "Inspect the starting checkpoint's tensors (output head std should be ~0.02-0.1, "
+            "not tens) and restart from a clean checkpoint; check the first-batch loss before "
+            "relaunching. If you added tokens, initialise their embeddings to the mean."
+        ),
+        severity=severity,
+    )

@@ -1,0 +1,58 @@
+"""One parametrised runner for every rule's case file (tests/rules/cases/<id>.yaml)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.rules.synth import build_run
+from traindoc.engine import diagnose
+from traindoc.rules.registry import load_all
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _load() -> list:
+    out = []
+    for path in sorted(CASES.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        for case in doc["cases"]:
+            out.append(pytest.param(doc["rule"], case, id=f"{doc['rule']}::{case['name']}"))
+    return out
+
+
+@pytest.mark.parametrize(("rule_id", "case"), _load())
+def test_rule_case(rule_id: str, case: dict) -> None:
+    spec = load_all()[rule_id]
+    run = build_run(case)
+    found = [f for f in diagnose(run, [spec]).findings if f.rule == rule_id]
+    if case["expect"] == "pass":
+        assert not found, f"unexpected: {found[0].title if found else ''}"
+        return
+    assert found, f"{rule_id} did not flag case {case['name']!r}"
+    f = found[0]
+    if "severity" in case:
+        assert str(f.severity) == case["severity"]
+    if "step" in case:
+        tol = case.get("step_tol", 0.1)
+        assert f.step is not None
+        assert abs(f.step - case["step"]) <= max(tol * case["step"], 2), f.step
+    for key, want in (case.get("evidence") or {}).items():
+        assert key in f.evidence, f"evidence lacks {key}: {sorted(f.evidence)}"
+        got = f.evidence[key]
+        if isinstance(want, (int, float)) and isinstance(got, (int, float)):
+            assert math.isclose(got, want, rel_tol=0.02, abs_tol=1e-9), (key, got, want)
+        else:
+            assert got == want, (key, got, want)
+
+
+def test_every_rule_has_flag_and_pass_cases() -> None:
+    covered: dict[str, set[str]] = {}
+    for path in CASES.glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text())
+        covered.setdefault(doc["rule"], set()).update(c["expect"] for c in doc["cases"])
+    for rule_id in load_all():
+        assert covered.get(rule_id, set()) >= {"flag", "pass"}, f"{rule_id} lacks flag/pass cases"
