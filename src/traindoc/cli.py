@@ -1,4 +1,5 @@
 """Command line: the only layer that reads argv or prints."""
 
+
 def main() -> None:
     raise SystemExit("not yet")

@@ -61,8 +61,10 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
             findings.extend(spec.finding(h) for h in spec.check(run, spec.params))
         except Exception as exc:  # a crashing rule must not take the report down
             tb = traceback.extract_tb(exc.__traceback__)[-1]
-            errors.append(f"rule {spec.id} failed: {type(exc).__name__}: {exc} "
-                          f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})")
+            errors.append(
+                f"rule {spec.id} failed: {type(exc).__name__}: {exc} "
+                f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
+            )
     by_id = {s.id: s for s in specs}
     linked = link_causes(findings, by_id)
     return Diagnosis(run, tuple(order(linked)), tuple(skipped), tuple(errors))

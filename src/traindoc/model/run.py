@@ -150,8 +150,11 @@ class Run:
             if self.fact(key) is not None:
                 out[key] = self.fact(key)
         out["steps"] = self.last_step
-        out["facts"] = {k: {"value": _plain(f.value), "source": f.source}
-                        for k, f in sorted(self.facts.items()) if f.value is not None}
+        out["facts"] = {
+            k: {"value": _plain(f.value), "source": f.source}
+            for k, f in sorted(self.facts.items())
+            if f.value is not None
+        }
         out["series"] = {k: len(s) for k, s in sorted(self.series.items())}
         return out
 

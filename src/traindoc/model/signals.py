@@ -28,29 +28,71 @@ class Signal(str, Enum):
 # W&B-style slash names). Lookup is on the lower-cased key.
 ALIASES: dict[str, Signal] = {
     **dict.fromkeys(
-        ["loss", "train_loss", "train/loss", "training_loss", "train_loss_step", "lm_loss",
-         "lm loss", "loss_step", "train/loss_step"],
+        [
+            "loss",
+            "train_loss",
+            "train/loss",
+            "training_loss",
+            "train_loss_step",
+            "lm_loss",
+            "lm loss",
+            "loss_step",
+            "train/loss_step",
+        ],
         Signal.LOSS,
     ),
     **dict.fromkeys(
-        ["eval_loss", "val_loss", "valid_loss", "validation_loss", "eval/loss", "val/loss",
-         "validation/loss", "val_loss_epoch", "test_loss"],
+        [
+            "eval_loss",
+            "val_loss",
+            "valid_loss",
+            "validation_loss",
+            "eval/loss",
+            "val/loss",
+            "validation/loss",
+            "val_loss_epoch",
+            "test_loss",
+        ],
         Signal.EVAL_LOSS,
     ),
     **dict.fromkeys(
-        ["grad_norm", "gradient_norm", "train/grad_norm", "grad norm", "grad_norm_step",
-         "grad/norm"],
+        [
+            "grad_norm",
+            "gradient_norm",
+            "train/grad_norm",
+            "grad norm",
+            "grad_norm_step",
+            "grad/norm",
+        ],
         Signal.GRAD_NORM,
     ),
     **dict.fromkeys(
-        ["lr", "learning_rate", "train/learning_rate", "learning rate", "lr_step", "train/lr",
-         "lr-adamw", "lr-adam", "lr-sgd"],
+        [
+            "lr",
+            "learning_rate",
+            "train/learning_rate",
+            "learning rate",
+            "lr_step",
+            "train/lr",
+            "lr-adamw",
+            "lr-adam",
+            "lr-sgd",
+        ],
         Signal.LR,
     ),
     **dict.fromkeys(["epoch", "train/epoch"], Signal.EPOCH),
     **dict.fromkeys(
-        ["throughput", "tokens_per_second", "train_tokens_per_second", "tokens_per_sec",
-         "tok/s", "samples_per_second", "it/s", "steps_per_second", "tps"],
+        [
+            "throughput",
+            "tokens_per_second",
+            "train_tokens_per_second",
+            "tokens_per_sec",
+            "tok/s",
+            "samples_per_second",
+            "it/s",
+            "steps_per_second",
+            "tps",
+        ],
         Signal.THROUGHPUT,
     ),
     **dict.fromkeys(["reward", "rewards/mean", "train/reward", "rewards/chosen"], Signal.REWARD),
@@ -58,7 +100,15 @@ ALIASES: dict[str, Signal] = {
 }
 
 # Keys that carry the step counter in generic logs, in order of preference.
-STEP_KEYS = ("step", "global_step", "iter", "iteration", "_step", "current_steps", "trainer/global_step")
+STEP_KEYS = (
+    "step",
+    "global_step",
+    "iter",
+    "iteration",
+    "_step",
+    "current_steps",
+    "trainer/global_step",
+)
 # Keys that carry wall-clock time (seconds since the epoch, or relative seconds).
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
 

@@ -9,6 +9,7 @@ O(n) once and then works on a few hundred numbers.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -52,8 +53,8 @@ def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
         vals = np.median(f.values.reshape(n_bins, size), axis=1)
         st = f.steps.reshape(n_bins, size)[:, size // 2].astype(np.float64)
         return st, vals
-    vals = np.array([np.median(f.values[a:b]) for a, b in zip(edges[:-1], edges[1:])])
-    st = np.array([f.steps[(a + b) // 2] for a, b in zip(edges[:-1], edges[1:])], np.float64)
+    vals = np.array([np.median(f.values[a:b]) for a, b in itertools.pairwise(edges)])
+    st = np.array([f.steps[(a + b) // 2] for a, b in itertools.pairwise(edges)], np.float64)
     return st, vals
 
 
@@ -127,7 +128,9 @@ def quantum(value: float, dtype: str = "bf16") -> float:
     return 2.0 ** (math.floor(math.log2(abs(value))) - (bits - 1))
 
 
-def spikes(values: np.ndarray, window: int = 25, k: float = 6.0, min_rel: float = 0.0) -> np.ndarray:
+def spikes(
+    values: np.ndarray, window: int = 25, k: float = 6.0, min_rel: float = 0.0
+) -> np.ndarray:
     """Indices of points far above their rolling median (k robust sigmas and min_rel)."""
     if values.size < 8:
         return np.empty(0, np.int64)
