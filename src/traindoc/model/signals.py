@@ -120,3 +120,35 @@ def canonical(key: str) -> str:
     low = key.strip().lower()
     sig = ALIASES.get(low)
     return sig.value if sig else low
+
+
+# Run facts: the names readers fill and rules read (value types in brackets).
+# Each is stored as a Fact(value, source) so a report can say where it came from.
+FACTS = {
+    "vocab_size": "[int] tokens in the output vocabulary (config.json, tokenizer, --vocab-size)",
+    "num_classes": "[int] classes of a classifier (ln(C) is its floor)",
+    "regime": "[str] pretraining | full-finetune | lora",
+    "task": "[str] lm | classification | rl",
+    "trainer": "[str] which tool wrote the log: hf | lightning | jsonl | ...",
+    "max_steps": "[int] planned optimizer steps",
+    "num_train_epochs": "[float] planned epochs",
+    "per_device_batch": "[int] micro-batch per device",
+    "devices": "[int] data-parallel world size",
+    "grad_accum": "[int] gradient accumulation steps",
+    "effective_batch": "[int] per_device_batch x devices x grad_accum",
+    "max_grad_norm": "[float] clipping threshold; 0 or None = no clipping",
+    "precision": "[str] fp32 | bf16 | fp16",
+    "learning_rate": "[float] configured peak LR",
+    "lr_scheduler": "[str] linear | cosine | constant | constant_with_warmup | ...",
+    "warmup_steps": "[int] configured warmup steps",
+    "warmup_ratio": "[float] configured warmup as a fraction of max_steps",
+    "logging_steps": "[int]",
+    "eval_steps": "[int]",
+    "save_steps": "[int]",
+    "resume_steps": "[tuple[int, ...]] steps at which the run was resumed",
+    "trainable_params": "[int] number of trainable parameters",
+    "dataset_size": "[int] training samples",
+    "loss_dtype": "[str] bf16 | fp16 | fp32: precision of the logged loss, for quantisation",
+    "versions": "[dict[str, str]] library versions found (transformers, torch, ...)",
+    "base_model": "[str] model the run started from",
+}
