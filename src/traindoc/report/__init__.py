@@ -1,0 +1,1 @@
+"""Renderers: they show a Diagnosis and never diagnose anything themselves."""

@@ -1,0 +1,109 @@
+"""The terminal report: readable in ten seconds, root causes first."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from traindoc.engine import Diagnosis
+from traindoc.model import Finding, Severity
+from traindoc.report.sparkline import sparkline
+from traindoc.rules._stats import fmt
+
+STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+VERDICT_STYLE = {
+    "broken": "bold white on red",
+    "suspect": "bold black on yellow",
+    "healthy": "bold white on green",
+}
+KEY_FACTS = (
+    "regime",
+    "vocab_size",
+    "num_classes",
+    "learning_rate",
+    "lr_scheduler",
+    "effective_batch",
+    "precision",
+    "max_steps",
+)
+
+
+def render(d: Diagnosis, console: Console) -> None:
+    run = d.run
+    head = Text()
+    head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
+    head.append(f"  {run.name}", style="bold")
+    if run.last_step is not None:
+        head.append(f"  ·  {run.last_step} steps")
+    console.print(head)
+    facts = [f"{k}={_short(run.fact(k))}" for k in KEY_FACTS if run.fact(k) is not None]
+    if facts:
+        console.print(Text("  " + "  ".join(facts), style="dim"))
+    _curve(d, console)
+    if not d.findings:
+        console.print("\n  No problems found.", style="green")
+    roots = [f for f in d.findings if not f.caused_by]
+    effects = [f for f in d.findings if f.caused_by]
+    if roots:
+        console.print("\n[bold]Root causes[/]" if effects else "")
+    for i, f in enumerate(roots, 1):
+        _finding(console, f, i, d)
+    if effects:
+        console.print("\n[bold]Consequences[/]")
+        for i, f in enumerate(effects, len(roots) + 1):
+            _finding(console, f, i, d)
+    for note in run.notes[:8]:
+        console.print(Text(f"  note: {note}", style="dim"))
+    if len(run.notes) > 8:
+        console.print(Text(f"  ... and {len(run.notes) - 8} more notes", style="dim"))
+    for err in d.errors:
+        console.print(Text(f"  internal: {err}", style="magenta"))
+
+
+def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
+    line = Text(f"\n {i}. ")
+    line.append(f"{str(f.severity).upper():7}", style=STYLE[f.severity])
+    line.append(f" {f.title}", style="bold")
+    line.append(f"  [{f.rule}]", style="dim")
+    console.print(line)
+    where = _where(f)
+    if where or f.caused_by:
+        extra = f"caused by {', '.join(f.caused_by)}" if f.caused_by else ""
+        console.print(Text("    " + "  ·  ".join(x for x in (where, extra) if x), style="dim"))
+    if f.explanation:
+        console.print(f"    [dim]why:[/] {escape(f.explanation)}")
+    if f.prescription:
+        console.print(f"    [green]do:[/]  {escape(f.prescription)}")
+
+
+def _curve(d: Diagnosis, console: Console) -> None:
+    loss = d.run.get("loss")
+    if loss is None:
+        return
+    floor = d.run.floor
+    cells, on_floor = sparkline(loss, 60, floor)
+    if not cells:
+        return
+    t = Text("  loss ")
+    t.append(fmt(float(loss.finite().values[0])) + " ")
+    for c, f in zip(cells, on_floor, strict=True):
+        t.append(c, style="red" if f else "blue")
+    t.append(" " + fmt(float(loss.finite().values[-1])))
+    if floor:
+        t.append(f"   (red = on the floor ln V = {floor:.2f})", style="dim")
+    console.print(t)
+
+
+def _where(f: Finding) -> str:
+    if f.step is None:
+        return ""
+    if f.end_step is not None and f.end_step != f.step:
+        return f"steps {f.step}–{f.end_step}"
+    return f"step {f.step}"
+
+
+def _short(v: object) -> str:
+    if isinstance(v, float):
+        return fmt(v, 3)
+    return str(v)
