@@ -1,0 +1,3 @@
+from traindoc.cli import main
+
+main()

@@ -1,0 +1,123 @@
+"""The CLI contract: exit codes, a pure JSON stdout, clear one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+SEED_A = ROOT / "examples" / "seed-a"
+HEALTHY = ROOT / "examples" / "healthy"
+
+
+def traindoc(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-m", "traindoc", *args], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+def write_state(d: Path, history: list, **extra) -> Path:
+    d.mkdir(parents=True, exist_ok=True)
+    state = {"global_step": history[-1]["step"] if history else 0, "max_steps": 300,
+             "log_history": history, **extra}
+    (d / "trainer_state.json").write_text(json.dumps(state))
+    (d / "config.json").write_text(json.dumps({"vocab_size": 50257, "model_type": "gpt2"}))
+    return d
+
+
+needs_examples = pytest.mark.skipif(not SEED_A.exists(), reason="examples not generated")
+
+
+@needs_examples
+def test_seed_a_json_report_tells_the_story() -> None:
+    p = traindoc("diagnose", str(SEED_A), "--format", "json")
+    assert p.returncode == 1, p.stderr
+    report = json.loads(p.stdout)  # nothing but the JSON object on stdout
+    assert report["verdict"] == "broken"
+    rules = {f["rule"]: f for f in report["findings"]}
+    assert {"absurd-initial-loss", "uniform-plateau", "lr-too-low"} <= set(rules)
+    assert rules["absurd-initial-loss"]["caused_by"] == []
+    assert "absurd-initial-loss" in rules["uniform-plateau"]["caused_by"]
+    assert report["findings"][0]["caused_by"] == []  # root causes come first
+    assert report["run"]["vocab_size"] == 50257
+
+
+@needs_examples
+def test_healthy_example_exits_zero() -> None:
+    p = traindoc("diagnose", str(HEALTHY), "--format", "json", "--fail-on", "warning")
+    assert p.returncode == 0, p.stdout
+    assert json.loads(p.stdout)["verdict"] == "healthy"
+
+
+@needs_examples
+def test_terminal_and_markdown_render(tmp_path: Path) -> None:
+    term = traindoc("diagnose", str(SEED_A))
+    assert term.returncode == 1 and "Root causes" in term.stdout and "absurd-initial-loss" in term.stdout
+    md = traindoc("diagnose", str(SEED_A), "--format", "markdown")
+    assert "| step | loss" in md.stdout and "First anomaly at step" in md.stdout
+
+
+def test_fail_on_levels(tmp_path: Path) -> None:
+    hist = [{"step": s, "loss": 2.0 + 0.001 * (s % 7), "learning_rate": 0.0, "grad_norm": 1.0}
+            for s in range(1, 201)]
+    run = write_state(tmp_path / "run", hist)
+    assert traindoc("diagnose", str(run), "--fail-on", "never").returncode == 0
+    assert traindoc("diagnose", str(run), "--fail-on", "error").returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('{"log_history": [{"step": 1, "loss": 2.0}', "trainer_state.json"),
+        ("not json at all", "trainer_state.json"),
+    ],
+)
+def test_unusable_input_exits_2_naming_the_file(tmp_path: Path, content: str, needle: str) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "trainer_state.json").write_text(content)
+    p = traindoc("diagnose", str(run))
+    assert p.returncode == 2
+    assert needle in p.stderr and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_missing_and_empty_paths(tmp_path: Path) -> None:
+    p = traindoc("diagnose", str(tmp_path / "nope"))
+    assert p.returncode == 2 and "nope" in p.stderr and "Traceback" not in p.stderr
+    p = traindoc("diagnose", str(tmp_path))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_overrides_and_bad_arguments(tmp_path: Path) -> None:
+    hist = [{"step": s, "loss": 10.8125, "learning_rate": 1e-6, "grad_norm": 0.5}
+            for s in range(1, 301)]
+    run = write_state(tmp_path / "run", hist)
+    p = traindoc("diagnose", str(run), "--format", "json", "--vocab-size", "32000")
+    # ln(32000) = 10.37: the same flat 10.81 is no longer the uniform floor
+    assert "uniform-plateau" not in {f["rule"] for f in json.loads(p.stdout)["findings"]}
+    assert json.loads(p.stdout)["run"]["facts"]["vocab_size"]["source"] == "--vocab-size"
+    bad = traindoc("diagnose", str(run), "--regime", "sft")
+    assert bad.returncode == 2 and "pretraining" in bad.stderr
+
+
+def test_nothing_written_into_the_run_dir(tmp_path: Path) -> None:
+    hist = [{"step": s, "loss": 3.0 - s / 100, "learning_rate": 1e-4} for s in range(1, 101)]
+    run = write_state(tmp_path / "run", hist)
+    before = {p: p.stat().st_mtime_ns for p in run.rglob("*")}
+    for fmt in ("terminal", "json", "markdown"):
+        traindoc("diagnose", str(run), "--format", fmt)
+    assert {p: p.stat().st_mtime_ns for p in run.rglob("*")} == before
+
+
+def test_rules_and_explain() -> None:
+    assert "uniform-plateau" in traindoc("rules").stdout
+    p = traindoc("explain", "uniform-plateau")
+    assert p.returncode == 0 and "What to do" in p.stdout
+    p = traindoc("explain", "no-such-rule")
+    assert p.returncode == 2 and "traindoc rules" in p.stderr
