@@ -114,6 +114,9 @@ class Run:
     facts: Mapping[str, Fact] = field(default_factory=dict)
     inputs: tuple[Input, ...] = ()
     notes: tuple[Note, ...] = ()
+    # Per-checkpoint tensor statistics (traindoc.model.checkpoint.CheckpointSummary),
+    # filled when the run directory holds checkpoints; rules never open the files.
+    checkpoints: tuple[Any, ...] = ()
 
     def get(self, signal: str) -> Series | None:
         s = self.series.get(str(signal))
