@@ -25,9 +25,11 @@ def median(x: np.ndarray) -> float:
 
 
 def mad(x: np.ndarray) -> float:
-    """Median absolute deviation, scaled to a Gaussian sigma."""
+    """Median absolute deviation, scaled to a Gaussian sigma (subsampled when long)."""
     if x.size == 0:
         return math.nan
+    if x.size > _SCALE_SAMPLE:
+        x = x[:: -(-x.size // _SCALE_SAMPLE)]
     return float(MAD_TO_SIGMA * np.median(np.abs(x - np.median(x))))
 
 
@@ -58,17 +60,37 @@ def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
     return st, vals
 
 
+# Above this many points an exact centred rolling median (n x window) is
+# replaced by block medians interpolated back to every point: as robust, O(n).
+_EXACT_MAX = 20_000
+# Robust scales of long series are estimated on a strided subsample this big.
+_SCALE_SAMPLE = 100_000
+
+
 def rolling_median(x: np.ndarray, window: int) -> np.ndarray:
-    """Centred rolling median (edges use a shrunk window via reflection)."""
+    """Centred rolling median (edges use a reflected window); block medians when long."""
     if x.size == 0 or window <= 1:
         return x.copy()
     window = min(window | 1, x.size if x.size % 2 else x.size - 1)
     if window <= 1:
         return x.copy()
+    if x.size > _EXACT_MAX:
+        return _block_median(x, window)
     half = window // 2
     padded = np.pad(x, half, mode="reflect") if x.size > half else np.pad(x, half, mode="edge")
     view = np.lib.stride_tricks.sliding_window_view(padded, window)
     return np.median(view, axis=1)[: x.size]
+
+
+def _block_median(x: np.ndarray, window: int) -> np.ndarray:
+    n = x.size
+    m = n // window
+    blocks = np.partition(x[: m * window].reshape(m, window), window // 2, axis=1)[:, window // 2]
+    centres = np.arange(m) * window + (window - 1) / 2.0
+    if n > m * window:
+        blocks = np.r_[blocks, np.median(x[m * window :])]
+        centres = np.r_[centres, (m * window + n - 1) / 2.0]
+    return np.interp(np.arange(n, dtype=np.float64), centres, blocks)
 
 
 @dataclass(frozen=True)

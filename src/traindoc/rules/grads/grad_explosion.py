@@ -1,0 +1,144 @@
+"""grad-explosion: the gradient norm keeps growing after warmup."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Series, Severity
+from traindoc.rules._stats import bins, fmt, median, trend
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.grads._common import lr_peak_step, positive
+
+
+@dataclass(frozen=True)
+class Params:
+    # Late median / early median. Healthy runs drift up late in training by
+    # 2-5x at most (weight-decay / LR-decay interplay); 10x is growth without bound.
+    ratio: float = 10.0
+    # Or a smaller rise (>= 3x) that ends at a whole-model norm no mean-reduced
+    # loss produces in a healthy run.
+    huge: float = 1e4
+    huge_ratio: float = 3.0
+    # A rise that has levelled off is only flagged when this large: a plateau
+    # 100x above the early level is not a warm-up shape.
+    plateau_ratio: float = 100.0
+    # Early window: first 20% of the post-warmup bins; late window: last 10%.
+    early_frac: float = 0.2
+    late_frac: float = 0.1
+    # Without an LR peak, skip the first 10% of the log (the init transient).
+    head_frac: float = 0.1
+    # Fewer post-warmup points than this cannot show a trend.
+    min_points: int = 20
+
+
+@rule(
+    "grad-explosion",
+    family="grads",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("grad_norm",),
+    uses=("loss", "lr", "fact:warmup_steps"),
+    explained_by=("lr-too-high", "warmup-too-short", "fp16-instability"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Gradient norm grows without bound: a rising trend ending 10x+ above its early level.
+
+    **What it does.** After warmup (the LR peak, or the first 10% of the log),
+    reduces log grad norm to ~200 bin medians and compares the median of the
+    last 10% with that of the first 20%; a Mann-Kendall test must confirm a
+    rising trend over the whole window and, unless the rise exceeds 100x, over
+    its second half too (still climbing). It flags a rise of 10x or more, or
+    of 3x ending above 1e4.
+
+    **Why it matters.** A gradient norm that keeps climbing means the updates
+    are feeding the instability that produces them: the LR is too high for the
+    curvature the model has reached, or fp16 is overflowing. It ends in NaN or
+    a loss blow-up; clipping only hides it by shrinking every step.
+
+    **Known false positives.** Grad norm often rises slowly late in healthy
+    pre-training (2-5x); that stays below the threshold. If the loss is still
+    clearly falling at the end, the finding is lowered to a warning. Isolated
+    spikes are `grad-spike`'s, not this rule's (medians ignore them). LoRA
+    grad norms grow while B leaves 0, then level off: not flagged.
+
+    **What to do.** Lower the peak LR 3-10x, lengthen warmup to 2-5% of steps,
+    keep clipping on (max_grad_norm=1.0), and under fp16 switch to bf16.
+    """
+    gn = run.get("grad_norm")
+    assert gn is not None
+    g = positive(gn)
+    if len(g) < p.min_points:
+        return
+    start = lr_peak_step(run)
+    post = g.after(start) if start is not None else g
+    if start is None or len(post) < p.min_points:
+        post = Series(
+            g.name, g.steps[int(len(g) * p.head_frac) :], g.values[int(len(g) * p.head_frac) :]
+        )
+    if len(post) < p.min_points:
+        return
+    st, lv = bins(Series(post.name, post.steps, np.log(post.values)))
+    n = lv.size
+    early = median(lv[: max(3, int(n * p.early_frac))])
+    late = median(lv[-max(3, int(n * p.late_frac)) :])
+    ratio = math.exp(late - early)
+    late_val = math.exp(late)
+    if not (ratio >= p.ratio or (ratio >= p.huge_ratio and late_val >= p.huge)):
+        return
+    tr = trend(st, lv)
+    if not tr.rising:
+        return
+    # Still climbing in the second half: a rise that levelled off (LoRA's B
+    # matrices growing from 0 early on) is not growth without bound.
+    still = trend(st[n // 2 :], lv[n // 2 :])
+    if not still.rising and ratio < p.plateau_ratio:
+        return
+    onset = int(st[int(np.argmax(lv > early + math.log(p.huge_ratio)))])
+    nonfinite_after = int((~np.isfinite(gn.values) & (gn.steps >= onset)).sum())
+
+    severity = Severity.ERROR
+    loss_falling = None
+    loss = run.get("loss")
+    if loss is not None:
+        lt = loss.after(int(st[-max(3, n // 3)]))
+        if len(lt) >= 8:
+            loss_falling = bool(trend(lt.steps, lt.values).falling) and bool(
+                np.isfinite(lt.values).all()
+            )
+            if loss_falling and nonfinite_after == 0:
+                severity = Severity.WARNING
+    yield Hit(
+        title=(
+            f"Gradient norm grew {ratio:.0f}x after warmup "
+            f"(median {fmt(math.exp(early))} -> {fmt(late_val)})"
+        ),
+        step=onset,
+        end_step=int(post.steps[-1]),
+        evidence={
+            "early_median": math.exp(early),
+            "late_median": late_val,
+            "ratio": ratio,
+            "trend_z": tr.z,
+            "second_half_z": still.z,
+            "from_step": int(post.steps[0]),
+            "onset_step": onset,
+            "nonfinite_after": nonfinite_after,
+            "loss_still_falling": loss_falling,
+        },
+        explanation=(
+            "After warmup the gradient norm kept rising instead of settling: each update "
+            "pushes the weights into a steeper region, which produces larger gradients. "
+            "Left alone this ends in NaN or a loss blow-up; clipping only hides it by "
+            "shrinking every step."
+        ),
+        prescription=(
+            "Lower the peak LR 3-10x or lengthen warmup to 2-5% of steps; keep clipping on "
+            "(max_grad_norm=1.0); under fp16 switch to bf16. Restart from a checkpoint before "
+            f"step {onset}."
+        ),
+        severity=severity,
+    )

@@ -1,0 +1,150 @@
+"""grad-spike: isolated gradient-norm spikes, told apart by whether the loss followed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.grads._common import grad_spikes, loss_response, lr_peak_step
+
+
+@dataclass(frozen=True)
+class Params:
+    # Local baseline: 25 logged points is long enough that a spike cannot move
+    # the median, short enough to follow warmup and decay.
+    window: int = 25
+    # In log space healthy grad-norm noise is ~0.1-0.3; 6 robust sigmas keeps
+    # heavy-tailed but healthy logs (small batches, RL) quiet.
+    k: float = 6.0
+    # And at least 5x the local median: below that it is noise, not a spike.
+    min_ratio: float = 5.0
+    # Frequent = at least this many spikes ...
+    frequent_count: int = 5
+    # ... and at least this share of the logged points (1 in 500).
+    frequent_share: float = 0.002
+
+
+@rule(
+    "grad-spike",
+    family="grads",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("grad_norm",),
+    uses=("loss", "lr", "fact:max_grad_norm", "fact:warmup_steps"),
+    explained_by=("fp16-instability", "lr-too-high", "warmup-too-short"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Gradient-norm spikes far above the local median, and whether the loss followed.
+
+    **What it does.** Finds points where the log gradient norm sits at least
+    6 robust sigmas (MAD around a rolling median) and 5x above its local
+    median. For each spike it asks the three questions practitioners ask: did
+    the loss follow (the losses logged at and just after the spike against the
+    median just before), was it clipped (grad norm above `max_grad_norm`), and
+    is it before or after the LR peak (the end of warmup)?
+
+    **Why it matters.** A spike the loss follows is a step that moved the
+    weights into a worse region; repeated ones precede divergence. But a
+    pre-clip spike absorbed by clipping is *not* a loss spike: clipping
+    rescaled that update and the loss never noticed. So this is a warning only
+    when the loss followed or the spikes are frequent, and info otherwise.
+
+    **Known false positives.** The first points after initialisation (always
+    large) are ignored; spikes during warmup are common and reported as such.
+    An occasional absorbed spike in a long pre-training run is normal.
+
+    **What to do.** If the loss followed: keep clipping on (max_grad_norm 1.0),
+    lower the peak LR 2-3x or lengthen warmup to 2-5% of steps, and under fp16
+    switch to bf16. If the spikes are absorbed: nothing, beyond checking the
+    data at those steps if they recur at the same batches.
+    """
+    gn = run.get("grad_norm")
+    assert gn is not None
+    sp = grad_spikes(gn, p.window, p.k, p.min_ratio)
+    count = int(sp.steps.size)
+    if count == 0:
+        return
+    loss = run.get("loss")
+    resp = loss_response(loss, sp.steps) if loss is not None else None
+    followed = resp.followed if resp is not None else np.zeros(count, bool)
+    n_followed = int(followed.sum())
+    frequent = count >= max(p.frequent_count, p.frequent_share * sp.n_points)
+    worst = int(np.argmax(sp.ratio))
+    clip = run.fact("max_grad_norm")
+    clip = float(clip) if clip is not None else None
+    clipped: bool | str = "unknown" if clip is None else bool(clip > 0 and sp.values[worst] > clip)
+    peak = lr_peak_step(run)
+    before_peak = int((sp.steps < peak).sum()) if peak is not None else None
+
+    evidence: dict = {
+        "count": count,
+        "points": sp.n_points,
+        "first_step": int(sp.steps[0]),
+        "steps": [int(s) for s in sp.steps[:10]],
+        "max_ratio": float(sp.ratio[worst]),
+        "max_step": int(sp.steps[worst]),
+        "max_grad_norm_value": float(sp.values[worst]),
+        "log_sigma": sp.sigma,
+        "loss_followed": n_followed if resp is not None else "unknown",
+        "frequent": frequent,
+        "max_grad_norm": clip,
+        "clipped": clipped,
+        "lr_peak_step": peak,
+        "before_lr_peak": before_peak,
+    }
+    if resp is not None:
+        evidence["loss_before"] = float(resp.before[worst])
+        evidence["loss_after"] = float(resp.after[worst])
+        evidence["loss_settled"] = float(resp.settled[worst])
+    if run.floor is not None and resp is not None:
+        settled = float(resp.settled[worst])
+        evidence["settled_at_floor"] = bool(abs(settled - run.floor) < 0.05 * run.floor)
+
+    if n_followed:
+        how = f"the loss followed {n_followed} of them"
+    elif resp is None:
+        how = "no loss logged to tell whether it followed"
+    else:
+        how = "the loss did not follow (absorbed)"
+    where = ""
+    if peak is not None:
+        where = f"; {before_peak} before the LR peak at step {peak}"
+    severity = Severity.WARNING if (n_followed or frequent) else Severity.INFO
+    clip_txt = (
+        "clipping was off or unknown, so the full spike reached the weights"
+        if clipped is not True
+        else f"clipping at {fmt(clip or 0)} rescaled the largest one"
+    )
+    yield Hit(
+        title=(
+            f"{count} gradient-norm spike{'s' if count > 1 else ''} up to "
+            f"{sp.ratio[worst]:.0f}x the local median (largest at step {sp.steps[worst]}); "
+            f"{how}"
+        ),
+        step=int(sp.steps[0]),
+        end_step=int(sp.steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"The pre-clip gradient norm jumped far above its running level; {clip_txt}{where}. "
+            + (
+                "The loss rose with it, so those updates did move the weights somewhere worse; "
+                "repeated, this is how runs diverge."
+                if n_followed
+                else "A grad-norm spike the loss does not follow is a batch the clipper "
+                "absorbed, not a loss spike."
+            )
+        ),
+        prescription=(
+            "Keep gradient clipping on (max_grad_norm=1.0), lower the peak LR 2-3x or lengthen "
+            "warmup to 2-5% of steps; under fp16 switch to bf16. Look at the batches at the "
+            "spike steps if they recur."
+            if severity == Severity.WARNING
+            else "Nothing to do while the loss does not follow; keep clipping on."
+        ),
+        severity=severity,
+    )

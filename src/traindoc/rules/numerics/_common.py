@@ -1,0 +1,120 @@
+"""fp16 symptom detection shared by fp16-instability and precision-suboptimal.
+
+One function decides what counts as instability, so the two rules can never
+disagree: precision-suboptimal speaks exactly when fp16-instability is silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Series
+from traindoc.rules._stats import median
+from traindoc.rules.grads._common import grad_spikes, loss_response
+from traindoc.rules.grads.grad_explosion import Params as ExplosionParams
+from traindoc.rules.grads.grad_explosion import check as explosion
+
+# Extra series names under which loggers write the dynamic loss scale / skipped steps.
+SCALE_KEYS = ("loss_scale", "scaler/scale", "grad_scale", "train/loss_scale")
+SKIP_KEYS = ("skipped_steps", "train/skipped_steps", "overflow_steps", "num_skipped_steps")
+
+
+@dataclass(frozen=True)
+class Params:
+    # Non-finite grad norms: a loss scaler legitimately overflows now and then
+    # (mostly while calibrating); more than 1% of points, or not recovered, is not that.
+    nonfinite_grad_share: float = 0.01
+    recovered_points: int = 5
+    # The scaler's floor: "loss scale already at minimum" is a scale of 1 (or below).
+    scale_min: float = 1.0
+    # Or a collapse by 2^12 from its highest value (65536 -> 16).
+    scale_drop: float = 2.0**12
+    # Skipped steps: calibration skips ~15-20 steps at the start; more than
+    # max(20, 1% of steps) is overflow in earnest.
+    skipped_min: int = 20
+    skipped_share: float = 0.01
+    # Huge gradients: spikes >= 10x the local median that the loss followed,
+    # at least twice ("intermittent", seed B): one recovered spike is grad-spike's.
+    spike_ratio: float = 10.0
+    spike_count: int = 2
+
+
+@dataclass(frozen=True)
+class Symptom:
+    what: str  # short id: nonfinite-loss, nonfinite-grad, loss-scale, skipped-steps, grad-spikes
+    step: int | None
+    detail: str
+
+
+def _series(run: Run, keys: tuple[str, ...]) -> Series | None:
+    for k in keys:
+        s = run.get(k)
+        if s is not None:
+            return s
+    return None
+
+
+def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
+    """Signs of numeric overflow in the logs (meaningful when the run is fp16)."""
+    out: list[Symptom] = []
+    loss = run.get("loss")
+    if loss is not None:
+        bad = ~np.isfinite(loss.values)
+        if bad.any():
+            first = int(loss.steps[np.argmax(bad)])
+            out.append(Symptom("nonfinite-loss", first, f"{int(bad.sum())} NaN/Inf losses"))
+    gn = run.get("grad_norm")
+    if gn is not None:
+        bad = ~np.isfinite(gn.values)
+        share = float(bad.mean())
+        recovered = bool(np.isfinite(gn.values[-t.recovered_points :]).all())
+        if bad.any() and (share > t.nonfinite_grad_share or not recovered):
+            first = int(gn.steps[np.argmax(bad)])
+            out.append(
+                Symptom(
+                    "nonfinite-grad", first, f"{int(bad.sum())} NaN/Inf grad norms ({share:.1%})"
+                )
+            )
+        sp = grad_spikes(gn)  # grad-spike's (cached) spikes, kept when >= spike_ratio
+        big = sp.ratio >= t.spike_ratio
+        if big.any() and loss is not None:
+            resp = loss_response(loss, sp.steps[big])
+            hit = np.flatnonzero(resp.followed)
+            if hit.size >= t.spike_count:
+                out.append(
+                    Symptom(
+                        "grad-spikes",
+                        int(sp.steps[big][hit[0]]),
+                        f"{hit.size} grad-norm spikes >= {t.spike_ratio:.0f}x that the loss "
+                        f"followed (up to {float(sp.ratio[big][hit].max()):.0f}x)",
+                    )
+                )
+        growth = next(iter(explosion(run, ExplosionParams())), None)
+        if growth is not None:
+            out.append(Symptom("grad-growth", growth.step, growth.title))
+    scale = _series(run, SCALE_KEYS)
+    if scale is not None:
+        f = scale.finite()
+        if len(f) >= 3:
+            late = median(f.values[-max(3, len(f) // 10) :])
+            top = float(f.values.max())
+            if late <= t.scale_min or (late > 0 and top / late >= t.scale_drop):
+                at = int(f.steps[int(np.argmax(f.values <= max(late, t.scale_min) * 1.0001))])
+                out.append(Symptom("loss-scale", at, f"loss scale fell from {top:g} to {late:g}"))
+    skipped = _series(run, SKIP_KEYS)
+    span = run.last_step or 0
+    first_step = None
+    if skipped is not None and len(skipped.finite()):
+        v = skipped.finite().values
+        # A cumulative counter only grows; otherwise each point counts its interval.
+        n_skipped = float(v[-1]) if bool((np.diff(v) >= 0).all()) else float(v.sum())
+        grew = np.flatnonzero(v > 0)
+        first_step = int(skipped.finite().steps[grew[0]]) if grew.size else None
+    else:
+        fact = run.fact("skipped_steps")
+        n_skipped = float(fact) if fact is not None else None
+    if n_skipped is not None and n_skipped > max(t.skipped_min, t.skipped_share * span):
+        out.append(Symptom("skipped-steps", first_step, f"{n_skipped:.0f} optimizer steps skipped"))
+    return out

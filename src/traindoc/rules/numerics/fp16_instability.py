@@ -1,0 +1,89 @@
+"""fp16-instability: an fp16 run that overflows (NaN/Inf, loss-scale collapse, huge gradients)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from traindoc.model import Run, Severity
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.numerics._common import SCALE_KEYS, SKIP_KEYS, Params, fp16_symptoms
+
+
+@rule(
+    "fp16-instability",
+    family="numerics",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("fact:precision",),
+    uses=("loss", "grad_norm", *SCALE_KEYS, *SKIP_KEYS, "fact:skipped_steps"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """fp16 training with NaNs, overflow or huge gradients: use bf16 or fp32.
+
+    **What it does.** When the run's precision is fp16, looks for the
+    signatures of overflow: NaN/Inf losses; NaN/Inf gradient norms beyond the
+    loss scaler's occasional calibration overflow (> 1% of points, or still
+    there at the end); a dynamic loss scale that collapses (to 1, "loss scale
+    already at minimum", or by 2^12 from its peak); more than max(20, 1% of
+    steps) skipped optimizer steps ("Gradient overflow. Skipping step"); and
+    huge gradients (grad-norm spikes >= 10x that the loss followed, or a 10x
+    rising grad norm).
+
+    **Why it matters.** fp16 is the most common cause of NaN in training: its
+    range ends at 65504, and activations or gradients beyond that overflow.
+    Models pre-trained in bf16 (LLaMA, T5, Gemma, ...) are known to produce
+    such values. Lowering the LR only delays the NaN (seed B: "intermittent
+    NaNs or huge gradients under FP16 -> switch to BF16 (or FP32)").
+
+    **Known false positives.** A handful of overflows while the loss scaler
+    calibrates at the start is normal and not flagged.
+
+    **What to do.** Switch to bf16 (`bf16=True`) on GPUs that support it
+    (Ampere or newer: A100, H100, RTX 30xx/40xx; TPUs); on older GPUs without
+    bf16 (V100, T4, RTX 20xx) use fp32, or keep fp16 with the model's
+    overflowing parts (e.g. attention softmax, layer norms) in fp32.
+    """
+    if str(run.fact("precision")).lower() != "fp16":
+        return
+    found = fp16_symptoms(run, p)
+    if not found:
+        return
+    steps = [s.step for s in found if s.step is not None]
+    first = min(steps) if steps else None
+    base = run.fact("base_model")
+    bf16_native = isinstance(base, str) and any(
+        k in base.lower() for k in ("llama", "t5", "gemma", "mistral", "qwen", "falcon", "bloom")
+    )
+    yield Hit(
+        title=(
+            "fp16 run shows overflow: "
+            + "; ".join(s.detail for s in found)
+            + (f" (from step {first})" if first is not None else "")
+        ),
+        step=first,
+        evidence={
+            "precision": "fp16",
+            "symptoms": [s.what for s in found],
+            "details": [s.detail for s in found],
+            "first_step": first,
+            "base_model": base,
+            "base_model_bf16_pretrained": bf16_native if base else None,
+        },
+        explanation=(
+            "fp16 can only represent magnitudes up to 65504 and has few exponent bits; "
+            "activations or gradients beyond that overflow to Inf and then NaN. Dynamic loss "
+            "scaling skips such steps, but when overflow is frequent the scale collapses and "
+            "the NaNs reach the loss and the weights."
+            + (
+                f" {base} was pre-trained in bf16, and such models are known to overflow in fp16."
+                if bf16_native
+                else ""
+            )
+        ),
+        prescription=(
+            "Switch to bf16 (bf16=True, fp16=False) on GPUs that support it (A100/H100, "
+            "RTX 30xx/40xx, TPU); on V100/T4/RTX 20xx, which lack bf16, use fp32. Lowering "
+            "the LR only delays the NaN. Restart from a checkpoint saved before step "
+            f"{first if first is not None else 'the first anomaly'}."
+        ),
+    )
