@@ -21,10 +21,6 @@ from traindoc.rules._stats import mad, rolling_median
 
 T = TypeVar("T")
 
-# Robust scales (MAD) of long series are estimated on an evenly strided
-# subsample of at most this many points: as accurate, far cheaper.
-_SCALE_SAMPLE = 100_000
-
 # Results per Series object, so the several rules that ask for the same spikes
 # of the same grad norm compute them once. Keyed weakly: it dies with the Run.
 _memo: weakref.WeakKeyDictionary[Series, dict] = weakref.WeakKeyDictionary()
@@ -35,33 +31,6 @@ def _cached(s: Series, key: tuple, make: Callable[[], T]) -> T:
     if key not in slot:
         slot[key] = make()
     return slot[key]
-
-
-def robust_sigma(x: np.ndarray) -> float:
-    """mad() on a strided subsample when long."""
-    step = -(-x.size // _SCALE_SAMPLE) if x.size > _SCALE_SAMPLE else 1
-    return mad(x[::step])
-
-
-# Above this many points an exact centred rolling median (n x window) is
-# replaced by block medians interpolated back to every point: same robustness,
-# O(n) with a small constant.
-_EXACT_MAX = 20_000
-
-
-def local_median(x: np.ndarray, window: int) -> np.ndarray:
-    """A robust local baseline for every point of `x` (finite values assumed)."""
-    n = x.size
-    if n <= _EXACT_MAX:
-        return rolling_median(x, window)
-    window |= 1  # odd, so the block median is one partition, no averaging
-    m = n // window
-    blocks = np.partition(x[: m * window].reshape(m, window), window // 2, axis=1)[:, window // 2]
-    centres = np.arange(m) * window + (window - 1) / 2.0
-    if n > m * window:
-        blocks = np.r_[blocks, np.median(x[m * window :])]
-        centres = np.r_[centres, (m * window + n - 1) / 2.0]
-    return np.interp(np.arange(n, dtype=np.float64), centres, blocks)
 
 
 def positive(gn: Series) -> Series:
@@ -117,10 +86,10 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
     if len(g) < 12:
         return empty
     y = np.log(g.values)
-    base = local_median(y, window)
+    base = rolling_median(y, window)
     resid = y - base
     skip = max(head, g.values.size // 100)
-    sigma = robust_sigma(resid[skip:])
+    sigma = mad(resid[skip:])
     if not math.isfinite(sigma):
         sigma = 0.0
     thr = max(k * sigma, math.log(min_ratio))
@@ -132,7 +101,7 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
 def _noise(loss: Series) -> float:
     """Robust sigma of the loss around its local median (its step-to-step noise)."""
     f = loss.finite()
-    noise = robust_sigma(f.values - local_median(f.values, 25)) if len(f) >= 8 else 0.0
+    noise = mad(f.values - rolling_median(f.values, 25)) if len(f) >= 8 else 0.0
     return noise if math.isfinite(noise) else 0.0
 
 
