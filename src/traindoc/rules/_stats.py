@@ -48,15 +48,14 @@ def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
     n = len(f)
     if n <= n_bins:
         return f.steps.astype(np.float64), f.values.copy()
-    edges = np.linspace(0, n, n_bins + 1).astype(np.int64)
-    size = int(edges[1] - edges[0])
-    if n % n_bins == 0:
-        # Fast path: equal bins reshape into a matrix.
-        vals = np.median(f.values.reshape(n_bins, size), axis=1)
-        st = f.steps.reshape(n_bins, size)[:, size // 2].astype(np.float64)
-        return st, vals
-    vals = np.array([np.median(f.values[a:b]) for a, b in itertools.pairwise(edges)])
-    st = np.array([f.steps[(a + b) // 2] for a, b in itertools.pairwise(edges)], np.float64)
+    # Equal-count bins: the first n % n_bins bins take one extra point. Both
+    # groups reshape into matrices, so this is two vectorised medians.
+    size, extra = divmod(n, n_bins)
+    cut = extra * (size + 1)
+    parts_v = [f.values[:cut].reshape(extra, size + 1), f.values[cut:].reshape(-1, size)]
+    parts_s = [f.steps[:cut].reshape(extra, size + 1), f.steps[cut:].reshape(-1, size)]
+    vals = np.concatenate([np.median(v, axis=1) for v in parts_v if v.size])
+    st = np.concatenate([s_[:, s_.shape[1] // 2] for s_ in parts_s if s_.size]).astype(np.float64)
     return st, vals
 
 

@@ -41,7 +41,8 @@ class RuleSpec:
     severity: Severity
     check: Check
     params: Any = None
-    # Signals (series names) that must be present, or "fact:<name>" facts.
+    # Signals (series names) that must be present, or "fact:<name>" facts;
+    # "a|b" is satisfied by either.
     requires: tuple[str, ...] = ()
     # Signals that sharpen evidence when present but are not needed.
     uses: tuple[str, ...] = ()
@@ -58,14 +59,7 @@ class RuleSpec:
 
     def missing(self, run: Run) -> list[str]:
         """What the run lacks for this rule to run (empty when it can run)."""
-        out = []
-        for need in self.requires:
-            if need.startswith("fact:"):
-                if run.fact(need[5:]) is None:
-                    out.append(need)
-            elif run.get(need) is None:
-                out.append(need)
-        return out
+        return [need for need in self.requires if not any(_has(run, alt) for alt in need.split("|"))]
 
     def finding(self, hit: Hit) -> Finding:
         sev = hit.severity if hit.severity is not None else self.severity
@@ -83,6 +77,12 @@ class RuleSpec:
             prescription=hit.prescription,
             caused_by=tuple(hit.caused_by),
         )
+
+
+def _has(run: Run, need: str) -> bool:
+    if need.startswith("fact:"):
+        return run.fact(need[5:]) is not None
+    return run.get(need) is not None
 
 
 _REGISTRY: dict[str, RuleSpec] = {}

@@ -1,0 +1,261 @@
+"""Shared measurements for the rate family: peak LR, warmup, batch, curve shape.
+
+Everything is vectorised and bounded: LR series are subsampled (they are
+deterministic and smooth, so a stride loses nothing a rule needs), loss series
+are reduced to bin medians before trend tests, and spike detection on very
+long series works on block medians with a per-point residual.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Series
+from traindoc.rules._stats import Trend, bins, mad, median, rolling_median, trend
+
+# Typical peak LR per regime (AdamW). Pre-training: seed A's "about 3e-4";
+# full fine-tune 1e-5..5e-5; LoRA 5e-5..2e-4 (seed B's fix was 5e-5).
+TYPICAL_LR = {
+    "pretraining": (1e-4, 3e-4, 1e-3),
+    "full-finetune": (1e-5, 2e-5, 5e-5),
+    "lora": (5e-5, 1e-4, 2e-4),
+}
+FINETUNE = ("full-finetune", "lora")
+
+# LR series longer than this are strided before any scan: LR is a smooth,
+# deterministic function of the step, so 4,000 samples resolve any schedule.
+_LR_POINTS = 4000
+# Spike scans on longer series use block medians as the baseline.
+_SPIKE_POINTS = 20000
+
+
+def lr_values(run: Run) -> tuple[np.ndarray, np.ndarray] | None:
+    """(steps, values) of the finite logged LR, strided to a few thousand points."""
+    s = run.get("lr")
+    if s is None:
+        return None
+    f = s.finite()
+    if len(f) == 0:
+        return None
+    stride = max(1, -(-len(f) // _LR_POINTS))
+    st, v = f.steps[::stride], f.values[::stride]
+    if stride > 1 and st[-1] != f.steps[-1]:
+        st, v = np.r_[st, f.steps[-1]], np.r_[v, f.values[-1]]
+    return st.astype(np.float64), v
+
+
+@dataclass(frozen=True)
+class PeakLR:
+    value: float
+    source: str  # "logged" | "config"
+    still_warming: bool  # logged LR still rising at the end: the logged peak is a lower bound
+
+
+def peak_lr(run: Run) -> PeakLR | None:
+    """The run's peak LR: the max of the logged LR, else the configured learning_rate."""
+    lr = lr_values(run)
+    cfg = run.fact("learning_rate")
+    if lr is not None:
+        _, v = lr
+        peak = float(v.max())
+        warming = v.size >= 3 and v[-1] >= 0.999 * peak and v[0] < 0.5 * peak
+        max_steps = run.fact("max_steps")
+        if warming and max_steps and lr[0][-1] >= 0.98 * float(max_steps):
+            warming = False  # a schedule that ends at its peak (constant_with_warmup)
+        if warming and cfg:
+            return PeakLR(max(float(cfg), peak), "config", True)
+        if peak > 0 or cfg is None:
+            return PeakLR(peak, "logged", warming)
+    if cfg is None:
+        return None
+    return PeakLR(float(cfg), "config", False)
+
+
+def total_steps(run: Run) -> int | None:
+    ms = run.fact("max_steps")
+    if ms:
+        return int(ms)
+    return run.last_step
+
+
+@dataclass(frozen=True)
+class Warmup:
+    steps: float
+    source: str  # "logged" | "config"
+    complete: bool  # False when the logged LR never left its warmup
+
+
+def warmup(run: Run) -> Warmup | None:
+    """Warmup length: steps until the logged LR first reaches ~its peak, else from config."""
+    lr = lr_values(run)
+    if lr is not None and lr[1].size >= 3 and lr[1].max() > 0:
+        st, v = lr
+        peak = float(v.max())
+        if v[0] >= 0.98 * peak:
+            # Starts at its peak: no warmup, unless the log starts late (resumed).
+            if st[0] <= max(2 * _interval(st), 0.01 * st[-1]):
+                return Warmup(0.0, "logged", True)
+        else:
+            i = int(np.argmax(v >= 0.98 * peak))
+            start = st[0] - _interval(st) if v[0] < 0.5 * peak else 0.0
+            # Complete once the LR has stayed at/after its peak for a while (not just
+            # touched 98% on the last points of a ramp) or the planned end is reached.
+            complete = v.size - 1 - i >= max(3, v.size // 20) or bool(
+                run.fact("max_steps") and st[-1] >= 0.98 * run.fact("max_steps")
+            )
+            return Warmup(float(st[i] - max(start, 0.0)), "logged", complete)
+    ws = run.fact("warmup_steps")
+    if ws:
+        return Warmup(float(ws), "config", True)
+    ratio, ms = run.fact("warmup_ratio"), run.fact("max_steps")
+    if ratio is not None and ms:
+        return Warmup(float(ratio) * float(ms), "config", True)
+    if ws == 0 or ratio == 0:
+        return Warmup(0.0, "config", True)
+    return None
+
+
+def _interval(steps: np.ndarray) -> float:
+    return float(np.median(np.diff(steps))) if steps.size > 1 else 1.0
+
+
+def effective_batch(run: Run) -> int | None:
+    eb = run.fact("effective_batch")
+    if eb:
+        return int(eb)
+    pdb = run.fact("per_device_batch")
+    if not pdb:
+        return None
+    return int(pdb) * int(run.fact("devices") or 1) * int(run.fact("grad_accum") or 1)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The shape of a loss curve, from bin medians."""
+
+    head: float  # median of the first bins
+    level: float  # median of the late window
+    late: Trend  # Mann-Kendall / Theil-Sen over the late window
+    late_change: float  # Theil-Sen change over the late window, relative to its level
+    band: float  # (q90 - q10) / level of the raw late values: oscillation width
+    # Share of the band that survives a 5-point rolling median: ~0.5 for white
+    # batch noise, ~0.9 for a saw-tooth that lasts several logged points.
+    persistence: float
+    low: float  # lowest bin median anywhere
+    late_start: int
+
+    @property
+    def drop(self) -> float:
+        """head / late level: how much the run learned before the late window."""
+        return self.head / self.level if self.level > 0 else math.inf
+
+    @property
+    def stuck(self) -> bool:
+        """No meaningful decrease in the late window (3% relative, significant)."""
+        return not (self.late.falling and self.late_change <= -0.03)
+
+    @property
+    def converging(self) -> bool:
+        return self.late.falling and self.late_change <= -0.02
+
+    @property
+    def diverging(self) -> bool:
+        """Trends up in the late window, or sits far above its own best."""
+        rising = self.late.rising and self.late_change >= 0.05
+        return rising or (self.low > 0 and self.level >= 1.5 * self.low)
+
+    def oscillating_plateau(self, min_drop: float = 1.2, min_band: float = 0.03) -> bool:
+        """Seed B: an early drop, then a saw-tooth band with no downward trend."""
+        return self.drop >= min_drop and self.late.z > -1.96 and self.band >= min_band
+
+
+def curve(loss: Series, late_frac: float = 0.5) -> Curve | None:
+    f = loss.finite()
+    if len(f) < 12:
+        return None
+    st, med = bins(f, 200)
+    k = max(2, med.size // 10)
+    head = median(med[:k])
+    cut = int(f.steps[0] + (1 - late_frac) * (f.steps[-1] - f.steps[0]))
+    late_mask = st >= cut
+    if late_mask.sum() < 6:
+        return None
+    ls, lv = st[late_mask], med[late_mask]
+    level = median(lv)
+    if level <= 0 or head <= 0:
+        return None  # RL / DPO-style losses at or below 0: shape ratios mean nothing
+    tr = trend(ls, lv)
+    span = float(ls[-1] - ls[0])
+    change = tr.slope * span / level
+    raw = f.values[f.steps >= cut]
+    q10, q90 = np.percentile(raw, [10, 90]) if raw.size else (level, level)
+    band = float(q90 - q10) / level
+    tail = raw[-20000:]
+    persistence = 0.0
+    if tail.size >= 12 and q90 > q10:
+        s10, s90 = np.percentile(rolling_median(tail, 5), [10, 90])
+        r10, r90 = np.percentile(tail, [10, 90])
+        persistence = float(s90 - s10) / float(r90 - r10) if r90 > r10 else 0.0
+    low = float(rolling_median(med, 5).min())
+    return Curve(head, level, tr, change, band, persistence, low, cut)
+
+
+def spike_events(values: np.ndarray, k: float = 6.0, min_rel: float = 0.25) -> np.ndarray:
+    """Indices where a run of spiky points starts (values must be finite)."""
+    n = values.size
+    if n < 8:
+        return np.empty(0, np.int64)
+    if n <= _SPIKE_POINTS:
+        base = rolling_median(values, 25)
+        x = values
+    else:
+        b = -(-n // _SPIKE_POINTS)
+        m = n // b
+        x = values[: m * b]
+        # Baseline from <= 8 points per block: a rolling median over 25 blocks of
+        # those is as robust, at a fraction of a full per-block median.
+        cols = x.reshape(m, b)[:, :: max(1, b // 8)]
+        base = np.repeat(rolling_median(np.median(cols, axis=1), 25), b)
+    resid = x - base
+    step = max(1, resid.size // 200_000)  # MAD from a strided sample: same estimate, bounded cost
+    scale = mad(resid[::step])
+    if not math.isfinite(scale) or scale <= 0:
+        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    hit = (resid > k * scale) & (resid > min_rel * np.abs(base))
+    idx = np.flatnonzero(hit)
+    if idx.size == 0:
+        return idx
+    return idx[np.r_[True, np.diff(idx) > 1]]
+
+
+def nonfinite(run: Run, name: str, until: float | None = None) -> tuple[int, int | None]:
+    """(count, first step) of NaN/Inf values in a series, optionally up to a step."""
+    s = run.get(name)
+    if s is None:
+        return 0, None
+    bad = ~np.isfinite(s.values)
+    if until is not None:
+        bad &= s.steps <= until
+    if not bad.any():
+        return 0, None
+    return int(bad.sum()), int(s.steps[int(np.argmax(bad))])
+
+
+def relative_noise(loss: Series, max_points: int = 20000) -> float:
+    """Robust noise of the loss around its rolling median, relative to its level.
+
+    Measured on the second half of the run (steady state, no warmup drop), at
+    most its last `max_points` points, so it is O(1) on huge logs.
+    """
+    f = loss.finite()
+    v = f.values[f.values.size // 2 :][-max_points:]
+    if v.size < 12:
+        return math.nan
+    base = rolling_median(v, 25)
+    level = median(base)
+    if level <= 0:
+        return math.nan
+    return mad(v - base) / level

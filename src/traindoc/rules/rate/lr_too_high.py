@@ -1,0 +1,191 @@
+"""lr-too-high: the peak LR is above what the regime tolerates, and the curve shows it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt, trend
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import curve, nonfinite, peak_lr, spike_events
+
+
+@dataclass(frozen=True)
+class Params:
+    # Above these an LR is outside what the regime tolerates for AdamW: pre-training
+    # >2e-3 (only small models take it), full fine-tune >2e-4 (10x the usual 2e-5),
+    # LoRA >1e-3 (5x the 2e-4 tutorial default). Regime unknown: the most tolerant.
+    tolerated: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 2e-3, "full-finetune": 2e-4, "lora": 1e-3}
+    )
+    unknown_tolerated: float = 2e-3
+    # The top of the usual range. Here an LR is only blamed for seed B's oscillating
+    # plateau: LoRA at the 2e-4 tutorial default (1.5e-4 leaves float slack).
+    plateau_lr: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 1e-3, "full-finetune": 5e-5, "lora": 1.5e-4}
+    )
+    # What to lower to: seed B's fix was 5e-5 for LoRA; seed A's 3e-4 for pre-training.
+    target: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 3e-4, "full-finetune": 2e-5, "lora": 5e-5}
+    )
+    unknown_target: float = 3e-4
+    # Spikes: 6 robust sigmas and 25% (loss) / 2x (grad norm) above the local
+    # median; one or two happen in healthy runs, three or more are a pattern.
+    min_spikes: int = 3
+    loss_spike_rel: float = 0.25
+    grad_spike_rel: float = 1.0
+    # Seed B: loss fell 2.3 -> 1.1 (drop >= 1.2x) then oscillated 1.08-1.14 (~5%
+    # band; 3% is clear of bf16/logging jitter on a ~1 loss).
+    plateau_min_drop: float = 1.2
+    plateau_min_band: float = 0.03
+    # At the top of the usual range a flat noisy tail can also be a run that simply
+    # converged. Only a band that persists through a 5-point rolling median (a
+    # saw-tooth: 0.8+ for seed B's shape, ~0.55 for white batch noise) is a warning
+    # there; a white-noise plateau is only info.
+    min_persistence: float = 0.7
+
+
+@rule(
+    "lr-too-high",
+    family="rate",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("lr|fact:learning_rate",),
+    uses=("lr", "loss", "grad_norm", "eval_loss"),
+    explained_by=("fp16-instability", "absurd-initial-loss"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Peak learning rate above what the regime tolerates, with instability to show it.
+
+    **What it does.** Takes the peak LR (logged, else configured) and compares it
+    with the regime's tolerance: 2e-3 for pre-training, 2e-4 for full fine-tuning,
+    1e-3 for LoRA (2e-3 when the regime is unknown). Above it, it looks for
+    instability in the curves: NaN/Inf loss or grad norm, a loss that trends up or
+    sits 1.5x above its best (error), three or more loss / grad-norm spikes, or an
+    oscillating plateau (warning). Without instability it is only info. At the top
+    of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
+    1e-3) only a diverging loss or an oscillating plateau is blamed on the LR: a
+    warning when the band is a saw-tooth that survives a 5-point rolling median,
+    info when it looks like white noise (a converged run looks the same).
+
+    **Why it matters.** Seed B: LoRA at the 2e-4 tutorial default with linear decay
+    and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
+    with no trend and validation stalled. Steps too large bounce around the
+    minimum. The fix was max LR 5e-5 with cosine decay and 3% warmup: loss 0.87
+    in ~800 more steps. A 2e-4 LoRA run that keeps converging is not flagged:
+    the default is fine when the curve says so.
+
+    **Known false positives.** A run that has simply converged and sits at its
+    noise floor looks like a plateau; when an eval loss is logged and still
+    improves the plateau is not counted. NaNs under fp16 are usually a dtype
+    problem (see fp16-instability), and data problems (duplicates, label noise)
+    also make oscillating plateaus: check the data first.
+
+    **What to do.** Lower the peak LR 3-10x (LoRA: ~5e-5, full fine-tune:
+    ~2e-5, pre-training: ~3e-4), use cosine decay and a 2-5% warmup; tune LR,
+    schedule and effective batch together.
+    """
+    pk = peak_lr(run)
+    if pk is None or pk.value <= 0:
+        return
+    regime = run.regime if run.regime in p.tolerated else None
+    tolerated = p.tolerated[regime] if regime else p.unknown_tolerated
+    plateau_lr = p.plateau_lr[regime] if regime else tolerated
+    if pk.value < plateau_lr:
+        return
+    high = pk.value > tolerated
+    loss = run.get("loss")
+    c = curve(loss) if loss is not None else None
+
+    signs: list[str] = []
+    n_nan = nonfinite(run, "loss")[0] + nonfinite(run, "grad_norm")[0]
+    if n_nan:
+        signs.append("non-finite")
+    if c is not None and c.diverging:
+        signs.append("diverging")
+    loss_spikes = grad_spikes = 0
+    if loss is not None:
+        loss_spikes = spike_events(loss.finite().values, min_rel=p.loss_spike_rel).size
+    gn = run.get("grad_norm")
+    if gn is not None:
+        grad_spikes = spike_events(gn.finite().values[3:], min_rel=p.grad_spike_rel).size
+    if max(loss_spikes, grad_spikes) >= p.min_spikes:
+        signs.append("spikes")
+    plateau = (
+        c is not None
+        and c.oscillating_plateau(p.plateau_min_drop, p.plateau_min_band)
+        and not _eval_improving(run, c.late_start)
+    )
+    if plateau:
+        signs.append("oscillating")
+
+    if high:
+        if {"non-finite", "diverging"} & set(signs):
+            severity = Severity.ERROR
+        elif signs:
+            severity = Severity.WARNING
+        else:
+            severity = Severity.INFO
+    elif "diverging" in signs or (plateau and c is not None and c.persistence >= p.min_persistence):
+        severity = Severity.WARNING
+    elif plateau:
+        severity = Severity.INFO
+    else:
+        return
+    target = p.target[regime] if regime else p.unknown_target
+    what = regime or "an unknown regime"
+    shown = ", ".join(signs) if signs else "no instability in the curves (yet)"
+    evidence = {
+        "peak_lr": pk.value,
+        "lr_source": pk.source,
+        "tolerated_lr": tolerated,
+        "target_lr": target,
+        "ratio": pk.value / tolerated,
+        "regime": regime or "unknown",
+        "instability": ",".join(signs) or "none",
+        "nonfinite": n_nan,
+        "loss_spikes": loss_spikes,
+        "grad_spikes": grad_spikes,
+    }
+    if c is not None:
+        evidence |= {
+            "late_loss": c.level,
+            "late_change": c.late_change,
+            "band": c.band,
+            "persistence": c.persistence,
+        }
+    level = "above what" if high else "at the top of what"
+    yield Hit(
+        title=f"Peak LR {fmt(pk.value)} is {level} {what} tolerates; curve shows: {shown}",
+        step=c.late_start if plateau and not high else (int(loss.steps[0]) if loss else None),
+        end_step=int(loss.steps[-1]) if loss is not None else None,
+        evidence=evidence,
+        explanation=(
+            f"For {what} an LR above ~{fmt(tolerated)} is usually unstable"
+            + ("" if high else f", and at {fmt(pk.value)} a plateau is the typical symptom")
+            + ". Steps this large overshoot the minimum: the loss spikes, drifts up or bounces "
+            "in a band instead of settling (seed B: LoRA at 2e-4 oscillated 1.08-1.14 for "
+            "1,000 steps; at 5e-5 with cosine and 3% warmup it reached 0.87)."
+        ),
+        prescription=(
+            f"Lower the peak LR to ~{fmt(target)} ({pk.value / target:.0f}x lower), switch to "
+            "cosine decay with a 2-5% warmup, and tune the effective batch with it; if the loss "
+            "has NaNs under fp16, switch to bf16 first."
+        ),
+        severity=severity,
+    )
+
+
+def _eval_improving(run: Run, since: int) -> bool:
+    """Eval loss still falls over the late window: the train plateau is the noise floor."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return False
+    late = ev.finite().after(since)
+    if len(late) < 4:
+        return False
+    tr = trend(late.steps, late.values)
+    span = float(late.steps[-1] - late.steps[0])
+    level = float(abs(late.values).mean()) or 1.0
+    return tr.z < -1.96 and tr.slope * span / level <= -0.01

@@ -1,0 +1,115 @@
+"""lr-too-low: the peak LR is far below what the training regime needs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import TYPICAL_LR, curve, peak_lr
+
+
+@dataclass(frozen=True)
+class Params:
+    # At or below these the run cannot leave where it starts in any sane number of
+    # steps: 30x under seed A's 3e-4 for pre-training, 100x under the 1e-5 low end
+    # of full fine-tuning, 50x under LoRA's 5e-5 low end.
+    flag_at: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 1e-5, "full-finetune": 1e-7, "lora": 1e-6}
+    )
+    # What the regime needs, for the ratio: seed A names 3e-4 for pre-training; the
+    # fine-tuning values are the low ends of their usual ranges (conservative ratio).
+    expected: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 3e-4, "full-finetune": 1e-5, "lora": 5e-5}
+    )
+    # Regime unknown: only an LR that is far too low for every regime (full
+    # fine-tuning's is the lowest) is worth saying, and never as an error.
+    unknown_flag_at: float = 1e-7
+    unknown_expected: float = 1e-5
+
+
+@rule(
+    "lr-too-low",
+    family="rate",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("lr|fact:learning_rate",),
+    uses=("lr", "loss"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Peak learning rate far below what the regime needs, with a curve that does not move.
+
+    **What it does.** Takes the peak of the logged LR (else the configured
+    `learning_rate`) and compares it with the regime's usual LR: about 3e-4 for
+    pre-training, 1e-5..5e-5 for full fine-tuning, 5e-5..2e-4 for LoRA. It flags
+    an LR at or below 1e-5 (pre-training), 1e-7 (full fine-tune), 1e-6 (LoRA), or
+    1e-7 when the regime is unknown. It is an error only when the loss agrees: the
+    second half of the run shows no significant decrease of at least 3%.
+
+    **Why it matters.** Seed A pre-trained at LR 1e-6, 300x below the ~3e-4 the
+    regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and
+    would never have left it. Every step at such an LR is wasted compute.
+
+    **Known false positives.** Optimisers with another LR scale (SGD without
+    momentum scaling, Adafactor's relative step, LARS) and deliberate tiny-LR
+    phases (probing, continued pre-training annealing). When the loss still falls
+    the finding is only a warning (info when the regime is unknown).
+
+    **What to do.** Raise the peak LR to the regime's range (pre-training ~3e-4,
+    full fine-tune 1e-5..5e-5, LoRA 5e-5..2e-4) with a 2-5% warmup. Check first
+    that the starting checkpoint is sane: no LR rescues broken weights.
+    """
+    pk = peak_lr(run)
+    if pk is None or pk.value <= 0 or (pk.still_warming and pk.source == "logged"):
+        return  # LR == 0 is schedule-not-applied; a run still warming up has no peak yet
+    regime = run.regime if run.regime in p.flag_at else None
+    flag_at = p.flag_at[regime] if regime else p.unknown_flag_at
+    if pk.value > flag_at:
+        return
+    expected = p.expected[regime] if regime else p.unknown_expected
+    ratio = expected / pk.value
+    loss = run.get("loss")
+    c = curve(loss) if loss is not None else None
+    stuck = c.stuck if c is not None else None
+    # The curve must agree for an error; an unknown regime costs one level.
+    severity = Severity.ERROR if stuck else Severity.WARNING
+    if regime is None:
+        severity = Severity(severity - 1)
+    lo, _, hi = TYPICAL_LR[regime] if regime else (1e-5, None, 1e-3)
+    what = regime or "any regime"
+    curve_note = {
+        True: "and the loss has not decreased meaningfully over the second half of the run",
+        False: "although the loss still decreases",
+        None: "(no loss curve to confirm it)",
+    }[stuck]
+    evidence = {
+        "peak_lr": pk.value,
+        "lr_source": pk.source,
+        "expected_lr": expected,
+        "ratio": ratio,
+        "regime": regime or "unknown",
+        "loss_stuck": stuck,
+    }
+    if c is not None:
+        evidence["late_loss"] = c.level
+        evidence["late_change"] = c.late_change
+    yield Hit(
+        title=f"Peak LR {fmt(pk.value)} is {ratio:.0f}x below the ~{fmt(expected)} {what} needs",
+        step=int(loss.steps[0]) if loss is not None else None,
+        end_step=int(loss.steps[-1]) if loss is not None else None,
+        evidence=evidence,
+        explanation=(
+            f"The {pk.source} peak LR {fmt(pk.value)} is {ratio:.0f}x below the usual "
+            f"{fmt(lo)}..{fmt(hi)} for {what}, {curve_note}. Updates this small barely move "
+            "the weights: the run spends compute without learning (seed A: 1e-6 where ~3e-4 "
+            "was needed, loss stuck at the uniform floor)."
+        ),
+        prescription=(
+            f"Raise the peak LR to ~{fmt(expected)} ({fmt(lo)}..{fmt(hi)} for {what}) with a "
+            "2-5% warmup, after checking that the first-batch loss is sane (near ln(V) or "
+            "below); if you use an optimiser with another LR scale, ignore this finding."
+        ),
+        severity=severity,
+    )

@@ -1,0 +1,172 @@
+"""schedule-not-applied: LR stuck at 0, constant despite a schedule, or decaying far too fast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import lr_values, total_steps
+
+
+@dataclass(frozen=True)
+class Params:
+    # "Nearly all" logged LR exactly 0: a linear schedule legitimately logs 0 at its
+    # first and last steps, never for 90% of the run.
+    zero_frac: float = 0.9
+    min_points: int = 5
+    # Constant: post-warmup LR moves by < 1% of peak although a decaying schedule
+    # was configured and >= 30% of its horizon has been logged (linear would have
+    # dropped 30%, cosine ~20% by then).
+    const_rel: float = 0.01
+    const_min_frac: float = 0.3
+    # Too fast: LR at <= 1% of peak before 50% of the planned steps, and staying
+    # there. Micro-batches counted as steps with accumulation 2+ end at <= 50%.
+    zero_rel: float = 0.01
+    early_end_frac: float = 0.5
+
+
+# Schedules whose decay spans the whole run (max_steps is their horizon).
+_DECAYING = ("linear", "cosine", "polynomial", "cosine_with_min_lr", "inverse_sqrt")
+# Schedules that are constant or may legitimately reach ~0 early.
+_NOT_HORIZON = ("constant", "restart", "cycl", "plateau", "step", "wsd", "warmup_stable")
+
+
+@rule(
+    "schedule-not-applied",
+    family="rate",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("lr",),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """LR stuck at 0, constant where a schedule was configured, or decaying far too fast.
+
+    **What it does.** Three checks on the logged LR. (1) Error: 90% or more of the
+    logged values are exactly 0. (2) Warning: `lr_scheduler` is a decaying schedule
+    (linear, cosine, polynomial, ...) but after warmup the LR moves by less than
+    1% over a stretch covering >= 30% of the planned steps. (3) Warning: with a
+    linear/cosine-like schedule (or none configured), the LR reaches <= 1% of its
+    peak before 50% of `max_steps` (else of the logged run) and stays there.
+
+    **Why it matters.** A scheduler that is never stepped, an LR read before the
+    first step, or an LR of 0 leaves the loss flat at or near ln(V) while
+    everything looks normal. Counting micro-batches as optimizer steps (gradient
+    accumulation) makes the schedule decay accumulation-times too fast: the rest
+    of the run trains at LR ~0.
+
+    **Known false positives.** Schedules with an explicitly shorter decay horizon
+    than `max_steps`; constant LR chosen on purpose while the config names another
+    schedule (pass the config that really ran).
+
+    **What to do.** Check that `scheduler.step()` is called once per optimizer step
+    (after `optimizer.step()`, not per micro-batch), that the optimizer the
+    scheduler wraps is the one training, and that the horizon is `max_steps`
+    optimizer steps.
+    """
+    lr = lr_values(run)
+    if lr is None or lr[1].size < p.min_points:
+        return
+    st, v = lr
+    peak = float(v.max())
+    zero = float(np.mean(v == 0))
+    if zero >= p.zero_frac:
+        yield Hit(
+            title=f"Learning rate is exactly 0 in {100 * zero:.0f}% of the logged steps",
+            step=int(st[0]),
+            end_step=int(st[-1]),
+            evidence={"zero_frac": zero, "peak_lr": peak, "points": int(v.size)},
+            explanation=(
+                "With LR 0 the weights never change: the loss stays flat (often at ln(V)). "
+                "Usual causes: the scheduler is never stepped or starts at 0 with a warmup "
+                "that never advances, the LR is read before the first step, or a scheduler "
+                "wraps a different optimizer than the one training."
+            ),
+            prescription=(
+                "Call scheduler.step() once per optimizer step, check that learning_rate and "
+                "warmup are set, and that the scheduler wraps the optimizer that trains."
+            ),
+        )
+        return
+    if peak <= 0:
+        return
+    sched = str(run.fact("lr_scheduler") or "").lower()
+    if any(k in sched for k in _NOT_HORIZON):
+        return
+    max_steps = run.fact("max_steps")
+    horizon = float(max_steps or total_steps(run) or st[-1])
+    i_peak = int(np.argmax(v >= 0.98 * peak))
+    post_s, post_v = st[i_peak:], v[i_peak:]
+
+    if sched and any(k in sched for k in _DECAYING) and post_v.size >= p.min_points:
+        span = float(post_s[-1] - post_s[0])
+        moved = float(post_v.max() - post_v.min()) / peak
+        if span >= p.const_min_frac * horizon and moved < p.const_rel:
+            yield Hit(
+                title=(
+                    f"LR stays at {fmt(peak)} for {span:.0f} steps although the scheduler "
+                    f"is {sched!r}"
+                ),
+                step=int(post_s[0]),
+                end_step=int(post_s[-1]),
+                evidence={
+                    "peak_lr": peak,
+                    "scheduler": sched,
+                    "constant_span": span,
+                    "horizon": horizon,
+                    "lr_change": moved,
+                },
+                explanation=(
+                    f"A {sched} schedule should have lowered the LR over {100 * span / horizon:.0f}% "
+                    "of its horizon; it did not move, so the scheduler is not being stepped (or "
+                    "steps another optimizer)."
+                ),
+                prescription=(
+                    "Call scheduler.step() once per optimizer step and make sure it wraps the "
+                    "optimizer that trains; log the LR from optimizer.param_groups."
+                ),
+                severity=Severity.WARNING,
+            )
+            return
+
+    low = post_v <= p.zero_rel * peak
+    if not low.any():
+        return
+    i_low = int(np.argmax(low))
+    end_step = float(post_s[i_low])
+    stays = float(np.mean(low[i_low:])) >= 0.9 and post_s[-1] > end_step
+    frac = end_step / horizon
+    if stays and frac < p.early_end_frac:
+        accum = run.fact("grad_accum")
+        yield Hit(
+            title=(
+                f"LR decays to ~0 by step {end_step:.0f}, {100 * frac:.0f}% of the "
+                f"{horizon:.0f} planned steps"
+            ),
+            step=int(end_step),
+            end_step=int(post_s[-1]),
+            evidence={
+                "peak_lr": peak,
+                "decay_end_step": end_step,
+                "horizon": horizon,
+                "decay_end_frac": frac,
+                "scheduler": sched or "unknown",
+                "grad_accum": accum,
+            },
+            explanation=(
+                "The schedule reached ~0 long before the planned end, so the rest of the run "
+                "trains at LR ~0. The usual cause is a scheduler stepped per micro-batch "
+                "(gradient accumulation) or a horizon computed from samples instead of "
+                "optimizer steps"
+                + (f"; with grad_accum={accum} the decay ends ~{accum}x early." if accum else ".")
+            ),
+            prescription=(
+                "Step the scheduler once per optimizer step and set its horizon to max_steps "
+                "optimizer steps (num_update_steps = batches / grad_accum x epochs)."
+            ),
+            severity=Severity.WARNING,
+        )

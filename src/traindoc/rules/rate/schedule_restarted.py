@@ -1,0 +1,130 @@
+"""schedule-restarted: the LR schedule jumps back mid-run (scheduler state not restored)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import lr_values
+
+
+@dataclass(frozen=True)
+class Params:
+    # A valley counts when the LR falls and then climbs back by >= 25% of its peak on
+    # both sides: far above float jitter, and no monotone schedule (warmup then
+    # linear / cosine / step / inverse-sqrt decay) ever climbs back at all.
+    min_depth: float = 0.25
+    # A restore bug changes the LR between two logged points; deliberate cycles
+    # (triangular, SGDR) move smoothly. A jump of 25% of peak is the first.
+    min_jump: float = 0.25
+    # Three or more evenly spaced valleys (spacing CV < 0.25) are a cyclic schedule.
+    cyclic_min: int = 3
+    cyclic_cv: float = 0.25
+
+
+@rule(
+    "schedule-restarted",
+    family="rate",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("lr",),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """The LR schedule jumps back mid-run: the scheduler state was not restored on resume.
+
+    **What it does.** Scans the logged LR for valleys: the LR drops and climbs back
+    by at least 25% of its peak on both sides, with a jump of >= 25% of the peak
+    between two logged points (warmup restarting from ~0, or the LR jumping back
+    up to the peak). Skips schedules configured to restart (`lr_scheduler`
+    containing "restart" or "cycl") and three or more evenly spaced valleys.
+    Reports the step of the jump and the nearest `resume_steps` entry.
+
+    **Why it matters.** A resumed run should continue the LR schedule where it
+    stopped. A schedule that restarts its warmup (or jumps back to the peak)
+    after a resume means the scheduler (and usually the optimizer) state was not
+    restored: the model gets peak-LR updates again on already-trained weights,
+    which typically shows up as a loss jump at the resume (seed A's third
+    suspect: "the resume is lying").
+
+    **Known false positives.** A user who deliberately raised the LR at a resume;
+    warm restarts configured outside the scheduler name (pass `lr_scheduler`).
+
+    **What to do.** Resume with the scheduler and optimizer state
+    (`trainer.train(resume_from_checkpoint=...)`, which needs `scheduler.pt` and
+    `optimizer.pt` in the checkpoint), or rebuild the scheduler with
+    `last_epoch=<resumed step>` so it continues where it stopped.
+    """
+    sched = str(run.fact("lr_scheduler") or "").lower()
+    if "restart" in sched or "cycl" in sched:
+        return
+    lr = lr_values(run)
+    if lr is None or lr[1].size < 4:
+        return
+    st, v = lr
+    peak = float(v.max())
+    if peak <= 0:
+        return
+    # Valley depth: how far each point sits below the lower of its left and right highs.
+    depth = np.minimum(np.maximum.accumulate(v), np.maximum.accumulate(v[::-1])[::-1]) - v
+    deep = depth >= p.min_depth * peak
+    if not deep.any():
+        return
+    edges = np.diff(np.r_[0, deep.astype(np.int8), 0])
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)  # [start, end)
+    resumes = sorted(int(s) for s in (run.fact("resume_steps") or ()))
+    jumps = []
+    for a, b in zip(starts, ends, strict=True):  # one iteration per valley, not per point
+        lo, hi = max(a - 1, 0), min(b + 1, v.size)
+        d = np.abs(np.diff(v[lo:hi]))
+        k = int(np.argmax(d)) if d.size else 0
+        if d.size and d[k] >= p.min_jump * peak:
+            jumps.append((lo + k, lo + k + 1))
+        elif resumes and any(st[lo] <= r <= st[hi - 1] for r in resumes):
+            k = int(np.argmin(v[a:b])) + a
+            jumps.append((max(k - 1, 0), k))
+    if not jumps:
+        return
+    if len(starts) >= p.cyclic_min:
+        gaps = np.diff(st[starts])
+        if gaps.size and np.std(gaps) <= p.cyclic_cv * np.mean(gaps):
+            return  # regular cycles: a cyclic schedule, not a restore bug
+    before, after = jumps[0]
+    step = int(st[after])
+    evidence = {
+        "restart_step": step,
+        "lr_before": float(v[before]),
+        "lr_after": float(v[after]),
+        "peak_lr": peak,
+        "n_restarts": len(jumps),
+        "scheduler": sched or "unknown",
+    }
+    if resumes:
+        near = min(resumes, key=lambda r: abs(r - step))
+        evidence["resume_step"] = near
+    kind = "restarted its warmup" if v[after] < v[before] else "jumped back up"
+    yield Hit(
+        title=(
+            f"LR schedule {kind} at step {step}: {fmt(float(v[before]))} -> "
+            f"{fmt(float(v[after]))} (peak {fmt(peak)})"
+        ),
+        step=step,
+        end_step=int(st[jumps[-1][1]]),
+        evidence=evidence,
+        explanation=(
+            "A resumed run should continue the LR schedule where it stopped. Here the LR "
+            "went back to an earlier point of its schedule, which means the scheduler state was "
+            "not restored (often the optimizer state neither): already-trained weights get "
+            "warmup/peak-size updates again, and the loss usually jumps at that step."
+        ),
+        prescription=(
+            "Resume with the full checkpoint state (resume_from_checkpoint=..., with "
+            "scheduler.pt and optimizer.pt present), or construct the scheduler with "
+            "last_epoch set to the resumed step; compare the LR at the resume step with the "
+            "LR logged just before it."
+        ),
+    )

@@ -1,0 +1,95 @@
+"""small-effective-batch: effective batch below ~16 for fine-tuning, with a noisy loss."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from traindoc.model import Run, Severity
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import FINETUNE, effective_batch, relative_noise
+
+
+@dataclass(frozen=True)
+class Params:
+    # Seed B: 16-64 is a reasonable start for fine-tuning; below 16 gradients get noisy.
+    min_batch: int = 16
+    # Robust noise (MAD around a 25-point rolling median) above 5% of the loss level:
+    # logged losses of batch 32+ fine-tunes sit around 1-3%; batch 1-8 runs at 8-20%.
+    noise_rel: float = 0.05
+
+
+@rule(
+    "small-effective-batch",
+    family="rate",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("loss",),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Effective batch below ~16 for fine-tuning, with a loss noisy enough to show it.
+
+    **What it does.** Takes the effective batch (`effective_batch`, else
+    per-device batch x devices x accumulation, missing factors counted as 1) and,
+    for a fine-tuning run (full or LoRA) below 16, measures the loss noise: the
+    robust spread (MAD) around a 25-point rolling median over the second half of
+    the run, relative to the loss level. Warning above 5%, info otherwise. The
+    regime unknown gives at most info; pre-training (token batches) is skipped.
+
+    **Why it matters.** Seed B: a batch too small gives noisy gradients and
+    fluctuations that look like convergence; 16-64 is a reasonable start. A 7B
+    model on one 24 GB GPU forces a small batch: gradient checkpointing saves
+    memory but does not reduce the gradient variance.
+
+    **Known false positives.** Heterogeneous data is noisy at any batch size;
+    logged losses averaged over `logging_steps` hide noise (so the threshold is
+    conservative there).
+
+    **What to do.** Raise the effective batch to 16-64 with gradient accumulation
+    (batch 2 x accumulation 8 = 16), and lower the LR with it if it was tuned
+    for a larger batch; otherwise accept noisier training with more epochs.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    eb = effective_batch(run)
+    regime = run.regime
+    if eb is None or eb >= p.min_batch or regime == "pretraining":
+        return
+    noise = relative_noise(loss)
+    noisy = noise == noise and noise >= p.noise_rel
+    severity = Severity.WARNING if noisy and regime in FINETUNE else Severity.INFO
+    per_device, devices, accum = (
+        run.fact("per_device_batch"),
+        run.fact("devices"),
+        run.fact("grad_accum"),
+    )
+    want = -(-p.min_batch // eb)
+    yield Hit(
+        title=(
+            f"Effective batch {eb} is below 16"
+            + (f"; loss noise {100 * noise:.0f}% of its level" if noise == noise else "")
+        ),
+        step=int(loss.steps[len(loss) // 2]),
+        end_step=int(loss.steps[-1]),
+        evidence={
+            "effective_batch": eb,
+            "per_device_batch": per_device,
+            "devices": devices,
+            "grad_accum": accum,
+            "loss_noise": noise,
+            "noisy": bool(noisy),
+            "regime": regime or "unknown",
+        },
+        explanation=(
+            "Effective batch = per-device batch x devices x accumulation. Below ~16 the "
+            "gradient of each step is a noisy estimate: the loss fluctuates in a band that can "
+            "look like convergence, and the LR that suits a larger batch is too high for it."
+            + ("" if noisy else " The loss is not noisy here, so this is only worth knowing.")
+        ),
+        prescription=(
+            f"Raise gradient accumulation ~{want}x to reach an effective batch of 16-64 (or "
+            "more devices / a larger per-device batch with gradient checkpointing), and re-tune "
+            "the LR together with it."
+        ),
+        severity=severity,
+    )

@@ -1,0 +1,138 @@
+"""warmup-too-short: no or very short warmup at a high peak LR, and an unstable start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt, median, rolling_median
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.rate._common import nonfinite, peak_lr, spike_events, total_steps, warmup
+
+
+@dataclass(frozen=True)
+class Params:
+    # "Short": under 1% of the steps (seed B recommends 2-5%) or under ~10 steps,
+    # too few for Adam's second-moment estimates to settle.
+    max_frac: float = 0.01
+    max_steps: int = 10
+    # "High" peak LR: the middle of each regime's usual range; below it a missing
+    # warmup rarely hurts. Unknown regime: pre-training's, the most tolerant.
+    high_lr: dict[str, float] = field(
+        default_factory=lambda: {"pretraining": 3e-4, "full-finetune": 2e-5, "lora": 1e-4}
+    )
+    unknown_high_lr: float = 3e-4
+    # The start of the run where a missing warmup shows: first 10% of steps.
+    early_frac: float = 0.1
+    # A rolling median 15% above the first losses: the loss went up, not down.
+    rise_rel: float = 0.15
+    loss_spike_rel: float = 0.25
+    grad_spike_rel: float = 1.0
+    # Grad-norm spikes absorbed by clipping are not loss spikes (DOMAIN): one alone
+    # is weak evidence, two or more in the first 10% of steps are a pattern.
+    min_grad_spikes: int = 2
+    # The very first points of a fast-falling curve look like spikes against a
+    # centred median; they are the curve, not instability.
+    skip_points: int = 3
+
+
+@rule(
+    "warmup-too-short",
+    family="rate",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("loss",),
+    uses=("lr", "grad_norm"),
+    explained_by=("absurd-initial-loss", "fp16-instability"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """No or very short warmup with a high peak LR, and an unstable start to show it.
+
+    **What it does.** Measures warmup (logged LR, else config), and when it is
+    under 1% of total steps or under 10 steps with a peak LR at or above the
+    middle of the regime's range (pre-training 3e-4, full fine-tune 2e-5, LoRA
+    1e-4), looks at the first 10% of the run for instability: the loss rising
+    15% above where it started, loss spikes (>= 25% over the local median),
+    two or more grad-norm spikes (>= 2x), or NaN/Inf.
+
+    **Why it matters.** Seed B: a warmup that is too short makes the first steps
+    too large while Adam's statistics are still empty, and throws the model into
+    a bad region it may never leave; 2-5% of total steps is the recommendation.
+
+    **Known false positives.** Resumed runs whose log starts after the warmup
+    (the measured warmup is then 0): pass the config. An unstable start can also
+    come from a broken checkpoint or fp16 overflow (linked when found).
+
+    **What to do.** Add a linear warmup of 2-5% of total steps
+    (`warmup_ratio=0.03`), or lower the peak LR.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    pk, w, total = peak_lr(run), warmup(run), total_steps(run)
+    if pk is None or w is None or not total:
+        return
+    regime = run.regime if run.regime in p.high_lr else None
+    high = p.high_lr[regime] if regime else p.unknown_high_lr
+    frac = w.steps / float(total)
+    if pk.value < high or not (w.steps < p.max_steps or frac < p.max_frac):
+        return
+    f = loss.finite()
+    if len(f) < 10:
+        return
+    end = f.steps[0] + p.early_frac * (f.steps[-1] - f.steps[0])
+    n_early = max(int(np.searchsorted(f.steps, end, side="right")), 10)
+    early = f.values[:n_early]
+
+    signs: dict[str, int] = {}
+    head = median(early[: p.skip_points])
+    rm = rolling_median(early, 5)[p.skip_points :]
+    if rm.size and head > 0 and rm.max() >= (1 + p.rise_rel) * head:
+        signs["loss-rise"] = int(f.steps[p.skip_points + int(np.argmax(rm))])
+    ls = spike_events(f.values, min_rel=p.loss_spike_rel)
+    ls = ls[(ls >= p.skip_points) & (ls < n_early)]
+    if ls.size:
+        signs["loss-spike"] = int(f.steps[ls[0]])
+    gn = run.get("grad_norm")
+    if gn is not None:
+        g = gn.finite()
+        gs = spike_events(g.values, min_rel=p.grad_spike_rel)
+        gs = gs[gs >= p.skip_points]
+        gs = gs[g.steps[gs] <= end]
+        if gs.size >= p.min_grad_spikes:
+            signs["grad-spike"] = int(g.steps[gs[0]])
+    for name in ("loss", "grad_norm"):
+        cnt, first = nonfinite(run, name, until=end)
+        if cnt:
+            signs["non-finite"] = int(first)  # type: ignore[arg-type]
+    if not signs:
+        return
+    onset = min(signs.values())
+    kinds = ", ".join(sorted(signs, key=signs.__getitem__))
+    yield Hit(
+        title=(
+            f"Warmup of {w.steps:.0f} steps ({100 * frac:.1f}%) at peak LR {fmt(pk.value)}; "
+            f"unstable start: {kinds}"
+        ),
+        step=onset,
+        end_step=int(end),
+        evidence={
+            "warmup_steps": w.steps,
+            "warmup_frac": frac,
+            "peak_lr": pk.value,
+            "regime": regime or "unknown",
+            "instability": kinds,
+            "onset_step": onset,
+        },
+        explanation=(
+            "The run starts at (nearly) full LR while the optimiser's moment estimates are "
+            "still empty, so the first updates are too large; the curve shows it in the first "
+            "10% of steps. Early damage can leave the model in a bad region for the whole run."
+        ),
+        prescription=(
+            f"Add a linear warmup of 2-5% of total steps (~{max(10, round(0.03 * total))} "
+            f"steps, warmup_ratio=0.03), or lower the peak LR below {fmt(high)}."
+        ),
+    )
