@@ -128,7 +128,9 @@ class Run:
 
     @property
     def vocab_size(self) -> int | None:
-        v = self.fact("vocab_size") or self.fact("num_classes")
+        # A classifier's loss is over its C classes, even when its config also
+        # carries the backbone's vocabulary (BERT: vocab 30522, 2 labels).
+        v = self.fact("num_classes") or self.fact("vocab_size")
         return int(v) if v else None
 
     @property

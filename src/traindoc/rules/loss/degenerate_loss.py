@@ -1,0 +1,209 @@
+"""degenerate-loss: loss exactly 0, or one value repeated exactly, for many logs."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import mad, quantum
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._common import floor_band, infer_vocab, is_rl, on_bf16_grid
+
+
+@dataclass(frozen=True)
+class Params:
+    # Consecutive exact zeros that are not a rounding accident.
+    min_zero_run: int = 3
+    # Level before the zeros under which 0 is convergence (memorised set, rounding
+    # to 4 decimals), not a bug: info only.
+    converged_level: float = 0.01
+    # Consecutive identical values at full precision: a real loss differs between
+    # batches in its last digits, so 5 in a row is not chance.
+    min_repeat_fine: int = 5
+    # ... and for values on a coarse grid (bf16, 4 decimals) where chance repeats happen.
+    min_repeat_coarse: int = 10
+    # A grid step this small relative to the value still shows batch-to-batch noise
+    # (4 decimals at a loss of 1.1 is 1e-4 relative).
+    informative_rel_resolution: float = 1e-3
+    # On a coarser grid, the rest of the run must vary by this many grid steps for a
+    # repeat to mean something.
+    noise_over_resolution: float = 4.0
+    # Error when the repeat is this long; shorter is a warning.
+    error_run: int = 10
+    # HF Trainer <= 4.57 rounds logged losses to 4 decimals.
+    hf_decimals: int = 4
+
+
+@rule(
+    "degenerate-loss",
+    family="loss",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("loss",),
+    explained_by=(
+        "uniform-plateau",
+        "schedule-not-applied",
+        "no-trainable-parameters",
+        "fp16-instability",
+    ),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Loss exactly 0, or one value repeated exactly: a logging, masking or overflow bug.
+
+    **What it does.** Finds the longest stretch of consecutive logged losses that are
+    exactly 0 (>= 3) or exactly equal to each other (>= 5 at full precision, >= 10
+    on a coarse grid such as bf16 or 4-decimal rounding, where the rest of the run
+    must vary by >= 4 grid steps for the repeat to mean anything). A repeated bf16
+    value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
+    Zeros reached gradually from under 0.01 are convergence (info).
+
+    **Why it matters.** Different batches give different losses. Exact zeros after
+    a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
+    after NaNs); an identical value across many batches means the output no longer
+    depends on the input, or nothing is being updated (LR 0, frozen model).
+
+    **Known false positives.** RL trainers (GRPO/PPO, fact task=rl or a reward
+    series) legitimately log a loss of 0 and are skipped. HF Trainer <= 4.57 rounds
+    to 4 decimals and bf16 has 8 significant bits: chance repeats on those grids are
+    discounted.
+
+    **What to do.** For zeros: check the label mask (are all labels -100?), and for
+    NaNs just before, switch fp16 -> bf16. For repeats: check the LR column (0?), the
+    trainable-parameter count and that the batches actually change.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    if is_rl(run):
+        return
+    f = loss.finite()
+    y, steps = f.values, f.steps
+    n = y.size
+    if n < p.min_zero_run:
+        return
+    starts = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])
+    lengths = np.diff(np.r_[starts, n])
+    zero = y[starts] == 0
+    if zero.any() and lengths[zero].max() >= p.min_zero_run:
+        i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
+        yield _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
+        return
+    dtype = str(run.fact("loss_dtype") or "").lower()
+    order = np.argsort(-lengths)
+    for i in order[:5]:
+        s, length = int(starts[i]), int(lengths[i])
+        if length < p.min_repeat_fine:
+            return
+        v = float(y[s])
+        if v == 0:
+            continue
+        grid = _grid(v, dtype, p)
+        bf16_grid = dtype in ("bf16", "fp16") or bool(on_bf16_grid(np.array([v]))[0])
+        if bf16_grid and _at_floor(run, v):
+            continue  # seed A's 10.8125, ln(V) quantised: uniform-plateau's finding
+        if grid:
+            rel = grid / abs(v)
+            outside = np.r_[y[:s], y[s + length :]]
+            sigma = mad(np.diff(outside)) / math.sqrt(2) if outside.size > 3 else 0.0
+            informative = rel <= p.informative_rel_resolution or (
+                sigma >= p.noise_over_resolution * grid
+            )
+            if not informative or length < p.min_repeat_coarse:
+                continue
+        end = int(steps[s + length - 1])
+        yield Hit(
+            title=(
+                f"Loss is exactly {v!r} for {length} consecutive logs (steps {int(steps[s])}-{end})"
+            ),
+            step=int(steps[s]),
+            end_step=end,
+            evidence={
+                "kind": "repeat",
+                "value": v,
+                "count": length,
+                "fraction_of_run": length / n,
+                "resolution": grid or 0.0,
+            },
+            explanation=(
+                "Different batches give different losses; the same value to the last "
+                "logged digit across many logs means the model's output no longer "
+                "depends on its input, or nothing is being updated (LR 0, frozen "
+                "parameters), or the logger repeats a stale value."
+            ),
+            prescription=(
+                "Check the logged LR (0 or never scheduled?), the trainable-parameter "
+                "count and grad norm (0?), and that the data loader yields different "
+                "batches; check the logging code is not re-reporting a cached value."
+            ),
+            severity=Severity.ERROR if length >= p.error_run else Severity.WARNING,
+        )
+        return
+
+
+def _grid(v: float, dtype: str, p: Params) -> float | None:
+    """The grid step a logged value sits on, or None when it looks full precision."""
+    if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(on_bf16_grid(np.array([v]))[0])):
+        return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
+    if round(v, p.hf_decimals) == v:
+        return 10.0**-p.hf_decimals
+    return None
+
+
+def _at_floor(run: Run, v: float) -> bool:
+    floor = run.floor
+    if floor is None:
+        guess = infer_vocab(v, 0.0, run)
+        floor = math.log(guess[0]) if guess else None
+    if floor is None:
+        return False
+    lo, hi = floor_band(run, floor)
+    return lo <= v <= hi
+
+
+def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: Params) -> Hit:
+    end = int(steps[s + length - 1])
+    before = y[max(0, s - 5) : s]
+    pre = float(np.median(before)) if before.size else math.nan
+    raw = run.get("loss")
+    nan_before = False
+    if raw is not None and s > 0:
+        win = (raw.steps >= steps[max(0, s - 5)]) & (raw.steps < steps[s])
+        nan_before = bool((~np.isfinite(raw.values[win])).any())
+    converged = before.size > 0 and pre <= p.converged_level and not nan_before
+    if converged:
+        why = (
+            "The loss decreased smoothly to 0: the model memorised the training set (or "
+            "the task is trivial). Not a bug, but check eval loss for overfitting and "
+            "the data for label leakage."
+        )
+    else:
+        why = (
+            "A cross-entropy of exactly 0 over many batches is not learning: every label "
+            "masked out (all -100), a loss that skips the batch, or fp16 overflow "
+            "(zeros right after NaNs) produce it."
+        )
+    return Hit(
+        title=(
+            f"Loss is exactly 0 for {length} consecutive logs (steps {int(steps[s])}-{end})"
+            + (f", after {pre:.4g}" if before.size else ", from the first log")
+        ),
+        step=int(steps[s]),
+        end_step=end,
+        evidence={
+            "kind": "zero",
+            "count": length,
+            "level_before": pre if before.size else None,
+            "nan_before": nan_before,
+            "fraction_of_run": length / y.size,
+        },
+        explanation=why,
+        prescription=(
+            "Check the label mask of a batch from that step (are all labels -100? is the "
+            "completion truncated away?); if NaNs precede the zeros, switch fp16 -> bf16; "
+            "if the model memorised the set, stop earlier or add data."
+        ),
+        severity=Severity.INFO if converged else Severity.ERROR,
+    )

@@ -1,0 +1,157 @@
+"""loss-spike: isolated large spikes in the loss that recover."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt, mad
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._common import baseline, is_rl
+
+
+@dataclass(frozen=True)
+class Params:
+    # Points needed for a local baseline to exist.
+    min_points: int = 20
+    # Rolling-median window for the local level (points).
+    window: int = 25
+    # A spike is this many robust sigmas of the residual noise above the local level ...
+    k_sigma: float = 6.0
+    # ... and at least this far above it relatively (a 6-sigma blip on a very smooth
+    # curve is not worth anyone's time).
+    min_rel: float = 0.25
+    # Points on each side whose median is the level the spike must rise above and
+    # return to (both sides: a step up that stays is a jump, not a spike).
+    side: int = 5
+    # A spike lasts a few logged points; longer is a regime change.
+    max_len: int = 5
+    # Ignore the start (warmup): the first share of points, or warmup_steps if known.
+    skip_fraction: float = 0.05
+    # More spike points than this share of the run is heavy-tailed noise, not spikes.
+    max_share: float = 0.02
+    # Warning when there are several, or one at least doubles the loss; else info.
+    several: int = 3
+    huge_rel: float = 1.0
+    # Events examined (the largest residuals); bounds the work on pathological logs.
+    max_events: int = 500
+
+
+@rule(
+    "loss-spike",
+    family="loss",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("loss",),
+    uses=("grad_norm",),
+    explained_by=("lr-too-high", "fp16-instability"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Isolated large loss spikes that recover.
+
+    **What it does.** Finds points >= 6 robust sigmas and >= 25% above the local
+    rolling median, groups them into events of at most 5 logged points, and keeps
+    those that rise >= 25% above the median of the 5 points on *both* sides (so a
+    step change, an epoch staircase or a jump that stays is not a spike). The warmup
+    (warmup_steps, else the first 5% of points) is ignored. Reports the count and the
+    largest spike's step and size.
+
+    **Why it matters.** Spikes that recover are steps where the optimizer briefly
+    overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
+    are harmless; several, or ones that double the loss, precede divergence.
+
+    **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
+    variable lengths) makes many small "spikes": when they exceed 2% of points the
+    rule stays silent. Epoch-boundary staircases step down, not up, and are ignored.
+    A pre-clip grad-norm spike without a loss spike is not one.
+
+    **What to do.** If several or large: lower the peak LR 2-3x or lengthen warmup,
+    keep clipping on (max_grad_norm ~1.0), use bf16 instead of fp16, and look at the
+    batches at the spike steps (corrupt or extreme samples).
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    if is_rl(run):
+        return
+    f = loss.finite()
+    y = f.values
+    n = y.size
+    if n < p.min_points:
+        return
+    base = baseline(y, p.window)
+    resid = y - base
+    scale = mad(resid)
+    if not math.isfinite(scale) or scale <= 0:
+        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    cand = (resid > p.k_sigma * scale) & (resid > p.min_rel * np.abs(base))
+    warm = run.fact("warmup_steps")
+    skip_until = f.steps[0] + warm if warm else f.steps[min(n - 1, int(p.skip_fraction * n))]
+    cand &= f.steps > skip_until
+    idx = np.flatnonzero(cand)
+    if idx.size == 0 or idx.size > p.max_share * n + 1:
+        return
+    # Group consecutive candidate points into events.
+    breaks = np.flatnonzero(np.diff(idx) > 1)
+    first = np.r_[idx[0], idx[breaks + 1]]
+    last = np.r_[idx[breaks], idx[-1]]
+    order = np.argsort(-resid[first])[: p.max_events]
+    events = []
+    for e in order:
+        a, b = int(first[e]), int(last[e])
+        if b - a + 1 > p.max_len or a < p.side or b + p.side >= n:
+            continue
+        peak = float(y[a : b + 1].max())
+        pre = float(np.median(y[a - p.side : a]))
+        post = float(np.median(y[b + 1 : b + 1 + p.side]))
+        ref = max(pre, post)
+        rel = (peak - ref) / max(abs(ref), 1e-12)
+        if rel >= p.min_rel and peak - ref >= p.k_sigma * scale:
+            step = int(f.steps[a + int(np.argmax(y[a : b + 1]))])
+            events.append((rel, step, peak, ref))
+    if not events:
+        return
+    events.sort(reverse=True)
+    rel, step, peak, ref = events[0]
+    count = len(events)
+    severity = Severity.WARNING if count >= p.several or rel >= p.huge_rel else Severity.INFO
+    steps = sorted(s for _, s, _, _ in events)
+    evidence: dict[str, object] = {
+        "count": count,
+        "largest_step": step,
+        "largest_value": peak,
+        "largest_baseline": ref,
+        "largest_rel": rel,
+        "spike_steps": steps[:20],
+    }
+    gn = run.get("grad_norm")
+    if gn is not None:
+        g = gn.finite()
+        near = g.values[np.abs(g.steps - step) <= max(1, int(np.median(np.diff(f.steps))))]
+        if near.size and len(g) > 4:
+            evidence["grad_norm_at_largest"] = float(near.max())
+            evidence["grad_norm_median"] = float(np.median(g.values))
+    yield Hit(
+        title=(
+            f"{count} loss spike{'s' if count > 1 else ''} that recovered; largest at step "
+            f"{step}: {fmt(ref)} -> {fmt(peak)} ({rel:+.0%})"
+        ),
+        step=steps[0],
+        end_step=steps[-1],
+        evidence=evidence,
+        explanation=(
+            "The loss jumped well above its local level and came back. Each spike is a "
+            "step where the optimizer overshot: a bad batch, an LR at the edge of "
+            "stability, or fp16 overflow. Repeated or large spikes tend to precede "
+            "divergence."
+        ),
+        prescription=(
+            "If spikes repeat or are large: lower the peak LR 2-3x or lengthen warmup, keep "
+            "gradient clipping on (max_grad_norm ~1.0), prefer bf16 to fp16, and inspect "
+            f"the batches around step {step}."
+        ),
+        severity=severity,
+    )

@@ -1,0 +1,155 @@
+"""no-learning: the loss does not meaningfully decrease (and is not at ln(V))."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import bins, fmt, mad, trend
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._common import floor_band, infer_vocab, is_rl, starts_mid_run
+
+
+@dataclass(frozen=True)
+class Params:
+    # Fewer points than this cannot separate "flat" from "noisy".
+    min_points: int = 10
+    # Least relative drop (start -> end) that counts as learning, per regime. From
+    # scratch an LM falls far below ln(V) (tens of percent); a fine-tune of a
+    # pretrained model still drops several percent; unknown regime: most tolerant.
+    min_drop_pretraining: float = 0.10
+    min_drop_finetune: float = 0.03
+    min_drop_unknown: float = 0.02
+    # "Pre-training" that starts well under ln(V) is continued pre-training: judge it
+    # as a fine-tune.
+    continued_ratio: float = 0.6
+    # Start/end levels: medians of the first / last share of the raw points.
+    head_fraction: float = 0.05
+    tail_fraction: float = 0.1
+    # The drop must also beat this many standard errors of the two medians, else
+    # the curve is too noisy to call (then only a warning).
+    noise_z: float = 3.0
+
+
+@rule(
+    "no-learning",
+    family="loss",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("loss",),
+    uses=("lr",),
+    explained_by=(
+        "lr-too-low",
+        "schedule-not-applied",
+        "no-trainable-parameters",
+        "absurd-initial-loss",
+        "vanishing-gradients",
+    ),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Loss does not meaningfully decrease over the run, and is not at ln(V).
+
+    **What it does.** Compares the median loss at the start of the run (the
+    higher of the first 3 points and the first 5%) with the median of the last
+    10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
+    relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
+    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s, a
+    rising one `divergence`'s.
+
+    **Why it matters.** A run whose loss never goes down is spending compute on
+    nothing. The usual causes are an LR far too low for the regime (seed A: 1e-6
+    in pre-training, ~300x too low), an LR that is 0 or never scheduled, or no
+    trainable parameters (a PEFT / freezing mistake gives a perfectly flat loss).
+
+    **Known false positives.** A log that covers only a late window of a long run
+    (resumed, head truncated) is skipped. RL trainers (GRPO/PPO) are skipped: their
+    loss is not expected to fall. A model fine-tuned on data it already knows can
+    start low and stay there (then it is reported, but it is worth knowing).
+
+    **What to do.** Check the logged LR (non-zero, scheduled, right for the regime:
+    pre-training ~3e-4, full fine-tune ~1e-5-5e-5, LoRA ~1e-4), the trainable-
+    parameter count and the gradient norm (0 means nothing is trained).
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    if is_rl(run):
+        return
+    f = loss.finite()
+    n = len(f)
+    if n < p.min_points or starts_mid_run(f):
+        return
+    y = f.values
+    kh, kt = max(3, int(p.head_fraction * n)), max(3, int(p.tail_fraction * n))
+    start = max(float(np.median(y[:3])), float(np.median(y[:kh])))
+    end = float(np.median(y[-kt:]))
+    if start == 0 or not math.isfinite(start):
+        return
+    # At ln(V)? Then it is uniform-plateau's finding.
+    floor = run.floor
+    spread_end = mad(y[-kt:])
+    if floor is None:
+        guess = infer_vocab(end, spread_end, run)
+        floor = math.log(guess[0]) if guess and spread_end < 0.005 * abs(end) else None
+    if floor is not None:
+        lo, hi = floor_band(run, floor)
+        if lo <= end <= hi:
+            return
+    drop = (start - end) / abs(start)
+    regime = run.regime
+    if regime == "pretraining" and not (floor and start < p.continued_ratio * floor):
+        min_drop = p.min_drop_pretraining
+    elif regime in ("full-finetune", "lora", "pretraining"):
+        min_drop = p.min_drop_finetune
+    else:
+        min_drop = p.min_drop_unknown
+    sigma = mad(np.diff(y)) / math.sqrt(2)  # point noise, trend-free
+    err = 1.2533 * sigma * math.sqrt(1 / kh + 1 / kt) / abs(start)
+    tol = max(min_drop, p.noise_z * err)
+    if drop >= tol or drop <= -tol:
+        return  # it learns, or it rises (divergence's)
+    st, vals = bins(f)
+    tr = trend(st, vals)
+    # Error only when the drop is clearly tiny (under half the tolerance, whatever
+    # its trend), the curve is well measured and the regime is known.
+    well_measured = p.noise_z * err < min_drop
+    tiny = drop < min_drop / 2
+    severity = Severity.ERROR if tiny and well_measured and regime is not None else Severity.WARNING
+    evidence: dict[str, object] = {
+        "start_loss": start,
+        "end_loss": end,
+        "relative_drop": drop,
+        "tolerance": tol,
+        "trend_z": tr.z,
+        "noise_sigma": sigma,
+        "regime": regime or "unknown",
+    }
+    if floor is not None:
+        evidence["floor"] = floor
+    lr = run.get("lr")
+    if lr is not None and len(lr.finite()):
+        evidence["median_lr"] = float(np.median(lr.finite().values))
+    yield Hit(
+        title=(
+            f"Loss does not decrease: {fmt(start)} -> {fmt(end)} over "
+            f"{int(f.steps[-1] - f.steps[0])} steps ({drop:+.1%}, tolerance {tol:.1%})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence=evidence,
+        explanation=(
+            "Over the whole run the loss ends where it started, within noise. The "
+            "optimizer is not moving the model in a useful direction: typically the LR is "
+            "far too low or zero, the schedule never steps, or no parameter is trainable."
+        ),
+        prescription=(
+            "Check the logged LR column (0? never warmed up? 1e-6 where ~3e-4 is needed "
+            "for pre-training, ~1e-4 for LoRA?), the trainable-parameter count and the "
+            "gradient norm; fix, then confirm the loss falls within the first few hundred "
+            "steps before spending the full budget."
+        ),
+        severity=severity,
+    )

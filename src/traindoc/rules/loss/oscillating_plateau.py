@@ -1,0 +1,178 @@
+"""oscillating-plateau: early drop, then a long saw-tooth band with no downward trend."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import bins, fmt, mad, trend
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._common import floor_band, is_rl, lr_fraction
+
+
+@dataclass(frozen=True)
+class Params:
+    # Enough points for a trend test to mean something.
+    min_points: int = 20
+    # The band must be long: 30% of the run (seed B: ~1000 of ~1500 steps, 67%)
+    # and at least this many logged points.
+    min_band_fraction: float = 0.3
+    min_band_points: int = 10
+    # Mann-Kendall z above this = "no downward trend" (two-sided 5%).
+    falling_z: float = -1.96
+    # Relative drop between the band's first and last thirds still counted as flat:
+    # a healthy fine-tune keeps shedding a few percent over a third of its run.
+    max_band_drop: float = 0.015
+    # The early drop (start -> band level) that makes it a plateau after learning
+    # rather than no learning at all (seed B: 2.3 -> 1.1, 52%).
+    min_early_drop: float = 0.15
+    # Saw-tooth: the band's 5-95% width relative to its level; below this it is a
+    # flat line (degenerate-loss / no-trainable-parameters), not an oscillation.
+    min_rel_width: float = 0.005
+    # Median LR over the band below this share of the peak = a schedule that has
+    # decayed: a flat tail there is convergence (cosine tail), not a plateau.
+    converged_lr_fraction: float = 0.15
+    # Eval loss falling by more than this over the band = the run is still improving.
+    eval_improving: float = 0.02
+
+
+@rule(
+    "oscillating-plateau",
+    family="loss",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("loss",),
+    uses=("lr", "eval_loss"),
+    explained_by=(
+        "lr-too-high",
+        "small-effective-batch",
+        "warmup-too-short",
+        "schedule-not-applied",
+    ),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Early drop, then a long band with no downward trend (saw-tooth plateau).
+
+    **What it does.** Finds the earliest point from which the rest of the (binned)
+    loss has no downward trend (Mann-Kendall z > -1.96, and under 1.5% drop between
+    the band's first and last thirds). Flags when that band covers >= 30% of the
+    run, follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
+    level), the LR has not decayed to near 0 there, and eval loss (if logged) is not
+    improving.
+
+    **Why it matters.** Seed B (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
+    oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
+    steps are too large for the bowl the model is in: LR 2e-4 with linear decay and
+    10% warmup; cosine, 3% warmup and 5e-5 settled at 0.87 in ~800 more steps.
+
+    **Known false positives.** A run converging at the end of a cosine schedule is
+    flat because its LR is ~0: with an LR series, bands where the LR is under 15% of
+    its peak are not flagged. Without an LR series that cannot be told apart.
+    Heterogeneous or noisy data (duplicates, wrong labels) gives the same picture
+    whatever the hyper-parameters: check the data too.
+
+    **What to do.** Lower the peak LR 3-5x (seed B: 2e-4 -> 5e-5), use cosine decay
+    with 2-5% warmup, raise the effective batch to 16-64 (per-device x devices x
+    accumulation), and check the data for duplicates, conflicts and mixed domains.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    if is_rl(run):
+        return
+    f = loss.finite()
+    n = len(f)
+    if n < p.min_points:
+        return
+    st, vals = bins(f)
+    nb = vals.size
+    min_band = max(p.min_band_points, math.ceil(p.min_band_fraction * nb))
+    if nb < min_band + 3:
+        return
+    stride = max(1, nb // 40)
+    cands = list(range(0, nb - min_band + 1, stride))
+    k = next((c for c in cands if trend(st[c:], vals[c:]).z > p.falling_z), None)
+    if k is None or k == 0:
+        return  # no flat suffix, or flat from the start (no-learning's)
+    # Refine to the earliest flat start within the last stride.
+    for j in range(max(1, k - stride + 1), k):
+        if trend(st[j:], vals[j:]).z > p.falling_z:
+            k = j
+            break
+    onset = int(st[k])
+    band = f.values[f.steps >= onset]
+    if band.size < p.min_band_points:
+        return
+    level = float(np.median(band))
+    y = f.values
+    kh = max(3, int(0.05 * n))
+    start = max(float(np.median(y[:3])), float(np.median(y[:kh])))
+    if level <= 0 or start <= 0:
+        return
+    early_drop = (start - level) / start
+    third = max(1, band.size // 3)
+    band_drop = (float(np.median(band[:third])) - float(np.median(band[-third:]))) / level
+    q05, q95 = (float(x) for x in np.quantile(band, [0.05, 0.95]))
+    width = (q95 - q05) / level
+    if early_drop < p.min_early_drop or band_drop > p.max_band_drop or width < p.min_rel_width:
+        return
+    if mad(band) == 0:
+        return  # mostly one exact value: degenerate-loss's, not an oscillation
+    if run.floor is not None:
+        lo, hi = floor_band(run, run.floor)
+        if lo <= level <= hi:
+            return  # at ln(V): uniform-plateau's
+    end = int(f.steps[-1])
+    lr_frac = lr_fraction(run, onset, end)
+    if lr_frac is not None and lr_frac < p.converged_lr_fraction:
+        return  # LR decayed to ~0: convergence, not a plateau
+    evidence: dict[str, object] = {
+        "start_loss": start,
+        "band_level": level,
+        "band_low": q05,
+        "band_high": q95,
+        "band_rel_width": width,
+        "band_steps": end - onset,
+        "band_fraction": (nb - k) / nb,
+        "band_drop": band_drop,
+        "early_drop": early_drop,
+        "trend_z": trend(st[k:], vals[k:]).z,
+    }
+    if lr_frac is not None:
+        evidence["band_lr_fraction_of_peak"] = lr_frac
+    ev = run.get("eval_loss")
+    if ev is not None:
+        e = ev.finite().after(onset)
+        if len(e) >= 3:
+            m = max(1, len(e) // 3)
+            e_first, e_last = np.median(e.values[:m]), np.median(e.values[-m:])
+            e_drop = float((e_first - e_last) / abs(e_first)) if e_first else 0.0
+            if e_drop > p.eval_improving and trend(e.steps, e.values).z < p.falling_z:
+                return  # validation still improving: not the stalled picture
+            evidence["eval_drop_over_band"] = e_drop
+    yield Hit(
+        title=(
+            f"Loss plateaued in a {fmt(q05)}-{fmt(q95)} band for {end - onset} steps "
+            f"(from step {onset}) after dropping {fmt(start)} -> {fmt(level)}"
+        ),
+        step=onset,
+        end_step=end,
+        evidence=evidence,
+        explanation=(
+            "After an early drop the loss stopped trending down and oscillates in a band. "
+            "Updates are too large (or too noisy) for the region the model is in: it "
+            "bounces across the valley instead of descending it. A schedule that keeps "
+            "the LR high, a short warmup, a small effective batch or conflicting data "
+            "all produce this saw-tooth."
+        ),
+        prescription=(
+            "Lower the peak LR 3-5x (seed B: 2e-4 -> 5e-5), switch to cosine decay with "
+            "2-5% warmup, raise the effective batch to 16-64 (per-device x devices x "
+            "accumulation), and check the data for duplicates, label conflicts and "
+            "mixed domains before tuning further."
+        ),
+        severity=Severity.WARNING,
+    )
