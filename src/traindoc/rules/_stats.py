@@ -48,14 +48,17 @@ def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
     n = len(f)
     if n <= n_bins:
         return f.steps.astype(np.float64), f.values.copy()
-    # Equal-count bins: the first n % n_bins bins take one extra point. Both
-    # groups reshape into matrices, so this is two vectorised medians.
-    size, extra = divmod(n, n_bins)
-    cut = extra * (size + 1)
-    parts_v = [f.values[:cut].reshape(extra, size + 1), f.values[cut:].reshape(-1, size)]
-    parts_s = [f.steps[:cut].reshape(extra, size + 1), f.steps[cut:].reshape(-1, size)]
-    vals = np.concatenate([np.median(v, axis=1) for v in parts_v if v.size])
-    st = np.concatenate([s_[:, s_.shape[1] // 2] for s_ in parts_s if s_.size]).astype(np.float64)
+    # Equal-count bins spread like linspace edges (sizes differ by at most one,
+    # interleaved); short bins are padded with NaN so one nanmedian does all.
+    edges = np.linspace(0, n, n_bins + 1).astype(np.int64)
+    width = int(np.diff(edges).max())
+    idx = edges[:-1, None] + np.arange(width)[None, :]
+    pad = idx >= edges[1:, None]
+    mat = f.values[np.minimum(idx, n - 1)]
+    if pad.any():
+        mat[pad] = np.nan
+    vals = np.nanmedian(mat, axis=1)
+    st = f.steps[(edges[:-1] + edges[1:]) // 2].astype(np.float64)
     return st, vals
 
 
