@@ -9,7 +9,6 @@ O(n) once and then works on a few hundred numbers.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 

@@ -1,0 +1,109 @@
+"""Helpers shared by the eval-curve rules (overfitting, eval-stagnation).
+
+Eval series are short (tens to hundreds of points) and fairly smooth, so these
+work on the raw points after a light rolling median.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from traindoc.model import Run, Series
+from traindoc.rules._stats import mad, rolling_median, trend
+
+# Task metrics logged next to eval loss: name fragment -> True when higher is better.
+_METRICS = {
+    "accuracy": True,
+    "acc": True,
+    "f1": True,
+    "bleu": True,
+    "sacrebleu": True,
+    "rouge": True,
+    "chrf": True,
+    "meteor": True,
+    "exact_match": True,
+    "em": True,
+    "precision": True,
+    "recall": True,
+    "auc": True,
+    "matthews": True,
+    "mcc": True,
+    "pearson": True,
+    "spearman": True,
+    "map": True,
+    "ndcg": True,
+    "bertscore": True,
+    "wer": False,
+    "cer": False,
+    "ter": False,
+}
+_PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
+_SPLIT = re.compile(r"[_/\-.]")
+
+
+def task_metrics(run: Run) -> list[tuple[Series, bool]]:
+    """Extra eval series that are task metrics, with their direction (higher better)."""
+    out = []
+    for name, s in run.series.items():
+        m = _PREFIX.match(name)
+        if not m or not len(s):
+            continue
+        parts = _SPLIT.split(name[m.end() :])
+        for part in parts:
+            if part in _METRICS:
+                out.append((s, _METRICS[part]))
+                break
+    return out
+
+
+def smooth(values: np.ndarray) -> np.ndarray:
+    """A 3-point rolling median once there are enough points: one odd eval cannot decide."""
+    return rolling_median(values, 3) if values.size >= 7 else values.copy()
+
+
+def noise(values: np.ndarray) -> float:
+    """Point-to-point noise (sigma) of a short, possibly trending series.
+
+    From second differences: they cancel a local slope, so a steep but clean
+    curve does not pass for a noisy one (var of x[i-1] - 2x[i] + x[i+1] is 6 sigma^2).
+    """
+    if values.size < 5:
+        return 0.0
+    s = mad(np.diff(values, 2)) / math.sqrt(6)
+    return s if math.isfinite(s) else 0.0
+
+
+def level_at(s: Series, step: float, k: int = 5) -> float:
+    """Median of the k finite points of `s` nearest to (at or before, then after) `step`."""
+    f = s.finite()
+    if not len(f):
+        return math.nan
+    i = int(np.searchsorted(f.steps, step, side="right"))
+    lo, hi = max(0, i - k // 2 - 1), min(len(f), i + k // 2)
+    return float(np.median(f.values[lo:hi]))
+
+
+def tail_level(values: np.ndarray, frac: float = 0.2, min_n: int = 2) -> float:
+    n = max(min_n, int(values.size * frac))
+    return float(np.median(values[-n:]))
+
+
+def train_change(
+    loss: Series, start_step: float, frac: float = 0.2
+) -> tuple[float, float, float, float]:
+    """(level at start, level at end, relative drop, Mann-Kendall z) of the train loss after a step.
+
+    Levels are medians of the first / last `frac` of the points (at least 3), so
+    the train loss's batch-to-batch noise does not decide.
+    """
+    f = loss.finite().after(int(start_step))
+    if len(f) < 5:
+        return math.nan, math.nan, math.nan, 0.0
+    n = max(3, int(len(f) * frac))
+    a = float(np.median(f.values[:n]))
+    b = float(np.median(f.values[-n:]))
+    drop = (a - b) / abs(a) if a else 0.0
+    return a, b, drop, trend(f.steps, f.values).z

@@ -1,0 +1,133 @@
+"""eval-stagnation: eval loss flat for a long window while the train loss is flat too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._evalcurve import noise, smooth, train_change
+
+
+@dataclass(frozen=True)
+class Params:
+    # A flat stretch needs enough eval points to be a stretch, not two evals.
+    min_window_points: int = 5
+    # Flat = the smoothed eval stays inside a band of +-0.5% of its level (seed B:
+    # "validation did not improve"; a slowly improving eval gains more than that) ...
+    band_rel: float = 0.005
+    # ... widened to +-3 noise sigmas when the eval set itself is noisy.
+    k_noise: float = 3.0
+    # Seed B's horizon: 300 steps of no eval progress is a signal ...
+    min_steps: int = 300
+    # ... and it must be a large share of the run (40%): every healthy run ends on
+    # a flattening tail, but not one that spans almost half of training.
+    min_frac: float = 0.40
+    # Train counts as still learning (so not stagnation) with a significant
+    # Mann-Kendall downward trend and a 1% drop over the window. Overfitting needs
+    # 3%: runs in between (train creeping down 1-3%) are left to neither rule.
+    train_drop_min: float = 0.01
+    train_z: float = -2.58
+
+
+@rule(
+    "eval-stagnation",
+    family="loss",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("eval_loss", "loss"),
+    explained_by=(
+        "uniform-plateau",
+        "no-learning",
+        "oscillating-plateau",
+        "no-trainable-parameters",
+        "lr-too-low",
+        "schedule-not-applied",
+        "rl-no-signal",
+    ),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Eval loss flat for a long window while the train loss is flat too: no progress at all.
+
+    **What it does.** Finds the longest final stretch where the (lightly
+    smoothed) eval loss stays inside a +-0.5% band (or +-3 noise sigmas), and
+    checks the train loss over the same stretch. If the stretch covers 300+
+    steps and 40%+ of the run, and the train loss is not clearly falling
+    either, nothing is being learnt.
+
+    **Why it matters.** Seed B: after the early drop the loss oscillated in a
+    band for ~1,000 steps "and validation on a 5% hold-out did not improve".
+    Both curves flat means the compute of that stretch bought nothing; usually a
+    rate/schedule problem (seed B's LR 2e-4 linear -> 5e-5 cosine fixed it) or
+    a data problem (heterogeneous mix, duplicates, wrong labels). When the train
+    loss is still falling while eval is flat, that is `overfitting` instead.
+
+    **Known false positives.** A run that converged early and was simply kept
+    training (a small task learnt in the first half) looks the same: then the fix
+    is just to stop earlier.
+
+    **What to do.** Check the data first (duplicates, label conflicts, mixed
+    domains); then tune schedule, effective batch and validation share together:
+    cosine decay, 2-5% warmup, a lower peak LR (seed B: 2e-4 -> 5e-5). If the run
+    had simply converged, stop it earlier (early stopping on eval loss).
+    """
+    ev, tr = run.get("eval_loss"), run.get("loss")
+    assert ev is not None and tr is not None
+    ev = ev.finite()
+    if len(ev) < p.min_window_points:
+        return
+    e, st = ev.values, ev.steps
+    es = smooth(e)
+    level = float(np.median(es))
+    tol = max(p.band_rel * abs(level), p.k_noise * noise(e))
+    # Range of every suffix; the first index whose suffix fits the band starts the window.
+    hi = np.maximum.accumulate(es[::-1])[::-1]
+    lo = np.minimum.accumulate(es[::-1])[::-1]
+    fits = np.flatnonzero(hi - lo <= 2 * tol)
+    i0 = int(fits[0])
+    points = e.size - i0
+    start, end = int(st[i0]), int(st[-1])
+    first = int(min(tr.steps[0], st[0]))
+    span_total = max(run.last_step or end, end) - first
+    window = end - start
+    if points < p.min_window_points or window < max(p.min_steps, p.min_frac * span_total):
+        return
+    t_on, t_end, t_drop, t_z = train_change(tr, start)
+    if not np.isfinite(t_on):
+        return
+    if t_drop >= p.train_drop_min and t_z <= p.train_z:
+        return  # train still learning (overfitting's case when eval is flat)
+    e_level = float(np.median(e[i0:]))
+    yield Hit(
+        title=(
+            f"No progress for {window} steps ({window / max(span_total, 1):.0%} of the run): eval "
+            f"loss flat at {fmt(e_level)}, train loss {fmt(t_on)} -> {fmt(t_end)}"
+        ),
+        step=start,
+        end_step=end,
+        evidence={
+            "window_steps": window,
+            "window_frac": window / max(span_total, 1),
+            "eval_points": points,
+            "eval_level": e_level,
+            "eval_band": float(hi[i0] - lo[i0]),
+            "train_start": t_on,
+            "train_end": t_end,
+            "train_drop_rel": t_drop,
+        },
+        explanation=(
+            "Neither the held-out loss nor the training loss has moved beyond its noise for "
+            "this stretch: the run is not learning anything more. Seed B's oscillating plateau "
+            "had exactly this shape (train in a 1.08-1.14 band, validation not improving) and "
+            "was fixed by the LR schedule, not by more steps."
+        ),
+        prescription=(
+            "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
+            "cosine decay, 2-5% warmup, a 3-4x lower peak LR (seed B: 2e-4 -> 5e-5), effective "
+            "batch 16-64. If the run had simply converged, stop earlier (early stopping)."
+        ),
+    )

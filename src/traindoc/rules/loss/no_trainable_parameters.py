@@ -1,0 +1,129 @@
+"""no-trainable-parameters: nothing is being trained (grad norm 0, flat loss, or 0 trainable params)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt, trend
+from traindoc.rules.api import Hit, rule
+
+
+@dataclass(frozen=True)
+class Params:
+    # "Zero" gradient: exactly 0.0, or the 1e-12-ish some stacks log for an empty
+    # parameter list. A real (even vanishing) gradient norm of a network is orders
+    # of magnitude above 1e-8.
+    grad_eps: float = 1e-8
+    # "Throughout": 95% of the logged grad norms are zero (the first log may
+    # predate the freeze, or be a NaN from an fp16 scaler probe).
+    zero_frac: float = 0.95
+    # At least this many grad-norm points, so a 2-point log cannot decide.
+    min_points: int = 5
+    # The loss counts as flat when it drops less than 5% head-to-tail (medians of
+    # 10%) with no significant downward trend: with no update, the loss only moves
+    # with the batches. A 5% real drop with grad 0 means grad_norm is mis-logged
+    # (a known DeepSpeed ZeRO-3 logging bug), not that nothing trains.
+    max_drop_rel: float = 0.05
+    # reward_std ~0 means an RL run has zero advantages: that is rl-no-signal's case.
+    rl_std_eps: float = 1e-6
+
+
+@rule(
+    "no-trainable-parameters",
+    family="loss",
+    severity=Severity.ERROR,
+    params=Params(),
+    uses=("loss", "grad_norm", "reward_std"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Nothing is being trained: grad norm exactly 0 with a flat loss, or 0 trainable parameters.
+
+    **What it does.** Fires when the run's facts say the trainable-parameter count
+    is 0, or when the logged grad norm is 0 (or ~1e-12) at 95%+ of the logged
+    steps while the train loss shows no downward trend.
+
+    **Why it matters.** A PEFT / freeze mistake (target_modules that match no
+    layer, `requires_grad=False` on everything, a LoRA model built but the base
+    model passed to the trainer) gives a perfectly flat loss with grad_norm 0:
+    every step is wasted. This is not `vanishing-gradients` (small but non-zero
+    with a high loss): here there is nothing to differentiate.
+
+    **Known false positives.** Some DeepSpeed ZeRO-3 versions log grad_norm as 0
+    while training fine; the loss-is-flat condition keeps those out. RL runs with
+    zero reward variance also have zero gradients: that is `rl-no-signal`.
+
+    **What to do.** Print `model.print_trainable_parameters()` (PEFT) or
+    `sum(p.numel() for p in model.parameters() if p.requires_grad)` before
+    training. Check LoRA target_modules against the model's module names; with
+    gradient checkpointing on a frozen base call `model.enable_input_require_grads()`.
+    """
+    count = run.fact("trainable_params")
+    if count is not None and int(count) == 0:
+        src = run.facts["trainable_params"].source
+        yield Hit(
+            title="The run has 0 trainable parameters",
+            evidence={"trainable_params": 0, "source": src},
+            explanation=(
+                f"{src} reports no parameter with requires_grad: the optimizer has nothing to "
+                "update, so the loss can only move with the batches."
+            ),
+            prescription=_FIX,
+        )
+        return
+    loss, grad = run.get("loss"), run.get("grad_norm")
+    if loss is None or grad is None:
+        return
+    g = grad.finite()
+    if len(g) < p.min_points:
+        return
+    zero = np.abs(g.values) <= p.grad_eps
+    frac = float(zero.mean())
+    if frac < p.zero_frac:
+        return
+    std = run.get("reward_std")
+    if std is not None and np.nanmedian(np.abs(std.values)) <= p.rl_std_eps:
+        return  # zero advantages explain zero gradients: rl-no-signal
+    lf = loss.finite()
+    if len(lf) < p.min_points:
+        return
+    x = lf.values
+    if np.all(x == 0):
+        return  # a loss of exactly 0 is degenerate-loss's case (masking / logging)
+    k = max(3, x.size // 10)
+    a, b = float(np.median(x[:k])), float(np.median(x[-k:]))
+    drop = (a - b) / abs(a) if a else 0.0
+    if drop >= p.max_drop_rel and trend(lf.steps, x).falling:
+        return
+    yield Hit(
+        title=(
+            f"Nothing is training: grad_norm is 0 at {frac:.0%} of {len(g)} logged steps and the "
+            f"loss stays at {fmt(float(np.median(x)))}"
+        ),
+        step=int(g.steps[0]),
+        end_step=int(g.steps[-1]),
+        evidence={
+            "zero_grad_frac": frac,
+            "grad_norm_max": float(np.max(np.abs(g.values))),
+            "loss_median": float(np.median(x)),
+            "loss_drop_rel": drop,
+            "trainable_params": count,
+        },
+        explanation=(
+            "A gradient norm of exactly zero at every step means no parameter receives a "
+            "gradient: the trainable set is empty or disconnected from the loss. The loss only "
+            "moves with the batches (a vanishing gradient would be small but non-zero)."
+        ),
+        prescription=_FIX,
+    )
+
+
+_FIX = (
+    "Count trainable parameters before training (PEFT: model.print_trainable_parameters()). "
+    "Check that LoRA target_modules match the model's module names and that the PEFT model, "
+    "not the base model, is passed to the trainer; with gradient checkpointing on a frozen "
+    "base call model.enable_input_require_grads()."
+)

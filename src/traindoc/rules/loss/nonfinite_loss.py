@@ -1,0 +1,142 @@
+"""nonfinite-loss: NaN or Inf values in the logged training loss."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules.api import Hit, rule
+
+
+@dataclass(frozen=True)
+class Params:
+    # One or two non-finite points that the run then leaves behind (finite losses
+    # after them, at the same level) look like a skipped overflow batch rather than
+    # a dead run: still worth a warning, not an error. Three or more is a pattern.
+    max_isolated: int = 2
+    # ... and only while they are a tiny share of the log (1%): a run with NaN in
+    # every 20th point is broken however many finite points sit between them.
+    max_isolated_frac: float = 0.01
+    # Finite points needed after the last bad one before calling the run recovered.
+    recovered_points: int = 3
+
+
+@rule(
+    "nonfinite-loss",
+    family="loss",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("loss",),
+    uses=("grad_norm", "lr"),
+    explained_by=("fp16-instability", "grad-explosion", "lr-too-high", "divergence"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """NaN or Inf in the logged training loss: the run is producing garbage.
+
+    **What it does.** Looks for NaN / +Inf / -Inf values in the training loss and
+    reports the first bad step, how many there are, and whether the run ever
+    came back to finite values.
+
+    **Why it matters.** Once the loss is NaN the weights usually are too: every
+    later step is wasted compute. fp16 is by far the most common cause (seed B:
+    "intermittent NaNs or huge gradients under FP16 -> switch to BF16"); a NaN at
+    the very first step is a dtype or data problem, not a learning-rate one.
+
+    **Known false positives.** None for the loss itself. Note the opposite trap:
+    HF Trainer's `logging_nan_inf_filter` (on by default) replaces NaN/Inf step
+    losses by the window average, so a trainer_state.json may show a finite loss
+    while `grad_norm` is NaN; that case is reported by `nonfinite-gradients`,
+    not here. One or two isolated bad points followed by a normal curve are
+    reported as a warning (an fp16 overflow the scaler skipped).
+
+    **What to do.** Under fp16, switch to bf16 (or fp32): lowering the LR only
+    delays the NaN. Otherwise look at the step before the first NaN: a grad-norm
+    spike there points at the LR / clipping, a NaN from step 0 at the data (empty
+    or fully masked batches give 0/0) or the dtype.
+    """
+    loss = run.get("loss")
+    assert loss is not None
+    bad = ~np.isfinite(loss.values)
+    count = int(bad.sum())
+    if count == 0:
+        return
+    idx = np.flatnonzero(bad)
+    first, last = int(idx[0]), int(idx[-1])
+    n = len(loss)
+    values = loss.values
+    n_nan = int(np.isnan(values).sum())
+    n_posinf = int(np.isposinf(values).sum())
+    n_neginf = int(np.isneginf(values).sum())
+    finite_after = n - 1 - last
+    recovered = finite_after >= p.recovered_points
+    isolated = count <= p.max_isolated and count / n <= p.max_isolated_frac and recovered
+    first_step = int(loss.steps[first])
+    at_start = first == 0
+    # fp16 signature: exact 0.0 losses right after the NaNs (scaler at minimum).
+    after = values[last + 1 : last + 1 + 5]
+    zeros_after = int((after == 0.0).sum())
+    precision = run.fact("precision")
+    kinds = ", ".join(
+        f"{k} {name}" for k, name in ((n_nan, "NaN"), (n_posinf, "+Inf"), (n_neginf, "-Inf")) if k
+    )
+    evidence = {
+        "first_bad_step": first_step,
+        "count": count,
+        "fraction": count / n,
+        "nan": n_nan,
+        "posinf": n_posinf,
+        "neginf": n_neginf,
+        "last_bad_step": int(loss.steps[last]),
+        "recovered": recovered,
+        "last_finite_loss": float(values[first - 1]) if first > 0 else None,
+    }
+    if zeros_after:
+        evidence["zero_losses_after"] = zeros_after
+    if precision:
+        evidence["precision"] = precision
+    why = [
+        "A non-finite loss means the forward pass overflowed or divided by zero; the "
+        "update from that batch (if not skipped) corrupts the weights."
+    ]
+    if at_start:
+        why.append(
+            "It is bad from the first logged step, so no learning rate caused it: suspect "
+            "the dtype (fp16 overflow in a model pre-trained in bf16) or the data (empty or "
+            "fully masked batches give 0/0)."
+        )
+    if precision == "fp16" or zeros_after:
+        why.append(
+            "fp16 is the most common cause of NaN losses"
+            + (" and this run uses fp16." if precision == "fp16" else ".")
+            + (
+                " Exact 0.0 losses right after the NaNs are the fp16 loss-scaler signature."
+                if zeros_after
+                else ""
+            )
+        )
+    if isolated:
+        why.append(
+            f"Only {count} isolated point(s), and the loss is finite again afterwards: "
+            "probably an overflow batch that was skipped."
+        )
+    fix = (
+        "Switch to bf16 (or fp32) - lowering the LR only delays the NaN in fp16. "
+        if precision != "bf16" and precision != "fp32"
+        else ""
+    ) + (
+        f"Inspect the batch and grad_norm at step {first_step}: a grad-norm spike just before "
+        "points at the LR (lower it 3-10x, keep max_grad_norm=1.0); a NaN from the start points "
+        "at the data (drop empty / fully masked samples) or the dtype."
+    )
+    yield Hit(
+        title=f"Loss is non-finite from step {first_step} ({kinds} in {count} of {n} points)",
+        step=first_step,
+        end_step=int(loss.steps[last]),
+        evidence=evidence,
+        explanation=" ".join(why),
+        prescription=fix,
+        severity=Severity.WARNING if isolated else None,
+    )

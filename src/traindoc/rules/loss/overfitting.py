@@ -1,0 +1,201 @@
+"""overfitting: eval loss rises (or stalls) while the train loss keeps falling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt, trend
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._evalcurve import (
+    level_at,
+    noise,
+    smooth,
+    tail_level,
+    task_metrics,
+    train_change,
+)
+
+
+@dataclass(frozen=True)
+class Params:
+    # Fewer eval points than this cannot show a minimum followed by a rise.
+    min_eval_points: int = 4
+    # Evals within 0.2% (or 2 noise sigmas) of the minimum count as "reached it":
+    # the stall starts at the first of them, not at the noise-picked lowest point.
+    settle_rel: float = 0.002
+    # Eval points after the minimum needed before calling a rise or a stall.
+    min_after_points: int = 3
+    # A rise must clear 2% of the minimum: eval sets are fixed, so their loss is
+    # smooth and small wiggles (<1%) are common on healthy runs ...
+    min_rise_rel: float = 0.02
+    # ... and 3 eval-noise sigmas (point-to-point MAD), so a noisy eval set cannot fake it.
+    k_noise: float = 3.0
+    # Seed B: "eval loss stalled for 300 steps while train loss keeps falling" is
+    # incipient overfitting ...
+    stall_steps: int = 300
+    # ... but in a long run 300 steps is nothing: also require 10% of the run.
+    stall_frac: float = 0.10
+    # "Train keeps falling": at least 3% lower at the end than at the onset, and a
+    # significant Mann-Kendall trend (the oscillating plateau of seed B is flat).
+    train_drop_min: float = 0.03
+    train_z: float = -2.58
+    # A task metric counts as still improving when its tail beats its onset value
+    # by 0.5% (relative) and 2 of its noise sigmas.
+    metric_gain_rel: float = 0.005
+
+
+@rule(
+    "overfitting",
+    family="loss",
+    severity=Severity.WARNING,
+    params=Params(),
+    requires=("eval_loss", "loss"),
+    uses=("epoch",),
+    explained_by=("dataset-too-small", "duplicate-samples", "train-eval-leakage"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Eval loss rises (or stalls for 300+ steps) while the train loss keeps falling.
+
+    **What it does.** Finds the minimum of the (lightly smoothed) eval loss. If
+    the eval loss has since risen by more than 2% and 3 noise sigmas, or has not
+    improved for 300+ steps (and 10% of the run), while the train loss over the
+    same span is still clearly falling, it reports overfitting with the eval
+    minimum as the onset step - the checkpoint you want.
+
+    **Why it matters.** From the onset on, training memorises the training set
+    and generalises worse: compute spent making the model worse. Seed B:
+    "evaluating every 50 steps, if eval loss has stalled for 300 steps while
+    train loss keeps falling, that is incipient overfitting: stop, or lower the
+    LR now".
+
+    **Known false positives.** Eval loss rising is not always overfitting. It
+    often rises right after the first epoch of fine-tuning while the model still
+    gets better at the task (the title says when the onset is near one epoch).
+    For ASR the WER can keep improving while eval loss rises; when a task metric
+    is logged next to the eval loss (eval_accuracy, eval_f1, eval_wer,
+    eval_bleu, ...) and it keeps improving after the onset, the finding is
+    lowered to info. For DPO / RL (fact task = rl) the eval loss is not the
+    target, so the finding is info there too.
+
+    **What to do.** Keep the checkpoint nearest the onset step (load_best_model_at_end
+    with metric_for_best_model), stop earlier or add early stopping; lower the
+    LR, add regularisation (weight decay, dropout, LoRA dropout), or get more /
+    less duplicated data. Check for train/eval leakage and duplicates.
+    """
+    ev, tr = run.get("eval_loss"), run.get("loss")
+    assert ev is not None and tr is not None
+    ev = ev.finite()
+    if len(ev) < p.min_eval_points:
+        return
+    e, st = ev.values, ev.steps
+    es = smooth(e)
+    i_min = int(np.argmin(es))
+    after = e.size - 1 - i_min
+    if after < p.min_after_points:
+        return
+    low = float(es[i_min])
+    sigma = noise(e)
+    last = tail_level(e[i_min + 1 :])
+    rise = last - low
+    rel_rise = rise / abs(low) if low else 0.0
+    rising = rise >= max(p.min_rise_rel * abs(low), p.k_noise * sigma)
+    # Onset of a stall: the first eval already within noise of the minimum (the step
+    # after which the eval loss stopped improving); of a rise: the minimum itself.
+    near = low + max(p.settle_rel * abs(low), 2 * sigma)
+    i_on = i_min if rising else int(np.flatnonzero(es[: i_min + 1] <= near)[0])
+    onset = int(st[i_on])
+    span_total = float(max(run.last_step or st[-1], st[-1]) - min(tr.steps[0], st[0]))
+    stalled_for = int(st[-1]) - onset
+    stalled = (
+        not rising
+        and stalled_for >= max(p.stall_steps, p.stall_frac * span_total)
+        and not trend(st[i_on:], e[i_on:]).falling
+    )
+    if not (rising or stalled):
+        return
+    t_on, t_end, t_drop, t_z = train_change(tr, onset)
+    if not (t_drop >= p.train_drop_min and t_z <= p.train_z):
+        return
+    severity = None
+    notes = []
+    evidence = {
+        "onset_step": onset,
+        "eval_min": low,
+        "eval_last": last,
+        "eval_rise_rel": rel_rise,
+        "eval_points_after": after,
+        "stalled_steps": stalled_for,
+        "train_at_onset": t_on,
+        "train_last": t_end,
+        "train_drop_rel": t_drop,
+        "mode": "rising" if rising else "stalled",
+    }
+    for m, higher in task_metrics(run):
+        mf = m.finite()
+        if len(mf.after(onset)) < 2:
+            continue
+        at = level_at(mf, onset, k=3)
+        end = tail_level(mf.after(onset + 1).values)
+        gain = (end - at) if higher else (at - end)
+        improving = gain > max(p.metric_gain_rel * abs(at), 2 * noise(mf.values))
+        evidence[f"{m.name}_at_onset"] = at
+        evidence[f"{m.name}_last"] = end
+        if improving:
+            severity = Severity.INFO
+            notes.append(
+                f"{m.name} kept improving ({fmt(at)} -> {fmt(end)}) after the onset, so the "
+                "model is still getting better at the task: the eval loss is probably "
+                "measuring confidence/calibration, not quality."
+            )
+        else:
+            notes.append(f"{m.name} did not improve after the onset ({fmt(at)} -> {fmt(end)}).")
+    if run.fact("task") == "rl":
+        severity = Severity.INFO
+        notes.append("For DPO / RL trainers the eval loss is not the target; judge by rewards.")
+    ep = run.get("epoch")
+    near_epoch = ""
+    if ep is not None:
+        e_on = level_at(ep, onset, k=1)
+        if np.isfinite(e_on):
+            evidence["epoch_at_onset"] = e_on
+            if run.regime in ("full-finetune", "lora") and e_on <= 1.5:
+                near_epoch = f" (epoch {e_on:.2f})"
+                notes.append(
+                    "The onset is around the first epoch of a fine-tune, where a rising eval "
+                    "loss is common and not always harmful: check a task metric or samples."
+                )
+    if rising:
+        title = (
+            f"Eval loss rose {rel_rise:.0%} from its minimum {fmt(low)} at step {onset}"
+            f"{near_epoch} while train loss fell {t_drop:.0%}"
+        )
+    else:
+        title = (
+            f"Eval loss has not improved for {stalled_for} steps (min {fmt(low)} at step "
+            f"{onset}{near_epoch}) while train loss fell {t_drop:.0%}"
+        )
+    yield Hit(
+        title=title,
+        step=onset,
+        end_step=int(st[-1]),
+        evidence=evidence,
+        explanation=" ".join(
+            [
+                "The train loss keeps falling while the held-out loss "
+                + ("rises" if rising else "stopped improving")
+                + ": the model is fitting the training set rather than the task "
+                "(seed B: stop, or lower the LR, as soon as eval stalls while train falls).",
+                *notes,
+            ]
+        ),
+        prescription=(
+            f"Keep the checkpoint nearest step {onset} (load_best_model_at_end=True with "
+            "metric_for_best_model), add early stopping, or lower the LR; add regularisation "
+            "(weight decay, dropout) or more / deduplicated data, and check train/eval leakage."
+        ),
+        severity=severity,
+    )

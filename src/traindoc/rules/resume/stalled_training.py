@@ -1,0 +1,187 @@
+"""stalled-training: the log stopped advancing for many times the usual step interval."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Severity
+from traindoc.rules._stats import fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.resume._timing import intervals, timed_series
+
+
+@dataclass(frozen=True)
+class Params:
+    # A stall is a gap of at least 20 usual log intervals: evaluation, checkpoint
+    # saving and dataloader restarts at epoch ends routinely cost a few intervals,
+    # and seed A's hang left the log frozen indefinitely.
+    ratio: float = 20.0
+    # ... and 3x any other pause in the run, so a periodic eval/save that is slow
+    # every time (20x a step, but the same each time) is not a stall.
+    periodic_ratio: float = 3.0
+    # Absolute floor in seconds: below it a pause is jitter whatever the ratio
+    # (GC, a slow filesystem flush). Kept low because tiny CPU runs log every
+    # few milliseconds and their stalls are seconds long; raise it for big runs.
+    min_gap_s: float = 5.0
+    # Log points at normal pace needed after the gap to call the run recovered;
+    # fewer and the run effectively ended in the stall.
+    recovered_points: int = 3
+    # Intervals needed for a "usual" interval to mean anything.
+    min_points: int = 8
+
+
+@rule(
+    "stalled-training",
+    family="resume",
+    severity=Severity.ERROR,
+    params=Params(),
+    uses=("loss", "fact:resume_steps", "fact:log_mtime", "fact:now"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Steps stopped advancing: a gap in the log many times the usual step interval.
+
+    **What it does.** From the wall-clock times of the logged points (the train
+    loss, else any timed series) it takes the usual interval between logs (the
+    median) and looks for a silence of 20x that, 3x any other pause and at least
+    a few seconds. When the reader knows the log file's modification time (fact
+    `log_mtime`, or `now` in live mode), the silence since the last line counts
+    too. It reports the last step before the silence, the gap and the usual
+    interval.
+
+    **Why it matters.** Seed A's resume bug left the GPU at 0%, the log frozen
+    and no error: a step condition that never became true after resuming at
+    step 300 with gradient accumulation 16. A hung job burns its whole
+    allocation. Error when the log ends in the silence, warning when it resumed.
+
+    **Known false positives.** "Hangs" right after a resume are often not hangs:
+    resuming can skip hundreds of thousands of already-seen batches with no
+    output for hours (HF Trainer without `ignore_data_skip`); the finding says so
+    when a resume is known at that step, and a silence across a resume the run
+    came back from (the job was down, then restarted) is only info. A one-off
+    slow checkpoint save or evaluation the run came back from is excused when
+    it falls on a save_steps / eval_steps multiple; a slow final save cannot be
+    told apart from a hang without those facts.
+
+    **What to do.** Look at the last log line and the process: GPU at 0% with the
+    process alive is a hang (py-spy dump the stack). After a resume, check the
+    step/accumulation arithmetic (seed A) and whether data skipping explains the
+    wait (`ignore_data_skip=True`, or a resumable sampler). Gradient accumulation
+    with uneven batches across ranks is the other usual real hang.
+    """
+    s = timed_series(run)
+    if s is None:
+        return
+    steps, times, dt = intervals(s)
+    pos = dt[dt > 0]
+    if pos.size < p.min_points:
+        return
+    usual = float(np.median(pos))
+    resumes = sorted(int(r) for r in (run.fact("resume_steps") or ()))
+    now = run.fact("log_mtime") or run.fact("now")
+    last_t = float(times[-1])
+    # A final silence, known only when the reader saw the file's mtime / the clock.
+    if now is not None and (float(now) > 1e9) == (last_t > 1e9) and float(now) > last_t:
+        gap = float(now) - last_t
+        if gap >= max(p.ratio * usual, p.min_gap_s, p.periodic_ratio * float(pos.max())):
+            yield _hit(run, s.name, int(steps[-1]), gap, usual, 0, resumes, True)
+            return
+    j = int(np.argmax(dt))
+    gap = float(dt[j])
+    others = np.delete(pos, np.argmax(pos))
+    second = float(others.max()) if others.size else 0.0
+    if gap < max(p.ratio * usual, p.min_gap_s, p.periodic_ratio * second):
+        return
+    after = steps.size - 1 - (j + 1)  # points logged after the first one back
+    ended = after < p.recovered_points
+    stall_step = int(steps[j])
+    if not ended:
+        # A one-off slow checkpoint save / eval that the run came back from.
+        for every in (run.fact("save_steps"), run.fact("eval_steps")):
+            if every and int(every) > 0 and _near_multiple(stall_step, int(every), steps, j):
+                return
+    yield _hit(run, s.name, stall_step, gap, usual, after + 1, resumes, ended, int(steps[j + 1]))
+
+
+def _near_multiple(step: int, every: int, steps: np.ndarray, j: int) -> bool:
+    """Whether a multiple of `every` lies in (steps[j-1], steps[j+1]]: the event ran in the gap."""
+    lo = int(steps[j - 1]) if j > 0 else step - 1
+    hi = int(steps[j + 1])
+    return (hi // every) * every > lo
+
+
+def _hit(
+    run: Run,
+    name: str,
+    step: int,
+    gap: float,
+    usual: float,
+    after: int,
+    resumes: list[int],
+    ended: bool,
+    back_step: int | None = None,
+) -> Hit:
+    at_resume = next((r for r in resumes if step <= r <= (back_step or step)), None)
+    severity = None if ended else Severity.WARNING
+    notes = []
+    if at_resume is not None:
+        notes.append(
+            f"The run was resumed at step {at_resume}: resuming can skip all the "
+            "already-seen batches with no output for a long time (resume-data-skip), so this "
+            "silence may be data skipping rather than a hang"
+            + ("." if ended else "; it came back, so the gap also spans the restart itself.")
+        )
+        if not ended:
+            severity = Severity.INFO
+    if not ended:
+        notes.append(f"The log came back at step {back_step} and logged {after} more point(s).")
+    last = run.last_step
+    ratio = gap / usual if usual > 0 else float("inf")
+    evidence = {
+        "stalled_after_step": step,
+        "gap_s": gap,
+        "usual_interval_s": usual,
+        "ratio": ratio,
+        "last_step": last,
+        "series": name,
+        "ended_in_stall": ended,
+    }
+    if back_step is not None:
+        evidence["resumed_logging_at_step"] = back_step
+    if at_resume is not None:
+        evidence["resume_step"] = at_resume
+    return Hit(
+        title=(
+            f"Training {'stalled' if ended else 'paused'} after step {step}: no log for "
+            f"{_dur(gap)} ({ratio:.0f}x the usual {_dur(usual)} between logs)"
+        ),
+        step=step,
+        end_step=back_step,
+        evidence=evidence,
+        explanation=" ".join(
+            [
+                "The log stopped advancing for far longer than any normal pause in this run "
+                "(seed A: after a resume, a step condition never became true - GPU at 0%, log "
+                "frozen, no error).",
+                *notes,
+            ]
+        ),
+        prescription=(
+            f"Check the process after step {step}: GPU at 0% with the process alive is a hang "
+            "(dump the stack with py-spy). After a resume, check the step arithmetic against "
+            "gradient accumulation and whether batch skipping explains the wait "
+            "(ignore_data_skip=True, or a resumable sampler); with several ranks, look for "
+            "uneven batches."
+        ),
+        severity=severity,
+    )
+
+
+def _dur(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} h"
+    if seconds >= 60:
+        return f"{seconds / 60:.1f} min"
+    return f"{fmt(seconds, 3)} s"

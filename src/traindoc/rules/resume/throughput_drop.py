@@ -1,0 +1,136 @@
+"""throughput-drop: steps/s or tokens/s fall sharply and stay low mid-run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run, Series, Severity
+from traindoc.rules._stats import bins, fmt
+from traindoc.rules.api import Hit, rule
+from traindoc.rules.resume._timing import intervals, longest_run, timed_series
+
+
+@dataclass(frozen=True)
+class Params:
+    # Below 0.5x the early rate is a halving: far beyond the +-10-20% that
+    # sequence-length mix, eval interleaving and logging jitter cause.
+    drop_ratio: float = 0.5
+    # The curve is reduced to 20 per-bin medians: single slow intervals (an eval,
+    # a checkpoint save, a stall) cannot move a bin median.
+    n_bins: int = 20
+    # The early reference is the first quarter of the bins, less the very first
+    # bin when there are enough (compilation / cache warm-up is slow, not fast).
+    ref_frac: float = 0.25
+    # "Sustained": at least 3 consecutive low bins (15% of the run).
+    min_low_bins: int = 3
+    # Points (rates) needed at all: fewer cannot separate early and late.
+    min_points: int = 12
+
+
+def _rates(run: Run) -> tuple[Series, str] | None:
+    thr = run.get("throughput")
+    if thr is not None and len(thr.finite()) >= 2:
+        return thr.finite(), thr.name
+    s = timed_series(run)
+    if s is None:
+        return None
+    steps, _, dt = intervals(s)
+    ok = dt > 0
+    dsteps = np.diff(steps).astype(np.float64)
+    rate = dsteps[ok] / dt[ok]
+    return Series.from_arrays("steps_per_s", steps[1:][ok], rate), f"steps/s from {s.name} times"
+
+
+@rule(
+    "throughput-drop",
+    family="resume",
+    severity=Severity.WARNING,
+    params=Params(),
+    uses=("throughput", "loss"),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Steps/s or tokens/s fall sharply mid-run and stay low.
+
+    **What it does.** Takes the logged throughput (tokens/s, samples/s, it/s),
+    or derives steps per second from the wall-clock times of the logged loss,
+    reduces it to 20 per-bin medians and compares them with the early rate
+    (median of the first quarter). A stretch of 3+ consecutive bins below 0.5x
+    the early rate is reported with its onset step.
+
+    **Why it matters.** Halved throughput doubles the cost of every remaining
+    step. Common causes: thermal throttling or a degraded node, a memory leak
+    pushing the allocator into fragmentation / host offload, a dataloader that
+    became the bottleneck (workers died, a slow shard), a resume onto slower
+    hardware or without the compiled kernels, or growing sequence lengths in a
+    curriculum.
+
+    **Known false positives.** A planned change of sequence length or batch size
+    mid-run (curriculum, packing switched on) changes tokens/s legitimately;
+    steps/s derived from a log whose logging interval changed is still right,
+    since it divides by the step difference.
+
+    **What to do.** Find what changed at the onset step: GPU clocks and
+    temperature (nvidia-smi -q -d PERFORMANCE), memory growth, dataloader wait
+    time (profile a few steps), the node the run was resumed on.
+    """
+    got = _rates(run)
+    if got is None:
+        return
+    rates, source = got
+    if len(rates) < p.min_points:
+        return
+    st, med = bins(rates, p.n_bins)
+    nb = med.size
+    k = max(1, round(nb * p.ref_frac))
+    skip = 1 if nb >= 8 else 0
+    ref = float(np.median(med[skip : skip + k]))
+    if not np.isfinite(ref) or ref <= 0:
+        return
+    low = med < p.drop_ratio * ref
+    low[: skip + k] = False  # mid-run: not inside the reference itself
+    start, length = longest_run(low)
+    if length < p.min_low_bins:
+        return
+    seg = med[start : start + length]
+    late = float(np.median(seg))
+    ratio = late / ref
+    # Onset: the first raw point at or after the previous bin's centre that is already low.
+    lo_step = st[start - 1] if start > 0 else st[0]
+    raw = rates.after(int(lo_step))
+    first_low = np.flatnonzero(raw.values < p.drop_ratio * ref)
+    onset = int(raw.steps[first_low[0]]) if first_low.size else int(st[start])
+    recovered = start + length < nb
+    end = int(st[start + length - 1])
+    yield Hit(
+        title=(
+            f"Throughput fell to {ratio:.0%} of its early rate from step {onset} "
+            f"({source}: {fmt(ref)} -> {fmt(late)})"
+        ),
+        step=onset,
+        end_step=end,
+        evidence={
+            "source": source,
+            "early_median": ref,
+            "late_median": late,
+            "ratio": ratio,
+            "onset_step": onset,
+            "low_bins": length,
+            "bins": nb,
+            "recovered": recovered,
+        },
+        explanation=(
+            f"The rate stayed below {p.drop_ratio:.0%} of its early median for {length} of "
+            f"{nb} stretches of the run"
+            + (", then recovered." if recovered else " until the end of the log.")
+            + " Every remaining step costs correspondingly more: something in the machine, the "
+            "dataloader or the resumed setup changed at the onset."
+        ),
+        prescription=(
+            f"Look at what changed around step {onset}: GPU clocks/temperature "
+            "(nvidia-smi -q -d PERFORMANCE), memory growth (a leak), dataloader wait time "
+            "(profile a few steps), and the node/kernels if the run was resumed there."
+        ),
+    )
