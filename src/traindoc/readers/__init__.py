@@ -1,0 +1,79 @@
+"""Readers: turn whatever a training run left on disk into one `Run`.
+
+`load_run(path)` sniffs the path (detect.py), hands it to the one reader that
+fits, then derives the facts that need everything at once (_facts.py).
+Readers never write to the run directory. Unusable input raises ReadError
+with a one-line message naming the file; partial problems become Notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from traindoc.model import Fact, Input, Note, Run
+from traindoc.readers._base import ReadError
+from traindoc.readers._facts import finalize
+from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
+
+__all__ = ["SUPPORTED", "ReadError", "load_run"]
+
+
+def load_run(path: str | Path) -> Run:
+    path = Path(path)
+    if not path.exists():
+        raise ReadError(path, "no such file or directory")
+    supported = "; ".join(SUPPORTED)
+    try:
+        if path.is_dir():
+            if not any(path.iterdir()):
+                raise ReadError(path, f"directory is empty; supported: {supported}")
+            found = detect_dir(path)
+            if not found:
+                raise ReadError(path, f"no training log recognised; supported: {supported}")
+            source, others = found[0], found[1:]
+        else:
+            if path.stat().st_size == 0:
+                raise ReadError(path, "file is empty")
+            file_source = detect_file(path)
+            if file_source is None:
+                raise ReadError(path, f"not a recognised training log; supported: {supported}")
+            source, others = file_source, []
+    except PermissionError as exc:
+        raise ReadError(path, f"permission denied: {exc.filename or path}") from None
+    run = _read(source)
+    if path.is_dir():  # the name the user knows the run by, not e.g. "version_0"
+        run = replace(run, name=path.resolve().name)
+    if others:
+        also = ", ".join(str(o.path) for o in others[:5])
+        note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
+        run = replace(run, notes=(*run.notes, note))
+    return finalize(run)
+
+
+def _read(source: Source) -> Run:
+    # Imported here so `traindoc --help` and the rules never pay for yaml/pickle/zip.
+    try:
+        if source.kind == "hf":
+            from traindoc.readers import hf_trainer
+
+            return hf_trainer.read(source.path)
+        if source.kind == "lightning":
+            from traindoc.readers import lightning_csv
+
+            return lightning_csv.read(source.path)
+        if source.kind == "jsonl":
+            from traindoc.readers import jsonl
+
+            return jsonl.read(source.path)
+        from traindoc.readers.training_args import facts_from_args, load_args
+
+        facts: dict[str, Fact] = facts_from_args(load_args(source.path), source.path.name)
+        facts["trainer"] = Fact("hf", f"{source.path.name}: TrainingArguments")
+        inputs = (Input(str(source.path), "hf-training-args"),)
+        note = Note(str(source.path), "configuration only: no metric series in this file")
+        return Run(source.path.parent.name, {}, facts, inputs, (note,))
+    except PermissionError as exc:
+        raise ReadError(exc.filename or source.path, "permission denied") from None
+    except RecursionError:
+        raise ReadError(source.path, "nested too deeply to parse") from None

@@ -1,0 +1,86 @@
+"""What every reader shares: the error for unusable input and the counted notes.
+
+A reader raises only when nothing usable can come out of its input; anything
+partial (a bad line, a wrong type, a missing side file) becomes a Note, counted
+and reported once per file and kind, so a million bad lines make one message.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from traindoc.model import Note
+
+
+class ReadError(Exception):
+    """The input cannot be read at all. str() is one line naming the file."""
+
+    def __init__(self, path: object, message: str, line: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class Notes:
+    """Collects reader notes; repeated problems of one kind are counted, not listed."""
+
+    def __init__(self) -> None:
+        self._plain: list[Note] = []
+        # (path, what) -> [count, first line, first detail]
+        self._counted: dict[tuple[str, str], list[Any]] = {}
+
+    def add(self, path: object, message: str, line: int | None = None) -> None:
+        self._plain.append(Note(str(path), message, line))
+
+    def count(
+        self,
+        path: object,
+        what: str,
+        line: int | None = None,
+        detail: str = "",
+        verb: str = "skipped",
+    ) -> None:
+        """Count one thing ("malformed line"); the note says how many and where the first was."""
+        entry = self._counted.setdefault((str(path), f"{verb}\0{what}"), [0, line, detail])
+        entry[0] += 1
+
+    def extend(self, notes: Notes) -> None:
+        self._plain.extend(notes._plain)
+        for key, (n, line, detail) in notes._counted.items():
+            entry = self._counted.setdefault(key, [0, line, detail])
+            entry[0] += n
+
+    def build(self) -> tuple[Note, ...]:
+        out = list(self._plain)
+        for (path, key), (n, line, detail) in self._counted.items():
+            verb, what = key.split("\0")
+            plural = "s" if n != 1 else ""
+            what = what.replace("{s}", plural) if "{s}" in what else what + plural
+            first = f", first at line {line}" if line is not None else ""
+            extra = f" ({detail})" if detail else ""
+            out.append(Note(path, f"{verb} {n} {what}{first}{extra}".strip(), line))
+        return tuple(out)
+
+
+def to_float(value: Any) -> float | None:
+    """A logged value as a float, NaN/Inf spellings included; None if not a number."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:  # float() also takes "nan", "NaN", "inf", "-Infinity"
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def to_int(value: Any) -> int | None:
+    f = to_float(value)
+    if f is None or not math.isfinite(f):
+        return None
+    return int(f)

@@ -1,0 +1,195 @@
+"""Batches of metric dicts -> sparse numeric columns -> Series.
+
+Shared by the readers whose records are flat dicts (JSONL lines, HF
+log_history entries, Lightning CSV rows). Columns are pulled out per batch
+with one list comprehension and one numpy conversion per key; the slow
+per-value path runs only for a column that holds something odd.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+from itertools import chain, compress, count, repeat
+from typing import Any
+
+import numpy as np
+
+from traindoc.model import Fact, Series
+from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical
+from traindoc.readers._base import Notes, to_float
+
+_COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
+
+
+class Columns:
+    def __init__(self, path: str, notes: Notes, unit: str = "line") -> None:
+        self.path, self.notes, self.unit = path, notes, unit
+        self.records = 0
+        self.step_key: str | None = None
+        self.last_step: float | None = None
+        self.parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
+        self.bad: dict[str, list[int]] = {}  # key -> [good, bad, first bad position]
+        self.resumes: list[tuple[int, int, int]] = []  # (from step, to step, position)
+
+    def restart(self) -> None:
+        """A new source (another file) begins: its steps may legitimately start over."""
+        self.last_step = None
+
+    def _where(self, pos: int) -> tuple[int | None, str]:
+        return (pos + 1, "") if self.unit == "line" else (None, f"first at {self.unit}[{pos}]")
+
+    def add(self, recs: list[dict[str, Any]], pos: np.ndarray | None, first: int) -> None:
+        n = len(recs)
+        self.records += n
+        pos = np.arange(first, first + n) if pos is None else pos
+        counts = Counter(chain.from_iterable(recs))
+        low = {k.lower(): k for k in counts}
+        step_key = low.get(self.step_key) if self.step_key else None
+        if step_key is None:
+            step_key = next((low[k] for k in STEP_KEYS if k in low), None)
+            self.step_key = step_key.lower() if step_key else self.step_key
+        time_key = next((low[k] for k in TIME_KEYS if k in low), None)
+        steps = self._steps(recs, step_key, counts, pos)
+        times = self._column(recs, time_key, counts, pos, times=True) if time_key else None
+        for key, c in counts.items():
+            if key in (step_key, time_key) or key.lower() in _COUNTERS:
+                continue  # counters and clocks are axes, not metrics
+            idx, vals = self._values(recs, key, c, pos)
+            if vals.size:
+                t = None if times is None else (times if idx is None else times[idx])
+                s = steps if idx is None else steps[idx]
+                self.parts.setdefault(key, []).append((s, vals, t))
+
+    def _steps(self, recs: list, key: str | None, counts: Counter, pos: np.ndarray) -> np.ndarray:
+        if key is None and not self.step_key:
+            return pos.astype(np.int64)  # no step counter anywhere: the line index
+        n = len(recs)
+        col = self._column(recs, key, counts, pos) if key else np.full(n, np.nan)
+        missing = np.isnan(col)
+        if missing.any():  # forward-fill from the last step seen, else the line index
+            line, where = self._where(int(pos[missing.argmax()]))
+            what = "record{s} without a step counter"
+            self.notes.count(self.path, what, line, where or "given the previous step", "")
+            last = np.maximum.accumulate(np.where(missing, -1, np.arange(n)))
+            prior = np.nan if self.last_step is None else self.last_step
+            col = np.where(last >= 0, col[np.maximum(last, 0)], prior)
+            col = np.where(np.isnan(col), pos, col)
+        prev = np.r_[np.nan if self.last_step is None else self.last_step, col[:-1]]
+        for i in np.flatnonzero(col < prev)[:100]:
+            self.resumes.append((int(prev[i]), int(col[i]), int(pos[i])))
+        self.last_step = float(col[-1])
+        return col.astype(np.int64)
+
+    def _column(
+        self, recs: list, key: str, counts: Counter, pos: np.ndarray, times: bool = False
+    ) -> np.ndarray:
+        idx, vals = self._values(recs, key, counts[key], pos, times)
+        if idx is None:
+            return vals
+        out = np.full(len(recs), np.nan)
+        out[idx] = vals
+        return out
+
+    def _values(
+        self, recs: list, key: str, present: int, pos: np.ndarray, times: bool = False
+    ) -> tuple[np.ndarray | None, np.ndarray]:
+        """(record indices or None for all, float values); JSON null = not logged."""
+        if present * 2 >= len(recs):  # mostly there: a missing key reads as None, like null
+            idx, raw = None, list(map(dict.get, recs, repeat(key)))  # C loop, no frames
+        else:
+            found = list(compress(count(), map(dict.__contains__, recs, repeat(key))))
+            idx, raw = np.asarray(found, dtype=np.int64), [recs[i][key] for i in found]
+        try:
+            vals = np.array(raw, dtype=np.float64)  # None -> NaN, told apart below
+            fast = vals.shape == (len(raw),)
+        except (ValueError, TypeError, OverflowError):
+            fast = False
+        nones = (
+            [i for i in np.flatnonzero(np.isnan(vals)).tolist() if raw[i] is None]
+            if fast
+            else [i for i, v in enumerate(raw) if v is None]
+        )
+        if nones:
+            keep = np.ones(len(raw), dtype=bool)
+            keep[nones] = False
+            idx = (np.arange(len(raw)) if idx is None else idx)[keep]
+            if fast:
+                return idx, vals[keep]
+            raw = [v for v in raw if v is not None]
+        return (idx, vals) if fast else self._slow(key, raw, idx, pos, times)
+
+    def _slow(
+        self, key: str, raw: list, idx: np.ndarray | None, pos: np.ndarray, times: bool
+    ) -> tuple[np.ndarray | None, np.ndarray]:
+        tally = self.bad.setdefault(key, [0, 0, -1])
+        conv = _time if times else to_float
+        if tally[0] == 0 and tally[1] and conv(raw[0]) is None:
+            tally[1] += len(raw)  # a text column (e.g. "split"): not a metric, skip fast
+            return None, np.empty(0)
+        floats = [conv(v) for v in raw]
+        ok = np.array([f is not None for f in floats], dtype=bool)
+        vals = np.array([math.nan if f is None else f for f in floats], dtype=np.float64)
+        tally[0] += int(ok.sum())
+        if ok.all():
+            return idx, vals
+        if tally[1] == 0:
+            first = int(np.flatnonzero(~ok)[0])
+            tally[2] = int(pos[first if idx is None else idx[first]])
+        tally[1] += int((~ok).sum())
+        base = np.arange(len(raw)) if idx is None else idx
+        return base[ok], vals[ok]
+
+    def finish(
+        self, trainer: str, rank: Callable[[str, str], int] | None = None
+    ) -> tuple[dict[str, Series], dict[str, Fact]]:
+        ignored = sorted(k for k, (good, _, _) in self.bad.items() if good == 0)
+        if ignored:
+            self.notes.add(self.path, f"ignored non-numeric keys: {', '.join(ignored[:10])}")
+        for key, (good, bad, first) in self.bad.items():
+            if good and bad:
+                line, where = self._where(first)
+                self.notes.count(self.path, f"non-numeric {key!r} value", line, where)
+        rank = rank or (lambda raw, name: 0 if raw.lower() == name else 1)
+        owner: dict[str, str] = {}
+        for key in sorted(self.parts, key=lambda k: (rank(k, canonical(k)), k)):
+            owner.setdefault(canonical(key), key)
+        series: dict[str, Series] = {}
+        for key in list(self.parts):
+            parts = self.parts.pop(key)  # free each key's chunks as it is joined
+            name = canonical(key) if owner[canonical(key)] == key else key.strip().lower()
+            steps, vals = (
+                np.concatenate([p[0] for p in parts]),
+                np.concatenate([p[1] for p in parts]),
+            )
+            times = None
+            if any(p[2] is not None for p in parts):
+                times = np.concatenate(
+                    [p[2] if p[2] is not None else np.full(len(p[0]), np.nan) for p in parts]
+                )
+                if (
+                    np.isfinite(times).any() and np.nanmedian(times) > 1e11
+                ):  # milliseconds since the epoch
+                    times = times / 1000.0
+            series[name] = Series.from_arrays(name, steps, vals, times, f"{trainer}: {key}")
+        facts: dict[str, Fact] = {}
+        if self.resumes:
+            starts = tuple(to for _, to, _ in self.resumes)
+            where = ", ".join(
+                f"{a}->{b} at {self._where(p)[0] or self._where(p)[1]}"
+                for a, b, p in self.resumes[:3]
+            )
+            facts["resume_steps"] = Fact(starts, f"{trainer}: step went back ({where})")
+        return series, facts
+
+
+def _time(value: Any) -> float | None:
+    f = to_float(value)
+    if f is not None or not isinstance(value, str):
+        return f
+    try:
+        return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None

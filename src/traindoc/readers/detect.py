@@ -1,0 +1,107 @@
+"""Which reader fits a path: by layout for a directory, by name and content for a file.
+
+Sniffing reads at most a few KB per candidate file and never writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from traindoc.model.signals import ALIASES, STEP_KEYS
+from traindoc.readers._base import to_float
+
+SUPPORTED = (
+    "HF Trainer output dir (trainer_state.json, checkpoint-*/)",
+    "Lightning CSVLogger (lightning_logs/version_N/metrics.csv)",
+    "JSONL metrics (*.jsonl, one JSON object per line)",
+    "HF training_args.bin",
+)
+_VERSION = re.compile(r"version_(\d+)$")
+_SNIFF = 64 << 10
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # hf | lightning | jsonl | training_args
+    path: Path
+
+
+def detect_dir(root: Path, depth: int = 1) -> list[Source]:
+    """Every run-looking thing in root (or, failing that, one level below), best first."""
+    found: list[Source] = []
+    if (root / "trainer_state.json").is_file() or any(
+        p.is_file() for p in root.glob("checkpoint-*/trainer_state.json")
+    ):
+        found.append(Source("hf", root))
+    for base in (root, root / "lightning_logs"):
+        if (base / "metrics.csv").is_file():
+            found.append(Source("lightning", base / "metrics.csv"))
+        versions = [
+            (int(m.group(1)), p / "metrics.csv")
+            for p in base.glob("version_*")
+            if (m := _VERSION.search(p.name)) and (p / "metrics.csv").is_file()
+        ]
+        found += [Source("lightning", p) for _, p in sorted(versions, reverse=True)]
+    jsonl = [p for p in sorted(root.glob("*.jsonl")) if p.is_file() and is_metrics_jsonl(p)]
+    found += [Source("jsonl", p) for p in sorted(jsonl, key=_jsonl_rank)]
+    if not found and (root / "training_args.bin").is_file():
+        found.append(Source("training_args", root / "training_args.bin"))
+    if not found and depth > 0:
+        for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            found += detect_dir(sub, depth - 1)
+    return found
+
+
+def _jsonl_rank(p: Path) -> tuple[int, str]:
+    name = p.name.lower()
+    return (0 if any(w in name for w in ("metric", "log", "train", "history")) else 1, name)
+
+
+def _head(path: Path) -> bytes:
+    with path.open("rb") as f:
+        return f.read(_SNIFF)
+
+
+def _first_line_dict(head: bytes) -> dict | None:
+    for raw in head.split(b"\n")[:50]:
+        if raw.strip():
+            try:
+                rec = json.loads(raw.decode("utf-8", errors="replace"))
+            except ValueError:
+                return None
+            return rec if isinstance(rec, dict) else None
+    return None
+
+
+def is_metrics_jsonl(path: Path) -> bool:
+    """A line of numbers under metric-like keys, not a dataset line of text."""
+    try:
+        rec = _first_line_dict(_head(path))
+    except OSError:
+        return False
+    if not rec:
+        return False
+    keys = {str(k).strip().lower() for k, v in rec.items() if to_float(v) is not None}
+    return bool(keys & (set(ALIASES) | set(STEP_KEYS)))
+
+
+def detect_file(path: Path) -> Source | None:
+    name = path.name.lower()
+    if name == "trainer_state.json":
+        return Source("hf", path)
+    if name.endswith(".csv"):
+        return Source("lightning", path)
+    try:
+        head = _head(path)
+    except OSError:
+        return None
+    if head[:2] == b"PK" or head[:1] == b"\x80":  # torch zip or a raw pickle
+        return Source("training_args", path)
+    if name.endswith(".json") and b'"log_history"' in head:
+        return Source("hf", path)
+    if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
+        return Source("jsonl", path)
+    return None

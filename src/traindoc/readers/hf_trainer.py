@@ -1,0 +1,160 @@
+"""HF `transformers.Trainer` output dirs: trainer_state.json (top and checkpoint-*/).
+
+log_history is merged across all states by (step, key), never by position:
+checkpoints first in step order, the top-level state last, so for a step both
+hold the final state wins, and steps only a checkpoint kept (lost to a resume)
+survive. Side files add facts: training_args.bin, config.json,
+adapter_config.json, *_results.json (FORMATS.md 1.1-1.5).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from traindoc.model import Fact, Input, Run
+from traindoc.readers import _sidefiles
+from traindoc.readers._base import Notes, ReadError, to_float
+from traindoc.readers._columns import Columns
+
+STATE = "trainer_state.json"
+_CKPT = re.compile(r"checkpoint-(\d+)$")
+# trainer_state key -> run fact
+_STATE_FACTS = {
+    "max_steps": "max_steps",
+    "logging_steps": "logging_steps",
+    "eval_steps": "eval_steps",
+    "save_steps": "save_steps",
+    "num_train_epochs": "num_train_epochs",
+    "global_step": "global_step",
+    "best_metric": "best_metric",
+    "best_model_checkpoint": "best_model_checkpoint",
+    "best_global_step": "best_global_step",
+}
+
+
+def checkpoints(root: Path) -> list[tuple[int, Path]]:
+    found = [(int(m.group(1)), p) for p in root.glob("checkpoint-*") if (m := _CKPT.search(p.name))]
+    return sorted(d for d in found if d[1].is_dir())
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    root = path.parent if path.is_file() else path
+    ckpts = [] if path.is_file() else checkpoints(root)
+    files = [d / STATE for _, d in ckpts if (d / STATE).is_file()]
+    if path.is_file() or (root / STATE).is_file():
+        files.append(path if path.is_file() else root / STATE)
+    if not files:
+        raise ReadError(root, f"no {STATE} at the top or in checkpoint-*/")
+    notes = Notes()
+    cols = Columns(str(files[-1]), notes, unit="log_history")
+    states: list[tuple[Path, dict[str, Any]]] = []
+    errors: list[ReadError] = []
+    for f in files:
+        try:
+            state = _load_state(f)
+        except ReadError as exc:
+            errors.append(exc)
+            notes.add(f, f"not read: {exc.message}", exc.line)
+            continue
+        states.append((f, state))
+        _add_history(f, state, cols, notes)
+    if not states:
+        raise errors[-1]
+    series, facts = cols.finish("hf")
+    last_path, last = states[-1]
+    facts["trainer"] = Fact("hf", f"{last_path.name}: HF Trainer state")
+    for key, fact in _STATE_FACTS.items():
+        if last.get(key) is not None and not isinstance(last[key], (dict, list)):
+            facts[fact] = Fact(last[key], f"{_rel(last_path, root)}: {key}")
+    if isinstance(last.get("train_batch_size"), int):
+        facts["per_device_batch"] = Fact(last["train_batch_size"], f"{STATE}: train_batch_size")
+    _divergence(states, ckpts, facts, root)
+    side_dirs = [root] + [d for _, d in reversed(ckpts)]
+    inputs = [Input(str(f), "hf-trainer-state") for f, _ in states]
+    inputs += _sidefiles.read_all(side_dirs, facts, notes)
+    return Run(root.name, series, facts, tuple(inputs), notes.build())
+
+
+def _rel(p: Path, root: Path) -> str:
+    return str(p.relative_to(root)) if p.is_relative_to(root) else p.name
+
+
+def _load_state(f: Path) -> dict[str, Any]:
+    try:
+        raw = f.read_bytes()
+    except OSError as exc:
+        raise ReadError(f, f"cannot read: {exc.strerror or exc}") from None
+    if not raw.strip():
+        raise ReadError(f, "file is empty")
+    try:  # Python's json: it takes the bare NaN / Infinity tokens HF writes
+        state = json.loads(raw.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError as exc:
+        what = "truncated JSON" if exc.pos >= len(raw.rstrip()) - 1 else "invalid JSON"
+        raise ReadError(f, f"{what}: {exc.msg}", exc.lineno) from None
+    if not isinstance(state, dict):
+        raise ReadError(f, f"holds a JSON {type(state).__name__}, not a trainer state object")
+    return state
+
+
+def _add_history(f: Path, state: dict[str, Any], cols: Columns, notes: Notes) -> None:
+    history = state.get("log_history")
+    if not isinstance(history, list):
+        notes.add(f, f"log_history is {type(history).__name__}, not a list; no series read")
+        return
+    if not history:
+        notes.add(f, "log_history is empty")
+        return
+    entries, where = [], []
+    for i, e in enumerate(history):
+        if not isinstance(e, dict) or to_float(e.get("step")) is None:
+            notes.count(f, "record{s} without a step", None, f"first at log_history[{i}]")
+            continue
+        if "train_runtime" in e or ("train_loss" in e and "loss" not in e):
+            continue  # the end-of-training summary: averages, not a point on the curve
+        entries.append(e)
+        where.append(i)
+    cols.path = str(f)
+    cols.restart()
+    if entries:
+        cols.add(entries, np.asarray(where), 0)
+
+
+def _losses(state: dict[str, Any]) -> dict[int, float]:
+    out = {}
+    for e in state.get("log_history") or []:
+        if isinstance(e, dict) and "loss" in e and "train_runtime" not in e:
+            s, v = to_float(e.get("step")), to_float(e.get("loss"))
+            if s is not None and v is not None:
+                out[int(s)] = v
+    return out
+
+
+def _divergence(
+    states: list[tuple[Path, dict[str, Any]]],
+    ckpts: list[tuple[int, Path]],
+    facts: dict[str, Fact],
+    root: Path,
+) -> None:
+    """A checkpoint whose logged losses differ from the final state's: history was redone."""
+    if len(states) < 2 or "resume_steps" in facts:
+        return
+    final = _losses(states[-1][1])
+    for f, state in states[:-1]:
+        differ = [s for s, v in _losses(state).items() if s in final and not _same(v, final[s])]
+        if differ:
+            first = min(differ)
+            before = [n for n, _ in ckpts if n < first]
+            resume = before[-1] if before else 0
+            src = f"{_rel(f, root)}: loss at step {first} differs from the final {STATE}"
+            facts["resume_steps"] = Fact((resume,), src)
+            return
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or (a != a and b != b)  # NaN logged in both is the same record

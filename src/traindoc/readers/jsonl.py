@@ -1,0 +1,109 @@
+"""Generic JSONL metrics: one JSON object per line (nanoGPT-style, custom loops).
+
+Streamed in fixed-size chunks, so a 1 GB file costs memory only for the
+numbers it holds. Speed comes from parsing a whole batch of lines with one
+`json.loads` of `[line,line,...]` and pulling columns out with numpy; only a
+batch that fails that way is re-parsed line by line, to find and count the
+bad lines. Records without a step counter take the previous record's step,
+or their 0-based line index in a file that has none. Python's json is kept
+on purpose: it accepts the NaN/Infinity tokens Python loggers write
+(FORMATS.md 1.2, 9).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from traindoc.model import Fact, Input, Run
+from traindoc.readers import _config
+from traindoc.readers._base import Notes, ReadError
+from traindoc.readers._columns import Columns
+
+_CHUNK = 4 << 20  # bytes read per batch
+_MAX_LINE = 64 << 20  # a longer "line" is garbage, not a metrics record
+_CONFIGS = ("run_config.json", "hparams.yaml", "config.yaml", "args.json", "config.json")
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    notes = Notes()
+    cols = Columns(str(path), notes)
+    lines_seen = 0
+    try:
+        with path.open("rb") as f:
+            tail, skipping = b"", False
+            while chunk := f.read(_CHUNK):
+                buf = tail + chunk
+                cut = buf.rfind(b"\n")
+                if cut < 0:
+                    tail = b"" if skipping or len(buf) > _MAX_LINE else buf
+                    if tail == b"" and not skipping:
+                        skipping = True
+                        notes.count(path, "overlong line", lines_seen + 1)
+                    continue
+                lines = buf[:cut].split(b"\n")
+                if skipping:  # the rest of the overlong line
+                    lines[0], skipping = b"", False
+                _batch(lines, lines_seen, cols, notes, path)
+                lines_seen += len(lines)
+                tail = buf[cut + 1 :]
+            if tail.strip() and not skipping:
+                _batch([tail], lines_seen, cols, notes, path, last=True)
+                lines_seen += 1
+    except OSError as exc:
+        raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
+    if lines_seen == 0:
+        raise ReadError(path, "file is empty")
+    if cols.records == 0:
+        raise ReadError(path, "no line holds a JSON object; not a JSONL metrics file", 1)
+    series, facts = cols.finish("jsonl")
+    facts["trainer"] = Fact("jsonl", f"{path.name}: JSON lines")
+    facts["log_mtime"] = Fact(path.stat().st_mtime, f"{path.name}: file modification time")
+    inputs = [Input(str(path), "jsonl")]
+    for name in _CONFIGS:  # a loop's own config dump next to its log, if any
+        side = path.parent / name
+        if side.is_file() and (data := _config.load(side, notes)) is not None:
+            inputs.append(Input(str(side), "run-config"))
+            facts = _config.facts_from(data, name) | facts
+            break
+    return Run(path.stem, series, facts, tuple(inputs), notes.build())
+
+
+def _batch(
+    lines: list[bytes], first: int, cols: Columns, notes: Notes, path: Path, last: bool = False
+) -> None:
+    """Parse lines[first:...] fast; fall back to one line at a time if anything is off."""
+    if b"" not in lines:
+        try:
+            recs = json.loads(b"[" + b",".join(lines) + b"]")
+        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+            recs = None
+        if recs is not None and len(recs) == len(lines) and set(map(type, recs)) == {dict}:
+            cols.add(recs, None, first)
+            return
+    recs, where = [], []
+    for i, raw in enumerate(lines):
+        line_no = first + i + 1
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", errors="replace")
+            notes.count(path, "invalid UTF-8 line", line_no, "read with replacement characters")
+        try:
+            rec = json.loads(text)
+        except ValueError:
+            what = "truncated last line" if last else "malformed line"
+            notes.count(path, what, line_no, "invalid JSON")
+            continue
+        if not isinstance(rec, dict):
+            notes.count(path, "non-object line", line_no, f"a JSON {type(rec).__name__}")
+            continue
+        recs.append(rec)
+        where.append(first + i)
+    if recs:
+        cols.add(recs, np.asarray(where, dtype=np.int64), first)

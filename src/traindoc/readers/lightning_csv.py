@@ -1,0 +1,75 @@
+"""Lightning CSVLogger: version_N/metrics.csv (sparse, wide) + hparams.yaml.
+
+Each row is one log_metrics call; empty cells are "not logged" (FORMATS.md 3).
+`self.log(on_step=True, on_epoch=True)` writes `<name>_step` and
+`<name>_epoch`: per-step columns feed the train signals, epoch aggregates and
+bare val_* columns feed eval. Lightning rewrites the file when new keys show
+up, so a header line can reappear mid-file (a copy taken mid-rewrite, or
+concatenated versions); it is taken as the new header.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from traindoc.model import Fact, Input, Run
+from traindoc.readers import _config
+from traindoc.readers._base import Notes, ReadError, to_float
+from traindoc.readers._columns import Columns
+
+_BATCH = 20_000
+
+
+def _rank(raw: str, name: str) -> int:
+    """Which column owns a canonical name: *_step for train signals, epoch/bare for eval."""
+    low = raw.lower()
+    if name.startswith("eval"):
+        return 2 if low.endswith("_step") else 0
+    return 0 if low.endswith("_step") else 1 if low == name else 2
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    csv_path = path / "metrics.csv" if path.is_dir() else path
+    notes = Notes()
+    cols = Columns(str(csv_path), notes)
+    try:
+        with csv_path.open(newline="", encoding="utf-8", errors="replace") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if not header or not any(h.strip() for h in header):
+                raise ReadError(csv_path, "file is empty or has no header row")
+            batch: list[dict[str, Any]] = []
+            where: list[int] = []
+            for row in reader:
+                line = reader.line_num
+                if row == header or ("step" in row and all(to_float(c) is None for c in row)):
+                    header = row  # the header rewritten with new keys
+                    continue
+                if len(row) != len(header):
+                    if row:
+                        notes.count(csv_path, "row with the wrong number of cells", line)
+                    continue
+                batch.append({k: v for k, v in zip(header, row, strict=True) if v})
+                where.append(line - 1)
+                if len(batch) >= _BATCH:
+                    cols.add(batch, np.asarray(where), 0)
+                    batch, where = [], []
+            if batch:
+                cols.add(batch, np.asarray(where), 0)
+    except (OSError, csv.Error) as exc:
+        raise ReadError(csv_path, f"cannot read as CSV: {exc}") from None
+    series, facts = cols.finish("lightning", _rank)
+    if cols.records == 0:
+        notes.add(csv_path, "no metric rows")
+    facts["trainer"] = Fact("lightning", f"{csv_path.name}: Lightning CSVLogger")
+    inputs = [Input(str(csv_path), "lightning-csv")]
+    hp = csv_path.parent / "hparams.yaml"
+    if hp.is_file() and (data := _config.load(hp, notes)) is not None:
+        inputs.append(Input(str(hp), "lightning-hparams"))
+        facts = _config.facts_from(data, hp.name) | facts
+    return Run(csv_path.parent.name, series, facts, tuple(inputs), notes.build())

@@ -1,0 +1,77 @@
+"""Lightning CSVLogger: sparse rows, *_step vs *_epoch, header rewrites, hparams."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tests.readers.helpers import load_checked
+
+# The layout FORMATS.md 3 shows (lightning 2.6.6), over two epochs.
+CSV = """epoch,lr_epoch,lr_step,step,train_loss_epoch,train_loss_step,val_loss
+0,,0.01,1,,2.81,
+0,,0.01,3,,2.10,
+0,,,3,,,1.90
+0,0.0099,,3,2.4,,
+1,,0.009,5,,nan,
+1,,0.009,7,,1.50,
+1,,,7,,,1.60
+1,0.009,,7,1.6,,
+"""
+
+
+def _version(root: Path, n: int, csv: str = CSV, hparams: str | None = None) -> Path:
+    d = root / "lightning_logs" / f"version_{n}"
+    d.mkdir(parents=True)
+    (d / "metrics.csv").write_text(csv)
+    if hparams is not None:
+        (d / "hparams.yaml").write_text(hparams)
+    return d
+
+
+def test_step_columns_feed_train_signals_epoch_columns_eval(tmp_path: Path) -> None:
+    _version(
+        tmp_path,
+        0,
+        hparams="lr: 0.01\nbatch_size: 16\nprecision: bf16-mixed\nmodel:\n  vocab_size: 256\n",
+    )
+    run = load_checked(tmp_path)
+    loss, lr, ev = run.get("loss"), run.get("lr"), run.get("eval_loss")
+    assert loss is not None and lr is not None and ev is not None
+    assert loss.steps.tolist() == [1, 3, 5, 7] and np.isnan(loss.values[2])
+    assert loss.source == "lightning: train_loss_step"
+    assert lr.values.tolist() == [0.01, 0.01, 0.009, 0.009]
+    assert ev.steps.tolist() == [3, 7] and ev.values.tolist() == [1.9, 1.6]
+    assert "train_loss_epoch" in run.series and "lr_epoch" in run.series
+    assert run.fact("learning_rate") == 0.01 and run.fact("per_device_batch") == 16
+    assert run.fact("precision") == "bf16" and run.fact("vocab_size") == 256
+    assert run.fact("trainer") == "lightning" and not run.notes
+
+
+def test_latest_version_is_read_and_others_noted(tmp_path: Path) -> None:
+    _version(tmp_path, 0)
+    _version(tmp_path, 2, CSV.replace("2.81", "9.99"))
+    run = load_checked(tmp_path)
+    loss = run.get("loss")
+    assert loss is not None and loss.values[0] == 9.99
+    assert any("version_0" in n.message for n in run.notes)
+
+
+def test_header_rewritten_mid_file_and_bad_rows(tmp_path: Path) -> None:
+    csv = "epoch,step,train_loss\n0,1,2.0\n0,2,abc\n0,3\nepoch,grad_norm,step,train_loss\n0,0.5,4,1.5\n"
+    d = _version(tmp_path, 0, csv, hparams="lr: [unclosed\n")
+    run = load_checked(d / "metrics.csv")
+    loss, gn = run.get("loss"), run.get("grad_norm")
+    assert loss is not None and loss.steps.tolist() == [1, 4]
+    assert gn is not None and gn.steps.tolist() == [4]
+    msgs = [str(n) for n in run.notes]
+    assert any("metrics.csv:4: skipped 1 row with the wrong number of cells" in m for m in msgs)
+    assert any("non-numeric 'train_loss'" in m and "line 3" in m for m in msgs)
+    assert any("hparams.yaml" in m and "not read" in m for m in msgs)
+
+
+def test_metrics_csv_directly_in_the_dir(tmp_path: Path) -> None:
+    (tmp_path / "metrics.csv").write_text(CSV)
+    run = load_checked(tmp_path)
+    assert run.get("loss") is not None

@@ -1,0 +1,76 @@
+"""load_run: autodetection and the one-line errors for unusable input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.readers.helpers import load_checked, state, train_entry, write_state
+from traindoc.readers import ReadError, load_run
+
+
+def test_missing_path() -> None:
+    with pytest.raises(ReadError, match="no such file") as err:
+        load_run("/nonexistent/run")
+    assert err.value.path == "/nonexistent/run" and err.value.line is None
+
+
+def test_empty_dir(tmp_path: Path) -> None:
+    with pytest.raises(ReadError, match="directory is empty; supported: HF Trainer"):
+        load_checked(tmp_path)
+
+
+def test_nothing_recognisable_lists_the_formats(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("hello")
+    (tmp_path / "train.jsonl").write_text('{"text": "a dataset line, not metrics"}\n')
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(ReadError) as err:
+        load_checked(tmp_path)
+    msg = str(err.value)
+    assert msg.startswith(str(tmp_path)) and "\n" not in msg
+    assert "trainer_state.json" in msg and "metrics.csv" in msg and "JSONL" in msg
+
+
+def test_unrecognised_file(tmp_path: Path) -> None:
+    f = tmp_path / "notes.txt"
+    f.write_text("just text\n")
+    with pytest.raises(ReadError, match="not a recognised training log"):
+        load_checked(f)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    f = tmp_path / "metrics.jsonl"
+    f.touch()
+    with pytest.raises(ReadError, match="empty"):
+        load_checked(f)
+
+
+def test_nested_one_level(tmp_path: Path) -> None:
+    write_state(
+        tmp_path / "out" / "checkpoint-4" / "trainer_state.json", state([train_entry(2, 1.0)], 4)
+    )
+    run = load_checked(tmp_path)
+    assert run.fact("trainer") == "hf" and run.get("loss") is not None
+
+
+def test_trainer_state_file_directly(tmp_path: Path) -> None:
+    f = write_state(tmp_path / "trainer_state.json", state([train_entry(2, 1.0)], 2))
+    assert load_checked(f).get("loss") is not None
+
+
+def test_hf_dir_with_metrics_jsonl_prefers_hf_and_notes_the_rest(tmp_path: Path) -> None:
+    write_state(tmp_path / "trainer_state.json", state([train_entry(2, 1.0)], 2))
+    (tmp_path / "trainer_log.jsonl").write_text(
+        json.dumps({"current_steps": 2, "loss": 1.0}) + "\n"
+    )
+    run = load_checked(tmp_path)
+    assert run.fact("trainer") == "hf"
+    assert any("trainer_log.jsonl" in n.message for n in run.notes)
+
+
+def test_jsonl_with_any_extension_is_sniffed(tmp_path: Path) -> None:
+    f = tmp_path / "train.log"
+    f.write_text('{"step": 1, "loss": 2.0}\n{"step": 2, "loss": 1.5}\n')
+    assert load_checked(f).get("loss") is not None
