@@ -33,6 +33,9 @@ class Params:
     # The drop must also beat this many standard errors of the two medians, else
     # the curve is too noisy to call (then only a warning).
     noise_z: float = 3.0
+    # A run shorter than this cannot be expected to drop by the regime's tolerance:
+    # a significant descent is enough (a 20-step smoke test falling 3% learns).
+    short_run_steps: int = 100
 
 
 @rule(
@@ -113,6 +116,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return  # it learns, or it rises (divergence's)
     st, vals = bins(f)
     tr = trend(st, vals)
+    span = int(f.steps[-1] - f.steps[0])
+    if span < p.short_run_steps and tr.falling and drop > p.noise_z * err:
+        return  # too short to hold to a regime's tolerance, and it is descending
     # Error only when the drop is clearly tiny (under half the tolerance, whatever
     # its trend), the curve is well measured and the regime is known.
     well_measured = p.noise_z * err < min_drop
@@ -135,7 +141,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     yield Hit(
         title=(
             f"Loss does not decrease: {fmt(start)} -> {fmt(end)} over "
-            f"{int(f.steps[-1] - f.steps[0])} steps ({drop:+.1%}, tolerance {tol:.1%})"
+            f"{int(f.steps[-1] - f.steps[0])} steps ({-drop:+.1%}; learning needs at least -{tol:.1%})"
         ),
         step=int(f.steps[0]),
         end_step=int(f.steps[-1]),
