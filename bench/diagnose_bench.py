@@ -1,7 +1,8 @@
 """Whole diagnosis of a 1,000,000-step log vs merely loading the same file.
 
 Target (issue 2): diagnosing costs < 1.5x the bare load with the standard json
-module (and pandas for JSONL). Both are measured side by side in one run,
+module (and pandas for JSONL). NaN-free JSON is parsed with orjson; a log with
+bare NaN tokens (HF writes them) needs Python's json, so it is measured too. Both are measured side by side in one run,
 alternating, and the medians are compared, because shared machines are noisy.
 
     python bench/diagnose_bench.py [--steps 1000000] [--repeat 3]
@@ -64,6 +65,12 @@ def make_logs(root: Path, steps: int) -> tuple[Path, Path]:
         "log_history": history,
     }
     hf.write_text(json.dumps(state, indent=2, sort_keys=True))
+    # The same log with one NaN grad norm, as HF writes it (a bare NaN token):
+    # such files must take Python's json, the slower path.
+    history[len(history) // 2]["grad_norm"] = float("nan")
+    nan_dir = root / "hf-nan"
+    nan_dir.mkdir()
+    (nan_dir / "trainer_state.json").write_text(json.dumps(state, indent=2, sort_keys=True))
     return jsonl, hf.parent
 
 
@@ -81,6 +88,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         jsonl, hf_dir = make_logs(Path(tmp), args.steps)
         state = hf_dir / "trainer_state.json"
+        nan_state = hf_dir.parent / "hf-nan" / "trainer_state.json"
         mb = jsonl.stat().st_size / 1e6, state.stat().st_size / 1e6
 
         def json_lines() -> None:
@@ -101,6 +109,8 @@ def main() -> None:
             "jsonl: traindoc diagnose": ours(jsonl),
             "trainer_state: json.load": lambda: json.loads(state.read_text()),
             "trainer_state: traindoc diagnose": ours(hf_dir),
+            "trainer_state+NaN: json.load": lambda: json.loads(nan_state.read_text()),
+            "trainer_state+NaN: traindoc diagnose": ours(nan_state.parent),
         }
         times: dict[str, list[float]] = {k: [] for k in jobs}
         for _ in range(args.repeat):
@@ -126,6 +136,8 @@ def main() -> None:
             f"ratio trainer_state diagnose / json.load = {h / med['trainer_state: json.load']:.2f}x"
             "  (target < 1.5x)"
         )
+        n = med["trainer_state+NaN: traindoc diagnose"] / med["trainer_state+NaN: json.load"]
+        print(f"ratio trainer_state+NaN diagnose / json.load = {n:.2f}x  (target < 1.5x)")
 
 
 if __name__ == "__main__":

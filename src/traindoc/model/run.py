@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,11 @@ class Series:
         return int(self.steps.size)
 
     def finite(self) -> Series:
-        """The finite points only (for statistics that NaN would poison)."""
+        """The finite points only (for statistics that NaN would poison); computed once."""
+        return self._finite
+
+    @cached_property
+    def _finite(self) -> Series:
         ok = np.isfinite(self.values)
         if ok.all():
             return self

@@ -7,8 +7,11 @@ and reported once per file and kind, so a million bad lines make one message.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
+
+import orjson
 
 from traindoc.model import Note
 
@@ -63,6 +66,22 @@ class Notes:
             extra = f" ({detail})" if detail else ""
             out.append(Note(path, f"{verb} {n} {what}{first}{extra}".strip(), line))
         return tuple(out)
+
+
+def loads_json(raw: bytes) -> Any:
+    """Parse JSON bytes: orjson when it can, Python's json when the text needs it.
+
+    HF and most loggers write NaN/Infinity as bare tokens, which only Python's
+    json accepts; a memchr-speed scan for them picks the parser up front. orjson
+    is 3-5x faster on the large, NaN-free logs that dominate the cost; anything it
+    refuses (bad UTF-8, huge ints, invalid text) goes to json for the real error.
+    """
+    if b"NaN" not in raw and b"Infinity" not in raw:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw.decode("utf-8", errors="replace"))
 
 
 def to_float(value: Any) -> float | None:

@@ -9,7 +9,6 @@ per-value path runs only for a column that holds something odd.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from itertools import chain, compress, count, repeat
@@ -22,6 +21,8 @@ from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical
 from traindoc.readers._base import Notes, to_float
 
 _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
+# Stands for "key not in this record" in the fast path; no real metric is -7.7e307.
+_ABSENT = -7.7e307
 
 
 class Columns:
@@ -45,29 +46,29 @@ class Columns:
         n = len(recs)
         self.records += n
         pos = np.arange(first, first + n) if pos is None else pos
-        counts = Counter(chain.from_iterable(recs))
-        low = {k.lower(): k for k in counts}
+        keys = set(chain.from_iterable(recs))
+        low = {k.lower(): k for k in keys}
         step_key = low.get(self.step_key) if self.step_key else None
         if step_key is None:
             step_key = next((low[k] for k in STEP_KEYS if k in low), None)
             self.step_key = step_key.lower() if step_key else self.step_key
         time_key = next((low[k] for k in TIME_KEYS if k in low), None)
-        steps = self._steps(recs, step_key, counts, pos)
-        times = self._column(recs, time_key, counts, pos, times=True) if time_key else None
-        for key, c in counts.items():
+        steps = self._steps(recs, step_key, pos)
+        times = self._column(recs, time_key, pos, times=True) if time_key else None
+        for key in sorted(keys, key=str):
             if key in (step_key, time_key) or key.lower() in _COUNTERS:
                 continue  # counters and clocks are axes, not metrics
-            idx, vals = self._values(recs, key, c, pos)
+            idx, vals = self._values(recs, key, pos)
             if vals.size:
                 t = None if times is None else (times if idx is None else times[idx])
                 s = steps if idx is None else steps[idx]
                 self.parts.setdefault(key, []).append((s, vals, t))
 
-    def _steps(self, recs: list, key: str | None, counts: Counter, pos: np.ndarray) -> np.ndarray:
+    def _steps(self, recs: list, key: str | None, pos: np.ndarray) -> np.ndarray:
         if key is None and not self.step_key:
             return pos.astype(np.int64)  # no step counter anywhere: the line index
         n = len(recs)
-        col = self._column(recs, key, counts, pos) if key else np.full(n, np.nan)
+        col = self._column(recs, key, pos) if key else np.full(n, np.nan)
         missing = np.isnan(col)
         if missing.any():  # forward-fill from the last step seen, else the line index
             line, where = self._where(int(pos[missing.argmax()]))
@@ -83,10 +84,8 @@ class Columns:
         self.last_step = float(col[-1])
         return col.astype(np.int64)
 
-    def _column(
-        self, recs: list, key: str, counts: Counter, pos: np.ndarray, times: bool = False
-    ) -> np.ndarray:
-        idx, vals = self._values(recs, key, counts[key], pos, times)
+    def _column(self, recs: list, key: str, pos: np.ndarray, times: bool = False) -> np.ndarray:
+        idx, vals = self._values(recs, key, pos, times)
         if idx is None:
             return vals
         out = np.full(len(recs), np.nan)
@@ -94,9 +93,23 @@ class Columns:
         return out
 
     def _values(
-        self, recs: list, key: str, present: int, pos: np.ndarray, times: bool = False
+        self, recs: list, key: str, pos: np.ndarray, times: bool = False
     ) -> tuple[np.ndarray | None, np.ndarray]:
         """(record indices or None for all, float values); JSON null = not logged."""
+        try:  # fast path: plain numbers, a missing key reads as the sentinel
+            vals = np.fromiter(map(dict.get, recs, repeat(key), repeat(_ABSENT)), np.float64,
+                               count=len(recs))
+        except (ValueError, TypeError, OverflowError):
+            pass  # None (null), strings, lists: the careful path below
+        else:
+            absent = vals == _ABSENT
+            nan = np.flatnonzero(np.isnan(vals))  # numpy reads null as NaN: tell them apart
+            if nan.size:
+                absent[[i for i in nan.tolist() if recs[i].get(key) is None]] = True
+            if not absent.any():
+                return None, vals
+            return np.flatnonzero(~absent), vals[~absent]
+        present = sum(map(dict.__contains__, recs, repeat(key)))
         if present * 2 >= len(recs):  # mostly there: a missing key reads as None, like null
             idx, raw = None, list(map(dict.get, recs, repeat(key)))  # C loop, no frames
         else:

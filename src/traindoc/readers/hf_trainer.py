@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import compress, count, repeat
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from traindoc.model import Fact, Input, Run
 from traindoc.readers import _sidefiles
-from traindoc.readers._base import Notes, ReadError, to_float
+from traindoc.readers._base import Notes, ReadError, loads_json, to_float
 from traindoc.readers._columns import Columns
 
 STATE = "trainer_state.json"
@@ -93,13 +92,16 @@ def _load_state(f: Path) -> dict[str, Any]:
     if not raw.strip():
         raise ReadError(f, "file is empty")
     try:  # Python's json: it takes the bare NaN / Infinity tokens HF writes
-        state = json.loads(raw.decode("utf-8", errors="replace"))
+        state = loads_json(raw)
     except json.JSONDecodeError as exc:
         what = "truncated JSON" if exc.pos >= len(raw.rstrip()) - 1 else "invalid JSON"
         raise ReadError(f, f"{what}: {exc.msg}", exc.lineno) from None
     if not isinstance(state, dict):
         raise ReadError(f, f"holds a JSON {type(state).__name__}, not a trainer state object")
     return state
+
+
+_STEP, _RUNTIME = repeat("step"), repeat("train_runtime")
 
 
 def _add_history(f: Path, state: dict[str, Any], cols: Columns, notes: Notes) -> None:
@@ -110,19 +112,24 @@ def _add_history(f: Path, state: dict[str, Any], cols: Columns, notes: Notes) ->
     if not history:
         notes.add(f, "log_history is empty")
         return
-    entries, where = [], []
-    for i, e in enumerate(history):
-        if not isinstance(e, dict) or to_float(e.get("step")) is None:
-            notes.count(f, "record{s} without a step", None, f"first at log_history[{i}]")
-            continue
-        if "train_runtime" in e or ("train_loss" in e and "loss" not in e):
-            continue  # the end-of-training summary: averages, not a point on the curve
-        entries.append(e)
-        where.append(i)
+    # Keep the training/eval points with C-speed scans (a log can hold millions):
+    # drop non-objects and records without a step (counted in a note), and the
+    # end-of-training summary entries, which hold averages, not curve points.
+    entries = history
+    if set(map(type, history)) != {dict} or not all(map(dict.__contains__, history, _STEP)):
+        entries = []
+        for i, e in enumerate(history):
+            if isinstance(e, dict) and to_float(e.get("step")) is not None:
+                entries.append(e)
+            else:
+                notes.count(f, "record{s} without a step", None, f"first at log_history[{i}]")
+    summary = set(compress(count(), map(dict.__contains__, entries, _RUNTIME)))
+    if summary:
+        entries = [e for i, e in enumerate(entries) if i not in summary]
     cols.path = str(f)
     cols.restart()
     if entries:
-        cols.add(entries, np.asarray(where), 0)
+        cols.add(entries, None, 0)
 
 
 def _losses(state: dict[str, Any]) -> dict[int, float]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
-from traindoc.readers._base import Notes, ReadError
+from traindoc.readers._base import Notes, ReadError, loads_json
 from traindoc.readers._columns import Columns
 
 _CHUNK = 4 << 20  # bytes read per batch
@@ -78,7 +78,7 @@ def _batch(
     """Parse lines[first:...] fast; fall back to one line at a time if anything is off."""
     if b"" not in lines:
         try:
-            recs = json.loads(b"[" + b",".join(lines) + b"]")
+            recs = loads_json(b"[" + b",".join(lines) + b"]")
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
             recs = None
         if recs is not None and len(recs) == len(lines) and set(map(type, recs)) == {dict}:

@@ -10,6 +10,7 @@ O(n) once and then works on a few hundred numbers.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,19 @@ def robust_z(x: np.ndarray, center: np.ndarray | float, scale: np.ndarray | floa
     return (x - center) / scale
 
 
+_bins_memo: weakref.WeakKeyDictionary[Series, dict[int, tuple]] = weakref.WeakKeyDictionary()
+
+
 def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Like _bins, computed once per series and bin count (many rules ask)."""
+    slot = _bins_memo.setdefault(s, {})
+    if n_bins not in slot:
+        slot[n_bins] = _bins(s, n_bins)
+    st, vals = slot[n_bins]
+    return st.copy(), vals.copy()
+
+
+def _bins(s: Series, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
     """(step, median value) per bin of consecutive points; the raw series if short.
 
     Uses finite points only. Bins are equal in point count, not in steps, so a
@@ -47,16 +60,14 @@ def bins(s: Series, n_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
     n = len(f)
     if n <= n_bins:
         return f.steps.astype(np.float64), f.values.copy()
-    # Equal-count bins spread like linspace edges (sizes differ by at most one,
-    # interleaved); short bins are padded with NaN so one nanmedian does all.
+    # Equal-count bins spread like linspace edges: sizes differ by at most one,
+    # so each of the (at most two) sizes is one gathered matrix and one median.
     edges = np.linspace(0, n, n_bins + 1).astype(np.int64)
-    width = int(np.diff(edges).max())
-    idx = edges[:-1, None] + np.arange(width)[None, :]
-    pad = idx >= edges[1:, None]
-    mat = f.values[np.minimum(idx, n - 1)]
-    if pad.any():
-        mat[pad] = np.nan
-    vals = np.nanmedian(mat, axis=1)
+    sizes = np.diff(edges)
+    vals = np.empty(n_bins)
+    for size in np.unique(sizes):
+        rows = np.flatnonzero(sizes == size)
+        vals[rows] = np.median(f.values[edges[rows, None] + np.arange(size)], axis=1)
     st = f.steps[(edges[:-1] + edges[1:]) // 2].astype(np.float64)
     return st, vals
 
