@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -67,14 +67,14 @@ def diagnose(
         FailOn, typer.Option(help="Exit 1 when a finding reaches this level.")
     ] = FailOn.error,
     vocab_size: Annotated[
-        Optional[int], typer.Option(help="Override the vocabulary size V.")
-    ] = None,  # noqa: UP045
+        int | None, typer.Option(help="Override the vocabulary size V.")
+    ] = None,
     num_classes: Annotated[
-        Optional[int], typer.Option(help="Classifier: number of classes C.")
-    ] = None,  # noqa: UP045
+        int | None, typer.Option(help="Classifier: number of classes C.")
+    ] = None,
     regime: Annotated[
-        Optional[str], typer.Option(help="pretraining | full-finetune | lora")
-    ] = None,  # noqa: UP045
+        str | None, typer.Option(help="pretraining | full-finetune | lora")
+    ] = None,
 ) -> None:
     """Diagnose a finished or running training run."""
     from traindoc.engine import diagnose as run_rules

@@ -17,6 +17,9 @@ runs cannot do precisely. A series is a list of segments:
       seed: 0
       set: {150: .nan}  # overwrite values at these steps
       times: {every: 1.0, gap_before_last: 60}  # wall-clock seconds
+
+Checkpoint rules read `checkpoints:` instead, each a GPT-2-like tensor set
+with healthy statistics, then overridden (see `checkpoint` below).
 """
 
 from __future__ import annotations
@@ -74,4 +77,99 @@ def series(name: str, spec: dict[str, Any]) -> Series:
 def build_run(case: dict[str, Any]) -> Run:
     ser = {name: series(name, spec) for name, spec in (case.get("series") or {}).items()}
     facts = {k: Fact(v, "case file") for k, v in (case.get("facts") or {}).items()}
-    return Run(name=case.get("name", "case"), series=ser, facts=facts)
+    cks = tuple(checkpoint(c) for c in case.get("checkpoints") or ())
+    return Run(name=case.get("name", "case"), series=ser, facts=facts, checkpoints=cks)
+
+
+def checkpoint(spec: dict[str, Any]) -> Any:
+    """A CheckpointSummary from a compact description:
+
+    - name: best            # "best" in the name labels it best (labelled_best: name)
+      step: 40              # optional; metric, metric_name, labelled_best, at_start too
+      model: {layers: 2, hidden: 16, vocab: 256, dtype: BF16}   # GPT-2 names
+      lora: {layers: 2, r: 4}   # an adapter instead of a model (lora_B non-zero)
+      frozen: [h.0.]        # tensors whose name contains these keep step-0 values
+      set:                  # per-tensor overrides: std, mean, nan, inf, zeros (fraction)
+        lm_head.weight: {std: 13.87}
+      config: {tie_word_embeddings: true}
+    """
+    from traindoc.ckpt.roles import classify
+    from traindoc.model.checkpoint import CheckpointSummary, TensorStats
+
+    m = {"layers": 2, "hidden": 16, "vocab": 256, "dtype": "F32", **(spec.get("model") or {})}
+    layers, d, v = int(m["layers"]), int(m["hidden"]), int(m["vocab"])
+    shapes: dict[str, tuple[int, ...]] = {}
+    if "lora" in spec:
+        lo = {"layers": layers, "r": 4, **(spec["lora"] or {})}
+        for i in range(int(lo["layers"])):
+            pre = f"base_model.model.transformer.h.{i}.attn.c_attn"
+            shapes[f"{pre}.lora_A.weight"] = (int(lo["r"]), d)
+            shapes[f"{pre}.lora_B.weight"] = (3 * d, int(lo["r"]))
+    else:
+        shapes["transformer.wte.weight"] = (v, d)
+        shapes["transformer.wpe.weight"] = (32, d)
+        for i in range(layers):
+            h = f"transformer.h.{i}."
+            for ln in ("ln_1", "ln_2"):
+                shapes[h + ln + ".weight"] = (d,)
+                shapes[h + ln + ".bias"] = (d,)
+            shapes[h + "attn.c_attn.weight"] = (d, 3 * d)
+            shapes[h + "attn.c_attn.bias"] = (3 * d,)
+            shapes[h + "attn.c_proj.weight"] = (d, d)
+            shapes[h + "mlp.c_fc.weight"] = (d, 4 * d)
+            shapes[h + "mlp.c_proj.weight"] = (4 * d, d)
+        shapes["transformer.ln_f.weight"] = (d,)
+        shapes["lm_head.weight"] = (v, d)
+    step = spec.get("step")
+    frozen = tuple(spec.get("frozen") or ())
+    overrides = spec.get("set") or {}
+    tensors = []
+    for k, (name, shape) in enumerate(shapes.items()):
+        role, layer = classify(name)
+        version = 0 if any(f in name for f in frozen) else int(step or 0)
+        jitter = 1 + 0.01 * ((k * 7 + version * 13) % 17) / 17 + 0.001 * version
+        if role == "norm" and name.endswith(".weight"):
+            mean, std = 1.0, 0.01 * jitter
+        elif role in ("bias", "norm"):
+            mean, std = 0.0, 0.002 * jitter
+        else:
+            mean, std = 0.0, 0.02 * jitter
+        o = dict(overrides.get(name) or {})
+        mean, std = float(o.get("mean", mean)), float(o.get("std", std))
+        n = int(np.prod(shape))
+        zeros = round(float(o.get("zeros", 0.0)) * n)
+        if zeros == n:
+            mean = std = 0.0
+        tensors.append(
+            TensorStats(
+                name=name,
+                dtype=str(m["dtype"]),
+                shape=tuple(shape),
+                role=role,
+                layer=layer,
+                mean=mean,
+                std=std,
+                rms=float(np.hypot(mean, std)),
+                min=mean - 4 * std,
+                max=mean + 4 * std,
+                absmax=abs(mean) + 4 * std,
+                nan=int(o.get("nan", 0)),
+                inf=int(o.get("inf", 0)),
+                zeros=zeros,
+                m2=std * std * n,
+            )
+        )
+    name = str(spec.get("name", f"checkpoint-{step}"))
+    return CheckpointSummary(
+        path=f"/synthetic/{name}",
+        name=name,
+        format="peft-lora" if "lora" in spec else "safetensors",
+        tensors=tuple(tensors),
+        step=step,
+        metric=spec.get("metric"),
+        metric_name=spec.get("metric_name", "eval_loss" if "metric" in spec else None),
+        labelled_best=spec.get("labelled_best", "name" if "best" in name.lower() else None),
+        at_start=bool(spec.get("at_start", False)),
+        adapter={"r": spec["lora"].get("r", 4) if spec["lora"] else 4} if "lora" in spec else None,
+        config=spec.get("config") or {},
+    )
