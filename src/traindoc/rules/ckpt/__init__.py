@@ -1,0 +1,1 @@
+"""Checkpoint rules: read `Run.checkpoints` (CheckpointSummary), never the files."""
