@@ -59,7 +59,9 @@ class RuleSpec:
 
     def missing(self, run: Run) -> list[str]:
         """What the run lacks for this rule to run (empty when it can run)."""
-        return [need for need in self.requires if not any(_has(run, alt) for alt in need.split("|"))]
+        return [
+            need for need in self.requires if not any(_has(run, alt) for alt in need.split("|"))
+        ]
 
     def finding(self, hit: Hit) -> Finding:
         sev = hit.severity if hit.severity is not None else self.severity

@@ -32,7 +32,13 @@ class Params:
     params=Params(),
     requires=("grad_norm", "fact:max_grad_norm"),
     uses=("loss", "lr", "fact:warmup_steps"),
-    explained_by=("grad-explosion", "lr-too-high", "fp16-instability"),
+    explained_by=(
+        "grad-explosion",
+        "lr-too-high",
+        "fp16-instability",
+        "absurd-initial-loss",
+        "exploded-weights",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Pre-clip grad norm above max_grad_norm on almost every step: the effective LR is not the logged LR.

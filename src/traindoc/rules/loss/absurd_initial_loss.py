@@ -61,7 +61,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     first = first[np.isfinite(first)]
     if first.size == 0:
         return
-    start = float(np.median(first))
+    start = float(np.median(first))  # decides: one odd first batch cannot
     ratio = start / floor
     if ratio < p.ratio_warning:
         return
@@ -71,10 +71,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return  # with V unknown, only the unambiguous case is worth saying
     what = f"ln({v})" if v else "ln(V) of any common vocabulary"
     yield Hit(
-        title=f"First loss {fmt(start)} is {ratio:.1f}x the uniform floor {what} = {floor:.2f}",
+        title=f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor {what} = {floor:.2f}",
         step=int(loss.steps[0]),
         evidence={
-            "first_loss": start,
+            "first_loss": float(first[0]),
+            "head_median_loss": start,
             "floor": floor,
             "ratio": ratio,
             "vocab_size": v,
