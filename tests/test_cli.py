@@ -17,14 +17,23 @@ HEALTHY = ROOT / "examples" / "healthy"
 
 def traindoc(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "traindoc", *args], capture_output=True,
-                          text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "traindoc", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def write_state(d: Path, history: list, **extra) -> Path:
     d.mkdir(parents=True, exist_ok=True)
-    state = {"global_step": history[-1]["step"] if history else 0, "max_steps": 300,
-             "log_history": history, **extra}
+    state = {
+        "global_step": history[-1]["step"] if history else 0,
+        "max_steps": 300,
+        "log_history": history,
+        **extra,
+    }
     (d / "trainer_state.json").write_text(json.dumps(state))
     (d / "config.json").write_text(json.dumps({"vocab_size": 50257, "model_type": "gpt2"}))
     return d
@@ -57,14 +66,20 @@ def test_healthy_example_exits_zero() -> None:
 @needs_examples
 def test_terminal_and_markdown_render(tmp_path: Path) -> None:
     term = traindoc("diagnose", str(SEED_A))
-    assert term.returncode == 1 and "Root causes" in term.stdout and "absurd-initial-loss" in term.stdout
+    assert (
+        term.returncode == 1
+        and "Root causes" in term.stdout
+        and "absurd-initial-loss" in term.stdout
+    )
     md = traindoc("diagnose", str(SEED_A), "--format", "markdown")
     assert "| step | loss" in md.stdout and "First anomaly at step" in md.stdout
 
 
 def test_fail_on_levels(tmp_path: Path) -> None:
-    hist = [{"step": s, "loss": 2.0 + 0.001 * (s % 7), "learning_rate": 0.0, "grad_norm": 1.0}
-            for s in range(1, 201)]
+    hist = [
+        {"step": s, "loss": 2.0 + 0.001 * (s % 7), "learning_rate": 0.0, "grad_norm": 1.0}
+        for s in range(1, 201)
+    ]
     run = write_state(tmp_path / "run", hist)
     assert traindoc("diagnose", str(run), "--fail-on", "never").returncode == 0
     assert traindoc("diagnose", str(run), "--fail-on", "error").returncode == 1
@@ -95,8 +110,9 @@ def test_missing_and_empty_paths(tmp_path: Path) -> None:
 
 
 def test_overrides_and_bad_arguments(tmp_path: Path) -> None:
-    hist = [{"step": s, "loss": 10.8125, "learning_rate": 1e-6, "grad_norm": 0.5}
-            for s in range(1, 301)]
+    hist = [
+        {"step": s, "loss": 10.8125, "learning_rate": 1e-6, "grad_norm": 0.5} for s in range(1, 301)
+    ]
     run = write_state(tmp_path / "run", hist)
     p = traindoc("diagnose", str(run), "--format", "json", "--vocab-size", "32000")
     # ln(32000) = 10.37: the same flat 10.81 is no longer the uniform floor
@@ -121,3 +137,49 @@ def test_rules_and_explain() -> None:
     assert p.returncode == 0 and "What to do" in p.stdout
     p = traindoc("explain", "no-such-rule")
     assert p.returncode == 2 and "traindoc rules" in p.stderr
+
+
+CKPT = ROOT / "tests" / "ckpt" / "assets"
+
+
+def test_ckpt_command_names_the_exploded_tensor() -> None:
+    p = traindoc("ckpt", str(CKPT / "seed-a"), "--format", "json")
+    assert p.returncode == 1, p.stderr
+    report = json.loads(p.stdout)
+    exploded = [f for f in report["findings"] if f["rule"] == "exploded-weights"]
+    assert exploded and exploded[0]["evidence"]["tensor"] == "lm_head.weight"
+    assert {c["name"] for c in report["checkpoints"]} == {"best", "checkpoint-30"}
+    term = traindoc("ckpt", str(CKPT / "seed-a" / "best"))
+    assert term.returncode == 1 and "lm_head" in term.stdout
+
+
+def test_ckpt_against_shows_the_update_and_bad_paths_exit_2(tmp_path: Path) -> None:
+    run = CKPT / "healthy-run"
+    p = traindoc("ckpt", str(run / "checkpoint-40"), "--against", str(run / "checkpoint-20"))
+    assert p.returncode == 0 and "relative update" in p.stdout
+    bad = tmp_path / "model.safetensors"
+    bad.write_bytes(
+        (CKPT / "healthy-run" / "checkpoint-20" / "model.safetensors").read_bytes()[:500]
+    )
+    p = traindoc("ckpt", str(bad))
+    assert p.returncode == 2 and "model.safetensors" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_diagnose_links_the_absurd_first_loss_to_the_exploded_checkpoint(tmp_path: Path) -> None:
+    """A run dir holding the checkpoint it started from: the report names the tensor."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(CKPT / "seed-a" / "best", run / "best")
+    hist = [
+        {"step": s, "loss": 96.0 * 0.8**s + 5.55, "learning_rate": 1e-6, "grad_norm": 50.0}
+        for s in range(1, 61)
+    ]
+    write_state(run, hist)
+    (run / "config.json").write_text(json.dumps({"vocab_size": 256, "model_type": "gpt2"}))
+    report = json.loads(traindoc("diagnose", str(run), "--format", "json").stdout)
+    rules = {f["rule"]: f for f in report["findings"]}
+    assert "exploded-weights" in rules["absurd-initial-loss"]["caused_by"]
+    assert rules["exploded-weights"]["caused_by"] == []
+    off = json.loads(traindoc("diagnose", str(run), "-f", "json", "--no-checkpoints").stdout)
+    assert "exploded-weights" not in {f["rule"] for f in off["findings"]}

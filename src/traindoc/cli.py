@@ -66,24 +66,24 @@ def diagnose(
     fail_on: Annotated[
         FailOn, typer.Option(help="Exit 1 when a finding reaches this level.")
     ] = FailOn.error,
-    vocab_size: Annotated[
-        int | None, typer.Option(help="Override the vocabulary size V.")
-    ] = None,
+    vocab_size: Annotated[int | None, typer.Option(help="Override the vocabulary size V.")] = None,
     num_classes: Annotated[
         int | None, typer.Option(help="Classifier: number of classes C.")
     ] = None,
-    regime: Annotated[
-        str | None, typer.Option(help="pretraining | full-finetune | lora")
-    ] = None,
+    regime: Annotated[str | None, typer.Option(help="pretraining | full-finetune | lora")] = None,
+    checkpoints: Annotated[
+        bool, typer.Option(help="Also check the tensors of the checkpoints in the run dir.")
+    ] = True,
 ) -> None:
     """Diagnose a finished or running training run."""
     from traindoc.engine import diagnose as run_rules
-    from traindoc.readers import ReadError, load_run
+    from traindoc.pipeline import load
+    from traindoc.readers import ReadError
 
     if regime is not None and regime not in REGIMES:
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
     try:
-        run = load_run(path)
+        run = load(path, checkpoints=checkpoints)
     except ReadError as exc:
         _fail(str(exc))
     run = apply_overrides(run, vocab_size, regime, num_classes)
@@ -100,9 +100,71 @@ def diagnose(
         from traindoc.report.terminal import render as render_term
 
         render_term(d, Console(highlight=False))
+    _exit_for(d.findings, fail_on)
+
+
+@app.command()
+def ckpt(
+    path: Annotated[Path, typer.Argument(help="Checkpoint file or dir, or a run dir.")],
+    against: Annotated[
+        Path | None, typer.Option(help="An earlier checkpoint: show the update in between.")
+    ] = None,
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
+    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    workers: Annotated[int | None, typer.Option(help="Processes for sharded files.")] = None,
+) -> None:
+    """Check a checkpoint's tensors: exploded, NaN, zero, untrained adapters, frozen."""
+    import json
+
+    from traindoc.ckpt.api import CheckpointError, summarize
+    from traindoc.ckpt.compare import compare
+    from traindoc.engine import diagnose as run_rules
+    from traindoc.rules.registry import load_all
+
+    try:
+        found = summarize(path, workers=workers)
+        cmp = compare(path, against) if against else None
+    except CheckpointError as exc:
+        _fail(str(exc))
+    cks = tuple(found if isinstance(found, list) else [found])
+    if cmp is not None and cmp.b.path not in {c.path for c in cks}:
+        cks = (cmp.b, *cks)
+    specs = [s for s in load_all().values() if s.family == "ckpt"]
+    d = run_rules(Run(name=str(path), checkpoints=cks), specs)
+    if format is Format.json:
+        from traindoc.report.json_report import _finite
+
+        out = {
+            "checkpoints": [c.to_dict() for c in cks],
+            "verdict": d.verdict,
+            "findings": [f.to_dict() for f in d.findings],
+            "against": cmp.to_dict() if cmp else None,
+        }
+        print(json.dumps(_finite(out), indent=2, allow_nan=False))
+    else:
+        from traindoc.report.checkpoints import render_all, render_comparison
+        from traindoc.report.terminal import render_findings
+
+        console = Console(highlight=False)
+        flagged = {
+            (f.evidence.get("checkpoint"), t) for f in d.findings for t in _tensor_names(f.evidence)
+        }
+        render_all(cks, flagged, console)
+        if cmp is not None:
+            render_comparison(cmp, console)
+        render_findings(d, console)
+    _exit_for(d.findings, fail_on)
+
+
+def _tensor_names(evidence: dict) -> list[str]:
+    names = evidence.get("tensors") or evidence.get("tensor") or []
+    return [names] if isinstance(names, str) else [n for n in names if isinstance(n, str)]
+
+
+def _exit_for(findings, fail_on: FailOn) -> None:
     if fail_on is not FailOn.never:
         level = Severity.parse(fail_on.value)
-        if any(f.severity >= level for f in d.findings):
+        if any(f.severity >= level for f in findings):
             raise typer.Exit(1)
 
 

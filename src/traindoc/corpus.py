@@ -12,7 +12,8 @@ from pathlib import Path
 
 from traindoc.engine import diagnose
 from traindoc.model import Severity
-from traindoc.readers import ReadError, load_run
+from traindoc.pipeline import load
+from traindoc.readers import ReadError
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def score(case: Path) -> CaseResult:
     exp = json.loads((case / "expected.json").read_text())
     expected, healthy = tuple(exp.get("expect", ())), bool(exp.get("healthy", False))
     try:
-        d = diagnose(load_run(case))
+        d = diagnose(load(case))
     except ReadError as exc:
         return CaseResult(case.name, expected, healthy, (), (), str(exc))
     found = tuple(f.rule for f in d.findings if f.severity >= Severity.WARNING)

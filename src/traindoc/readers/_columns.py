@@ -97,8 +97,9 @@ class Columns:
     ) -> tuple[np.ndarray | None, np.ndarray]:
         """(record indices or None for all, float values); JSON null = not logged."""
         try:  # fast path: plain numbers, a missing key reads as the sentinel
-            vals = np.fromiter(map(dict.get, recs, repeat(key), repeat(_ABSENT)), np.float64,
-                               count=len(recs))
+            vals = np.fromiter(
+                map(dict.get, recs, repeat(key), repeat(_ABSENT)), np.float64, count=len(recs)
+            )
         except (ValueError, TypeError, OverflowError):
             pass  # None (null), strings, lists: the careful path below
         else:

@@ -41,6 +41,12 @@ def render(d: Diagnosis, console: Console) -> None:
     if facts:
         console.print(Text("  " + "  ".join(facts), style="dim"))
     _curve(d, console)
+    render_findings(d, console)
+
+
+def render_findings(d: Diagnosis, console: Console) -> None:
+    """Findings, root causes first, then the readers' notes and internal errors."""
+    run = d.run
     if not d.findings:
         console.print("\n  No problems found.", style="green")
     roots = [f for f in d.findings if not f.caused_by]

@@ -32,6 +32,8 @@ class Params:
     severity=Severity.ERROR,
     params=Params(),
     requires=("loss",),
+    # The checkpoint rules name the tensor: a broken start explains the absurd loss.
+    explained_by=("exploded-weights", "nonfinite-weights"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """First logged loss far above the uniform floor ln(V): a starting-point problem.

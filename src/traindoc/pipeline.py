@@ -1,0 +1,31 @@
+"""From a path to a Run ready for the rules: logs, facts and checkpoint statistics."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from traindoc.model import Note, Run
+from traindoc.readers import load_run
+
+
+def load(path: str | Path, *, checkpoints: bool = True) -> Run:
+    """Read a run; when its directory holds checkpoints, summarise their tensors too.
+
+    Raises readers.ReadError for unusable input. A checkpoint that cannot be read
+    becomes a note: the log diagnosis never depends on it.
+    """
+    run = load_run(path)
+    p = Path(path)
+    if not (checkpoints and p.is_dir()):
+        return run
+    from traindoc.ckpt.api import CheckpointError, find_checkpoints, summarize_run
+
+    try:
+        if not find_checkpoints(p):
+            return run
+        found = summarize_run(p)
+    except (CheckpointError, OSError) as exc:
+        return replace(run, notes=(*run.notes, Note(str(p), f"checkpoints not read: {exc}")))
+    notes = tuple(Note(c.path, n) for c in found for n in c.notes)
+    return replace(run, checkpoints=tuple(found), notes=(*run.notes, *notes))
