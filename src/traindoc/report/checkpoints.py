@@ -12,7 +12,6 @@ from rich.table import Table
 from traindoc.model.checkpoint import CheckpointSummary
 from traindoc.rules._stats import fmt
 
-
 Flagged = set[tuple[str | None, str]]  # (checkpoint name, tensor name) named by a finding
 
 
