@@ -27,6 +27,8 @@ class Params:
     # ... and it must be a large share of the run (40%): every healthy run ends on
     # a flattening tail, but not one that spans almost half of training.
     min_frac: float = 0.40
+    # A run shorter than min_steps still stagnates when eval is flat over most of it.
+    short_run_frac: float = 0.75
     # Train counts as still learning (so not stagnation) with a significant
     # Mann-Kendall downward trend and a 1% drop over the window. Overfitting needs
     # 3%: runs in between (train creeping down 1-3%) are left to neither rule.
@@ -94,8 +96,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     first = int(min(tr.steps[0], st[0]))
     span_total = max(run.last_step or end, end) - first
     window = end - start
-    if points < p.min_window_points or window < max(p.min_steps, p.min_frac * span_total):
+    need = max(p.min_steps, p.min_frac * span_total)
+    if span_total < p.min_steps:
+        need = p.short_run_frac * span_total
+    if points < p.min_window_points or window < need:
         return
+    net = (float(e[i0]) - float(e[-1])) / abs(float(e[i0]))
+    if net >= p.band_rel and np.all(np.diff(e[i0:]) <= 0):
+        return  # small but steady progress (every eval better than the last) is not a stall
     t_on, t_end, t_drop, t_z = train_change(tr, start)
     if not np.isfinite(t_on):
         return

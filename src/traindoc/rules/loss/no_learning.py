@@ -36,6 +36,8 @@ class Params:
     # A run shorter than this cannot be expected to drop by the regime's tolerance:
     # a significant descent is enough (a 20-step smoke test falling 3% learns).
     short_run_steps: int = 100
+    # Margin on the fitted drop: 2 standard errors (~95%) that it still falls short.
+    fit_z: float = 2.0
 
 
 @rule(
@@ -113,12 +115,19 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     err = 1.2533 * sigma * math.sqrt(1 / kh + 1 / kt) / abs(start)
     tol = max(min_drop, p.noise_z * err)
     if drop >= tol or drop <= -tol:
-        return  # it learns, or it rises (divergence's)
+        return  # it clearly learns, or it rises (divergence's)
     st, vals = bins(f)
     tr = trend(st, vals)
     span = int(f.steps[-1] - f.steps[0])
     if span < p.short_run_steps and tr.falling and drop > p.noise_z * err:
         return  # too short to hold to a regime's tolerance, and it is descending
+    # Claim "not learning" only when confident: the drop along the fitted line
+    # (Theil-Sen over the whole run, far less noisy than two medians), plus its
+    # noise margin, must still fall short of what the regime should achieve.
+    fit_drop = -tr.slope * span / abs(start)
+    fit_err = p.fit_z * sigma * math.sqrt(12 / n) / abs(start)
+    if fit_drop + fit_err >= min_drop:
+        return
     # Error only when the drop is clearly tiny (under half the tolerance, whatever
     # its trend), the curve is well measured and the regime is known.
     well_measured = p.noise_z * err < min_drop
