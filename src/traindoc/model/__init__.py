@@ -1,11 +1,12 @@
 """The normalised run every reader produces and every rule reads. No I/O here."""
 
 from traindoc.model.finding import Finding, Severity
-from traindoc.model.run import Fact, Input, Note, Run, Series
+from traindoc.model.run import Event, Fact, Input, Note, Run, Series
 from traindoc.model.signals import REGIMES, Signal
 
 __all__ = [
     "REGIMES",
+    "Event",
     "Fact",
     "Finding",
     "Input",

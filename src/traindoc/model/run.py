@@ -113,6 +113,24 @@ class Note:
 
 
 @dataclass(frozen=True)
+class Event:
+    """A log line that is evidence by itself ("Gradient overflow. Skipping step").
+
+    `kind` is a short stable name the rules match on (fp16-overflow,
+    loss-scale-minimum, resume-skip-batches, nccl-timeout, trainable-params);
+    `value` carries its number when it has one (batches skipped, params count).
+    """
+
+    kind: str
+    text: str
+    path: str = ""
+    line: int | None = None
+    step: int | None = None
+    value: float | None = None
+    time: float | None = None
+
+
+@dataclass(frozen=True)
 class Run:
     name: str
     series: Mapping[str, Series] = field(default_factory=dict)
@@ -122,6 +140,8 @@ class Run:
     # Per-checkpoint tensor statistics (traindoc.model.checkpoint.CheckpointSummary),
     # filled when the run directory holds checkpoints; rules never open the files.
     checkpoints: tuple[Any, ...] = ()
+    # Console lines that carry a diagnosis by themselves (see Event).
+    events: tuple[Event, ...] = ()
 
     def get(self, signal: str) -> Series | None:
         s = self.series.get(str(signal))
