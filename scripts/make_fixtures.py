@@ -423,13 +423,14 @@ def lambda_trainer_cls(lr_lambda, frozen: bool = False):
 
     class _Sched(torch.optim.lr_scheduler.LambdaLR):
         def step(self, *a, **k):  # the bug: scheduler.step() never advances the schedule
-            if not frozen:
+            if not (frozen and getattr(self, "_built", False)):
                 return super().step(*a, **k)
 
     class LambdaTrainer(Trainer):
         def create_scheduler(self, num_training_steps, optimizer=None):
             if self.lr_scheduler is None:
                 self.lr_scheduler = _Sched(optimizer or self.optimizer, lr_lambda)
+                self.lr_scheduler._built = True
                 self._created_lr_scheduler = True
             return self.lr_scheduler
 
@@ -624,7 +625,9 @@ def healthy_lora(out: Path) -> None:
                 sched="cosine", warmup_ratio=0.03, logging_steps=2,
                 eval_ds=eval_ds("prose_eval"), eval_steps=20)
     _std(out, t, [], "Healthy LoRA (peft, r=8 on c_attn/c_proj/c_fc) on the code-pretrained tiny "
-         "GPT-2, prose data: LR 1e-2, cosine, 3% warmup, effective batch 16, 100 steps.", final_eval=True)
+         "GPT-2, prose data: LR 1e-2, cosine, 3% warmup, effective batch 16, 100 steps. NB: "
+         "the adapter learns only a little (eval 3.020 -> 3.015, min 3.006): healthy config, "
+         "small gain.", final_eval=True)
 
 
 # ---- loss-curve faults ----------------------------------------------------------
@@ -666,20 +669,25 @@ def no_learning(out: Path) -> None:
 @case("oscillating-plateau", ["oscillating-plateau"])
 def oscillating_plateau(out: Path) -> None:
     mix = text("prose") + text("code")[:200000]
-    t = trainer(out, _lora(base_model()), ByteChunks(mix), lr=1e-2, max_steps=400, batch=2,
-                sched="linear", warmup_ratio=0.1, logging_steps=2,
+    t = trainer(out, new_model(seed=0), ByteChunks(mix), lr=1e-2, max_steps=400, batch=2,
+                sched="constant_with_warmup", warmup_ratio=0.02, logging_steps=2,
                 eval_ds=eval_ds("prose_eval"), eval_steps=25)
-    _std(out, t, ["oscillating-plateau"], "Seed-B-like: LoRA with a too-high linear LR (1e-2, "
-         "10% warmup), batch 2, heterogeneous prose+code data: early drop, then a noisy band; "
-         "eval not improving.", also=["lr-too-high", "small-effective-batch"], final_eval=True)
+    _std(out, t, ["oscillating-plateau"], "Seed-B-like band: tiny GPT-2 from scratch with a "
+         "too-high constant LR (1e-2, 2% warmup), batch 2, heterogeneous prose+code data: fast "
+         "early drop, then a noisy band with no trend; eval stops improving.",
+         also=["lr-too-high"], final_eval=True)
 
 
 @case("divergence", ["divergence", "lr-too-high"])
 def divergence(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=5e-2, max_steps=80, batch=8, accum=2,
-                logging_steps=2, max_grad_norm=1e9)
-    _std(out, t, ["divergence", "lr-too-high"], "Full fine-tune at LR 5e-2 (no effective "
-         "clipping, max_grad_norm=1e9): the loss climbs.")
+    t = trainer(out, base_model(), prose_ds(), lr=1.0, max_steps=100, batch=4, accum=2,
+                sched="linear", warmup_ratio=1.0, logging_steps=1)
+    # NB: transformers 5 reads warmup_steps=1.0 as ONE step (a ratio must be < 1), so the LR
+    # jumps to 1.0 at step 2 and then decays linearly: a real, easy-to-make config mistake.
+    _std(out, t, ["divergence", "lr-too-high"], "Fine-tune the pretrained model with AdamW, peak "
+         "LR 1.0, linear, warmup 1.0 (meant as a ratio, read by transformers 5 as 1 step): the "
+         "loss blows up from 3.4 to ~50-70 and is still above its start at the end.",
+         also=["warmup-too-short"])
 
 
 def _garbage_tokens(g):
@@ -697,12 +705,17 @@ def loss_spike(out: Path) -> None:
          "of random token ids (not text): the loss spikes and recovers.", also=["grad-spike"])
 
 
+_CODE = None
+
+
 def _near_empty(g):
     import torch
 
-    x = torch.randint(32, 127, (SEQ,), generator=g)
+    global _CODE
+    _CODE = _CODE or ByteChunks(text("code"))
+    x = _CODE.x[int(torch.randint(len(_CODE), (1,), generator=g))]
     y = torch.full((SEQ,), -100)
-    y[5] = x[5]  # one real target token; the rest is padding (-100)
+    y[20] = x[20]  # one real target token of real text; the rest is masked like padding
     return {"input_ids": x, "labels": y}
 
 
@@ -712,8 +725,8 @@ def grad_spike(out: Path) -> None:
     t = trainer(out, new_model(seed=0), ds, lr=2e-3, max_steps=300, batch=4, sched="cosine",
                 warmup_ratio=0.05)
     _std(out, t, ["grad-spike"], "Healthy pre-training with clipping (max_grad_norm 1), but "
-         "steps 120/180/240 get near-empty batches (all labels padding except one random "
-         "character per batch): the pre-clip grad norm spikes, the loss barely follows.")
+         "steps 120/180/240 get near-empty batches (real text, but every label masked as "
+         "padding except one token per batch): the pre-clip grad norm spikes, the loss barely follows.")
 
 
 class _Poison:
@@ -795,7 +808,7 @@ def overfitting(out: Path) -> None:
                 max_steps=300, batch=4, logging_steps=2, eval_ds=eval_ds(), eval_steps=10)
     _std(out, t, ["overfitting"], "Pre-training from scratch on only 16 samples (75 epochs), "
          "eval on held-out modules every 10 steps: train falls, eval turns up.",
-         also=["epoch-staircase", "dataset-too-small"], final_eval=True)
+         also=["dataset-too-small"], final_eval=True)
 
 
 @case("eval-stagnation", ["eval-stagnation"])
@@ -807,12 +820,13 @@ def eval_stagnation(out: Path) -> None:
          final_eval=True)
 
 
-@case("epoch-staircase", ["epoch-staircase"])
+# Not registered: with this tiny model the per-epoch drops are smooth, not step-shaped
+# (epoch means 3.07, 2.94, 2.90, 2.80, ... no jump at boundaries), so no honest staircase.
 def epoch_staircase(out: Path) -> None:
-    t = trainer(out, base_model(), ByteChunks(text("prose"), limit=64), lr=2e-3, epochs=8,
+    t = trainer(out, base_model(), ByteChunks(text("prose"), limit=32), lr=5e-3, epochs=15,
                 batch=4, logging_steps=1, sched="constant")
-    _std(out, t, ["epoch-staircase"], "Fine-tune on 64 prose samples for 8 epochs (16 steps per "
-         "epoch), LR 2e-3 constant: the loss drops in steps at each epoch boundary.",
+    _std(out, t, ["epoch-staircase"], "Fine-tune on 32 prose samples for 15 epochs (8 steps per "
+         "epoch), LR 5e-3 constant: the loss drops in steps at each epoch boundary.",
          also=["dataset-too-small"])
 
 
@@ -824,10 +838,12 @@ def no_trainable(out: Path) -> None:
     for p in m.parameters():
         p.requires_grad_(False)
     m.unused_scale = torch.nn.Parameter(torch.ones(1))  # the only 'trainable' tensor, unused
+    m.enable_input_require_grads()  # the usual frozen-base recipe, so backward() still runs
     t = trainer(out, m, prose_ds(), lr=2e-4, max_steps=60, batch=8, accum=2, logging_steps=2,
                 sched="cosine", warmup_ratio=0.03)
-    _std(out, t, ["no-trainable-parameters"], "Freeze every weight (a PEFT/freeze mistake); only "
-         "an unused dummy parameter is trainable: grad_norm 0, flat loss.")
+    _std(out, t, ["no-trainable-parameters"], "Freeze every weight (a PEFT/freeze mistake: frozen "
+         "base + enable_input_require_grads() but no adapter attached); only an unused dummy "
+         "parameter is trainable: grad_norm 0, flat loss.")
 
 
 # ---- rate / schedule / batch ---------------------------------------------------
@@ -835,10 +851,11 @@ def no_trainable(out: Path) -> None:
 
 @case("lr-too-high", ["lr-too-high"])
 def lr_too_high(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=1e-2, max_steps=100, batch=8, accum=2,
-                logging_steps=2, sched="cosine", warmup_ratio=0.03)
-    _std(out, t, ["lr-too-high"], "Full fine-tune of the pretrained model at LR 1e-2 (clipping "
-         "on): the loss jumps up from the pretrained level and stays unstable.")
+    t = trainer(out, base_model(), prose_ds(), lr=0.3, max_steps=60, batch=8, accum=2,
+                logging_steps=1, sched="constant")
+    _std(out, t, ["lr-too-high"], "Full fine-tune of the pretrained model at constant LR 0.3 "
+         "(Adam, clipping 1.0): the loss jumps from the pretrained ~3.2 to ~8-9 and never gets "
+         "back to where it started.")
 
 
 @case("warmup-too-long", ["warmup-too-long"])
@@ -850,9 +867,9 @@ def warmup_too_long(out: Path) -> None:
 
 @case("warmup-too-short", ["warmup-too-short"])
 def warmup_too_short(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=2e-2, max_steps=100, batch=8, accum=2,
+    t = trainer(out, base_model(), prose_ds(), lr=0.1, max_steps=100, batch=8, accum=2,
                 sched="cosine", warmup_steps=0, logging_steps=1)
-    _std(out, t, ["warmup-too-short"], "Fine-tune at peak LR 2e-2 with no warmup (cosine decay): "
+    _std(out, t, ["warmup-too-short"], "Fine-tune at peak LR 0.1 with no warmup (cosine decay): "
          "early instability, then it settles as the LR decays.", also=["lr-too-high"])
 
 
@@ -926,8 +943,9 @@ def grad_explosion(out: Path) -> None:
     t = trainer(out, new_model(seed=0), code_ds(), lr=3.0, max_steps=150, batch=4,
                 optim="sgd", max_grad_norm=0.0, logging_steps=1)
     _std(out, t, ["grad-explosion"], "Plain SGD at LR 3.0 with clipping disabled "
-         "(max_grad_norm=0; v5 still logs the norm): the gradient norm grows.",
-         also=["divergence", "lr-too-high"])
+         "(max_grad_norm=0; v5 still logs the norm): the gradient norm grows 2.9 -> 1.5e8 "
+         "in 7 steps, then NaN (the NaN-filtered loss then logs 0.0).",
+         also=["divergence", "lr-too-high", "nonfinite-gradients", "degenerate-loss"])
 
 
 @case("vanishing-gradients", ["vanishing-gradients"])
