@@ -2,31 +2,30 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt, mad
+from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, rule
 
 
 @dataclass(frozen=True)
 class Params:
-    # Points on each side of a boundary whose medians are compared: a few logged
-    # points, so one batch cannot make a step, and the step must be sharp.
-    side_points: int = 5
-    # A boundary step must exceed the typical drop over the same window elsewhere
-    # in the run by 6 robust spreads of those drops (the curve's own noise and slope) ...
-    k_spread: float = 6.0
-    # ... and be at least 3% of the loss level, so a tiny kink is not called a staircase.
+    # An epoch needs this many logged points to have a first and a second half.
+    min_epoch_points: int = 4
+    # A smooth decline moves the loss as much across a boundary as within an epoch
+    # (the two half-epoch gaps are equal); a staircase moves it mostly at the
+    # boundary: the median boundary drop must be this many times the within-epoch one.
+    boundary_vs_within: float = 2.5
+    # ... and at least 3% of the loss level, so a tiny kink is not called a staircase.
     min_drop_rel: float = 0.03
-    # Half the boundaries (at least one) must show the step: a staircase, not a coincidence.
+    # Half the boundaries (at least two) must show the step: a staircase, not a coincidence.
     min_share: float = 0.5
-    # Positions sampled to learn the typical (non-boundary) drop: enough for a stable
-    # median/MAD, bounded so a million-point log stays cheap.
-    samples: int = 400
+    min_boundaries: int = 2
 
 
 @rule(
@@ -39,11 +38,13 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Step-shaped drops of the train loss at epoch boundaries: normal memorisation.
 
-    **What it does.** Finds the steps where the logged epoch crosses an integer,
-    and compares the median loss of the few points just before and just after
-    each crossing with the drop over the same window anywhere else in the run.
-    When at least half of the crossings show a drop far above the usual one (and
-    >= 3% of the loss), the curve is a staircase.
+    **What it does.** Splits the loss by epoch (from the logged epoch) and compares
+    the drop across each boundary (median of the last half of an epoch vs the
+    first half of the next) with the change inside an epoch (first vs second
+    half). A smooth decline moves as much inside an epoch as across a boundary; a
+    staircase is flat inside and drops at the boundary. When the boundary drop is
+    2.5x the within-epoch change, >= 3% of the loss, and shows at half of the
+    boundaries (at least two), the curve is a staircase.
 
     **Why it matters.** It is *not* a fault: on small fine-tuning sets the model
     sees each sample again at the start of every epoch and has partly memorised
@@ -61,53 +62,55 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss, ep = run.get("loss"), run.get("epoch")
     assert loss is not None and ep is not None
     lf, ef = loss.finite(), ep.finite()
-    x, steps = lf.values, lf.steps
-    w = p.side_points
-    if x.size < 4 * w or len(ef) < 2:
+    if len(lf) < 2 * p.min_epoch_points or len(ef) < 2:
         return
-    # Boundary step k: the first logged step whose epoch reaches the integer k.
-    whole = np.floor(ef.values + 1e-6)
-    cross = np.flatnonzero(np.diff(whole) > 0) + 1
-    b_steps = ef.steps[cross]
-    b_idx = np.searchsorted(steps, b_steps)
-    ok = (b_idx >= w) & (b_idx <= x.size - w)
-    b_idx, b_steps, b_epoch = b_idx[ok], b_steps[ok], whole[cross][ok]
-    if b_idx.size == 0:
+    # Trainers log the epoch reached *after* a step (1.0 on the last step of the
+    # first epoch), so a point belongs to epoch ceil(e) - 1.
+    epoch_of = np.ceil(np.interp(lf.steps, ef.steps, ef.values) - 1e-6).astype(np.int64) - 1
+    ids, starts = np.unique(epoch_of, return_index=True)
+    bounds = np.r_[starts, epoch_of.size]
+    halves = []  # (epoch, first-half median, second-half median, first step)
+    for k, lo, hi in zip(ids, bounds[:-1], bounds[1:], strict=True):
+        if hi - lo >= p.min_epoch_points:
+            mid = (lo + hi) // 2
+            seg = lf.values
+            halves.append((int(k), float(np.median(seg[lo:mid])), float(np.median(seg[mid:hi])),
+                           int(lf.steps[lo])))
+    pairs = [(a, b) for a, b in itertools.pairwise(halves) if b[0] == a[0] + 1]
+    if len(pairs) < p.min_boundaries:
         return
-    windows = np.lib.stride_tricks.sliding_window_view
-    # Typical drop over a 2w window at sampled positions away from any boundary.
-    pos = np.unique(np.linspace(w, x.size - w, min(p.samples, x.size - 2 * w + 1)).astype(np.int64))
-    far = np.min(np.abs(pos[:, None] - b_idx[None, :]), axis=1) > 2 * w
-    pos = pos[far]
-    if pos.size < 10:
+    drops = np.array([a[2] - b[1] for a, b in pairs])  # end of epoch k -> start of k+1
+    within = np.array([h[2] - h[1] for h in halves])  # negative while the loss falls
+    before = np.array([a[2] for a, _ in pairs])
+    d_med, w_med = float(np.median(drops)), float(np.median(within))
+    if d_med < p.boundary_vs_within * max(-w_med, 0.0) or d_med < p.min_drop_rel * float(
+        np.median(np.abs(before))
+    ):
         return
-    views = windows(x, w)  # views[i] = x[i:i+w]
-    typical = np.median(views[pos - w], axis=1) - np.median(views[pos], axis=1)
-    base, spread = float(np.median(typical)), mad(typical)
-    before = np.median(views[b_idx - w], axis=1)
-    after = np.median(views[b_idx], axis=1)
-    drops = before - after
-    thresh = np.maximum(base + p.k_spread * max(spread, 1e-12), p.min_drop_rel * np.abs(before))
-    step_hit = drops > thresh
+    step_hit = drops > 0.5 * d_med
     hits = int(step_hit.sum())
-    if hits == 0 or hits < p.min_share * b_idx.size:
+    if hits < max(p.min_boundaries, p.min_share * len(pairs)):
         return
+    b_steps = np.array([b[3] for _, b in pairs])
+    b_epoch = np.array([float(b[0]) for _, b in pairs])
+    after = np.array([b[1] for _, b in pairs])
+    base = w_med
     rel = drops[step_hit] / np.abs(before[step_hit])
     first = int(b_steps[step_hit][0])
     yield Hit(
         title=(
-            f"Train loss drops in steps at {hits} of {b_idx.size} epoch boundaries "
+            f"Train loss drops in steps at {hits} of {len(pairs)} epoch boundaries "
             f"(median drop {np.median(rel):.0%}, first at step {first})"
         ),
         step=first,
         end_step=int(b_steps[step_hit][-1]),
         evidence={
-            "boundaries": int(b_idx.size),
+            "boundaries": len(pairs),
             "steps_with_drop": hits,
             "boundary_steps": [int(s) for s in b_steps[step_hit][:20]],
             "epochs": [float(e) for e in b_epoch[step_hit][:20]],
             "median_drop_rel": float(np.median(rel)),
-            "typical_drop": base,
+            "within_epoch_change": base,
             "first_drop": float(drops[step_hit][0]),
         },
         explanation=(
