@@ -18,6 +18,10 @@ runs cannot do precisely. A series is a list of segments:
       set: {150: .nan}  # overwrite values at these steps
       times: {every: 1.0, gap_before_last: 60}  # wall-clock seconds
 
+Console evidence lines go under `events:` (model.Event fields), e.g.
+    events: [{kind: resume-skip-batches, step: 100, value: 4000, time: 1700000100.5}]
+    (`repeat: N, every: K` makes N copies, K steps apart: many overflow lines.)
+
 Checkpoint rules read `checkpoints:` instead, each a GPT-2-like tensor set
 with healthy statistics, then overridden (see `checkpoint` below).
 """
@@ -28,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from traindoc.model import Fact, Run, Series
+from traindoc.model import Event, Fact, Run, Series
 
 
 def segment(seg: dict[str, Any]) -> np.ndarray:
@@ -78,7 +82,21 @@ def build_run(case: dict[str, Any]) -> Run:
     ser = {name: series(name, spec) for name, spec in (case.get("series") or {}).items()}
     facts = {k: Fact(v, "case file") for k, v in (case.get("facts") or {}).items()}
     cks = tuple(checkpoint(c) for c in case.get("checkpoints") or ())
-    return Run(name=case.get("name", "case"), series=ser, facts=facts, checkpoints=cks)
+    events = tuple(event(e) for spec in case.get("events") or () for e in _repeat(spec))
+    return Run(
+        name=case.get("name", "case"), series=ser, facts=facts, checkpoints=cks, events=events
+    )
+
+
+def _repeat(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = dict(spec)
+    n, every = int(spec.pop("repeat", 1)), int(spec.pop("every", 1))
+    step = spec.get("step")
+    return [spec if step is None else {**spec, "step": int(step) + i * every} for i in range(n)]
+
+
+def event(spec: dict[str, Any]) -> Event:
+    return Event(**{"text": spec.get("kind", ""), **spec})
 
 
 def checkpoint(spec: dict[str, Any]) -> Any:

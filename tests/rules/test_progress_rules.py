@@ -66,7 +66,7 @@ def test_restart_gap_at_a_known_resume_is_info() -> None:
 
 def test_relative_times_with_epoch_mtime_are_not_compared() -> None:
     dt = np.ones(200)
-    run = _run(dt, {"log_mtime": T0 + 10_000})
+    run = _run(dt, {"now": T0 + 10_000})
     rel = Series.from_arrays(
         "loss", run.series["loss"].steps, run.series["loss"].values, np.cumsum(dt)
     )

@@ -61,7 +61,6 @@ def read(path: str | Path) -> Run:
         raise ReadError(path, "no line holds a JSON object; not a JSONL metrics file", 1)
     series, facts = cols.finish("jsonl")
     facts["trainer"] = Fact("jsonl", f"{path.name}: JSON lines")
-    facts["log_mtime"] = Fact(path.stat().st_mtime, f"{path.name}: file modification time")
     inputs = [Input(str(path), "jsonl")]
     for name in _CONFIGS:  # a loop's own config dump next to its log, if any
         side = path.parent / name

@@ -33,6 +33,16 @@ class Params:
     head_frac: float = 0.1
     # Fewer post-warmup points than this cannot show a trend.
     min_points: int = 20
+    # Runaway into NaN/Inf (too short for the trend above, e.g. SGD at a huge LR:
+    # 2.9 -> 1.5e8 in 7 steps): the last finite points before the first
+    # non-finite grad norm, at most this many ...
+    runaway_window: int = 20
+    # ... at least this many (fewer cannot show a monotone rise) ...
+    runaway_min_points: int = 5
+    # ... ending 100x above where the window started (a healthy init transient
+    # falls; an fp16 overflow jumps to Inf from a normal level in one step, with
+    # no rise before it), with a significant Mann-Kendall rise over the window.
+    runaway_ratio: float = 100.0
 
 
 @rule(
@@ -71,6 +81,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gn = run.get("grad_norm")
     assert gn is not None
     g = positive(gn)
+    runaway = _runaway(gn, p)
+    if runaway is not None:
+        yield runaway
+        return
     if len(g) < p.min_points:
         return
     start = lr_peak_step(run)
@@ -141,4 +155,60 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"step {onset}."
         ),
         severity=severity,
+    )
+
+
+def _runaway(gn: Series, p: Params) -> Hit | None:
+    """Grad norm that climbs 100x+ in the points just before it first goes NaN/Inf."""
+    bad = ~np.isfinite(gn.values)
+    if not bad.any():
+        return None
+    first_bad = int(np.argmax(bad))
+    st, v = gn.steps[:first_bad], gn.values[:first_bad]
+    ok = v > 0
+    st, v = st[ok][-p.runaway_window :], v[ok][-p.runaway_window :]
+    n = v.size
+    if n < p.runaway_min_points:
+        return None
+    lv = np.log(v)
+    k = max(2, n // 3)
+    start, end = median(lv[:k]), median(lv[-3:])
+    ratio = math.exp(end - start)
+    tr = trend(st, lv)
+    if ratio < p.runaway_ratio or not tr.rising:
+        return None
+    onset = int(st[int(np.argmax(lv > start + math.log(p.huge_ratio)))])
+    nan_step = int(gn.steps[first_bad])
+    n_bad = int(bad.sum())
+    return Hit(
+        title=(
+            f"Gradient norm ran away over {n} logged steps (median {fmt(math.exp(start))} "
+            f"-> peak {fmt(float(v.max()))}), then went non-finite at step {nan_step}"
+        ),
+        step=onset,
+        end_step=nan_step,
+        evidence={
+            "early_median": math.exp(start),
+            "late_median": math.exp(end),
+            "max_finite": float(v.max()),
+            "ratio": ratio,
+            "trend_z": tr.z,
+            "from_step": int(st[0]),
+            "onset_step": onset,
+            "first_nonfinite_step": nan_step,
+            "nonfinite_after": n_bad,
+            "runaway": True,
+        },
+        explanation=(
+            "The gradient norm grew by orders of magnitude over a few steps and then "
+            "overflowed: each update pushed the weights into a steeper region, producing a "
+            "larger gradient and a larger update, until the numbers left the float range. The "
+            "NaN/Inf gradients after it are the consequence, not the cause."
+        ),
+        prescription=(
+            "Lower the peak LR 10x or more (or add a 2-5% warmup), keep gradient clipping on "
+            "(max_grad_norm=1.0), and under fp16 switch to bf16. Restart from a checkpoint "
+            f"before step {onset}; the weights after step {nan_step} are not usable."
+        ),
+        severity=Severity.ERROR,
     )

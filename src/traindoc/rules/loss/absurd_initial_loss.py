@@ -38,9 +38,11 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """First logged loss far above the uniform floor ln(V): a starting-point problem.
 
-    **What it does.** Compares the median of the first few logged training losses
-    with ln(V) (ln(C) for a C-class classifier), the loss of a model that guesses
-    uniformly.
+    **What it does.** Compares the first logged training loss and the median of
+    the first three with ln(V) (ln(C) for a C-class classifier), the loss of a
+    model that guesses uniformly; the lower of the two decides, so neither one
+    odd first batch nor a blow-up in the very next steps (a sane start wrecked by
+    the updates: `divergence`) reads as a broken starting point.
 
     **Why it matters.** A freshly initialised model starts near ln(V); a
     pretrained one starts below it. A first loss many times ln(V) means the
@@ -63,7 +65,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     first = first[np.isfinite(first)]
     if first.size == 0:
         return
-    start = float(np.median(first))  # decides: one odd first batch cannot
+    head = float(np.median(first))  # one odd first batch cannot decide ...
+    # ... and neither can the steps after it: a first loss at ln(V) followed by a
+    # blow-up is a sane start wrecked by the updates (divergence's), so the first
+    # logged loss must be absurd too.
+    start = min(head, float(first[0]))
     ratio = start / floor
     if ratio < p.ratio_warning:
         return
@@ -77,7 +83,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         step=int(loss.steps[0]),
         evidence={
             "first_loss": float(first[0]),
-            "head_median_loss": start,
+            "head_median_loss": head,
             "floor": floor,
             "ratio": ratio,
             "vocab_size": v,

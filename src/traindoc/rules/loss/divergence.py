@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules._stats import bins, fmt, mad, rolling_median, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import is_rl
+from traindoc.rules.loss._common import floor_band, is_rl
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,16 @@ class Params:
     blowup_rise: float = 0.5
     # The rise must also beat this many standard errors of the late median.
     noise_z: float = 4.0
+    # Blow-up from the start: the loss is judged against its first logged level
+    # (median of the first 3 points, so one odd batch cannot set it) ...
+    head_points: int = 3
+    # ... and must climb to >= 3x that level (smoothed over 5 bins, so 3 of 5
+    # consecutive points must be up: a spike of one or two bad batches cannot) ...
+    blowup_factor: float = 3.0
+    blowup_window: int = 5
+    # ... and then either still end >= 50% above its start (blowup_rise) or have
+    # landed on the uniform floor ln(V): a blow-up that comes back below its start
+    # is transient instability (loss-spike / warmup-too-short), not divergence.
 
 
 @rule(
@@ -45,6 +55,7 @@ class Params:
         "fp16-instability",
         "grad-explosion",
         "nonfinite-gradients",
+        "resume-loss-jump",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -55,7 +66,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     late level is >= 10% above the best (and beyond noise) with a rising
     Mann-Kendall trend since the best point, or >= 50% above it (blow-up, error,
     no trend needed). The onset is where the smoothed curve first climbs a quarter of
-    the way from the best level to the late one.
+    the way from the best level to the late one. A blow-up right at the start (too
+    early for a "best" level to exist) is caught against the first logged level
+    instead: the 5-point median climbs to >= 3x it, and the run either still ends
+    >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
+    model was wrecked into predicting uniformly ("does the loss return, or land at
+    ln(V)?").
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -65,7 +81,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** A short warmup bump is ignored (only a sustained late
     level counts). Curriculum or data-mixture changes can legitimately raise the
     loss. RL trainers (GRPO/PPO) are skipped: their loss can legitimately rise.
-    A loss jump at a resume is `resume-loss-jump`'s.
+    A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
+    from (ending below its start, off the floor) is transient instability and is
+    left to `loss-spike` / `warmup-too-short`.
 
     **What to do.** Roll back to a checkpoint before the onset; lower the peak LR
     3-10x and/or lengthen warmup to 2-5% of steps; use bf16 instead of fp16; check
@@ -87,13 +105,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     before = st < tail_start
     if before.sum() < 3:
         return
+    sigma = mad(np.diff(f.values)) / math.sqrt(2)
+    se = 1.2533 * sigma / math.sqrt(kt)
+    hit = _early_blowup(run, p, f, st, vals, late, kt)
+    if hit is not None:
+        yield hit
+        return
     sm = rolling_median(vals, p.smooth)
     i_best = int(np.argmin(np.where(before, sm, np.inf)))
     best = float(sm[i_best])
     scale = max(abs(best), 1e-12)
     rise = (late - best) / scale
-    sigma = mad(np.diff(f.values)) / math.sqrt(2)
-    se = 1.2533 * sigma / math.sqrt(kt)
     if rise < p.min_rise or late - best < p.noise_z * se:
         return
     after = slice(i_best, nb)
@@ -143,4 +165,91 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "gradient clipping on (max_grad_norm ~1.0)."
         ),
         severity=severity,
+    )
+
+
+def _early_blowup(
+    run: Run,
+    p: Params,
+    f: Series,
+    st: np.ndarray,
+    vals: np.ndarray,
+    late: float,
+    kt: int,
+) -> Hit | None:
+    """A blow-up measured against the first logged level (no "best" needed)."""
+    start = float(np.median(f.values[: p.head_points]))
+    if not start > 0:
+        return None  # a zero/negative start (degenerate or non-CE loss): no ratio
+    sm = rolling_median(vals, p.blowup_window)
+    i_peak = int(np.argmax(sm))
+    peak = float(sm[i_peak])
+    if peak < p.blowup_factor * start:
+        return None
+    floor = run.floor
+    # Noise of the end level from the tail's own batch-to-batch differences (the
+    # blow-up itself would inflate a whole-run estimate); the 3-point start is
+    # noisier than the tail median, hence the 1/3 term.
+    tail = f.values[-kt:]
+    sigma = mad(np.diff(tail)) / math.sqrt(2) if tail.size >= 4 else 0.0
+    se = 1.2533 * (sigma if math.isfinite(sigma) else 0.0) * math.sqrt(1 / kt + 1 / p.head_points)
+    still_up = late >= (1 + p.blowup_rise) * start and late - start >= p.noise_z * se
+    on_floor = False
+    if floor is not None:
+        lo, hi = floor_band(run, floor)
+        on_floor = lo <= late <= hi and peak >= p.blowup_factor * floor
+    if not (still_up or on_floor):
+        return None  # it came back below its start: transient, not divergence
+    up = np.flatnonzero(sm[: i_peak + 1] >= (1 + p.blowup_rise) * start)
+    onset = int(st[up[0]]) if up.size else int(st[i_peak])
+    evidence: dict[str, object] = {
+        "start_loss": start,
+        "peak_loss": peak,
+        "peak_step": int(st[i_peak]),
+        "peak_ratio": peak / start,
+        "late_loss": late,
+        "rise": (late - start) / start,
+        "onset_step": onset,
+        "ends": "still above its start" if still_up else "on the uniform floor",
+    }
+    if floor is not None:
+        evidence["floor"] = floor
+    lr = run.get("lr")
+    if lr is not None:
+        lf = lr.finite()
+        at = lf.values[lf.steps <= onset]
+        if at.size:
+            evidence["lr_at_onset"] = float(at[-1])
+    if still_up:
+        end = f"is still {fmt(late)} at the end ({(late - start) / start:+.0%} over its start)"
+        why = "it never came back to where it started: the updates wrecked the model."
+    else:
+        end = (
+            f"lands on the uniform floor ln({run.vocab_size}) = {fmt(floor or 0.0)} "
+            f"({fmt(late)} at the end)"
+        )
+        why = (
+            "it then settled exactly on the uniform floor ln(V): the model was wrecked into "
+            "predicting the same distribution for every input (dead units, collapsed "
+            "logits), so the flat loss after the blow-up is not convergence."
+        )
+    return Hit(
+        title=(
+            f"Loss blows up from {fmt(start)} to {fmt(peak)} ({fmt(peak / start)}x, step "
+            f"{int(st[i_peak])}) and {end}"
+        ),
+        step=onset,
+        end_step=int(f.steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"From step {onset} the training loss climbed to {fmt(peak / start)}x its starting "
+            f"level, and {why} That is the signature of steps far too large for the loss "
+            "surface (LR too high for the regime, no warmup) or of numerics breaking down."
+        ),
+        prescription=(
+            "Restart from the initial checkpoint (nothing after the blow-up is worth keeping); "
+            "lower the peak LR 3-10x or more, add a warmup of 2-5% of steps, keep gradient "
+            "clipping on (max_grad_norm ~1.0), and train in bf16 rather than fp16."
+        ),
+        severity=Severity.ERROR,
     )

@@ -43,6 +43,8 @@ class Params:
         "lr-too-low",
         "schedule-not-applied",
         "no-trainable-parameters",
+        # A blow-up that wrecked the model into uniform predictions lands here.
+        "divergence",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:

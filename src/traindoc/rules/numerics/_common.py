@@ -117,4 +117,29 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
         n_skipped = float(fact) if fact is not None else None
     if n_skipped is not None and n_skipped > max(t.skipped_min, t.skipped_share * span):
         out.append(Symptom("skipped-steps", first_step, f"{n_skipped:.0f} optimizer steps skipped"))
+    out += _event_symptoms(run, t, span, counted=any(s.what == "skipped-steps" for s in out))
+    return out
+
+
+def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Symptom]:
+    """Console lines: "loss scale already at minimum" by itself; overflow messages
+    ("Gradient overflow. Skipping step", DeepSpeed "OVERFLOW! ...") past the
+    calibration allowance, unless a skipped-steps counter already said so."""
+    out = []
+    floor = next((e for e in run.events if e.kind == "loss-scale-minimum"), None)
+    if floor is not None:
+        out.append(
+            Symptom(
+                "loss-scale-minimum", floor.step, f"loss scale at its minimum (line {floor.line})"
+            )
+        )
+    over = [e for e in run.events if e.kind == "fp16-overflow"]
+    if not counted and len(over) > max(t.skipped_min, t.skipped_share * span):
+        out.append(
+            Symptom(
+                "overflow-messages",
+                over[t.skipped_min].step,
+                f"{len(over)} overflow / skipped-step messages (first at line {over[0].line})",
+            )
+        )
     return out

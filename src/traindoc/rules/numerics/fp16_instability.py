@@ -25,7 +25,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss scaler's occasional calibration overflow (> 1% of points, or still
     there at the end); a dynamic loss scale that collapses (to 1, "loss scale
     already at minimum", or by 2^12 from its peak); more than max(20, 1% of
-    steps) skipped optimizer steps ("Gradient overflow. Skipping step"); and
+    steps) skipped optimizer steps ("Gradient overflow. Skipping step", counted
+    from a skipped-steps series or, in a console log, from the overflow messages
+    themselves; a "loss scale already at minimum" line counts by itself); and
     huge gradients (grad-norm spikes >= 10x that the loss followed, or a 10x
     rising grad norm).
 

@@ -146,6 +146,7 @@ class Curve:
     persistence: float
     low: float  # lowest bin median anywhere
     late_start: int
+    end: float = math.nan  # median of the last ~10% of bins: where the run ended up
 
     @property
     def drop(self) -> float:
@@ -162,10 +163,36 @@ class Curve:
         return self.late.falling and self.late_change <= -0.02
 
     @property
+    def learned(self) -> float:
+        """How far the loss came down from its start to its best (the problem's scale)."""
+        return max(self.head - self.low, 0.0)
+
+    @property
+    def converged(self) -> bool:
+        """Fell 100x+ from its start and ended there: a solved task near zero loss.
+
+        Relative measures (spikes over the local median, band / level) on such a
+        curve measure the noise of a solved problem, not instability.
+        """
+        return self.head > 0 and self.level <= 0.01 * self.head
+
+    @property
     def diverging(self) -> bool:
-        """Trends up in the late window, or sits far above its own best."""
-        rising = self.late.rising and self.late_change >= 0.05
-        return rising or (self.low > 0 and self.level >= 1.5 * self.low)
+        """Trends up in the late window, or ends far above its own best.
+
+        Either rise must also be material: at least 5% of what the run learned
+        (head - best), so a loss that converged to ~0 and wobbles between 1e-4 and
+        3e-4 (3x "above its best") is not diverging.
+        """
+        material = 0.05 * self.learned
+        rising = (
+            self.late.rising
+            and self.late_change >= 0.05
+            and self.late_change * self.level >= material
+        )
+        end = self.level if math.isnan(self.end) else self.end
+        above = self.low > 0 and end >= 1.5 * self.low and end - self.low >= material
+        return rising or above
 
     def oscillating_plateau(self, min_drop: float = 1.2, min_band: float = 0.03) -> bool:
         """Seed B: an early drop, then a saw-tooth band with no downward trend."""
@@ -200,11 +227,17 @@ def curve(loss: Series, late_frac: float = 0.5) -> Curve | None:
         r10, r90 = np.percentile(tail, [10, 90])
         persistence = float(s90 - s10) / float(r90 - r10) if r90 > r10 else 0.0
     low = float(rolling_median(med, 5).min())
-    return Curve(head, level, tr, change, band, persistence, low, cut)
+    end = median(med[-max(3, med.size // 10) :])
+    return Curve(head, level, tr, change, band, persistence, low, cut, end)
 
 
-def spike_events(values: np.ndarray, k: float = 6.0, min_rel: float = 0.25) -> np.ndarray:
-    """Indices where a run of spiky points starts (values must be finite)."""
+def spike_events(
+    values: np.ndarray, k: float = 6.0, min_rel: float = 0.25, min_abs: float = 0.0
+) -> np.ndarray:
+    """Indices where a run of spiky points starts (values must be finite).
+
+    A spike is k robust sigmas, `min_rel` of the local median and `min_abs` above it.
+    """
     n = values.size
     if n < 8:
         return np.empty(0, np.int64)
@@ -224,7 +257,7 @@ def spike_events(values: np.ndarray, k: float = 6.0, min_rel: float = 0.25) -> n
     scale = mad(resid[::step])
     if not math.isfinite(scale) or scale <= 0:
         scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    hit = (resid > k * scale) & (resid > min_rel * np.abs(base))
+    hit = (resid > k * scale) & (resid > min_rel * np.abs(base)) & (resid > min_abs)
     idx = np.flatnonzero(hit)
     if idx.size == 0:
         return idx

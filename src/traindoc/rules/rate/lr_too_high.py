@@ -44,6 +44,9 @@ class Params:
     # saw-tooth: 0.8+ for seed B's shape, ~0.55 for white batch noise) is a warning
     # there; a white-noise plateau is only info.
     min_persistence: float = 0.7
+    # A loss spike must rise at least 5% of what the run learned (head - best)
+    # above its local median: relative spikes on a loss near zero are noise.
+    spike_min_learned: float = 0.05
 
 
 @rule(
@@ -78,7 +81,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A run that has simply converged and sits at its
     noise floor looks like a plateau; when an eval loss is logged and still
-    improves the plateau is not counted. NaNs under fp16 are usually a dtype
+    improves the plateau is not counted. A loss solved to ~0 (100x below its
+    start) wobbles by large *relative* amounts: there spikes and bands are not
+    counted, and a rise only counts as divergence when it is at least 5% of what
+    the run learned. The regime table is for transformer LMs under AdamW: with no
+    regime and a task known not to be an LM (a small classifier at Adam 3e-3),
+    a high LR alone is not reported; only instability in the curves is. NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
 
@@ -104,22 +112,36 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         signs.append("non-finite")
     if c is not None and c.diverging:
         signs.append("diverging")
+    # A task solved to ~0 loss: its spikes and band are the noise of a solved
+    # problem (a 1e-4 -> 5e-4 loss blip is +400% of nothing), not overshooting.
+    solved = c is not None and c.converged
     loss_spikes = grad_spikes = 0
-    if loss is not None:
-        loss_spikes = spike_events(loss.finite().values, min_rel=p.loss_spike_rel).size
+    if loss is not None and not solved:
+        # A loss spike must also matter at the scale of the problem: 5% of what
+        # the run learned, so blips on a loss near its floor are not counted.
+        min_abs = p.spike_min_learned * c.learned if c is not None else 0.0
+        f = loss.finite().values
+        loss_spikes = spike_events(f, min_rel=p.loss_spike_rel, min_abs=min_abs).size
     gn = run.get("grad_norm")
-    if gn is not None:
+    if gn is not None and not solved:
         grad_spikes = spike_events(gn.finite().values[3:], min_rel=p.grad_spike_rel).size
     if max(loss_spikes, grad_spikes) >= p.min_spikes:
         signs.append("spikes")
     plateau = (
         c is not None
+        and not solved
         and c.oscillating_plateau(p.plateau_min_drop, p.plateau_min_band)
         and not _eval_improving(run, c.late_start)
     )
     if plateau:
         signs.append("oscillating")
 
+    # The tolerance table is for transformer LMs under AdamW. With no regime known
+    # and a task known not to be language modelling (a classifier, a regressor),
+    # the LR alone proves nothing: only the curves can accuse it.
+    table_applies = regime is not None or run.fact("task") in (None, "lm")
+    if high and not signs and not table_applies:
+        return
     if high:
         if {"non-finite", "diverging"} & set(signs):
             severity = Severity.ERROR

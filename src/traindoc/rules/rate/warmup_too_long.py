@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import total_steps, warmup
+from traindoc.rules.rate._common import curve, total_steps, warmup
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Measures warmup from the logged LR (steps until it first
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps`, and divides by the total steps (`max_steps`, else the last
-    logged step). Warns at >= 8%, with stronger wording at >= 25%.
+    logged step). Warns at >= 8% (info while the loss keeps falling), with
+    stronger wording at >= 25%.
 
     **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -45,7 +46,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** 10% is a classic BERT-era default and harmless on
     short fine-tunes that converge; very large batches or very deep models
     sometimes need long warmups. Treat it as a tuning hint unless the curve
-    also plateaus.
+    also plateaus: below 25% of the run, a loss still clearly falling in the
+    second half of the run (Theil-Sen drop >= 2%, significant) makes it info.
 
     **What to do.** Set warmup to 2-5% of total steps (e.g. `warmup_ratio=0.03`),
     and tune it together with peak LR and effective batch.
@@ -60,6 +62,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if frac < p.warn_frac:
         return
     strong = frac >= p.strong_frac
+    # Below a quarter of the run, a long warmup on a curve that keeps falling is a
+    # tuning hint (info): the docstring's "unless the curve also plateaus".
+    loss = run.get("loss")
+    c = curve(loss) if loss is not None else None
+    converging = c is not None and c.converging
+    severity = Severity.INFO if converging and not strong else Severity.WARNING
     yield Hit(
         title=(
             f"Warmup of {w.steps:.0f} steps is {100 * frac:.0f}% of the {total} total steps "
@@ -73,6 +81,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "warmup_frac": frac,
             "source": w.source,
             "complete": w.complete,
+            "loss_converging": converging,
         },
         explanation=(
             ("A quarter or more of the run" if strong else "A large share of the run")
@@ -85,4 +94,5 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Shorten warmup to 2-5% of total steps (~{max(1, round(0.03 * total))} steps, "
             "warmup_ratio=0.03) and re-tune peak LR with it."
         ),
+        severity=severity,
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt, median, rolling_median
+from traindoc.rules._stats import fmt, mad, median, rolling_median
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import nonfinite, peak_lr, spike_events, total_steps, warmup
 
@@ -27,8 +27,11 @@ class Params:
     unknown_high_lr: float = 3e-4
     # The start of the run where a missing warmup shows: first 10% of steps.
     early_frac: float = 0.1
-    # A rolling median 15% above the first losses: the loss went up, not down.
+    # A rolling median 15% above the first loss: the loss went up, not down ...
     rise_rel: float = 0.15
+    # ... by more than 4 robust sigmas of its own batch-to-batch noise, so one
+    # lucky low first batch on a noisy curve is not a "rise".
+    rise_noise_k: float = 4.0
     loss_spike_rel: float = 0.25
     grad_spike_rel: float = 1.0
     # Grad-norm spikes absorbed by clipping are not loss spikes (DOMAIN): one alone
@@ -55,7 +58,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     under 1% of total steps or under 10 steps with a peak LR at or above the
     middle of the regime's range (pre-training 3e-4, full fine-tune 2e-5, LoRA
     1e-4), looks at the first 10% of the run for instability: the loss rising
-    15% above where it started, loss spikes (>= 25% over the local median),
+    15% (and 4 noise sigmas) above where it started (a 3-point rolling median
+    against the first loss, so a blow-up at step 2-3 counts), loss spikes (>= 25% over the local median),
     two or more grad-norm spikes (>= 2x), or NaN/Inf.
 
     **Why it matters.** Seed B: a warmup that is too short makes the first steps
@@ -87,10 +91,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     early = f.values[:n_early]
 
     signs: dict[str, int] = {}
-    head = median(early[: p.skip_points])
-    rm = rolling_median(early, 5)[p.skip_points :]
-    if rm.size and head > 0 and rm.max() >= (1 + p.rise_rel) * head:
-        signs["loss-rise"] = int(f.steps[p.skip_points + int(np.argmax(rm))])
+    # Where the loss started: the first logged loss, or the median of the first few
+    # when that is lower (a lucky first batch). Without warmup the blow-up can come
+    # at step 2-3, inside those first few, so their median alone would hide it.
+    head = min(float(early[0]), median(early[: p.skip_points]))
+    # A rise must last: a 3-point rolling median from the second point on (a
+    # single bad batch is a spike, below), and clear the loss's own noise.
+    rm = rolling_median(early, 3)[1:]
+    noise = _noise(f.values)
+    if rm.size and head > 0:
+        top = float(rm.max())
+        if top >= (1 + p.rise_rel) * head and top - head >= p.rise_noise_k * noise:
+            signs["loss-rise"] = int(f.steps[1 + int(np.argmax(rm))])
     ls = spike_events(f.values, min_rel=p.loss_spike_rel)
     ls = ls[(ls >= p.skip_points) & (ls < n_early)]
     if ls.size:
@@ -136,3 +148,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"steps, warmup_ratio=0.03), or lower the peak LR below {fmt(high)}."
         ),
     )
+
+
+def _noise(values: np.ndarray) -> float:
+    """Robust sigma of the loss around its local median (batch-to-batch noise)."""
+    if values.size < 8:
+        return 0.0
+    tail = values[values.size // 2 :][-20000:]
+    sigma = mad(tail - rolling_median(tail, 25))
+    return sigma if np.isfinite(sigma) else 0.0

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules._stats import fmt, mad, rolling_median
 from traindoc.rules.api import Hit, rule
 
@@ -30,6 +30,20 @@ class Params:
     min_jump_rel: float = 0.10
     # Log points after the resume searched for a return to the pre-resume level.
     recover_window: int = 200
+    # Without a known resume step, a restart from fresh weights is inferred from the
+    # curve alone when the loss jumps, between two logged points, from a learned
+    # level (the 5-point median before >= 20% below ln(V); a fresh model is never
+    # there) straight back onto ln(V): the first point after within 5% of it and the
+    # 5-point median after within +-5% (a fresh init starts 0-2% above ln(V) and
+    # sheds a little within 5 logs). A blow-up overshoots far above ln(V) instead.
+    restart_learned: float = 0.20
+    restart_tol: float = 0.05
+    # ... and one more sign that it was a restart, not a collapse: the jump sits on a
+    # checkpoint boundary (a multiple of save_steps: error), or the loss then starts
+    # descending again like a fresh run, >= 10% below its restart level within
+    # recover_window points (warning: a model wrecked into uniform output stays on
+    # the floor).
+    fresh_descent: float = 0.10
 
 
 @rule(
@@ -37,7 +51,8 @@ class Params:
     family="resume",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss", "fact:resume_steps"),
+    requires=("loss",),
+    uses=("fact:resume_steps", "fact:save_steps", "fact:vocab_size"),
     explained_by=("schedule-restarted", "resume-step-mismatch"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -48,6 +63,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     against the loss's own noise just before the resume. A jump above 4 noise
     sigmas and 10% of the level is reported, with how long the loss took to come
     back (if it did) and whether it landed on the uniform floor ln(V).
+
+    Without a known resume, a restart from fresh weights is inferred from the curve:
+    the loss jumps between two logged points from a learned level (>= 20% below
+    ln(V)) straight back onto ln(V) (+-5%) and stays there (5-point median), on a
+    checkpoint boundary (a multiple of `save_steps`: error) or followed by a fresh
+    descent (>= 10% below the restart level: warning).
 
     **Why it matters.** A correctly restored run continues its curve within the
     noise. A jump means the state that was restored is not the state that was
@@ -70,7 +91,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     f = loss.finite()
     x, steps = f.values, f.steps
     floor = run.floor
-    for r in sorted({int(v) for v in run.fact("resume_steps") or ()}):
+    known = sorted({int(v) for v in run.fact("resume_steps") or ()})
+    yield from _inferred_restarts(run, p, f, known)
+    for r in known:
         i = int(np.searchsorted(steps, r, side="right"))
         before, after = x[max(0, i - p.side_points) : i], x[i : i + p.side_points]
         if before.size < p.min_side_points or after.size < p.min_side_points:
@@ -130,4 +153,77 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "weights matching the checkpoint. Re-run the resume and compare the first loss "
                 "with the last one before it."
             ),
+        )
+
+
+def _inferred_restarts(run: Run, p: Params, f: Series, known: list[int]) -> Iterator[Hit]:
+    """Jumps straight back onto ln(V) with no known resume: restarts from fresh weights."""
+    floor = run.floor
+    x, steps = f.values, f.steps
+    k = p.side_points
+    if floor is None or x.size < 2 * k + 1:
+        return
+    learned = (1 - p.restart_learned) * floor
+    lo, hi = (1 - p.restart_tol) * floor, (1 + p.restart_tol) * floor
+    # Candidate i: x[i-1] learned, x[i] already back on the floor (one log interval),
+    # with k points on each side.
+    idx = np.arange(k, x.size - k + 1)
+    i = idx[(x[idx - 1] < learned) & (x[idx] >= lo) & (x[idx] <= hi)]
+    if i.size == 0:
+        return
+    save = run.fact("save_steps")
+    save = int(save) if isinstance(save, (int, float)) and save > 0 else None
+    for j in i[:10]:
+        j = int(j)
+        before, after = x[j - k : j], x[j : j + k]
+        b, a = float(np.median(before)), float(np.median(after))
+        if not (b < learned and lo <= a <= hi):
+            continue
+        prev, at = int(steps[j - 1]), int(steps[j])
+        if any(prev - k <= r <= at + k for r in known):
+            continue  # a known resume: the main check reports it
+        # A checkpoint step in [prev, at): the run was resumed from it.
+        on_save = save is not None and (prev % save == 0 or prev // save < (at - 1) // save)
+        seg = rolling_median(x[j : j + p.recover_window], k)
+        descends = seg.size > k and float(np.min(seg[k:])) <= (1 - p.fresh_descent) * a
+        if not (on_save or descends):
+            continue  # stuck on the floor after a jump: a collapse, not a restart
+        ckpt = ((at - 1) // save) * save if save else None
+        evidence: dict[str, object] = {
+            "resume_step": ckpt if on_save and ckpt else prev,
+            "inferred": True,
+            "loss_before": b,
+            "loss_after": a,
+            "jump_rel": (a - b) / abs(b) if b else math.inf,
+            "floor": floor,
+            "on_checkpoint_boundary": bool(on_save),
+            "fresh_descent": bool(descends),
+        }
+        where = f" (checkpoint step {ckpt}, save_steps {save})" if on_save and ckpt else ""
+        yield Hit(
+            title=(
+                f"Loss jumps from {fmt(b)} straight back to the uniform floor ln(V) = "
+                f"{fmt(floor)} at step {at}{where}: a restart from fresh weights"
+            ),
+            step=prev,
+            end_step=at,
+            evidence=evidence,
+            explanation=(
+                f"Between steps {prev} and {at} the loss went from {fmt(b)}, a level a fresh "
+                f"model never has, to {fmt(a)}, exactly what a freshly initialised model "
+                "scores, in one logging interval"
+                + (", on a checkpoint boundary" if on_save else "")
+                + (", and then started descending again like a new run" if descends else "")
+                + ". No resume is recorded in the logs, but that is the signature of a resume "
+                "that loaded fresh (or no) weights: everything learned before was lost. A "
+                "blow-up overshoots far above ln(V) instead of landing on it."
+            ),
+            prescription=(
+                "Check the resume: was resume_from_checkpoint pointing at the right "
+                "directory, and do its model weights (model.safetensors) hold the trained "
+                "model (compare its tensor statistics and first-batch loss with the run "
+                "before the stop)? Re-run the resume and compare the first loss with the "
+                "last one before it."
+            ),
+            severity=Severity.ERROR if on_save else Severity.WARNING,
         )

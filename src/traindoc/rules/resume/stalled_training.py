@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from traindoc.model import Run, Severity
+from traindoc.model import Event, Run, Severity
 from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.resume._timing import intervals, timed_series
@@ -22,10 +22,12 @@ class Params:
     # ... and 3x any other pause in the run, so a periodic eval/save that is slow
     # every time (20x a step, but the same each time) is not a stall.
     periodic_ratio: float = 3.0
-    # Absolute floor in seconds: below it a pause is jitter whatever the ratio
-    # (GC, a slow filesystem flush). Kept low because tiny CPU runs log every
-    # few milliseconds and their stalls are seconds long; raise it for big runs.
-    min_gap_s: float = 5.0
+    # Absolute floor in seconds: below it a pause is OS / GC / filesystem-flush
+    # jitter whatever the ratio. The decision is relative (20x the usual interval,
+    # 3x any other pause); the floor only keeps sub-second hiccups of runs that
+    # log every few milliseconds quiet. 1 s, not more: a plain loop logging every
+    # 0.09 s that goes silent for 3 s (38x) has stalled, whatever the scale.
+    min_gap_s: float = 1.0
     # Log points at normal pace needed after the gap to call the run recovered;
     # fewer and the run effectively ended in the stall.
     recovered_points: int = 3
@@ -38,17 +40,18 @@ class Params:
     family="resume",
     severity=Severity.ERROR,
     params=Params(),
-    uses=("loss", "fact:resume_steps", "fact:log_mtime", "fact:now"),
+    uses=("loss", "fact:resume_steps", "fact:now"),
+    explained_by=("resume-data-skip",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Steps stopped advancing: a gap in the log many times the usual step interval.
 
     **What it does.** From the wall-clock times of the logged points (the train
     loss, else any timed series) it takes the usual interval between logs (the
-    median) and looks for a silence of 20x that, 3x any other pause and at least
-    a few seconds. When the reader knows the log file's modification time (fact
-    `log_mtime`, or `now` in live mode), the silence since the last line counts
-    too. It reports the last step before the silence, the gap and the usual
+    median) and looks for a silence of 20x that and 3x any other pause in the
+    run; an absolute floor of 1 s keeps sub-second jitter of very fast logs quiet. In live mode (fact `now`, the clock of a
+    watcher), the silence since the last line counts too; offline it cannot,
+    since a finished log also ends in silence (and a copy resets file times). It reports the last step before the silence, the gap and the usual
     interval.
 
     **Why it matters.** Seed A's resume bug left the GPU at 0%, the log frozen
@@ -65,34 +68,49 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     it falls on a save_steps / eval_steps multiple; a slow final save cannot be
     told apart from a hang without those facts.
 
+    A console line of NCCL's watchdog ("Watchdog caught collective operation
+    timeout", event `nccl-timeout`) is a real hang by itself: a rank waited on a
+    collective until the timeout. It is reported even without timestamps, and a
+    resume near it does not soften the finding. A resume-skip message near the
+    gap ("Will skip the first N batches") links the finding to resume-data-skip.
+
     **What to do.** Look at the last log line and the process: GPU at 0% with the
     process alive is a hang (py-spy dump the stack). After a resume, check the
     step/accumulation arithmetic (seed A) and whether data skipping explains the
     wait (`ignore_data_skip=True`, or a resumable sampler). Gradient accumulation
     with uneven batches across ranks is the other usual real hang.
     """
+    nccl = next((e for e in run.events if e.kind == "nccl-timeout"), None)
     s = timed_series(run)
     if s is None:
+        if nccl is not None:
+            yield _nccl_only(run, nccl)
         return
     steps, times, dt = intervals(s)
     pos = dt[dt > 0]
     if pos.size < p.min_points:
+        if nccl is not None:
+            yield _nccl_only(run, nccl)
         return
     usual = float(np.median(pos))
-    resumes = sorted(int(r) for r in (run.fact("resume_steps") or ()))
-    now = run.fact("log_mtime") or run.fact("now")
+    skips = [e.step for e in run.events if e.kind == "resume-skip-batches" and e.step is not None]
+    resumes = sorted({int(r) for r in (run.fact("resume_steps") or ())} | set(skips))
+    now = run.fact("now")
     last_t = float(times[-1])
-    # A final silence, known only when the reader saw the file's mtime / the clock.
+    # A final silence, known only in live mode (the watcher's clock).
     if now is not None and (float(now) > 1e9) == (last_t > 1e9) and float(now) > last_t:
         gap = float(now) - last_t
         if gap >= max(p.ratio * usual, p.min_gap_s, p.periodic_ratio * float(pos.max())):
-            yield _hit(run, s.name, int(steps[-1]), gap, usual, 0, resumes, True)
+            hit = _hit(run, s.name, int(steps[-1]), gap, usual, 0, resumes, True)
+            yield _with_nccl(hit, nccl) if nccl is not None else hit
             return
     j = int(np.argmax(dt))
     gap = float(dt[j])
     others = np.delete(pos, np.argmax(pos))
     second = float(others.max()) if others.size else 0.0
     if gap < max(p.ratio * usual, p.min_gap_s, p.periodic_ratio * second):
+        if nccl is not None:
+            yield _nccl_only(run, nccl)
         return
     after = steps.size - 1 - (j + 1)  # points logged after the first one back
     ended = after < p.recovered_points
@@ -102,7 +120,42 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         for every in (run.fact("save_steps"), run.fact("eval_steps")):
             if every and int(every) > 0 and _near_multiple(stall_step, int(every), steps, j):
                 return
-    yield _hit(run, s.name, stall_step, gap, usual, after + 1, resumes, ended, int(steps[j + 1]))
+    hit = _hit(run, s.name, stall_step, gap, usual, after + 1, resumes, ended, int(steps[j + 1]))
+    yield _with_nccl(hit, nccl) if nccl is not None else hit
+
+
+def _nccl_only(run: Run, e: Event) -> Hit:
+    return Hit(
+        title=f"A rank hung: NCCL watchdog timeout (line {e.line})"
+        + (f" after step {e.step}" if e.step is not None else ""),
+        step=e.step,
+        evidence={"nccl_timeout": e.text, "line": e.line, "last_step": run.last_step},
+        explanation=(
+            "NCCL's watchdog aborted a collective (all-reduce, barrier, ...) that did not "
+            "complete within its timeout: one rank stopped (a hang, a crash, uneven batches or "
+            "a step condition only some ranks take) while the others waited for it."
+        ),
+        prescription=_NCCL_FIX,
+    )
+
+
+def _with_nccl(hit: Hit, e: Event) -> Hit:
+    """A silence with an NCCL timeout in the log is a real hang, resume or not."""
+    return replace(
+        hit,
+        evidence={**hit.evidence, "nccl_timeout": e.text, "nccl_line": e.line},
+        explanation=hit.explanation
+        + f" The log has an NCCL watchdog timeout (line {e.line}): a rank really hung.",
+        prescription=_NCCL_FIX + " " + hit.prescription,
+        severity=None if hit.evidence.get("ended_in_stall") else Severity.WARNING,
+    )
+
+
+_NCCL_FIX = (
+    "Find the rank that stopped first (the earliest error in its log; TORCH_NCCL_DUMP_ON_TIMEOUT "
+    "/ py-spy dump on each rank); look for code only some ranks run (rank-0-only eval or save "
+    "inside a collective) and uneven batch counts across ranks."
+)
 
 
 def _near_multiple(step: int, every: int, steps: np.ndarray, j: int) -> bool:
