@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.model import Series
+from traindoc.model import Run, Series
 
 MAD_TO_SIGMA = 1.4826  # MAD * this = sigma for Gaussian noise
 
@@ -194,3 +194,24 @@ def fmt(x: float, digits: int = 4) -> str:
     if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
         return f"{x:.{max(digits - 2, 1)}e}"
     return f"{x:.{digits}g}"
+
+
+def lr_fraction(run: Run, start: float, end: float) -> float | None:
+    """Median logged LR over [start, end] as a fraction of the peak LR; None if unknown."""
+    lr = run.get("lr")
+    if lr is None:
+        return None
+    f = lr.finite()
+    if len(f) == 0:
+        return None
+    peak = float(np.max(f.values))
+    if peak <= 0:
+        return 0.0
+    sel = f.values[(f.steps >= start) & (f.steps <= end)]
+    if sel.size == 0:
+        # No LR logged in the window: the latest value before it, if any.
+        before = f.values[f.steps <= end]
+        if before.size == 0:
+            return None
+        sel = before[-1:]
+    return float(np.median(sel)) / peak

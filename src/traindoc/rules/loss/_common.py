@@ -117,27 +117,6 @@ def baseline(values: np.ndarray, window: int = 25) -> np.ndarray:
     return np.interp(np.arange(n), centres, blocks)
 
 
-def lr_fraction(run: Run, start: float, end: float) -> float | None:
-    """Median logged LR over [start, end] as a fraction of the peak LR; None if unknown."""
-    lr = run.get("lr")
-    if lr is None:
-        return None
-    f = lr.finite()
-    if len(f) == 0:
-        return None
-    peak = float(np.max(f.values))
-    if peak <= 0:
-        return 0.0
-    sel = f.values[(f.steps >= start) & (f.steps <= end)]
-    if sel.size == 0:
-        # No LR logged in the window: the latest value before it, if any.
-        before = f.values[f.steps <= end]
-        if before.size == 0:
-            return None
-        sel = before[-1:]
-    return float(np.median(sel)) / peak
-
-
 def starts_mid_run(loss: Series) -> bool:
     """True when the log is a late window of a longer run (resumed, truncated head)."""
     first, last = int(loss.steps[0]), int(loss.steps[-1])

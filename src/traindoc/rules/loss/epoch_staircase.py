@@ -74,8 +74,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if hi - lo >= p.min_epoch_points:
             mid = (lo + hi) // 2
             seg = lf.values
-            halves.append((int(k), float(np.median(seg[lo:mid])), float(np.median(seg[mid:hi])),
-                           int(lf.steps[lo])))
+            halves.append(
+                (
+                    int(k),
+                    float(np.median(seg[lo:mid])),
+                    float(np.median(seg[mid:hi])),
+                    int(lf.steps[lo]),
+                )
+            )
     pairs = [(a, b) for a, b in itertools.pairwise(halves) if b[0] == a[0] + 1]
     if len(pairs) < p.min_boundaries:
         return

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import bins, fmt, mad, trend
+from traindoc.rules._stats import bins, fmt, lr_fraction, mad, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, is_rl, lr_fraction
+from traindoc.rules.loss._common import floor_band, is_rl
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt, trend
+from traindoc.rules._stats import fmt, lr_fraction, trend
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve, nonfinite, peak_lr, spike_events
 
 
 @dataclass(frozen=True)
 class Params:
+    # A plateau while the LR has decayed below 15% of its peak is the schedule's
+    # converging tail, not an LR too high to settle (as in oscillating-plateau).
+    converged_lr_fraction: float = 0.15
     # Above these an LR is outside what the regime tolerates for AdamW: pre-training
     # >2e-3 (only small models take it), full fine-tune >2e-4 (10x the usual 2e-5),
     # LoRA >1e-3 (5x the 2e-4 tutorial default). Regime unknown: the most tolerant.
@@ -127,11 +130,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         grad_spikes = spike_events(gn.finite().values[3:], min_rel=p.grad_spike_rel).size
     if max(loss_spikes, grad_spikes) >= p.min_spikes:
         signs.append("spikes")
+    # A flat tail while the schedule has decayed the LR to a small fraction of its
+    # peak is convergence (cosine's tail), not an LR too high to settle.
+    lr_frac = lr_fraction(run, c.late_start, float("inf")) if c is not None else None
     plateau = (
         c is not None
         and not solved
         and c.oscillating_plateau(p.plateau_min_drop, p.plateau_min_band)
         and not _eval_improving(run, c.late_start)
+        and not (lr_frac is not None and lr_frac < p.converged_lr_fraction)
     )
     if plateau:
         signs.append("oscillating")
