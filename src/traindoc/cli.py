@@ -74,6 +74,9 @@ def diagnose(
     checkpoints: Annotated[
         bool, typer.Option(help="Also check the tensors of the checkpoints in the run dir.")
     ] = True,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
+    ] = None,
 ) -> None:
     """Diagnose a finished or running training run."""
     from traindoc.engine import diagnose as run_rules
@@ -82,6 +85,14 @@ def diagnose(
 
     if regime is not None and regime not in REGIMES:
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
+    from traindoc.readers import discover_runs
+
+    found = discover_runs(path) if path.is_dir() else []
+    if len(found) > 1:  # a folder of runs: each report, then one summary table
+        overrides = (vocab_size, regime, num_classes)
+        if html is not None:
+            print(f"traindoc: --html takes one run; {path} holds {len(found)}", file=sys.stderr)
+        raise typer.Exit(_diagnose_many(path, found, format, fail_on, overrides, checkpoints))
     try:
         run = load(path, checkpoints=checkpoints)
     except ReadError as exc:
@@ -100,6 +111,10 @@ def diagnose(
         from traindoc.report.terminal import render as render_term
 
         render_term(d, Console(highlight=False))
+    if html is not None:
+        from traindoc.report.html import render as render_html
+
+        _write(html, render_html(d))
     _exit_for(d.findings, fail_on)
 
 
@@ -154,6 +169,102 @@ def ckpt(
             render_comparison(cmp, console)
         render_findings(d, console)
     _exit_for(d.findings, fail_on)
+
+
+@app.command()
+def compare(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Two or more runs; the first is the reference.")
+    ],
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write the runs overlaid as HTML here.")
+    ] = None,
+) -> None:
+    """Overlay runs and say the first step where each parts from the first (loss, LR, grad norm)."""
+    from traindoc.compare import compare_runs
+    from traindoc.pipeline import load
+    from traindoc.readers import ReadError
+
+    if len(paths) < 2:
+        _fail("compare needs at least two runs")
+    try:
+        runs = [load(p, checkpoints=False) for p in paths]
+    except ReadError as exc:
+        _fail(str(exc))
+    cmps = compare_runs(runs)
+    if format is Format.json:
+        import json
+
+        print(json.dumps({"comparisons": [c.to_dict() for c in cmps]}, indent=2))
+    else:
+        from traindoc.report.compare_terminal import render as render_cmp
+
+        render_cmp(runs, cmps, Console(highlight=False))
+    if html is not None:
+        from traindoc.report.html import render_compare
+
+        _write(html, render_compare(runs, cmps))
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _diagnose_many(
+    parent: Path, paths: list[Path], format: Format, fail_on: FailOn, overrides, checkpoints: bool
+) -> int:
+    """Diagnose each run; the exit status is the worst over them (2 = a run unreadable)."""
+    from traindoc.engine import diagnose as run_rules
+    from traindoc.pipeline import load
+    from traindoc.readers import ReadError
+    from traindoc.report import summary
+
+    console = Console(highlight=False)
+    reports, rows, worst = [], [], 0
+    level = None if fail_on is FailOn.never else Severity.parse(fail_on.value)
+    for p in paths:
+        name = summary.run_name(p, parent)
+        try:
+            run = load(p, checkpoints=checkpoints)
+        except ReadError as exc:
+            rows.append(summary.row(name, None, str(exc)))
+            reports.append({"run": {"name": name}, "verdict": "unreadable", "error": str(exc)})
+            worst = 2
+            continue
+        d = run_rules(apply_overrides(replace(run, name=name), *overrides))
+        rows.append(summary.row(name, d))
+        if level is not None and any(f.severity >= level for f in d.findings):
+            worst = max(worst, 1)
+        if format is Format.json:
+            from traindoc.report.json_report import to_dict
+
+            reports.append(to_dict(d))
+        elif format is Format.markdown:
+            from traindoc.report.markdown import render as render_md
+
+            print(render_md(d) + "\n")
+        else:
+            from traindoc.report.terminal import render as render_term
+
+            render_term(d, console)
+    if format is Format.json:
+        import json
+
+        from traindoc.report.json_report import _finite
+
+        print(json.dumps(_finite({"runs": reports, "summary": rows}), indent=2, allow_nan=False))
+    elif format is Format.markdown:
+        print(summary.render_markdown(rows))
+    else:
+        for r in rows:
+            if r["verdict"] == "unreadable":
+                console.print(f"[magenta]UNREADABLE[/] {r['run']}: {r['error']}")
+        summary.render_terminal(rows, console)
+    return worst
 
 
 def _tensor_names(evidence: dict) -> list[str]:

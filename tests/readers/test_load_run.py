@@ -60,14 +60,16 @@ def test_trainer_state_file_directly(tmp_path: Path) -> None:
     assert load_checked(f).get("loss") is not None
 
 
-def test_hf_dir_with_metrics_jsonl_prefers_hf_and_notes_the_rest(tmp_path: Path) -> None:
+def test_hf_dir_with_trainer_log_reads_both_as_llamafactory(tmp_path: Path) -> None:
     write_state(tmp_path / "trainer_state.json", state([train_entry(2, 1.0)], 2))
     (tmp_path / "trainer_log.jsonl").write_text(
-        json.dumps({"current_steps": 2, "loss": 1.0}) + "\n"
+        json.dumps({"current_steps": 2, "loss": 1.0, "elapsed_time": "0:00:03"}) + "\n"
     )
     run = load_checked(tmp_path)
-    assert run.fact("trainer") == "hf"
-    assert any("trainer_log.jsonl" in n.message for n in run.notes)
+    assert run.fact("trainer") == "llamafactory"
+    assert {"hf-trainer-state", "llamafactory-log"} <= {i.kind for i in run.inputs}
+    loss = run.get("loss")
+    assert loss is not None and loss.times is not None and loss.times[0] == 3.0
 
 
 def test_jsonl_with_any_extension_is_sniffed(tmp_path: Path) -> None:

@@ -16,7 +16,14 @@ from traindoc.readers._base import ReadError
 from traindoc.readers._facts import finalize
 from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
 
-__all__ = ["SUPPORTED", "ReadError", "load_run"]
+__all__ = ["SUPPORTED", "ReadError", "discover_runs", "load_run"]
+
+
+def discover_runs(root: str | Path) -> list[Path]:
+    """Every run under root (see readers/discover.py); [root] when root is one run."""
+    from traindoc.readers.discover import discover_runs as find
+
+    return find(root)
 
 
 def load_run(path: str | Path) -> Run:
@@ -62,10 +69,30 @@ def _read(source: Source) -> Run:
             from traindoc.readers import lightning_csv
 
             return lightning_csv.read(source.path)
+        if source.kind == "tensorboard":
+            from traindoc.readers import tensorboard
+
+            return tensorboard.read(source.path)
         if source.kind == "jsonl":
             from traindoc.readers import jsonl
 
             return jsonl.read(source.path)
+        if source.kind == "console":
+            from traindoc.readers import console
+
+            return console.read(source.path)
+        if source.kind == "llamafactory":
+            from traindoc.readers import llamafactory
+
+            return llamafactory.read(source.path)
+        if source.kind == "wandb":
+            from traindoc.readers import wandb
+
+            return wandb.read(source.path)
+        if source.kind == "mlflow":
+            from traindoc.readers import mlflow
+
+            return mlflow.read(source.path)
         from traindoc.readers.training_args import facts_from_args, load_args
 
         facts: dict[str, Fact] = facts_from_args(load_args(source.path), source.path.name)

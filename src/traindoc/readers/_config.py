@@ -7,6 +7,7 @@ themselves) are taken, numbers only, at the top level or one level down.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import yaml
 
 from traindoc.model import Fact
 from traindoc.model.signals import FACTS, REGIMES
-from traindoc.readers._base import Notes
+from traindoc.readers._base import Notes, to_float
 
 # config key (lower-cased) -> run fact
 ALIASES = {
@@ -88,4 +89,82 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
                 out[fact] = Fact(value, f"{source}: {name}")
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             out[fact] = Fact(value, f"{source}: {name}")
+        elif isinstance(value, str) and value.strip() and (num := to_float(value)) is not None:
+            whole = value.strip().lstrip("+-").isdigit()
+            out[fact] = Fact(int(num) if whole else num, f"{source}: {name}={value!r}")
     return out
+
+
+# LLaMA-Factory (examples/train_*/*.yaml) and Axolotl (utils/schemas) training YAMLs:
+# FORMATS.md 2. Recognised by keys only those tools use; anything else is not theirs.
+_LF_KEYS = {"finetuning_type", "stage", "template", "cutoff_len", "lora_rank"}
+_AX_KEYS = {"micro_batch_size", "adapter", "sequence_len", "num_epochs", "datasets", "lora_r"}
+_TOOL_FACTS = {
+    "lora_rank": "lora_r",
+    "lora_r": "lora_r",
+    "lora_alpha": "lora_alpha",
+    "model_name_or_path": "base_model",
+    "base_model": "base_model",
+    "cutoff_len": "max_seq_len",
+    "sequence_len": "max_seq_len",
+    "stage": "stage",
+    "num_epochs": "num_train_epochs",
+    "warmup_ratio": "warmup_ratio",
+    "dataset": "dataset",
+}
+_CKPT_STEP = re.compile(r"checkpoint-(\d+)")
+
+
+def tool_of(data: dict[str, Any]) -> str | None:
+    keys = set(data)
+    if len(keys & _LF_KEYS) >= 2 or ("model_name_or_path" in keys and keys & _LF_KEYS):
+        return "llamafactory"
+    if "base_model" in keys and keys & _AX_KEYS:
+        return "axolotl"
+    return None
+
+
+def tool_facts(data: dict[str, Any], source: str) -> dict[str, Fact]:
+    """Facts from a LLaMA-Factory or Axolotl YAML (empty when it is neither)."""
+    tool = tool_of(data)
+    if tool is None:
+        return {}
+    out = facts_from(data, source)
+    for key, fact in _TOOL_FACTS.items():
+        v = data.get(key)
+        if v is not None and fact not in out and not isinstance(v, (dict, list, bool)):
+            out[fact] = Fact(to_float(v) if fact == "num_train_epochs" else v, f"{source}: {key}")
+    if isinstance(data.get("datasets"), list):  # axolotl: [{path, type}, ...]
+        paths = [str(d.get("path")) for d in data["datasets"] if isinstance(d, dict)]
+        out["dataset"] = Fact(", ".join(paths), f"{source}: datasets[].path")
+    for flag in ("bf16", "fp16"):
+        if data.get(flag) is True and "precision" not in out:
+            out["precision"] = Fact(flag, f"{source}: {flag}: true")
+    ft, adapter = data.get("finetuning_type"), data.get("adapter")
+    if data.get("train_from_scratch") is True:
+        out["regime"] = Fact("pretraining", f"{source}: train_from_scratch: true")
+    elif ft in ("lora", "full", "freeze") or adapter in ("lora", "qlora"):
+        # Axolotl without an adapter may be pre-training too: left to the loss-vs-ln(V) test.
+        lora = ft == "lora" or adapter in ("lora", "qlora")
+        why = f"finetuning_type: {ft}" if ft else f"adapter: {adapter or '(none)'}"
+        out["regime"] = Fact("lora" if lora else "full-finetune", f"{source}: {why}")
+    if tool == "axolotl" and "lr_scheduler" not in out:
+        out["lr_scheduler"] = Fact("cosine", f"{source}: lr_scheduler not set (axolotl default)")
+    if data.get("stage") in ("ppo",):
+        out["task"] = Fact("rl", f"{source}: stage: {data['stage']}")
+    ckpt = data.get("resume_from_checkpoint")
+    if isinstance(ckpt, str) and (m := _CKPT_STEP.search(ckpt)):
+        out["resume_steps"] = Fact((int(m.group(1)),), f"{source}: resume_from_checkpoint")
+    out["tool"] = Fact(tool, f"{source}: {tool} config")
+    return out
+
+
+def find_tool_config(run_dir: Path) -> tuple[Path, dict[str, Fact]] | None:
+    """The LLaMA-Factory/Axolotl YAML in the run dir or its parent, if one is there."""
+    for d in (run_dir, run_dir.parent):
+        for p in sorted([*d.glob("*.yaml"), *d.glob("*.yml")]):
+            if p.is_file() and p.stat().st_size < 1 << 20:
+                data = load(p, Notes())
+                if data and (facts := tool_facts(data, p.name)):
+                    return p, facts
+    return None

@@ -14,6 +14,7 @@ from typing import Any
 
 from traindoc.model import Fact, Input
 from traindoc.readers._base import Notes, ReadError, to_float
+from traindoc.readers._config import find_tool_config
 from traindoc.readers.training_args import facts_from_args, load_args
 
 _CLASSIFIER = ("ForSequenceClassification", "ForImageClassification", "ForAudioClassification")
@@ -80,6 +81,11 @@ def read_all(dirs: list[Path], facts: dict[str, Fact], notes: Notes) -> list[Inp
             n = len(ranks) or (1 if (d / "rng_state.pth").is_file() else 0)
             if n:
                 facts["devices"] = Fact(n, f"{d.name}: {n} rng_state file(s), one per rank")
+    if (tool := find_tool_config(dirs[0])) is not None:  # LLaMA-Factory / Axolotl
+        p, found = tool
+        inputs.append(Input(str(p), f"{found['tool'].value}-config"))
+        for key, fact in found.items():  # the resolved TrainingArguments win over the YAML
+            facts.setdefault(key, fact)
     if versions:
         facts["versions"] = Fact(versions, "config.json / adapter_config.json")
     return inputs

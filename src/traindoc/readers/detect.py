@@ -18,6 +18,11 @@ SUPPORTED = (
     "Lightning CSVLogger (lightning_logs/version_N/metrics.csv)",
     "JSONL metrics (*.jsonl, one JSON object per line)",
     "HF training_args.bin",
+    "console log (*.log/*.txt/*.out: HF dicts, nanoGPT, Megatron, DeepSpeed, torchtune, torchtitan)",
+    "LLaMA-Factory output dir (trainer_log.jsonl + trainer_state.json)",
+    "W&B run dir (wandb/offline-run-*/run-*.wandb, or files/wandb-summary.json)",
+    "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
+    "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
 _SNIFF = 64 << 10
@@ -25,14 +30,16 @@ _SNIFF = 64 << 10
 
 @dataclass(frozen=True)
 class Source:
-    kind: str  # hf | lightning | jsonl | training_args
+    kind: str  # hf | lightning | jsonl | training_args | console
     path: Path
 
 
 def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     """Every run-looking thing in root (or, failing that, one level below), best first."""
     found: list[Source] = []
-    if (root / "trainer_state.json").is_file() or any(
+    if (root / "trainer_log.jsonl").is_file():  # LLaMA-Factory: its log + the HF state
+        found.append(Source("llamafactory", root))
+    elif (root / "trainer_state.json").is_file() or any(
         p.is_file() for p in root.glob("checkpoint-*/trainer_state.json")
     ):
         found.append(Source("hf", root))
@@ -45,14 +52,35 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
             if (m := _VERSION.search(p.name)) and (p / "metrics.csv").is_file()
         ]
         found += [Source("lightning", p) for _, p in sorted(versions, reverse=True)]
-    jsonl = [p for p in sorted(root.glob("*.jsonl")) if p.is_file() and is_metrics_jsonl(p)]
+    jsonl = [
+        p
+        for p in sorted(root.glob("*.jsonl"))
+        if p.is_file() and p.name != "trainer_log.jsonl" and is_metrics_jsonl(p)
+    ]
     found += [Source("jsonl", p) for p in sorted(jsonl, key=_jsonl_rank)]
+    if not found or found[0].kind != "hf":  # HF's runs/ holds the curves of its state
+        from traindoc.readers.tensorboard import find_runs
+
+        runs = sorted(find_runs(root), key=_newest, reverse=True)
+        found += [Source("tensorboard", r) for r in runs]
+    found += [Source("wandb", p) for p in _tracker_runs(root, "wandb")]
+    found += [Source("mlflow", p) for p in _tracker_runs(root, "mlflow")]
+    # Console captures last: the structured logs above are lossless.
+    found += [
+        Source("console", p)
+        for p in sorted(root.iterdir())
+        if p.suffix.lower() in _CONSOLE_EXT and p.is_file() and is_console(p)
+    ]
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
     if not found and depth > 0:
         for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
             found += detect_dir(sub, depth - 1)
     return found
+
+
+def _newest(run: Path) -> float:
+    return max((p.stat().st_mtime for p in run.glob("*tfevents*")), default=0.0)
 
 
 def _jsonl_rank(p: Path) -> tuple[int, str]:
@@ -92,16 +120,53 @@ def detect_file(path: Path) -> Source | None:
     name = path.name.lower()
     if name == "trainer_state.json":
         return Source("hf", path)
+    if name == "trainer_log.jsonl":
+        return Source("llamafactory", path)
+    if "tfevents" in name:
+        return Source("tensorboard", path)
     if name.endswith(".csv"):
         return Source("lightning", path)
     try:
         head = _head(path)
     except OSError:
         return None
+    if name.endswith(".wandb") or head[:4] == b":W&B":
+        return Source("wandb", path)
     if head[:2] == b"PK" or head[:1] == b"\x80":  # torch zip or a raw pickle
         return Source("training_args", path)
+    if head[:16] == b"SQLite format 3\x00" and b"metrics" in head:
+        return Source("mlflow", path)
     if name.endswith(".json") and b'"log_history"' in head:
         return Source("hf", path)
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)
+    if path.suffix.lower() in _CONSOLE_NAMED or _console_head(head):
+        return Source("console", path)
     return None
+
+
+_CONSOLE_EXT = (".log", ".txt", ".out", ".err")
+_CONSOLE_NAMED = (".log", ".out", ".err")  # taken on the name alone (a .txt must show a line)
+
+
+def _console_head(head: bytes) -> bool:
+    from traindoc.readers._console_patterns import EVENTS, METRICS
+
+    return any(rx.search(head) for _, rx, _ in METRICS) or any(rx.search(head) for _, rx in EVENTS)
+
+
+def is_console(path: Path) -> bool:
+    """A captured stdout with a trainer's metric lines (or evidence lines) near its start."""
+    try:
+        return _console_head(_head(path))
+    except OSError:
+        return False
+
+
+def _tracker_runs(root: Path, kind: str) -> list[Path]:
+    # Imported here: detection must stay cheap and these modules only list dirs.
+    if kind == "wandb":
+        from traindoc.readers.wandb import run_dirs
+    else:
+        from traindoc.readers.mlflow import run_dirs
+    return run_dirs(root)

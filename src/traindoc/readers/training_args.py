@@ -148,6 +148,10 @@ def facts_from_args(args: dict[str, Any], source: str) -> dict[str, Fact]:
             continue  # -1 = "derive from epochs"; trainer_state holds the resolved value
         if field == "warmup_ratio" and not value:
             continue  # HF's default 0.0 says nothing; warmup_steps carries the intent
+        if field == "warmup_steps" and isinstance(value, float) and 0 < value < 1:
+            # transformers 5 folds warmup_ratio into warmup_steps: a float < 1 is a ratio.
+            out["warmup_ratio"] = Fact(value, f"{source}: warmup_steps (a ratio below 1)")
+            continue
         out[fact] = Fact(value, f"{source}: {field}")
     if "bf16" in args or "fp16" in args:
         precision = "bf16" if args.get("bf16") else "fp16" if args.get("fp16") else "fp32"

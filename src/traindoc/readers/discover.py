@@ -1,0 +1,80 @@
+"""Find every run under a folder, so `traindoc diagnose PARENT` can diagnose each.
+
+A run is what `load_run` reads as one: an HF output dir, a Lightning version
+dir, a wandb run dir, an MLflow run dir (or an mlflow.db), a metrics JSONL
+file, a captured console log, a TensorBoard run (found by readers.tensorboard.find_runs when that
+reader is installed). The walk stops at a run's root, so a checkpoint-N/ or
+an HF dir's own wandb/ and runs/ folders are never counted twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from traindoc.readers import mlflow, wandb
+from traindoc.readers.detect import is_metrics_jsonl
+
+_DEPTH = 5
+# folders inside a run or a tracker's bookkeeping: never a separate run
+_CONSOLE = {".log", ".txt", ".out"}
+_SKIP = {"files", "logs", "tmp", "artifacts", "metrics", "params", "tags", "__pycache__"}
+
+
+def discover_runs(root: str | Path) -> list[Path]:
+    root = Path(root)
+    if root.is_file():
+        return [root]
+    found: list[Path] = []
+
+    def visit(d: Path, depth: int) -> None:
+        if _is_hf(d) or _is_lightning(d) or wandb.is_run_dir(d) or mlflow.is_run_dir(d):
+            found.append(d)
+            return
+        try:
+            entries = sorted(d.iterdir())
+        except OSError:
+            return
+        for e in entries:
+            if e.is_file() and (
+                (e.name == "mlflow.db")
+                or (e.suffix == ".jsonl" and is_metrics_jsonl(e))
+                or (e.suffix in _CONSOLE and d.name != "wandb" and _console(e))
+            ):
+                found.append(e)
+        for e in entries:
+            if (
+                depth < _DEPTH
+                and e.is_dir()
+                and not e.is_symlink()
+                and e.name[:1] != "."
+                and e.name not in _SKIP
+            ):
+                visit(e, depth + 1)
+
+    visit(root, 0)
+    try:  # provided by the TensorBoard reader; absent in older checkouts
+        from traindoc.readers.tensorboard import find_runs
+    except ImportError:
+        find_runs = None
+    if find_runs is not None:
+        for tb in find_runs(root):
+            if not any(tb == r or tb.is_relative_to(r) or r.is_relative_to(tb) for r in found):
+                found.append(tb)
+    return sorted(set(found))
+
+
+def _console(p: Path) -> bool:
+    from traindoc.readers import detect
+
+    check = getattr(detect, "is_console", None)  # the console reader may not be installed
+    return bool(check and check(p))
+
+
+def _is_hf(d: Path) -> bool:
+    if (d / "trainer_state.json").is_file() or (d / "trainer_log.jsonl").is_file():
+        return True
+    return any(d.glob("checkpoint-*/trainer_state.json"))
+
+
+def _is_lightning(d: Path) -> bool:
+    return (d / "metrics.csv").is_file()

@@ -1,0 +1,270 @@
+"""TensorBoard event files: torch SummaryWriter, tensorboardX, TF2, Lightning, HF (FORMATS.md 4).
+
+A run is a directory: all its `*tfevents*` files are merged, with those in its
+sub-directories (torch `add_scalars(main, {k: v})` writes `<main>_<k>/`,
+`add_hparams` a timestamped one). Every point is kept: no reservoir sampling
+(EventAccumulator's default keeps 10,000 per tag) and no orphan purging at a
+step regression (the data server's): a step going back within a tag is a
+resume, kept and named in the `resume_steps` fact. Both simple_value and
+tensor scalars (torch new_style / torchtune, TF2) are read. HF's
+`args/text_summary` text (TrainingArguments JSON) and `model_config/text_summary`
+give facts, like training_args.bin and config.json do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from traindoc.model import Fact, Input, Run, Series
+from traindoc.model.signals import canonical
+from traindoc.readers import _config, _sidefiles
+from traindoc.readers._base import Notes, ReadError
+from traindoc.readers._tbevents import decode, decode_fast
+from traindoc.readers._tfrecord import split
+from traindoc.readers.training_args import facts_from_args
+
+_DEPTH = 4  # how deep find_runs looks for runs, and a run for its sub-writers
+_TS = re.compile(r"tfevents\.(\d+)")
+_SCALAR_PLUGINS = ("scalars", "")
+
+
+def is_event_file(p: Path) -> bool:
+    return "tfevents" in p.name and p.is_file()
+
+
+def find_runs(root: str | Path) -> list[Path]:
+    """Each directory whose event files form one run (its sub-directories belong to it)."""
+    root, runs = Path(root), []
+
+    def walk(d: Path, depth: int) -> None:
+        try:
+            entries = sorted(d.iterdir())
+        except OSError:
+            return
+        if any(is_event_file(e) for e in entries):
+            runs.append(d)
+            return
+        for e in entries:
+            if depth < _DEPTH and e.is_dir() and not e.is_symlink() and e.name[:1] != ".":
+                walk(e, depth + 1)
+
+    if root.is_file():
+        return [root] if is_event_file(root) else []
+    walk(root, 0)
+    return runs
+
+
+def _files(run: Path) -> list[Path]:
+    if run.is_file():
+        return [run]
+    found = [p for p in run.rglob("*tfevents*") if len(p.relative_to(run).parts) <= _DEPTH]
+    return sorted((p for p in found if p.is_file()), key=_file_key)
+
+
+def _file_key(p: Path) -> tuple[str, int, str]:
+    m = _TS.search(p.name)
+    return (str(p.parent), int(m.group(1)) if m else 0, p.name)
+
+
+def _key(run: Path, f: Path, tag: str) -> tuple[str, str]:
+    """(series key, writer dir): sub-writer dirs (`add_scalars`) name their tag's variant."""
+    rel = f.parent.relative_to(run).as_posix() if run.is_dir() else "."
+    return _subkey(rel, f.parent.name, tag), rel
+
+
+def _subkey(rel: str, sub: str, tag: str) -> str:
+    if rel == ".":
+        return tag
+    main = tag.replace("/", "_") + "_"
+    if sub.startswith(main):  # add_scalars("loss", {"train": ..}) -> dir loss_train, tag loss
+        k = sub[len(main) :]
+        for cand in (f"{k}/{tag}", f"{tag}/{k}", f"{k}_{tag}"):
+            if canonical(cand) != cand.lower():
+                return cand
+        return f"{tag}/{k}"
+    return tag if re.fullmatch(r"[\d.]+", sub) else f"{rel}/{tag}"  # add_hparams: time.time()
+
+
+class _Acc:
+    """Points per series key, in file order, plus text summaries and step regressions."""
+
+    def __init__(self) -> None:
+        # (tag key, writer dir relative to the run): add_scalars sub-writers stay apart
+        self.parts: dict[tuple[str, str], list[tuple[np.ndarray, ...]]] = {}
+        self.texts: dict[str, str] = {}
+        self.drops: dict[str, list[tuple[int, int, str]]] = {}
+
+    def add(self, key: tuple[str, str], steps: Any, values: Any, walls: Any) -> None:
+        self.parts.setdefault(key, []).append(
+            (np.asarray(steps, np.int64), np.asarray(values, np.float64), np.asarray(walls))
+        )
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    notes, acc, inputs = Notes(), _Acc(), []
+    if path.is_dir() and not any(is_event_file(p) for p in path.iterdir()):
+        runs = find_runs(path)  # a folder above the run (lightning_logs/, runs/)
+        if runs:
+            if len(runs) > 1:
+                others = ", ".join(str(r) for r in runs[1:4])
+                notes.add(path, f"{len(runs)} runs here; read {runs[0]}, not: {others}")
+            path = runs[0]
+    files = _files(path)
+    if not files:
+        raise ReadError(path, "no TensorBoard event files (*tfevents*) here")
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError as exc:
+            notes.add(f, f"not read: {exc.strerror or exc}")
+            continue
+        inputs.append(Input(str(f), "tensorboard"))
+        _read_file(path, f, data, acc, notes)
+    if not acc.parts and not acc.texts:
+        if len(files) == 1 and not inputs:
+            raise ReadError(files[0], "cannot read the event file")
+        notes.add(path, "no scalar values in the event files")
+    series, facts = _series(acc, notes)
+    _facts(path, acc, facts, notes, inputs)
+    name = path.name if path.is_dir() else path.parent.name
+    return Run(name, series, facts, tuple(inputs), notes.build())
+
+
+def _read_file(run: Path, f: Path, data: bytes, acc: _Acc, notes: Notes) -> None:
+    offs, lens, problems = split(data)
+    for msg in problems:
+        notes.add(
+            f,
+            f"{msg}; kept the {offs.size} records before it"
+            if "stopped" in msg or "truncated" in msg
+            else msg,
+        )
+    if not offs.size:
+        return
+    fast = decode_fast(data, offs, lens)
+    plugin: dict[str, str] = {}
+    slow: dict[str, list[tuple[int, int, float, float]]] = {}
+    for i in fast["rest"].tolist():
+        o = int(offs[i])
+        try:
+            wall, step, values = decode(data[o : o + int(lens[i])])
+        except (ValueError, IndexError, TypeError):
+            notes.count(f, "malformed event record", None, f"first at byte {o - 12}")
+            continue
+        for tag, kind, value, plug in values:
+            if plug:
+                plugin.setdefault(tag, plug)
+            if kind == "scalar" and (plug or plugin.get(tag, "")) in _SCALAR_PLUGINS:
+                slow.setdefault(tag, []).append((i, step, value, wall))
+            elif kind == "text":
+                acc.texts[tag] = value
+    tags = [t.decode("utf-8", errors="replace") for t in fast["tags"]]
+    if len(tags) <= 64:  # a few passes beat one sort of a million ids
+        groups = [np.flatnonzero(fast["tag"] == t) for t in range(len(tags))]
+    else:
+        order = np.argsort(fast["tag"], kind="stable")
+        groups = np.split(order, np.flatnonzero(np.diff(fast["tag"][order])) + 1)
+    for rows in groups if fast["tag"].size else []:
+        tag = tags[int(fast["tag"][rows[0]])]
+        tensor = fast["tensor"][rows]
+        if tensor.any() and tag not in plugin:  # learn its plugin from one full decode
+            i = int(fast["idx"][rows[tensor.argmax()]])
+            o = int(offs[i])
+            plugin[tag] = next((v[3] for v in decode(data[o : o + int(lens[i])])[2]), "")
+        if plugin.get(tag, "") not in _SCALAR_PLUGINS:
+            rows = rows[~tensor]
+        idx, steps, vals, walls = (fast[k][rows] for k in ("idx", "step", "value", "wall"))
+        if tag in slow:  # the same tag also in odd layouts: merge in record order
+            extra = np.asarray(slow.pop(tag), dtype=np.float64).T
+            idx, steps = np.r_[idx, extra[0]], np.r_[steps, extra[1].astype(np.int64)]
+            vals, walls = np.r_[vals, extra[2]], np.r_[walls, extra[3]]
+            by = np.argsort(idx, kind="stable")
+            steps, vals, walls = steps[by], vals[by], walls[by]
+        _add(acc, _key(run, f, tag), steps, vals, walls, f)
+    for tag, pts in slow.items():
+        arr = np.asarray(pts, dtype=np.float64).T
+        _add(acc, _key(run, f, tag), arr[1].astype(np.int64), arr[2], arr[3], f)
+
+
+def _add(
+    acc: _Acc, key: tuple[str, str], steps: np.ndarray, vals: Any, walls: Any, f: Path
+) -> None:
+    if not steps.size:
+        return
+    prev = acc.parts[key][-1][0][-1] if key in acc.parts else None
+    seq = np.r_[prev, steps] if prev is not None else steps
+    for j in np.flatnonzero(seq[1:] < seq[:-1])[:20].tolist():
+        acc.drops.setdefault(f.name, []).append((int(seq[j]), int(seq[j + 1]), key[0]))
+    acc.add(key, steps, vals, walls)
+
+
+def _rank(key: tuple[str, str], name: str) -> tuple[int, int, str]:
+    """Who owns a canonical name: the main writer first; Lightning's *_step for train
+    signals, epoch/bare for eval."""
+    low = key[0].lower()
+    if name.startswith("eval"):
+        kind = 2 if low.endswith("_step") else 0
+    else:
+        kind = 0 if low == name or low.endswith("_step") else 1
+    return (key[1] != ".", kind, low)
+
+
+def _series(acc: _Acc, notes: Notes) -> tuple[dict[str, Series], dict[str, Fact]]:
+    owner: dict[str, tuple[str, str]] = {}
+    for key in sorted(acc.parts, key=lambda k: _rank(k, canonical(k[0]))):
+        owner.setdefault(canonical(key[0]), key)
+    series = {}
+    for key, parts in acc.parts.items():
+        name = canonical(key[0]) if owner[canonical(key[0])] == key else key[0].strip().lower()
+        if name in series or (name != canonical(key[0]) and name in owner):
+            name = f"{key[1]}/{key[0]}".lower()  # a sub-writer's tag that the main one also has
+        steps, vals, walls = (np.concatenate([p[i] for p in parts]) for i in range(3))
+        where = key[0] if key[1] == "." else f"{key[1]}/ {key[0]}"
+        series[name] = Series.from_arrays(name, steps, vals, walls, f"tensorboard: {where}")
+    facts = {}
+    if acc.drops:
+        firsts = {f: min(d[1] for d in drops) for f, drops in acc.drops.items()}
+        where = "; ".join(
+            f"{a}->{b} in {k!r} ({f})" for f, d in acc.drops.items() for a, b, k in d[:1]
+        )
+        facts["resume_steps"] = Fact(
+            tuple(sorted(set(firsts.values()))), f"tensorboard: step went back: {where}"
+        )
+    return series, facts
+
+
+def _facts(path: Path, acc: _Acc, facts: dict[str, Fact], notes: Notes, inputs: list) -> None:
+    trainer, src = "tensorboard", "event files"
+    for tag, text in acc.texts.items():
+        if tag.endswith(("args/text_summary", "model_config/text_summary")):
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                notes.add(path, f"{tag}: not JSON ({exc}); no facts taken from it")
+                continue
+            if not isinstance(data, dict):
+                continue
+            if tag.endswith("args/text_summary") and "learning_rate" in data:
+                facts.update(facts_from_args(data, tag))
+                trainer, src = "hf", f"{tag}: HF TrainingArguments"
+            else:
+                versions: dict[str, str] = {}
+                _sidefiles._config(data, tag, facts, versions)
+                if versions:
+                    facts["versions"] = Fact(versions, tag)
+    hp = (path if path.is_dir() else path.parent) / "hparams.yaml"
+    if hp.is_file() and (cfg := _config.load(hp, notes)) is not None:
+        inputs.append(Input(str(hp), "lightning-hparams"))
+        for k, v in _config.facts_from(cfg, hp.name).items():
+            facts.setdefault(k, v)
+        trainer, src = (
+            "lightning",
+            "hparams.yaml next to the event files: Lightning TensorBoardLogger",
+        )
+    facts["trainer"] = Fact(trainer, src)

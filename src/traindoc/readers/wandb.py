@@ -1,0 +1,267 @@
+"""W&B offline/online run dirs: run-<id>.wandb, the transaction log (FORMATS.md 5.1).
+
+The file is a LevelDB-log variant: a 7-byte header (":W&B", uint16 0xBEE1,
+version), then 32 KiB blocks of chunks (uint32 zlib-crc32 over type byte +
+payload, uint16 length, uint8 FULL/FIRST/MIDDLE/LAST); each record is a
+serialized `wandb_internal_pb2.Record`. History rows, the run config and the
+exit record are all we need.
+
+Why a hand-written protobuf decoder and not wandb's own `wandb_internal_pb2`:
+we read eight messages and about twenty fields, whose numbers are wandb's wire
+contract (renumbering would break every offline run ever synced). Decoding them
+takes ~60 lines; depending on wandb instead would mean a >100 MB package with a
+Go binary and a pinned protobuf runtime, just to read a log that the user may
+have copied off a cluster, and wandb 0.31 ships no Python reader for the file
+anyway. The decoder is checked against `wandb leet inspect --json` (wandb's own
+reader) on real offline runs (tests/readers/test_wandb.py, leet.json).
+
+Older clients also wrote files/config.yaml and files/wandb-summary.json; they are
+read when there is no .wandb file (or it holds no config).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from traindoc.model import Fact, Input, Run
+from traindoc.readers import _config
+from traindoc.readers._base import Notes, ReadError, to_float
+from traindoc.readers._columns import Columns
+
+MAGIC = b":W&B\xe1\xbe"
+BLOCK = 32 << 10
+_HDR = struct.Struct("<IHB")
+_TYPE_CRC = [zlib.crc32(bytes((t,))) for t in range(256)]
+# HF's WandbCallback logs its own step; wandb's _step counts log() calls from 0.
+_STEP_KEYS = ("train/global_step", "trainer/global_step", "global_step")
+_RUN_DIR = re.compile(r"(offline-)?run-\d{8}_\d{6}-\w+$")
+
+
+def is_run_dir(p: Path) -> bool:
+    return p.is_dir() and any(p.glob("run-*.wandb"))
+
+
+def run_dirs(root: Path) -> list[Path]:
+    """wandb run dirs in root, root/wandb, or root itself; newest first."""
+    if is_run_dir(root) or (root / "files" / "wandb-summary.json").is_file():
+        return [root]
+    found: list[Path] = []
+    for base in (root, root / "wandb"):
+        if base.is_dir():
+            found += [p for p in base.iterdir() if _RUN_DIR.match(p.name) and not p.is_symlink()]
+    ok = [p for p in found if is_run_dir(p) or (p / "files" / "wandb-summary.json").is_file()]
+    return sorted(ok, key=lambda p: p.name.split("run-", 1)[1], reverse=True)
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    files = [path] if path.is_file() else sorted(path.glob("run-*.wandb"))
+    root = path.parent if path.is_file() else path
+    notes, facts, inputs = Notes(), dict[str, Fact](), list[Input]()
+    cols = Columns(str(files[0] if files else root), notes, unit="record")
+    config: dict[str, Any] = {}
+    for f in files[-1:]:  # one run id per dir; a resumed run appends to the same file
+        _read_log(f, cols, config, facts, notes)
+        inputs.append(Input(str(f), "wandb"))
+    if not files and not (root / "files").is_dir():
+        raise ReadError(root, "no run-*.wandb file and no files/ dir: not a wandb run dir")
+    side = root / "files" / "config.yaml"
+    if not config and side.is_file() and (data := _config.load(side, notes)) is not None:
+        config = {k: v.get("value") if isinstance(v, dict) else v for k, v in data.items()}
+        inputs.append(Input(str(side), "wandb-config"))
+    summary = root / "files" / "wandb-summary.json"
+    if not files and summary.is_file():
+        _summary(summary, facts, notes)
+        inputs.append(Input(str(summary), "wandb-summary"))
+    config.pop("_wandb", None)
+    src = f"{files[-1].name}: config" if files else "config.yaml"
+    facts = _config.facts_from(config, src) | facts
+    series, col_facts = cols.finish("wandb")
+    facts.update(col_facts)
+    facts["trainer"] = Fact("wandb", f"{(files or [root])[-1].name}: W&B run")
+    return Run(root.name, series, facts, tuple(inputs), notes.build())
+
+
+def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -> None:
+    try:
+        data = f.read_bytes()
+    except OSError as exc:
+        raise ReadError(f, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) < 7 or data[:6] != MAGIC:
+        what = "file is empty" if not data else "no :W&B header; not a wandb transaction log"
+        raise ReadError(f, what)
+    rows: list[dict[str, float]] = []
+    exited = False
+    for n, rec in enumerate(records(data, f, notes)):
+        try:
+            fields = dict(_fields(rec))
+            if (h := fields.get(2)) is not None:
+                rows.append(_history(h))
+            elif (r := fields.get(17)) is not None:
+                _run(r, config, facts)
+            elif (c := fields.get(5)) is not None:
+                _items(c, config)
+            elif (e := fields.get(18)) is not None:
+                exited = True
+                code = next((v for k, v in _fields(e) if k == 1), 0)
+                facts["exit_code"] = Fact(code - (1 << 64) if code >> 63 else code, f"{f.name}")
+            elif (t := fields.get(11)) is not None:
+                _telemetry(t, facts, f.name)
+        except (IndexError, ValueError, UnicodeDecodeError):
+            notes.count(f, "undecodable record", None, f"first is record {n}")
+    if not exited:
+        notes.add(f, "no exit record: the run was still going, was killed, or the copy is partial")
+    step_key = next((k for k in _STEP_KEYS if any(k in r for r in rows[:50])), "_step")
+    for r in rows:
+        if step_key in r:
+            r["step"] = r.pop(step_key)
+        for k in ("_step", "_runtime", *_STEP_KEYS):
+            r.pop(k, None)
+    if rows:
+        cols.add(rows, None, 0)
+    else:
+        notes.add(f, "no history rows (nothing was logged with wandb.log)")
+
+
+def records(data: bytes, f: Path, notes: Notes) -> Iterator[bytes]:
+    """Complete records in file order; a truncated or corrupt chunk ends the walk with a Note."""
+    pos, n, parts = 7, len(data), []
+    while pos < n:
+        left = BLOCK - pos % BLOCK
+        if left < 7:  # block trailer: zero padding
+            pos += left
+            continue
+        if pos + 7 > n:
+            notes.add(f, f"truncated chunk header at byte {pos}; records before it kept")
+            return
+        crc, length, kind = _HDR.unpack_from(data, pos)
+        end = pos + 7 + length
+        if crc == 0 and length == 0 and kind == 0:  # zero-filled tail (preallocated file)
+            pos += left
+            continue
+        if end > n or length > left - 7:
+            notes.add(f, f"truncated record at byte {pos}; records before it kept")
+            return
+        payload = data[pos + 7 : end]
+        if zlib.crc32(payload, _TYPE_CRC[kind]) != crc or not 1 <= kind <= 4:
+            notes.add(f, f"bad checksum at byte {pos}; records before it kept, the rest not read")
+            return
+        pos = end
+        if kind == 1:
+            yield payload
+        elif kind == 2:
+            parts = [payload]
+        elif kind == 3 and parts:
+            parts.append(payload)
+        elif kind == 4 and parts:
+            yield b"".join((*parts, payload))
+            parts = []
+
+
+def _varint(b: bytes, pos: int) -> tuple[int, int]:
+    x = b[pos]
+    if x < 0x80:
+        return x, pos + 1
+    out, shift = x & 0x7F, 7
+    while True:
+        pos += 1
+        x = b[pos]
+        out |= (x & 0x7F) << shift
+        if x < 0x80:
+            return out, pos + 1
+        shift += 7
+
+
+def _fields(b: bytes) -> Iterator[tuple[int, Any]]:
+    """(field number, value) of one message: int for varints, bytes otherwise."""
+    pos, n = 0, len(b)
+    while pos < n:
+        key, pos = _varint(b, pos)
+        wire = key & 7
+        if wire == 0:
+            val, pos = _varint(b, pos)
+        elif wire == 2:
+            size, pos = _varint(b, pos)
+            val, pos = b[pos : pos + size], pos + size
+        elif wire in (1, 5):
+            size = 8 if wire == 1 else 4
+            val, pos = b[pos : pos + size], pos + size
+        else:
+            raise ValueError(f"wire type {wire}")
+        if pos > n:
+            raise IndexError("field runs past the record")
+        yield key >> 3, val
+
+
+def _item(b: bytes) -> tuple[str, Any]:
+    """One HistoryItem/ConfigItem/SummaryItem: (key, value or its JSON text)."""
+    key, nested, value = "", [], None
+    for num, v in _fields(b):
+        if num == 1:
+            key = v.decode()
+        elif num == 2:
+            nested.append(v.decode())
+        elif num in (16, 7, 8):  # value_json, text, json
+            value = v.decode()
+        elif num == 6:  # typed double
+            value = struct.unpack("<d", v)[0]
+        elif num in (4, 5):  # bool, zigzag sint64
+            value = v if num == 4 else (v >> 1) ^ -(v & 1)
+    return key or ".".join(nested), value
+
+
+def _history(b: bytes) -> dict[str, float]:
+    row: dict[str, float] = {}
+    for num, v in _fields(b):
+        if num == 1:
+            key, value = _item(v)
+            f = to_float(value)  # JSON numbers, NaN/Infinity; dicts (media, histograms) skipped
+            if f is not None:
+                row[key] = f
+    return row
+
+
+def _items(b: bytes, out: dict[str, Any]) -> None:
+    for num, v in _fields(b):
+        if num == 1:
+            key, value = _item(v)
+            try:
+                out[key] = json.loads(value) if isinstance(value, str) else value
+            except ValueError:
+                out[key] = value
+
+
+def _run(b: bytes, config: dict, facts: dict) -> None:
+    for num, v in _fields(b):
+        if num == 4:
+            _items(v, config)
+        elif num == 8 and v:
+            facts["wandb_name"] = Fact(v.decode(), "wandb run display_name")
+        elif num == 19:
+            _telemetry(v, facts, "wandb run telemetry")
+
+
+def _telemetry(b: bytes, facts: dict, src: str) -> None:
+    names = {5: "wandb", 6: "transformers", 4: "python"}
+    found = {names[n]: v.decode() for n, v in _fields(b) if n in names and v}
+    if found:
+        old = facts.get("versions")
+        facts["versions"] = Fact((old.value if old else {}) | found, src)
+
+
+def _summary(p: Path, facts: dict, notes: Notes) -> None:
+    try:
+        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError) as exc:
+        notes.add(p, f"not read: {exc}")
+        return
+    if isinstance(data, dict):
+        vals = {k: f for k, v in data.items() if (f := to_float(v)) is not None and k[:1] != "_"}
+        facts["results"] = Fact(vals, f"{p.name}: last logged values")
+        notes.add(p, "only the run summary (last values) is here: no curves to diagnose")

@@ -1,0 +1,205 @@
+"""TensorBoard event files: real writer output (assets/tensorboard, see its README) checked
+against tensorboard's own decoding (expected.json), fast path against fallback, damage."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.readers.helpers import ASSETS, load_checked
+from traindoc.readers import ReadError, load_run
+from traindoc.readers import tensorboard as tb
+from traindoc.readers._tbevents import decode, decode_fast, encode_scalar, encode_version
+from traindoc.readers._tfrecord import frame, split
+
+TB = ASSETS / "tensorboard"
+REF = json.loads((TB / "expected.json").read_text())
+FILES = [(d, rel) for d, files in REF.items() for rel in files]
+T0 = 1_700_000_000.0
+
+
+def _points(run) -> dict[str, list]:
+    out = {}
+    for s in run.series.values():
+        tag = s.source.split(": ", 1)[1]
+        vals = [v if math.isfinite(v) else str(v) for v in s.values.tolist()]
+        out[tag] = [list(p) for p in zip(s.steps.tolist(), vals, s.times.tolist(), strict=True)]
+    return out
+
+
+@pytest.mark.parametrize(("d", "rel"), FILES, ids=[f"{d}/{r[:20]}" for d, r in FILES])
+def test_every_point_equals_tensorboards_own_decoding(d: str, rel: str) -> None:
+    """Each file read alone: same tags, steps, values (float32 exact) and wall times.
+    A step logged twice (Lightning's epoch) keeps its later write, as Series promises."""
+    want = {t: sorted({p[0]: p for p in pts}.values()) for t, pts in REF[d][rel].items()}
+    assert _points(load_checked(TB / d / rel)) == want
+
+
+@pytest.mark.parametrize(("d", "rel"), FILES, ids=[f"{d}/{r[:20]}" for d, r in FILES])
+def test_fast_path_equals_fallback_decoder(d: str, rel: str) -> None:
+    data = (TB / d / rel).read_bytes()
+    offs, lens, problems = split(data)
+    assert not problems
+    fast = decode_fast(data, offs, lens)
+    for k, i in enumerate(fast["idx"].tolist()):
+        wall, step, values = decode(data[offs[i] : offs[i] + lens[i]])
+        assert len(values) == 1 and values[0][1] == "scalar"
+        got = (fast["tags"][fast["tag"][k]].decode(), int(fast["step"][k]), float(fast["wall"][k]))
+        assert got == (values[0][0], step, wall)
+        assert np.array_equal(fast["value"][k], values[0][2], equal_nan=True)
+
+
+def test_fast_and_fallback_agree_on_a_mixed_file(tmp_path: Path) -> None:
+    """Long tags (past the fast layout), negative and huge steps, text, between plain scalars."""
+    text = bytes.fromhex("0a310a116172") + b"garbage-free text record?"  # not an Event summary
+    events = [encode_version(T0)]
+    tags = ["train/loss", "x" * 200, "y" * 60, "eval/loss"]
+    for i in range(400):
+        step = [i, -i, 2**40 + i, 2**62, 0][i % 5]
+        events.append(encode_scalar(tags[i % 4], i / 7, step, T0 + i))
+        if i % 50 == 0:
+            events.append(text)
+    data = b"".join(frame(e) for e in events)
+    offs, lens, _ = split(data)
+    fast = decode_fast(data, offs, lens)
+    assert 0 < fast["idx"].size < offs.size
+    f = tmp_path / "events.out.tfevents.1.mixed"
+    f.write_bytes(data)
+    run = tb.read(f)
+    for k, tag in enumerate(tags):
+        rows = [(s, i / 7) for i in range(k, 400, 4) for s in [[i, -i, 2**40 + i, 2**62, 0][i % 5]]]
+        last = dict(sorted(rows, key=lambda r: r[0]))  # a repeated step: the later write
+        s = next(s for s in run.series.values() if s.source.endswith(": " + tag))
+        assert s.steps.tolist() == sorted(last)
+        assert np.allclose(s.values, [np.float32(v) for _, v in sorted(last.items())])
+
+
+def test_encoder_writes_the_bytes_summary_writer_writes() -> None:
+    """The bench writes its 1 M events with encode_scalar: it must equal torch's output."""
+    f = next((TB / "encoder").glob("*tfevents*"))
+    data = f.read_bytes()
+    offs, lens, _ = split(data)
+    records = [data[o - 12 : o + n + 4] for o, n in zip(offs.tolist(), lens.tolist(), strict=True)]
+    want = []
+    for i, s in enumerate([0, 1, 300, 2**40, -5]):
+        want.append(frame(encode_scalar("train/loss", math.sin(i) + 2, s, T0 + i / 3)))
+        want.append(frame(encode_scalar("eval/loss", -1.5e-7 * i, s, T0 + i / 3)))
+    assert records[1:] == want
+
+
+def test_hf_args_text_summary_gives_facts_and_hf_tags_map() -> None:
+    run = load_checked(TB / "torch_mixed")
+    assert run.fact("trainer") == "hf"
+    assert run.fact("learning_rate") == 3e-4 and run.fact("lr_scheduler") == "cosine"
+    assert run.fact("warmup_steps") == 7 and run.fact("per_device_batch") == 4
+    assert run.fact("grad_accum") == 8 and run.fact("max_grad_norm") == 0.5
+    assert run.fact("precision") == "bf16" and run.fact("effective_batch") == 32
+    assert run.facts["learning_rate"].source == "args/text_summary: learning_rate"
+    loss, lr = run.get("loss"), run.get("lr")
+    assert loss is not None and lr is not None and len(loss) == 20 and loss.times is not None
+    assert loss.source == "tensorboard: train/loss"
+    # add_scalars("loss", {"train", "val"}) -> loss_train/, loss_val/ sub-writers
+    ev = run.get("eval_loss")
+    assert ev is not None and ev.steps.tolist() == [0, 5, 10, 15]
+    assert "train/loss" in run.series and run.series["train/loss"].source.startswith(
+        "tensorboard: loss_train/"
+    )
+    assert np.isnan(run.series["nan/loss"].values[0]) and np.isinf(run.series["nan/loss"].values[1])
+    assert run.series["ns/double"].values[0] == 1 / 3  # double_precision kept as double
+    assert "weights" not in run.series and not run.notes
+
+
+def test_tensorboardx_tf2_and_tf1_stripped_metadata() -> None:
+    tbx = load_checked(TB / "tbx")
+    assert len(tbx.series["loss"]) == 10 and len(tbx.series["train/desc"]) == 10
+    tf2 = load_checked(TB / "tf2")
+    assert len(tf2.series["epoch_loss"]) == 12
+    assert len(tf2.series["tf1/stripped"]) == 12  # metadata on the first event only
+    assert tf2.series["multi/b"].values.tolist() == [2.5]  # two values in one event
+
+
+def test_lightning_tensorboard_logger_dir() -> None:
+    run = load_checked(TB / "lightning_tb")  # the folder above lightning_logs/version_0
+    assert run.fact("trainer") == "lightning" and run.fact("learning_rate") == 0.05
+    assert run.get("loss") is not None and run.get("loss").source == "tensorboard: train_loss_step"
+    assert run.get("eval_loss") is not None and "train_loss_epoch" in run.series
+
+
+def test_resume_regression_is_kept_and_flagged() -> None:
+    run = load_checked(TB / "resume")
+    loss = run.get("loss")
+    assert loss is not None and loss.steps.tolist() == list(range(40))
+    assert loss.values[25] == np.float32(2.5 - 25 / 40)  # the restarted run's write wins
+    assert loss.values[10] == np.float32(3.0 - 10 / 30)  # the first run's points stay
+    assert run.fact("resume_steps") == (20,)
+    assert "29->20" in run.facts["resume_steps"].source
+
+
+def test_find_runs_gives_one_run_per_directory(tmp_path: Path) -> None:
+    shutil.copytree(TB / "torch_mixed", tmp_path / "exp" / "a")
+    shutil.copytree(TB / "lightning_tb", tmp_path / "exp" / "b")
+    shutil.copytree(TB / "tf2", tmp_path / "c")
+    runs = tb.find_runs(tmp_path)
+    assert runs == [tmp_path / "c", tmp_path / "exp/a", tmp_path / "exp/b/lightning_logs/version_0"]
+    run = load_run(tmp_path)  # several runs: one read, the others named in a note
+    assert any("also found" in n.message for n in run.notes)
+
+
+def _copy(tmp_path: Path, d: str = "resume") -> Path:
+    f = sorted((TB / d).glob("*tfevents*"))[0]
+    out = tmp_path / "run" / f.name
+    out.parent.mkdir()
+    shutil.copy(f, out)
+    return out
+
+
+def test_truncated_last_record_keeps_everything_before(tmp_path: Path) -> None:
+    f = _copy(tmp_path)
+    f.write_bytes(f.read_bytes()[:-7])
+    run = load_checked(f.parent)
+    assert run.get("loss") is not None and run.get("loss").steps.tolist() == list(range(29))
+    assert any("truncated last record" in n.message for n in run.notes)
+
+
+def test_bad_crcs_skip_the_record_or_stop(tmp_path: Path) -> None:
+    f = _copy(tmp_path)
+    data = bytearray(f.read_bytes())
+    offs, _lens, _ = split(bytes(data))
+    data[offs[5] + 20] ^= 0xFF  # a value byte: the payload CRC fails, that record goes
+    f.write_bytes(bytes(data))
+    run = load_checked(f.parent)
+    assert len(run.get("loss")) == 29 and any("bad data CRC" in n.message for n in run.notes)
+    data[offs[10] - 12] ^= 0x01  # a length byte: nothing after it can be trusted
+    f.write_bytes(bytes(data))
+    run = load_checked(f.parent)
+    assert len(run.get("loss")) == 8 and any("header" in n.message for n in run.notes)
+
+
+def test_empty_garbage_and_wrong_content(tmp_path: Path) -> None:
+    f = _copy(tmp_path)
+    f.write_bytes(b"")
+    with pytest.raises(ReadError):
+        load_run(f)
+    f.write_bytes(b"not an event file at all, just some text\n" * 3)
+    run = load_checked(f.parent)
+    assert not run.series and run.notes
+    # a well-framed record whose payload is not an Event: counted, not fatal
+    f.write_bytes(frame(encode_version(T0)) + frame(b"\x0a\xff\xff\xff") + frame(b"\x09abc"))
+    run = load_checked(f.parent)
+    assert any("malformed event record" in n.message for n in run.notes)
+
+
+def test_new_style_double_scalar_layout_is_fast(tmp_path: Path) -> None:
+    """torch new_style=True, double_precision=True bytes take the fast path too."""
+    body = bytes.fromhex("0a036e7364420c0802320800000000000004404a0b0a090a077363616c617273")
+    ev = b"\x09" + struct.pack("<d", T0) + b"\x10\x07\x2a" + bytes([len(body) + 2, 0x0A, len(body)])
+    data = frame(ev + body)
+    offs, lens, _ = split(data)
+    fast = decode_fast(data, offs, lens)
+    assert fast["idx"].tolist() == [0] and fast["value"][0] == 2.5 and fast["tensor"][0]
