@@ -183,3 +183,14 @@ def test_diagnose_links_the_absurd_first_loss_to_the_exploded_checkpoint(tmp_pat
     assert rules["exploded-weights"]["caused_by"] == []
     off = json.loads(traindoc("diagnose", str(run), "-f", "json", "--no-checkpoints").stdout)
     assert "exploded-weights" not in {f["rule"] for f in off["findings"]}
+
+
+def test_pattern_reads_any_console_format(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("".join(f"it {s} | loss={10.8 - s / 100:.3f} | lr 3e-4\n" for s in range(1, 200)))
+    pat = r"it (?P<step>\d+) \| loss=(?P<loss>[\d.]+) \| lr (?P<lr>[\d.e-]+)"
+    p = traindoc("diagnose", str(log), "--pattern", pat, "-f", "json")
+    report = json.loads(p.stdout)
+    assert report["run"]["series"]["loss"] == 199 and report["run"]["series"]["lr"] == 199
+    bad = traindoc("diagnose", str(log), "--pattern", "(")
+    assert bad.returncode == 2 and "regex" in bad.stderr and "Traceback" not in bad.stderr

@@ -77,6 +77,10 @@ def diagnose(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
     ] = None,
+    pattern: Annotated[
+        str | None,
+        typer.Option(help="Console log: a regex with named groups (step, loss, lr, grad_norm...)."),
+    ] = None,
 ) -> None:
     """Diagnose a finished or running training run."""
     from traindoc.engine import diagnose as run_rules
@@ -87,14 +91,14 @@ def diagnose(
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
     from traindoc.readers import discover_runs
 
-    found = discover_runs(path) if path.is_dir() else []
+    found = discover_runs(path) if path.is_dir() and pattern is None else []
     if len(found) > 1:  # a folder of runs: each report, then one summary table
         overrides = (vocab_size, regime, num_classes)
         if html is not None:
             print(f"traindoc: --html takes one run; {path} holds {len(found)}", file=sys.stderr)
         raise typer.Exit(_diagnose_many(path, found, format, fail_on, overrides, checkpoints))
     try:
-        run = load(path, checkpoints=checkpoints)
+        run = load(path, checkpoints=checkpoints, pattern=pattern)
     except ReadError as exc:
         _fail(str(exc))
     run = apply_overrides(run, vocab_size, regime, num_classes)

@@ -9,13 +9,13 @@ from traindoc.model import Note, Run
 from traindoc.readers import load_run
 
 
-def load(path: str | Path, *, checkpoints: bool = True) -> Run:
+def load(path: str | Path, *, checkpoints: bool = True, pattern: str | None = None) -> Run:
     """Read a run; when its directory holds checkpoints, summarise their tensors too.
 
     Raises readers.ReadError for unusable input. A checkpoint that cannot be read
     becomes a note: the log diagnosis never depends on it.
     """
-    run = load_run(path)
+    run = load_run(path, pattern=pattern)
     p = Path(path)
     if not (checkpoints and p.is_dir()):
         return run

@@ -26,10 +26,18 @@ def discover_runs(root: str | Path) -> list[Path]:
     return find(root)
 
 
-def load_run(path: str | Path) -> Run:
+def load_run(path: str | Path, pattern: str | None = None) -> Run:
+    """Read the run at path. With `pattern` (a regex with named groups such as
+    step, loss, lr, grad_norm), path is a console log read with that pattern."""
     path = Path(path)
     if not path.exists():
         raise ReadError(path, "no such file or directory")
+    if pattern is not None:
+        if not path.is_file():
+            raise ReadError(path, "--pattern needs a log file, not a directory")
+        from traindoc.readers import console
+
+        return finalize(console.read(path, pattern=pattern))
     supported = "; ".join(SUPPORTED)
     try:
         if path.is_dir():
