@@ -284,6 +284,66 @@ def _exit_for(findings, fail_on: FailOn) -> None:
 
 
 @app.command()
+def preflight(
+    model: Annotated[
+        Path | None, typer.Option(help="Checkpoint to start from (dir or file).")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            help="TrainingArguments JSON/YAML or .bin, Axolotl / LLaMA-Factory / TRL YAML."
+        ),
+    ] = None,
+    data: Annotated[Path | None, typer.Option(help="Training data to audit.")] = None,
+    gpu: Annotated[str | None, typer.Option(help="GPU name, e.g. A100-80GB, RTX4090, T4.")] = None,
+    gpu_mem: Annotated[str | None, typer.Option(help="Device memory, e.g. 24GB.")] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Checkpoint a resume would start from.")
+    ] = None,
+    learning_rate: Annotated[float | None, typer.Option(help="When there is no config.")] = None,
+    per_device_batch: Annotated[int | None, typer.Option()] = None,
+    grad_accum: Annotated[int | None, typer.Option()] = None,
+    devices: Annotated[int | None, typer.Option()] = None,
+    max_steps: Annotated[int | None, typer.Option()] = None,
+    warmup_ratio: Annotated[float | None, typer.Option()] = None,
+    lr_scheduler: Annotated[str | None, typer.Option()] = None,
+    precision: Annotated[str | None, typer.Option(help="fp32 | bf16 | fp16")] = None,
+    seq_len: Annotated[int | None, typer.Option()] = None,
+    regime: Annotated[
+        str | None,
+        typer.Option(help="pretraining | continued-pretraining | full-finetune | lora | qlora"),
+    ] = None,
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
+    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+) -> None:
+    """Check the start, the rate, the resume and the memory before spending GPU time."""
+    from traindoc.preflight.command import preflight_command
+
+    raise typer.Exit(
+        preflight_command(
+            model,
+            config,
+            data,
+            gpu,
+            gpu_mem,
+            resume,
+            format=format.value,
+            fail_on=fail_on.value,
+            learning_rate=learning_rate,
+            per_device_batch=per_device_batch,
+            grad_accum=grad_accum,
+            devices=devices,
+            max_steps=max_steps,
+            warmup_ratio=warmup_ratio,
+            lr_scheduler=lr_scheduler,
+            precision=precision,
+            seq_len=seq_len,
+            regime=regime,
+        )
+    )
+
+
+@app.command()
 def rules() -> None:
     """List every rule: id, family, default severity, summary."""
     from rich.table import Table

@@ -142,6 +142,7 @@ class Run:
     checkpoints: tuple[Any, ...] = ()
     # Console lines that carry a diagnosis by themselves (see Event).
     events: tuple[Event, ...] = ()
+    data: Any = None  # a dataset audit (traindoc.model.data.DataSummary), when one was run
 
     def get(self, signal: str) -> Series | None:
         s = self.series.get(str(signal))

@@ -12,7 +12,8 @@ from traindoc.rules.numerics._common import Params, fp16_symptoms
 @rule(
     "precision-suboptimal",
     family="numerics",
-    severity=Severity.INFO,
+    # Info by default; warning only for a model known to overflow in fp16 (below).
+    severity=Severity.WARNING,
     # Same thresholds as fp16-instability, so exactly one of the two speaks.
     params=Params(),
     requires=("fact:precision",),
@@ -34,6 +35,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** Older GPUs (V100, T4, RTX 20xx) have no bf16:
     there fp16 is the right choice, which is why this is only info.
 
+    With the device known (`gpu_bf16`, from preflight's `--gpu`), a GPU without
+    bf16 silences it, and a model pre-trained in bf16 (config dtype bfloat16, or
+    the LLaMA / T5 / Gemma / Mistral / Qwen families) trained in fp16 is a
+    warning: those are known to overflow in fp16.
+
     **What to do.** On Ampere or newer GPUs (A100, H100, RTX 30xx/40xx) or
     TPUs, train with bf16=True instead of fp16=True.
     """
@@ -41,9 +47,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     if fp16_symptoms(run, p):
         return
+    if run.fact("gpu_bf16") is False:
+        return  # V100 / T4 / RTX 20xx: fp16 is the right choice there
+    prone = _overflow_prone(run)
     yield Hit(
-        title="Training in fp16: bf16 is as fast where supported and cannot overflow",
-        evidence={"precision": "fp16", "base_model": run.fact("base_model")},
+        title="Training in fp16: bf16 is as fast where supported and cannot overflow"
+        + (f" ({prone})" if prone else ""),
+        evidence={
+            "precision": "fp16",
+            "base_model": run.fact("base_model"),
+            "gpu": run.fact("gpu"),
+            "gpu_bf16": run.fact("gpu_bf16"),
+            "overflow_prone": prone,
+        },
+        severity=Severity.WARNING if prone else Severity.INFO,
         explanation=(
             "fp16's range ends at 65504 and needs dynamic loss scaling; bf16 keeps fp32's "
             "exponent range, so the same run cannot overflow. No instability is visible in "
@@ -54,3 +71,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "V100/T4/RTX 20xx (no bf16) keep fp16 and watch for NaNs."
         ),
     )
+
+
+# Families pre-trained in bf16 that are known to overflow in fp16 (DOMAIN: practitioners).
+_BF16_FAMILIES = ("llama", "t5", "gemma", "mistral", "qwen", "mixtral", "falcon", "bloom")
+
+
+def _overflow_prone(run: Run) -> str | None:
+    """Why this model is known to overflow in fp16, or None."""
+    dtype = str(run.fact("model_dtype") or "").lower()
+    if "bfloat16" in dtype or dtype == "bf16":
+        return "the model was saved in bf16"
+    kind = str(run.fact("model_type") or "").lower()
+    fam = next((f for f in _BF16_FAMILIES if f in kind), None)
+    return f"{kind} models are pre-trained in bf16 and known to overflow in fp16" if fam else None

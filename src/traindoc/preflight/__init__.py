@@ -1,0 +1,1 @@
+"""Preflight: check a training setup (config, model, data, device, resume) before a run."""

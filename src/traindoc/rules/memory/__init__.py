@@ -1,0 +1,1 @@
+"""memory-family rules: what a setup needs against what the device has."""

@@ -1,0 +1,215 @@
+"""resume-step-mismatch: the resumed step does not fit the accumulation / logging / save counters."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from traindoc.model import Run, Severity
+from traindoc.rules.api import Hit, rule
+
+INTERVALS = ("logging_steps", "eval_steps", "save_steps")
+
+
+@dataclass(frozen=True)
+class Params:
+    # How far ahead the counter simulation looks, in optimizer steps: a condition
+    # that has not fired within 100 of its own intervals never will (the counter
+    # arithmetic is periodic, so a longer horizon changes nothing).
+    horizon_intervals: int = 100
+
+
+def next_fire(start: int, stride: int, every: int, horizon: int) -> int | None:
+    """Iterations k >= 1 until counter start + k*stride is a multiple of `every`, or None.
+
+    The closed form: a solution exists iff gcd(stride, every) divides start; the
+    loop is the same arithmetic spelled out, bounded by `horizon` iterations.
+    """
+    if every <= 0:
+        return None
+    if start % math.gcd(stride, every):
+        return None
+    for k in range(1, horizon + 1):
+        if (start + k * stride) % every == 0:
+            return k
+    return None
+
+
+def simulate(step: int, accum: int, intervals: dict[str, int], horizon: int) -> dict[str, Any]:
+    """Each step condition after a resume at optimizer step `step`, two ways.
+
+    `correct`: the loop restores its micro-batch counter as step x accum and adds
+    1 per micro-batch; a condition `every N optimizer steps` is `counter %
+    (N x accum) == 0`. `as_restored`: the loop restores the counter from the
+    checkpoint's step as is (optimizer steps) but keeps adding accum per
+    optimizer step: seed A's bug. The result is the optimizer step at which each
+    condition first fires again, or None for never.
+    """
+    out: dict[str, Any] = {}
+    for name, every in intervals.items():
+        period = every * accum
+        k_ok = next_fire(step * accum, accum, period, horizon * every)
+        k_bad = next_fire(step, accum, period, horizon * every)
+        out[name] = {
+            "every": every,
+            "next_correct": step + k_ok if k_ok is not None else None,
+            "next_as_restored": step + k_bad if k_bad is not None else None,
+        }
+    return out
+
+
+@rule(
+    "resume-step-mismatch",
+    family="resume",
+    severity=Severity.ERROR,
+    params=Params(),
+    requires=("fact:resume_step",),
+)
+def check(run: Run, p: Params) -> Iterator[Hit]:
+    """Resumed step inconsistent with gradient accumulation, logging/eval/save multiples or saved state.
+
+    **What it does.** Takes the step a run resumes from (`--resume CKPT`: its
+    `trainer_state.json` global step, else the `checkpoint-N` name) and
+    simulates the counters the config implies: a micro-batch counter that must
+    restart at step x accumulation, and each step condition (logging, eval,
+    save: `counter % (N x accumulation) == 0`). A loop whose counter is restored
+    from the optimizer step but advances by the accumulation never meets a
+    multiple again when the step is not itself a multiple of the accumulation:
+    that is an error when the loop is known to count micro-batches, a warning
+    for a custom loop of unknown counting (HF Trainer, Axolotl, LLaMA-Factory and
+    Lightning count optimizer steps and are not suspected). It also compares the
+    saved state with the step: the scheduler's `last_epoch` and the optimizer's
+    step count must equal it (step x accumulation = stepped every micro-batch;
+    0 = a fresh state), the `checkpoint-N` name must match the trainer state,
+    the accumulation must be the one the checkpoint was trained with, and
+    optimizer, scheduler and RNG state must be present.
+
+    **Why it matters.** Seed A: resumed at step 300 with gradient accumulation
+    16, a step condition in the resume logic waited for a multiple that the
+    counter (300 + 16k) never hit: GPU at 0%, log frozen, no error. Fixed by
+    counting with the real accumulator (restoring 300 x 16 micro-batches). A
+    scheduler or optimizer state that does not match the step restarts warmup or
+    zeroes Adam's moments: a loss jump at the resume (resume-loss-jump,
+    schedule-restarted).
+
+    **Known false positives.** A custom loop that counts optimizer steps is
+    fine at any step: the warning for unknown loops says "if". Checkpoints
+    written by an end-of-epoch or on-crash save are legitimately off the save
+    multiples (reported only as evidence). fp16 runs skip optimizer steps on
+    overflow, so their Adam step count may be a little below the global step.
+
+    **What to do.** Restore the micro-batch counter as step x accumulation (or
+    count optimizer steps and test `step % N == 0` only when an optimizer step
+    happened); resume with the accumulation the checkpoint was trained with;
+    resume from a checkpoint that has optimizer.pt, scheduler.pt and rng_state.
+    """
+    step = int(run.fact("resume_step"))
+    accum = int(run.fact("grad_accum") or 1)
+    counter = run.fact("resume_counter")
+    state: dict[str, Any] = dict(run.fact("resume_state") or {})
+    intervals = {k: int(run.fact(k)) for k in INTERVALS if run.fact(k)}
+    sim = simulate(step, accum, {"accumulation boundary": 1, **intervals}, p.horizon_intervals)
+    problems: list[tuple[Severity, str, str]] = []
+
+    never = [n for n, s in sim.items() if s["next_as_restored"] is None]
+    if counter != "optimizer" and accum > 1 and never:
+        sev = Severity.ERROR if counter == "micro" else Severity.WARNING
+        shown = ", ".join(never)
+        problems.append(
+            (
+                sev,
+                "never-fires",
+                f"a counter restored to {step} and advanced by {accum} per optimizer step is "
+                f"{step % accum} mod {accum} forever, so `counter % (N x {accum}) == 0` never "
+                f"fires again ({shown})"
+                + ("" if counter == "micro" else ", if the loop counts micro-batches"),
+            )
+        )
+    named = state.get("name_step")
+    if named is not None and int(named) != step:
+        micro = accum > 1 and int(named) == step * accum
+        problems.append(
+            (
+                Severity.ERROR if micro else Severity.WARNING,
+                "name-mismatch",
+                f"the checkpoint is named for step {named} but its state says {step}"
+                + (
+                    f" ({named} = {step} x {accum}: the name counts micro-batches)" if micro else ""
+                ),
+            )
+        )
+    for key, what in (("scheduler_step", "scheduler"), ("optimizer_step", "optimizer")):
+        got = state.get(key)
+        if got is None or step == 0:
+            continue
+        got = int(got)
+        if got == step or (key == "optimizer_step" and step - 50 <= got < step):
+            continue  # fp16 loss scaling skips a few optimizer steps
+        if accum > 1 and got == step * accum:
+            why = f"stepped every micro-batch ({got} = {step} x {accum})"
+            if key == "scheduler_step":
+                why += f": the LR schedule runs {accum}x too fast"
+            problems.append((Severity.ERROR, f"{what}-per-micro-batch", f"{what} {why}"))
+        elif got == 0:
+            problems.append((Severity.ERROR, f"{what}-fresh", f"{what} state is at step 0"))
+        else:
+            problems.append(
+                (Severity.WARNING, f"{what}-mismatch", f"{what} state is at step {got}, not {step}")
+            )
+    saved = state.get("saved_grad_accum")
+    if saved is not None and int(saved) != accum:
+        problems.append(
+            (
+                Severity.WARNING,
+                "accumulation-changed",
+                f"the checkpoint was trained with accumulation {saved}, the resume uses {accum}: "
+                f"the data position (step x accumulation batches skipped) and the schedule shift",
+            )
+        )
+    missing = [k for k in ("optimizer", "scheduler", "rng") if state.get(k) is False]
+    if missing:
+        problems.append(
+            (
+                Severity.WARNING,
+                "state-missing",
+                f"no {', '.join(missing)} state in the checkpoint: "
+                + "; ".join(_MISSING[k] for k in missing),
+            )
+        )
+    if not problems:
+        return
+    severity = max(s for s, _, _ in problems)
+    kinds = [k for _, k, _ in problems]
+    yield Hit(
+        title=f"Resume at step {step} (accumulation {accum}): " + "; ".join(kinds),
+        step=step,
+        evidence={
+            "resume_step": step,
+            "grad_accum": accum,
+            "counter": counter or "unknown",
+            "problems": kinds,
+            "conditions": sim,
+            "off_save_schedule": bool(intervals.get("save_steps"))
+            and step % intervals["save_steps"] != 0,
+            **{k: v for k, v in state.items() if v is not None},
+        },
+        explanation=" ".join(d[0].upper() + d[1:] + "." for _, _, d in problems)
+        + " Seed A: resumed at 300 with accumulation 16, a step condition never fired again "
+        "(GPU at 0%, log frozen, no error).",
+        prescription=(
+            "Restore the micro-batch counter as step x accumulation (or count optimizer steps and "
+            "test `step % N == 0` right after an optimizer step); resume with the accumulation "
+            "the checkpoint was trained with, from a checkpoint holding optimizer, scheduler and "
+            "RNG state."
+        ),
+        severity=severity,
+    )
+
+
+_MISSING = {
+    "optimizer": "Adam's moments restart at zero (a loss jump at the resume)",
+    "scheduler": "the LR schedule restarts, warmup included",
+    "rng": "data order and dropout differ from an uninterrupted run",
+}
