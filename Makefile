@@ -3,18 +3,26 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+CORE := $(VENV)/.core
+STAMP := $(VENV)/.dev
 export OMP_WAIT_POLICY := PASSIVE
 
 .PHONY: demo test eval lint bench fixtures docs clean
 
-$(STAMP): pyproject.toml
+# The core (what `make demo` needs) is light; tests add the optional extras.
+$(CORE): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e .
+	touch $(CORE)
+
+# torch first and pinned: pip takes the CPU build that lies on this machine's disk.
+$(STAMP): $(CORE)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev,torch,lightning,data,distributed]' torch==2.13.0
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(CORE)
 	$(BIN)/traindoc diagnose examples/seed-a; test $$? -le 1
 	$(BIN)/traindoc diagnose examples/healthy
 
@@ -33,14 +41,19 @@ docs: $(STAMP)
 	$(BIN)/python scripts/gen_rule_docs.py
 
 bench: $(STAMP)
+	$(BIN)/pip install -q -e '.[bench]' torch==2.13.0
 	$(BIN)/python bench/diagnose_bench.py
+	$(BIN)/python bench/tb_bench.py
+	$(BIN)/python bench/ckpt_bench.py
+	$(BIN)/python bench/data_bench.py
+	$(BIN)/python bench/live_overhead.py
 
 # Regenerates examples/ and tests/corpus/ from real tiny trainings (needs torch).
 fixtures:
 	$(PY) -m venv .venv-train
 	.venv-train/bin/pip install -q torch==2.13.0
-	.venv-train/bin/pip install -q torch==2.13.0 'transformers>=5,<6' accelerate peft safetensors lightning
-	.venv-train/bin/python scripts/make_fixtures.py
+	.venv-train/bin/pip install -q -e '.[train]' torch==2.13.0
+	.venv-train/bin/python scripts/make_fixtures.py --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -344,6 +344,46 @@ def preflight(
 
 
 @app.command()
+def data(
+    path: Annotated[
+        Path, typer.Argument(help="Dataset: JSONL, JSON, CSV, Parquet, Arrow / HF dir, shards.")
+    ],
+    eval: Annotated[
+        Path | None, typer.Option("--eval", help="Eval split, checked for leakage.")
+    ] = None,
+    text_field: Annotated[str | None, typer.Option(help="Field holding the input text.")] = None,
+    label_field: Annotated[str | None, typer.Option(help="Field holding the label/answer.")] = None,
+    export: Annotated[
+        Path | None, typer.Option(help="Write the row indices of duplicates and conflicts here.")
+    ] = None,
+    threshold: Annotated[float, typer.Option(help="Near-duplicate Jaccard threshold.")] = 0.8,
+    max_seq_len: Annotated[int | None, typer.Option(help="Flag samples longer than this.")] = None,
+    distributed: Annotated[bool, typer.Option(help="Run on a local Dask cluster.")] = False,
+    workers: Annotated[int, typer.Option(help="Dask workers with --distributed.")] = 2,
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
+    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+) -> None:
+    """Audit a dataset: duplicates, near-duplicates, label conflicts, leakage, imbalance."""
+    from traindoc.data.command import data_command
+
+    raise typer.Exit(
+        data_command(
+            path,
+            eval,
+            text_field,
+            label_field,
+            export,
+            format=format.value,
+            fail_on=fail_on.value,
+            distributed=distributed,
+            threshold=threshold,
+            max_seq_len=max_seq_len,
+            workers=workers,
+        )
+    )
+
+
+@app.command()
 def rules() -> None:
     """List every rule: id, family, default severity, summary."""
     from rich.table import Table

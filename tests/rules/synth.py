@@ -22,6 +22,9 @@ Console evidence lines go under `events:` (model.Event fields), e.g.
     events: [{kind: resume-skip-batches, step: 100, value: 4000, time: 1700000100.5}]
     (`repeat: N, every: K` makes N copies, K steps apart: many overflow lines.)
 
+Data rules read `data:`, the fields of a model.data.DataSummary (example
+pairs as {a: {row, path, line, label}, b: {...}, similarity}).
+
 Checkpoint rules read `checkpoints:` instead, each a GPT-2-like tensor set
 with healthy statistics, then overridden (see `checkpoint` below).
 """
@@ -83,8 +86,18 @@ def build_run(case: dict[str, Any]) -> Run:
     facts = {k: Fact(v, "case file") for k, v in (case.get("facts") or {}).items()}
     cks = tuple(checkpoint(c) for c in case.get("checkpoints") or ())
     events = tuple(event(e) for spec in case.get("events") or () for e in _repeat(spec))
+    data = None
+    if case.get("data") is not None:
+        from traindoc.model.data import DataSummary
+
+        data = DataSummary.from_dict(case["data"])
     return Run(
-        name=case.get("name", "case"), series=ser, facts=facts, checkpoints=cks, events=events
+        name=case.get("name", "case"),
+        series=ser,
+        facts=facts,
+        checkpoints=cks,
+        events=events,
+        data=data,
     )
 
 

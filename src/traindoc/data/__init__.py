@@ -1,0 +1,1 @@
+"""Dataset audit: readers, field detection, MinHash/LSH, the streaming audit, Dask."""

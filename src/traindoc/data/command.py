@@ -1,0 +1,98 @@
+"""`traindoc data`: audit a dataset, run the data rules, render, return the exit code.
+
+The CLI layer registers this function; it reads no argv and only prints the
+report (stdout) and unusable-input reasons (stderr, exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from traindoc.model import Run, Severity
+
+EXIT_OK, EXIT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def data_command(
+    path: str | Path,
+    eval_path: str | Path | None = None,
+    text_field: str | None = None,
+    label_field: str | None = None,
+    export: str | Path | None = None,
+    format: str = "terminal",
+    fail_on: str = "error",
+    distributed: bool = False,
+    *,
+    threshold: float = 0.8,
+    max_seq_len: int | None = None,
+    workers: int = 2,
+) -> int:
+    """Audit PATH (and EVAL_PATH); 0 clean, 1 a finding at `fail_on` or above, 2 bad input."""
+    from traindoc.data.audit import Options, audit
+    from traindoc.data.readers import DataError, discover, splits
+
+    fmt = getattr(format, "value", format)
+    fail = getattr(fail_on, "value", fail_on)
+    if fmt not in ("terminal", "json", "markdown"):
+        return _bad(f"unknown format {fmt!r}; valid: terminal, json, markdown")
+    if fail not in ("error", "warning", "info", "never"):
+        return _bad(f"unknown --fail-on {fail!r}; valid: error, warning, info, never")
+    if not 0.0 < threshold <= 1.0:
+        return _bad(f"--threshold must be in (0, 1], got {threshold}")
+    opts = Options(text_field, label_field, threshold, max_seq_len=max_seq_len)
+    try:
+        p = Path(path)
+        # A DatasetDict: audit train, and its validation/test split as eval unless given.
+        if eval_path is None and p.is_dir() and (p / "dataset_dict.json").is_file():
+            names = splits(p)
+            held = [s for s in names[1:] if s in ("validation", "valid", "eval", "test", "dev")]
+            if held:
+                eval_path = p / held[0]
+            path = p / names[0]
+        if distributed:
+            from traindoc.data.distributed import audit_distributed
+
+            result = audit_distributed(path, eval_path, opts, n_workers=workers)
+        else:
+            result = audit(discover(path), discover(eval_path) if eval_path else None, opts)
+    except DataError as exc:
+        return _bad(str(exc))
+    except ImportError as exc:
+        return _bad(f"{exc}; install traindoc[data] (or traindoc[distributed] for --distributed)")
+    s = result.summary
+    if export is not None:
+        Path(export).write_text(json.dumps(result.export) + "\n")
+    from traindoc.engine import diagnose
+    from traindoc.rules.registry import load_all
+
+    specs = [r for r in load_all().values() if r.family == "data"]
+    d = diagnose(Run(name=str(path), data=s), specs)
+    if fmt == "json":
+        from traindoc.report.data import render_json
+
+        print(render_json(d, s))
+    elif fmt == "markdown":
+        from traindoc.report.markdown import render as render_md
+
+        print(render_md(d))
+    else:
+        from rich.console import Console
+
+        from traindoc.report.data import render_summary
+        from traindoc.report.terminal import render_findings
+
+        console = Console(highlight=False)
+        render_summary(s, console)
+        render_findings(d, console)
+        if export is not None:
+            console.print(f"  [dim]rows to drop written to {export}[/]")
+    if fail != "never" and any(f.severity >= Severity.parse(fail) for f in d.findings):
+        return EXIT_FOUND
+    return EXIT_OK
+
+
+def _bad(message: str) -> int:
+    print(f"traindoc: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

@@ -1,0 +1,1 @@
+"""data-family rules: they read a dataset audit (run.data, a DataSummary), never the files."""
