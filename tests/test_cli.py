@@ -194,3 +194,16 @@ def test_pattern_reads_any_console_format(tmp_path: Path) -> None:
     assert report["run"]["series"]["loss"] == 199 and report["run"]["series"]["lr"] == 199
     bad = traindoc("diagnose", str(log), "--pattern", "(")
     assert bad.returncode == 2 and "regex" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_data_and_preflight_write_html(tmp_path: Path) -> None:
+    ds = tmp_path / "train.jsonl"
+    rows = [{"text": f"<b>sample</b> number {i % 150}", "label": i % 2} for i in range(300)]
+    ds.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "data.html"
+    assert traindoc("data", str(ds), "--html", str(out)).returncode in (0, 1)
+    page = out.read_text()
+    assert "Data audit" in page and "duplicate-samples" in page and "<b>sample" not in page
+    pf = tmp_path / "pf.html"
+    p = traindoc("preflight", "--model", str(CKPT / "seed-a" / "best"), "--html", str(pf))
+    assert p.returncode == 1 and "exploded-weights" in pf.read_text()

@@ -315,6 +315,7 @@ def preflight(
     ] = None,
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
     fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write an HTML report.")] = None,
 ) -> None:
     """Check the start, the rate, the resume and the memory before spending GPU time."""
     from traindoc.preflight.command import preflight_command
@@ -339,6 +340,7 @@ def preflight(
             precision=precision,
             seq_len=seq_len,
             regime=regime,
+            html=html,
         )
     )
 
@@ -362,6 +364,7 @@ def data(
     workers: Annotated[int, typer.Option(help="Dask workers with --distributed.")] = 2,
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
     fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write an HTML report.")] = None,
 ) -> None:
     """Audit a dataset: duplicates, near-duplicates, label conflicts, leakage, imbalance."""
     from traindoc.data.command import data_command
@@ -379,8 +382,24 @@ def data(
             threshold=threshold,
             max_seq_len=max_seq_len,
             workers=workers,
+            html=html,
         )
     )
+
+
+@app.command()
+def watch(
+    run_dir: Annotated[Path, typer.Argument(help="Output dir another process is writing.")],
+    interval: Annotated[float, typer.Option(help="Seconds between looks at the files.")] = 2.0,
+    stall_after: Annotated[
+        float | None, typer.Option(help="Report a stall after this many silent seconds.")
+    ] = None,
+    once: Annotated[bool, typer.Option(help="Look once and exit.")] = False,
+) -> None:
+    """Follow a run being written: print new findings as they appear, and stalls."""
+    from traindoc.live.command import watch as follow
+
+    raise typer.Exit(follow(run_dir, interval=interval, stall_after=stall_after, once=once))
 
 
 @app.command()

@@ -28,6 +28,7 @@ def data_command(
     threshold: float = 0.8,
     max_seq_len: int | None = None,
     workers: int = 2,
+    html: str | Path | None = None,
 ) -> int:
     """Audit PATH (and EVAL_PATH); 0 clean, 1 a finding at `fail_on` or above, 2 bad input."""
     from traindoc.data.audit import Options, audit
@@ -88,6 +89,13 @@ def data_command(
         render_findings(d, console)
         if export is not None:
             console.print(f"  [dim]rows to drop written to {export}[/]")
+    if html is not None:
+        from traindoc.report.html import render as render_html
+
+        try:
+            Path(html).write_text(render_html(d), encoding="utf-8")
+        except OSError as exc:
+            return _bad(f"{html}: cannot write the HTML report: {exc.strerror or exc}")
     if fail != "never" and any(f.severity >= Severity.parse(fail) for f in d.findings):
         return EXIT_FOUND
     return EXIT_OK

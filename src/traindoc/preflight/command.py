@@ -87,6 +87,7 @@ def preflight_command(
     resume: Path | None,
     format: str = "terminal",
     fail_on: str = "error",
+    html: Path | None = None,
     **flag_overrides: Any,
 ) -> int:
     """Run the preflight and print the report; returns the exit status."""
@@ -100,6 +101,14 @@ def preflight_command(
     d = diagnose(run, specs(run))
     d = replace(d, extra={**d.extra, **extra})
     _render(d, format, extra)
+    if html is not None:
+        from traindoc.report.html import render as render_html
+
+        try:
+            Path(html).write_text(render_html(d), encoding="utf-8")
+        except OSError as exc:
+            print(f"traindoc: {html}: cannot write the HTML report: {exc}", file=sys.stderr)
+            return 2
     if fail_on == "never":
         return 0
     level = Severity.parse(fail_on)

@@ -366,13 +366,30 @@ def _n(x: float) -> str:
 
 def _data_html(d: Diagnosis) -> str:
     """The data audit's summary, when a data check filled one (a flat mapping)."""
-    audit = d.extra.get("data_audit")
+    audit = d.extra.get("data_audit") or _audit_facts(d.run.data)
     if not isinstance(audit, Mapping) or not audit:
         return ""
     rows = "".join(
         f"<tr><th>{escape(str(k))}</th><td>{escape(_value(v))}</td></tr>" for k, v in audit.items()
     )
     return f"<section><h2>Data audit</h2><table class='kv'>{rows}</table></section>"
+
+
+def _audit_facts(s: Any) -> dict[str, Any]:
+    """The headline numbers of a DataSummary (Run.data), for the data table."""
+    if s is None:
+        return {}
+    rows = max(getattr(s, "rows", 0), 1)
+    out: dict[str, Any] = {"files": ", ".join(s.paths), "schema": s.schema, "rows": s.rows}
+    for key in ("empty", "duplicates", "near_duplicates", "conflicts"):
+        n = getattr(s, key)
+        out[key.replace("_", " ")] = f"{n} ({n / rows:.1%})"
+    if s.eval_rows:
+        out["eval rows leaked from train"] = f"{s.leaked} of {s.eval_rows}"
+    if s.labels:
+        out["labels"] = ", ".join(f"{k}={v}" for k, v in s.labels.items())
+    out["code share"] = f"{s.code_share:.1%}"
+    return out
 
 
 def _keyfacts(run: Run) -> str:

@@ -1,0 +1,127 @@
+"""Plain training loops with traindoc.Monitor: stop on NaN, and seed A's resume hang."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import traindoc
+from traindoc.live.persist import read_findings
+
+
+def test_plain_loop_raises_a_clear_exception_on_nan(tmp_path: Path) -> None:
+    m = traindoc.Monitor(vocab_size=50257, output_dir=tmp_path, watchdog=False)
+    with m, pytest.raises(traindoc.TrainingStopped, match="nonfinite-loss") as err:
+        for step in range(1, 100):
+            loss = 10.8 - 0.05 * step if step != 40 else math.nan
+            m.step(step, loss=loss, lr=3e-4)
+    assert err.value.finding.step == 40
+    assert read_findings(tmp_path)[0]["action"] == "stop"
+
+
+def _resume_bug_loop(monitor: traindoc.Monitor, stop: threading.Event, interval: float) -> None:
+    """Seed A: resumed at step 300 with accumulation 16; the optimizer step waits for a
+    counter that was restored as a *global step* but is compared as a micro-step."""
+    import torch
+
+    torch.set_num_threads(1)
+    model = torch.nn.Linear(8, 8)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    accum, start = 16, 300
+    micro = 0
+    for step in range(1, 11):  # the healthy run before the resume
+        loss = model(torch.randn(4, 8)).pow(2).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        time.sleep(interval)
+        monitor.step(step, loss=loss.item(), lr=0.1)
+    micro = start  # the bug: resumed "micro-step" counter = global step 300
+    while not stop.is_set():
+        loss = model(torch.randn(4, 8)).pow(2).mean()
+        loss.backward()
+        micro += 1
+        if micro == start * accum:  # only true when counting from step 0: never fires
+            opt.step()
+            monitor.step(micro // accum, loss=loss.item())
+        time.sleep(interval / accum)
+
+
+def test_resume_bug_reported_stalled_within_3x_step_interval(tmp_path: Path) -> None:
+    interval = 0.2
+    m = traindoc.Monitor(vocab_size=50257, output_dir=tmp_path, stall_factor=2.0, stall_floor_s=0.3)
+    stop = threading.Event()
+    worker = threading.Thread(target=_resume_bug_loop, args=(m, stop, interval), daemon=True)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 20
+        while m.stall is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert m.stall is not None, "stall not reported"
+        # reported at most 3 step intervals after the last step
+        assert m.stall.silence_s <= 3 * interval, m.stall
+        (f,) = [f for f in m.findings if f.rule == "stalled-training"]
+        assert f.evidence["stalled_after_step"] == 10
+        assert "_resume_bug_loop" in f.evidence["stuck_thread_stack"]
+        assert (
+            "traindoc-watchdog" in f.evidence["all_threads"]
+            or "Thread" in f.evidence["all_threads"]
+        )
+    finally:
+        stop.set()
+        worker.join(5)
+        m.close()
+    rec = [r for r in read_findings(tmp_path) if r["rule"] == "stalled-training"]
+    assert rec and "_resume_bug_loop" in rec[0]["evidence"]["stuck_thread_stack"]
+
+
+def test_live_log_reads_back_with_traindoc_diagnose(tmp_path: Path) -> None:
+    from traindoc.engine import diagnose
+    from traindoc.readers import load_run
+
+    m = traindoc.Monitor(vocab_size=50257, output_dir=tmp_path, watchdog=False)
+    with m, pytest.raises(traindoc.TrainingStopped):
+        m.step(1, loss=96.0, grad_norm=50.0, lr=1e-6)
+    run = load_run(tmp_path / "traindoc")
+    assert run.vocab_size == 50257
+    assert "absurd-initial-loss" in {f.rule for f in diagnose(run).findings}
+    assert json.loads((tmp_path / "traindoc/run_config.json").read_text())["vocab_size"] == 50257
+
+
+def test_monitor_is_incremental_not_a_rescan() -> None:
+    m = traindoc.Monitor(vocab_size=50257, watchdog=False)
+    calls = []
+    real = m.check_all
+
+    def counting():
+        calls.append(m._progress.n)
+        return real()
+
+    m.check_all = counting  # type: ignore[method-assign]
+    m._budget_ok = lambda: True  # type: ignore[method-assign]  # the schedule alone
+    for step in range(1, 2001):
+        m.step(step, loss=10.8 * math.exp(-step / 500) + 2, lr=3e-4)
+    assert calls[:6] == [8, 16, 32, 64, 128, 256]
+    assert len(calls) < 12
+
+
+def test_bad_arguments_fail_at_construction() -> None:
+    with pytest.raises(ValueError, match="valid: pretraining"):
+        traindoc.Monitor(regime="pretrain")
+    with pytest.raises(ValueError, match="valid: log, warn, stop"):
+        traindoc.Policy(rules={"nonfinite-loss": "halt"})
+    with pytest.raises(ValueError, match="unknown rule id"):
+        traindoc.Monitor(policy=traindoc.Policy(rules={"nan-loss": "stop"}), watchdog=False)
+
+
+def test_internal_error_disables_monitor_without_raising() -> None:
+    m = traindoc.Monitor(watchdog=False)
+    m._bufs = None  # type: ignore[assignment]  # simulate a bug of traindoc's own
+    assert m.step(1, loss=1.0) == []
+    assert m.disabled and m.errors
+    assert m.step(2, loss=1.0) == []
