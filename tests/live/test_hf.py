@@ -105,9 +105,9 @@ def test_callback_bug_never_crashes_training(tmp_path: Path, caplog) -> None:
 
 
 def _boom(self, *a, **k):
-    from traindoc.integrations.hf import _guard
+    from traindoc.live.guard import guard
 
-    @_guard
+    @guard
     def inner(self, *a, **k):
         raise RuntimeError("bug in traindoc")
 

@@ -11,38 +11,13 @@ arguments are read from the model config and `args`. A stop sets
 
 from __future__ import annotations
 
-import functools
-import logging
-from collections.abc import Callable
 from typing import Any
 
 from transformers import TrainerCallback
 
 from traindoc.integrations.torch import LayerSampler, LossCapture, RankSync
+from traindoc.live.guard import guard
 from traindoc.live.monitor import Monitor
-
-log = logging.getLogger("traindoc")
-
-
-def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A bug of traindoc's own is reported once and disables it; training goes on."""
-
-    @functools.wraps(fn)
-    def wrapper(self: TraindocCallback, *args: Any, **kwargs: Any) -> Any:
-        if self.disabled:
-            return None
-        try:
-            return fn(self, *args, **kwargs)
-        except Exception as exc:
-            if self.strict:
-                raise
-            self.disabled = True
-            log.warning("traindoc callback failed and is now disabled: %r", exc, exc_info=exc)
-            if self.monitor is not None:
-                self.monitor.close()
-            return None
-
-    return wrapper
 
 
 class TraindocCallback(TrainerCallback):
@@ -76,7 +51,7 @@ class TraindocCallback(TrainerCallback):
         self._sampler: LayerSampler | None = None
         self._sync: RankSync | None = None
 
-    @_guard
+    @guard
     def on_train_begin(
         self, args: Any, state: Any, control: Any, model: Any = None, **kw: Any
     ) -> None:
@@ -115,17 +90,17 @@ class TraindocCallback(TrainerCallback):
         if args.world_size > 1:
             self._sync = RankSync()
 
-    @_guard
+    @guard
     def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
         if self._sampler is not None:
             self._sampler.begin(state.global_step + 1)
 
-    @_guard
+    @guard
     def on_pre_optimizer_step(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
         if self._sampler is not None:
             self._sampler.before_update(state.global_step + 1)
 
-    @_guard
+    @guard
     def on_step_end(
         self, args: Any, state: Any, control: Any, lr_scheduler: Any = None, **kw: Any
     ) -> None:
@@ -145,7 +120,7 @@ class TraindocCallback(TrainerCallback):
         elif control.should_save or control.should_evaluate:
             m.expect_pause("checkpoint save" if control.should_save else "evaluation")
 
-    @_guard
+    @guard
     def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kw: Any) -> None:
         # The logged loss is a window average (NaN-filtered): the forward hook has the
         # real per-step one. Only what the callback cannot see per step is taken here.
@@ -154,19 +129,19 @@ class TraindocCallback(TrainerCallback):
             if self.monitor.should_stop:
                 control.should_training_stop = True
 
-    @_guard
+    @guard
     def on_evaluate(
         self, args: Any, state: Any, control: Any, metrics: Any = None, **kw: Any
     ) -> None:
         if self.monitor is not None and metrics and metrics.get("eval_loss") is not None:
             self.monitor.record(state.global_step, eval_loss=float(metrics["eval_loss"]))
 
-    @_guard
+    @guard
     def on_prediction_step(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
         if self.monitor is not None:
             self.monitor.heartbeat()
 
-    @_guard
+    @guard
     def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
         if self._loss is not None:
             self._loss.remove()

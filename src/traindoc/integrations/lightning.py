@@ -9,39 +9,14 @@ sets `trainer.should_stop`, which Lightning honours after the current batch.
 
 from __future__ import annotations
 
-import functools
-import logging
 import math
-from collections.abc import Callable
 from typing import Any
 
 from lightning.pytorch.callbacks import Callback
 
 from traindoc.integrations.torch import LayerSampler, RankSync
+from traindoc.live.guard import guard
 from traindoc.live.monitor import Monitor
-
-log = logging.getLogger("traindoc")
-
-
-def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A bug of traindoc's own is reported once and disables it; training goes on."""
-
-    @functools.wraps(fn)
-    def wrapper(self: TraindocCallback, *args: Any, **kwargs: Any) -> Any:
-        if self.disabled:
-            return None
-        try:
-            return fn(self, *args, **kwargs)
-        except Exception as exc:
-            if self.strict:
-                raise
-            self.disabled = True
-            log.warning("traindoc callback failed and is now disabled: %r", exc, exc_info=exc)
-            if self.monitor is not None:
-                self.monitor.close()
-            return None
-
-    return wrapper
 
 
 class TraindocCallback(Callback):
@@ -70,7 +45,7 @@ class TraindocCallback(Callback):
         self._losses: list[float] = []
         self._seen_step = 0
 
-    @_guard
+    @guard
     def on_train_start(self, trainer: Any, pl_module: Any) -> None:
         facts = {
             "grad_accum": trainer.accumulate_grad_batches,
@@ -102,19 +77,19 @@ class TraindocCallback(Callback):
             self._sync = RankSync()
         self._seen_step = trainer.global_step
 
-    @_guard
+    @guard
     def on_train_batch_start(
         self, trainer: Any, pl_module: Any, batch: Any, batch_idx: int
     ) -> None:
         if self._sampler is not None:
             self._sampler.begin(trainer.global_step + 1)
 
-    @_guard
+    @guard
     def on_before_optimizer_step(self, trainer: Any, pl_module: Any, optimizer: Any) -> None:
         if self._sampler is not None:
             self._sampler.before_update(trainer.global_step + 1)
 
-    @_guard
+    @guard
     def on_train_batch_end(
         self, trainer: Any, pl_module: Any, outputs: Any, batch: Any, batch_idx: int
     ) -> None:
@@ -140,18 +115,18 @@ class TraindocCallback(Callback):
         if m.should_stop:
             trainer.should_stop = True
 
-    @_guard
+    @guard
     def on_validation_batch_end(self, trainer: Any, *args: Any, **kwargs: Any) -> None:
         if self.monitor is not None:
             self.monitor.heartbeat()
 
-    @_guard
+    @guard
     def on_validation_epoch_end(self, trainer: Any, pl_module: Any) -> None:
         val = trainer.callback_metrics.get("val_loss")
         if self.monitor is not None and val is not None:
             self.monitor.record(trainer.global_step, eval_loss=float(val))
 
-    @_guard
+    @guard
     def on_train_end(self, trainer: Any, pl_module: Any) -> None:
         if self.monitor is not None:
             self.monitor.close()
