@@ -1,8 +1,9 @@
 """Whole diagnosis of a 1,000,000-step log vs merely loading the same file.
 
 Target (issue 2): diagnosing costs < 1.5x the bare load with the standard json
-module (and pandas for JSONL). NaN-free JSON is parsed with orjson; a log with
-bare NaN tokens (HF writes them) needs Python's json, so it is measured too. Both are measured side by side in one run,
+module (and pandas for JSONL). JSON is parsed with orjson; bare NaN/Infinity
+tokens (HF writes them in failing runs) are swapped for stand-in numbers first,
+so a log with NaNs is measured too. Both are measured side by side in one run,
 alternating, and the medians are compared, because shared machines are noisy.
 
     python bench/diagnose_bench.py [--steps 1000000] [--repeat 3]

@@ -207,3 +207,20 @@ def test_non_utf8_bytes_in_state(tmp_path: Path) -> None:
     (tmp_path / "trainer_state.json").write_bytes(text.encode("utf-8", "surrogateescape"))
     run = load_checked(tmp_path)
     assert run.get("loss") is not None
+
+
+def test_bare_nan_tokens_take_the_fast_parser_and_come_back_as_nan(tmp_path: Path) -> None:
+    """NaN/Infinity values are swapped for stand-ins so orjson can parse; none leaks out."""
+    import math
+
+    hist = [train_entry(s, 10.0 - s / 10) for s in range(1, 11)]
+    text = json.dumps(state(hist, 10) | {"best_model_checkpoint": "/runs/NaN-Infinity/ckpt"})
+    text = text.replace('"grad_norm": 0.7', '"grad_norm": NaN', 1)
+    text = text.replace('"loss": 9.5', '"loss": Infinity', 1)
+    (tmp_path / "trainer_state.json").write_text(text)
+    run = load_checked(tmp_path)
+    gn, loss = run.get("grad_norm"), run.get("loss")
+    assert gn is not None and loss is not None
+    assert math.isnan(gn.values[0]) and math.isinf(loss.values[4])
+    assert not (abs(loss.values[np.isfinite(loss.values)]) > 1e300).any()
+    assert run.fact("best_model_checkpoint") == "/runs/NaN-Infinity/ckpt"

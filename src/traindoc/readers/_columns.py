@@ -18,7 +18,7 @@ import numpy as np
 
 from traindoc.model import Fact, Series
 from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical
-from traindoc.readers._base import Notes, to_float
+from traindoc.readers._base import Notes, restore, to_float
 
 _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
 # Stands for "key not in this record" in the fast path; no real metric is -7.7e307.
@@ -176,7 +176,7 @@ class Columns:
             name = canonical(key) if owner[canonical(key)] == key else key.strip().lower()
             steps, vals = (
                 np.concatenate([p[0] for p in parts]),
-                np.concatenate([p[1] for p in parts]),
+                restore(np.concatenate([p[1] for p in parts])),
             )
             times = None
             if any(p[2] is not None for p in parts):

@@ -69,8 +69,11 @@ def read(path: str | Path) -> Run:
     last_path, last = states[-1]
     facts["trainer"] = Fact("hf", f"{last_path.name}: HF Trainer state")
     for key, fact in _STATE_FACTS.items():
-        if last.get(key) is not None and not isinstance(last[key], (dict, list)):
-            facts[fact] = Fact(last[key], f"{_rel(last_path, root)}: {key}")
+        value = last.get(key)
+        if value is not None and not isinstance(value, (dict, list)):
+            if isinstance(value, float):
+                value = to_float(value)  # a NaN best_metric comes back as NaN
+            facts[fact] = Fact(value, f"{_rel(last_path, root)}: {key}")
     if isinstance(last.get("train_batch_size"), int):
         facts["per_device_batch"] = Fact(last["train_batch_size"], f"{STATE}: train_batch_size")
     _divergence(states, ckpts, facts, root)
