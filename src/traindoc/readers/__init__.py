@@ -8,6 +8,7 @@ with a one-line message naming the file; partial problems become Notes.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -66,41 +67,25 @@ def load_run(path: str | Path, pattern: str | None = None) -> Run:
     return finalize(run)
 
 
+# Source kind -> reader module (each has `read(path) -> Run`), imported on use.
+_READERS = {
+    "hf": "hf_trainer",
+    "lightning": "lightning_csv",
+    "tensorboard": "tensorboard",
+    "jsonl": "jsonl",
+    "console": "console",
+    "llamafactory": "llamafactory",
+    "wandb": "wandb",
+    "mlflow": "mlflow",
+}
+
+
 def _read(source: Source) -> Run:
     # Imported here so `traindoc --help` and the rules never pay for yaml/pickle/zip.
     try:
-        if source.kind == "hf":
-            from traindoc.readers import hf_trainer
-
-            return hf_trainer.read(source.path)
-        if source.kind == "lightning":
-            from traindoc.readers import lightning_csv
-
-            return lightning_csv.read(source.path)
-        if source.kind == "tensorboard":
-            from traindoc.readers import tensorboard
-
-            return tensorboard.read(source.path)
-        if source.kind == "jsonl":
-            from traindoc.readers import jsonl
-
-            return jsonl.read(source.path)
-        if source.kind == "console":
-            from traindoc.readers import console
-
-            return console.read(source.path)
-        if source.kind == "llamafactory":
-            from traindoc.readers import llamafactory
-
-            return llamafactory.read(source.path)
-        if source.kind == "wandb":
-            from traindoc.readers import wandb
-
-            return wandb.read(source.path)
-        if source.kind == "mlflow":
-            from traindoc.readers import mlflow
-
-            return mlflow.read(source.path)
+        module = _READERS.get(source.kind)
+        if module is not None:
+            return importlib.import_module(f"traindoc.readers.{module}").read(source.path)
         from traindoc.readers.training_args import facts_from_args, load_args
 
         facts: dict[str, Fact] = facts_from_args(load_args(source.path), source.path.name)
