@@ -16,40 +16,14 @@ from typing import Any
 from transformers import TrainerCallback
 
 from traindoc.integrations.torch import LayerSampler, LossCapture, RankSync
-from traindoc.live.guard import guard
+from traindoc.live.guard import CallbackSettings, guard
 from traindoc.live.monitor import Monitor
 
 
-class TraindocCallback(TrainerCallback):
-    def __init__(
-        self,
-        vocab_size: int | None = None,
-        regime: str | None = None,
-        *,
-        sample_every: int | None = None,
-        write: bool = True,
-        strict: bool = False,
-        **monitor_kwargs: Any,
-    ) -> None:
-        """`monitor_kwargs` go to `traindoc.Monitor` (policy, stall_factor, ...)."""
-        if sample_every is not None and sample_every < 1:
-            raise ValueError(f"sample_every must be >= 1 or None (got {sample_every})")
-        if regime is not None:
-            from traindoc.model.signals import REGIMES
-
-            if regime not in REGIMES:
-                raise ValueError(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
-        self.vocab_size = vocab_size
-        self.regime = regime
-        self.sample_every = sample_every
-        self.write = write
-        self.strict = strict
-        self.monitor_kwargs = monitor_kwargs
-        self.monitor: Monitor | None = None
-        self.disabled = False
+class TraindocCallback(TrainerCallback, CallbackSettings):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        CallbackSettings.__init__(self, *args, **kwargs)
         self._loss: LossCapture | None = None
-        self._sampler: LayerSampler | None = None
-        self._sync: RankSync | None = None
 
     @guard
     def on_train_begin(

@@ -15,33 +15,13 @@ from typing import Any
 from lightning.pytorch.callbacks import Callback
 
 from traindoc.integrations.torch import LayerSampler, RankSync
-from traindoc.live.guard import guard
+from traindoc.live.guard import CallbackSettings, guard
 from traindoc.live.monitor import Monitor
 
 
-class TraindocCallback(Callback):
-    def __init__(
-        self,
-        vocab_size: int | None = None,
-        regime: str | None = None,
-        *,
-        sample_every: int | None = None,
-        write: bool = True,
-        strict: bool = False,
-        **monitor_kwargs: Any,
-    ) -> None:
-        if sample_every is not None and sample_every < 1:
-            raise ValueError(f"sample_every must be >= 1 or None (got {sample_every})")
-        self.vocab_size = vocab_size
-        self.regime = regime
-        self.sample_every = sample_every
-        self.write = write
-        self.strict = strict
-        self.monitor_kwargs = monitor_kwargs
-        self.monitor: Monitor | None = None
-        self.disabled = False
-        self._sampler: LayerSampler | None = None
-        self._sync: RankSync | None = None
+class TraindocCallback(Callback, CallbackSettings):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        CallbackSettings.__init__(self, *args, **kwargs)
         self._losses: list[float] = []
         self._seen_step = 0
 

@@ -1,4 +1,5 @@
-"""The one rule of every framework adapter: a bug of traindoc's never stops training."""
+"""What every framework adapter shares: validated settings, and the rule that a
+bug of traindoc's own never stops training."""
 
 from __future__ import annotations
 
@@ -32,3 +33,36 @@ def guard(fn: Callable[..., Any]) -> Callable[..., Any]:
             return None
 
     return wrapper
+
+
+class CallbackSettings:
+    """The settings and state both framework callbacks keep; bad values fail here."""
+
+    def __init__(
+        self,
+        vocab_size: int | None = None,
+        regime: str | None = None,
+        *,
+        sample_every: int | None = None,
+        write: bool = True,
+        strict: bool = False,
+        **monitor_kwargs: Any,
+    ) -> None:
+        """`monitor_kwargs` go to `traindoc.Monitor` (policy, stall_factor, ...)."""
+        if sample_every is not None and sample_every < 1:
+            raise ValueError(f"sample_every must be >= 1 or None (got {sample_every})")
+        if regime is not None:
+            from traindoc.model.signals import REGIMES
+
+            if regime not in REGIMES:
+                raise ValueError(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
+        self.vocab_size = vocab_size
+        self.regime = regime
+        self.sample_every = sample_every
+        self.write = write
+        self.strict = strict
+        self.monitor_kwargs = monitor_kwargs
+        self.monitor: Any = None
+        self.disabled = False
+        self._sampler: Any = None
+        self._sync: Any = None
