@@ -335,8 +335,18 @@ class Monitor:
 
     # --- stalls -------------------------------------------------------------
     def _on_stall(self, stall: Stall) -> None:
-        """Watchdog thread: confirm with the stalled-training rule, add the stacks."""
-        self.stall = stall
+        """Watchdog thread: publish the stall only once its finding is recorded.
+
+        Whoever polls `stall` (a test, a notebook) may then read `findings`
+        without racing the report.
+        """
+        try:
+            self._confirm_stall(stall)
+        finally:
+            self.stall = stall
+
+    def _confirm_stall(self, stall: Stall) -> None:
+        """Confirm with the stalled-training rule and add the stacks."""
         spec = self.rules.get("stalled-training")
         wd = self.watchdog
         if spec is None or wd is None:
