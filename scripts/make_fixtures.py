@@ -384,8 +384,16 @@ class StreamChunks:
     placed at an exact step without callbacks (iteration order is deterministic).
     """
 
-    def __init__(self, data: bytes, batch: int, bad_steps=(), garbage=None, seed: int = 0,
-                 accum: int = 1, seq: int = SEQ):
+    def __init__(
+        self,
+        data: bytes,
+        batch: int,
+        bad_steps=(),
+        garbage=None,
+        seed: int = 0,
+        accum: int = 1,
+        seq: int = SEQ,
+    ):
         self.base = ByteChunks(data, seq)
         self.per_step = batch * accum
         self.bad = set(bad_steps)
@@ -459,8 +467,13 @@ def seed_a_best():
             m.eval()
             m.lm_head.weight.mul_(13.87 / m.lm_head.weight.std())
             for _ in range(3):  # loss is ~linear in the ln_f scale at this magnitude
-                loss = sum(m(input_ids=x[i:i + 32], labels=x[i:i + 32]).loss.item()
-                           for i in range(0, 256, 32)) / 8
+                loss = (
+                    sum(
+                        m(input_ids=x[i : i + 32], labels=x[i : i + 32]).loss.item()
+                        for i in range(0, 256, 32)
+                    )
+                    / 8
+                )
                 m.transformer.ln_f.weight.mul_(96 / loss)
                 m.transformer.ln_f.bias.mul_(96 / loss)
             print(f"[seed-a-best] lm_head std {m.lm_head.weight.std():.3f} mean loss {loss:.1f}")
@@ -481,9 +494,12 @@ def _best_dir(out: Path) -> None:
     with safe_open(str(CACHE / "seed-a-best-v2" / "model.safetensors"), "pt") as f:
         for k in f.keys():  # noqa: SIM118 (safe_open is not iterable)
             t = f.get_tensor(k).float()
-            stats[k] = {"shape": list(t.shape), "mean": t.mean().item(),
-                        "std": t.std().item() if t.numel() > 1 else 0.0,
-                        "absmax": t.abs().max().item()}
+            stats[k] = {
+                "shape": list(t.shape),
+                "mean": t.mean().item(),
+                "std": t.std().item() if t.numel() > 1 else 0.0,
+                "absmax": t.abs().max().item(),
+            }
     (b / "tensor_stats.json").write_text(json.dumps(stats, indent=1) + "\n")
     del torch
 
@@ -498,11 +514,16 @@ def seed_a_literal(out: Path) -> None:
     finish(t, out)
     h = history(out)
     s = summarize(h, out.name)
-    expect(out, ["absurd-initial-loss", "lr-too-low"],
-           "Seed A exactly as told: start from 'best' (lm_head std 13.87, first loss ~96), "
-           "constant LR 1e-6 for 300 steps. Adam at 1e-6 moves each weight <=3e-4, so the "
-           "loss does NOT fall to ln(V): it stays far above the floor (no-learning at an absurd level).",
-           also=["no-learning"], first_loss=s["loss"]["first"], last_loss=s["loss"]["last"])
+    expect(
+        out,
+        ["absurd-initial-loss", "lr-too-low"],
+        "Seed A exactly as told: start from 'best' (lm_head std 13.87, first loss ~96), "
+        "constant LR 1e-6 for 300 steps. Adam at 1e-6 moves each weight <=3e-4, so the "
+        "loss does NOT fall to ln(V): it stays far above the floor (no-learning at an absurd level).",
+        also=["no-learning"],
+        first_loss=s["loss"]["first"],
+        last_loss=s["loss"]["last"],
+    )
 
 
 @case("seed-a", ["absurd-initial-loss", "uniform-plateau", "lr-too-low"], "examples")
@@ -520,32 +541,50 @@ def seed_a(out: Path) -> None:
     def make_opt(mm):
         ln_f = [p for n, p in mm.named_parameters() if n.startswith("transformer.ln_f.")]
         rest = [p for n, p in mm.named_parameters() if not n.startswith("transformer.ln_f.")]
-        return torch.optim.AdamW([{"params": ln_f, "weight_decay": wd},
-                                  {"params": rest, "weight_decay": 0.0}], lr=1e-6)
+        return torch.optim.AdamW(
+            [{"params": ln_f, "weight_decay": wd}, {"params": rest, "weight_decay": 0.0}], lr=1e-6
+        )
 
-    t = trainer(out, m, ByteChunks(text("code")), lr=1e-6, max_steps=300, batch=4,
-                sched="constant", make_opt=make_opt)
+    t = trainer(
+        out,
+        m,
+        ByteChunks(text("code")),
+        lr=1e-6,
+        max_steps=300,
+        batch=4,
+        sched="constant",
+        make_opt=make_opt,
+    )
     finish(t, out)
     _best_dir(out)
     h = history(out)
     s = summarize(h, out.name)
     tail = lc(h)[60:]
-    print(f"[seed-a] plateau after step 60: mean {sum(tail) / len(tail):.4f} "
-          f"min {min(tail):.4f} max {max(tail):.4f} (ln V = {LN_V:.4f})")
-    expect(out, ["absurd-initial-loss", "uniform-plateau", "lr-too-low"],
-           "Seed A's signature: start from 'best' (lm_head std 13.87, first loss ~96), constant "
-           "LR 1e-6 for 300 steps; AdamW weight decay 1e5 on the final LayerNorm only (lr x wd = "
-           "10%/step) plays the rehabilitation: the hidden state fed to the exploded head fades, "
-           "the loss falls onto ln(V) and stays on the floor.",
-           first_loss=s["loss"]["first"], plateau_mean=sum(tail) / len(tail),
-           plateau_min=min(tail), plateau_max=max(tail))
+    print(
+        f"[seed-a] plateau after step 60: mean {sum(tail) / len(tail):.4f} "
+        f"min {min(tail):.4f} max {max(tail):.4f} (ln V = {LN_V:.4f})"
+    )
+    expect(
+        out,
+        ["absurd-initial-loss", "uniform-plateau", "lr-too-low"],
+        "Seed A's signature: start from 'best' (lm_head std 13.87, first loss ~96), constant "
+        "LR 1e-6 for 300 steps; AdamW weight decay 1e5 on the final LayerNorm only (lr x wd = "
+        "10%/step) plays the rehabilitation: the hidden state fed to the exploded head fades, "
+        "the loss falls onto ln(V) and stays on the floor.",
+        first_loss=s["loss"]["first"],
+        plateau_mean=sum(tail) / len(tail),
+        plateau_min=min(tail),
+        plateau_max=max(tail),
+    )
 
 
 def _std(out, t, ids, story, also=None, resume=None, final_eval=False, **extra):
     finish(t, out, resume=resume, final_eval=final_eval)
     s = summarize(history(out), out.name)
-    nums = {k: {"first": v["first"], "last": v["last"], "min": v["min"], "max": v["max"]}
-            for k, v in s.items()}
+    nums = {
+        k: {"first": v["first"], "last": v["last"], "min": v["min"], "max": v["max"]}
+        for k, v in s.items()
+    }
     expect(out, ids, story, also=also, **nums, **extra)
     return s
 
@@ -563,11 +602,27 @@ def prose_ds():
 
 @case("healthy-pretrain-cosine", [])
 def healthy_pretrain_cosine(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=2e-3, max_steps=300, batch=8,
-                sched="cosine", warmup_ratio=0.05, logging_steps=2,
-                eval_ds=eval_ds(), eval_steps=50)
-    _std(out, t, [], "Healthy pre-training from scratch: LR 2e-3, cosine, 5% warmup, "
-         "batch 8, eval on held-out stdlib modules every 50 steps.", final_eval=True)
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=2e-3,
+        max_steps=300,
+        batch=8,
+        sched="cosine",
+        warmup_ratio=0.05,
+        logging_steps=2,
+        eval_ds=eval_ds(),
+        eval_steps=50,
+    )
+    _std(
+        out,
+        t,
+        [],
+        "Healthy pre-training from scratch: LR 2e-3, cosine, 5% warmup, "
+        "batch 8, eval on held-out stdlib modules every 50 steps.",
+        final_eval=True,
+    )
 
 
 @case("healthy", [], "examples")
@@ -577,57 +632,138 @@ def healthy_example(out: Path) -> None:
 
 @case("healthy-pretrain-linear", [])
 def healthy_pretrain_linear(out: Path) -> None:
-    t = trainer(out, new_model(seed=1), code_ds(), lr=1e-3, max_steps=300, batch=4,
-                sched="linear", warmup_ratio=0.03, logging_steps=3)
-    _std(out, t, [], "Healthy pre-training from scratch: LR 1e-3, linear decay, 3% warmup, batch 4.")
+    t = trainer(
+        out,
+        new_model(seed=1),
+        code_ds(),
+        lr=1e-3,
+        max_steps=300,
+        batch=4,
+        sched="linear",
+        warmup_ratio=0.03,
+        logging_steps=3,
+    )
+    _std(
+        out, t, [], "Healthy pre-training from scratch: LR 1e-3, linear decay, 3% warmup, batch 4."
+    )
 
 
 @case("healthy-pretrain-constant-smallbatch", [])
 def healthy_pretrain_constant(out: Path) -> None:
-    t = trainer(out, new_model(seed=2), code_ds(), lr=1e-3, max_steps=300, batch=2,
-                sched="constant_with_warmup", warmup_ratio=0.05, logging_steps=5,
-                eval_ds=eval_ds(), eval_steps=60)
-    _std(out, t, [], "Healthy but noisy pre-training from scratch: batch 2 (pre-training, not "
-         "fine-tuning), LR 1e-3 constant with 5% warmup, logging every 5 steps.")
+    t = trainer(
+        out,
+        new_model(seed=2),
+        code_ds(),
+        lr=1e-3,
+        max_steps=300,
+        batch=2,
+        sched="constant_with_warmup",
+        warmup_ratio=0.05,
+        logging_steps=5,
+        eval_ds=eval_ds(),
+        eval_steps=60,
+    )
+    _std(
+        out,
+        t,
+        [],
+        "Healthy but noisy pre-training from scratch: batch 2 (pre-training, not "
+        "fine-tuning), LR 1e-3 constant with 5% warmup, logging every 5 steps.",
+    )
 
 
 @case("healthy-finetune-constant-warmup", [])
 def healthy_ft_constant(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=1e-3, max_steps=100, batch=8, accum=2,
-                sched="constant_with_warmup", warmup_ratio=0.05, logging_steps=2,
-                eval_ds=eval_ds("prose_eval"), eval_steps=20)
-    _std(out, t, [], "Healthy full fine-tune of a briefly pre-trained (code) tiny GPT-2 on prose "
-         "docstrings: LR 1e-3 constant with 5% warmup, effective batch 16, 100 steps, eval every 20.",
-         final_eval=True)
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=1e-3,
+        max_steps=100,
+        batch=8,
+        accum=2,
+        sched="constant_with_warmup",
+        warmup_ratio=0.05,
+        logging_steps=2,
+        eval_ds=eval_ds("prose_eval"),
+        eval_steps=20,
+    )
+    _std(
+        out,
+        t,
+        [],
+        "Healthy full fine-tune of a briefly pre-trained (code) tiny GPT-2 on prose "
+        "docstrings: LR 1e-3 constant with 5% warmup, effective batch 16, 100 steps, eval every 20.",
+        final_eval=True,
+    )
 
 
 @case("healthy-finetune-cosine", [])
 def healthy_ft_cosine(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=2e-3, max_steps=100, batch=16,
-                sched="cosine", warmup_ratio=0.03, logging_steps=2,
-                eval_ds=eval_ds("prose_eval"), eval_steps=20)
-    _std(out, t, [], "Healthy full fine-tune (code-pretrained tiny GPT-2 -> prose): LR 2e-3, "
-         "cosine, 3% warmup, batch 16, 100 steps, eval every 20 steps.", final_eval=True)
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=2e-3,
+        max_steps=100,
+        batch=16,
+        sched="cosine",
+        warmup_ratio=0.03,
+        logging_steps=2,
+        eval_ds=eval_ds("prose_eval"),
+        eval_steps=20,
+    )
+    _std(
+        out,
+        t,
+        [],
+        "Healthy full fine-tune (code-pretrained tiny GPT-2 -> prose): LR 2e-3, "
+        "cosine, 3% warmup, batch 16, 100 steps, eval every 20 steps.",
+        final_eval=True,
+    )
 
 
 def _lora(model, r=8):
     from peft import LoraConfig, get_peft_model
 
-    cfg = LoraConfig(r=r, lora_alpha=16, lora_dropout=0.0, target_modules=["c_attn", "c_proj", "c_fc"],
-                     fan_in_fan_out=True, task_type="CAUSAL_LM")
+    cfg = LoraConfig(
+        r=r,
+        lora_alpha=16,
+        lora_dropout=0.0,
+        target_modules=["c_attn", "c_proj", "c_fc"],
+        fan_in_fan_out=True,
+        task_type="CAUSAL_LM",
+    )
     return get_peft_model(model, cfg)
 
 
 @case("healthy-lora-cosine", [])
 def healthy_lora(out: Path) -> None:
     m = _lora(base_model())
-    t = trainer(out, m, prose_ds(), lr=1e-2, max_steps=100, batch=8, accum=2,
-                sched="cosine", warmup_ratio=0.03, logging_steps=2,
-                eval_ds=eval_ds("prose_eval"), eval_steps=20)
-    _std(out, t, [], "Healthy LoRA (peft, r=8 on c_attn/c_proj/c_fc) on the code-pretrained tiny "
-         "GPT-2, prose data: LR 1e-2, cosine, 3% warmup, effective batch 16, 100 steps. NB: "
-         "the adapter learns only a little (eval 3.020 -> 3.015, min 3.006): healthy config, "
-         "small gain.", final_eval=True)
+    t = trainer(
+        out,
+        m,
+        prose_ds(),
+        lr=1e-2,
+        max_steps=100,
+        batch=8,
+        accum=2,
+        sched="cosine",
+        warmup_ratio=0.03,
+        logging_steps=2,
+        eval_ds=eval_ds("prose_eval"),
+        eval_steps=20,
+    )
+    _std(
+        out,
+        t,
+        [],
+        "Healthy LoRA (peft, r=8 on c_attn/c_proj/c_fc) on the code-pretrained tiny "
+        "GPT-2, prose data: LR 1e-2, cosine, 3% warmup, effective batch 16, 100 steps. NB: "
+        "the adapter learns only a little (eval 3.020 -> 3.015, min 3.006): healthy config, "
+        "small gain.",
+        final_eval=True,
+    )
 
 
 # ---- loss-curve faults ----------------------------------------------------------
@@ -635,59 +771,134 @@ def healthy_lora(out: Path) -> None:
 
 @case("absurd-initial-loss", ["absurd-initial-loss"])
 def absurd_initial(out: Path) -> None:
-    t = trainer(out, seed_a_best(), code_ds(), lr=3e-3, max_steps=200, batch=4,
-                sched="linear", warmup_ratio=0.03)
-    _std(out, t, ["absurd-initial-loss"], "Start from the seed-A 'best' checkpoint (lm_head "
-         "std 13.87) but with a sane LR 3e-3: first loss ~9x ln(V), then it recovers.")
+    t = trainer(
+        out,
+        seed_a_best(),
+        code_ds(),
+        lr=3e-3,
+        max_steps=200,
+        batch=4,
+        sched="linear",
+        warmup_ratio=0.03,
+    )
+    _std(
+        out,
+        t,
+        ["absurd-initial-loss"],
+        "Start from the seed-A 'best' checkpoint (lm_head "
+        "std 13.87) but with a sane LR 3e-3: first loss ~9x ln(V), then it recovers.",
+    )
 
 
 @case("uniform-plateau", ["uniform-plateau", "lr-too-low"])
 def uniform_plateau(out: Path) -> None:
-    t = trainer(out, new_model(seed=0, tie=False), code_ds(), lr=1e-7, max_steps=200, batch=4,
-                logging_steps=2)
-    _std(out, t, ["uniform-plateau", "lr-too-low"],  "Pre-training from scratch (untied head) at LR 1e-7: the "
-         "model never leaves the uniform floor ln(50257)=10.825.")
+    t = trainer(
+        out,
+        new_model(seed=0, tie=False),
+        code_ds(),
+        lr=1e-7,
+        max_steps=200,
+        batch=4,
+        logging_steps=2,
+    )
+    _std(
+        out,
+        t,
+        ["uniform-plateau", "lr-too-low"],
+        "Pre-training from scratch (untied head) at LR 1e-7: the "
+        "model never leaves the uniform floor ln(50257)=10.825.",
+    )
 
 
 @case("lr-too-low", ["lr-too-low"])
 def lr_too_low(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=1e-5, max_steps=300, batch=4,
-                sched="cosine", warmup_ratio=0.05, logging_steps=3)
-    _std(out, t, ["lr-too-low"], "Pre-training from scratch at peak LR 1e-5 (healthy: 1e-3..3e-3): "
-         "the loss creeps down from ln(V) while a healthy run reaches ~3 in the same steps.",
-         also=["uniform-plateau", "no-learning"])
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=1e-5,
+        max_steps=300,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+        logging_steps=3,
+    )
+    _std(
+        out,
+        t,
+        ["lr-too-low"],
+        "Pre-training from scratch at peak LR 1e-5 (healthy: 1e-3..3e-3): "
+        "the loss creeps down from ln(V) while a healthy run reaches ~3 in the same steps.",
+        also=["uniform-plateau", "no-learning"],
+    )
 
 
 @case("no-learning", ["no-learning", "lr-too-low"])
 def no_learning(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=1e-9, max_steps=80, batch=8, accum=2,
-                logging_steps=2)
-    _std(out, t, ["no-learning", "lr-too-low"], "Fine-tune the code-pretrained model on prose "
-         "at LR 1e-9: loss flat, far below ln(V).")
+    t = trainer(
+        out, base_model(), prose_ds(), lr=1e-9, max_steps=80, batch=8, accum=2, logging_steps=2
+    )
+    _std(
+        out,
+        t,
+        ["no-learning", "lr-too-low"],
+        "Fine-tune the code-pretrained model on prose at LR 1e-9: loss flat, far below ln(V).",
+    )
 
 
 @case("oscillating-plateau", ["oscillating-plateau"])
 def oscillating_plateau(out: Path) -> None:
     mix = text("prose") + text("code")[:200000]
-    t = trainer(out, new_model(seed=0), ByteChunks(mix), lr=1e-2, max_steps=400, batch=2,
-                sched="constant_with_warmup", warmup_ratio=0.02, logging_steps=2,
-                eval_ds=eval_ds("prose_eval"), eval_steps=25)
-    _std(out, t, ["oscillating-plateau"], "Seed-B-like band: tiny GPT-2 from scratch with a "
-         "too-high constant LR (1e-2, 2% warmup), batch 2, heterogeneous prose+code data: fast "
-         "early drop, then a noisy band with no trend; eval stops improving.",
-         also=["lr-too-high"], final_eval=True)
+    t = trainer(
+        out,
+        new_model(seed=0),
+        ByteChunks(mix),
+        lr=1e-2,
+        max_steps=400,
+        batch=2,
+        sched="constant_with_warmup",
+        warmup_ratio=0.02,
+        logging_steps=2,
+        eval_ds=eval_ds("prose_eval"),
+        eval_steps=25,
+    )
+    _std(
+        out,
+        t,
+        ["oscillating-plateau"],
+        "Seed-B-like band: tiny GPT-2 from scratch with a "
+        "too-high constant LR (1e-2, 2% warmup), batch 2, heterogeneous prose+code data: fast "
+        "early drop, then a noisy band with no trend; eval stops improving.",
+        also=["lr-too-high"],
+        final_eval=True,
+    )
 
 
 @case("divergence", ["divergence", "lr-too-high"])
 def divergence(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=1.0, max_steps=100, batch=4, accum=2,
-                sched="linear", warmup_ratio=1.0, logging_steps=1)
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=1.0,
+        max_steps=100,
+        batch=4,
+        accum=2,
+        sched="linear",
+        warmup_ratio=1.0,
+        logging_steps=1,
+    )
     # NB: transformers 5 reads warmup_steps=1.0 as ONE step (a ratio must be < 1), so the LR
     # jumps to 1.0 at step 2 and then decays linearly: a real, easy-to-make config mistake.
-    _std(out, t, ["divergence", "lr-too-high"], "Fine-tune the pretrained model with AdamW, peak "
-         "LR 1.0, linear, warmup 1.0 (meant as a ratio, read by transformers 5 as 1 step): the "
-         "loss blows up from 3.4 to ~50-70 and is still above its start at the end.",
-         also=["warmup-too-short"])
+    _std(
+        out,
+        t,
+        ["divergence", "lr-too-high"],
+        "Fine-tune the pretrained model with AdamW, peak "
+        "LR 1.0, linear, warmup 1.0 (meant as a ratio, read by transformers 5 as 1 step): the "
+        "loss blows up from 3.4 to ~50-70 and is still above its start at the end.",
+        also=["warmup-too-short"],
+    )
 
 
 def _garbage_tokens(g):
@@ -698,11 +909,27 @@ def _garbage_tokens(g):
 
 @case("loss-spike", ["loss-spike"])
 def loss_spike(out: Path) -> None:
-    ds = _iterable(StreamChunks(text("code"), 4, bad_steps=(150, 151, 220), garbage=_garbage_tokens))
-    t = trainer(out, new_model(seed=0), ds, lr=2e-3, max_steps=300, batch=4, sched="cosine",
-                warmup_ratio=0.05)
-    _std(out, t, ["loss-spike"], "Healthy pre-training, but steps 150, 151 and 220 get batches "
-         "of random token ids (not text): the loss spikes and recovers.", also=["grad-spike"])
+    ds = _iterable(
+        StreamChunks(text("code"), 4, bad_steps=(150, 151, 220), garbage=_garbage_tokens)
+    )
+    t = trainer(
+        out,
+        new_model(seed=0),
+        ds,
+        lr=2e-3,
+        max_steps=300,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+    )
+    _std(
+        out,
+        t,
+        ["loss-spike"],
+        "Healthy pre-training, but steps 150, 151 and 220 get batches "
+        "of random token ids (not text): the loss spikes and recovers.",
+        also=["grad-spike"],
+    )
 
 
 _CODE = None
@@ -722,11 +949,24 @@ def _near_empty(g):
 @case("grad-spike", ["grad-spike"])
 def grad_spike(out: Path) -> None:
     ds = _iterable(StreamChunks(text("code"), 4, bad_steps=(120, 180, 240), garbage=_near_empty))
-    t = trainer(out, new_model(seed=0), ds, lr=2e-3, max_steps=300, batch=4, sched="cosine",
-                warmup_ratio=0.05)
-    _std(out, t, ["grad-spike"], "Healthy pre-training with clipping (max_grad_norm 1), but "
-         "steps 120/180/240 get near-empty batches (real text, but every label masked as "
-         "padding except one token per batch): the pre-clip grad norm spikes, the loss barely follows.")
+    t = trainer(
+        out,
+        new_model(seed=0),
+        ds,
+        lr=2e-3,
+        max_steps=300,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+    )
+    _std(
+        out,
+        t,
+        ["grad-spike"],
+        "Healthy pre-training with clipping (max_grad_norm 1), but "
+        "steps 120/180/240 get near-empty batches (real text, but every label masked as "
+        "padding except one token per batch): the pre-clip grad norm spikes, the loss barely follows.",
+    )
 
 
 class _Poison:
@@ -753,22 +993,52 @@ class _Poison:
 
 @case("nonfinite-loss", ["nonfinite-loss"])
 def nonfinite_loss(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=2e-3, max_steps=200, batch=4,
-                sched="cosine", warmup_ratio=0.05, callbacks=[_Poison(120)()],
-                logging_nan_inf_filter=False, logging_steps=2)
-    _std(out, t, ["nonfinite-loss"], "Healthy pre-training; a callback writes Inf into one MLP "
-         "weight after step 120; logging_nan_inf_filter=False so the NaN losses are logged.",
-         also=["nonfinite-gradients"])
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=2e-3,
+        max_steps=200,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+        callbacks=[_Poison(120)()],
+        logging_nan_inf_filter=False,
+        logging_steps=2,
+    )
+    _std(
+        out,
+        t,
+        ["nonfinite-loss"],
+        "Healthy pre-training; a callback writes Inf into one MLP "
+        "weight after step 120; logging_nan_inf_filter=False so the NaN losses are logged.",
+        also=["nonfinite-gradients"],
+    )
 
 
 @case("nonfinite-gradients", ["nonfinite-gradients"])
 def nonfinite_grads(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=2e-3, max_steps=200, batch=4,
-                sched="cosine", warmup_ratio=0.05, callbacks=[_Poison(120)()], logging_steps=2)
-    _std(out, t, ["nonfinite-gradients"], "Same Inf weight at step 120, default "
-         "logging_nan_inf_filter=True: the NaN step losses are replaced by the window "
-         "average (0.0 once every step is NaN) while grad_norm shows NaN.",
-         also=["nonfinite-loss", "degenerate-loss"])
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=2e-3,
+        max_steps=200,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+        callbacks=[_Poison(120)()],
+        logging_steps=2,
+    )
+    _std(
+        out,
+        t,
+        ["nonfinite-gradients"],
+        "Same Inf weight at step 120, default "
+        "logging_nan_inf_filter=True: the NaN step losses are replaced by the window "
+        "average (0.0 once every step is NaN) while grad_norm shows NaN.",
+        also=["nonfinite-loss", "degenerate-loss"],
+    )
 
 
 def _mask_bug_trainer():
@@ -785,8 +1055,9 @@ def _mask_bug_trainer():
             logits = out.logits[:, :-1].float()
             y = labels[:, 1:]
             mask = (y == 50256).float()  # BUG: should be (y != -100)
-            ce = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.clamp(min=0).reshape(-1),
-                                 reduction="none")
+            ce = F.cross_entropy(
+                logits.reshape(-1, logits.size(-1)), y.clamp(min=0).reshape(-1), reduction="none"
+            )
             loss = (ce * mask.reshape(-1)).sum() / mask.sum().clamp(min=1)
             return (loss, out) if return_outputs else loss
 
@@ -795,29 +1066,74 @@ def _mask_bug_trainer():
 
 @case("degenerate-loss", ["degenerate-loss"])
 def degenerate(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=1e-3, max_steps=150, batch=4,
-                sched="cosine", warmup_ratio=0.05, logging_steps=2, cls=_mask_bug_trainer())
-    _std(out, t, ["degenerate-loss"], "Custom compute_loss with an inverted loss mask "
-         "(keeps only pad positions, of which there are none): loss exactly 0.0 every step, "
-         "grad_norm 0.")
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=1e-3,
+        max_steps=150,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+        logging_steps=2,
+        cls=_mask_bug_trainer(),
+    )
+    _std(
+        out,
+        t,
+        ["degenerate-loss"],
+        "Custom compute_loss with an inverted loss mask "
+        "(keeps only pad positions, of which there are none): loss exactly 0.0 every step, "
+        "grad_norm 0.",
+    )
 
 
 @case("overfitting", ["overfitting"])
 def overfitting(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), ByteChunks(text("code"), limit=16), lr=3e-3,
-                max_steps=300, batch=4, logging_steps=2, eval_ds=eval_ds(), eval_steps=10)
-    _std(out, t, ["overfitting"], "Pre-training from scratch on only 16 samples (75 epochs), "
-         "eval on held-out modules every 10 steps: train falls, eval turns up.",
-         also=["dataset-too-small"], final_eval=True)
+    t = trainer(
+        out,
+        new_model(seed=0),
+        ByteChunks(text("code"), limit=16),
+        lr=3e-3,
+        max_steps=300,
+        batch=4,
+        logging_steps=2,
+        eval_ds=eval_ds(),
+        eval_steps=10,
+    )
+    _std(
+        out,
+        t,
+        ["overfitting"],
+        "Pre-training from scratch on only 16 samples (75 epochs), "
+        "eval on held-out modules every 10 steps: train falls, eval turns up.",
+        also=["dataset-too-small"],
+        final_eval=True,
+    )
 
 
 @case("eval-stagnation", ["eval-stagnation"])
 def eval_stagnation(out: Path) -> None:
-    t = trainer(out, base_model(), code_ds(), lr=2e-6, max_steps=200, batch=4,
-                logging_steps=2, eval_ds=eval_ds(), eval_steps=10)
-    _std(out, t, ["eval-stagnation"], "Continue the code-pretrained model on the same code at LR "
-         "2e-6: train and eval both flat for 200 steps.", also=["no-learning", "lr-too-low"],
-         final_eval=True)
+    t = trainer(
+        out,
+        base_model(),
+        code_ds(),
+        lr=2e-6,
+        max_steps=200,
+        batch=4,
+        logging_steps=2,
+        eval_ds=eval_ds(),
+        eval_steps=10,
+    )
+    _std(
+        out,
+        t,
+        ["eval-stagnation"],
+        "Continue the code-pretrained model on the same code at LR "
+        "2e-6: train and eval both flat for 200 steps.",
+        also=["no-learning", "lr-too-low"],
+        final_eval=True,
+    )
 
 
 @case("epoch-staircase", ["epoch-staircase"])
@@ -834,14 +1150,15 @@ def epoch_staircase(out: Path) -> None:
     torch.manual_seed(0)
     m = torch.nn.Sequential(torch.nn.Linear(32, 2048), torch.nn.ReLU(), torch.nn.Linear(2048, 10))
     opt = torch.optim.Adam(m.parameters(), lr=3e-3)
-    (out / "run_config.json").write_text(json.dumps({"num_classes": 10, "learning_rate": 3e-3,
-                                                     "batch_size": 64}) + "\n")
+    (out / "run_config.json").write_text(
+        json.dumps({"num_classes": 10, "learning_rate": 3e-3, "batch_size": 64}) + "\n"
+    )
     step, losses = 0, []
     with (out / "metrics.jsonl").open("w") as f:
         for epoch in range(12):
             order = torch.randperm(512, generator=g)
             for i in range(0, 512, 64):
-                idx = order[i:i + 64]
+                idx = order[i : i + 64]
                 loss = torch.nn.functional.cross_entropy(m(x[idx]), y[idx])
                 opt.zero_grad()
                 loss.backward()
@@ -849,14 +1166,29 @@ def epoch_staircase(out: Path) -> None:
                 opt.step()
                 step += 1
                 losses.append(loss.item())
-                f.write(json.dumps({"step": step, "epoch": epoch + (i + 64) / 512,
-                                    "loss": loss.item(), "grad_norm": gn, "lr": 3e-3,
-                                    "time": time.time()}) + "\n")
-    per_epoch = [round(sum(losses[k:k + 8]) / 8, 3) for k in range(0, len(losses), 8)]
+                f.write(
+                    json.dumps(
+                        {
+                            "step": step,
+                            "epoch": epoch + (i + 64) / 512,
+                            "loss": loss.item(),
+                            "grad_norm": gn,
+                            "lr": 3e-3,
+                            "time": time.time(),
+                        }
+                    )
+                    + "\n"
+                )
+    per_epoch = [round(sum(losses[k : k + 8]) / 8, 3) for k in range(0, len(losses), 8)]
     print(f"[{out.name}] epoch means {per_epoch}")
-    expect(out, ["epoch-staircase"], "Plain PyTorch MLP (32-2048-10) memorising 512 random "
-           "labels, batch 64 (8 steps per epoch), 12 epochs, Adam 3e-3, metrics.jsonl with epoch: "
-           "flat within each epoch, a step down at every boundary.", epoch_means=per_epoch)
+    expect(
+        out,
+        ["epoch-staircase"],
+        "Plain PyTorch MLP (32-2048-10) memorising 512 random "
+        "labels, batch 64 (8 steps per epoch), 12 epochs, Adam 3e-3, metrics.jsonl with epoch: "
+        "flat within each epoch, a step down at every boundary.",
+        epoch_means=per_epoch,
+    )
 
 
 @case("no-trainable-parameters", ["no-trainable-parameters"])
@@ -868,11 +1200,26 @@ def no_trainable(out: Path) -> None:
         p.requires_grad_(False)
     m.unused_scale = torch.nn.Parameter(torch.ones(1))  # the only 'trainable' tensor, unused
     m.enable_input_require_grads()  # the usual frozen-base recipe, so backward() still runs
-    t = trainer(out, m, prose_ds(), lr=2e-4, max_steps=60, batch=8, accum=2, logging_steps=2,
-                sched="cosine", warmup_ratio=0.03)
-    _std(out, t, ["no-trainable-parameters"], "Freeze every weight (a PEFT/freeze mistake: frozen "
-         "base + enable_input_require_grads() but no adapter attached); only an unused dummy "
-         "parameter is trainable: grad_norm 0, flat loss.")
+    t = trainer(
+        out,
+        m,
+        prose_ds(),
+        lr=2e-4,
+        max_steps=60,
+        batch=8,
+        accum=2,
+        logging_steps=2,
+        sched="cosine",
+        warmup_ratio=0.03,
+    )
+    _std(
+        out,
+        t,
+        ["no-trainable-parameters"],
+        "Freeze every weight (a PEFT/freeze mistake: frozen "
+        "base + enable_input_require_grads() but no adapter attached); only an unused dummy "
+        "parameter is trainable: grad_norm 0, flat loss.",
+    )
 
 
 # ---- rate / schedule / batch ---------------------------------------------------
@@ -880,26 +1227,65 @@ def no_trainable(out: Path) -> None:
 
 @case("lr-too-high", ["lr-too-high"])
 def lr_too_high(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=0.3, max_steps=60, batch=8, accum=2,
-                logging_steps=1, sched="constant")
-    _std(out, t, ["lr-too-high"], "Full fine-tune of the pretrained model at constant LR 0.3 "
-         "(Adam, clipping 1.0): the loss jumps from the pretrained ~3.2 to ~8-9 and never gets "
-         "back to where it started.")
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=0.3,
+        max_steps=60,
+        batch=8,
+        accum=2,
+        logging_steps=1,
+        sched="constant",
+    )
+    _std(
+        out,
+        t,
+        ["lr-too-high"],
+        "Full fine-tune of the pretrained model at constant LR 0.3 "
+        "(Adam, clipping 1.0): the loss jumps from the pretrained ~3.2 to ~8-9 and never gets "
+        "back to where it started.",
+    )
 
 
 @case("warmup-too-long", ["warmup-too-long"])
 def warmup_too_long(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=2e-3, max_steps=300, batch=4,
-                sched="linear", warmup_ratio=0.5, logging_steps=3)
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=2e-3,
+        max_steps=300,
+        batch=4,
+        sched="linear",
+        warmup_ratio=0.5,
+        logging_steps=3,
+    )
     _std(out, t, ["warmup-too-long"], "Pre-training with warmup_ratio 0.5 (150 of 300 steps).")
 
 
 @case("warmup-too-short", ["warmup-too-short"])
 def warmup_too_short(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=0.1, max_steps=100, batch=8, accum=2,
-                sched="cosine", warmup_steps=0, logging_steps=1)
-    _std(out, t, ["warmup-too-short"], "Fine-tune at peak LR 0.1 with no warmup (cosine decay): "
-         "early instability, then it settles as the LR decays.", also=["lr-too-high"])
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=0.1,
+        max_steps=100,
+        batch=8,
+        accum=2,
+        sched="cosine",
+        warmup_steps=0,
+        logging_steps=1,
+    )
+    _std(
+        out,
+        t,
+        ["warmup-too-short"],
+        "Fine-tune at peak LR 0.1 with no warmup (cosine decay): "
+        "early instability, then it settles as the LR decays.",
+        also=["lr-too-high"],
+    )
 
 
 class _StopAt:
@@ -916,8 +1302,15 @@ class _StopAt:
 
 def _two_part(out, damage, ids, story, also=None):
     """Train to checkpoint-150 and 'crash'; damage the checkpoint; resume to 300."""
-    kw = dict(lr=2e-3, max_steps=300, batch=4, sched="cosine", warmup_ratio=0.1,
-              logging_steps=2, save_steps=150)
+    kw = dict(
+        lr=2e-3,
+        max_steps=300,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.1,
+        logging_steps=2,
+        save_steps=150,
+    )
     t = trainer(out, new_model(seed=0), code_ds(), callbacks=[_StopAt()(150)], **kw)
     t.train()
     ck = out / "checkpoint-150"
@@ -928,9 +1321,13 @@ def _two_part(out, damage, ids, story, also=None):
 
 @case("schedule-restarted", ["schedule-restarted"])
 def schedule_restarted(out: Path) -> None:
-    _two_part(out, lambda ck: (ck / "scheduler.pt").unlink(), ["schedule-restarted"],
-              "Cosine with 10% warmup over 300 steps; stopped at checkpoint-150; scheduler.pt "
-              "deleted; resume_from_checkpoint: the schedule restarts its warmup at step 151.")
+    _two_part(
+        out,
+        lambda ck: (ck / "scheduler.pt").unlink(),
+        ["schedule-restarted"],
+        "Cosine with 10% warmup over 300 steps; stopped at checkpoint-150; scheduler.pt "
+        "deleted; resume_from_checkpoint: the schedule restarts its warmup at step 151.",
+    )
 
 
 def _fresh_weights(ck: Path) -> None:
@@ -939,29 +1336,65 @@ def _fresh_weights(ck: Path) -> None:
 
 @case("resume-loss-jump", ["resume-loss-jump"])
 def resume_loss_jump(out: Path) -> None:
-    _two_part(out, _fresh_weights, ["resume-loss-jump"],
-              "Stopped at checkpoint-150; its model.safetensors replaced by freshly initialised "
-              "weights (optimizer/scheduler intact); resume: the loss jumps back to ~ln(V) at "
-              "step 151.")
+    _two_part(
+        out,
+        _fresh_weights,
+        ["resume-loss-jump"],
+        "Stopped at checkpoint-150; its model.safetensors replaced by freshly initialised "
+        "weights (optimizer/scheduler intact); resume: the loss jumps back to ~ln(V) at "
+        "step 151.",
+    )
 
 
 @case("schedule-not-applied", ["schedule-not-applied"])
 def schedule_not_applied(out: Path) -> None:
     warm = 20
     cls = lambda_trainer_cls(lambda s: min(1.0, s / warm), frozen=True)
-    t = trainer(out, base_model(), prose_ds(), lr=5e-4, max_steps=80, batch=8, accum=2,
-                sched="linear", warmup_steps=warm, logging_steps=2, cls=cls)
-    _std(out, t, ["schedule-not-applied"], "Configured linear schedule with 20 warmup steps, "
-         "but a custom scheduler whose step() never advances: LR stays at warmup step 0 = 0.0 "
-         "for the whole run; loss flat.", also=["no-learning"])
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=5e-4,
+        max_steps=80,
+        batch=8,
+        accum=2,
+        sched="linear",
+        warmup_steps=warm,
+        logging_steps=2,
+        cls=cls,
+    )
+    _std(
+        out,
+        t,
+        ["schedule-not-applied"],
+        "Configured linear schedule with 20 warmup steps, "
+        "but a custom scheduler whose step() never advances: LR stays at warmup step 0 = 0.0 "
+        "for the whole run; loss flat.",
+        also=["no-learning"],
+    )
 
 
 @case("small-effective-batch", ["small-effective-batch"])
 def small_batch(out: Path) -> None:
-    t = trainer(out, base_model(), prose_ds(), lr=3e-4, max_steps=300, batch=1, accum=1,
-                sched="cosine", warmup_ratio=0.03, logging_steps=1)
-    _std(out, t, ["small-effective-batch"], "Full fine-tune with per-device batch 1, "
-         "accumulation 1, 1 device (effective batch 1): very noisy loss.")
+    t = trainer(
+        out,
+        base_model(),
+        prose_ds(),
+        lr=3e-4,
+        max_steps=300,
+        batch=1,
+        accum=1,
+        sched="cosine",
+        warmup_ratio=0.03,
+        logging_steps=1,
+    )
+    _std(
+        out,
+        t,
+        ["small-effective-batch"],
+        "Full fine-tune with per-device batch 1, "
+        "accumulation 1, 1 device (effective batch 1): very noisy loss.",
+    )
 
 
 # ---- gradients / numerics -------------------------------------------------------
@@ -969,12 +1402,26 @@ def small_batch(out: Path) -> None:
 
 @case("grad-explosion", ["grad-explosion"])
 def grad_explosion(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=3.0, max_steps=150, batch=4,
-                optim="sgd", max_grad_norm=0.0, logging_steps=1)
-    _std(out, t, ["grad-explosion"], "Plain SGD at LR 3.0 with clipping disabled "
-         "(max_grad_norm=0; v5 still logs the norm): the gradient norm grows 2.9 -> 1.5e8 "
-         "in 7 steps, then NaN (the NaN-filtered loss then logs 0.0).",
-         also=["divergence", "lr-too-high", "nonfinite-gradients", "degenerate-loss"])
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=3.0,
+        max_steps=150,
+        batch=4,
+        optim="sgd",
+        max_grad_norm=0.0,
+        logging_steps=1,
+    )
+    _std(
+        out,
+        t,
+        ["grad-explosion"],
+        "Plain SGD at LR 3.0 with clipping disabled "
+        "(max_grad_norm=0; v5 still logs the norm): the gradient norm grows 2.9 -> 1.5e8 "
+        "in 7 steps, then NaN (the NaN-filtered loss then logs 0.0).",
+        also=["divergence", "lr-too-high", "nonfinite-gradients", "degenerate-loss"],
+    )
 
 
 @case("vanishing-gradients", ["vanishing-gradients"])
@@ -985,20 +1432,38 @@ def vanishing(out: Path) -> None:
     with torch.no_grad():  # a 'dead' head init: output layers scaled to ~0
         m.lm_head.weight.mul_(1e-4)
         m.transformer.ln_f.weight.mul_(1e-4)
-    t = trainer(out, m, code_ds(), lr=1e-2, max_steps=200, batch=4, optim="sgd",
-                logging_steps=2)
-    _std(out, t, ["vanishing-gradients"], "Untied tiny GPT-2 with lm_head and ln_f scaled by "
-         "1e-4 (dead output layers), SGD at 1e-2: grad norm ~1e-5, loss stuck at ln(V).",
-         also=["uniform-plateau"])
+    t = trainer(out, m, code_ds(), lr=1e-2, max_steps=200, batch=4, optim="sgd", logging_steps=2)
+    _std(
+        out,
+        t,
+        ["vanishing-gradients"],
+        "Untied tiny GPT-2 with lm_head and ln_f scaled by "
+        "1e-4 (dead output layers), SGD at 1e-2: grad norm ~1e-5, loss stuck at ln(V).",
+        also=["uniform-plateau"],
+    )
 
 
 @case("clipping-saturated", ["clipping-saturated"])
 def clipping_saturated(out: Path) -> None:
-    t = trainer(out, new_model(seed=0), code_ds(), lr=2e-3, max_steps=200, batch=4,
-                sched="cosine", warmup_ratio=0.05, max_grad_norm=0.01, logging_steps=2)
-    _std(out, t, ["clipping-saturated"], "Pre-training with max_grad_norm=0.01: the pre-clip "
-         "norm (logged) is above 0.01 on every step, so every update is rescaled.")
-
+    t = trainer(
+        out,
+        new_model(seed=0),
+        code_ds(),
+        lr=2e-3,
+        max_steps=200,
+        batch=4,
+        sched="cosine",
+        warmup_ratio=0.05,
+        max_grad_norm=0.01,
+        logging_steps=2,
+    )
+    _std(
+        out,
+        t,
+        ["clipping-saturated"],
+        "Pre-training with max_grad_norm=0.01: the pre-clip "
+        "norm (logged) is above 0.01 on every step, so every update is rescaled.",
+    )
 
 
 # ---- other loggers: Lightning CSVLogger, plain-loop JSONL ------------------------
@@ -1029,9 +1494,13 @@ def _lightning(out: Path, lr: float, epochs: int, optim: str):
         def __init__(self, lr: float, hidden: int = 64, num_classes: int = 4, optim: str = "adam"):
             super().__init__()
             self.save_hyperparameters()
-            self.net = torch.nn.Sequential(torch.nn.Linear(16, hidden), torch.nn.ReLU(),
-                                           torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
-                                           torch.nn.Linear(hidden, num_classes))
+            self.net = torch.nn.Sequential(
+                torch.nn.Linear(16, hidden),
+                torch.nn.ReLU(),
+                torch.nn.Linear(hidden, hidden),
+                torch.nn.ReLU(),
+                torch.nn.Linear(hidden, num_classes),
+            )
 
         def training_step(self, b, i):
             loss = torch.nn.functional.cross_entropy(self.net(b[0]), b[1])
@@ -1039,12 +1508,17 @@ def _lightning(out: Path, lr: float, epochs: int, optim: str):
             return loss
 
         def on_before_optimizer_step(self, optimizer):
-            self.log("grad_norm", grad_norm(self, norm_type=2)["grad_2.0_norm_total"],
-                     on_step=True, on_epoch=False)
+            self.log(
+                "grad_norm",
+                grad_norm(self, norm_type=2)["grad_2.0_norm_total"],
+                on_step=True,
+                on_epoch=False,
+            )
 
         def validation_step(self, b, i):
-            self.log("val_loss", torch.nn.functional.cross_entropy(self.net(b[0]), b[1]),
-                     on_epoch=True)
+            self.log(
+                "val_loss", torch.nn.functional.cross_entropy(self.net(b[0]), b[1]), on_epoch=True
+            )
 
         def configure_optimizers(self):
             if self.hparams.optim == "sgd":
@@ -1057,10 +1531,18 @@ def _lightning(out: Path, lr: float, epochs: int, optim: str):
     dl = torch.utils.data.DataLoader(_blobs(1024, 0), batch_size=32, shuffle=True)
     vl = torch.utils.data.DataLoader(_blobs(256, 1), batch_size=128)
     steps = epochs * len(dl)
-    tr = pl.Trainer(max_steps=steps, accelerator="cpu", devices=1, logger=CSVLogger(str(out)),
-                    callbacks=[LearningRateMonitor(logging_interval="step")], log_every_n_steps=1,
-                    enable_progress_bar=False, enable_model_summary=False,
-                    enable_checkpointing=False, num_sanity_val_steps=0)
+    tr = pl.Trainer(
+        max_steps=steps,
+        accelerator="cpu",
+        devices=1,
+        logger=CSVLogger(str(out)),
+        callbacks=[LearningRateMonitor(logging_interval="step")],
+        log_every_n_steps=1,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        enable_checkpointing=False,
+        num_sanity_val_steps=0,
+    )
     tr.fit(MLP(lr=lr, optim=optim), dl, vl)
     import csv
 
@@ -1068,25 +1550,42 @@ def _lightning(out: Path, lr: float, epochs: int, optim: str):
     tl = [float(r["train_loss"]) for r in rows if r.get("train_loss")]
     vl_ = [float(r["val_loss"]) for r in rows if r.get("val_loss")]
     gn = [float(r["grad_norm"]) for r in rows if r.get("grad_norm")]
-    print(f"[{out.name}] train_loss first={tl[0]:.4g} last={tl[-1]:.4g} max={max(tl):.4g} | "
-          f"val first={vl_[0]:.4g} last={vl_[-1]:.4g} | grad_norm first={gn[0]:.4g} last={gn[-1]:.4g} max={max(gn):.4g}")
-    return dict(train_loss_first=tl[0], train_loss_last=tl[-1], val_loss_first=vl_[0],
-                val_loss_last=vl_[-1], grad_norm_max=max(gn))
+    print(
+        f"[{out.name}] train_loss first={tl[0]:.4g} last={tl[-1]:.4g} max={max(tl):.4g} | "
+        f"val first={vl_[0]:.4g} last={vl_[-1]:.4g} | grad_norm first={gn[0]:.4g} last={gn[-1]:.4g} max={max(gn):.4g}"
+    )
+    return dict(
+        train_loss_first=tl[0],
+        train_loss_last=tl[-1],
+        val_loss_first=vl_[0],
+        val_loss_last=vl_[-1],
+        grad_norm_max=max(gn),
+    )
 
 
 @case("lightning-healthy", [])
 def lightning_healthy(out: Path) -> None:
     n = _lightning(out, lr=3e-3, epochs=6, optim="adam")
-    expect(out, [], "Lightning 2.6 + CSVLogger: 3-layer MLP on 4-class synthetic blobs "
-           "(floor ln 4 = 1.386), Adam 3e-3 cosine per step, 6 epochs; train_loss on_step, "
-           "val_loss per epoch, lr-Adam from LearningRateMonitor, grad_norm per step.", **n)
+    expect(
+        out,
+        [],
+        "Lightning 2.6 + CSVLogger: 3-layer MLP on 4-class synthetic blobs "
+        "(floor ln 4 = 1.386), Adam 3e-3 cosine per step, 6 epochs; train_loss on_step, "
+        "val_loss per epoch, lr-Adam from LearningRateMonitor, grad_norm per step.",
+        **n,
+    )
 
 
 @case("lightning-divergence", ["divergence"])
 def lightning_divergence(out: Path) -> None:
     n = _lightning(out, lr=2.0, epochs=6, optim="sgd")
-    expect(out, ["divergence"], "Same Lightning MLP with SGD (momentum 0.9) at LR 2.0: the loss "
-           "blows up.", also=["lr-too-high", "grad-explosion", "nonfinite-loss"], **n)
+    expect(
+        out,
+        ["divergence"],
+        "Same Lightning MLP with SGD (momentum 0.9) at LR 2.0: the loss blows up.",
+        also=["lr-too-high", "grad-explosion", "nonfinite-loss"],
+        **n,
+    )
 
 
 def _jsonl_loop(out: Path, steps: int, stall_at_end: bool):
@@ -1114,14 +1613,20 @@ def _jsonl_loop(out: Path, steps: int, stall_at_end: bool):
             med = sorted(b - a for a, b in itertools.pairwise(times))[len(times) // 2]
             time.sleep(max(3.0, 30 * med))  # the 'hang' before the final logged step
         times.append(time.time())
-        f.write(json.dumps({"step": step, "loss": loss.item(), "grad_norm": gn, "lr": lr,
-                            "time": times[-1]}) + "\n")
+        f.write(
+            json.dumps(
+                {"step": step, "loss": loss.item(), "grad_norm": gn, "lr": lr, "time": times[-1]}
+            )
+            + "\n"
+        )
         f.flush()
     f.close()
     gaps = [b - a for a, b in itertools.pairwise(times)]
     med = sorted(gaps)[len(gaps) // 2]
-    print(f"[{out.name}] steps={steps} median gap {med:.3f}s last gap {gaps[-1]:.2f}s "
-          f"({gaps[-1] / med:.0f}x)")
+    print(
+        f"[{out.name}] steps={steps} median gap {med:.3f}s last gap {gaps[-1]:.2f}s "
+        f"({gaps[-1] / med:.0f}x)"
+    )
     return med, gaps[-1]
 
 
@@ -1129,17 +1634,29 @@ def _jsonl_loop(out: Path, steps: int, stall_at_end: bool):
 def jsonl_healthy(out: Path) -> None:
     med, _last = _jsonl_loop(out, 150, False)
     lines = [json.loads(x) for x in open(out / "metrics.jsonl")]
-    expect(out, [], "Plain PyTorch loop (tiny GPT-2, AdamW 2e-3, 10-step warmup, clip 1.0) "
-           "writing metrics.jsonl {step, loss, grad_norm, lr, time} every step.",
-           loss_first=lines[0]["loss"], loss_last=lines[-1]["loss"], median_gap_s=med)
+    expect(
+        out,
+        [],
+        "Plain PyTorch loop (tiny GPT-2, AdamW 2e-3, 10-step warmup, clip 1.0) "
+        "writing metrics.jsonl {step, loss, grad_norm, lr, time} every step.",
+        loss_first=lines[0]["loss"],
+        loss_last=lines[-1]["loss"],
+        median_gap_s=med,
+    )
 
 
 @case("jsonl-stalled", ["stalled-training"])
 def jsonl_stalled(out: Path) -> None:
     med, last = _jsonl_loop(out, 100, True)
-    expect(out, ["stalled-training"], "Same plain loop; before the final logged step the "
-           "process sleeps (a hang), so the last wall-clock gap is >= 30x the median step "
-           "interval.", median_gap_s=med, last_gap_s=last)
+    expect(
+        out,
+        ["stalled-training"],
+        "Same plain loop; before the final logged step the "
+        "process sleeps (a hang), so the last wall-clock gap is >= 30x the median step "
+        "interval.",
+        median_gap_s=med,
+        last_gap_s=last,
+    )
 
 
 @case("fp16-instability", ["fp16-instability"])
@@ -1153,9 +1670,22 @@ def fp16_instability(out: Path) -> None:
     cfg = m.config.to_dict()
     cfg["dtype"] = "float16"
     (out / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
-    (out / "run_config.json").write_text(json.dumps(
-        {"precision": "fp16", "optimizer": "adamw", "lr": 1e-3, "eps": 1e-8, "batch_size": 4,
-         "seq_len": SEQ, "grad_scaler": False, "device": "cpu"}, indent=2) + "\n")
+    (out / "run_config.json").write_text(
+        json.dumps(
+            {
+                "precision": "fp16",
+                "optimizer": "adamw",
+                "lr": 1e-3,
+                "eps": 1e-8,
+                "batch_size": 4,
+                "seq_len": SEQ,
+                "grad_scaler": False,
+                "device": "cpu",
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     ds = ByteChunks(text("code"))
     opt = torch.optim.AdamW(m.parameters(), lr=1e-3, eps=1e-8)
     g = torch.Generator().manual_seed(0)
@@ -1171,17 +1701,25 @@ def fp16_instability(out: Path) -> None:
         lv = loss.item()
         if first_bad is None and not (math.isfinite(lv) and math.isfinite(gn)):
             first_bad = step
-        f.write(json.dumps({"step": step, "loss": lv, "grad_norm": gn, "lr": 1e-3,
-                            "time": time.time()}) + "\n")
+        f.write(
+            json.dumps({"step": step, "loss": lv, "grad_norm": gn, "lr": 1e-3, "time": time.time()})
+            + "\n"
+        )
     f.close()
     lines = [json.loads(x) for x in open(out / "metrics.jsonl")]
-    print(f"[{out.name}] loss first={lines[0]['loss']:.4g} last={lines[-1]['loss']} "
-          f"first nonfinite step={first_bad}")
-    expect(out, ["fp16-instability"], "Plain loop, whole model in fp16 (model.half(), no master "
-           "weights, no GradScaler), AdamW eps=1e-8 (rounds to 0 in fp16): NaN/Inf appear.",
-           also=["nonfinite-loss", "nonfinite-gradients"], loss_first=lines[0]["loss"],
-           first_nonfinite_step=first_bad)
-
+    print(
+        f"[{out.name}] loss first={lines[0]['loss']:.4g} last={lines[-1]['loss']} "
+        f"first nonfinite step={first_bad}"
+    )
+    expect(
+        out,
+        ["fp16-instability"],
+        "Plain loop, whole model in fp16 (model.half(), no master "
+        "weights, no GradScaler), AdamW eps=1e-8 (rounds to 0 in fp16): NaN/Inf appear.",
+        also=["nonfinite-loss", "nonfinite-gradients"],
+        loss_first=lines[0]["loss"],
+        first_nonfinite_step=first_bad,
+    )
 
 
 def write_index(root: Path) -> None:
@@ -1243,8 +1781,14 @@ def main(argv=None) -> int:
         while queue or procs:
             while queue and len(procs) < a.jobs:
                 n = queue.pop(0)
-                procs.append((n, subprocess.Popen(
-                    [sys.executable, __file__, "--only", n, "--out", str(root)])))
+                procs.append(
+                    (
+                        n,
+                        subprocess.Popen(
+                            [sys.executable, __file__, "--only", n, "--out", str(root)]
+                        ),
+                    )
+                )
             time.sleep(0.5)
             for n, p in list(procs):
                 if p.poll() is not None:

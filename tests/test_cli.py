@@ -187,7 +187,9 @@ def test_diagnose_links_the_absurd_first_loss_to_the_exploded_checkpoint(tmp_pat
 
 def test_pattern_reads_any_console_format(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
-    log.write_text("".join(f"it {s} | loss={10.8 - s / 100:.3f} | lr 3e-4\n" for s in range(1, 200)))
+    log.write_text(
+        "".join(f"it {s} | loss={10.8 - s / 100:.3f} | lr 3e-4\n" for s in range(1, 200))
+    )
     pat = r"it (?P<step>\d+) \| loss=(?P<loss>[\d.]+) \| lr (?P<lr>[\d.e-]+)"
     p = traindoc("diagnose", str(log), "--pattern", pat, "-f", "json")
     report = json.loads(p.stdout)

@@ -77,7 +77,11 @@ NAN_STANDIN, POS_STANDIN, NEG_STANDIN = -7.25e305, 7.25e305, -7.5e305
 _VALUE_TOKENS = tuple(
     (sep + tok, sep + rep)
     for sep in (b": ", b":", b", ", b",", b"[")
-    for tok, rep in ((b"-Infinity", b"-7.5e305"), (b"Infinity", b"7.25e305"), (b"NaN", b"-7.25e305"))
+    for tok, rep in (
+        (b"-Infinity", b"-7.5e305"),
+        (b"Infinity", b"7.25e305"),
+        (b"NaN", b"-7.25e305"),
+    )
 )
 
 
