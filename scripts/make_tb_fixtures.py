@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the TensorBoard fixtures: reader assets and two corpus cases, all written by real writers.
 
-    OMP_WAIT_POLICY=PASSIVE .venv-train/bin/python scripts/make_tb_fixtures.py [--assets] [--corpus]
+    OMP_WAIT_POLICY=PASSIVE .venv-train/bin/python scripts/make_tb_fixtures.py [--assets] [--corpus [--only NAME ...]]
 
 Needs in .venv-train: torch (SummaryWriter), tensorboard, tensorboardX, lightning, transformers.
 
@@ -22,6 +22,9 @@ tests/readers/assets/tensorboard/ (README.md there says the same, per dir):
                  reference the reader is tested against)
 tests/corpus/tensorboard-hf-{healthy,lr-too-high}/: HF Trainer + TensorBoardCallback (what
   report_to=["tensorboard"] adds), only runs/<date_host>/events.out.tfevents.* kept.
+tests/corpus/tensorboard-hf-resume-{healthy,schedule-restarted}/: the same, stopped at
+  checkpoint-150 and resumed to 300 by a second Trainer, which writes a second dated dir under
+  runs/; the broken one had its scheduler.pt deleted before the resume.
 """
 
 from __future__ import annotations
@@ -222,7 +225,7 @@ def make_assets() -> None:
     (ASSETS / "expected.json").write_text(json.dumps(ref, indent=1) + "\n")
 
 
-def make_corpus() -> None:
+def make_corpus(only: list[str] | None = None) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import make_fixtures as mf
     from transformers.integrations import TensorBoardCallback
@@ -246,25 +249,74 @@ def make_corpus() -> None:
         ),
     }
     for name, (ids, kw, story) in cases.items():
+        if only and name not in only:
+            continue
         out = mf.fresh(ROOT / "tests/corpus" / name)
         t = mf.trainer(out, mf.base_model(), mf.prose_ds(), callbacks=[TensorBoardCallback()], **kw)
         t.train()
-        for p in sorted(out.rglob("*"), key=lambda q: -len(q.parts)):
-            if p.is_file() and "tfevents" not in p.name:
-                p.unlink()
-            elif p.is_dir() and not any(p.iterdir()):
-                p.rmdir()
+        _events_only(out)
         loss = [h["loss"] for h in t.state.log_history if "loss" in h]
         also = ["warmup-too-short", "oscillating-plateau"] if ids else None
         mf.expect(out, ids, story, also, loss_first=loss[0], loss_last=loss[-1], loss_max=max(loss))
+    resumed = {
+        "tensorboard-hf-resume-healthy": ([], None),
+        "tensorboard-hf-resume-schedule-restarted": (["schedule-restarted"], "scheduler.pt"),
+    }
+    for name, (ids, damage) in resumed.items():
+        if only and name not in only:
+            continue
+        out = mf.fresh(ROOT / "tests/corpus" / name)
+        kw = dict(
+            lr=1e-3,
+            max_steps=300,
+            batch=8,
+            sched="cosine",
+            warmup_ratio=0.03,
+            logging_steps=2,
+            save_steps=150,
+        )
+        stop = mf._StopAt()(150)
+        t = mf.trainer(
+            out, mf.new_model(seed=0), mf.code_ds(), callbacks=[stop, TensorBoardCallback()], **kw
+        )
+        t.train()
+        if damage:
+            (out / "checkpoint-150" / damage).unlink()
+        time.sleep(1.5)  # the resume's own dated runs/ dir, as hours later would give
+        t = mf.trainer(
+            out, mf.new_model(seed=0), mf.code_ds(), callbacks=[TensorBoardCallback()], **kw
+        )
+        t.train(resume_from_checkpoint=str(out / "checkpoint-150"))
+        _events_only(out)
+        lr = {h["step"]: h["learning_rate"] for h in t.state.log_history if "learning_rate" in h}
+        story = (
+            "HF Trainer + TensorBoardCallback, cosine with 3% warmup over 300 steps; stopped at "
+            "checkpoint-150, then resumed by a new Trainer (a second dated dir under runs/). "
+            + (
+                "scheduler.pt was deleted first, so the schedule restarts its warmup at step 151."
+                if damage
+                else "Nothing was damaged: the LR continues its cosine."
+            )
+            + " Only the event files are kept."
+        )
+        mf.expect(out, ids, story, lr_150=lr.get(150), lr_152=lr.get(152))
+
+
+def _events_only(out: Path) -> None:
+    for p in sorted(out.rglob("*"), key=lambda q: -len(q.parts)):
+        if p.is_file() and "tfevents" not in p.name:
+            p.unlink()
+        elif p.is_dir() and not any(p.iterdir()):
+            p.rmdir()
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--assets", action="store_true")
     ap.add_argument("--corpus", action="store_true")
+    ap.add_argument("--only", nargs="*", help="corpus case names to regenerate (default: all)")
     a = ap.parse_args()
     if a.assets or not a.corpus:
         make_assets()
     if a.corpus or not a.assets:
-        make_corpus()
+        make_corpus(a.only)

@@ -17,6 +17,7 @@ from traindoc.readers import ReadError, load_run
 from traindoc.readers import tensorboard as tb
 from traindoc.readers._tbevents import decode, decode_fast, encode_scalar, encode_version
 from traindoc.readers._tfrecord import frame, split
+from traindoc.readers.discover import discover_runs
 
 TB = ASSETS / "tensorboard"
 REF = json.loads((TB / "expected.json").read_text())
@@ -149,6 +150,35 @@ def test_find_runs_gives_one_run_per_directory(tmp_path: Path) -> None:
     assert runs == [tmp_path / "c", tmp_path / "exp/a", tmp_path / "exp/b/lightning_logs/version_0"]
     run = load_run(tmp_path)  # several runs: one read, the others named in a note
     assert any("also found" in n.message for n in run.notes)
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def test_a_resume_in_a_new_dated_dir_is_read_as_one_run() -> None:
+    """HF Trainer resumed by a new process writes runs/<date_host> again: one run, resumed."""
+    root = CORPUS / "tensorboard-hf-resume-healthy"
+    first, second = sorted((root / "runs").iterdir())
+    assert tb.find_runs(root) == [second]
+    assert discover_runs(root) == [second]
+    run = load_checked(root)
+    loss = run.get("loss")
+    assert loss.steps[0] == 2 and loss.steps[-1] == 300 and len(loss) == 150
+    assert run.fact("resume_steps") == (152,)
+    assert "Nov" in run.facts["resume_steps"].source
+    assert any(first.name in n.message for n in run.notes)
+    # pointed at the first part, only that part is read
+    assert load_checked(first).get("loss").steps[-1] == 150
+
+
+def test_a_fresh_rerun_in_a_dated_sibling_is_its_own_run(tmp_path: Path) -> None:
+    src = sorted((CORPUS / "tensorboard-hf-resume-healthy" / "runs").iterdir())[0]
+    for name in ("Nov29_10-00-00_host", "Nov29_11-00-00_host"):  # both start at step 2
+        shutil.copytree(src, tmp_path / "runs" / name)
+    runs = tb.find_runs(tmp_path)
+    assert [r.name for r in runs] == ["Nov29_10-00-00_host", "Nov29_11-00-00_host"]
+    run = load_checked(runs[1])
+    assert run.fact("resume_steps") is None and run.get("loss").steps[-1] == 150
 
 
 def _copy(tmp_path: Path, d: str = "resume") -> Path:

@@ -2,17 +2,17 @@
 
 A run is what `load_run` reads as one: an HF output dir, a Lightning version
 dir, a wandb run dir, an MLflow run dir (or an mlflow.db), a metrics JSONL
-file, a captured console log, a TensorBoard run (found by readers.tensorboard.find_runs when that
-reader is installed). The walk stops at a run's root, so a checkpoint-N/ or
-an HF dir's own wandb/ and runs/ folders are never counted twice.
+file, a captured console log, a TensorBoard run (readers.tensorboard.find_runs).
+The walk stops at a run's root, so a checkpoint-N/ or an HF dir's own wandb/
+and runs/ folders are never counted twice.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import mlflow, wandb
-from traindoc.readers.detect import is_metrics_jsonl
+from traindoc.readers import mlflow, tensorboard, wandb
+from traindoc.readers.detect import is_console, is_metrics_jsonl
 
 _DEPTH = 5
 # folders inside a run or a tracker's bookkeeping: never a separate run
@@ -38,7 +38,7 @@ def discover_runs(root: str | Path) -> list[Path]:
             if e.is_file() and (
                 (e.name == "mlflow.db")
                 or (e.suffix == ".jsonl" and is_metrics_jsonl(e))
-                or (e.suffix in _CONSOLE and d.name != "wandb" and _console(e))
+                or (e.suffix in _CONSOLE and d.name != "wandb" and is_console(e))
             ):
                 found.append(e)
         for e in entries:
@@ -52,22 +52,10 @@ def discover_runs(root: str | Path) -> list[Path]:
                 visit(e, depth + 1)
 
     visit(root, 0)
-    try:  # provided by the TensorBoard reader; absent in older checkouts
-        from traindoc.readers.tensorboard import find_runs
-    except ImportError:
-        find_runs = None
-    if find_runs is not None:
-        for tb in find_runs(root):
-            if not any(tb == r or tb.is_relative_to(r) or r.is_relative_to(tb) for r in found):
-                found.append(tb)
+    for tb in tensorboard.find_runs(root):
+        if not any(tb == r or tb.is_relative_to(r) or r.is_relative_to(tb) for r in found):
+            found.append(tb)
     return sorted(set(found))
-
-
-def _console(p: Path) -> bool:
-    from traindoc.readers import detect
-
-    check = getattr(detect, "is_console", None)  # the console reader may not be installed
-    return bool(check and check(p))
 
 
 def _is_hf(d: Path) -> bool:

@@ -2,7 +2,9 @@
 
 A run is a directory: all its `*tfevents*` files are merged, with those in its
 sub-directories (torch `add_scalars(main, {k: v})` writes `<main>_<k>/`,
-`add_hparams` a timestamped one). Every point is kept: no reservoir sampling
+`add_hparams` a timestamped one). A resume that starts a new dated dir
+(`runs/<%b%d_%H-%M-%S>_<host>`, SummaryWriter's and HF's default) is read with
+the dirs it continues, as one run resumed there. Every point is kept: no reservoir sampling
 (EventAccumulator's default keeps 10,000 per tag) and no orphan purging at a
 step regression (the data server's): a step going back within a tag is a
 resume, kept and named in the `resume_steps` fact. Both simple_value and
@@ -30,6 +32,9 @@ from traindoc.readers.training_args import facts_from_args
 
 _DEPTH = 4  # how deep find_runs looks for runs, and a run for its sub-writers
 _TS = re.compile(r"tfevents\.(\d+)")
+# SummaryWriter's and HF's default log dir: runs/<%b%d_%H-%M-%S>_<host>
+_DATED = re.compile(r"[A-Z][a-z]{2}\d{2}_\d{2}-\d{2}-\d{2}_")
+_HEAD = 1 << 18  # bytes read to learn a writer dir's first step
 _SCALAR_PLUGINS = ("scalars", "")
 
 
@@ -56,7 +61,63 @@ def find_runs(root: str | Path) -> list[Path]:
     if root.is_file():
         return [root] if is_event_file(root) else []
     walk(root, 0)
-    return runs
+    # A resume writes a new dated dir: only the newest of a chain is a run.
+    chains: dict[Path, list[list[Path]]] = {}
+    for r in runs:
+        if _DATED.match(r.name) and r.parent not in chains:
+            chains[r.parent] = _chains(r.parent)
+    found = set(runs)
+    resumed = {d for cs in chains.values() for c in cs if c[-1] in found for d in c[:-1]}
+    return [r for r in runs if r not in resumed]
+
+
+def chain(run: Path) -> list[Path]:
+    """The dated writer dirs read as one run with `run`: those it resumes, then itself."""
+    if not run.is_dir() or not _DATED.match(run.name):
+        return [run]
+    mine = next((c for c in _chains(run.parent) if run in c), [run])
+    return mine[: mine.index(run) + 1]
+
+
+def _chains(parent: Path) -> list[list[Path]]:
+    """Dated writer dirs of `parent` in start order, cut where a fresh run begins.
+
+    SummaryWriter and HF Trainer name their dir by the start time, so a run
+    resumed from a checkpoint continues in a sibling dir. A sibling continues
+    the chain when its first logged step comes after the first step of the
+    one before it; one that starts again from the same step is a fresh run.
+    """
+    chains: list[list[Path]] = []
+    last: int | None = None
+    dated = (p for p in parent.iterdir() if p.is_dir() and _DATED.match(p.name))
+    for d in sorted(dated, key=_started):
+        first = _first_step(d)
+        if chains and first is not None and last is not None and first > last:
+            chains[-1].append(d)
+        else:
+            chains.append([d])
+        last = first
+    return chains
+
+
+def _started(d: Path) -> tuple[int, str]:
+    stamps = [int(m.group(1)) for p in d.glob("*tfevents*") if (m := _TS.search(p.name))]
+    return (min(stamps, default=0), d.name)
+
+
+def _first_step(d: Path) -> int | None:
+    """The first scalar step in the oldest event file of a writer dir, from its head."""
+    files = _files(d)
+    if not files:
+        return None
+    try:
+        with files[0].open("rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return None
+    acc = _Acc()
+    _read_file(d, files[0], head, acc, Notes())
+    return min((int(p[0][0][0]) for p in acc.parts.values()), default=None)
 
 
 def _files(run: Path) -> list[Path]:
@@ -115,25 +176,40 @@ def read(path: str | Path) -> Run:
                 others = ", ".join(str(r) for r in runs[1:4])
                 notes.add(path, f"{len(runs)} runs here; read {runs[0]}, not: {others}")
             path = runs[0]
-    files = _files(path)
+    members = chain(path)
+    files = [(m, f) for m in members for f in _files(m)]
     if not files:
         raise ReadError(path, "no TensorBoard event files (*tfevents*) here")
-    for f in files:
+    for m, f in files:
         try:
             data = f.read_bytes()
         except OSError as exc:
             notes.add(f, f"not read: {exc.strerror or exc}")
             continue
         inputs.append(Input(str(f), "tensorboard"))
-        _read_file(path, f, data, acc, notes)
+        _read_file(m, f, data, acc, notes)
     if not acc.parts and not acc.texts:
         if len(files) == 1 and not inputs:
-            raise ReadError(files[0], "cannot read the event file")
+            raise ReadError(files[0][1], "cannot read the event file")
         notes.add(path, "no scalar values in the event files")
     series, facts = _series(acc, notes)
+    if len(members) > 1:
+        _resumed(members, facts, notes)
     _facts(path, acc, facts, notes, inputs)
     name = path.name if path.is_dir() else path.parent.name
     return Run(name, series, facts, tuple(inputs), notes.build())
+
+
+def _resumed(members: list[Path], facts: dict[str, Fact], notes: Notes) -> None:
+    """A chain of dated writer dirs: each later one is a resume at its first step."""
+    starts = {m.name: _first_step(m) for m in members[1:]}
+    old = facts.get("resume_steps")
+    steps = {*(old.value if old else ()), *(s for s in starts.values() if s is not None)}
+    where = ", ".join(f"{name} from step {s}" for name, s in starts.items())
+    facts["resume_steps"] = Fact(tuple(sorted(steps)), f"tensorboard: resumed in {where}")
+    notes.add(
+        members[-1], f"read with the dirs it resumes: {', '.join(m.name for m in members[:-1])}"
+    )
 
 
 def _read_file(run: Path, f: Path, data: bytes, acc: _Acc, notes: Notes) -> None:
