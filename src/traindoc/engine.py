@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from traindoc.model import Finding, Run, Severity
 from traindoc.rules.api import RuleSpec
 from traindoc.rules.registry import load_all
 
 VERDICTS = {Severity.ERROR: "broken", Severity.WARNING: "suspect"}
+STALL = "stalled-training"
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,37 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
                 f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
             )
     by_id = {s.id: s for s in specs}
+    findings = merge_live(findings, run.live, by_id)
     linked = link_causes(findings, by_id)
     return Diagnosis(run, tuple(order(linked)), tuple(skipped), tuple(errors))
+
+
+def merge_live(
+    findings: list[Finding], live: Iterable[Finding], specs: dict[str, RuleSpec]
+) -> list[Finding]:
+    """Fold in what a live monitor recorded while the run trained.
+
+    The offline rules see the whole log and win where both speak: their
+    finding only gains `evidence["live"]`. A live-only finding is kept when
+    the log cannot show it: a stall (it needs the clock while the run hung;
+    its evidence holds the stuck thread's stack) or one the monitor stopped
+    training for (the log ends there). Other live-only warnings were made on
+    a shorter history and are left to the offline verdict.
+    """
+    out = list(findings)
+    where = {f.rule: i for i, f in enumerate(out)}
+    for f in live:
+        seen = f.evidence.get("live", {})
+        if f.rule in where:
+            i = where[f.rule]
+            if "live" not in out[i].evidence:
+                out[i] = replace(
+                    out[i], evidence={**out[i].evidence, "live": {**seen, "step": f.step}}
+                )
+        elif f.rule in specs and (f.rule == STALL or seen.get("action") == "stop"):
+            where[f.rule] = len(out)
+            out.append(f)
+    return out
 
 
 def link_causes(findings: list[Finding], specs: dict[str, RuleSpec]) -> list[Finding]:

@@ -61,16 +61,16 @@ def test_hung_rank_is_reported(tmp_path: Path) -> None:
     proc = _torchrun("hang", tmp_path)
     try:
         deadline = time.monotonic() + 60  # hard timeout
-        found: list[dict] = []
+        found: list = []
         while time.monotonic() < deadline and proc.poll() is None:
-            found = [f for f in read_findings(tmp_path) if f["rule"] == "stalled-training"]
+            found = [f for f in read_findings(tmp_path) if f.rule == "stalled-training"]
             if found:
                 break
             time.sleep(0.2)
     finally:
         log = _kill(proc, tmp_path)
     assert found, log[-3000:]
-    ev = found[0]["evidence"]
+    ev = found[0].evidence
     assert ev["stalled_after_step"] == 10
     assert "backward" in ev["stuck_thread_stack"]  # rank 0 waits in DDP's all-reduce
     assert "rank 1" in log  # the hung rank's own watchdog reported too (stderr)
@@ -84,4 +84,4 @@ def test_nan_on_one_rank_stops_all(tmp_path: Path) -> None:
         log = _kill(proc, tmp_path)
     results = [json.loads((tmp_path / f"result-{r}.json").read_text()) for r in (0, 1)]
     assert [r["stopped_at"] for r in results] == [5, 5], log[-3000:]
-    assert any(f["rule"] == "nonfinite-loss" for f in read_findings(tmp_path))
+    assert any(f.rule == "nonfinite-loss" for f in read_findings(tmp_path))

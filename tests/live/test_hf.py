@@ -11,7 +11,10 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from typer.testing import CliRunner
+
 from tests.live.conftest import lm_data, tiny_gpt2
+from traindoc.cli import app
 
 
 def _trainer(model, out: Path, steps: int, callbacks: list, **kw):
@@ -55,6 +58,12 @@ def test_exploded_head_checkpoint_stops_at_step_1(tmp_path: Path) -> None:
         json.loads(x) for x in (tmp_path / "out/traindoc/findings.jsonl").read_text().splitlines()
     ]
     assert rec[0]["rule"] == "absurd-initial-loss" and rec[0]["action"] == "stop"
+    # diagnose reads the run back, and says the monitor stopped it there
+    res = CliRunner().invoke(app, ["diagnose", str(tmp_path / "out"), "--format", "json"])
+    (found,) = [f for f in json.loads(res.stdout)["findings"] if f["rule"] == "absurd-initial-loss"]
+    assert found["evidence"]["live"]["action"] == "stop" and found["step"] == 1
+    text = CliRunner().invoke(app, ["diagnose", str(tmp_path / "out")]).stdout
+    assert "live monitor stopped training at step 1" in " ".join(text.split())
 
 
 def test_nan_run_stops_at_the_nan_step(tmp_path: Path) -> None:

@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 import traindoc
+from traindoc.engine import diagnose
 from traindoc.live.persist import read_findings
+from traindoc.pipeline import load
+from traindoc.report._live import live_line
 
 
 def test_plain_loop_raises_a_clear_exception_on_nan(tmp_path: Path) -> None:
@@ -21,7 +24,7 @@ def test_plain_loop_raises_a_clear_exception_on_nan(tmp_path: Path) -> None:
             loss = 10.8 - 0.05 * step if step != 40 else math.nan
             m.step(step, loss=loss, lr=3e-4)
     assert err.value.finding.step == 40
-    assert read_findings(tmp_path)[0]["action"] == "stop"
+    assert read_findings(tmp_path)[0].evidence["live"]["action"] == "stop"
 
 
 def _resume_bug_loop(monitor: traindoc.Monitor, stop: threading.Event, interval: float) -> None:
@@ -76,8 +79,12 @@ def test_resume_bug_reported_stalled_within_3x_step_interval(tmp_path: Path) -> 
         stop.set()
         worker.join(5)
         m.close()
-    rec = [r for r in read_findings(tmp_path) if r["rule"] == "stalled-training"]
-    assert rec and "_resume_bug_loop" in rec[0]["evidence"]["stuck_thread_stack"]
+    rec = [r for r in read_findings(tmp_path) if r.rule == "stalled-training"]
+    assert rec and "_resume_bug_loop" in rec[0].evidence["stuck_thread_stack"]
+    # offline, the log alone ends without a gap; the recorded stall is the evidence
+    d = diagnose(load(tmp_path))
+    (f,) = [f for f in d.findings if f.rule == "stalled-training"]
+    assert f.evidence["live"]["action"] == "warn" and "_resume_bug_loop" in live_line(f)
 
 
 def test_live_log_reads_back_with_traindoc_diagnose(tmp_path: Path) -> None:

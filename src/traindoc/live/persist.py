@@ -1,9 +1,9 @@
 """JSONL persistence of a live run: <output_dir>/traindoc/{metrics,findings}.jsonl.
 
-The only place traindoc ever writes, and only in live mode. metrics.jsonl is a
-plain JSONL metrics log, so `traindoc diagnose <output_dir>/traindoc` reads it
-back with the ordinary JSONL reader; run_config.json beside it carries the facts
-the monitor was given (vocab_size, regime) for that reader to pick up.
+The only place traindoc ever writes, and only in live mode. `traindoc diagnose
+<output_dir>` reads both back: metrics.jsonl is a plain JSONL metrics log for
+the ordinary JSONL reader (run_config.json beside it carries the facts the
+monitor was given, vocab_size and regime), and readers.live reads the findings.
 """
 
 from __future__ import annotations
@@ -15,11 +15,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from traindoc.model import Finding
+from traindoc.readers.live import CONFIG, DIRNAME, FINDINGS, METRICS, findings_file, read
 
-DIRNAME = "traindoc"
-METRICS = "metrics.jsonl"
-FINDINGS = "findings.jsonl"
-CONFIG = "run_config.json"
 # Metric lines are buffered and flushed at most this often: one write syscall
 # per step would be most of the monitor's cost on a fast loop.
 FLUSH_S = 1.0
@@ -65,19 +62,9 @@ def _num(v: Any) -> Any:
     return str(v)
 
 
-def read_findings(path: str | Path) -> list[dict[str, Any]]:
-    """Findings recorded by a live run (a traindoc/ dir or its findings.jsonl)."""
+def read_findings(path: str | Path) -> list[Finding]:
+    """Findings recorded by a live run (its output dir, traindoc/ dir or findings.jsonl),
+    each with evidence["live"] = {action, time}."""
     p = Path(path)
-    if p.is_dir():
-        p = p / FINDINGS if (p / FINDINGS).is_file() else p / DIRNAME / FINDINGS
-    if not p.is_file():
-        return []
-    out = []
-    for line in p.read_text(errors="replace").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue  # a line cut by a crash mid-write
-        if isinstance(rec, dict):
-            out.append(rec)
-    return out
+    found = p if p.is_file() else findings_file(p)
+    return list(read(found)[0]) if found else []

@@ -41,6 +41,30 @@ class Finding:
     def with_causes(self, causes: tuple[str, ...]) -> Finding:
         return replace(self, caused_by=causes)
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Finding:
+        """The inverse of to_dict; ValueError when a required field is missing or wrong."""
+        try:
+            rule, family, title = (str(d[k]) for k in ("rule", "family", "title"))
+            severity = Severity.parse(str(d["severity"]))
+        except KeyError as exc:
+            raise ValueError(f"finding without {exc.args[0]!r}") from None
+        evidence = d.get("evidence") or {}
+        if not isinstance(evidence, Mapping):
+            raise ValueError("finding evidence is not an object")
+        return cls(
+            rule,
+            family,
+            severity,
+            title,
+            _step(d.get("step")),
+            _step(d.get("end_step")),
+            dict(evidence),
+            str(d.get("explanation") or ""),
+            str(d.get("prescription") or ""),
+            tuple(str(c) for c in d.get("caused_by") or ()),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
@@ -54,3 +78,11 @@ class Finding:
             "prescription": self.prescription,
             "caused_by": list(self.caused_by),
         }
+
+
+def _step(v: Any) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v:
+        raise ValueError(f"step {v!r} is not a number")
+    return int(v)

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from traindoc.model.finding import Finding
+
 
 @dataclass(frozen=True, eq=False)
 class Series:
@@ -143,6 +145,8 @@ class Run:
     # Console lines that carry a diagnosis by themselves (see Event).
     events: tuple[Event, ...] = ()
     data: Any = None  # a dataset audit (traindoc.model.data.DataSummary), when one was run
+    # Findings a live monitor recorded while the run trained (<run>/traindoc/findings.jsonl).
+    live: tuple[Finding, ...] = ()
 
     def get(self, signal: str) -> Series | None:
         s = self.series.get(str(signal))
@@ -168,6 +172,14 @@ class Run:
     @property
     def regime(self) -> str | None:
         return self.fact("regime")
+
+    @property
+    def is_rl(self) -> bool:
+        """An RL trainer (GRPO/PPO): its logged loss is a surrogate that sits near 0 or
+        rises legitimately, so rules that read the loss as a learning curve skip it."""
+        return self.fact("task") == "rl" or any(
+            self.get(k) is not None for k in ("reward", "reward_std")
+        )
 
     @property
     def last_step(self) -> int | None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from traindoc.model import Fact, Input, Note, Run
+from traindoc.readers import live
 from traindoc.readers._base import ReadError
 from traindoc.readers._facts import finalize
 from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
@@ -40,6 +41,8 @@ def load_run(path: str | Path, pattern: str | None = None) -> Run:
 
         return finalize(console.read(path, pattern=pattern))
     supported = "; ".join(SUPPORTED)
+    if path.is_file() and live.is_findings(path):  # the monitor's record: read its run
+        path = path.parent
     try:
         if path.is_dir():
             if not any(path.iterdir()):
@@ -64,7 +67,17 @@ def load_run(path: str | Path, pattern: str | None = None) -> Run:
         also = ", ".join(str(o.path) for o in others[:5])
         note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
         run = replace(run, notes=(*run.notes, note))
-    return finalize(run)
+    return _with_live(finalize(run), path)
+
+
+def _with_live(run: Run, path: Path) -> Run:
+    """Add what a live traindoc monitor recorded beside the run (readers/live.py)."""
+    found = live.findings_file(path)
+    if found is None:
+        return run
+    findings, notes = live.read(found)
+    inputs = (*run.inputs, Input(str(found), "traindoc-live"))
+    return replace(run, live=findings, inputs=inputs, notes=(*run.notes, *notes))
 
 
 # Source kind -> reader module (each has `read(path) -> Run`), imported on use.

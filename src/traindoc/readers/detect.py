@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from traindoc.model.signals import ALIASES, STEP_KEYS
+from traindoc.readers import live
 from traindoc.readers._base import to_float
 
 SUPPORTED = (
@@ -55,7 +56,10 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     jsonl = [
         p
         for p in sorted(root.glob("*.jsonl"))
-        if p.is_file() and p.name != "trainer_log.jsonl" and is_metrics_jsonl(p)
+        if p.is_file()
+        and p.name != "trainer_log.jsonl"
+        and not live.is_findings(p)
+        and is_metrics_jsonl(p)
     ]
     found += [Source("jsonl", p) for p in sorted(jsonl, key=_jsonl_rank)]
     if not found or found[0].kind != "hf":  # HF's runs/ holds the curves of its state

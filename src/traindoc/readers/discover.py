@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import mlflow, tensorboard, wandb
+from traindoc.readers import live, mlflow, tensorboard, wandb
 from traindoc.readers.detect import is_console, is_metrics_jsonl
 
 _DEPTH = 5
@@ -37,7 +37,7 @@ def discover_runs(root: str | Path) -> list[Path]:
         for e in entries:
             if e.is_file() and (
                 (e.name == "mlflow.db")
-                or (e.suffix == ".jsonl" and is_metrics_jsonl(e))
+                or (e.suffix == ".jsonl" and not live.is_findings(e) and is_metrics_jsonl(e))
                 or (e.suffix in _CONSOLE and d.name != "wandb" and is_console(e))
             ):
                 found.append(e)

@@ -26,6 +26,7 @@ from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Run, Series, Severity
 from traindoc.model.checkpoint import CheckpointSummary
 from traindoc.report import _svg
+from traindoc.report._live import live_line
 from traindoc.report._svg import Line, Mark, Ref, XScale, num
 from traindoc.report.markdown import CONFIG_FACTS
 
@@ -279,6 +280,7 @@ def _card(f: Finding, num_of: Mapping[str, int]) -> str:
         f'<h3><span class="n">{i}</span><span class="sev">{escape(str(f.severity).upper())}'
         f"</span> {escape(f.title)}</h3>"
         f'<div class="meta">{escape(f.rule)}{" · " + escape(meta) if meta else ""}</div>'
+        + (f'<p class="live">{escape(live)}</p>' if (live := live_line(f)) else "")
         + (f"<p><b>Why.</b> {escape(f.explanation)}</p>" if f.explanation else "")
         + (f'<p class="do"><b>Do.</b> {escape(f.prescription)}</p>' if f.prescription else "")
         + (
@@ -511,6 +513,7 @@ aside .card{background:#fff;border:1px solid #dde1e6;border-left:5px solid #999;
 .card .n{display:inline-block;min-width:18px;text-align:center;background:#333;color:#fff;border-radius:9px;font-size:12px;margin-right:6px}
 .card .sev{font-size:11px;color:#666;margin-right:4px}.card p{margin:4px 0}.meta{color:#667;font-size:12px}
 .do{color:#1b5e20}
+.live{color:#8a5a00}
 table{border-collapse:collapse;font-size:12.5px}.kv th{text-align:left;padding:1px 10px 1px 0;color:#445;font-weight:500;vertical-align:top}
 .kv td{padding:1px 0;word-break:break-word}.kv td.src{color:#889;padding-left:14px}
 table.grid td,table.grid th{border-bottom:1px solid #eceef1;padding:2px 10px;text-align:right}

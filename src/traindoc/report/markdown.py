@@ -11,6 +11,7 @@ import numpy as np
 
 from traindoc.engine import Diagnosis
 from traindoc.model import Run
+from traindoc.report._live import live_line
 from traindoc.rules._stats import fmt
 
 CONFIG_FACTS = (
@@ -55,8 +56,12 @@ def render(d: Diagnosis) -> str:
                 f"{', '.join(f.caused_by)} |"
             )
         out.append("")
-        for f in d.roots:
+        for f in d.findings:
+            live = live_line(f)
+            if f.caused_by and not live:
+                continue
             out += [f"**{_cell(f.title)}** — {_cell(f.prescription)}", ""]
+            out += [f"_{_cell(live[0].upper() + live[1:])}._", ""] if live else []
     else:
         out += ["No problems found.", ""]
     cfg = [(k, run.fact(k)) for k in CONFIG_FACTS if run.fact(k) is not None]

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Severity
+from traindoc.report._live import live_line
 from traindoc.report.sparkline import sparkline
 from traindoc.rules._stats import fmt
 
@@ -77,6 +78,9 @@ def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
     if where or f.caused_by:
         extra = f"caused by {', '.join(f.caused_by)}" if f.caused_by else ""
         console.print(Text("    " + "  ·  ".join(x for x in (where, extra) if x), style="dim"))
+    live = live_line(f)
+    if live:
+        console.print(Text(f"    {live}", style="yellow"))
     if f.explanation:
         console.print(f"    [dim]why:[/] {escape(f.explanation)}")
     if f.prescription:
