@@ -53,6 +53,10 @@ fixtures:
 	$(PY) -m venv .venv-train
 	.venv-train/bin/pip install -q torch==2.13.0
 	.venv-train/bin/pip install -q -e '.[train]' torch==2.13.0
+	for s in tb console tool wandb mlflow ckpt rl; do \
+		OMP_WAIT_POLICY=PASSIVE .venv-train/bin/python scripts/make_$${s}_fixtures.py || exit 1; \
+	done
+	# last: it also writes tests/corpus/README.md, the index of every case
 	.venv-train/bin/python scripts/make_fixtures.py --jobs 2
 
 clean:

@@ -23,8 +23,8 @@ FINETUNE_RATIO = 0.7
 def finalize(run: Run) -> Run:
     facts = dict(run.facts)
     _effective_batch(facts)
-    _regime(run, facts)
     _task(run, facts)
+    _regime(run, facts)
     return replace(run, facts=facts)
 
 
@@ -43,7 +43,8 @@ def _effective_batch(facts: dict[str, Fact]) -> None:
 
 
 def _regime(run: Run, facts: dict[str, Fact]) -> None:
-    if "regime" in facts:
+    # An RL loss is a surrogate (~0 from the first step), not a cross-entropy.
+    if "regime" in facts or _val(facts, "task") == "rl":
         return
     vocab = _val(facts, "vocab_size")
     loss = run.get(Signal.LOSS)

@@ -40,15 +40,6 @@ KNOWN_VOCABS = (
 )
 
 
-def is_rl(run: Run) -> bool:
-    """RL trainers (GRPO/PPO) log a loss that can legitimately be 0 or rise."""
-    return (
-        run.fact("task") == "rl"
-        or run.get("reward") is not None
-        or (run.get("reward_std") is not None)
-    )
-
-
 def loss_dtype(run: Run) -> str:
     """Precision of the logged loss; unknown -> bf16, the coarsest common one."""
     d = str(run.fact("loss_dtype") or "").lower()

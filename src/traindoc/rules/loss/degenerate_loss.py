@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.model import Run, Severity
 from traindoc.rules._stats import mad, quantum
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, infer_vocab, is_rl, on_bf16_grid
+from traindoc.rules.loss._common import floor_band, infer_vocab, on_bf16_grid
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
-    if is_rl(run):
+    if run.is_rl:
         return
     f = loss.finite()
     y, steps = f.values, f.steps

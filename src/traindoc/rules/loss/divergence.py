@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.model import Run, Series, Severity
 from traindoc.rules._stats import bins, fmt, mad, rolling_median, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, is_rl
+from traindoc.rules.loss._common import floor_band
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
-    if is_rl(run):
+    if run.is_rl:
         return
     f = loss.finite()
     n = len(f)

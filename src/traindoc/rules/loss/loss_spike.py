@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.model import Run, Severity
 from traindoc.rules._stats import fmt, mad
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import baseline, is_rl
+from traindoc.rules.loss._common import baseline
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
-    if is_rl(run):
+    if run.is_rl:
         return
     f = loss.finite()
     y = f.values

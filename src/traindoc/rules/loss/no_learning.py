@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.model import Run, Severity
 from traindoc.rules._stats import bins, fmt, mad, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, infer_vocab, is_rl, starts_mid_run
+from traindoc.rules.loss._common import floor_band, infer_vocab, starts_mid_run
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
-    if is_rl(run):
+    if run.is_rl:
         return
     f = loss.finite()
     n = len(f)

@@ -34,7 +34,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     for a fine-tuning run (full or LoRA) below 16, measures the loss noise: the
     robust spread (MAD) around a 25-point rolling median over the second half of
     the run, relative to the loss level. Warning above 5%, info otherwise. The
-    regime unknown gives at most info; pre-training (token batches) is skipped.
+    regime unknown gives at most info; pre-training (token batches) and RL runs
+    (prompts x generations, a surrogate loss) are skipped.
 
     **Why it matters.** Seed B: a batch too small gives noisy gradients and
     fluctuations that look like convergence; 16-64 is a reasonable start. A 7B
@@ -53,7 +54,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert loss is not None
     eb = effective_batch(run)
     regime = run.regime
-    if eb is None or eb >= p.min_batch or regime == "pretraining":
+    # RL batches are prompts x generations and the loss is a surrogate near 0:
+    # neither the threshold nor the loss noise means anything there.
+    if eb is None or eb >= p.min_batch or regime == "pretraining" or run.is_rl:
         return
     noise = relative_noise(loss)
     noisy = noise == noise and noise >= p.noise_rel

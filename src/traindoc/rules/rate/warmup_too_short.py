@@ -60,7 +60,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     1e-4), looks at the first 10% of the run for instability: the loss rising
     15% (and 4 noise sigmas) above where it started (a 3-point rolling median
     against the first loss, so a blow-up at step 2-3 counts), loss spikes (>= 25% over the local median),
-    two or more grad-norm spikes (>= 2x), or NaN/Inf.
+    two or more grad-norm spikes (>= 2x), or NaN/Inf. On RL runs the loss is a
+    surrogate, so only the grad-norm spikes and NaN/Inf count.
 
     **Why it matters.** Seed B: a warmup that is too short makes the first steps
     too large while Adam's statistics are still empty, and throws the model into
@@ -99,13 +100,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # single bad batch is a spike, below), and clear the loss's own noise.
     rm = rolling_median(early, 3)[1:]
     noise = _noise(f.values)
-    if rm.size and head > 0:
+    rl = run.is_rl  # an RL surrogate loss has no learning curve to rise or spike
+    if rm.size and head > 0 and not rl:
         top = float(rm.max())
         if top >= (1 + p.rise_rel) * head and top - head >= p.rise_noise_k * noise:
             signs["loss-rise"] = int(f.steps[1 + int(np.argmax(rm))])
     ls = spike_events(f.values, min_rel=p.loss_spike_rel)
     ls = ls[(ls >= p.skip_points) & (ls < n_early)]
-    if ls.size:
+    if ls.size and not rl:
         signs["loss-spike"] = int(f.steps[ls[0]])
     gn = run.get("grad_norm")
     if gn is not None:
