@@ -66,8 +66,9 @@ def test_resume_bug_reported_stalled_within_3x_step_interval(tmp_path: Path) -> 
         while m.stall is None and time.monotonic() < deadline:
             time.sleep(0.02)
         assert m.stall is not None, "stall not reported"
-        # reported at most 3 step intervals after the last step
-        assert m.stall.silence_s <= 3 * interval, m.stall
+        # reported at most 3 step intervals after the last step (the interval the
+        # loop really had: on a loaded machine a step takes longer than its sleep)
+        assert m.stall.silence_s <= 3 * max(interval, m.stall.usual_s), m.stall
         (f,) = [f for f in m.findings if f.rule == "stalled-training"]
         assert f.evidence["stalled_after_step"] == 10
         assert "_resume_bug_loop" in f.evidence["stuck_thread_stack"]
