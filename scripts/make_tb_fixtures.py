@@ -16,6 +16,9 @@ tests/readers/assets/tensorboard/ (README.md there says the same, per dir):
                  only (TF1 FileWriter behaviour)
   resume/        two torch writers in one dir: steps 0..29, then a restart at 20..39
   lightning_tb/  Lightning 2.6 TensorBoardLogger: lightning_logs/version_0/{events,hparams.yaml}
+  keras/         Keras 3.15 (TensorFlow 2.21) model.fit + TensorBoard callback, 12 epochs with
+                 validation: train/ and validation/ writers (--keras, in a venv with tensorflow)
+  keras_batch/   the same with update_freq=4: batch_* and evaluation_*_vs_iterations tags too
   encoder/       SummaryWriter scalars at fixed wall times (steps 0, 1, 300, 2**40, -5): the bench's
                  encoder must reproduce these bytes
   expected.json  every scalar point of the dirs above, decoded by tensorboard's event_pb2 (the
@@ -122,6 +125,31 @@ def tf2(d: Path) -> None:
     w.close()
 
 
+def keras(d: Path, update_freq: str | int = "epoch") -> None:
+    """Keras 3 (TensorFlow backend) model.fit with the TensorBoard callback: train/, validation/."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import keras as k
+    import numpy as np
+
+    k.utils.set_random_seed(0)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(512, 8)).astype("float32")
+    y = (x[:, :4].sum(1) > 0).astype("int32")
+    model = k.Sequential([k.Input((8,)), k.layers.Dense(16, activation="relu"), k.layers.Dense(2)])
+    model.compile(
+        optimizer=k.optimizers.Adam(1e-2),
+        loss=k.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
+    cb = k.callbacks.TensorBoard(log_dir=str(d), write_graph=False, update_freq=update_freq)
+    model.fit(x, y, epochs=12, batch_size=32, validation_split=0.25, callbacks=[cb], verbose=0)
+
+
+def keras_batch(d: Path) -> None:
+    """The same with update_freq=4: batch_* every 4 iterations, evaluation_*_vs_iterations."""
+    keras(d, update_freq=4)
+
+
 def resume(d: Path) -> None:
     from torch.utils.tensorboard import SummaryWriter
 
@@ -214,15 +242,23 @@ def reference(d: Path) -> dict:
     return out
 
 
-def make_assets() -> None:
-    ref = {}
-    for fn in (torch_mixed, tbx, tf2, resume, lightning_tb, encoder):
+TORCH_ASSETS = ("torch_mixed", "tbx", "tf2", "resume", "lightning_tb", "encoder")
+
+
+def make_assets(names: tuple[str, ...] = TORCH_ASSETS) -> None:
+    """Regenerate these asset dirs and their references; the others' stay as committed.
+    keras/ needs TensorFlow, which .venv-train lacks: in a venv of its own with
+    `pip install tensorflow-cpu tensorboard`, run --keras."""
+    path = ASSETS / "expected.json"
+    ref = json.loads(path.read_text()) if path.is_file() else {}
+    fns = [globals()[n] for n in names]
+    for fn in fns:
         d = ASSETS / fn.__name__
         shutil.rmtree(d, ignore_errors=True)  # README.md next to them stays
         d.mkdir(parents=True)
         fn(d)
         ref[fn.__name__] = reference(d)
-    (ASSETS / "expected.json").write_text(json.dumps(ref, indent=1) + "\n")
+    path.write_text(json.dumps(ref, indent=1) + "\n")
 
 
 def make_corpus(only: list[str] | None = None) -> None:
@@ -314,9 +350,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--assets", action="store_true")
     ap.add_argument("--corpus", action="store_true")
+    ap.add_argument("--keras", action="store_true", help="also the keras/ asset (needs tensorflow)")
     ap.add_argument("--only", nargs="*", help="corpus case names to regenerate (default: all)")
     a = ap.parse_args()
-    if a.assets or not a.corpus:
+    if a.keras:
+        make_assets(("keras", "keras_batch"))
+    elif a.assets or not a.corpus:
         make_assets()
-    if a.corpus or not a.assets:
+    if a.corpus or not (a.assets or a.keras):
         make_corpus(a.only)

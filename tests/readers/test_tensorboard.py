@@ -181,6 +181,46 @@ def test_a_fresh_rerun_in_a_dated_sibling_is_its_own_run(tmp_path: Path) -> None
     assert run.fact("resume_steps") is None and run.get("loss").steps[-1] == 150
 
 
+def _ref(d: str, writer: str, tag: str) -> list:
+    (pts,) = [t[tag] for f, t in REF[d].items() if f.startswith(writer + "/")]
+    return pts
+
+
+def test_keras_train_and_validation_dirs_are_one_run_on_the_epoch_axis(tmp_path: Path) -> None:
+    shutil.copytree(TB / "keras", tmp_path / "logs")
+    assert tb.find_runs(tmp_path) == [tmp_path / "logs"]
+    run = load_checked(tmp_path / "logs")
+    want = {"loss": ("train", "epoch_loss"), "eval_loss": ("validation", "epoch_loss")}
+    for name, (writer, tag) in want.items():
+        s = run.get(name)
+        assert s.source == f"tensorboard: {writer}/{tag}"
+        assert s.steps.tolist() == [p[0] for p in _ref("keras", writer, tag)]
+        assert s.values.tolist() == [p[1] for p in _ref("keras", writer, tag)]
+    assert run.get("lr") is not None and run.last_step == 11  # not the iteration axis
+    assert any("evaluation_loss_vs_iterations" in n.message for n in run.notes)
+
+
+def test_keras_per_batch_logs_are_read_on_the_iteration_axis() -> None:
+    run = load_checked(TB / "keras_batch")
+    assert run.get("loss").source == "tensorboard: train/batch_loss"
+    evals = _ref("keras_batch", "validation", "evaluation_loss_vs_iterations")
+    assert run.get("eval_loss").steps.tolist() == [p[0] for p in evals]
+    assert run.last_step == evals[-1][0] and len(run.get("loss")) > len(evals)
+
+
+def test_a_torch_writer_in_train_and_val_dirs_keeps_its_tags(tmp_path: Path) -> None:
+    for sub, tag in (("train", "loss"), ("val", "loss")):
+        d = tmp_path / "logs" / sub
+        d.mkdir(parents=True)
+        recs = [encode_version(T0)] + [
+            encode_scalar(tag, 2.0 - s / 10, s, T0 + s) for s in range(10)
+        ]
+        (d / "events.out.tfevents.1.host").write_bytes(b"".join(frame(r) for r in recs))
+    assert tb.find_runs(tmp_path) == [tmp_path / "logs"]
+    run = load_checked(tmp_path / "logs")
+    assert len(run.get("loss")) == 10 and len(run.get("eval_loss")) == 10
+
+
 def _copy(tmp_path: Path, d: str = "resume") -> Path:
     f = sorted((TB / d).glob("*tfevents*"))[0]
     out = tmp_path / "run" / f.name

@@ -2,7 +2,8 @@
 
 A run is a directory: all its `*tfevents*` files are merged, with those in its
 sub-directories (torch `add_scalars(main, {k: v})` writes `<main>_<k>/`,
-`add_hparams` a timestamped one). A resume that starts a new dated dir
+`add_hparams` a timestamped one; Keras writes `train/` and `validation/`, whose
+`epoch_loss` tags become loss and val_loss). A resume that starts a new dated dir
 (`runs/<%b%d_%H-%M-%S>_<host>`, SummaryWriter's and HF's default) is read with
 the dirs it continues, as one run resumed there. Every point is kept: no reservoir sampling
 (EventAccumulator's default keeps 10,000 per tag) and no orphan purging at a
@@ -27,109 +28,9 @@ from traindoc.model.signals import canonical
 from traindoc.readers import _config, _sidefiles
 from traindoc.readers._base import Notes, ReadError
 from traindoc.readers._tbevents import decode, decode_fast
+from traindoc.readers._tbruns import chain, event_files, find_runs, first_step, is_event_file
 from traindoc.readers._tfrecord import split
 from traindoc.readers.training_args import facts_from_args
-
-_DEPTH = 4  # how deep find_runs looks for runs, and a run for its sub-writers
-_TS = re.compile(r"tfevents\.(\d+)")
-# SummaryWriter's and HF's default log dir: runs/<%b%d_%H-%M-%S>_<host>
-_DATED = re.compile(r"[A-Z][a-z]{2}\d{2}_\d{2}-\d{2}-\d{2}_")
-_HEAD = 1 << 18  # bytes read to learn a writer dir's first step
-_SCALAR_PLUGINS = ("scalars", "")
-
-
-def is_event_file(p: Path) -> bool:
-    return "tfevents" in p.name and p.is_file()
-
-
-def find_runs(root: str | Path) -> list[Path]:
-    """Each directory whose event files form one run (its sub-directories belong to it)."""
-    root, runs = Path(root), []
-
-    def walk(d: Path, depth: int) -> None:
-        try:
-            entries = sorted(d.iterdir())
-        except OSError:
-            return
-        if any(is_event_file(e) for e in entries):
-            runs.append(d)
-            return
-        for e in entries:
-            if depth < _DEPTH and e.is_dir() and not e.is_symlink() and e.name[:1] != ".":
-                walk(e, depth + 1)
-
-    if root.is_file():
-        return [root] if is_event_file(root) else []
-    walk(root, 0)
-    # A resume writes a new dated dir: only the newest of a chain is a run.
-    chains: dict[Path, list[list[Path]]] = {}
-    for r in runs:
-        if _DATED.match(r.name) and r.parent not in chains:
-            chains[r.parent] = _chains(r.parent)
-    found = set(runs)
-    resumed = {d for cs in chains.values() for c in cs if c[-1] in found for d in c[:-1]}
-    return [r for r in runs if r not in resumed]
-
-
-def chain(run: Path) -> list[Path]:
-    """The dated writer dirs read as one run with `run`: those it resumes, then itself."""
-    if not run.is_dir() or not _DATED.match(run.name):
-        return [run]
-    mine = next((c for c in _chains(run.parent) if run in c), [run])
-    return mine[: mine.index(run) + 1]
-
-
-def _chains(parent: Path) -> list[list[Path]]:
-    """Dated writer dirs of `parent` in start order, cut where a fresh run begins.
-
-    SummaryWriter and HF Trainer name their dir by the start time, so a run
-    resumed from a checkpoint continues in a sibling dir. A sibling continues
-    the chain when its first logged step comes after the first step of the
-    one before it; one that starts again from the same step is a fresh run.
-    """
-    chains: list[list[Path]] = []
-    last: int | None = None
-    dated = (p for p in parent.iterdir() if p.is_dir() and _DATED.match(p.name))
-    for d in sorted(dated, key=_started):
-        first = _first_step(d)
-        if chains and first is not None and last is not None and first > last:
-            chains[-1].append(d)
-        else:
-            chains.append([d])
-        last = first
-    return chains
-
-
-def _started(d: Path) -> tuple[int, str]:
-    stamps = [int(m.group(1)) for p in d.glob("*tfevents*") if (m := _TS.search(p.name))]
-    return (min(stamps, default=0), d.name)
-
-
-def _first_step(d: Path) -> int | None:
-    """The first scalar step in the oldest event file of a writer dir, from its head."""
-    files = _files(d)
-    if not files:
-        return None
-    try:
-        with files[0].open("rb") as fh:
-            head = fh.read(_HEAD)
-    except OSError:
-        return None
-    acc = _Acc()
-    _read_file(d, files[0], head, acc, Notes())
-    return min((int(p[0][0][0]) for p in acc.parts.values()), default=None)
-
-
-def _files(run: Path) -> list[Path]:
-    if run.is_file():
-        return [run]
-    found = [p for p in run.rglob("*tfevents*") if len(p.relative_to(run).parts) <= _DEPTH]
-    return sorted((p for p in found if p.is_file()), key=_file_key)
-
-
-def _file_key(p: Path) -> tuple[str, int, str]:
-    m = _TS.search(p.name)
-    return (str(p.parent), int(m.group(1)) if m else 0, p.name)
 
 
 def _key(run: Path, f: Path, tag: str) -> tuple[str, str]:
@@ -141,6 +42,8 @@ def _key(run: Path, f: Path, tag: str) -> tuple[str, str]:
 def _subkey(rel: str, sub: str, tag: str) -> str:
     if rel == ".":
         return tag
+    if rel in _KERAS:  # renamed once every file is read (_keras)
+        return tag
     main = tag.replace("/", "_") + "_"
     if sub.startswith(main):  # add_scalars("loss", {"train": ..}) -> dir loss_train, tag loss
         k = sub[len(main) :]
@@ -151,6 +54,10 @@ def _subkey(rel: str, sub: str, tag: str) -> str:
     return tag if re.fullmatch(r"[\d.]+", sub) else f"{rel}/{tag}"  # add_hparams: time.time()
 
 
+_SCALAR_PLUGINS = ("scalars", "")
+_KERAS = ("train", "validation")  # Keras's TensorBoard callback writer dirs
+
+
 class _Acc:
     """Points per series key, in file order, plus text summaries and step regressions."""
 
@@ -159,6 +66,7 @@ class _Acc:
         self.parts: dict[tuple[str, str], list[tuple[np.ndarray, ...]]] = {}
         self.texts: dict[str, str] = {}
         self.drops: dict[str, list[tuple[int, int, str]]] = {}
+        self.tags: dict[tuple[str, str], str] = {}  # the tag as written, for the source
 
     def add(self, key: tuple[str, str], steps: Any, values: Any, walls: Any) -> None:
         self.parts.setdefault(key, []).append(
@@ -177,7 +85,7 @@ def read(path: str | Path) -> Run:
                 notes.add(path, f"{len(runs)} runs here; read {runs[0]}, not: {others}")
             path = runs[0]
     members = chain(path)
-    files = [(m, f) for m in members for f in _files(m)]
+    files = [(m, f) for m in members for f in event_files(m)]
     if not files:
         raise ReadError(path, "no TensorBoard event files (*tfevents*) here")
     for m, f in files:
@@ -192,6 +100,7 @@ def read(path: str | Path) -> Run:
         if len(files) == 1 and not inputs:
             raise ReadError(files[0][1], "cannot read the event file")
         notes.add(path, "no scalar values in the event files")
+    _keras(acc, path, notes)
     series, facts = _series(acc, notes)
     if len(members) > 1:
         _resumed(members, facts, notes)
@@ -202,7 +111,7 @@ def read(path: str | Path) -> Run:
 
 def _resumed(members: list[Path], facts: dict[str, Fact], notes: Notes) -> None:
     """A chain of dated writer dirs: each later one is a resume at its first step."""
-    starts = {m.name: _first_step(m) for m in members[1:]}
+    starts = {m.name: first_step(m) for m in members[1:]}
     old = facts.get("resume_steps")
     steps = {*(old.value if old else ()), *(s for s in starts.values() if s is not None)}
     where = ", ".join(f"{name} from step {s}" for name, s in starts.items())
@@ -262,22 +171,51 @@ def _read_file(run: Path, f: Path, data: bytes, acc: _Acc, notes: Notes) -> None
             vals, walls = np.r_[vals, extra[2]], np.r_[walls, extra[3]]
             by = np.argsort(idx, kind="stable")
             steps, vals, walls = steps[by], vals[by], walls[by]
-        _add(acc, _key(run, f, tag), steps, vals, walls, f)
+        _add(acc, _key(run, f, tag), steps, vals, walls, f, tag)
     for tag, pts in slow.items():
         arr = np.asarray(pts, dtype=np.float64).T
-        _add(acc, _key(run, f, tag), arr[1].astype(np.int64), arr[2], arr[3], f)
+        _add(acc, _key(run, f, tag), arr[1].astype(np.int64), arr[2], arr[3], f, tag)
 
 
 def _add(
-    acc: _Acc, key: tuple[str, str], steps: np.ndarray, vals: Any, walls: Any, f: Path
+    acc: _Acc, key: tuple[str, str], steps: np.ndarray, vals: Any, walls: Any, f: Path, tag: str
 ) -> None:
     if not steps.size:
         return
+    acc.tags.setdefault(key, tag)
     prev = acc.parts[key][-1][0][-1] if key in acc.parts else None
     seq = np.r_[prev, steps] if prev is not None else steps
     for j in np.flatnonzero(seq[1:] < seq[:-1])[:20].tolist():
         acc.drops.setdefault(f.name, []).append((int(seq[j]), int(seq[j + 1]), key[0]))
     acc.add(key, steps, vals, walls)
+
+
+def _keras(acc: _Acc, path: Path, notes: Notes) -> None:
+    """Keras writes epoch_loss to train/ and validation/ on the epoch axis, and with
+    update_freq per batch also batch_* and evaluation_*_vs_iterations on the
+    iteration axis. Keep one axis (iterations when logged: more points) and name
+    its series loss, val_loss, ...; the other axis's copies are dropped. Other
+    tags in train/ (a torch writer that happens to use that dir) stay as they are."""
+    keras = [k for k in acc.parts if k[1] in _KERAS]
+    per_batch = any(t.startswith("batch_") and w == "train" for t, w in keras)
+    axes = [
+        {"train": r"epoch_(.+)", "validation": r"epoch_(.+)"},
+        {"train": r"batch_(.+)", "validation": r"evaluation_(.+)_vs_iterations"},
+    ]
+    keep, other = (axes[1], axes[0]) if per_batch else (axes[0], axes[1])
+    dropped = []
+    for key in keras:
+        tag, writer = key
+        if m := re.fullmatch(keep[writer], tag):
+            name = m.group(1) if writer == "train" else f"val_{m.group(1)}"
+            acc.parts[(name, ".")] = acc.parts.pop(key)
+            acc.tags[(name, ".")] = f"{writer}/{tag}"
+        elif re.fullmatch(other[writer], tag):
+            del acc.parts[key]
+            dropped.append(f"{writer}/{tag}")
+    if dropped:
+        axis = "iteration" if per_batch else "epoch"
+        notes.add(path, f"Keras logs: read on the {axis} axis; not read: {', '.join(dropped)}")
 
 
 def _rank(key: tuple[str, str], name: str) -> tuple[int, int, str]:
@@ -301,7 +239,8 @@ def _series(acc: _Acc, notes: Notes) -> tuple[dict[str, Series], dict[str, Fact]
         if name in series or (name != canonical(key[0]) and name in owner):
             name = f"{key[1]}/{key[0]}".lower()  # a sub-writer's tag that the main one also has
         steps, vals, walls = (np.concatenate([p[i] for p in parts]) for i in range(3))
-        where = key[0] if key[1] == "." else f"{key[1]}/ {key[0]}"
+        tag = acc.tags.get(key, key[0])
+        where = tag if key[1] == "." else f"{key[1]}/ {tag}"
         series[name] = Series.from_arrays(name, steps, vals, walls, f"tensorboard: {where}")
     facts = {}
     if acc.drops:
