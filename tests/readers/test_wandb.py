@@ -15,7 +15,7 @@ import pytest
 from tests.readers.helpers import load_checked
 from traindoc.readers import ReadError, load_run
 from traindoc.readers._base import Notes
-from traindoc.readers.wandb import BLOCK, MAGIC, records
+from traindoc.readers._wandb_log import BLOCK, MAGIC, records
 
 CORPUS = Path(__file__).parents[1] / "corpus"
 CASES = ["wandb-healthy", "wandb-divergence"]

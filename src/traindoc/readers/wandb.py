@@ -23,9 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-import struct
-import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +30,8 @@ from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
+from traindoc.readers._wandb_log import MAGIC, fields, history_row, items, records
 
-MAGIC = b":W&B\xe1\xbe"
-BLOCK = 32 << 10
-_HDR = struct.Struct("<IHB")
-_TYPE_CRC = [zlib.crc32(bytes((t,))) for t in range(256)]
 # HF's WandbCallback logs its own step; wandb's _step counts log() calls from 0.
 _STEP_KEYS = ("train/global_step", "trainer/global_step", "global_step")
 _RUN_DIR = re.compile(r"(offline-)?run-\d{8}_\d{6}-\w+$")
@@ -100,18 +94,18 @@ def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -
     exited = False
     for n, rec in enumerate(records(data, f, notes)):
         try:
-            fields = dict(_fields(rec))
-            if (h := fields.get(2)) is not None:
-                rows.append(_history(h))
-            elif (r := fields.get(17)) is not None:
+            msg = dict(fields(rec))
+            if (h := msg.get(2)) is not None:
+                rows.append(history_row(h))
+            elif (r := msg.get(17)) is not None:
                 _run(r, config, facts)
-            elif (c := fields.get(5)) is not None:
-                _items(c, config)
-            elif (e := fields.get(18)) is not None:
+            elif (c := msg.get(5)) is not None:
+                items(c, config)
+            elif (e := msg.get(18)) is not None:
                 exited = True
-                code = next((v for k, v in _fields(e) if k == 1), 0)
+                code = next((v for k, v in fields(e) if k == 1), 0)
                 facts["exit_code"] = Fact(code - (1 << 64) if code >> 63 else code, f"{f.name}")
-            elif (t := fields.get(11)) is not None:
+            elif (t := msg.get(11)) is not None:
                 _telemetry(t, facts, f.name)
         except (IndexError, ValueError, UnicodeDecodeError):
             notes.count(f, "undecodable record", None, f"first is record {n}")
@@ -129,118 +123,10 @@ def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -
         notes.add(f, "no history rows (nothing was logged with wandb.log)")
 
 
-def records(data: bytes, f: Path, notes: Notes) -> Iterator[bytes]:
-    """Complete records in file order; a truncated or corrupt chunk ends the walk with a Note."""
-    pos, n, parts = 7, len(data), []
-    while pos < n:
-        left = BLOCK - pos % BLOCK
-        if left < 7:  # block trailer: zero padding
-            pos += left
-            continue
-        if pos + 7 > n:
-            notes.add(f, f"truncated chunk header at byte {pos}; records before it kept")
-            return
-        crc, length, kind = _HDR.unpack_from(data, pos)
-        end = pos + 7 + length
-        if crc == 0 and length == 0 and kind == 0:  # zero-filled tail (preallocated file)
-            pos += left
-            continue
-        if end > n or length > left - 7:
-            notes.add(f, f"truncated record at byte {pos}; records before it kept")
-            return
-        payload = data[pos + 7 : end]
-        if zlib.crc32(payload, _TYPE_CRC[kind]) != crc or not 1 <= kind <= 4:
-            notes.add(f, f"bad checksum at byte {pos}; records before it kept, the rest not read")
-            return
-        pos = end
-        if kind == 1:
-            yield payload
-        elif kind == 2:
-            parts = [payload]
-        elif kind == 3 and parts:
-            parts.append(payload)
-        elif kind == 4 and parts:
-            yield b"".join((*parts, payload))
-            parts = []
-
-
-def _varint(b: bytes, pos: int) -> tuple[int, int]:
-    x = b[pos]
-    if x < 0x80:
-        return x, pos + 1
-    out, shift = x & 0x7F, 7
-    while True:
-        pos += 1
-        x = b[pos]
-        out |= (x & 0x7F) << shift
-        if x < 0x80:
-            return out, pos + 1
-        shift += 7
-
-
-def _fields(b: bytes) -> Iterator[tuple[int, Any]]:
-    """(field number, value) of one message: int for varints, bytes otherwise."""
-    pos, n = 0, len(b)
-    while pos < n:
-        key, pos = _varint(b, pos)
-        wire = key & 7
-        if wire == 0:
-            val, pos = _varint(b, pos)
-        elif wire == 2:
-            size, pos = _varint(b, pos)
-            val, pos = b[pos : pos + size], pos + size
-        elif wire in (1, 5):
-            size = 8 if wire == 1 else 4
-            val, pos = b[pos : pos + size], pos + size
-        else:
-            raise ValueError(f"wire type {wire}")
-        if pos > n:
-            raise IndexError("field runs past the record")
-        yield key >> 3, val
-
-
-def _item(b: bytes) -> tuple[str, Any]:
-    """One HistoryItem/ConfigItem/SummaryItem: (key, value or its JSON text)."""
-    key, nested, value = "", [], None
-    for num, v in _fields(b):
-        if num == 1:
-            key = v.decode()
-        elif num == 2:
-            nested.append(v.decode())
-        elif num in (16, 7, 8):  # value_json, text, json
-            value = v.decode()
-        elif num == 6:  # typed double
-            value = struct.unpack("<d", v)[0]
-        elif num in (4, 5):  # bool, zigzag sint64
-            value = v if num == 4 else (v >> 1) ^ -(v & 1)
-    return key or ".".join(nested), value
-
-
-def _history(b: bytes) -> dict[str, float]:
-    row: dict[str, float] = {}
-    for num, v in _fields(b):
-        if num == 1:
-            key, value = _item(v)
-            f = to_float(value)  # JSON numbers, NaN/Infinity; dicts (media, histograms) skipped
-            if f is not None:
-                row[key] = f
-    return row
-
-
-def _items(b: bytes, out: dict[str, Any]) -> None:
-    for num, v in _fields(b):
-        if num == 1:
-            key, value = _item(v)
-            try:
-                out[key] = json.loads(value) if isinstance(value, str) else value
-            except ValueError:
-                out[key] = value
-
-
 def _run(b: bytes, config: dict, facts: dict) -> None:
-    for num, v in _fields(b):
+    for num, v in fields(b):
         if num == 4:
-            _items(v, config)
+            items(v, config)
         elif num == 8 and v:
             facts["wandb_name"] = Fact(v.decode(), "wandb run display_name")
         elif num == 19:
@@ -249,7 +135,7 @@ def _run(b: bytes, config: dict, facts: dict) -> None:
 
 def _telemetry(b: bytes, facts: dict, src: str) -> None:
     names = {5: "wandb", 6: "transformers", 4: "python"}
-    found = {names[n]: v.decode() for n, v in _fields(b) if n in names and v}
+    found = {names[n]: v.decode() for n, v in fields(b) if n in names and v}
     if found:
         old = facts.get("versions")
         facts["versions"] = Fact((old.value if old else {}) | found, src)

@@ -1,0 +1,131 @@
+"""The W&B transaction log's framing and the protobuf wire format of its records.
+
+Framing: a LevelDB-log variant, a 7-byte file header (":W&B", uint16 0xBEE1,
+version), then 32 KiB blocks of chunks (uint32 zlib-crc32 over type byte +
+payload, uint16 length, uint8 FULL/FIRST/MIDDLE/LAST). Records: protobuf
+messages, decoded field by field (why not wandb's own classes: see wandb.py).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from traindoc.readers._base import Notes, to_float
+
+MAGIC = b":W&B\xe1\xbe"
+BLOCK = 32 << 10
+_HDR = struct.Struct("<IHB")
+_TYPE_CRC = [zlib.crc32(bytes((t,))) for t in range(256)]
+
+
+def records(data: bytes, f: Path, notes: Notes) -> Iterator[bytes]:
+    """Complete records in file order; a truncated or corrupt chunk ends the walk with a Note."""
+    pos, n, parts = 7, len(data), []
+    while pos < n:
+        left = BLOCK - pos % BLOCK
+        if left < 7:  # block trailer: zero padding
+            pos += left
+            continue
+        if pos + 7 > n:
+            notes.add(f, f"truncated chunk header at byte {pos}; records before it kept")
+            return
+        crc, length, kind = _HDR.unpack_from(data, pos)
+        end = pos + 7 + length
+        if crc == 0 and length == 0 and kind == 0:  # zero-filled tail (preallocated file)
+            pos += left
+            continue
+        if end > n or length > left - 7:
+            notes.add(f, f"truncated record at byte {pos}; records before it kept")
+            return
+        payload = data[pos + 7 : end]
+        if zlib.crc32(payload, _TYPE_CRC[kind]) != crc or not 1 <= kind <= 4:
+            notes.add(f, f"bad checksum at byte {pos}; records before it kept, the rest not read")
+            return
+        pos = end
+        if kind == 1:
+            yield payload
+        elif kind == 2:
+            parts = [payload]
+        elif kind == 3 and parts:
+            parts.append(payload)
+        elif kind == 4 and parts:
+            yield b"".join((*parts, payload))
+            parts = []
+
+
+def varint(b: bytes, pos: int) -> tuple[int, int]:
+    x = b[pos]
+    if x < 0x80:
+        return x, pos + 1
+    out, shift = x & 0x7F, 7
+    while True:
+        pos += 1
+        x = b[pos]
+        out |= (x & 0x7F) << shift
+        if x < 0x80:
+            return out, pos + 1
+        shift += 7
+
+
+def fields(b: bytes) -> Iterator[tuple[int, Any]]:
+    """(field number, value) of one message: int for varints, bytes otherwise."""
+    pos, n = 0, len(b)
+    while pos < n:
+        key, pos = varint(b, pos)
+        wire = key & 7
+        if wire == 0:
+            val, pos = varint(b, pos)
+        elif wire == 2:
+            size, pos = varint(b, pos)
+            val, pos = b[pos : pos + size], pos + size
+        elif wire in (1, 5):
+            size = 8 if wire == 1 else 4
+            val, pos = b[pos : pos + size], pos + size
+        else:
+            raise ValueError(f"wire type {wire}")
+        if pos > n:
+            raise IndexError("field runs past the record")
+        yield key >> 3, val
+
+
+def item(b: bytes) -> tuple[str, Any]:
+    """One HistoryItem/ConfigItem/SummaryItem: (key, value or its JSON text)."""
+    key, nested, value = "", [], None
+    for num, v in fields(b):
+        if num == 1:
+            key = v.decode()
+        elif num == 2:
+            nested.append(v.decode())
+        elif num in (16, 7, 8):  # value_json, text, json
+            value = v.decode()
+        elif num == 6:  # typed double
+            value = struct.unpack("<d", v)[0]
+        elif num in (4, 5):  # bool, zigzag sint64
+            value = v if num == 4 else (v >> 1) ^ -(v & 1)
+    return key or ".".join(nested), value
+
+
+def history_row(b: bytes) -> dict[str, float]:
+    row: dict[str, float] = {}
+    for num, v in fields(b):
+        if num == 1:
+            key, value = item(v)
+            f = to_float(value)  # JSON numbers, NaN/Infinity; dicts (media, histograms) skipped
+            if f is not None:
+                row[key] = f
+    return row
+
+
+def items(b: bytes, out: dict[str, Any]) -> None:
+    for num, v in fields(b):
+        if num == 1:
+            key, value = item(v)
+            try:
+                out[key] = json.loads(value) if isinstance(value, str) else value
+            except ValueError:
+                out[key] = value
