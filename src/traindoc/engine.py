@@ -78,7 +78,8 @@ def merge_live(
     """Fold in what a live monitor recorded while the run trained.
 
     The offline rules see the whole log and win where both speak: their
-    finding only gains `evidence["live"]`. A live-only finding is kept when
+    finding keeps its title and numbers, and gains `evidence["live"]` plus
+    the evidence only the live run had (a stalled thread's stack). A live-only finding is kept when
     the log cannot show it: a stall (it needs the clock while the run hung;
     its evidence holds the stuck thread's stack) or one the monitor stopped
     training for (the log ends there). Other live-only warnings were made on
@@ -91,9 +92,8 @@ def merge_live(
         if f.rule in where:
             i = where[f.rule]
             if "live" not in out[i].evidence:
-                out[i] = replace(
-                    out[i], evidence={**out[i].evidence, "live": {**seen, "step": f.step}}
-                )
+                merged = {**f.evidence, **out[i].evidence, "live": {**seen, "step": f.step}}
+                out[i] = replace(out[i], evidence=merged)
         elif f.rule in specs and (f.rule == STALL or seen.get("action") == "stop"):
             where[f.rule] = len(out)
             out.append(f)

@@ -71,7 +71,8 @@ def test_diagnose_keeps_stops_and_stalls_and_leaves_live_warnings_to_the_log(
 
 
 def test_an_offline_finding_gains_the_live_record(tmp_path: Path) -> None:
-    root = _live_run(tmp_path, [(_finding("lr-too-low", 3, family="rate"), "warn")])
+    recorded = _finding("lr-too-low", 3, family="rate", peak_lr=-1.0, seen_only_live="x")
+    root = _live_run(tmp_path, [(recorded, "warn")])
     cfg = root / "traindoc" / "metrics.jsonl"
     cfg.write_text(
         "".join(
@@ -83,6 +84,8 @@ def test_an_offline_finding_gains_the_live_record(tmp_path: Path) -> None:
     (f,) = [f for f in d.findings if f.rule == "lr-too-low"]
     assert f.evidence["live"] == {"action": "warn", "time": 1.7e9 + 3, "step": 3}
     assert f.title != "lr-too-low at 3"  # the offline finding, not the recorded one
+    assert f.evidence["peak_lr"] == 1e-6  # its numbers win ...
+    assert f.evidence["seen_only_live"] == "x"  # ... and what only the live run had is kept
 
 
 def test_no_traindoc_dir_means_nothing_live(tmp_path: Path) -> None:

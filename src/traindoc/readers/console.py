@@ -28,9 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from traindoc.model import Event, Fact, Input, Run, Series
+from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
-from traindoc.readers import _console_patterns as P
+from traindoc.readers import _console_events as evidence
+from traindoc.readers import _console_patterns as patterns
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 
@@ -47,11 +48,11 @@ def read(path: str | Path, pattern: str | None = None) -> Run:
     if not raw.strip():
         raise ReadError(path, "file is empty")
     notes = Notes()
-    data = P.ANSI.sub(b"", raw) if b"\x1b" in raw else raw
+    data = patterns.ANSI.sub(b"", raw) if b"\x1b" in raw else raw
     nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
-    events = _events(data, nl, path)
+    events = evidence.find(data, nl, path)
     data = _lowest_rank(data, notes, path)
-    metrics = P.METRICS if pattern is None else (("pattern", _user(pattern, path), _named),)
+    metrics = patterns.METRICS if pattern is None else (("pattern", _user(pattern, path), _named),)
     fmt, pos, recs, steps = _collect(data, metrics)
     if not recs and not events:
         what = f"no line matches {pattern!r}" if pattern else "not a recognised training log"
@@ -78,8 +79,8 @@ def read(path: str | Path, pattern: str | None = None) -> Run:
         cols.add(recs, np.searchsorted(nl, pos[keep]), 0)
     formats = sorted(set(fmt))
     series, facts = cols.finish("console")
-    events = _place(events, pos[keep], steps[keep])
-    _facts(events, facts, series, path)
+    events = evidence.place(events, pos[keep], steps[keep])
+    evidence.add_facts(events, facts, series, path)
     facts["trainer"] = Fact(
         formats[0] if len(formats) == 1 else "console",
         f"console: {path.name} ({', '.join(formats) or 'events only'})",
@@ -105,7 +106,7 @@ def _user(pattern: str, path: Path) -> re.Pattern[bytes]:
 
 
 def _named(m: re.Match[bytes]) -> tuple[int | None, dict[str, float]]:
-    out = {k: P.num(v) for k, v in m.groupdict().items() if v is not None}
+    out = {k: patterns.num(v) for k, v in m.groupdict().items() if v is not None}
     step = out.pop("step", None)
     out.pop("time", None)
     clean = {k: v for k, v in out.items() if v is not None}
@@ -113,7 +114,7 @@ def _named(m: re.Match[bytes]) -> tuple[int | None, dict[str, float]]:
 
 
 def _lowest_rank(data: bytes, notes: Notes, path: Path) -> bytes:
-    ranks = {int(r) for r in P.RANK.findall(data[: 4 << 20])} if b"[rank" in data else set()
+    ranks = {int(r) for r in patterns.RANK.findall(data[: 4 << 20])} if b"[rank" in data else set()
     if len(ranks) < 2:
         return data
     keep = min(ranks)
@@ -192,7 +193,7 @@ def _hf_steps(
     summaries = [recs[i] for i, f in enumerate(fmt) if f == "hf" and _SUMMARY in recs[i]]
     if not hf:
         return
-    bars = [(m.start(), int(m.group(1)), int(m.group(2))) for m in P.BAR.finditer(data)]
+    bars = [(m.start(), int(m.group(1)), int(m.group(2))) for m in patterns.BAR.finditer(data)]
     how = "the tqdm counter printed after each dict"
     if bars:
         bpos = np.array([b[0] for b in bars], np.int64)
@@ -231,13 +232,13 @@ def _hf_steps(
 
 def _times(data: bytes, pos: np.ndarray, nl: np.ndarray) -> np.ndarray:
     out = np.full(pos.size, np.nan)
-    if not pos.size or P.STAMP.search(data, 0, 1 << 16) is None:
+    if not pos.size or patterns.STAMP.search(data, 0, 1 << 16) is None:
         return out
     found, cache = [], {}
-    for m in P.STAMP.finditer(data):
+    for m in patterns.STAMP.finditer(data):
         key = m.group(0)
         if key not in cache:
-            cache[key] = P.stamp(m)
+            cache[key] = patterns.stamp(m)
         found.append((m.start(), cache[key]))
     spos = np.array([f[0] for f in found], np.int64)
     sval = np.array([np.nan if f[1] is None else f[1] for f in found])
@@ -246,69 +247,3 @@ def _times(data: bytes, pos: np.ndarray, nl: np.ndarray) -> np.ndarray:
     ok = (j >= 0) & (spos[np.maximum(j, 0)] >= line_start)  # ... on the same line
     out[ok] = sval[j[ok]]
     return out
-
-
-def _events(data: bytes, nl: np.ndarray, path: Path) -> list[tuple[int, Event]]:
-    out = []
-    for kind, rx in P.EVENTS:
-        if not any(k in data for k in P.KEYS[kind]):
-            continue
-        for m in rx.finditer(data):
-            a = max(data.rfind(b"\n", 0, m.start()), data.rfind(b"\r", 0, m.start())) + 1
-            b = min(
-                x
-                for x in (data.find(b"\n", m.end()), data.find(b"\r", m.end()), len(data))
-                if x >= 0
-            )
-            text = data[a:b].decode("utf-8", "replace").strip()[:300]
-            value = P.num(m.group(1)) if rx.groups and m.group(1) else None
-            line = int(np.searchsorted(nl, m.start())) + 1
-            ts = P.STAMP.search(data, a, b)
-            t = P.stamp(ts) if ts else None
-            out.append((m.start(), Event(kind, text, str(path), line, None, value, t)))
-    return sorted(out, key=lambda e: e[0])
-
-
-def _place(events: list[tuple[int, Event]], pos: np.ndarray, steps: np.ndarray) -> list[Event]:
-    """Each event's step: a resume's own step, else the last step logged before it."""
-    from dataclasses import replace
-
-    known = list(zip(pos.tolist(), steps.astype(np.int64).tolist(), strict=True))
-    kp = np.array([k[0] for k in known], np.int64)
-    out, resumed = [], None
-    for p, e in events:
-        if e.kind == "resume":
-            resumed = int(e.value) if e.value is not None else None
-            out.append(replace(e, step=resumed))
-            continue
-        j = int(np.searchsorted(kp, p)) - 1
-        step = known[j][1] if j >= 0 else (known[0][1] if known else None)
-        if e.kind == "resume-skip-batches" and resumed is not None:
-            step = resumed
-        out.append(replace(e, step=step))
-    return out
-
-
-def _facts(events: list[Event], facts: dict[str, Fact], series: dict, path: Path) -> None:
-    src = lambda e: f"console: {path.name}:{e.line}"  # noqa: E731
-    counts = [e for e in events if e.kind == "trainable-params" and e.value is not None]
-    if counts:
-        facts["trainable_params"] = Fact(
-            int(counts[-1].value), f"{src(counts[-1])}: {counts[-1].text}"
-        )
-    starts = [int(e.step) for e in events if e.kind in ("resume", "resume-skip-batches") and e.step]
-    if starts:
-        old = tuple(facts["resume_steps"].value) if "resume_steps" in facts else ()
-        first = next(e for e in events if e.kind in ("resume", "resume-skip-batches"))
-        facts["resume_steps"] = Fact(tuple(sorted({*old, *starts})), f"{src(first)}: {first.text}")
-    over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
-    if over:
-        facts["precision"] = Fact(
-            "fp16", f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}"
-        )
-    scale = [(e.step, e.value) for e in over if e.value is not None and e.step is not None]
-    if scale and "loss_scale" not in series:
-        arr = np.array(scale, np.float64)
-        series["loss_scale"] = Series.from_arrays(
-            "loss_scale", arr[:, 0], arr[:, 1], None, "console: overflow lines"
-        )
