@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from traindoc.model import Note, Run
+from traindoc.model import Fact, Note, Run
 from traindoc.readers import load_run
 
 
@@ -28,4 +28,16 @@ def load(path: str | Path, *, checkpoints: bool = True, pattern: str | None = No
     except (CheckpointError, OSError) as exc:
         return replace(run, notes=(*run.notes, Note(str(p), f"checkpoints not read: {exc}")))
     notes = tuple(Note(c.path, n) for c in found for n in c.notes)
-    return replace(run, checkpoints=tuple(found), notes=(*run.notes, *notes))
+    return replace(
+        run, checkpoints=tuple(found), notes=(*run.notes, *notes), facts=_size(run, found)
+    )
+
+
+def _size(run: Run, found: list) -> dict[str, Fact]:
+    """The exact parameter count from a full checkpoint beats the config's estimate."""
+    full = [c for c in found if c.format != "peft-lora" and c.tensors]
+    if not full:
+        return dict(run.facts)
+    c = full[-1]
+    n = sum(t.numel for t in c.tensors)
+    return {**run.facts, "n_params": Fact(n, f"{c.name}: tensors in the checkpoint")}

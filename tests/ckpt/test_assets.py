@@ -106,3 +106,19 @@ def test_against_names_what_exploded_and_what_froze() -> None:
     assert all(g.rel_update > 0 for g in c.groups() if g.layer == 1)
     c = compare(ASSETS / "seed-a" / "checkpoint-30", ASSETS / "seed-a" / "best")
     assert [t.name for t in c.exploded] == ["lm_head.weight"]
+
+
+def test_run_size_is_counted_from_the_checkpoint_and_estimated_from_the_config() -> None:
+    """n_params drives the size-aware LR ranges: exact from tensors, else from config.json."""
+    from safetensors import safe_open
+
+    from traindoc.pipeline import load
+    from traindoc.readers import load_run
+
+    run_dir = ASSETS / "healthy-run"
+    with safe_open(run_dir / "checkpoint-40/model.safetensors", "numpy") as f:
+        exact = sum(math.prod(f.get_slice(k).get_shape()) for k in f.keys())  # noqa: SIM118
+    run = load(run_dir)
+    assert run.fact("n_params") == exact and "checkpoint-40" in run.facts["n_params"].source
+    estimate = load_run(run_dir).fact("n_params")  # no checkpoint read: config.json dimensions
+    assert abs(estimate - exact) / exact < 0.05

@@ -126,6 +126,7 @@ def canonical(key: str) -> str:
 # Each is stored as a Fact(value, source) so a report can say where it came from.
 FACTS = {
     "vocab_size": "[int] tokens in the output vocabulary (config.json, tokenizer, --vocab-size)",
+    "n_params": "[int] model parameters (checkpoint tensors, else estimated from config.json)",
     "num_classes": "[int] classes of a classifier (ln(C) is its floor)",
     "regime": "[str] pretraining | full-finetune | lora",
     "task": "[str] lm | classification | rl",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact
+from traindoc.model.params import params_from_config
 
 TO_RULES = {
     "pretraining": "pretraining",
@@ -74,27 +75,6 @@ def read_model(path: Path) -> ModelInfo:
             cfg = _json(Path(base) / "config.json") or {}
     has_weights = path.is_file() or any((home / w).is_file() for w in _WEIGHTS)
     return ModelInfo(str(path), cfg, has_weights, adapter, params_from_config(cfg))
-
-
-def params_from_config(cfg: dict[str, Any]) -> int | None:
-    """Parameter count of a decoder-only transformer from its config (GPT-2 and LLaMA style)."""
-    g = cfg.get
-    h = g("hidden_size") or g("n_embd") or g("d_model")
-    n_layer = g("num_hidden_layers") or g("n_layer") or g("num_layers")
-    v = g("vocab_size")
-    if not all(isinstance(x, int) and x > 0 for x in (h, n_layer, v)):
-        return None
-    heads = g("num_attention_heads") or g("n_head") or 1
-    kv = g("num_key_value_heads") or heads
-    head_dim = g("head_dim") or h // heads
-    inter = g("intermediate_size") or g("n_inner") or 4 * h
-    gated = str(g("hidden_act") or g("activation_function") or "").lower() in ("silu", "swiglu")
-    attn = h * heads * head_dim + 2 * h * kv * head_dim + heads * head_dim * h
-    mlp = (3 if gated else 2) * h * inter
-    per_layer = attn + mlp + 4 * h  # norms and (GPT-2) biases, roughly
-    emb = v * h + (g("n_positions") or 0) * h
-    head = 0 if g("tie_word_embeddings", True) else v * h
-    return int(n_layer * per_layer + emb + head + 2 * h)
 
 
 def infer_regime(facts: dict[str, Fact], model: ModelInfo | None) -> dict[str, Fact]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact, Input
+from traindoc.model.params import params_from_config
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._config import find_tool_config
 from traindoc.readers.training_args import facts_from_args, load_args
@@ -114,6 +115,8 @@ def _config(cfg: dict[str, Any], src: str, facts: dict[str, Fact], versions: dic
         facts["model_dtype"] = Fact(str(cfg[dtype_key]), f"{src}: {dtype_key}")
     if arch:
         facts["architecture"] = Fact(arch[0], f"{src}: architectures")
+    if "num_classes" not in facts and (n := params_from_config(cfg)):
+        facts.setdefault("n_params", Fact(n, f"{src}: estimated from its dimensions"))
     if cfg.get("transformers_version"):
         versions["transformers"] = str(cfg["transformers_version"])
 

@@ -25,6 +25,41 @@ TYPICAL_LR = {
 }
 FINETUNE = ("full-finetune", "lora")
 
+# Pre-training peak LR falls with model size: GPT-3's (Brown et al. 2020, table
+# 2.1) from 6e-4 at 125M to 6e-5 at 175B; LLaMA's 3e-4 at 7B and 1.5e-4 at 65B
+# sit within 2.5x of it. (parameters, peak LR), interpolated in log-log.
+PRETRAIN_LR_BY_SIZE = (
+    (125e6, 6e-4),
+    (350e6, 3e-4),
+    (760e6, 2.5e-4),
+    (1.3e9, 2e-4),
+    (2.7e9, 1.6e-4),
+    (6.7e9, 1.2e-4),
+    (13e9, 1e-4),
+    (175e9, 6e-5),
+)
+# Up to this size the regime tables hold as they are (GPT-3's 350M used 3e-4,
+# seed A's number); above it a pre-training LR range shrinks with the table.
+SIZE_FREE_UP_TO = 350e6
+
+
+def size_scale(run: Run) -> tuple[float, str]:
+    """Factor (<= 1) for a pre-training run's LR range, and why; (1, "") when the
+    model is small, its size unknown, or the run is not pre-training.
+
+    Fine-tuning ranges are left alone: published fine-tuning LRs vary with the
+    task more than with the size.
+    """
+    n = run.fact("n_params")
+    if run.regime != "pretraining" or not isinstance(n, int | float) or n <= SIZE_FREE_UP_TO:
+        return 1.0, ""
+    sizes = np.log([s for s, _ in PRETRAIN_LR_BY_SIZE])
+    lrs = np.log([lr for _, lr in PRETRAIN_LR_BY_SIZE])
+    lr = float(np.exp(np.interp(math.log(n), sizes, lrs)))
+    scale = lr / 3e-4
+    return scale, f"{n / 1e9:.3g}B parameters: GPT-3's table gives ~{lr:.2g} at this size"
+
+
 # LR series longer than this are strided before any scan: LR is a smooth,
 # deterministic function of the step, so 4,000 samples resolve any schedule.
 _LR_POINTS = 4000

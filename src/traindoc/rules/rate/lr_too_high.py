@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from traindoc.model import Run, Severity
 from traindoc.rules._stats import fmt, lr_fraction, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, nonfinite, peak_lr, spike_events
+from traindoc.rules.rate._common import curve, nonfinite, peak_lr, size_scale, spike_events
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Params:
     severity=Severity.ERROR,
     params=Params(),
     requires=("lr|fact:learning_rate",),
-    uses=("lr", "loss", "grad_norm", "eval_loss"),
+    uses=("lr", "loss", "grad_norm", "eval_loss", "fact:n_params"),
     explained_by=("fp16-instability", "absurd-initial-loss"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -71,7 +71,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sits 1.5x above its best (error), three or more loss / grad-norm spikes, or an
     oscillating plateau (warning). Without instability it is only info. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
-    1e-3) only a diverging loss or an oscillating plateau is blamed on the LR: a
+    1e-3; for pre-training above 350M parameters all three scale down with
+    GPT-3's LR-by-size table, e.g. x0.4 at 6.7B) only a diverging loss or an
+    oscillating plateau is blamed on the LR: a
     warning when the band is a saw-tooth that survives a 5-point rolling median,
     info when it looks like white noise (a converged run looks the same). On RL
     runs (a reward is logged) the loss is a surrogate near 0, so only grad-norm
@@ -103,8 +105,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if pk is None or pk.value <= 0:
         return
     regime = run.regime if run.regime in p.tolerated else None
-    tolerated = p.tolerated[regime] if regime else p.unknown_tolerated
-    plateau_lr = p.plateau_lr[regime] if regime else tolerated
+    scale, size_why = size_scale(run)  # large pre-training models take smaller LRs
+    tolerated = (p.tolerated[regime] if regime else p.unknown_tolerated) * scale
+    plateau_lr = (p.plateau_lr[regime] if regime else tolerated) * scale
     if pk.value < plateau_lr:
         return
     high = pk.value > tolerated
@@ -166,8 +169,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         severity = Severity.INFO
     else:
         return
-    target = p.target[regime] if regime else p.unknown_target
-    what = regime or "an unknown regime"
+    target = (p.target[regime] if regime else p.unknown_target) * scale
+    what = (regime or "an unknown regime") + (" at this size" if size_why else "")
     shown = ", ".join(signs) if signs else "no instability in the curves (yet)"
     evidence = {
         "peak_lr": pk.value,
@@ -176,6 +179,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "target_lr": target,
         "ratio": pk.value / tolerated,
         "regime": regime or "unknown",
+        **({"model_size": size_why} if size_why else {}),
         "instability": ",".join(signs) or "none",
         "nonfinite": n_nan,
         "loss_spikes": loss_spikes,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from traindoc.model import Run, Severity
 from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import TYPICAL_LR, curve, peak_lr
+from traindoc.rules.rate._common import TYPICAL_LR, curve, peak_lr, size_scale
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Params:
     severity=Severity.ERROR,
     params=Params(),
     requires=("lr|fact:learning_rate",),
-    uses=("lr", "loss"),
+    uses=("lr", "loss", "fact:n_params"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Peak learning rate far below what the regime needs, with a curve that does not move.
@@ -45,7 +45,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     `learning_rate`) and compares it with the regime's usual LR: about 3e-4 for
     pre-training, 1e-5..5e-5 for full fine-tuning, 5e-5..2e-4 for LoRA. It flags
     an LR at or below 1e-5 (pre-training), 1e-7 (full fine-tune), 1e-6 (LoRA), or
-    1e-7 when the regime is unknown. It is an error only when the loss agrees: the
+    1e-7 when the regime is unknown; pre-training ranges above 350M parameters
+    scale down with GPT-3's LR-by-size table (x0.4 at 6.7B). It is an error only when the loss agrees: the
     second half of the run shows no significant decrease of at least 3%.
 
     **Why it matters.** Seed A pre-trained at LR 1e-6, 300x below the ~3e-4 the
@@ -65,10 +66,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if pk is None or pk.value <= 0 or (pk.still_warming and pk.source == "logged"):
         return  # LR == 0 is schedule-not-applied; a run still warming up has no peak yet
     regime = run.regime if run.regime in p.flag_at else None
-    flag_at = p.flag_at[regime] if regime else p.unknown_flag_at
+    scale, size_why = size_scale(run)  # large pre-training models need less
+    flag_at = (p.flag_at[regime] if regime else p.unknown_flag_at) * scale
     if pk.value > flag_at:
         return
-    expected = p.expected[regime] if regime else p.unknown_expected
+    expected = (p.expected[regime] if regime else p.unknown_expected) * scale
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
@@ -78,7 +80,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if regime is None:
         severity = Severity(severity - 1)
     lo, _, hi = TYPICAL_LR[regime] if regime else (1e-5, None, 1e-3)
-    what = regime or "any regime"
+    lo, hi = lo * scale, hi * scale
+    what = (regime or "any regime") + (" at this size" if size_why else "")
     curve_note = {
         True: "and the loss has not decreased meaningfully over the second half of the run",
         False: "although the loss still decreases",
@@ -90,6 +93,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "expected_lr": expected,
         "ratio": ratio,
         "regime": regime or "unknown",
+        **({"model_size": size_why} if size_why else {}),
         "loss_stuck": stuck,
     }
     if c is not None:
