@@ -58,17 +58,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     fixes = [f for f in run.fact("memory_fixes") or () if isinstance(f, dict)]
     first_fit = next((f for f in fixes if f.get("fits")), None)
     severity = Severity.ERROR if total > device * (1 + p.tight_margin) else Severity.WARNING
-    gpu = run.fact("gpu") or f"{device:g} GiB"
+    name = run.fact("gpu")
+    where = f"{name}'s {device:g} GiB" if name else f"the {device:g} GiB available"
     parts = {k: v for k, v in est.items() if k != "total"}
     big = max(parts, key=parts.get) if parts else "?"
     over = total > device
     title = (
         f"Estimated peak {total:.1f} GiB "
-        + (
-            f"exceeds {gpu}'s {device:g} GiB"
-            if over
-            else f"is within 10% of {gpu}'s {device:g} GiB"
-        )
+        + (f"exceeds {where}" if over else f"is within 10% of {where}")
         + (
             f"; cheapest fix: {first_fit['fix']} (~{first_fit['total_gib']:.1f} GiB)"
             if first_fit
@@ -80,7 +77,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         evidence={
             "estimate_gib": total,
             "device_gib": device,
-            "gpu": gpu,
+            "gpu": name or f"{device:g} GiB",
             "breakdown": parts,
             "largest": big,
             "cheapest_fix": first_fit["fix"] if first_fit else None,
