@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from traindoc.readers._protowire import fields
 from traindoc.readers._tfrecord import _view
 
 # tensor bodies (after `42 L`) holding one scalar; the value is the last `width` bytes
@@ -129,61 +130,22 @@ def _group_tags(
     return ids, tags
 
 
-# ---- generic wire decoder -------------------------------------------------------------
-
-
-def _varint(b: bytes, i: int) -> tuple[int, int]:
-    x = b[i]
-    if x < 0x80:
-        return x, i + 1
-    result, shift = x & 0x7F, 7
-    while True:
-        i += 1
-        x = b[i]
-        result |= (x & 0x7F) << shift
-        if x < 0x80:
-            return result, i + 1
-        shift += 7
-        if shift > 63:
-            raise ValueError("varint too long")
-
-
-def _fields(b: bytes, i: int, end: int) -> Any:
-    while i < end:
-        key, i = _varint(b, i)
-        wt = key & 7
-        if wt == 0:
-            v, i = _varint(b, i)
-        elif wt == 1:
-            v, i = b[i : i + 8], i + 8
-        elif wt == 2:
-            n, i = _varint(b, i)
-            v, i = (i, i + n), i + n
-        elif wt == 5:
-            v, i = b[i : i + 4], i + 4
-        else:
-            raise ValueError(f"wire type {wt}")
-        if i > end:
-            raise ValueError("field runs past its message")
-        yield key >> 3, wt, v
-
-
 def decode(b: bytes) -> tuple[float, int, list[tuple[str, str, Any, str]]]:
     """(wall_time, step, [(tag, kind, value, plugin)]) with kind scalar | text | other."""
     wall, step, values = 0.0, 0, []
-    for f, wt, v in _fields(b, 0, len(b)):
+    for f, wt, v in fields(b, 0, len(b)):
         if f == 1 and wt == 1:
             wall = struct.unpack("<d", v)[0]
         elif f == 2 and wt == 0:
             step = v - (1 << 64) if v >= 1 << 63 else v
         elif f == 5 and wt == 2:
-            values += [_value(b, *span) for g, gw, span in _fields(b, *v) if g == 1 and gw == 2]
+            values += [_value(b, *span) for g, gw, span in fields(b, *v) if g == 1 and gw == 2]
     return wall, step, values
 
 
 def _value(b: bytes, i: int, end: int) -> tuple[str, str, Any, str]:
     tag, kind, value, plugin = "", "other", None, ""
-    for f, wt, v in _fields(b, i, end):
+    for f, wt, v in fields(b, i, end):
         if f == 1 and wt == 2:
             tag = b[v[0] : v[1]].decode("utf-8", errors="replace")
         elif f == 2 and wt == 5:
@@ -191,9 +153,9 @@ def _value(b: bytes, i: int, end: int) -> tuple[str, str, Any, str]:
         elif f == 8 and wt == 2:
             kind, value = _tensor(b, *v)
         elif f == 9 and wt == 2:
-            for g, gw, pd in _fields(b, *v):
+            for g, gw, pd in fields(b, *v):
                 if g == 1 and gw == 2:
-                    for h, hw, name in _fields(b, *pd):
+                    for h, hw, name in fields(b, *pd):
                         if h == 1 and hw == 2:
                             plugin = b[name[0] : name[1]].decode("utf-8", errors="replace")
     return tag, kind, value, plugin
@@ -201,13 +163,13 @@ def _value(b: bytes, i: int, end: int) -> tuple[str, str, Any, str]:
 
 def _tensor(b: bytes, i: int, end: int) -> tuple[str, Any]:
     dtype, dims, vals, strings = 0, [], [], []
-    for f, wt, v in _fields(b, i, end):
+    for f, wt, v in fields(b, i, end):
         if f == 1 and wt == 0:
             dtype = v
         elif f == 2 and wt == 2:
-            for g, gw, d in _fields(b, *v):
+            for g, gw, d in fields(b, *v):
                 if g == 2 and gw == 2:
-                    dims.append(next((s for h, _, s in _fields(b, *d) if h == 1), 0))
+                    dims.append(next((s for h, _, s in fields(b, *d) if h == 1), 0))
         elif f == 4 and wt == 2 and dtype in _NP:
             vals += np.frombuffer(b[v[0] : v[1]], _NP[dtype]).tolist()
         elif f in _PACKED and wt == 2:

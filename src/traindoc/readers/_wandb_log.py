@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from traindoc.readers import _protowire as protowire
 from traindoc.readers._base import Notes, to_float
 
 MAGIC = b":W&B\xe1\xbe"
@@ -58,39 +59,10 @@ def records(data: bytes, f: Path, notes: Notes) -> Iterator[bytes]:
             parts = []
 
 
-def varint(b: bytes, pos: int) -> tuple[int, int]:
-    x = b[pos]
-    if x < 0x80:
-        return x, pos + 1
-    out, shift = x & 0x7F, 7
-    while True:
-        pos += 1
-        x = b[pos]
-        out |= (x & 0x7F) << shift
-        if x < 0x80:
-            return out, pos + 1
-        shift += 7
-
-
 def fields(b: bytes) -> Iterator[tuple[int, Any]]:
     """(field number, value) of one message: int for varints, bytes otherwise."""
-    pos, n = 0, len(b)
-    while pos < n:
-        key, pos = varint(b, pos)
-        wire = key & 7
-        if wire == 0:
-            val, pos = varint(b, pos)
-        elif wire == 2:
-            size, pos = varint(b, pos)
-            val, pos = b[pos : pos + size], pos + size
-        elif wire in (1, 5):
-            size = 8 if wire == 1 else 4
-            val, pos = b[pos : pos + size], pos + size
-        else:
-            raise ValueError(f"wire type {wire}")
-        if pos > n:
-            raise IndexError("field runs past the record")
-        yield key >> 3, val
+    for num, wire, v in protowire.fields(b):
+        yield num, (b[v[0] : v[1]] if wire == 2 else v)
 
 
 def item(b: bytes) -> tuple[str, Any]:
