@@ -16,7 +16,8 @@ import typer
 from rich.console import Console
 
 from traindoc import __version__
-from traindoc.model import REGIMES, Fact, Run, Severity
+from traindoc.model import REGIMES, Fact, Run
+from traindoc.outcome import exit_status, write_text
 
 app = typer.Typer(
     add_completion=False,
@@ -119,7 +120,7 @@ def diagnose(
         from traindoc.report.html import render as render_html
 
         _write(html, render_html(d))
-    _exit_for(d.findings, fail_on)
+    raise typer.Exit(exit_status(d.findings, fail_on.value))
 
 
 @app.command()
@@ -172,7 +173,7 @@ def ckpt(
         if cmp is not None:
             render_comparison(cmp, console)
         render_findings(d, console)
-    _exit_for(d.findings, fail_on)
+    raise typer.Exit(exit_status(d.findings, fail_on.value))
 
 
 @app.command()
@@ -212,10 +213,8 @@ def compare(
 
 
 def _write(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot write {path}: {exc.strerror or exc}")
+    if (error := write_text(path, text)) is not None:
+        _fail(error)
 
 
 def _diagnose_many(
@@ -229,7 +228,6 @@ def _diagnose_many(
 
     console = Console(highlight=False)
     reports, rows, worst = [], [], 0
-    level = None if fail_on is FailOn.never else Severity.parse(fail_on.value)
     for p in paths:
         name = summary.run_name(p, parent)
         try:
@@ -241,8 +239,7 @@ def _diagnose_many(
             continue
         d = run_rules(apply_overrides(replace(run, name=name), *overrides))
         rows.append(summary.row(name, d))
-        if level is not None and any(f.severity >= level for f in d.findings):
-            worst = max(worst, 1)
+        worst = max(worst, exit_status(d.findings, fail_on.value))
         if format is Format.json:
             from traindoc.report.json_report import to_dict
 
@@ -274,13 +271,6 @@ def _diagnose_many(
 def _tensor_names(evidence: dict) -> list[str]:
     names = evidence.get("tensors") or evidence.get("tensor") or []
     return [names] if isinstance(names, str) else [n for n in names if isinstance(n, str)]
-
-
-def _exit_for(findings, fail_on: FailOn) -> None:
-    if fail_on is not FailOn.never:
-        level = Severity.parse(fail_on.value)
-        if any(f.severity >= level for f in findings):
-            raise typer.Exit(1)
 
 
 @app.command()

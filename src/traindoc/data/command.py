@@ -10,9 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from traindoc.model import Run, Severity
-
-EXIT_OK, EXIT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
+from traindoc.model import Run
+from traindoc.outcome import EXIT_BAD_INPUT, exit_status, write_text
 
 
 def data_command(
@@ -92,13 +91,9 @@ def data_command(
     if html is not None:
         from traindoc.report.html import render as render_html
 
-        try:
-            Path(html).write_text(render_html(d), encoding="utf-8")
-        except OSError as exc:
-            return _bad(f"{html}: cannot write the HTML report: {exc.strerror or exc}")
-    if fail != "never" and any(f.severity >= Severity.parse(fail) for f in d.findings):
-        return EXIT_FOUND
-    return EXIT_OK
+        if (error := write_text(html, render_html(d))) is not None:
+            return _bad(error)
+    return exit_status(d.findings, fail)
 
 
 def _bad(message: str) -> int:

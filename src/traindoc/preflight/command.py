@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from traindoc.model import REGIMES, Fact, Input, Note, Run, Series, Severity
+from traindoc.model import REGIMES, Fact, Input, Note, Run, Series
+from traindoc.outcome import EXIT_BAD_INPUT, exit_status, write_text
 from traindoc.preflight import first_batch
 from traindoc.preflight.checks import (
     DATASET_TOO_SMALL,
@@ -97,22 +98,17 @@ def preflight_command(
         run, extra = build_run(model, config, data, gpu, gpu_mem, resume, **flag_overrides)
     except UsageError as exc:
         print(f"traindoc: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     d = diagnose(run, specs(run))
     d = replace(d, extra={**d.extra, **extra})
     _render(d, format, extra)
     if html is not None:
         from traindoc.report.html import render as render_html
 
-        try:
-            Path(html).write_text(render_html(d), encoding="utf-8")
-        except OSError as exc:
-            print(f"traindoc: {html}: cannot write the HTML report: {exc}", file=sys.stderr)
-            return 2
-    if fail_on == "never":
-        return 0
-    level = Severity.parse(fail_on)
-    return 1 if any(f.severity >= level for f in d.findings) else 0
+        if (error := write_text(html, render_html(d))) is not None:
+            print(f"traindoc: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    return exit_status(d.findings, fail_on)
 
 
 def specs(run: Run) -> list:
