@@ -40,7 +40,7 @@ class Params:
     family="resume",
     severity=Severity.ERROR,
     params=Params(),
-    uses=("loss", "fact:resume_steps", "fact:now"),
+    uses=("loss", "fact:resume_steps", "fact:now", "fact:max_steps", "fact:num_train_epochs"),
     explained_by=("resume-data-skip",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -49,10 +49,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** From the wall-clock times of the logged points (the train
     loss, else any timed series) it takes the usual interval between logs (the
     median) and looks for a silence of 20x that and 3x any other pause in the
-    run; an absolute floor of 1 s keeps sub-second jitter of very fast logs quiet. In live mode (fact `now`, the clock of a
-    watcher), the silence since the last line counts too; offline it cannot,
-    since a finished log also ends in silence (and a copy resets file times). It reports the last step before the silence, the gap and the usual
-    interval.
+    run; an absolute floor of 1 s keeps sub-second jitter of very fast logs quiet.
+    In live mode (fact `now`, the clock of a watcher), the silence since the
+    last line counts too, unless the log reached the planned end (`max_steps`,
+    or `num_train_epochs` on the epoch series); offline it cannot, since a
+    finished log also ends in silence (and a copy resets file times). It
+    reports the last step before the silence, the gap and the usual interval.
 
     **Why it matters.** Seed A's resume bug left the GPU at 0%, the log frozen
     and no error: a step condition that never became true after resuming at
@@ -97,8 +99,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     resumes = sorted({int(r) for r in (run.fact("resume_steps") or ())} | set(skips))
     now = run.fact("now")
     last_t = float(times[-1])
-    # A final silence, known only in live mode (the watcher's clock).
-    if now is not None and (float(now) > 1e9) == (last_t > 1e9) and float(now) > last_t:
+    # A final silence, known only in live mode (the watcher's clock); a run that
+    # reached its planned end is finished, not stalled.
+    live = now is not None and (float(now) > 1e9) == (last_t > 1e9) and float(now) > last_t
+    if live and not _finished(run, int(steps[-1])):
         gap = float(now) - last_t
         if gap >= max(p.ratio * usual, p.min_gap_s, p.periodic_ratio * float(pos.max())):
             hit = _hit(run, s.name, int(steps[-1]), gap, usual, 0, resumes, True)
@@ -122,6 +126,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 return
     hit = _hit(run, s.name, stall_step, gap, usual, after + 1, resumes, ended, int(steps[j + 1]))
     yield _with_nccl(hit, nccl) if nccl is not None else hit
+
+
+def _finished(run: Run, last_step: int) -> bool:
+    """The log reached the planned end: max_steps, or the planned number of epochs."""
+    max_steps, epochs, epoch = run.fact("max_steps"), run.fact("num_train_epochs"), run.get("epoch")
+    if isinstance(max_steps, int) and max_steps > 0:
+        return last_step >= max_steps
+    if epochs and epoch is not None and len(epoch.finite()):
+        return float(epoch.finite().values[-1]) >= float(epochs) - 1e-3
+    return False
 
 
 def _nccl_only(run: Run, e: Event) -> Hit:
