@@ -76,3 +76,25 @@ def test_jsonl_with_any_extension_is_sniffed(tmp_path: Path) -> None:
     f = tmp_path / "train.log"
     f.write_text('{"step": 1, "loss": 2.0}\n{"step": 2, "loss": 1.5}\n')
     assert load_checked(f).get("loss") is not None
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+@pytest.mark.parametrize(
+    ("case", "source"),
+    [
+        ("schedule-restarted", "train_runtime summary"),
+        ("console-hf-healthy/train.log", "train_runtime summary"),
+        ("wandb-healthy", "exit record"),
+    ],
+)
+def test_a_log_that_says_training_ended_gives_the_ended_fact(case: str, source: str) -> None:
+    run = load_checked(CORPUS / case)
+    assert run.fact("ended") is True and source in run.facts["ended"].source
+
+
+def test_a_checkpoint_state_mid_run_has_not_ended(tmp_path: Path) -> None:
+    mid = CORPUS / "schedule-restarted" / "checkpoint-150" / "trainer_state.json"
+    assert load_checked(mid).fact("ended") is None
+    assert load_checked(CORPUS / "jsonl-stalled").fact("ended") is None

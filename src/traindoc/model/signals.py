@@ -132,6 +132,7 @@ FACTS = {
     "task": "[str] lm | classification | rl",
     "trainer": "[str] which tool wrote the log: hf | lightning | jsonl | ...",
     "max_steps": "[int] planned optimizer steps",
+    "ended": "[bool] the log records that training ended (HF's train_runtime summary, W&B's exit record)",
     "num_train_epochs": "[float] planned epochs",
     "per_device_batch": "[int] micro-batch per device",
     "devices": "[int] data-parallel world size",

@@ -72,6 +72,7 @@ def read(path: str | Path, pattern: str | None = None) -> Run:
                 recs[i]["step"] = int(steps[i])
             if dated[k]:
                 recs[i]["time"] = float(times[k])
+    ended = any(_SUMMARY in r for r in recs)  # the summary has no step: dropped next
     if keep.size < len(recs):
         recs = [recs[i] for i in keep.tolist()]
     cols = Columns(str(path), notes)
@@ -81,6 +82,8 @@ def read(path: str | Path, pattern: str | None = None) -> Run:
     series, facts = cols.finish("console")
     events = evidence.place(events, pos[keep], steps[keep])
     evidence.add_facts(events, facts, series, path)
+    if ended:
+        facts["ended"] = Fact(True, f"console: {path.name}: HF's train_runtime summary")
     facts["trainer"] = Fact(
         formats[0] if len(formats) == 1 else "console",
         f"console: {path.name} ({', '.join(formats) or 'events only'})",

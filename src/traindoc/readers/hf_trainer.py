@@ -68,6 +68,8 @@ def read(path: str | Path) -> Run:
     series, facts = cols.finish("hf")
     last_path, last = states[-1]
     facts["trainer"] = Fact("hf", f"{last_path.name}: HF Trainer state")
+    if any(isinstance(e, dict) and "train_runtime" in e for e in last.get("log_history") or ()):
+        facts["ended"] = Fact(True, f"{_rel(last_path, root)}: the train_runtime summary")
     for key, fact in _STATE_FACTS.items():
         value = last.get(key)
         if value is not None and not isinstance(value, (dict, list)):

@@ -105,6 +105,7 @@ def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -
                 exited = True
                 code = next((v for k, v in fields(e) if k == 1), 0)
                 facts["exit_code"] = Fact(code - (1 << 64) if code >> 63 else code, f"{f.name}")
+                facts["ended"] = Fact(True, f"{f.name}: the run's exit record")
             elif (t := msg.get(11)) is not None:
                 _telemetry(t, facts, f.name)
         except (IndexError, ValueError, UnicodeDecodeError):

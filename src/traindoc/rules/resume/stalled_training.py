@@ -40,7 +40,14 @@ class Params:
     family="resume",
     severity=Severity.ERROR,
     params=Params(),
-    uses=("loss", "fact:resume_steps", "fact:now", "fact:max_steps", "fact:num_train_epochs"),
+    uses=(
+        "loss",
+        "fact:resume_steps",
+        "fact:now",
+        "fact:ended",
+        "fact:max_steps",
+        "fact:num_train_epochs",
+    ),
     explained_by=("resume-data-skip",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -51,8 +58,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     median) and looks for a silence of 20x that and 3x any other pause in the
     run; an absolute floor of 1 s keeps sub-second jitter of very fast logs quiet.
     In live mode (fact `now`, the clock of a watcher), the silence since the
-    last line counts too, unless the log reached the planned end (`max_steps`,
-    or `num_train_epochs` on the epoch series); offline it cannot, since a
+    last line counts too, unless the log says training ended (fact `ended`:
+    HF's train_runtime summary, W&B's exit record) or reached the planned end
+    (`max_steps`, or `num_train_epochs` on the epoch series); offline it cannot, since a
     finished log also ends in silence (and a copy resets file times). It
     reports the last step before the silence, the gap and the usual interval.
 
@@ -129,7 +137,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
 
 def _finished(run: Run, last_step: int) -> bool:
-    """The log reached the planned end: max_steps, or the planned number of epochs."""
+    """The log says training ended, or reached the planned max_steps or epochs."""
+    if run.fact("ended"):
+        return True
     max_steps, epochs, epoch = run.fact("max_steps"), run.fact("num_train_epochs"), run.get("epoch")
     if isinstance(max_steps, int) and max_steps > 0:
         return last_step >= max_steps
