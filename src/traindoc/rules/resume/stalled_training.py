@@ -75,8 +75,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     when a resume is known at that step, and a silence across a resume the run
     came back from (the job was down, then restarted) is only info. A one-off
     slow checkpoint save or evaluation the run came back from is excused when
-    it falls on a save_steps / eval_steps multiple; a slow final save cannot be
-    told apart from a hang without those facts.
+    it falls on a save_steps / eval_steps multiple; a silence at the very end
+    of a log that says training ended (fact `ended`) was a slow final eval or
+    save, since the process went on to finish.
 
     A console line of NCCL's watchdog ("Watchdog caught collective operation
     timeout", event `nccl-timeout`) is a real hang by itself: a rank waited on a
@@ -126,6 +127,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     after = steps.size - 1 - (j + 1)  # points logged after the first one back
     ended = after < p.recovered_points
+    if ended and run.fact("ended"):
+        return  # the process went on to finish: a slow final eval or save, not a hang
     stall_step = int(steps[j])
     if not ended:
         # A one-off slow checkpoint save / eval that the run came back from.
