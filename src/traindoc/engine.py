@@ -79,11 +79,11 @@ def merge_live(
 
     The offline rules see the whole log and win where both speak: their
     finding keeps its title and numbers, and gains `evidence["live"]` plus
-    the evidence only the live run had (a stalled thread's stack). A live-only finding is kept when
-    the log cannot show it: a stall (it needs the clock while the run hung;
-    its evidence holds the stuck thread's stack) or one the monitor stopped
-    training for (the log ends there). Other live-only warnings were made on
-    a shorter history and are left to the offline verdict.
+    the evidence only the live run had (a stalled thread's stack). A
+    live-only finding is kept when the log cannot show it: a stall (it needs
+    the clock while the run hung) or one the monitor stopped training for
+    (the log ends there). Other live-only warnings were made on a shorter
+    history and are left to the offline verdict.
     """
     out = list(findings)
     where = {f.rule: i for i, f in enumerate(out)}

@@ -88,8 +88,10 @@ def _chains(parent: Path) -> list[list[Path]]:
 
 def _is_keras(d: Path) -> bool:
     """Keras's TensorBoard callback: <log_dir>/train/ and <log_dir>/validation/ writers."""
-    train = d / "train"
-    return train.is_dir() and any(is_event_file(p) for p in train.iterdir())
+    try:
+        return any(is_event_file(p) for p in (d / "train").iterdir())
+    except OSError:  # no train/ here, or not readable
+        return False
 
 
 def _started(d: Path) -> tuple[int, str]:
