@@ -257,11 +257,17 @@ def test_empty_garbage_and_wrong_content(tmp_path: Path) -> None:
     with pytest.raises(ReadError):
         load_run(f)
     f.write_bytes(b"not an event file at all, just some text\n" * 3)
-    run = load_checked(f.parent)
-    assert not run.series and run.notes
-    # a well-framed record whose payload is not an Event: counted, not fatal
+    with pytest.raises(ReadError, match="no scalar values in its 1 event file"):
+        load_run(f.parent)  # nothing to diagnose is an error, not a healthy empty run
+    # a well-framed record whose payload is not an Event: counted, and named in the error
     f.write_bytes(frame(encode_version(T0)) + frame(b"\x0a\xff\xff\xff") + frame(b"\x09abc"))
+    with pytest.raises(ReadError, match="malformed event record"):
+        load_run(f.parent)
+    # next to a good record it is only a note
+    good = frame(encode_scalar("loss", 1.0, 1, T0))
+    f.write_bytes(frame(encode_version(T0)) + frame(b"\x0a\xff\xff\xff") + good)
     run = load_checked(f.parent)
+    assert len(run.get("loss")) == 1
     assert any("malformed event record" in n.message for n in run.notes)
 
 

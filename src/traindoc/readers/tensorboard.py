@@ -96,10 +96,16 @@ def read(path: str | Path) -> Run:
             continue
         inputs.append(Input(str(f), "tensorboard"))
         _read_file(m, f, data, acc, notes)
-    if not acc.parts and not acc.texts:
+    if not acc.parts and not acc.texts:  # nothing to diagnose: say why, not "healthy"
         if len(files) == 1 and not inputs:
             raise ReadError(files[0][1], "cannot read the event file")
-        notes.add(path, "no scalar values in the event files")
+        why = "; ".join(f"{Path(n.path).name}: {n.message}" for n in notes.build()[:2])
+        n = len(inputs)
+        raise ReadError(
+            path,
+            f"no scalar values in its {n} event file{'s' * (n != 1)}"
+            + (f" ({why})" if why else ""),
+        )
     _keras(acc, path, notes)
     series, facts = _series(acc, notes)
     if len(members) > 1:
