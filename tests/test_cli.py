@@ -209,3 +209,14 @@ def test_data_and_preflight_write_html(tmp_path: Path) -> None:
     pf = tmp_path / "pf.html"
     p = traindoc("preflight", "--model", str(CKPT / "seed-a" / "best"), "--html", str(pf))
     assert p.returncode == 1 and "exploded-weights" in pf.read_text()
+
+
+def test_a_run_with_no_metric_yet_is_not_called_healthy(tmp_path: Path) -> None:
+    run = write_state(tmp_path / "run", [])
+    p = traindoc("diagnose", str(run))
+    assert p.returncode == 0, p.stderr
+    assert "NO METRICS YET" in p.stdout and "HEALTHY" not in p.stdout
+    assert "only the configuration was checked" in p.stdout
+    # preflight checks a configuration by design: a clean one is plainly healthy
+    p = traindoc("preflight", "--learning-rate", "3e-4", "--regime", "pretraining")
+    assert "HEALTHY" in p.stdout and "NO METRICS" not in p.stdout, p.stdout

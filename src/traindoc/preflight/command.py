@@ -424,7 +424,7 @@ def _render(d: Any, format: str, extra: dict[str, Any]) -> None:
     from traindoc.report.terminal import render as render_term
 
     console = Console(highlight=False)
-    render_term(d, console)
+    render_term(d, console, metrics_expected=False)
     fb, mem = extra.get("first_batch"), extra.get("memory")
     if fb:
         console.print(

@@ -30,10 +30,15 @@ KEY_FACTS = (
 )
 
 
-def render(d: Diagnosis, console: Console) -> None:
+def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
+    """The diagnosis; `metrics_expected` is False where only a config is checked (preflight)."""
     run = d.run
+    no_data = metrics_expected and _no_data(d)
     head = Text()
-    head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
+    if no_data:  # "healthy" would claim more than was checked
+        head.append(" NO METRICS YET ", style="bold black on white")
+    else:
+        head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
     head.append(f"  {run.name}", style="bold")
     if run.last_step is not None:
         head.append(f"  ·  {run.last_step} steps")
@@ -42,13 +47,15 @@ def render(d: Diagnosis, console: Console) -> None:
     if facts:
         console.print(Text("  " + "  ".join(facts), style="dim"))
     _curve(d, console)
-    render_findings(d, console)
+    render_findings(d, console, metrics_expected=metrics_expected)
 
 
-def render_findings(d: Diagnosis, console: Console) -> None:
+def render_findings(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
     """Findings, root causes first, then the readers' notes and internal errors."""
     run = d.run
-    if not d.findings:
+    if metrics_expected and _no_data(d):
+        console.print("\n  No metric logged yet: only the configuration was checked.")
+    elif not d.findings:
         console.print("\n  No problems found.", style="green")
     roots = [f for f in d.findings if not f.caused_by]
     effects = [f for f in d.findings if f.caused_by]
@@ -66,6 +73,10 @@ def render_findings(d: Diagnosis, console: Console) -> None:
         console.print(Text(f"  ... and {len(run.notes) - 8} more notes", style="dim"))
     for err in d.errors:
         console.print(Text(f"  internal: {err}", style="magenta"))
+
+
+def _no_data(d: Diagnosis) -> bool:
+    return not d.findings and not d.run.series and not d.run.checkpoints and d.run.data is None
 
 
 def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
