@@ -75,3 +75,12 @@ def test_markdown_summary(tmp_path: Path, fmt: str) -> None:
     root = _folder(tmp_path, "wandb-healthy", "jsonl-healthy")
     r = traindoc("diagnose", str(root), "-f", fmt)
     assert r.returncode == 0 and "## Summary" in r.stdout and "| run | verdict" in r.stdout
+
+
+def test_a_run_with_no_metric_yet_is_listed_as_such(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "trainer_state.json").write_text('{"log_history": [], "max_steps": 9}')
+    shutil.copytree(Path(__file__).parent / "corpus" / "jsonl-healthy", tmp_path / "ok")
+    p = traindoc("diagnose", str(tmp_path), "--format", "json")
+    rows = {r["run"]: r["verdict"] for r in json.loads(p.stdout)["summary"]}
+    assert rows == {"empty": "no metrics", "ok/metrics.jsonl": "healthy"}

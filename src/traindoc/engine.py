@@ -40,6 +40,12 @@ class Diagnosis:
         return VERDICTS.get(worst, "healthy") if worst else "healthy"
 
     @property
+    def empty(self) -> bool:
+        """Nothing to judge yet: no metric series, checkpoint, data audit or finding."""
+        r = self.run
+        return not (self.findings or r.series or r.checkpoints or r.data is not None)
+
+    @property
     def roots(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if not f.caused_by)
 

@@ -15,11 +15,21 @@ from rich.table import Table
 from traindoc.engine import Diagnosis
 from traindoc.model import Severity
 
-_STYLE = {"broken": "bold red", "suspect": "yellow", "healthy": "green", "unreadable": "magenta"}
+_STYLE = {
+    "broken": "bold red",
+    "suspect": "yellow",
+    "healthy": "green",
+    "unreadable": "magenta",
+    "no metrics": "dim",
+}
 
 
 def row(name: str, d: Diagnosis | None, error: str | None = None) -> dict[str, Any]:
-    """One summary entry: the run, its verdict, and the root causes at warning or above."""
+    """One summary entry: the run, its verdict, and the root causes at warning or above.
+
+    Besides the report verdicts a row can say "unreadable" (with the error) or
+    "no metrics" (nothing logged yet, nothing found in its config).
+    """
     if d is None:
         return {
             "run": name,
@@ -28,6 +38,8 @@ def row(name: str, d: Diagnosis | None, error: str | None = None) -> dict[str, A
             "root_causes": [],
             "error": error,
         }
+    if d.empty:
+        return {"run": name, "verdict": "no metrics", "steps": None, "root_causes": []}
     roots = [f.rule for f in d.roots if f.severity >= Severity.WARNING]
     if not roots:  # an info-level root behind a warning: name what the warning is
         roots = [f.rule for f in d.findings if f.severity >= Severity.WARNING]

@@ -33,7 +33,7 @@ KEY_FACTS = (
 def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
     """The diagnosis; `metrics_expected` is False where only a config is checked (preflight)."""
     run = d.run
-    no_data = metrics_expected and _no_data(d)
+    no_data = metrics_expected and d.empty
     head = Text()
     if no_data:  # "healthy" would claim more than was checked
         head.append(" NO METRICS YET ", style="bold black on white")
@@ -53,7 +53,7 @@ def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> 
 def render_findings(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
     """Findings, root causes first, then the readers' notes and internal errors."""
     run = d.run
-    if metrics_expected and _no_data(d):
+    if metrics_expected and d.empty:
         console.print("\n  No metric logged yet: only the configuration was checked.")
     elif not d.findings:
         console.print("\n  No problems found.", style="green")
@@ -73,10 +73,6 @@ def render_findings(d: Diagnosis, console: Console, *, metrics_expected: bool = 
         console.print(Text(f"  ... and {len(run.notes) - 8} more notes", style="dim"))
     for err in d.errors:
         console.print(Text(f"  internal: {err}", style="magenta"))
-
-
-def _no_data(d: Diagnosis) -> bool:
-    return not d.findings and not d.run.series and not d.run.checkpoints and d.run.data is None
 
 
 def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
