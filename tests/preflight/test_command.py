@@ -314,9 +314,9 @@ def test_data_counts(tmp_path: Path) -> None:
 
 
 def test_data_counts_without_the_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from traindoc.preflight import command
+    from traindoc.preflight import dataset
 
-    monkeypatch.setattr(command, "_audit", lambda data, notes: None)
+    monkeypatch.setattr(dataset, "_audit", lambda data, notes: None)
     data = tmp_path / "train.jsonl"
     data.write_text("\n".join(json.dumps({"text": "hi" if i % 50 else "  "}) for i in range(200)))
     found, run, _ = _ids(data=data)
