@@ -46,7 +46,9 @@ needs_examples = pytest.mark.skipif(not SEED_A.exists(), reason="examples not ge
 def test_seed_a_json_report_tells_the_story() -> None:
     p = traindoc("diagnose", str(SEED_A), "--format", "json")
     assert p.returncode == 1, p.stderr
-    report = json.loads(p.stdout)  # nothing but the JSON object on stdout
+    doc = json.loads(p.stdout)  # nothing but the JSON object on stdout
+    assert doc["schema_version"] == 2 and len(doc["runs"]) == 1
+    report = doc["runs"][0]
     assert report["verdict"] == "broken"
     rules = {f["rule"]: f for f in report["findings"]}
     assert {"absurd-initial-loss", "uniform-plateau", "lr-too-low"} <= set(rules)
@@ -60,7 +62,7 @@ def test_seed_a_json_report_tells_the_story() -> None:
 def test_healthy_example_exits_zero() -> None:
     p = traindoc("diagnose", str(HEALTHY), "--format", "json", "--fail-on", "warning")
     assert p.returncode == 0, p.stdout
-    assert json.loads(p.stdout)["verdict"] == "healthy"
+    assert json.loads(p.stdout)["runs"][0]["verdict"] == "healthy"
 
 
 @needs_examples
@@ -116,8 +118,9 @@ def test_overrides_and_bad_arguments(tmp_path: Path) -> None:
     run = write_state(tmp_path / "run", hist)
     p = traindoc("diagnose", str(run), "--format", "json", "--vocab-size", "32000")
     # ln(32000) = 10.37: the same flat 10.81 is no longer the uniform floor
-    assert "uniform-plateau" not in {f["rule"] for f in json.loads(p.stdout)["findings"]}
-    assert json.loads(p.stdout)["run"]["facts"]["vocab_size"]["source"] == "--vocab-size"
+    (report,) = json.loads(p.stdout)["runs"]
+    assert "uniform-plateau" not in {f["rule"] for f in report["findings"]}
+    assert report["run"]["facts"]["vocab_size"]["source"] == "--vocab-size"
     bad = traindoc("diagnose", str(run), "--regime", "sft")
     assert bad.returncode == 2 and "pretraining" in bad.stderr
 
@@ -177,12 +180,12 @@ def test_diagnose_links_the_absurd_first_loss_to_the_exploded_checkpoint(tmp_pat
     ]
     write_state(run, hist)
     (run / "config.json").write_text(json.dumps({"vocab_size": 256, "model_type": "gpt2"}))
-    report = json.loads(traindoc("diagnose", str(run), "--format", "json").stdout)
+    (report,) = json.loads(traindoc("diagnose", str(run), "--format", "json").stdout)["runs"]
     rules = {f["rule"]: f for f in report["findings"]}
     assert "exploded-weights" in rules["absurd-initial-loss"]["caused_by"]
     assert rules["exploded-weights"]["caused_by"] == []
     off = json.loads(traindoc("diagnose", str(run), "-f", "json", "--no-checkpoints").stdout)
-    assert "exploded-weights" not in {f["rule"] for f in off["findings"]}
+    assert "exploded-weights" not in {f["rule"] for f in off["runs"][0]["findings"]}
 
 
 def test_pattern_reads_any_console_format(tmp_path: Path) -> None:
@@ -192,8 +195,10 @@ def test_pattern_reads_any_console_format(tmp_path: Path) -> None:
     )
     pat = r"it (?P<step>\d+) \| loss=(?P<loss>[\d.]+) \| lr (?P<lr>[\d.e-]+)"
     p = traindoc("diagnose", str(log), "--pattern", pat, "-f", "json")
-    report = json.loads(p.stdout)
+    (report,) = json.loads(p.stdout)["runs"]
     assert report["run"]["series"]["loss"] == 199 and report["run"]["series"]["lr"] == 199
+    (inp,) = report["inputs"]
+    assert inp["series"] == {"loss": 199, "lr": 199} and inp["lines"] == 199
     bad = traindoc("diagnose", str(log), "--pattern", "(")
     assert bad.returncode == 2 and "regex" in bad.stderr and "Traceback" not in bad.stderr
 

@@ -83,26 +83,33 @@ def diagnose(
         typer.Option(help="Console log: a regex with named groups (step, loss, lr, grad_norm...)."),
     ] = None,
 ) -> None:
-    """Diagnose a finished or running training run."""
+    """Diagnose a finished or running training run (PATH `-` reads a log from stdin)."""
     from traindoc.engine import diagnose as run_rules
-    from traindoc.pipeline import load
+    from traindoc.pipeline import load_all
     from traindoc.readers import ReadError
 
     if regime is not None and regime not in REGIMES:
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
     from traindoc.readers import discover_runs
 
+    overrides = (vocab_size, regime, num_classes)
     found = discover_runs(path) if path.is_dir() and pattern is None else []
     if len(found) > 1:  # a folder of runs: each report, then one summary table
-        overrides = (vocab_size, regime, num_classes)
         if html is not None:
             print(f"traindoc: --html takes one run; {path} holds {len(found)}", file=sys.stderr)
-        raise typer.Exit(_diagnose_many(path, found, format, fail_on, overrides, checkpoints))
+        entries = []
+        for p in found:
+            entries.extend(_entries(p, path, checkpoints))
+        raise typer.Exit(_diagnose_many(entries, format, fail_on, overrides))
     try:
-        run = load(path, checkpoints=checkpoints, pattern=pattern)
+        runs = load_all(path, checkpoints=checkpoints, pattern=pattern)
     except ReadError as exc:
         _fail(str(exc))
-    run = apply_overrides(run, vocab_size, regime, num_classes)
+    if len(runs) > 1:  # one file, several runs (a paste of two fragments, a restart)
+        if html is not None:
+            print(f"traindoc: --html takes one run; {path} holds {len(runs)}", file=sys.stderr)
+        raise typer.Exit(_diagnose_many([(r.name, r) for r in runs], format, fail_on, overrides))
+    run = apply_overrides(runs[0], *overrides)
     d = run_rules(run)
     if format is Format.json:
         from traindoc.report.json_report import render
@@ -121,6 +128,22 @@ def diagnose(
 
         _write(html, render_html(d))
     raise typer.Exit(exit_status(d.findings, fail_on.value))
+
+
+def _entries(p: Path, parent: Path, checkpoints: bool) -> list[tuple[str, Run | str]]:
+    """(name, run) for every run at p, or one (name, error) when p cannot be read."""
+    from traindoc.pipeline import load_all
+    from traindoc.readers import ReadError
+    from traindoc.report import summary
+
+    name = summary.run_name(p, parent)
+    try:
+        runs = load_all(p, checkpoints=checkpoints)
+    except ReadError as exc:
+        return [(name, str(exc))]
+    if len(runs) == 1:
+        return [(name, runs[0])]
+    return [(f"{name} [{k + 1}/{len(runs)}]", r) for k, r in enumerate(runs)]
 
 
 @app.command()
@@ -218,23 +241,18 @@ def _write(path: Path, text: str) -> None:
 
 
 def _diagnose_many(
-    parent: Path, paths: list[Path], format: Format, fail_on: FailOn, overrides, checkpoints: bool
+    entries: list[tuple[str, Run | str]], format: Format, fail_on: FailOn, overrides
 ) -> int:
     """Diagnose each run; the exit status is the worst over them (2 = a run unreadable)."""
     from traindoc.engine import diagnose as run_rules
-    from traindoc.pipeline import load
-    from traindoc.readers import ReadError
     from traindoc.report import summary
 
     console = Console(highlight=False)
     reports, rows, worst = [], [], 0
-    for p in paths:
-        name = summary.run_name(p, parent)
-        try:
-            run = load(p, checkpoints=checkpoints)
-        except ReadError as exc:
-            rows.append(summary.row(name, None, str(exc)))
-            reports.append({"run": {"name": name}, "verdict": "unreadable", "error": str(exc)})
+    for name, run in entries:
+        if isinstance(run, str):
+            rows.append(summary.row(name, None, run))
+            reports.append({"run": {"name": name}, "verdict": "unreadable", "error": run})
             worst = 2
             continue
         d = run_rules(apply_overrides(replace(run, name=name), *overrides))
@@ -253,11 +271,9 @@ def _diagnose_many(
 
             render_term(d, console)
     if format is Format.json:
-        import json
+        from traindoc.report.json_report import document, dumps
 
-        from traindoc.report.json_report import _finite
-
-        print(json.dumps(_finite({"runs": reports, "summary": rows}), indent=2, allow_nan=False))
+        print(dumps(document(reports, rows)))
     elif format is Format.markdown:
         print(summary.render_markdown(rows))
     else:

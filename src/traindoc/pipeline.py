@@ -6,16 +6,29 @@ from dataclasses import replace
 from pathlib import Path
 
 from traindoc.model import Fact, Note, Run
-from traindoc.readers import load_run
+from traindoc.readers import load_runs
 
 
 def load(path: str | Path, *, checkpoints: bool = True, pattern: str | None = None) -> Run:
-    """Read a run; when its directory holds checkpoints, summarise their tensors too.
+    """The run at path (the first when a pasted log holds several: see load_all)."""
+    return load_all(path, checkpoints=checkpoints, pattern=pattern)[0]
+
+
+def load_all(
+    path: str | Path, *, checkpoints: bool = True, pattern: str | None = None
+) -> list[Run]:
+    """Every run at path; when its directory holds checkpoints, their tensors summarised.
 
     Raises readers.ReadError for unusable input. A checkpoint that cannot be read
     becomes a note: the log diagnosis never depends on it.
     """
-    run = load_run(path, pattern=pattern)
+    runs = load_runs(path, pattern=pattern)
+    if len(runs) != 1:
+        return runs
+    return [_with_checkpoints(runs[0], path, checkpoints)]
+
+
+def _with_checkpoints(run: Run, path: str | Path, checkpoints: bool) -> Run:
     p = Path(path)
     if not (checkpoints and p.is_dir()):
         return run

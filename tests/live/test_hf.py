@@ -60,7 +60,8 @@ def test_exploded_head_checkpoint_stops_at_step_1(tmp_path: Path) -> None:
     assert rec[0]["rule"] == "absurd-initial-loss" and rec[0]["action"] == "stop"
     # diagnose reads the run back, and says the monitor stopped it there
     res = CliRunner().invoke(app, ["diagnose", str(tmp_path / "out"), "--format", "json"])
-    (found,) = [f for f in json.loads(res.stdout)["findings"] if f["rule"] == "absurd-initial-loss"]
+    (report,) = json.loads(res.stdout)["runs"]
+    (found,) = [f for f in report["findings"] if f["rule"] == "absurd-initial-loss"]
     assert found["evidence"]["live"]["action"] == "stop" and found["step"] == 1
     text = CliRunner().invoke(app, ["diagnose", str(tmp_path / "out")]).stdout
     assert "live monitor stopped training at step 1" in " ".join(text.split())

@@ -97,8 +97,31 @@ class Fact:
 
 @dataclass(frozen=True)
 class Input:
+    """One file a reader used, and what it got from it (so a misread log shows at once).
+
+    `series` counts the points read per series (None when the file holds none, a
+    config); text logs also say how many lines they had, how many looked like
+    metrics but were not understood (with the first one), and where the steps
+    came from.
+    """
+
     path: str
     kind: str
+    series: Mapping[str, int] | None = None
+    lines: int | None = None
+    lines_not_understood: int | None = None
+    first_not_understood: str | None = None
+    steps_from: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "kind": self.kind}
+        if self.series is not None:
+            out["series"] = dict(self.series)
+        for key in ("lines", "lines_not_understood", "first_not_understood", "steps_from"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ as an extra series rather than dropped.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
 
@@ -24,8 +25,9 @@ class Signal(str, Enum):
         return self.value
 
 
-# Key spellings seen in the wild (HF Trainer, Lightning, nanoGPT-style JSONL,
-# W&B-style slash names). Lookup is on the lower-cased key.
+# Key spellings seen in the wild (HF Trainer, Lightning, nanoGPT/llm.c, W&B-style slash
+# names, the words console loggers print). Lookup is on the lower-cased key, with
+# spaces and underscores treated alike (`Train Loss`, `train_loss`, `train loss`).
 ALIASES: dict[str, Signal] = {
     **dict.fromkeys(
         [
@@ -35,9 +37,18 @@ ALIASES: dict[str, Signal] = {
             "training_loss",
             "train_loss_step",
             "lm_loss",
-            "lm loss",
             "loss_step",
             "train/loss_step",
+            "total_loss",
+            "trl",  # llm.c / modded-nanogpt "s:120 trl:3.21"
+            "loss/train",
+            "train/total_loss",
+            "train/lm_loss",
+            "loss_train",
+            "trn_loss",
+            "train/crossentropyloss",  # OLMo
+            "train/ce_loss",
+            "crossentropyloss",
         ],
         Signal.LOSS,
     ),
@@ -49,9 +60,19 @@ ALIASES: dict[str, Signal] = {
             "validation_loss",
             "eval/loss",
             "val/loss",
+            "valid/loss",
             "validation/loss",
             "val_loss_epoch",
             "test_loss",
+            "tel",  # llm.c "tel:3.30"
+            "loss/val",
+            "loss/valid",
+            "loss/eval",
+            "loss/test",
+            "dev_loss",
+            "eval_lm_loss",
+            "val_lm_loss",
+            "eval/crossentropyloss",
         ],
         Signal.EVAL_LOSS,
     ),
@@ -60,9 +81,15 @@ ALIASES: dict[str, Signal] = {
             "grad_norm",
             "gradient_norm",
             "train/grad_norm",
-            "grad norm",
             "grad_norm_step",
             "grad/norm",
+            "gnorm",  # fairseq
+            "|g|",
+            "norm",  # llm.c "norm 1.23"
+            "total_norm",
+            "grad-norm",
+            "gradnorm",
+            "grad_norm/total",
         ],
         Signal.GRAD_NORM,
     ),
@@ -71,16 +98,19 @@ ALIASES: dict[str, Signal] = {
             "lr",
             "learning_rate",
             "train/learning_rate",
-            "learning rate",
             "lr_step",
             "train/lr",
             "lr-adamw",
             "lr-adam",
             "lr-sgd",
+            "lr/pg0",  # ultralytics: the first param group
+            "lr-adamw/pg1",
+            "optim/lr",
+            "base_lr",
         ],
         Signal.LR,
     ),
-    **dict.fromkeys(["epoch", "train/epoch"], Signal.EPOCH),
+    **dict.fromkeys(["epoch", "train/epoch", "epochs", "ep"], Signal.EPOCH),
     **dict.fromkeys(
         [
             "throughput",
@@ -88,10 +118,21 @@ ALIASES: dict[str, Signal] = {
             "train_tokens_per_second",
             "tokens_per_sec",
             "tok/s",
+            "tokens/sec",
+            "tokens/s",
+            "tok/sec",
             "samples_per_second",
+            "samples/sec",
+            "samples/s",
             "it/s",
+            "it/sec",
             "steps_per_second",
             "tps",
+            "wps",  # fairseq words per second
+            "tokens_per_second_per_gpu",
+            "throughput/tokens_per_sec",
+            "runningavgsamplespersec",  # DeepSpeed's timer line
+            "throughput/device/tokens_per_second",  # OLMo
         ],
         Signal.THROUGHPUT,
     ),
@@ -113,13 +154,100 @@ STEP_KEYS = (
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
 
 REGIMES = ("pretraining", "full-finetune", "lora")
+_SIGNAL_NAMES = frozenset(s.value for s in Signal)
 
 
 def canonical(key: str) -> str:
     """The canonical name for a logged key; unknown keys keep their own name."""
     low = key.strip().lower()
-    sig = ALIASES.get(low)
+    sig = ALIASES.get(low) or ALIASES.get(low.replace(" ", "_"))
     return sig.value if sig else low
+
+
+# Counters that number the steps of a text log, most trusted first: an optimizer
+# step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).
+TEXT_STEP_KEYS = (
+    "global_step",
+    "step",
+    "num_updates",  # fairseq
+    "updates",
+    "iteration",
+    "iter",
+    "iters",
+    "it",
+    "s",  # llm.c "s:120"
+    "global_step/max_steps",  # ms-swift v3
+    "train/global_step",
+    "trainer/global_step",
+    "current_steps",  # LLaMA-Factory
+    "_step",
+)
+# Words after a number that make it a step ("250 iterations -- validation loss 2.11").
+STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
+
+# What a name measures, for the names that are not canonical signals.
+_TASK = re.compile(
+    r"(?:^|[/_\-@ ])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|map\w*|precision|recall|auc|"
+    r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|"
+    r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
+    r"(?:$|[/_\-@ (])",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"(?:^|_| )(?:time|dt|eta|elapsed|timer|wall|runtime|duration|step_avg|train_time)"
+    r"(?:$|_| )",
+    re.IGNORECASE,
+)
+_MEMORY = re.compile(r"mem|memory|vram", re.IGNORECASE)
+_EVAL = re.compile(r"^(?:eval|val|valid|validation|test|dev)(?:[_/ ]|$)", re.IGNORECASE)
+LOSS_SCALE = "loss_scale"
+
+
+def kind(name: str) -> str:
+    """What a series measures: a canonical signal's name, or task | component_loss |
+    eval_component_loss | loss_scale | time | memory | other.
+
+    Task metrics (accuracy, WER, BLEU, mAP, ...) are kept apart from losses so a
+    rule never reads a rising accuracy as a rising loss.
+    """
+    c = canonical(name)
+    if c in _SIGNAL_NAMES:
+        return c
+    low = c.replace(" ", "_")
+    if low in ("loss_scale", "scale_loss", "loss scale") or low.endswith("loss_scale"):
+        return LOSS_SCALE
+    if _TIME.search(low):
+        return "time"
+    if _MEMORY.search(low):
+        return "memory"
+    if "loss" in low:
+        return "eval_component_loss" if _EVAL.search(low) else "component_loss"
+    if _TASK.search(low) or _TASK.search(c):
+        return "task"
+    return "other"
+
+
+def is_eval(name: str) -> bool:
+    """A name measured on held-out data (eval_*, val/*, test_*, ...)."""
+    return bool(_EVAL.search(name.strip())) or canonical(name) == Signal.EVAL_LOSS.value
+
+
+# Kinds that make a log line a metric record (not a config or info line).
+METRIC_KINDS = frozenset(
+    {
+        "loss",
+        "eval_loss",
+        "grad_norm",
+        "lr",
+        "throughput",
+        "reward",
+        "reward_std",
+        "task",
+        "component_loss",
+        "eval_component_loss",
+        LOSS_SCALE,
+    }
+)
 
 
 # Run facts: the names readers fill and rules read (value types in brackets).

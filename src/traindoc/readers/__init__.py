@@ -18,7 +18,8 @@ from traindoc.readers._base import ReadError
 from traindoc.readers._facts import finalize
 from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
 
-__all__ = ["SUPPORTED", "ReadError", "discover_runs", "load_run"]
+__all__ = ["SUPPORTED", "ReadError", "discover_runs", "load_run", "load_runs"]
+STDIN = "-"
 
 
 def discover_runs(root: str | Path) -> list[Path]:
@@ -29,17 +30,28 @@ def discover_runs(root: str | Path) -> list[Path]:
 
 
 def load_run(path: str | Path, pattern: str | None = None) -> Run:
-    """Read the run at path. With `pattern` (a regex with named groups such as
-    step, loss, lr, grad_norm), path is a console log read with that pattern."""
+    """The run at path (the first, when a pasted log holds several: see load_runs)."""
+    return load_runs(path, pattern)[0]
+
+
+def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
+    """Every run at path: one for a run dir or a structured log, several when a text
+    log holds more than one (a paste of two fragments, a restart from step 0).
+
+    `-` reads a text log from stdin. With `pattern` (a regex with named groups such
+    as step, loss, lr, grad_norm), path is a text log read with that pattern.
+    """
+    from traindoc.readers import console
+
+    if str(path) == STDIN:
+        return [finalize(r) for r in console.read_all(STDIN, pattern=pattern)]
     path = Path(path)
     if not path.exists():
         raise ReadError(path, "no such file or directory")
     if pattern is not None:
         if not path.is_file():
             raise ReadError(path, "--pattern needs a log file, not a directory")
-        from traindoc.readers import console
-
-        return finalize(console.read(path, pattern=pattern))
+        return [finalize(r) for r in console.read_all(path, pattern=pattern)]
     supported = "; ".join(SUPPORTED)
     if path.is_file() and live.is_findings(path):  # the monitor's record: read its run
         path = path.parent
@@ -60,14 +72,14 @@ def load_run(path: str | Path, pattern: str | None = None) -> Run:
             source, others = file_source, []
     except PermissionError as exc:
         raise ReadError(path, f"permission denied: {exc.filename or path}") from None
-    run = _read(source)
-    if path.is_dir():  # the name the user knows the run by, not e.g. "version_0"
-        run = replace(run, name=path.resolve().name)
+    runs = console.read_all(source.path) if source.kind == "console" else [_read(source)]
+    if path.is_dir() and len(runs) == 1:  # the name the user knows the run by, not "version_0"
+        runs = [replace(runs[0], name=path.resolve().name)]
     if others:
         also = ", ".join(str(o.path) for o in others[:5])
         note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
-        run = replace(run, notes=(*run.notes, note))
-    return _with_live(finalize(run), path)
+        runs = [replace(r, notes=(*r.notes, note)) for r in runs]
+    return [_with_live(finalize(r), path) for r in runs]
 
 
 def _with_live(run: Run, path: Path) -> Run:
@@ -86,7 +98,6 @@ _READERS = {
     "lightning": "lightning_csv",
     "tensorboard": "tensorboard",
     "jsonl": "jsonl",
-    "console": "console",
     "llamafactory": "llamafactory",
     "wandb": "wandb",
     "mlflow": "mlflow",

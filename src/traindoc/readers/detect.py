@@ -19,7 +19,9 @@ SUPPORTED = (
     "Lightning CSVLogger (lightning_logs/version_N/metrics.csv)",
     "JSONL metrics (*.jsonl, one JSON object per line)",
     "HF training_args.bin",
-    "console log (*.log/*.txt/*.out: HF dicts, nanoGPT, Megatron, DeepSpeed, torchtune, torchtitan)",
+    "any text log or pasted excerpt (*.log/*.txt/*.out/*.md, or - for stdin): key/value lines, "
+    "printed dicts, JSON objects, tables with a header row (HF, llm.c, nanoGPT, litgpt, "
+    "Megatron, DeepSpeed, fairseq, mmengine, detectron2, Keras, mlx_lm, torchtitan, ...)",
     "LLaMA-Factory output dir (trainer_log.jsonl + trainer_state.json)",
     "W&B run dir (wandb/offline-run-*/run-*.wandb, or files/wandb-summary.json)",
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
@@ -144,25 +146,32 @@ def detect_file(path: Path) -> Source | None:
         return Source("hf", path)
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)
-    if path.suffix.lower() in _CONSOLE_NAMED or _console_head(head):
+    if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head):
         return Source("console", path)
     return None
 
 
-_CONSOLE_EXT = (".log", ".txt", ".out", ".err")
+_CONSOLE_EXT = (".log", ".txt", ".out", ".err", ".md")
 _CONSOLE_NAMED = (".log", ".out", ".err")  # taken on the name alone (a .txt must show a line)
 
 
-def _console_head(head: bytes) -> bool:
-    from traindoc.readers._console_patterns import EVENTS, METRICS
+def _text_head(head: bytes) -> bool:
+    """The generic text reader finds a metric line (or an evidence line) in these bytes."""
+    import io
 
-    return any(rx.search(head) for _, rx, _ in METRICS) or any(rx.search(head) for _, rx in EVENTS)
+    from traindoc.readers.logs.text import TextLog
+
+    if b"\x00" in head[:4096]:
+        return False
+    log = TextLog(Path("head"))
+    log.feed(io.BytesIO(head))
+    return bool(len(log.rec_line) or log.events)
 
 
 def is_console(path: Path) -> bool:
-    """A captured stdout with a trainer's metric lines (or evidence lines) near its start."""
+    """A text file with metric lines (or evidence lines) near its start."""
     try:
-        return _console_head(_head(path))
+        return _text_head(_head(path))
     except OSError:
         return False
 

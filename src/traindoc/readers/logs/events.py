@@ -1,0 +1,145 @@
+"""Log lines that are evidence by themselves: found per block, placed at a step, made facts.
+
+fp16 overflow and loss-scale messages, resume data skipping ("Will skip the
+first N batches"), NCCL timeouts and PEFT's trainable-parameter count become
+`Run.events`, each at the step logged just before it (a resume at its own
+step), and facts where they state one (precision fp16, resume_steps,
+trainable_params), each with a "console: file:line" source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from traindoc.model import Event, Fact, Series
+from traindoc.readers.logs.numbers import NUM_SRC, parse
+
+NUM = NUM_SRC
+STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
+
+# Lines that are evidence by themselves: (Event kind, pattern); group 1, if any, is the value.
+# KEYS: literals one of which the line must contain; a memchr-speed find() skips the
+# regex (which has no literal prefix to speed its scan) on the many logs without them.
+EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
+    # apex/fairseq/Megatron "Gradient overflow.  Skipping step, ... reducing loss scale to X";
+    # DeepSpeed "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768"
+    (
+        "fp16-overflow",
+        re.compile(
+            rb"(?:Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+            rb"[Oo]verflow detected\.? [Ss]kipping step)"
+            rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to)\s*(" + NUM + rb"))?"
+        ),
+    ),
+    (
+        "loss-scale-minimum",
+        re.compile(rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached)"),
+    ),
+    # HF v4 "Will skip the first 0 epochs then the first 4000 batches in the first epoch."
+    # HF v5 "Fast-forwarding the dataloader past 0 epochs and 10 batches to resume ..."
+    (
+        "resume-skip-batches",
+        re.compile(
+            rb"(?:Will skip the first \d+ epochs then the first|"
+            rb"Fast-forwarding the dataloader past \d+ epochs and) (\d+) batches"
+        ),
+    ),
+    # HF v4 "Continuing training from global step 300"; v5 "... with epoch 0 and global step 10"
+    (
+        "resume",
+        re.compile(
+            rb"(?:Continuing training from global step|"
+            rb"Resuming training from checkpoint with epoch \d+ and global step) (\d+)"
+        ),
+    ),
+    (
+        "nccl-timeout",
+        re.compile(
+            rb"(?:Watchdog caught collective operation timeout|"
+            rb"NCCL[^\n\r]{0,120}?(?:timed out|[Tt]imeout\b(?!\s*=)))"
+        ),
+    ),
+    # PEFT print_trainable_parameters(): "trainable params: 0 || all params: 124,439,808 || ..."
+    ("trainable-params", re.compile(rb"trainable params: ([\d,]+) \|\| all params")),
+)
+
+KEYS = {
+    "fp16-overflow": (b"verflow", b"OVERFLOW"),
+    "loss-scale-minimum": (b"inimum",),
+    "resume-skip-batches": (b" batches",),
+    "resume": (b"global step",),
+    "nccl-timeout": (b"NCCL", b"Watchdog"),
+    "trainable-params": (b"trainable params",),
+}
+
+
+def find(body: bytes, first_line: int, path: Path) -> list[Event]:
+    """Evidence lines in one block of whole lines (line numbers count from first_line)."""
+    if not any(k in body for keys in KEYS.values() for k in keys):
+        return []
+    from traindoc.readers.logs.steps import stamp
+
+    nl = np.flatnonzero(np.frombuffer(body, np.uint8) == 10)
+    out = []
+    for kind, rx in EVENTS:
+        if not any(k in body for k in KEYS[kind]):
+            continue
+        for m in rx.finditer(body):
+            a = max(body.rfind(b"\n", 0, m.start()), body.rfind(b"\r", 0, m.start())) + 1
+            ends = (body.find(b"\n", m.end()), body.find(b"\r", m.end()), len(body))
+            b = min(x for x in ends if x >= 0)
+            text = body[a:b].decode("utf-8", "replace").strip()[:300]
+            value = parse(m.group(1)) if rx.groups and m.group(1) else None
+            line = int(np.searchsorted(nl, m.start())) + first_line
+            ts = STAMP.search(body, a, b)
+            t = stamp(ts) if ts else None
+            out.append((m.start(), Event(kind, text, str(path), line, None, value, t)))
+    return [e for _, e in sorted(out, key=lambda e: e[0])]
+
+
+def place(found: list[Event], rec_line: np.ndarray, rec_step: np.ndarray) -> list[Event]:
+    """Each event at the step of the last metric line before it (a resume at its own)."""
+    out, resumed = [], None
+    for e in found:
+        if e.kind == "resume":
+            resumed = int(e.value) if e.value is not None else None
+            out.append(replace(e, step=resumed))
+            continue
+        j = int(np.searchsorted(rec_line, e.line or 0, side="right")) - 1
+        step = int(rec_step[j]) if j >= 0 else (int(rec_step[0]) if rec_step.size else None)
+        if e.kind == "resume-skip-batches" and resumed is not None:
+            step = resumed
+        out.append(replace(e, step=step))
+    return out
+
+
+def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: Path) -> None:
+    """Facts the events state, and the loss-scale series overflow lines print (in place)."""
+
+    def src(e: Event) -> str:
+        return f"console: {path.name}:{e.line}"
+
+    counts = [e for e in events if e.kind == "trainable-params" and e.value is not None]
+    if counts:
+        last = counts[-1]
+        facts["trainable_params"] = Fact(int(last.value), f"{src(last)}: {last.text}")
+    starts = [int(e.step) for e in events if e.kind in ("resume", "resume-skip-batches") and e.step]
+    if starts:
+        old = tuple(facts["resume_steps"].value) if "resume_steps" in facts else ()
+        first = next(e for e in events if e.kind in ("resume", "resume-skip-batches"))
+        facts["resume_steps"] = Fact(tuple(sorted({*old, *starts})), f"{src(first)}: {first.text}")
+    over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
+    if over:
+        facts["precision"] = Fact(
+            "fp16", f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}"
+        )
+    scale = [(e.step, e.value) for e in over if e.value is not None and e.step is not None]
+    if scale and "loss_scale" not in series:
+        arr = np.array(scale, np.float64)
+        series["loss_scale"] = Series.from_arrays(
+            "loss_scale", arr[:, 0], arr[:, 1], None, "console: overflow lines"
+        )

@@ -1,0 +1,106 @@
+"""What named trainers add on top of the generic text reader.
+
+The generic reader reads every layout; a dialect only names the trainer (so
+the report says "read as llm.c main.log"), removes its placeholders and states
+its quirks as facts the rules use:
+
+- torchtitan prints `loss: -1.0` on every pipeline stage but the last: a
+  placeholder, not a loss;
+- llm.c prints the LR with 6 decimals (and nanoGPT-style logs with fixed
+  decimals), so a decayed LR reads `0.000000`: `lr_print_decimals`;
+- fairseq prints `loss_scale 0` once the scale drops below 0.5;
+- HF Trainer's final `train_runtime` dict is a summary, not a curve point.
+
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from traindoc.model import Event, Fact, Note, Series
+from traindoc.readers.logs import events
+
+if TYPE_CHECKING:
+    from traindoc.readers.logs.text import TextLog
+
+# (dialect, a shape that only it prints), most specific first.
+_DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rx))
+    for name, rx in (
+        ("hf", r"\{'(?:loss|eval_\w+|learning_rate|grad_norm|epoch)'"),
+        ("ms-swift", r'"global_step/max_steps"'),
+        ("json", r'^\s*\{"'),
+        ("llm.c", r"\btrl:\x00|step +\x00/\x00 \| train loss|\| norm \x00"),
+        ("modded-nanogpt", r"step:\x00/\x00 (?:val_loss|train_time)"),
+        ("litgpt", r"iter \x00 step \x00: loss"),
+        ("nanogpt", r"iter \x00: loss \x00|step \x00: train loss \x00, val loss"),
+        ("minimind", r"Epoch:\[\x00/\x00\]\(\x00/\x00\)"),
+        ("megatron", r"iteration +\x00/ *\x00 \|"),
+        ("deepspeed", r"step=\x00, skipped=\x00"),
+        ("torchtitan", r"step: +\x00 +loss: "),
+        ("torchtune", r"Step \x00 \| loss:"),
+        ("fairseq", r"num_updates|train_inner|\| wps "),
+        ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
+        ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
+        ("mlx_lm", r"Iter \x00: (?:Train|Val) loss"),
+        ("keras", r"\x00/\x00 \[=*[>.]*\]|^\x00/\x00 - |- loss: \x00"),
+        ("lightning", r"v_num="),
+        ("wandb", r"^wandb: "),
+    )
+)
+
+
+def dialect(log: TextLog) -> str:
+    """The trainer whose lines these are (by the shapes that gave records), else "text"."""
+    shapes = list(log.shapes)
+    for name, rx in _DIALECTS:
+        if any(rx.search(s) for s in shapes):
+            return name
+    return "text"
+
+
+# YOLOv5/v8 console tables name their losses without the word.
+_ULTRALYTICS = {"box": "box_loss", "obj": "obj_loss", "cls": "cls_loss", "dfl": "dfl_loss"}
+
+
+def table_renames(header: tuple[str, ...]) -> dict[str, str]:
+    """Column renames a trainer's console table needs (ultralytics: box -> box_loss)."""
+    low = {h.lower() for h in header}
+    if low & {"gpu_mem", "instances", "labels"} and low & set(_ULTRALYTICS):
+        return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
+    return {}
+
+
+def clean(
+    raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]],
+    dialect: str,
+    notes: list[Note],
+    path: str,
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+    """Drop placeholder series: a loss that is exactly -1 on every step is not a loss."""
+    out = {}
+    for key, (steps, vals, times) in raw.items():
+        if "loss" in key and vals.size and np.all(vals == -1.0):
+            notes.append(
+                Note(
+                    path,
+                    f"{key!r} is -1.0 on all {vals.size} steps: the placeholder a pipeline "
+                    "stage prints when it does not compute the loss (only the last stage "
+                    "does); not read as a loss",
+                )
+            )
+            continue
+        out[key] = (steps, vals, times)
+    return out
+
+
+def event_facts(
+    found: list[Event], facts: dict[str, Fact], series: dict[str, Series], path: Path
+) -> dict[str, Fact]:
+    out = dict(facts)
+    events.add_facts(found, out, series, path)
+    return out

@@ -1,0 +1,585 @@
+"""What one log line says: its layout read once, then reused for every line like it.
+
+A line's *shape* is its text with every number replaced by a slot (NUL):
+`iter 1200 step 150: loss 2.3456, iter time: 980.12ms` has the shape
+`iter \\0 step \\0: loss \\0, iter time: \\0ms`. Logs repeat a handful of shapes
+millions of times, so `analyse` (which finds each number's key, unit and role)
+runs once per shape and the reader only maps numbers through the cached `Plan`.
+
+The grammar covers what trainers and users print: `key: v`, `key=v`, `key v`,
+multi-word keys (`Train Loss 2.31`, `Learning Rate 1e-05`), quoted keys of dicts
+and JSON (`'loss': 2.3`, `"lr": "1e-4"`), tight `k:v` (`s:120 trl:3.21`),
+`|`-separated fields, fractions as counters (`Epoch 3/10`, `step:120/5000`,
+`(100/44160)`, tqdm's `| 12/240 [`), a leading counter (`420 | loss ...`),
+units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
+(`lr: [1e-4, 1e-5]`), `tensor(nan)` values, and eval context words
+(`valid | loss 6.5`, `Epoch(val)`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from traindoc.model.signals import (
+    METRIC_KINDS,
+    STEP_UNITS,
+    TEXT_STEP_KEYS,
+    canonical,
+    kind,
+)
+
+SLOT = "\x00"
+_TOKEN = re.compile(
+    r"(?P<slot>\x00)"
+    r"|(?P<qslot>'\x00'|\"\x00\")"
+    r"|(?P<quoted>'[\w./@%|() -]{1,80}'|\"[\w./@%|() -]{1,80}\")"
+    r"|(?P<word>\|g\||[A-Za-z_](?:[A-Za-z0-9_./@%\-]*[A-Za-z0-9_%])?(?:\([A-Za-z]+\))?)"
+    r"|(?P<text>[^\x00-\x7f]+)"
+    r"|(?P<space>\s+)"
+    r"|(?P<punct>.)",
+    re.DOTALL,
+)
+_STEP_KEYS = frozenset(TEXT_STEP_KEYS)
+_CANONICAL = frozenset(
+    {"loss", "eval_loss", "grad_norm", "lr", "throughput", "reward", "reward_std"}
+)
+_EPOCH_KEYS = frozenset({"epoch", "epochs", "ep", "train/epoch", "round"})
+_INNER_KEYS = frozenset({"batch", "batches", "iter_in_epoch", "it_in_epoch"})
+_EVAL_WORDS = frozenset(
+    {"valid", "validation", "val", "eval", "evaluation", "evaluating", "test", "testing", "dev"}
+)
+_TIME_UNITS = frozenset({"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"})
+_MEM_UNITS = frozenset({"g", "gb", "gib", "m", "mb", "mib", "k", "kb", "b", "t", "tb"})
+_RATE_UNITS = frozenset(
+    {"it/s", "s/it", "tok/s", "tokens/s", "samples/s", "tokens/sec", "it/sec", "step/s"}
+)
+# Words that a number may follow after a space and still be its unit ("6.9 GB").
+_SPACED_UNITS = _TIME_UNITS | _MEM_UNITS | _RATE_UNITS | set(STEP_UNITS) | {"tokens", "%"}
+# Log furniture that is neither a key nor prose.
+_FURNITURE = frozenset(
+    {
+        "info",
+        "warning",
+        "warn",
+        "debug",
+        "error",
+        "critical",
+        "train",
+        "training",
+        "iter",
+        "step",
+        "epoch",
+        "rank",
+        "wandb",
+        "main",
+        "root",
+        "log",
+        "trainer",
+        "__main__",
+    }
+)
+MAX_KEY_WORDS = 4
+# Words of a sentence, never part of a metric's name: a key ends where they are
+# ("the loss is 2.3" has no key; "Num of training step: 4092" is "training step").
+_FILLER = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "for",
+        "and",
+        "or",
+        "of",
+        "to",
+        "at",
+        "in",
+        "on",
+        "with",
+        "after",
+        "before",
+        "it",
+        "its",
+        "this",
+        "that",
+        "i",
+        "we",
+        "my",
+        "our",
+        "you",
+        "but",
+        "so",
+        "then",
+        "when",
+        "from",
+        "by",
+        "about",
+        "around",
+        "get",
+        "got",
+        "gets",
+        "have",
+        "has",
+        "had",
+        "stuck",
+        "still",
+        "only",
+        "just",
+        "not",
+        "no",
+        "very",
+        "also",
+        "took",
+        "takes",
+        "reached",
+        "reaches",
+        "goes",
+        "went",
+        "becomes",
+        "became",
+        "stays",
+        "than",
+        "as",
+        "like",
+        "if",
+        "into",
+        "over",
+        "under",
+        "between",
+        "up",
+        "down",
+        "even",
+        "now",
+        "since",
+        "until",
+        "while",
+        "because",
+        "which",
+        "where",
+        "there",
+        "here",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "does",
+        "did",
+        "do",
+        "set",
+        "using",
+        "use",
+        "used",
+        "see",
+        "shows",
+    }
+)
+# Program source (a record .txt starts with the training script; issues paste code).
+_CODE = re.compile(
+    r"^\s*(?:def |class |import |from \S+ import|if |elif |else\b|for |while |return\b|with "
+    r"|try:|except\b|raise |assert |@\w|#|print\d?\(|\w+ = \w+\()|\b(?:self|torch|args|np|F|nn|"
+    r"math|os|sys)\.\w|:\s*(?:int|float|str|bool)\s*=|\w\($|\{\w+(?::[^}]*)?\}"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    slot: int  # index of the number in the line
+    key: str  # the key as printed ("" when the number has none)
+    role: str  # value | step | total | epoch | epoch_total | inner | inner_total | skip
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    # record | progress | epoch | header | row | config | prose | other
+    kind: str
+    fields: tuple[Field, ...] = ()
+    context: str = ""  # "eval" for a validation / test line
+    columns: tuple[str, ...] = ()  # a header's column names
+    hint: bool = False  # names a metric next to a number (counted when not read)
+
+    @property
+    def has_step(self) -> bool:
+        return any(f.role in ("step", "inner", "epoch") for f in self.fields)
+
+
+@dataclass(slots=True)
+class _Tok:
+    kind: str
+    text: str
+
+
+def tokens(shape: str) -> list[_Tok]:
+    return [_Tok(m.lastgroup or "punct", m.group()) for m in _TOKEN.finditer(shape)]
+
+
+def analyse(shape: str) -> Plan:
+    """The plan for every line of this shape (see the module docstring)."""
+    if _CODE.search(shape):
+        return Plan("code")
+    toks = tokens(shape)
+    slots = [i for i, t in enumerate(toks) if t.kind in ("slot", "qslot")]
+    words = [t.text for t in toks if t.kind == "word"]
+    if not slots:
+        return _header(toks, words)
+    slot_no = {t: n for n, t in enumerate(slots)}
+    fields: list[Field] = []
+    used: set[int] = set()  # token indices consumed as keys or units
+    done: set[int] = set()
+    list_open = False
+    for t in slots:
+        if t in done:
+            continue
+        n = slot_no[t]
+        nxt = _next(toks, t)
+        # a date 2022-08-30 (its month and day are not numbers of ours) -> not a metric
+        if _is_punct(toks, t + 1, "-") and t + 2 < len(toks) and toks[t + 2].text.isdigit():
+            fields.append(Field(n, "", "skip"))
+            continue
+        # clock / date: 5:41:49, 00:10<03:00, 2024/01/02 -> not a metric
+        if _is_punct(toks, t + 1, ":") and _is_slot(toks, t + 2):
+            j = t
+            while _is_slot(toks, j) and (
+                _is_punct(toks, j + 1, ":") or _is_punct(toks, j + 1, ".")
+            ):
+                done.add(j)
+                j += 2
+            done.add(j)
+            fields.append(Field(n, "", "skip"))
+            continue
+        frac = _fraction(toks, t)
+        key, _sep, opened, key_idx = _key_left(toks, t, used)
+        used.update(key_idx)
+        if list_open and not key:
+            role = "skip"
+            fields.append(Field(n, "", role))
+            if _closes_list(toks, t):
+                list_open = False
+            continue
+        list_open = opened == "[" and not _closes_list(toks, t if frac is None else frac)
+        last = frac if frac is not None else t
+        unit, unit_idx = _unit(toks, last)
+        used.update(unit_idx)
+        if unit in ("e", "E"):  # a number cut mid-way: "7e" at the end of a pasted line
+            fields.append(Field(n, key, "skip"))
+            continue
+        if frac is not None:
+            done.add(frac)
+            m = slot_no[frac]
+            fields.extend(_fraction_fields(key, n, m, toks, t, fields))
+            continue
+        fields.append(Field(n, key, _role(key, unit, toks, t, nxt), unit))
+    free = [
+        toks[i].text
+        for i, tk in enumerate(toks)
+        if tk.kind == "word" and i not in used and toks[i].text.lower() not in _FURNITURE
+    ]
+    for tk in toks:  # a run of CJK (or other non-ASCII) letters is a phrase of prose
+        if tk.kind == "text" and len(tk.text) > 1 and any(ch.isalpha() for ch in tk.text):
+            free.extend([tk.text] * max(1, len(tk.text) // 2))
+    return _classify(toks, fields, free, words)
+
+
+def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: list[str]) -> Plan:
+    context = "eval" if _eval_context(fields, free) else ""
+    values = [f for f in fields if f.role == "value"]
+    # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
+    metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
+    keyed = [f for f in values if f.key]
+    hint = any(_metric_kind(f) in METRIC_KINDS for f in keyed)
+    progress = _progress_bar(toks)
+    dicts = sum(1 for f in keyed if _quoted_key(toks, f))
+    named = len(keyed) + sum(1 for f in fields if f.role in ("step", "epoch") and f.key)
+    if len(free) >= 4 and len(free) > 2 * named and not dicts:
+        return Plan("prose", tuple(fields), context, hint=hint)
+    steps = [f for f in fields if f.role in ("step", "inner", "epoch")]
+    if progress and not metric:
+        pre = _before_bar(fields)
+        if len(pre) >= 2 and not any(f.key for f in pre):
+            return Plan("row", pre)  # "1/99  2.64G  nan  nan  4  416: 100%|###| 7/7 [..."
+        return Plan("progress", tuple(fields), context)
+    if not keyed and not any(f.key for f in fields) and len(fields) >= 2 and not free:
+        return Plan("row", tuple(f for f in fields if f.role != "skip"))
+    if metric and (steps or len(keyed) >= 2 or progress):
+        return Plan("record", tuple(fields), context, hint=True)
+    if steps and not keyed and all(f.role in ("epoch", "epoch_total", "skip") for f in fields):
+        return Plan("epoch", tuple(fields))
+    if len(keyed) == 1 and not steps:
+        return Plan("config", tuple(fields), context, hint=hint)
+    if metric:
+        return Plan("record", tuple(fields), context, hint=True)
+    return Plan("other", tuple(fields), context, hint=hint)
+
+
+def _before_bar(fields: list[Field]) -> tuple[Field, ...]:
+    """The table cells printed before a progress bar's percentage."""
+    out = []
+    for f in fields:
+        if f.unit == "%":
+            break
+        if f.role != "skip":
+            out.append(f)
+    return tuple(out)
+
+
+def _quoted_key(toks: list[_Tok], f: Field) -> bool:
+    return any(t.kind == "quoted" and t.text[1:-1] == f.key for t in toks)
+
+
+def _metric_kind(f: Field) -> str:
+    if f.key:
+        return kind(_base_key(f.key))
+    u = f.unit.lower()
+    return "throughput" if u in _RATE_UNITS else ""
+
+
+def _eval_context(fields: list[Field], free: list[str]) -> bool:
+    if any(w.lower().strip("():") in _EVAL_WORDS for w in free):
+        return True
+    return any(
+        f.role in ("step", "epoch", "inner") and "(" in f.key and _paren(f.key) in _EVAL_WORDS
+        for f in fields
+    )
+
+
+def _paren(key: str) -> str:
+    return key[key.find("(") + 1 : key.rfind(")")].lower()
+
+
+def _base_key(key: str) -> str:
+    """`Epoch(train)` -> `Epoch`; quoted keys lose their quotes."""
+    k = key.strip().strip("'\"")
+    if k.endswith(")") and "(" in k and k.index("(") > 0:
+        k = k[: k.index("(")]
+    return k
+
+
+def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
+    base = _base_key(key).lower()
+    if base in _STEP_KEYS:
+        return "step"
+    if base in _EPOCH_KEYS:
+        return "epoch"
+    if base in _INNER_KEYS:
+        return "inner"
+    if not key:
+        if unit.lower() in STEP_UNITS:
+            return "step"
+        glued = t + 1 < len(toks) and toks[t + 1].kind == "punct" and toks[t + 1].text != ":"
+        if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
+            return "step"  # "420 | loss 3.56 | ..."
+    return "value"
+
+
+def _fraction_fields(
+    key: str, n: int, m: int, toks: list[_Tok], t: int, before: list[Field]
+) -> list[Field]:
+    base = _base_key(key).lower()
+    if base in _STEP_KEYS or base.endswith("max_steps"):
+        return [Field(n, key, "step"), Field(m, key, "total")]
+    if base in _EPOCH_KEYS:
+        return [Field(n, key, "epoch"), Field(m, key, "epoch_total")]
+    if base in _INNER_KEYS:
+        return [Field(n, key, "inner"), Field(m, key, "inner_total")]
+    if not key:
+        # (100/44160) after an epoch, fairseq's "epoch 001: 100 / 1000", tqdm's "| 12/240 ["
+        if any(f.role == "epoch" for f in before):
+            return [Field(n, "", "inner"), Field(m, "", "inner_total")]
+        return [Field(n, "", "inner"), Field(m, "", "inner_total")]
+    return [Field(n, key, "value"), Field(m, key, "skip")]
+
+
+def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, list[int]]:
+    """(key, separator, opening bracket, token indices of the key) left of token t.
+
+    A word glued to the number before it is that number's unit ("5s 3ms"), never
+    the next number's key.
+    """
+    j = _prev(toks, t)
+    if j >= 0 and toks[j].kind == "punct" and toks[j].text in "'\"":  # "1/438" quoted
+        j = _prev(toks, j)
+    opened = ""
+    while j >= 0 and toks[j].kind == "punct" and toks[j].text in "[(":  # "[[0.9, ..."
+        opened = opened or toks[j].text
+        j = _prev(toks, j)
+        if j >= 0 and toks[j].kind == "word" and toks[j].text == "tensor" and opened == "(":
+            j = _prev(toks, j)
+    sep = ""
+    if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":
+        sep = toks[j].text
+        j = _prev(toks, j)
+        if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":  # "key:=v", "a::b"
+            j = _prev(toks, j)
+    # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name
+    if j >= 2 and toks[j].text == ")" and toks[j - 1].kind == "word" and toks[j - 2].text == "(":
+        j = _prev(toks, j - 2)
+    if j < 0:
+        return "", sep, opened, []
+    tk = toks[j]
+    if j in used or (j > 0 and toks[j - 1].kind in ("slot", "qslot")):
+        return "", sep, opened, []
+    if tk.kind == "quoted":
+        if not sep:
+            return "", sep, opened, []
+        return tk.text[1:-1], sep, opened, [j]
+    if tk.kind != "word":
+        return "", sep, opened, []
+    if tk.text.lower() in _FILLER:
+        return "", sep, opened, []
+    if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
+        return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
+    idx = [j]
+    if sep != "=":
+        k = j - 1
+        while (
+            len(idx) < MAX_KEY_WORDS
+            and k >= 1
+            and toks[k].kind == "space"
+            and toks[k].text == " "
+            and toks[k - 1].kind == "word"
+            and k - 1 not in used
+            and not (k >= 2 and toks[k - 2].kind in ("slot", "qslot"))
+            and toks[k - 1].text.lower() not in _FILLER
+        ):
+            idx.insert(0, k - 1)
+            k -= 2
+    phrase = [toks[i].text for i in idx]
+    keep = _best_suffix(phrase)
+    idx = idx[len(idx) - keep :]
+    return " ".join(toks[i].text for i in idx), sep, opened, idx
+
+
+def _best_suffix(words: list[str]) -> int:
+    """How many trailing words name the value: the longest known name (a canonical
+    loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them."""
+    for k in range(len(words), 0, -1):
+        name = " ".join(words[-k:])
+        base = _base_key(name).lower()
+        if base in _STEP_KEYS or base in _EPOCH_KEYS or base in _INNER_KEYS:
+            return k
+        what = kind(name)
+        if what == "other":
+            continue
+        if what in ("component_loss", "eval_component_loss"):
+            for j in range(k - 1, 0, -1):
+                if canonical(" ".join(words[-j:])) in ("loss", "eval_loss"):
+                    return j
+        return k
+    return len(words)
+
+
+def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
+    j = t + 1
+    if j < len(toks):
+        tk = toks[j]
+        if tk.kind == "word" and len(tk.text) <= 12:
+            return tk.text, [j]
+        if tk.kind == "punct" and tk.text == "%":
+            return "%", []
+        if tk.kind == "space" and j + 1 < len(toks):
+            w = toks[j + 1]
+            if w.kind == "word" and w.text.lower() in _SPACED_UNITS:
+                return w.text, [j + 1]
+    return "", []
+
+
+def _fraction(toks: list[_Tok], t: int) -> int | None:
+    """Token index of N when token t starts a fraction n/N (spaces around '/' allowed)."""
+    j = t + 1
+    spaced = j < len(toks) and toks[j].kind == "space"
+    if spaced and len(toks[j].text) <= 2:
+        j += 1
+    if not _is_punct(toks, j, "/"):
+        return None
+    j += 1
+    # "100 / 1000" (fairseq), "71/     100" (Megatron pads the total)
+    if j < len(toks) and toks[j].kind == "space" and len(toks[j].text) <= (2 if spaced else 12):
+        j += 1
+    if _is_slot(toks, j) and not (_is_punct(toks, j + 1, "/") and _is_slot(toks, j + 2)):
+        # a date 11/01 followed by a clock is not a counter
+        k = _next(toks, j)
+        if k < len(toks) and _is_slot(toks, k) and _is_punct(toks, k + 1, ":"):
+            return None
+        return j
+    return None
+
+
+def _closes_list(toks: list[_Tok], t: int) -> bool:
+    j = _next(toks, t)
+    return j < len(toks) and toks[j].text == "]"
+
+
+def _progress_bar(toks: list[_Tok]) -> bool:
+    """tqdm ("45%|####  | 450/1000 [") or Keras ("450/1000 [====>....]") bars."""
+    text = "".join(t.text for t in toks)
+    return bool(_BAR.search(text))
+
+
+_BAR = re.compile(r"\x00%\|[^|]*\|\s*\x00/\x00|^\s*\x00/\x00 \[[=>.\s]*\]|\x00/\x00 \[\x00:\x00")
+
+
+def _leading(toks: list[_Tok], t: int) -> bool:
+    return all(tk.kind in ("space", "punct") and tk.text not in ":=" for tk in toks[:t])
+
+
+def _prev(toks: list[_Tok], i: int) -> int:
+    j = i - 1
+    while j >= 0 and toks[j].kind == "space":
+        j -= 1
+    return j
+
+
+def _next(toks: list[_Tok], i: int) -> int:
+    j = i + 1
+    while j < len(toks) and toks[j].kind == "space":
+        j += 1
+    return j
+
+
+def _is_slot(toks: list[_Tok], i: int) -> bool:
+    return 0 <= i < len(toks) and toks[i].kind in ("slot", "qslot")
+
+
+def _is_punct(toks: list[_Tok], i: int, ch: str) -> bool:
+    return 0 <= i < len(toks) and toks[i].kind == "punct" and toks[i].text == ch
+
+
+def _header(toks: list[_Tok], words: list[str]) -> Plan:
+    """A line with names and no numbers: a table header when it names metric columns."""
+    hint = False
+    if len(words) < 2:
+        return Plan("other")
+    text = "".join(t.text for t in toks).strip()
+    for sep in ("\t", "|", ","):
+        if text.count(sep) >= 1:
+            cols = [c.strip().strip("'\"") for c in text.strip(sep + " ").split(sep)]
+            cols = [c for c in cols if c and set(c) - set("-: =")]
+            if len(cols) >= 2 and _names_metrics(cols):
+                return Plan("header", columns=tuple(cols))
+            if all(set(c) <= set("-: =") for c in text.strip("| ").split("|")):
+                return Plan("other")  # a markdown |---|---| rule
+    cols = [c.strip() for c in re.split(r"\s{2,}", text) if c.strip()]
+    if len(cols) >= 2 and _names_metrics(cols):
+        return Plan("header", columns=tuple(cols))
+    if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
+        return Plan("header", columns=tuple(words))  # single-space header: segmented later
+    return Plan("other", hint=hint)
+
+
+def _names_metrics(cols: list[str]) -> bool:
+    """Column names, not a sentence: short names, at least one a metric, step or epoch."""
+    if any(len(c.split()) > 3 for c in cols):
+        return False
+    known = sum(
+        1
+        for c in cols
+        if kind(c) in METRIC_KINDS or c.lower() in _STEP_KEYS or c.lower() in _EPOCH_KEYS
+    )
+    return known >= 1
