@@ -28,6 +28,8 @@ T0 = 1_700_000_000.0
 def _points(run) -> dict[str, list]:
     out = {}
     for s in run.series.values():
+        if s.source.startswith("derived:"):  # made by traindoc from the logged ones
+            continue
         tag = s.source.split(": ", 1)[1]
         vals = [v if math.isfinite(v) else str(v) for v in s.values.tolist()]
         out[tag] = [list(p) for p in zip(s.steps.tolist(), vals, s.times.tolist(), strict=True)]

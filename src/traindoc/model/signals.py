@@ -104,6 +104,7 @@ ALIASES: dict[str, Signal] = {
             "lr-adam",
             "lr-sgd",
             "lr/pg0",  # ultralytics: the first param group
+            "x/lr0",  # YOLOv5/v7 TensorBoard
             "lr-adamw/pg1",
             "optim/lr",
             "base_lr",
@@ -149,6 +150,7 @@ STEP_KEYS = (
     "_step",
     "current_steps",
     "trainer/global_step",
+    "global_step/max_steps",  # ms-swift v3: "1/438"
 )
 # Keys that carry wall-clock time (seconds since the epoch, or relative seconds).
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
@@ -158,11 +160,22 @@ _SIGNAL_NAMES = frozenset(s.value for s in Signal)
 
 
 def canonical(key: str) -> str:
-    """The canonical name for a logged key; unknown keys keep their own name."""
+    """The canonical name for a logged key; unknown keys keep their own name.
+
+    Spaces, underscores and a trailing qualifier in brackets do not matter:
+    `Train Loss`, `trainloss` and `test loss (avg on test)` are found too.
+    """
     low = key.strip().lower()
     sig = ALIASES.get(low) or ALIASES.get(low.replace(" ", "_"))
+    if sig is None and low.endswith(")") and "(" in low and low.index("(") > 0:
+        sig = ALIASES.get(low[: low.index("(")].strip().replace(" ", "_"))
+    if sig is None:
+        sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
     return sig.value if sig else low
 
+
+# Aliases without separators ("trnloss", "valloss"): a second index, built once.
+_SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
 
 # Counters that number the steps of a text log, most trusted first: an optimizer
 # step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).

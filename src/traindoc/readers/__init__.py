@@ -51,7 +51,7 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
     if pattern is not None:
         if not path.is_file():
             raise ReadError(path, "--pattern needs a log file, not a directory")
-        return [finalize(r) for r in console.read_all(path, pattern=pattern)]
+        return [_counted(finalize(r)) for r in console.read_all(path, pattern=pattern)]
     supported = "; ".join(SUPPORTED)
     if path.is_file() and live.is_findings(path):  # the monitor's record: read its run
         path = path.parent
@@ -79,7 +79,25 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
         also = ", ".join(str(o.path) for o in others[:5])
         note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
         runs = [replace(r, notes=(*r.notes, note)) for r in runs]
-    return [_with_live(finalize(r), path) for r in runs]
+    return [_with_live(_counted(finalize(r)), path) for r in runs]
+
+
+# Inputs that hold settings, not curves: they get no series counts.
+_CONFIG_KINDS = ("config", "args", "hparams", "results", "adapter", "live", "summary")
+
+
+def _counted(run: Run) -> Run:
+    """Give the run's metrics input its series counts when its reader did not (the text
+    reader counts its own; structured readers hold one metrics file per run)."""
+    if any(i.series is not None for i in run.inputs) or not run.series:
+        return run
+    inputs = list(run.inputs)
+    for k, i in enumerate(inputs):
+        if not any(w in i.kind for w in _CONFIG_KINDS):
+            counts = {name: len(s) for name, s in sorted(run.series.items())}
+            inputs[k] = replace(i, series=counts)
+            return replace(run, inputs=tuple(inputs))
+    return run
 
 
 def _with_live(run: Run, path: Path) -> Run:

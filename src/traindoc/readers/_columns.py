@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from traindoc.model import Fact, Series
-from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical
+from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical, is_eval, kind
 from traindoc.readers._base import Notes, restore, to_float
 
 _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
@@ -34,6 +34,7 @@ class Columns:
         self.parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
         self.bad: dict[str, list[int]] = {}  # key -> [good, bad, first bad position]
         self.resumes: list[tuple[int, int, int]] = []  # (from step, to step, position)
+        self.ended = False  # a final summary record was seen
 
     def restart(self) -> None:
         """A new source (another file) begins: its steps may legitimately start over."""
@@ -43,7 +44,10 @@ class Columns:
         return (pos + 1, "") if self.unit == "line" else (None, f"first at {self.unit}[{pos}]")
 
     def add(self, recs: list[dict[str, Any]], pos: np.ndarray | None, first: int) -> None:
+        recs, pos = self._drop_summaries(recs, pos, first)
         n = len(recs)
+        if not n:
+            return
         self.records += n
         pos = np.arange(first, first + n) if pos is None else pos
         keys = set(chain.from_iterable(recs))
@@ -64,11 +68,37 @@ class Columns:
                 s = steps if idx is None else steps[idx]
                 self.parts.setdefault(key, []).append((s, vals, t))
 
+    def _drop_summaries(
+        self, recs: list[dict[str, Any]], pos: np.ndarray | None, first: int
+    ) -> tuple[list[dict[str, Any]], np.ndarray | None]:
+        """A trainer's final summary line (train_runtime, the whole log_history again) is
+        not a curve point: it is left out and says the run ended."""
+        bad = [i for i, r in enumerate(recs) if "train_runtime" in r or "log_history" in r]
+        if not bad:
+            return recs, pos
+        self.ended = True
+        keep = sorted(set(range(len(recs))) - set(bad))
+        full = np.arange(first, first + len(recs)) if pos is None else pos
+        return [recs[i] for i in keep], full[keep]
+
     def _steps(self, recs: list, key: str | None, pos: np.ndarray) -> np.ndarray:
         if key is None and not self.step_key:
             return pos.astype(np.int64)  # no step counter anywhere: the line index
         n = len(recs)
         col = self._column(recs, key, pos) if key else np.full(n, np.nan)
+        if key and np.isnan(col).any():  # "1/438": the step of a step/total pair
+            for i in np.flatnonzero(np.isnan(col)).tolist():
+                v = recs[i].get(key)
+                if isinstance(v, str) and "/" in v:
+                    col[i] = to_float(v.split("/", 1)[0]) or np.nan
+        # a record of eval metrics only, numbered by epoch (mmengine's val lines): it
+        # belongs to the train step before it, not to a resume back to step 1
+        back = np.flatnonzero(np.r_[False, col[1:] < col[:-1]])
+        for i in back.tolist():
+            if _eval_only(recs[i]):
+                col[i] = np.nan
+        if self.last_step is not None and n and col[0] < self.last_step and _eval_only(recs[0]):
+            col[0] = np.nan
         missing = np.isnan(col)
         if missing.any():  # forward-fill from the last step seen, else the line index
             line, where = self._where(int(pos[missing.argmax()]))
@@ -189,6 +219,8 @@ class Columns:
                     times = times / 1000.0
             series[name] = Series.from_arrays(name, steps, vals, times, f"{trainer}: {key}")
         facts: dict[str, Fact] = {}
+        if self.ended:
+            facts["ended"] = Fact(True, f"{trainer}: the final summary record (train_runtime)")
         if self.resumes:
             starts = tuple(to for _, to, _ in self.resumes)
             where = ", ".join(
@@ -197,6 +229,17 @@ class Columns:
             )
             facts["resume_steps"] = Fact(starts, f"{trainer}: step went back ({where})")
         return series, facts
+
+
+def _eval_only(rec: dict[str, Any]) -> bool:
+    kinds = {kind(k) for k in rec if k.lower() not in _COUNTERS}
+    evals = [k for k in rec if is_eval(k) or kind(k) == "task"]
+    return (
+        bool(evals)
+        and kinds
+        <= {"task", "eval_loss", "eval_component_loss", "time", "memory", "other", "epoch"}
+        and all(is_eval(k) or kind(k) != "loss" for k in rec)
+    )
 
 
 def _time(value: Any) -> float | None:

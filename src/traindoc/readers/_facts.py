@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from traindoc.model import Fact, Run
-from traindoc.model.signals import Signal
+from traindoc.model import Fact, Run, Series
+from traindoc.model.signals import Signal, kind
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
 PRETRAIN_RATIO = 0.9
@@ -21,11 +21,51 @@ FINETUNE_RATIO = 0.7
 
 
 def finalize(run: Run) -> Run:
+    run = _derived_losses(run)
     facts = dict(run.facts)
     _effective_batch(facts)
     _task(run, facts)
     _regime(run, facts)
     return replace(run, facts=facts)
+
+
+def _derived_losses(run: Run) -> Run:
+    """`loss` / `eval_loss` when the log names only its parts.
+
+    A trainer that logs one train loss under its own name (`train/nll_loss`)
+    logged its loss; one that logs only components (ultralytics' box, cls and
+    dfl losses, a YOLOv7 TensorBoard) optimises their sum. The source says how
+    each was made, and the originals stay.
+    """
+    series = dict(run.series)
+    for target, part in (
+        (Signal.LOSS.value, "component_loss"),
+        (Signal.EVAL_LOSS.value, "eval_component_loss"),
+    ):
+        if target in series:
+            continue
+        parts = [s for name, s in series.items() if kind(name) == part and len(s)]
+        if not parts:
+            continue
+        if len(parts) == 1:
+            (one,) = parts
+            series[target] = replace(
+                one,
+                name=target,
+                source=f"derived: {one.source}, the only {part.replace('_', ' ')} logged",
+            )
+            continue
+        common = parts[0].steps
+        for p in parts[1:]:
+            common = np.intersect1d(common, p.steps)
+        if common.size == 0:
+            continue
+        total = np.zeros(common.size)
+        for p in parts:
+            total += p.values[np.searchsorted(p.steps, common)]
+        names = " + ".join(p.name for p in parts)
+        series[target] = Series.from_arrays(target, common, total, None, f"derived: sum of {names}")
+    return replace(run, series=series) if len(series) != len(run.series) else run
 
 
 def _effective_batch(facts: dict[str, Fact]) -> None:

@@ -55,9 +55,13 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
             if (m := _VERSION.search(p.name)) and (p / "metrics.csv").is_file()
         ]
         found += [Source("lightning", p) for _, p in sorted(versions, reverse=True)]
+    # *.jsonl, and the JSON-lines logs that are named .json: detectron2's metrics.json,
+    # mmengine's vis_data/scalars.json, mmcv's <time>.log.json
+    named = [*root.glob("*.jsonl"), *root.glob("metrics.json"), *root.glob("*.log.json")]
+    named += [*root.glob("vis_data/scalars.json")]
     jsonl = [
         p
-        for p in sorted(root.glob("*.jsonl"))
+        for p in sorted(set(named))
         if p.is_file()
         and p.name != "trainer_log.jsonl"
         and not live.is_findings(p)
@@ -75,7 +79,9 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     found += [
         Source("console", p)
         for p in sorted(root.iterdir())
-        if p.suffix.lower() in _CONSOLE_EXT and p.is_file() and is_console(p)
+        if p.suffix.lower() in _CONSOLE_EXT
+        and p.is_file()
+        and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
     ]
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
@@ -142,7 +148,7 @@ def detect_file(path: Path) -> Source | None:
         return Source("training_args", path)
     if head[:16] == b"SQLite format 3\x00" and b"metrics" in head:
         return Source("mlflow", path)
-    if name.endswith(".json") and b'"log_history"' in head:
+    if b'"log_history"' in head and head.lstrip()[:1] == b"{":  # a trainer_state, any name
         return Source("hf", path)
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)

@@ -19,7 +19,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
-from traindoc.readers._base import Notes, ReadError, loads_json
+from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
 
 _CHUNK = 4 << 20  # bytes read per batch
@@ -31,6 +31,7 @@ def read(path: str | Path) -> Run:
     path = Path(path)
     notes = Notes()
     cols = Columns(str(path), notes)
+    mmcv = Mmcv()
     lines_seen = 0
     try:
         with path.open("rb") as f:
@@ -47,11 +48,11 @@ def read(path: str | Path) -> Run:
                 lines = buf[:cut].split(b"\n")
                 if skipping:  # the rest of the overlong line
                     lines[0], skipping = b"", False
-                _batch(lines, lines_seen, cols, notes, path)
+                _batch(lines, lines_seen, cols, notes, path, mmcv=mmcv)
                 lines_seen += len(lines)
                 tail = buf[cut + 1 :]
             if tail.strip() and not skipping:
-                _batch([tail], lines_seen, cols, notes, path, last=True)
+                _batch([tail], lines_seen, cols, notes, path, last=True, mmcv=mmcv)
                 lines_seen += 1
     except OSError as exc:
         raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
@@ -71,8 +72,56 @@ def read(path: str | Path) -> Run:
     return Run(path.stem, series, facts, tuple(inputs), notes.build())
 
 
+class Mmcv:
+    """mmcv v1 JSON logs (`work_dirs/*/<time>.log.json`): `"mode": "train"|"val"`, and an
+    `iter` that counts within the epoch. A train record's step is the iterations of the
+    epochs before it plus its iter; a val record sits at its epoch's last train step,
+    with its losses named as eval ones. The first line (env and config) is not a record."""
+
+    def __init__(self) -> None:
+        self.active: bool | None = None
+        self.epoch: object = None
+        self.done = self.last_iter = self.last_step = 0
+
+    def apply(self, recs: list[dict]) -> list[dict]:
+        return [r for _, r in self.keep(recs)]
+
+    def keep(self, recs: list[dict]) -> list[tuple[int, dict]]:
+        """(index, record) of what stays, with the mmcv counters made global."""
+        if self.active is None:
+            self.active = any(
+                r.get("mode") in ("train", "val") and "epoch" in r and "iter" in r
+                for r in recs[:20]
+            )
+        if not self.active:
+            return list(enumerate(recs))
+        out = []
+        for i, r in enumerate(recs):
+            mode, it = r.get("mode"), to_int(r.get("iter"))
+            if mode == "train" and it is not None:
+                if r.get("epoch") != self.epoch:
+                    self.done += self.last_iter if self.epoch is not None else 0
+                    self.epoch = r.get("epoch")
+                self.last_iter, self.last_step = it, self.done + it
+                out.append((i, {**r, "step": self.last_step}))
+            elif mode == "val":
+                val = {
+                    k if "loss" not in k else f"eval_{k}": v
+                    for k, v in r.items()
+                    if k not in ("iter", "lr")
+                }
+                out.append((i, {**val, "step": self.last_step}))
+        return out
+
+
 def _batch(
-    lines: list[bytes], first: int, cols: Columns, notes: Notes, path: Path, last: bool = False
+    lines: list[bytes],
+    first: int,
+    cols: Columns,
+    notes: Notes,
+    path: Path,
+    last: bool = False,
+    mmcv: Mmcv | None = None,
 ) -> None:
     """Parse lines[first:...] fast; fall back to one line at a time if anything is off."""
     if b"" not in lines:
@@ -81,7 +130,7 @@ def _batch(
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
             recs = None
         if recs is not None and len(recs) == len(lines) and set(map(type, recs)) == {dict}:
-            cols.add(recs, None, first)
+            cols.add(mmcv.apply(recs) if mmcv else recs, None, first)
             return
     recs, where = [], []
     for i, raw in enumerate(lines):
@@ -104,5 +153,8 @@ def _batch(
             continue
         recs.append(rec)
         where.append(first + i)
+    if recs and mmcv is not None:
+        kept = mmcv.keep(recs)
+        recs, where = [r for _, r in kept], [where[i] for i, _ in kept]
     if recs:
         cols.add(recs, np.asarray(where, dtype=np.int64), first)

@@ -76,6 +76,12 @@ def render(d: Diagnosis) -> str:
     step = d.first_anomaly_step()
     if step is not None:
         out += [f"First anomaly at step **{step}**:", "", *around(run, step), ""]
+    from traindoc.report.terminal import read_lines
+
+    read = read_lines(d)
+    if read:
+        out += ["<details><summary>What was read</summary>", ""]
+        out += [f"- {_cell(x)}" for x in read] + ["", "</details>", ""]
     out.append(f"<sub>traindoc · inputs: {', '.join(_cell(i.path) for i in run.inputs)}</sub>")
     return "\n".join(out)
 

@@ -47,6 +47,7 @@ def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> 
     if facts:
         console.print(Text("  " + "  ".join(facts), style="dim"))
     _curve(d, console)
+    _inputs(d, console)
     render_findings(d, console, metrics_expected=metrics_expected)
 
 
@@ -110,6 +111,37 @@ def _curve(d: Diagnosis, console: Console) -> None:
     if floor:
         t.append(f"   (red = on the floor ln V = {floor:.2f})", style="dim")
     console.print(t)
+
+
+def _inputs(d: Diagnosis, console: Console) -> None:
+    """What was read from each log, so a misread shows at once."""
+    for line in read_lines(d):
+        console.print(Text(f"  {line}", style="dim"))
+
+
+def read_lines(d: Diagnosis, top: int = 6) -> list[str]:
+    """One line per metrics input: the series found (most points first), the steps' origin,
+    and the lines that named a metric but were not understood (with the first)."""
+    out = []
+    for i in d.run.inputs:
+        if i.series is None:
+            continue
+        name = i.path.rsplit("/", 1)[-1]
+        dialect = d.run.fact("trainer")
+        how = f"{i.kind}, {dialect} lines" if i.kind == "text-log" and dialect else i.kind
+        ranked = sorted(i.series.items(), key=lambda kv: (-kv[1], kv[0]))
+        found = ", ".join(f"{k} {n}" for k, n in ranked[:top]) or "no series"
+        if len(ranked) > top:
+            found += f", +{len(ranked) - top} more"
+        line = f"read {name} ({how}): {found}"
+        if i.steps_from and i.kind == "text-log":
+            line += f"; steps from {i.steps_from.split(' (')[0]}"
+        if i.lines_not_understood:
+            line += f"; {i.lines_not_understood} line(s) naming a metric not understood"
+            if i.first_not_understood:
+                line += f", first {i.first_not_understood[:100]!r}"
+        out.append(line)
+    return out
 
 
 def _where(f: Finding) -> str:

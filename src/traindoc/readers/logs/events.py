@@ -67,7 +67,28 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("trainable-params", re.compile(rb"trainable params: ([\d,]+) \|\| all params")),
 )
 
+# A framework's own warning that the loss went non-finite (NeMo, Lightning, custom loops).
+EVENTS = (
+    *EVENTS,
+    (
+        "nonfinite-loss",
+        re.compile(
+            rb"(?i:loss (?:is|became|was|went) (?:nan|inf|NaN or inf|non-?finite)"
+            rb"|(?:nan|non-?finite) loss (?:detected|encountered))"
+        ),
+    ),
+)
+
 KEYS = {
+    "nonfinite-loss": (
+        b"oss is",
+        b"oss became",
+        b"oss was",
+        b"oss went",
+        b"loss detected",
+        b"loss encountered",
+        b"OSS IS",
+    ),
     "fp16-overflow": (b"verflow", b"OVERFLOW"),
     "loss-scale-minimum": (b"inimum",),
     "resume-skip-batches": (b" batches",),
@@ -137,6 +158,21 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         facts["precision"] = Fact(
             "fp16", f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}"
         )
+    # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
+    # step's own logged value stays: the warning is about a later batch)
+    nans = sorted(
+        {int(e.step) + 1 for e in events if e.kind == "nonfinite-loss" and e.step is not None}
+    )
+    if nans:
+        old = series.get("loss")
+        add = np.array(nans, np.float64)
+        if old is not None:
+            add = add[~np.isin(add, old.steps)]
+            steps, vals = np.r_[old.steps, add], np.r_[old.values, np.full(add.size, np.nan)]
+            source = f"{old.source} + {len(nans)} 'loss is NaN' warning(s)"
+        else:
+            steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
+        series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
     scale = [(e.step, e.value) for e in over if e.value is not None and e.step is not None]
     if scale and "loss_scale" not in series:
         arr = np.array(scale, np.float64)

@@ -293,7 +293,7 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
     metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
     keyed = [f for f in values if f.key]
-    hint = any(_metric_kind(f) in METRIC_KINDS for f in keyed)
+    hint = any(_metric_kind(f) in METRIC_KINDS for f in keyed) or _named_number(toks)
     progress = _progress_bar(toks)
     dicts = sum(1 for f in keyed if _quoted_key(toks, f))
     named = len(keyed) + sum(1 for f in fields if f.role in ("step", "epoch") and f.key)
@@ -316,6 +316,22 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)
+
+
+def _named_number(toks: list[_Tok]) -> bool:
+    """A metric's name with a number a few words after it ("the loss is 2.0 here")."""
+    for i, tk in enumerate(toks):
+        if tk.kind != "word" or kind(tk.text) not in METRIC_KINDS:
+            continue
+        seen = 0
+        for nxt in toks[i + 1 : i + 10]:
+            if nxt.kind in ("slot", "qslot"):
+                return True
+            if nxt.kind == "word":
+                seen += 1
+                if seen > 3 or nxt.text.lower() not in _FILLER:
+                    break
+    return False
 
 
 def _before_bar(fields: list[Field]) -> tuple[Field, ...]:

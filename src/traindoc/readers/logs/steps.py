@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
-from traindoc.model.signals import canonical, is_eval
+from traindoc.model.signals import canonical
 from traindoc.readers import _config
 from traindoc.readers.logs import events as evs
 from traindoc.readers.logs import profiles
+from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
     from traindoc.readers.logs.text import TextLog
 
 SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
-SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL = 5, 6, 7, 8
+SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL, SRC_ALT = 5, 6, 7, 8, 9
 _SRC_WORDS = {
     SRC_STEP: "the step printed on each line",
     SRC_EPOCH: "epoch x batches per epoch + batch",
@@ -40,6 +41,7 @@ _SRC_WORDS = {
     SRC_SUMMARY: "epoch x steps per epoch (from the run's final summary)",
     SRC_CARRY: "the step of the line before (the line prints none)",
     SRC_ORDINAL: "the order of the lines (no step is printed: only the order is real)",
+    SRC_ALT: "the iteration counter (the optimizer step printed beside it repeats)",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -57,14 +59,15 @@ def stamp(m: re.Match[bytes]) -> float:
 def build(log: TextLog) -> list[Run]:
     notes: list[Note] = []
     path = str(log.path)
-    n = len(log.rec_line)
-    line = np.array(log.rec_line, dtype=np.int64)
-    step = np.array(log.rec_step, dtype=np.float64)
-    src = np.array(log.rec_src, dtype=np.int8)
-    keep = _ranks(np.array(log.rec_rank, dtype=np.int8), notes, path)
-    train = _train_records(log, n)
-    _resolve(log, line, step, src, train)
-    segments, resumes = _segments(step, src, keep, np.array(log.rec_epoch), line, log.breaks)
+    rec = Records(log.rec_line, log.rec_seq, log.rec_plan, log.rec_rank, log.programs, log.loose)
+    n = rec.n
+    line = rec.line
+    step, src = _steps(rec)
+    keep = _ranks(rec.rank, notes, path)
+    train = rec.flag("train")
+    _resolve(log, rec, step, src, train)
+    epoch = rec.extra("epoch")
+    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks)
     if len(segments) > 1:
         notes.append(
             Note(
@@ -85,35 +88,55 @@ def build(log: TextLog) -> list[Run]:
     base_facts = _facts(log)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
+    times = rec.extra("time")
+    columns = list(rec.columns())
     runs = []
     for k, idx in enumerate(segments):
-        series = _series(log, idx, step, keep, path, dialect, notes)
+        series = _series(log, columns, idx, step, times, dialect, notes, n)
         facts = dict(base_facts)
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
-        events = evs.place(log.events, line[idx], step[idx])
+        found = evs.place(log.events, line[idx], step[idx])
         if k == 0 or len(segments) == 1:
-            facts = profiles.event_facts(events, facts, series, log.path)
+            facts = profiles.event_facts(found, facts, series, log.path)
         counts = {name: len(s) for name, s in sorted(series.items())}
-        inp = Input(
-            path,
-            "text-log",
-            series=counts,
-            lines=log.lines,
-            lines_not_understood=misread,
-            first_not_understood=first,
-            steps_from=steps_from,
-        )
+        inp = Input(path, "text-log", counts, log.lines, misread, first, steps_from)
         name = log.path.stem if len(segments) == 1 else f"{log.path.stem} [{k + 1}/{len(segments)}]"
         facts["trainer"] = Fact(dialect, f"{log.path.name}: {dialect} lines")
-        runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(events)))
+        runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(found)))
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
-        events = evs.place(log.events, line[:0], step[:0])
-        facts = profiles.event_facts(events, dict(base_facts), {}, log.path)
+        found = evs.place(log.events, line[:0], step[:0])
+        facts = profiles.event_facts(found, dict(base_facts), {}, log.path)
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
-        runs.append(Run(log.path.stem, {}, facts, (inp,), tuple(notes), events=tuple(events)))
+        runs.append(Run(log.path.stem, {}, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
+
+
+def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's step and where it came from, from the counters its line printed."""
+    step = rec.extra("step")
+    src = np.full(rec.n, SRC_NONE, dtype=np.int8)
+    src[np.isfinite(step)] = SRC_STEP
+    loose = np.flatnonzero(rec.plan == -1)
+    if loose.size:
+        src[loose] = rec.loose_src()
+    epoch, inner, total = rec.extra("epoch"), rec.extra("inner"), rec.extra("inner_total")
+    ctx = rec.extra("ctx")
+    epoch = np.where(np.isnan(epoch), ctx, epoch)
+    none = src == SRC_NONE
+    by_batches = none & np.isfinite(epoch) & np.isfinite(inner) & (total > 0)
+    if by_batches.any():
+        base = math.floor(float(epoch[by_batches][0]))
+        step[by_batches] = (np.floor(epoch[by_batches]) - base) * total[by_batches] + inner[
+            by_batches
+        ]
+        src[by_batches] = SRC_EPOCH
+    progress = none & ~by_batches & np.isfinite(inner)
+    step[progress], src[progress] = inner[progress], SRC_PROGRESS
+    whole = none & ~by_batches & ~progress & np.isfinite(epoch) & (epoch == np.floor(epoch))
+    step[whole], src[whole] = epoch[whole], SRC_EPOCH_ONLY
+    return step, src
 
 
 def _misread(log: TextLog) -> tuple[int, str | None]:
@@ -140,29 +163,24 @@ def _ranks(rank: np.ndarray, notes: list[Note], path: str) -> np.ndarray:
     return (rank < 0) | (rank == low)
 
 
-def _train_records(log: TextLog, n: int) -> np.ndarray:
-    """True for records with a train metric (an eval line belongs to the train line before)."""
-    out = np.zeros(n, dtype=bool)
-    for name, c in log.cols.items():
-        if not is_eval(name):
-            out[np.frombuffer(c.recs, dtype=np.int64)] = True
-    out &= np.array(log.rec_eval, dtype=bool) == 0
-    return out
-
-
 def _resolve(
-    log: TextLog, line: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray
+    log: TextLog, rec: Records, step: np.ndarray, src: np.ndarray, train: np.ndarray
 ) -> None:
     """Fill the steps the lines did not print, in place (see the module docstring)."""
-    _demote(log, step, src)
-    _per_epoch(log, step, src, train)
+    epoch = rec.extra("epoch")
+    _demote(rec, epoch, step, src)
+    _per_epoch(epoch, step, src, train)
+    _micro_batches(rec.extra("alt"), step, src, train)
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
-    seq = np.array(log.rec_seq, np.int64)  # order within \r-joined lines too
-    if len(log.bar_line):
+    seq = rec.seq  # order within \r-joined lines too
+    if len(log.bar_seq):
         bl, bn = _train_bars(log)
-        nxt = np.r_[seq[1:], np.iinfo(np.int64).max][missing]
+        # the next train record bounds the search (an eval line between does not)
+        tseq = seq[train]
+        k = np.searchsorted(tseq, seq[missing], side="right")
+        nxt = np.r_[tseq, np.iinfo(np.int64).max][k]
         j = np.searchsorted(bl, seq[missing], side="right")
         # the first train bar printed after the record, before the next record
         ok = j < bl.size
@@ -176,12 +194,18 @@ def _resolve(
         # summary counts only the steps of its own session)
         sums = [s for s in log.summaries if s.get("_seq") is not None]
         at = np.array([s["_seq"] for s in sums], np.int64)
-        epoch = np.array(log.rec_epoch)
         k = np.searchsorted(at, seq[missing])
+        guess = step.copy()
         for m, kk in zip(missing.tolist(), k.tolist(), strict=True):
             spe = _steps_per_epoch(sums[min(kk, len(sums) - 1)]) if sums else None
             if spe is not None and math.isfinite(epoch[m]):
-                step[m], src[m] = round(epoch[m] * spe), SRC_SUMMARY
+                guess[m] = round(epoch[m] * spe)
+        # kept only when it numbers the train lines apart (too few steps per epoch to
+        # round to distinct steps means the summary does not describe these lines)
+        g = guess[missing][train[missing]]
+        if np.isfinite(g).all() and np.unique(g).size == g.size:
+            ok = missing[np.isfinite(guess[missing])]
+            step[ok], src[ok] = guess[ok], SRC_SUMMARY
         missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
@@ -196,16 +220,15 @@ def _resolve(
     src[missing] = SRC_ORDINAL
 
 
-def _demote(log: TextLog, step: np.ndarray, src: np.ndarray) -> None:
+def _demote(rec: Records, epoch: np.ndarray, step: np.ndarray, src: np.ndarray) -> None:
     """Forget weak step guesses that disagree with the file's own counter, in place.
 
     An epoch number is a step only when every epoch in the file is whole (Keras,
     cxxnet rounds); with fractional epochs (HF dicts) or a printed step counter
     elsewhere (fairseq's valid lines carry only the epoch) it is not. Epoch x
-    batches holds only for the train loader's batch count (an mmengine val line
-    prints its own loader's), and never for an eval line.
+    batches never holds for an eval line (an mmengine val line counts its own
+    loader's batches).
     """
-    epoch = np.array(log.rec_epoch)
     only = src == SRC_EPOCH_ONLY
     if only.any():
         e = epoch[np.isfinite(epoch)]
@@ -213,21 +236,16 @@ def _demote(log: TextLog, step: np.ndarray, src: np.ndarray) -> None:
             step[only], src[only] = np.nan, SRC_NONE
     by_batches = src == SRC_EPOCH
     if by_batches.any():
-        total = np.array(log.rec_total)
-        dominant = Counter(total[by_batches].tolist()).most_common(1)[0][0]
-        bad = by_batches & ((total != dominant) | (np.array(log.rec_eval) == 1))
-        if (src == SRC_STEP).any():
-            bad = by_batches
+        bad = by_batches if (src == SRC_STEP).any() else by_batches & rec.flag("is_eval")
         step[bad], src[bad] = np.nan, SRC_NONE
     if (src == SRC_STEP).any():
         weak = src == SRC_PROGRESS
         step[weak], src[weak] = np.nan, SRC_NONE
 
 
-def _per_epoch(log: TextLog, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
+def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
     """A printed step that starts over at every new epoch counts within the epoch
     ("Epoch 2, Step 0"): make it global, epoch x steps per epoch + step, in place."""
-    epoch = np.array(log.rec_epoch)
     sel = np.flatnonzero((src == SRC_STEP) & np.isfinite(epoch) & train)
     if sel.size < 3:
         return
@@ -242,18 +260,18 @@ def _per_epoch(log: TextLog, step: np.ndarray, src: np.ndarray, train: np.ndarra
 
 
 def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray]:
-    """(order, n) of the training progress bars: those whose counter never starts over.
-
-    An eval loop's bar runs 0..N at every evaluation; the train bar only climbs
-    (a resume opens a new one with its own total).
-    """
-    total = np.array(log.bar_total)
-    n = np.array(log.bar_n)
-    seq = np.array(log.bar_seq, np.int64)
+    """(order, n) of the training progress bars among those read (the first after each
+    record): the train bar climbs from record to record; an eval loop's bar is read
+    when it starts, at 0 every time (a resume opens a new train bar, with its total)."""
+    total = np.frombuffer(log.bar_total, dtype=np.float64)
+    n = np.frombuffer(log.bar_n, dtype=np.float64)
+    seq = np.frombuffer(log.bar_seq, dtype=np.int32).astype(np.int64)
     keep = np.zeros(total.size, dtype=bool)
-    for t in np.unique(total):
+    totals = np.unique(total)
+    for t in totals:
         sel = total == t
-        if int(np.sum(np.diff(n[sel]) < 0)) <= 1:
+        climbs = int(np.sum(np.diff(n[sel]) < 0)) <= 1 and np.unique(n[sel]).size > 1
+        if climbs or totals.size == 1:
             keep |= sel
     if not keep.any():
         keep = total == Counter(total.tolist()).most_common(1)[0][0]
@@ -265,6 +283,19 @@ def _steps_per_epoch(summary: dict[str, float]) -> float | None:
     if not (sps and rt and ep) or not math.isfinite(sps * rt / ep):
         return None
     return sps * rt / ep
+
+
+def _micro_batches(alt: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
+    """One loss per micro-batch under an optimizer step that repeats (litgpt's `iter N step
+    M` with gradient accumulation): number the points by the counter that does not repeat."""
+    sel = np.flatnonzero((src == SRC_STEP) & train)
+    if sel.size < 3 or not np.isfinite(alt[sel]).all():
+        return
+    s, a = step[sel], alt[sel]
+    repeats = float(np.mean(s[1:] == s[:-1]))
+    if repeats >= 0.3 and np.all(np.diff(a) > 0):
+        mask = (src == SRC_STEP) & np.isfinite(alt)
+        step[mask], src[mask] = alt[mask], SRC_ALT
 
 
 def _ffill(x: np.ndarray) -> np.ndarray:
@@ -284,54 +315,60 @@ def _segments(
     line: np.ndarray,
     breaks: list[int],
 ) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
-    """Record indices per run, and (run, from step, to step) for each resume inside a run."""
+    """Record indices per run, and (run, from step, to step) for each resume inside a run.
+
+    Only the points where the step goes back are looked at one by one; between two
+    of them the running maximum is one numpy reduction.
+    """
     idx = np.flatnonzero(keep)
     if idx.size == 0:
         return [], []
-    cuts, resumes = [0], []
-    first = last = step[idx[0]]
+    s, e, ln = step[idx], epoch[idx], line[idx]
     ordinal = src[idx] == SRC_ORDINAL
+    back = (s[1:] < s[:-1]) | (ordinal[1:] & (e[1:] < e[:-1]))
+    points = np.flatnonzero(back) + 1
     brk = np.array(sorted(breaks), np.int64)
-    for k in range(1, idx.size):
-        i, p = idx[k], idx[k - 1]
-        s = step[i]
-        went_back = s < step[p] or (ordinal[k] and epoch[i] < epoch[p])
-        if not went_back:
-            last = max(last, s)
-            continue
-        between = brk.size and np.searchsorted(brk, line[i]) > np.searchsorted(brk, line[p])
-        if s <= first + RESTART_SHARE * (last - first) or (ordinal[k] and between):
+    cuts, resumes = [0], []
+    first, last, done = s[0], s[0], 0
+    for k in points.tolist():
+        last = max(last, float(np.max(s[done:k])))
+        done = k
+        between = brk.size and np.searchsorted(brk, ln[k]) > np.searchsorted(brk, ln[k - 1])
+        if s[k] <= first + RESTART_SHARE * (last - first) or (ordinal[k] and between):
             cuts.append(k)
-            first = last = s
+            first = last = s[k]
         else:
-            resumes.append((len(cuts) - 1, int(step[p]), int(s)))
+            resumes.append((len(cuts) - 1, int(s[k - 1]), int(s[k])))
     bounds = [*cuts, idx.size]
     return [idx[a:b] for a, b in itertools.pairwise(bounds)], resumes
 
 
 def _series(
     log: TextLog,
+    columns: list[tuple[str, np.ndarray, np.ndarray]],
     idx: np.ndarray,
     step: np.ndarray,
-    keep: np.ndarray,
-    path: str,
+    times: np.ndarray,
     dialect: str,
     notes: list[Note],
+    n: int,
 ) -> dict[str, Series]:
-    inseg = np.zeros(step.size, dtype=bool)
+    inseg = np.zeros(n, dtype=bool)
     inseg[idx] = True
-    times = np.array(log.rec_time)
     has_times = bool(np.isfinite(times).any())
     raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
-    for name, c in log.cols.items():
-        recs = np.frombuffer(c.recs, dtype=np.int64)
-        vals = np.frombuffer(c.vals, dtype=np.float64)
-        sel = inseg[recs]
+    for name, where, vals in columns:
+        sel = inseg[where]
         if not sel.any():
             continue
-        r = recs[sel]
-        raw[name] = (step[r], vals[sel].copy(), times[r] if has_times else None)
-    raw = profiles.clean(raw, dialect, notes, path)
+        r = where[sel]
+        parts = (step[r], vals[sel], times[r] if has_times else None)
+        if name in raw:  # one name from two shapes: joined, ordered by step later
+            a = raw[name]
+            t = None if a[2] is None else np.r_[a[2], parts[2]]
+            parts = (np.r_[a[0], parts[0]], np.r_[a[1], parts[1]], t)
+        raw[name] = parts
+    raw = profiles.clean(raw, dialect, notes, str(log.path))
     # one raw key owns each canonical name: the one with the most points
     owner: dict[str, str] = {}
     for key in sorted(raw, key=lambda k: (-raw[k][0].size, canonical(k) != k, k)):

@@ -1,12 +1,14 @@
 """The format-agnostic text reader: any console log or pasted excerpt -> runs.
 
-One pass over the file in chunks (memory bounded by the kept series, not the
-file). Each line is split into its numbers and its shape (shapes.py); the
-shape's plan, analysed once, says which number is the step, which are metrics
-and under what names. Records are kept as columns of numbers (never a dict per
-line). At the end the steps that the lines did not print are resolved
-(steps.py), the file is cut where a second run starts, and each part becomes a
-`Run` whose `Input` says what was read and what was not understood.
+One pass over the file in blocks of whole lines; memory is bounded by the
+numbers kept, not the file. Each line (each carriage-return state of a
+progress bar is a line) is keyed by its text with every digit made `0` (one C
+call); lines with the same key have the same shape, so the shape's plan
+(shapes.py: which number is the step, which are metrics and under what names)
+and a regex made of that shape (records.py) are found once per key. Records
+are kept as flat numbers per shape, never a dict per line. At the end,
+steps.py resolves the steps the lines did not print, cuts the file where a
+second run starts, and makes each part a `Run`.
 """
 
 from __future__ import annotations
@@ -14,104 +16,38 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import sys
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
 from traindoc.model import Event, Run
-from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
+from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
-from traindoc.readers.logs import events, profiles, steps
-from traindoc.readers.logs import lines as textlines
-from traindoc.readers.logs.numbers import SPLIT, to_num
-from traindoc.readers.logs.shapes import Field, Plan, analyse
+from traindoc.readers.logs import events, lines, steps
+from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.records import (
+    CONFIG_NAMES,
+    Loose,
+    Program,
+    compile_program,
+    compile_shape,
+    metric_name,
+    to_row,
+)
+from traindoc.readers.logs.shapes import Plan, analyse
 from traindoc.readers.logs.tables import columns_for
 
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
+_MAX_BAD = 100_000
+_SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
-_CACHE_MAX = 50_000
+_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 # "key: value" lines with a word as value (YAML, argparse dumps): config, not metrics.
 _CONFIG_TEXT = re.compile(
     rb"^\s*-{0,2}([A-Za-z_][\w.\-]{0,60})\s*[:=]\s*([\w./\-]{1,120})\s*,?\s*$"
-)
-_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
-_RATE = {"it/s", "it/sec", "tok/s", "tokens/s", "tokens/sec", "samples/s", "step/s"}
-_TIME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"}
-_SUMMARY_KEYS = ("train_runtime", "total_flos")
-_MAX_BAD = 100_000
-# Names that mean more than they say: DeepSpeed's "skipped=3" counts fp16-skipped steps.
-_RENAMES = {"skipped": "skipped_steps"}
-# Counters printed beside metrics that are not measurements of the training.
-_NOT_METRICS = frozenset(
-    {
-        "rank",
-        "local_rank",
-        "global_rank",
-        "pid",
-        "tid",
-        "gpu",
-        "gpus",
-        "node",
-        "nodes",
-        "device",
-        "worker",
-        "workers",
-        "seed",
-        "v_num",
-        "version",
-        "port",
-        "thread",
-        "cuda",
-        "num_zeros",
-    }
-)
-# Hyperparameter names: a line that carries them and no loss is a config dump.
-_CONFIG_NAMES = frozenset(
-    {
-        "per_device_train_batch_size",
-        "gradient_accumulation_steps",
-        "adam_beta1",
-        "adam_beta2",
-        "adam_epsilon",
-        "weight_decay",
-        "warmup_steps",
-        "warmup_ratio",
-        "max_steps",
-        "max_iters",
-        "num_train_epochs",
-        "seed",
-        "batch_size",
-        "micro_batch_size",
-        "lr_decay_iters",
-        "min_lr",
-        "warmup_iters",
-        "max_grad_norm",
-        "grad_clip",
-        "beta1",
-        "beta2",
-        "eval_interval",
-        "log_interval",
-        "eval_iters",
-        "momentum",
-        "dropout",
-        "drop_path",
-        "lora_r",
-        "lora_alpha",
-        "lora_dropout",
-        "logging_steps",
-        "save_steps",
-        "eval_steps",
-        "num_epochs",
-        "epochs",
-        "max_epochs",
-        "warmup_epochs",
-        "label_smoothing",
-        "block_size",
-        "n_layer",
-        "n_head",
-        "n_embd",
-    }
 )
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
@@ -121,12 +57,9 @@ _CODE = re.compile(
     rb"|try:|except\b|raise |assert |@\w|#|print\()|\b(?:self|torch|args|np|F|nn|math)\.\w"
     rb"|:\s*(?:int|float|str|bool)\s*=|\w\($"
 )
-
-
-@dataclass
-class _Cols:
-    recs: array = field(default_factory=lambda: array("q"))
-    vals: array = field(default_factory=lambda: array("d"))
+_MARKUP = frozenset(b"[>-*+`~ \t")
+_BLANK = frozenset(b" \t")
+_STRONG = frozenset((b"[", b">", b"-", b"*", b"+", b"`", b"~"))
 
 
 class TextLog:
@@ -135,21 +68,15 @@ class TextLog:
     def __init__(self, path: Path, pattern: re.Pattern[bytes] | None = None) -> None:
         self.path = path
         self.pattern = pattern
-        self.rec_line = array("q")
-        self.rec_seq = array("q")  # the order of records and bars (several per \r line)
-        self.rec_step = array("d")
-        self.rec_src = array("b")  # steps.SRC_*
-        self.rec_rank = array("b")
-        self.rec_epoch = array("d")
-        self.rec_time = array("d")
-        self.rec_eval = array("b")
-        self.rec_total = array("d")  # batches per epoch when the step is epoch x batches
-        self.cols: dict[str, _Cols] = {}
-        self.bar_line = array("q")
-        self.bar_seq = array("q")
-        self.bar_n = array("d")
-        self.bar_total = array("d")
+        # one entry per record, in file order
+        self.rec_line, self.rec_seq = array("i"), array("i")
+        self.rec_plan, self.rec_rank = array("h"), array("b")
+        self.programs: list[Program] = []
+        self.loose = Loose()
+        self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
         self.bars_after = 0  # progress updates after the last record
+        self.last_bar: tuple | None = None  # (order, text, bar) of the last progress bar
+        self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
         self.lr_decimals: Counter[int] = Counter()
@@ -158,88 +85,349 @@ class TextLog:
         self.events: list[Event] = []
         self.lines = 0
         self.not_understood = 0
+        self.bad_lines = array("q")  # the first _MAX_BAD of them
         self.bad_examples: list[tuple[int, bytes]] = []
-        self.bad_lines = array("q")  # the first _MAX_BAD of them (evidence lines are not bad)
-        self.shapes: Counter[str] = Counter()
-        self._cache: dict[bytes, tuple[Plan, tuple]] = {}
-        self._epoch_ctx = math.nan
-        self._epoch_base: float | None = None
-        self._header: tuple[str, ...] | None = None
-        self._prose_run = 0
+        self.shapes: Counter[str] = Counter()  # a sample of the shapes that gave records
+        self._keys: dict[bytes, tuple] = {}
+        self._by_shape: dict[bytes, tuple] = {}
         self._seq = 0
+        self._epoch_ctx = math.nan
+        self._header: tuple[str, ...] | None = None
+        self._md = False  # the header is a Markdown table's: rows are split on |
+        self._prose_run = 0
         # a step line whose metrics follow one per indented line (OLMo's [step=1/N] block)
         self._blk: tuple[int, float, float] | None = None
         self._blk_vals: list[tuple[str, float]] = []
         self._wandb: dict[str, float] | None = None  # W&B's "Run summary:" being read
         self._wandb_line = 0
+        self._held: tuple[int, bytes, int] | None = None  # a dict wrapped over lines
+        self._wandb_seen = False
+        # lines are first offered to a stateful reader (--pattern, a W&B block, a table)
+        self._slow = pattern is not None
+        self._joins = 0
 
     # -- the pass ---------------------------------------------------------------------------
     def feed(self, f: BinaryIO) -> None:
-        for line in textlines.stream(f, on_block=self._chunk):
-            self.lines = line.no
-            self._seq = line.seq
-            if line.kind:
-                if line.kind == "gap":
-                    self.breaks.append(line.no)
-                continue
-            text = line.text
-            if self.pattern is not None:
-                self._user(line.no, text, line.rank)
-                continue
-            if (text[:6] == b"wandb:" or self._wandb is not None) and self._wandb_summary(
-                line.no, text
-            ):
-                continue
-            parts = SPLIT.split(text)
-            shape = b"\x00".join(parts[0::2]) if len(parts) > 1 else text
-            got = self._cache.get(shape)
-            if got is None:
-                if len(self._cache) >= _CACHE_MAX:
-                    self._cache.clear()
-                plan = analyse(shape.decode("utf-8", "replace"))
-                got = self._cache[shape] = (plan, _program(plan))
-            plan, prog = got
-            k = plan.kind
-            if self._blk is not None and not (k == "config" and text[:1] in (b" ", b"\t")):
-                self._close_block()
-            if k == "record":
-                if len(self.shapes) < 64:
-                    self.shapes[shape.decode("utf-8", "replace")] += 1
-                self._record(line.no, text, parts[1::2], plan, prog, line.rank)
-            elif k == "progress":
-                self._progress(line.no, parts[1::2], prog)
-            elif k == "epoch":
-                self._epoch(parts[1::2], prog)
-            elif k == "header":
-                self._header = plan.columns
-            elif k == "row":
-                self._row(line.no, parts[1::2], plan, line.rank)
-            elif k == "config":
-                if self._blk is not None:
-                    self._blk_vals.extend(_values(parts[1::2], prog))
-                else:
-                    self._config_pair(line.no, parts[1::2], prog)
-            elif k == "other" and plan.has_step and not _has_metric(prog):
-                self._open_block(line.no, parts[1::2], prog)
-            else:
-                self._other(line.no, text, plan)
+        for body, first in lines.blocks(f):
+            self.events.extend(events.find(body, first, self.path))
+            self._block(body, first)
+        if self._held is not None:
+            no, text, rank = self._held
+            self._held = None
+            self._line(no, text, rank)
         self._close_block()
         if self._wandb:
             self._emit_wandb()
 
-    def _open_block(self, no: int, nums: list[bytes], prog: tuple) -> None:
+    def _block(self, body: bytes, no: int) -> None:
+        no -= 1
+        for raw in body.split(b"\n"):
+            no += 1
+            if not raw:
+                continue
+            if b"\r" in raw:
+                for piece in raw.split(b"\r"):
+                    if piece.strip():
+                        self._piece(no, piece)
+            else:
+                self._piece(no, raw)
+        self.lines = max(self.lines, no - 1 if body.endswith(b"\n") else no)
+
+    def _piece(self, no: int, text: bytes) -> None:
+        rank = -1
+        c = text[0]
+        if c in _MARKUP and (c not in _BLANK or text[:16].lstrip()[:1] in _STRONG):
+            text, rank, what = lines.clean(text)
+            if what:
+                if what == "gap":
+                    self.breaks.append(no)
+                return
+        if self._held is not None or (b"{" in text or text.endswith(b"\\")):
+            joined = self._join(no, text, rank)
+            if joined is None:
+                return
+            no, text, rank = joined
+        self._line(no, text, rank)
+
+    def _join(self, no: int, text: bytes, rank: int) -> tuple[int, bytes, int] | None:
+        """Undo terminal wrapping: a `\\` continuation, a dict or JSON object cut over lines."""
+        held = self._held
+        if held is None:
+            if lines.opens_record(text):
+                self._held, self._joins = (no, text, rank), 0
+                return None
+            return no, text, rank
+        hno, htext, hrank = held
+        if htext.endswith(b"\\"):
+            htext = htext[:-1] + text.strip()
+        elif lines.starts_record(text):  # a new record: the held one was cut, not wrapped
+            self._held = None
+            self._line(hno, htext, hrank)
+            return self._join(no, text, rank)
+        else:
+            htext = htext + b" " + text.strip()
+        self._joins += 1
+        if lines.still_open(htext, self._joins):
+            self._held = (hno, htext, hrank)
+            return None
+        self._held = None
+        return hno, htext, hrank
+
+    def _line(self, no: int, text: bytes, rank: int) -> None:
+        self._seq += 1
+        if self._slow and self._slow_line(no, text, rank):
+            return
+        key = text.translate(_DIGITS)
+        got = self._keys.get(key)
+        if got is None:
+            if text[:6] == b"wandb:":  # a W&B console block: from now on lines are offered
+                self._wandb_seen = self._slow = True  # to _wandb_summary first
+                if self._wandb_summary(no, text):
+                    return
+            got = self._learn(key, text)
+        plan, prog = got
+        k = plan.kind
+        if self._blk is not None and not (
+            k == "config" and (text[:1] in (b" ", b"\t") or _has_metric(plan))
+        ):
+            self._close_block()
+        if k == "record" and prog is not None:
+            m = prog.rx.fullmatch(text)
+            if m is None:  # a key shared by two shapes (rare): read this line the slow way
+                plan, prog = self._shape_of(text)
+                m = prog.rx.fullmatch(text) if prog is not None else None
+                if m is None:
+                    return
+            self._record(no, text, m.groups(), prog, rank)
+        elif k == "progress":
+            self._progress(text, plan, prog)
+        elif k == "epoch":
+            self._epoch(text, plan)
+        elif k == "header":
+            self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            self._slow = self._slow or self._md
+        elif k == "row":
+            self._row(no, text, plan, rank)
+        elif k == "config":
+            vals = _values(text, plan)
+            if self._blk is not None:
+                self._blk_vals.extend(vals)
+            else:
+                for name, v in vals:
+                    self.config.setdefault(name, (v, no))
+        elif k == "other" and plan.has_step and not _has_metric(plan):
+            self._open_block(no, text, plan)
+        else:
+            self._other(no, text, plan)
+
+    def _slow_line(self, no: int, text: bytes, rank: int) -> bool:
+        if self.pattern is not None:
+            self._user(no, text, rank)
+            return True
+        if (text[:6] == b"wandb:" or self._wandb is not None) and self._wandb_summary(no, text):
+            return True
+        return bool(self._md and text.lstrip()[:1] == b"|" and self._md_row(no, text, rank))
+
+    def _learn(self, key: bytes, text: bytes) -> tuple:
+        if len(self._keys) >= _CACHE_MAX:
+            self._keys.clear()
+        got = self._shape_of(text)
+        self._keys[key] = got
+        return got
+
+    def _shape_of(self, text: bytes) -> tuple[Plan, Program | None]:
+        parts = SPLIT.split(text)
+        shape = b"\x00".join(parts[0::2]) if len(parts) > 1 else text
+        got = self._by_shape.get(shape)
+        if got is None:
+            plan = analyse(shape.decode("utf-8", "replace"))
+            prog = None
+            if plan.kind == "record" and len(self.programs) < 30_000:
+                prog = compile_program(len(self.programs), plan, shape)
+                self.programs.append(prog)
+            if plan.kind == "progress":
+                prog = _bar_of(plan, shape)
+            got = self._by_shape[shape] = (plan, prog)
+            if len(self._by_shape) > _CACHE_MAX:
+                self._by_shape.clear()
+        return got
+
+    def _record(
+        self, no: int, text: bytes, groups: tuple[bytes, ...], prog: Program, rank: int
+    ) -> None:
+        try:
+            row = list(map(float, prog.take(groups)))
+        except ValueError:
+            row = to_row(prog.take(groups))
+        if prog.special:
+            self._special(no, row, prog)
+            return
+        if prog.seen < _SAMPLE:
+            self._sample(groups, prog)
+        prog.seen += 1
+        if prog.needs_ctx:
+            row.append(self._epoch_ctx)
+        if prog.has_stamp:
+            m = _STAMP.search(text, 0, 80)
+            row.append(steps.stamp(m) if m else math.nan)
+        prog.rows.extend(row)
+        self.rec_line.append(no)
+        self.rec_seq.append(self._seq)
+        self.rec_plan.append(prog.pid)
+        self.rec_rank.append(rank)
+        self._prose_run = self.bars_after = 0
+        self._bar_pending = prog.needs_ctx
+
+    def _special(self, no: int, row: list[float], prog: Program) -> None:
+        vals = dict(zip(prog.names, row, strict=False))
+        if prog.summary:
+            ep = row[prog.extras["epoch"]] if "epoch" in prog.extras else math.nan
+            self.summaries.append({**vals, "epoch": ep, "_seq": self._seq})
+        else:
+            for name, v in vals.items():
+                self.config.setdefault(name, (v, no))
+
+    def _mark(self, no: int, pid: int, rank: int) -> None:
+        self.rec_line.append(no)
+        self.rec_seq.append(self._seq)
+        self.rec_plan.append(pid)
+        self.rec_rank.append(rank)
+        self._prose_run = self.bars_after = 0
+        self._bar_pending = True
+
+    def _sample(self, groups: tuple[bytes, ...], prog: Program) -> None:
+        """Facts read off the first records of a shape: the step total, the LR's decimals."""
+        if prog.seen == 0 and len(self.shapes) < 64:
+            self.shapes[prog.shape] += 1
+        if prog.total_group is not None:
+            v = parse(groups[prog.total_group])
+            if v is not None and v == v and v < 1e15:
+                self.totals[int(v)] += 1
+        if prog.lr_group is not None:
+            raw = groups[prog.lr_group]
+            if b"e" not in raw and b"E" not in raw and b"." in raw:
+                self.lr_decimals[len(raw) - raw.index(b".") - 1] += 1
+
+    def add_loose(
+        self,
+        no: int,
+        vals: list[tuple[str, float]],
+        step: float,
+        src: int,
+        epoch: float,
+        rank: int = -1,
+        time: float = math.nan,
+        is_eval: bool = False,
+    ) -> None:
+        """A record whose names are not those of a shape (tables, summaries, blocks)."""
+        if not vals:
+            return
+        self.loose.add(vals, step, src, epoch, time, is_eval)
+        self._mark(no, -1, rank)
+
+    # -- the other kinds of line -----------------------------------------------------------
+    def _progress(self, text: bytes, plan: Plan, bar: tuple | None) -> None:
+        """A progress bar. Only the first one after a record without a step is read (HF
+        numbers its printed dicts by the bar drawn after them); the others are counted,
+        and the last one is kept to say how far the loop got after the last record."""
+        if bar is None:
+            return
+        self.bars_after += 1
+        self.last_bar = (self._seq, text, bar)
+        if not self._bar_pending:
+            return
+        self._bar_pending = False
+        self._read_bar(self._seq, text, bar)
+
+    def _read_bar(self, seq: int, text: bytes, bar: tuple) -> None:
+        # tqdm's "| n/N [" by a few byte searches; the shape's regex for anything else
+        i = text.rfind(b"| ")
+        j = text.find(b" [", i + 2) if i >= 0 else -1
+        n = total = None
+        if j > 0:
+            a, _, b = text[i + 2 : j].strip().partition(b"/")
+            if a.isdigit() and b.isdigit():
+                n, total = float(a), float(b)
+        if n is None:
+            rx, gi, gj = bar
+            m = rx.fullmatch(text)
+            if m is None:
+                return
+            try:
+                n, total = float(m.group(gi)), float(m.group(gj))
+            except ValueError:
+                return
+        self.bar_seq.append(seq)
+        self.bar_n.append(n)
+        self.bar_total.append(total)
+
+    def _epoch(self, text: bytes, plan: Plan) -> None:
+        nums = SPLIT.split(text)[1::2]
+        for f in plan.fields:
+            if f.role == "epoch":
+                self._epoch_ctx = _num(nums, f.slot)
+                return
+
+    def _row(self, no: int, text: bytes, plan: Plan, rank: int) -> None:
+        if self._header is None:
+            return
+        nums = SPLIT.split(text)[1::2]
+        cells = [f for f in plan.fields if f.role != "inner_total"]  # "1/99" is one cell
+        cols = columns_for(self._header, len(cells))
+        if cols is None:
+            return
+        from traindoc.readers.logs.profiles import table_renames
+
+        rename = table_renames(self._header)
+        self._named_row(
+            no, [(n, _num(nums, f.slot)) for n, f in zip(cols, cells, strict=True)], rank, rename
+        )
+
+    def _md_row(self, no: int, text: bytes, rank: int) -> bool:
+        """A Markdown table row: cells split on |; a text cell ("No log") is not logged."""
+        cells = [c.strip().strip(b"*").strip() for c in text.strip().strip(b"|").split(b"|")]
+        if self._header is None or len(cells) != len(self._header):
+            return False
+        if all(set(c) <= set(b"-: ") for c in cells):
+            return True  # the |---|---| rule under the header
+        pairs = []
+        for name, cell in zip(self._header, cells, strict=True):
+            v = parse(cell)
+            if v is not None:
+                pairs.append((name, v))
+        self._named_row(no, pairs, rank, {})
+        return True
+
+    def _named_row(
+        self, no: int, pairs: list[tuple[str, float]], rank: int, rename: dict[str, str]
+    ) -> None:
+        step, src, epoch = math.nan, steps.SRC_NONE, math.nan
+        vals: list[tuple[str, float]] = []
+        for name, v in pairs:
+            low = name.strip().lower()
+            if low in _STEP_RANK:
+                step, src = v, steps.SRC_STEP
+            elif low in ("epoch", "epochs"):
+                epoch = v
+            elif (key := metric_name(rename.get(name, name), "", "")) is not None:
+                vals.append((key, v))
+        if step != step and epoch == epoch:
+            step, src = epoch, steps.SRC_EPOCH_ONLY
+        self.add_loose(no, vals, step, src, epoch, rank)
+
+    def _open_block(self, no: int, text: bytes, plan: Plan) -> None:
+        nums = SPLIT.split(text)[1::2]
         step = epoch = math.nan
         best = 1 << 30
-        for slot, op, arg in prog:
-            try:
-                v = to_num(nums[slot])
-            except (ValueError, IndexError):
-                continue
-            if op == 1 and arg < best:
-                step, best = v, arg
-            elif op == 2:
+        for f in plan.fields:
+            v = _num(nums, f.slot)
+            if f.role == "step" and v == v:
+                r = _STEP_RANK.get(f.key.strip().lower(), len(_STEP_RANK))
+                if r < best:
+                    step, best = v, r
+            elif f.role == "epoch":
                 epoch = v
-            elif op == 5 and v == v and v < 1e15:
+            elif f.role == "total" and v == v and v < 1e15:
                 self.totals[int(v)] += 1
         self._blk, self._blk_vals = (no, step, epoch), []
 
@@ -248,14 +436,14 @@ class TextLog:
             return
         no, step, epoch = self._blk
         vals, self._blk, self._blk_vals = self._blk_vals, None, []
-        if _is_config(vals):
+        if {n for n, _ in vals} & CONFIG_NAMES and not _any_loss(vals):
             for k, v in vals:
                 self.config.setdefault(k, (v, no))
-        elif vals:
-            src = steps.SRC_STEP if step == step else steps.SRC_NONE
-            if step != step and epoch == epoch:
-                step, src = epoch, steps.SRC_EPOCH_ONLY
-            self._append(no, step, src, -1, epoch, math.nan, False, vals)
+            return
+        src = steps.SRC_STEP if step == step else steps.SRC_NONE
+        if step != step and epoch == epoch:
+            step, src = epoch, steps.SRC_EPOCH_ONLY
+        self.add_loose(no, vals, step, src, epoch)
 
     def _wandb_summary(self, no: int, text: bytes) -> bool:
         """W&B's console summary: `wandb: Run summary:` then `wandb:   loss nan` lines."""
@@ -284,162 +472,8 @@ class TextLog:
             for k, v in summary.items()
             if k not in _WANDB_STEPS and (name := metric_name(k, "", "")) and kind(name) != "other"
         ]
-        if vals:
-            src = steps.SRC_STEP if step == step else steps.SRC_NONE
-            self._append(self._wandb_line, step, src, -1, math.nan, math.nan, False, vals)
-
-    def _chunk(self, body: bytes, first_line: int) -> None:
-        """Evidence lines (fp16 overflow, resume skips, ...) found per raw chunk."""
-        self.events.extend(events.find(body, first_line, self.path))
-
-    def _record(
-        self, no: int, text: bytes, nums: list[bytes], plan: Plan, prog: tuple, rank: int
-    ) -> None:
-        step = epoch = inner = inner_total = math.nan
-        best = 1 << 30
-        vals: list[tuple[str, float]] = []
-        for slot, op, arg in prog:
-            try:
-                v = to_num(nums[slot])
-            except (ValueError, IndexError):
-                continue
-            if op == 0:  # a metric
-                vals.append((arg, v))
-            elif op == 1:  # a step counter; the most trusted key wins
-                if arg < best and v == v:
-                    step, best = v, arg
-            elif op == 2:  # the first counter of a kind on a line is the line's own
-                epoch = v if epoch != epoch else epoch
-            elif op == 3:
-                inner = v if inner != inner else inner
-            elif op == 4:
-                inner_total = v if inner_total != inner_total else inner_total
-            elif op == 5 and v == v and v < 1e15:
-                self.totals[int(v)] += 1
-            elif op == 6:  # LR printed in fixed point: its resolution is a fact
-                raw = nums[slot]
-                if b"e" not in raw and b"E" not in raw and b"." in raw:
-                    self.lr_decimals[len(raw) - raw.index(b".") - 1] += 1
-                vals.append(("lr", v))
-        if not vals:
-            return
-        if any(k in _SUMMARY_KEYS for k, _ in vals):
-            self.summaries.append({**dict(vals), "epoch": epoch, "_seq": self._seq})
-            return
-        if _is_config(vals):  # a printed hyperparameter dict: configuration, not a curve point
-            for k, v in vals:
-                self.config.setdefault(k, (v, no))
-            return
-        self._prose_run = 0
-        if epoch != epoch and self._epoch_ctx == self._epoch_ctx:
-            epoch = self._epoch_ctx
-        src = steps.SRC_NONE
-        if step == step:
-            src = steps.SRC_STEP
-        elif epoch == epoch and inner == inner and inner_total == inner_total and inner_total > 0:
-            if self._epoch_base is None:
-                self._epoch_base = math.floor(epoch)
-            step, src = (
-                (math.floor(epoch) - self._epoch_base) * inner_total + inner,
-                steps.SRC_EPOCH,
-            )
-        elif inner == inner:
-            step, src = inner, steps.SRC_PROGRESS
-        elif epoch == epoch and epoch == math.floor(epoch):
-            step, src = epoch, steps.SRC_EPOCH_ONLY
-        t = math.nan
-        if b"-" in text[:40] and (m := _STAMP.search(text, 0, 60)):
-            t = steps.stamp(m)
-        total = inner_total if src == steps.SRC_EPOCH else math.nan
-        self._append(no, step, src, rank, epoch, t, plan.context == "eval", vals, total)
-
-    def _append(
-        self,
-        no: int,
-        step: float,
-        src: int,
-        rank: int,
-        epoch: float,
-        t: float,
-        is_eval_line: bool,
-        vals: list[tuple[str, float]],
-        total: float = math.nan,
-    ) -> None:
-        i = len(self.rec_line)
-        self.rec_total.append(total)
-        self.rec_line.append(no)
-        self.rec_seq.append(self._seq)
-        self.rec_step.append(step)
-        self.rec_src.append(src)
-        self.rec_rank.append(max(min(rank, 127), -1))
-        self.rec_epoch.append(epoch)
-        self.rec_time.append(t)
-        self.rec_eval.append(1 if is_eval_line else 0)
-        self.bars_after = 0
-        cols = self.cols
-        for name, v in vals:
-            c = cols.get(name)
-            if c is None:
-                c = cols[name] = _Cols()
-            c.recs.append(i)
-            c.vals.append(v)
-
-    def _progress(self, no: int, nums: list[bytes], prog: tuple) -> None:
-        n = total = math.nan
-        for slot, op, _ in prog:
-            try:
-                v = to_num(nums[slot])
-            except (ValueError, IndexError):
-                continue
-            if op == 3:
-                n = v
-            elif op == 4:
-                total = v
-        if n == n and total == total:
-            self.bar_line.append(no)
-            self.bar_seq.append(self._seq)
-            self.bar_n.append(n)
-            self.bar_total.append(total)
-            self.bars_after += 1
-
-    def _epoch(self, nums: list[bytes], prog: tuple) -> None:
-        for slot, op, _ in prog:
-            if op == 2:
-                with contextlib.suppress(ValueError, IndexError):
-                    self._epoch_ctx = to_num(nums[slot])
-
-    def _row(self, no: int, nums: list[bytes], plan: Plan, rank: int) -> None:
-        if self._header is None:
-            return
-        cells = [f for f in plan.fields if f.role != "inner_total"]  # "1/99" is one cell
-        cols = columns_for(self._header, len(cells))
-        if cols is None:
-            return
-        step, src, epoch = math.nan, steps.SRC_NONE, math.nan
-        vals: list[tuple[str, float]] = []
-        rename = profiles.table_renames(self._header)
-        for name, f in zip(cols, cells, strict=True):
-            try:
-                v = to_num(nums[f.slot])
-            except (ValueError, IndexError):
-                continue
-            low = name.strip().lower()
-            if low in _STEP_RANK:
-                step, src = v, steps.SRC_STEP
-            elif low in ("epoch", "epochs"):
-                epoch = v
-            elif (key := metric_name(rename.get(name, name), "", "")) is not None:
-                vals.append((key, v))
-        if step != step and epoch == epoch:
-            step, src = epoch, steps.SRC_EPOCH_ONLY
-        if vals:
-            self._append(no, step, src, rank, epoch, math.nan, False, vals)
-
-    def _config_pair(self, no: int, nums: list[bytes], prog: tuple) -> None:
-        for slot, op, arg in prog:
-            if op in (0, 6):
-                with contextlib.suppress(ValueError, IndexError):
-                    self.config.setdefault(arg, (to_num(nums[slot]), no))
+        src = steps.SRC_STEP if step == step else steps.SRC_NONE
+        self.add_loose(self._wandb_line, vals, step, src, math.nan)
 
     def _other(self, no: int, text: bytes, plan: Plan) -> None:
         if plan.kind == "prose":
@@ -474,85 +508,50 @@ class TextLog:
                 step = v
             elif key != "time":
                 vals.append((canonical(key), v))
-        if vals:
-            src = steps.SRC_STEP if step == step else steps.SRC_NONE
-            self._append(no, step, src, rank, math.nan, math.nan, False, vals)
+        src = steps.SRC_STEP if step == step else steps.SRC_NONE
+        self.add_loose(no, vals, step, src, math.nan, rank)
 
 
-def _is_config(vals: list[tuple[str, float]]) -> bool:
-    names = {k for k, _ in vals}
-    return bool(names & _CONFIG_NAMES) and not any(
-        kind(k) in ("loss", "eval_loss", "component_loss", "eval_component_loss") for k in names
-    )
+def _bar_of(plan: Plan, shape: bytes) -> tuple | None:
+    """(regex of the shape, group of n, group of N) for a progress bar's shape."""
+    inner = next((f.slot for f in plan.fields if f.role == "inner"), None)
+    total = next((f.slot for f in plan.fields if f.role == "inner_total"), None)
+    if inner is None or total is None:
+        return None
+    return compile_shape(shape), inner + 1, total + 1
 
 
-def _has_metric(prog: tuple) -> bool:
-    return any(op == 6 or (op == 0 and kind(arg) in METRIC_KINDS) for _, op, arg in prog)
+def _num(nums: list[bytes], slot: int) -> float:
+    try:
+        return to_num(nums[slot])
+    except (ValueError, IndexError, OverflowError):
+        return math.nan
 
 
-def _values(nums: list[bytes], prog: tuple) -> list[tuple[str, float]]:
+def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
+    nums = SPLIT.split(text)[1::2]
     out = []
-    for slot, op, arg in prog:
-        if op in (0, 6):
-            with contextlib.suppress(ValueError, IndexError):
-                out.append((arg, to_num(nums[slot])))
+    for f in plan.fields:
+        if f.role == "value" and (name := metric_name(f.key, f.unit, plan.context)):
+            v = _num(nums, f.slot)
+            if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
+                out.append(("lr" if canonical(name) == "lr" else name, v))
     return out
 
 
-def metric_name(key: str, unit: str, context: str) -> str | None:
-    """The column a value goes to: its key normalised (eval context applied), or a name
-    from its unit when it has no key ("512.3ms", "206859 tok/s"); None to drop it."""
-    if not key:
-        u = unit.lower()
-        if u in _RATE:
-            return "throughput"
-        if u in _TIME:
-            return "time_" + u.replace("/", "_per_")
-        return None
-    base = key.strip().strip("'\"")
-    if base.endswith(")") and "(" in base:
-        base = base[: base.index("(")]
-    name = base.lower().replace(" ", "_")
-    if name in _NOT_METRICS:
-        return None
-    name = _RENAMES.get(name, name)
-    if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
-        name = "eval_" + name
-    return name
+def _has_metric(plan: Plan) -> bool:
+    return any(
+        f.role == "value"
+        and (n := metric_name(f.key, f.unit, plan.context))
+        and kind(n) in METRIC_KINDS
+        for f in plan.fields
+    )
 
 
-def _program(plan: Plan) -> tuple[tuple[int, int, object], ...]:
-    """(slot, opcode, argument) per field: the plan flattened for the hot loop."""
-    out = []
-    for f in plan.fields:
-        op = _op(f, plan.context)
-        if op is not None:
-            out.append((f.slot, *op))
-    return tuple(out)
-
-
-def _op(f: Field, context: str) -> tuple[int, object] | None:
-    if f.role == "value":
-        name = metric_name(f.key, f.unit, context)
-        if name is None:
-            return None
-        return (
-            (6, "lr") if canonical(name) == "lr" and name in ("lr", "learning_rate") else (0, name)
-        )
-    if f.role == "step":
-        base = f.key.strip().strip("'\"").lower()
-        if "(" in base:
-            base = base[: base.index("(")]
-        return 1, _STEP_RANK.get(base, len(_STEP_RANK))
-    if f.role == "total":
-        return 5, None
-    if f.role == "epoch":
-        return 2, None
-    if f.role == "inner":
-        return 3, None
-    if f.role == "inner_total":
-        return 4, None
-    return None
+def _any_loss(vals: list[tuple[str, float]]) -> bool:
+    return any(
+        kind(k) in ("loss", "eval_loss", "component_loss", "eval_component_loss") for k, _ in vals
+    )
 
 
 def read(path: str | Path, pattern: str | None = None) -> list[Run]:
@@ -562,8 +561,6 @@ def read(path: str | Path, pattern: str | None = None) -> list[Run]:
     log = TextLog(path, rx)
     try:
         if str(path) == "-":
-            import sys
-
             log.feed(sys.stdin.buffer)
         else:
             with path.open("rb") as f:

@@ -1,0 +1,351 @@
+"""Where a text log's records are kept while it is read: flat numbers, not dicts.
+
+A record is one metric line. The lines of one shape share a `Program` (its
+value columns and which numbers are counters), so their numbers go into one
+flat array per shape: a record costs 11 bytes of bookkeeping plus 8 bytes per
+number kept. Rare records whose names vary (a W&B summary, a table row, an
+OLMo step block) go to `Loose`, one column per name. `Records` is the view
+steps.py reads at the end: full per-record arrays made on demand.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from array import array
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+import numpy as np
+
+from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
+from traindoc.readers.logs.numbers import to_num
+from traindoc.readers.logs.shapes import Field, Plan
+
+NUMG = rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
+_STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
+_RATE = {"it/s", "it/sec", "tok/s", "tokens/s", "tokens/sec", "samples/s", "step/s"}
+_TIME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"}
+# Names that mean more than they say: DeepSpeed's "skipped=3" counts fp16-skipped steps.
+_RENAMES = {"skipped": "skipped_steps"}
+# Counters printed beside metrics that are not measurements of the training.
+_NOT_METRICS = frozenset(
+    {
+        "rank",
+        "local_rank",
+        "global_rank",
+        "pid",
+        "tid",
+        "gpu",
+        "gpus",
+        "node",
+        "nodes",
+        "device",
+        "worker",
+        "workers",
+        "seed",
+        "v_num",
+        "version",
+        "port",
+        "thread",
+        "cuda",
+        "num_zeros",
+    }
+)
+
+
+def metric_name(key: str, unit: str, context: str) -> str | None:
+    """The column a value goes to: its key normalised (eval context applied), or a name
+    from its unit when it has no key ("512.3ms", "206859 tok/s"); None to drop it."""
+    if not key:
+        u = unit.lower()
+        if u in _RATE:
+            return "throughput"
+        if u in _TIME:
+            return "time_" + u.replace("/", "_per_")
+        return None
+    base = key.strip().strip("'\"")
+    if base.endswith(")") and "(" in base:
+        base = base[: base.index("(")]
+    name = base.lower().replace(" ", "_")
+    if name in _NOT_METRICS:
+        return None
+    name = _RENAMES.get(name, name)
+    if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
+        name = "eval_" + name
+    return name
+
+
+@dataclass
+class Program:
+    """How the numbers of one shape become a record (built once per shape)."""
+
+    pid: int
+    plan: Plan
+    rx: re.Pattern[bytes]  # the shape itself as a regex: one group per number
+    names: tuple[str, ...]  # the value columns
+    take: itemgetter  # groups to convert: the values, then the extras present
+    width: int
+    extras: dict[str, int]  # extra -> column in the row
+    lr_group: int | None = None  # the LR's group (its printed decimals are a fact)
+    total_group: int | None = None  # a printed step total ("step 120/5000")
+    is_eval: bool = False
+    train: bool = False  # carries a train metric
+    summary: bool = False  # HF's final train_runtime dict
+    config: bool = False  # a printed hyperparameter dict
+    has_metric: bool = False
+    rows: array = field(default_factory=lambda: array("d"))
+    seen: int = 0
+    shape: str = ""
+    needs_ctx: bool = False
+    has_stamp: bool = False
+    special: bool = False  # a summary or a config dump: not a curve point
+
+
+def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
+    rx = re.compile(NUMG.join(re.escape(p) for p in shape.split(b"\x00")), re.DOTALL)
+    values: list[tuple[int, str]] = []
+    steps: list[tuple[int, int]] = []
+    roles: dict[str, int] = {}
+    lr_group = total_group = None
+    for f in plan.fields:
+        if f.role == "value":
+            name = metric_name(f.key, f.unit, plan.context)
+            if name is None:
+                continue
+            if canonical(name) == "lr" and name in ("lr", "learning_rate"):
+                name, lr_group = "lr", f.slot
+            if name in {n for _, n in values}:  # a second column of one name on a line
+                name = f"{name}_{len(values)}"
+            values.append((f.slot, name))
+        elif f.role == "step":
+            steps.append((_rank(f), f.slot))
+        elif f.role == "total":
+            total_group = f.slot
+        elif f.role in ("epoch", "inner", "inner_total"):
+            roles.setdefault(f.role, f.slot)
+    steps.sort()
+    groups = [slot for slot, _ in values]
+    extras: dict[str, int] = {}
+
+    def add(name: str, slot: int) -> None:
+        extras[name] = len(values) + len(extras)
+        groups.append(slot)
+
+    if steps:
+        add("step", steps[0][1])
+        if len(steps) > 1:
+            add("alt", steps[1][1])
+    for role in ("epoch", "inner", "inner_total"):
+        if role in roles:
+            add(role, roles[role])
+    width = len(values) + len(extras)
+    # filled from the reader's state, not the line: the epoch of an "Epoch 3/10" line before
+    # (only a line without a step needs it), and a timestamp (only a shape with a date)
+    needs_ctx = "step" not in extras
+    has_stamp = bool(_DATE.search(shape))
+    for name, wanted in (("ctx", needs_ctx), ("time", has_stamp)):
+        if wanted:
+            extras[name] = width
+            width += 1
+    names = tuple(n for _, n in values)
+    take = itemgetter(*groups) if len(groups) > 1 else (lambda g, i=groups: (g[i[0]],))
+    evals = plan.context == "eval"
+    prog = Program(pid, plan, rx, names, take, width, extras, lr_group, total_group, evals)
+    prog.shape = shape.decode("utf-8", "replace")
+    prog.needs_ctx, prog.has_stamp = needs_ctx, has_stamp
+    kinds = {kind(n) for n in names}
+    prog.has_metric = bool(kinds & METRIC_KINDS)
+    prog.train = not evals and any(not is_eval(n) for n in names if kind(n) in METRIC_KINDS)
+    prog.summary = any(n in ("train_runtime", "total_flos") for n in names)
+    prog.config = bool(set(names) & CONFIG_NAMES) and not kinds & {
+        "loss",
+        "eval_loss",
+        "component_loss",
+        "eval_component_loss",
+    }
+    prog.special = prog.summary or prog.config
+    return prog
+
+
+_DATE = re.compile(rb"\x00-\d\d-\d\d")
+
+
+def compile_shape(shape: bytes) -> re.Pattern[bytes]:
+    """A shape as a regex with one group per number (for lines that are not records)."""
+    return re.compile(NUMG.join(re.escape(p) for p in shape.split(b"\x00")), re.DOTALL)
+
+
+def _rank(f: Field) -> int:
+    base = f.key.strip().strip("'\"").lower()
+    if "(" in base:
+        base = base[: base.index("(")]
+    return _STEP_RANK.get(base, len(_STEP_RANK))
+
+
+# Hyperparameter names: a line that carries them and no loss is a config dump.
+CONFIG_NAMES = frozenset(
+    {
+        "per_device_train_batch_size",
+        "gradient_accumulation_steps",
+        "adam_beta1",
+        "adam_beta2",
+        "adam_epsilon",
+        "weight_decay",
+        "warmup_steps",
+        "warmup_ratio",
+        "max_steps",
+        "max_iters",
+        "num_train_epochs",
+        "seed",
+        "batch_size",
+        "micro_batch_size",
+        "lr_decay_iters",
+        "min_lr",
+        "warmup_iters",
+        "max_grad_norm",
+        "grad_clip",
+        "beta1",
+        "beta2",
+        "eval_interval",
+        "log_interval",
+        "eval_iters",
+        "momentum",
+        "dropout",
+        "drop_path",
+        "lora_r",
+        "lora_alpha",
+        "lora_dropout",
+        "logging_steps",
+        "save_steps",
+        "eval_steps",
+        "num_epochs",
+        "epochs",
+        "max_epochs",
+        "warmup_epochs",
+        "label_smoothing",
+        "block_size",
+        "n_layer",
+        "n_head",
+        "n_embd",
+    }
+)
+
+
+def to_row(groups: tuple[bytes, ...]) -> list[float]:
+    """Numbers as floats; the careful parser only when a fast float() refuses one."""
+    try:
+        return list(map(float, groups))
+    except ValueError:
+        out = []
+        for g in groups:
+            try:
+                out.append(to_num(g))
+            except (ValueError, OverflowError):
+                out.append(math.nan)
+        return out
+
+
+class Loose:
+    """Records whose names vary line to line: per-record counters, one column per name."""
+
+    def __init__(self) -> None:
+        self.step, self.epoch, self.time = array("d"), array("d"), array("d")
+        self.src, self.eval = array("b"), array("b")
+        self.cols: dict[str, tuple[array, array]] = {}
+        self.n = 0
+
+    def add(
+        self,
+        vals: list[tuple[str, float]],
+        step: float,
+        src: int,
+        epoch: float,
+        time: float,
+        is_eval: bool,
+    ) -> int:
+        k = self.n
+        self.n += 1
+        self.step.append(step)
+        self.src.append(src)
+        self.epoch.append(epoch)
+        self.time.append(time)
+        self.eval.append(1 if is_eval else 0)
+        for name, v in vals:
+            col = self.cols.get(name)
+            if col is None:
+                col = self.cols[name] = (array("q"), array("d"))
+            col[0].append(k)
+            col[1].append(v)
+        return k
+
+
+class Records:
+    """Per-record arrays of a whole log, for steps.py: made on demand from the stores."""
+
+    def __init__(
+        self,
+        line: array,
+        seq: array,
+        plan: array,
+        rank: array,
+        programs: list[Program],
+        loose: Loose,
+    ) -> None:
+        self.line = np.frombuffer(line, dtype=np.int32).astype(np.int64)
+        self.seq = np.frombuffer(seq, dtype=np.int32).astype(np.int64)
+        self.plan = np.frombuffer(plan, dtype=np.int16)
+        self.rank = np.frombuffer(rank, dtype=np.int8)
+        self.n = self.line.size
+        self.programs = programs
+        self.loose = loose
+        self._where = {p.pid: np.flatnonzero(self.plan == p.pid) for p in programs if p.seen}
+        self._loose_idx = np.flatnonzero(self.plan == -1)
+
+    def rows(self, p: Program) -> np.ndarray:
+        return np.frombuffer(p.rows, dtype=np.float64).reshape(-1, p.width)
+
+    def extra(self, name: str) -> np.ndarray:
+        """One extra (step, alt, epoch, inner, inner_total, ctx, time) for every record."""
+        out = np.full(self.n, np.nan)
+        for p in self.programs:
+            if p.seen and name in p.extras:
+                out[self._where[p.pid]] = self.rows(p)[:, p.extras[name]]
+        if self._loose_idx.size and name in ("step", "epoch", "time"):
+            out[self._loose_idx] = np.frombuffer(getattr(self.loose, name), dtype=np.float64)
+        return out
+
+    def flag(self, name: str) -> np.ndarray:
+        """Per record: is_eval (an eval line) or train (carries a train metric)."""
+        out = np.zeros(self.n, dtype=bool)
+        for p in self.programs:
+            if p.seen and getattr(p, name):
+                out[self._where[p.pid]] = True
+        if self._loose_idx.size:
+            if name == "is_eval":
+                out[self._loose_idx] = np.frombuffer(self.loose.eval, dtype=np.int8) == 1
+            else:
+                loose = np.zeros(self.loose.n, dtype=bool)
+                for col, (recs, _) in self.loose.cols.items():
+                    if not is_eval(col) and kind(col) in METRIC_KINDS:
+                        loose[np.frombuffer(recs, dtype=np.int64)] = True
+                out[self._loose_idx] = loose & (np.frombuffer(self.loose.eval, np.int8) == 0)
+        return out
+
+    def loose_src(self) -> np.ndarray:
+        return np.frombuffer(self.loose.src, dtype=np.int8)
+
+    def columns(self):
+        """(name, record indices, values) for every column of every store."""
+        for p in self.programs:
+            if not p.seen:
+                continue
+            rows, where = self.rows(p), self._where[p.pid]
+            for j, name in enumerate(p.names):
+                yield name, where, rows[:, j]
+        for name, (recs, vals) in self.loose.cols.items():
+            yield (
+                name,
+                self._loose_idx[np.frombuffer(recs, dtype=np.int64)],
+                np.frombuffer(vals, dtype=np.float64),
+            )

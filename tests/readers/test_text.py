@@ -1,0 +1,338 @@
+"""The format-agnostic text reader: line grammars, number spellings, paste forms.
+
+Each line below is the layout a real trainer prints (the comment names it);
+the reader must find its step and metrics without knowing the trainer.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from traindoc.readers import ReadError, load_runs
+from traindoc.readers.logs import text
+
+
+def _read(tmp_path: Path, body: str | bytes, name: str = "train.log") -> list:
+    p = tmp_path / name
+    p.write_bytes(body if isinstance(body, bytes) else body.encode())
+    return text.read(p)
+
+
+def _one(tmp_path: Path, body: str | bytes, name: str = "train.log"):
+    (run,) = _read(tmp_path, body, name)
+    return run
+
+
+# (line repeated for steps, the step it gives, metrics it must give) per layout
+LINES = [
+    # nanoGPT / lit-gpt style with a leading counter
+    ("120 | loss 3.5625 | lr 6.0e-04 | 512.3ms", 120, {"loss": 3.5625, "lr": 6e-4}),
+    # litgpt: micro-batch iter and optimizer step on one line: the step wins
+    ("iter 1200 step 150: loss 2.3456, iter time: 980.12ms", 150, {"loss": 2.3456}),
+    # custom loops: epoch / batch fractions and multi-word keys
+    (
+        "Epoch 0/3 | Batch 200/9000 | Train Loss 2.31 | Learning Rate 1e-05",
+        200,
+        {"loss": 2.31, "lr": 1e-5},
+    ),
+    # minimind: Epoch:[e/E](s/T)
+    (
+        "Epoch:[1/1](100/44160), loss: 7.4568, logits_loss: 7.4568, aux_loss: 0.0000, lr: 0.00049999",
+        100,
+        {"loss": 7.4568, "lr": 0.00049999, "aux_loss": 0.0},
+    ),
+    # llm.c old style and modded-nanogpt: tight k:v
+    ("s:120 trl:3.21 tel:3.30", 120, {"loss": 3.21, "eval_loss": 3.30}),
+    ("step:120/5000 val_loss:3.2804 train_time:11022ms", 120, {"eval_loss": 3.2804}),
+    # llm.c main.log print
+    (
+        "step    1/18865 | train loss 11.010454 | norm 15.4383 (+nanz)| lr 8.39e-07 | 2534.34 ms",
+        1,
+        {"loss": 11.010454, "grad_norm": 15.4383, "lr": 8.39e-07},
+    ),
+    # mlx_lm
+    (
+        "Iter 25: Train loss 8.108, Learning Rate 7.000e-05, It/sec 0.984, Tokens/sec 384.079",
+        25,
+        {"loss": 8.108, "lr": 7e-5},
+    ),
+    # detectron2 console
+    (
+        "[11/01 20:14:15 d2.utils.events]: eta: 5:41:49  iter: 379  total_loss: 1.707  "
+        "loss_cls: 1.184  lr: 0.003796  max_mem: 3782M",
+        379,
+        {"loss": 1.707, "loss_cls": 1.184, "lr": 0.003796},
+    ),
+    # mmengine
+    (
+        "2023/06/05 20:10:13 - mmengine - INFO - Epoch(train)   [1][ 50/500]  lr: 4.0e-04  "
+        "eta: 4:59:11  time: 9.978710  loss: 0.421912  loss_kpt: 0.421912",
+        50,
+        {"loss": 0.421912, "lr": 4e-4},
+    ),
+    # fairseq train_inner: num_updates is the step, gnorm the grad norm
+    (
+        "2021-01-01 12:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=7.5, "
+        "nll_loss=6.9, num_updates=100, lr=0.0005, gnorm=1.2, loss_scale=8",
+        100,
+        {"loss": 7.5, "grad_norm": 1.2, "lr": 0.0005, "loss_scale": 8},
+    ),
+    # Megatron-LM: padded total, "(ms)" unit, E notation
+    (
+        " iteration       71/     100 | elapsed time per iteration (ms): 5361.6 | "
+        "learning rate: 1.420000E-05 | lm loss: 1.818812E+00 | loss scale: 1.0 | grad norm: 1.300 |",
+        71,
+        {"loss": 1.818812, "lr": 1.42e-05, "grad_norm": 1.3, "loss_scale": 1.0},
+    ),
+    # torchtitan: thousands separators and percentages
+    (
+        "[titan] 2025-03-12 11:10:21,511 - root - INFO - step: 22  loss:  6.2250  "
+        "memory:  1.41GiB(1.79%)  tps: 193,831  mfu: 1.86%",
+        22,
+        {"loss": 6.225, "throughput": 193831, "mfu": 1.86},
+    ),
+    # HF Trainer v4 dict (bare nan) and ms-swift v3 JSON with a "1/438" step
+    (
+        "{'loss': 0.2051, 'grad_norm': nan, 'learning_rate': 9.77e-06, 'epoch': 0.53, 'step': 7}",
+        7,
+        {"loss": 0.2051, "grad_norm": math.nan, "lr": 9.77e-06},
+    ),
+    (
+        '{"loss": 20.53, "grad_norm": 52.2, "learning_rate": 1e-04, "global_step/max_steps": "1/438"}',
+        1,
+        {"loss": 20.53, "grad_norm": 52.2},
+    ),
+    # per-group LR list (DeepSpeed): the first group
+    ("step=35, skipped=0, lr=[2.17e-06, 3.0e-06], loss=2.5", 35, {"lr": 2.17e-06, "loss": 2.5}),
+    # a step in words: "250 iterations -- validation loss 2.11"
+    ("250 iterations -- validation loss 2.11", 250, {"eval_loss": 2.11}),
+]
+
+
+@pytest.mark.parametrize("line,step,metrics", LINES, ids=[x[0][:40] for x in LINES])
+def test_line_layouts(tmp_path: Path, line: str, step: int, metrics: dict) -> None:
+    run = _one(tmp_path, line + "\n")
+    for name, value in metrics.items():
+        s = run.get(name)
+        assert s is not None, f"{name} not read from {line!r}: {sorted(run.series)}"
+        assert s.steps.tolist() == [step]
+        if math.isnan(value):
+            assert math.isnan(s.values[0])
+        else:
+            assert s.values[0] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "raw,value",
+    [
+        ("2.275809E+00", 2.275809),
+        ("1,234", 1234.0),
+        ("nan", math.nan),
+        ("NaN", math.nan),
+        ("inf", math.inf),
+        ("-inf", -math.inf),
+        ("-Infinity", -math.inf),
+        ("7.000e-05", 7e-5),
+        ("10.8125", 10.8125),
+        (".5", 0.5),
+    ],
+)
+def test_number_spellings(tmp_path: Path, raw: str, value: float) -> None:
+    run = _one(tmp_path, f"step 1 | loss {raw} | lr 0.1\n")
+    got = run.get("loss").values[0]
+    assert (math.isnan(got) and math.isnan(value)) or got == pytest.approx(value)
+
+
+def test_tables_with_a_header_row(tmp_path: Path) -> None:
+    md = "| Step | Training Loss | Validation Loss |\n|---|---|---|\n| 100 | 2.3 | 2.5 |\n| 200 | No log | 2.4 |\n"
+    run = _one(tmp_path, md)
+    assert run.get("loss").steps.tolist() == [100] and run.get("eval_loss").values.tolist() == [
+        2.5,
+        2.4,
+    ]
+    tsv = "Step\tTraining Loss\tValidation Loss\n10\t2.30\t2.41\n20\t2.10\t2.22\n"
+    assert _one(tmp_path, tsv).get("eval_loss").steps.tolist() == [10, 20]
+    spaced = "Step Training Loss Validation Loss\n10 2.30 2.41\n20 2.10 2.22\n"  # a pasted notebook
+    assert _one(tmp_path, spaced).get("loss").values.tolist() == [2.3, 2.1]
+    aligned = "      Epoch    GPU_mem       box       obj       cls\n      1/99     2.64G      nan       nan       nan\n"
+    assert math.isnan(_one(tmp_path, aligned).get("box_loss").values[0])  # ultralytics names
+
+
+def test_keras_epoch_lines_and_progress_bars(tmp_path: Path) -> None:
+    body = "".join(
+        f"Epoch {e}/3\n1875/1875 [==============================] - 5s 3ms/step - loss: {1 / e:.4f}"
+        f" - accuracy: 0.5 - val_loss: {1.1 / e:.4f}\n"
+        for e in (1, 2, 3)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1875, 3750, 5625]
+    assert run.get("eval_loss").values[-1] == pytest.approx(1.1 / 3, abs=1e-4)
+    assert run.get("accuracy") is not None  # a task metric, never a loss
+
+
+def test_hf_dicts_take_the_train_bar_printed_after_them(tmp_path: Path) -> None:
+    body = (
+        " 10%|#  | 8/80 [00:02<00:20,  3.5it/s]\r\x1b[32m 20%|## | 16/80 [00:04<00:18]\x1b[0m\r"
+        "{'loss': 0.21, 'learning_rate': 1e-05, 'epoch': 0.5}\n 25%|## | 20/80 [00:05]\n"
+        "  0%|  | 0/4 [00:00<?, ?it/s]\r100%|####| 4/4 [00:00]\r{'eval_loss': 0.3, 'epoch': 0.6}\n"
+        " 25%|## | 20/80 [00:05]\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [20] and run.get("eval_loss").steps.tolist() == [20]
+    assert run.inputs[0].steps_from.startswith("the progress bar printed after each line")
+
+
+def test_a_paste_as_users_paste_it(tmp_path: Path) -> None:
+    """Prose, a fence, quote markers, bullets, CRLF, a gap, a dict wrapped over lines."""
+    body = (
+        "I'm training llama and the loss will not go down, here is my log:\r\n"
+        "```\r\n"
+        "> {'loss': 2.31, 'grad_norm': 0.8,\r\n"
+        ">  'learning_rate': 2e-05, 'epoch': 0.1}\r\n"
+        "> {'loss': 2.30, 'grad_norm': 0.8, 'learning_rate': 2e-05, 'epoch': 0.2}\r\n"
+        "[... excerpt gap ...]\r\n"
+        "- {'loss': 2.31, 'grad_norm': 0.8, 'learning_rate': 2e-05, 'epoch': 0.9}\r\n"
+        "```\r\n"
+        "Any idea? The loss stays around 2.3 the whole time.\r\n"
+    )
+    run = _one(tmp_path, body, "issue.md")
+    assert run.get("loss").values.tolist() == [2.31, 2.30, 2.31]
+    assert run.get("lr").values.tolist() == [2e-05] * 3
+    inp = run.inputs[0]
+    assert inp.steps_from.startswith("the order of the lines")  # no step printed: said so
+    assert inp.lines_not_understood == 1 and "stays around 2.3" in inp.first_not_understood
+
+
+def test_two_fragments_stay_two_runs(tmp_path: Path) -> None:
+    body = (
+        "with bf16:\n"
+        + "".join(f"iter {s}: loss {5 - s / 10:.2f}\n" for s in range(1, 6))
+        + "then I tried fp16 and got:\n"
+        + "".join(f"iter {s}: loss nan\n" for s in range(1, 4))
+    )
+    a, b = _read(tmp_path, body)
+    assert a.get("loss").steps.tolist() == [1, 2, 3, 4, 5]
+    assert all(math.isnan(v) for v in b.get("loss").values)
+    assert "2 runs in one file" in " ".join(n.message for n in a.notes)
+
+
+def test_a_resume_part_way_is_the_same_run(tmp_path: Path) -> None:
+    body = "".join(f"step {s} | loss {3 - s / 100:.3f}\n" for s in range(1, 101))
+    body += "".join(f"step {s} | loss {2.2 - s / 1000:.3f}\n" for s in range(80, 121))
+    (run,) = _read(tmp_path, body)
+    assert run.fact("resume_steps") == (80,)
+    assert run.get("loss").steps[-1] == 120 and run.get("loss").values[79] == pytest.approx(2.12)
+
+
+def test_per_epoch_step_counters_become_global(tmp_path: Path) -> None:
+    body = "".join(
+        f"Epoch {e}, Step {s}, Loss: {1 + s / 10:.4f}\n" for e in (1, 2) for s in range(4)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [0, 1, 2, 3, 4, 5, 6, 7]
+
+
+def test_rank_prefixes_program_source_and_wrapped_continuations(tmp_path: Path) -> None:
+    body = (
+        "def train(lr=3e-4, steps=100):\n"  # source printed before the log: not a log line
+        "    loss = F.cross_entropy(logits, y)\n"
+        "[rank1]:step: 1  loss: 9.9\n[rank0]:step: 1  loss: 2.5\n"
+        "[rank0]:step: 2  loss: 2.4\n[rank1]:step: 2  loss: 9.9\n"
+        "round 0: train-error:0.998988    test-rec@1:0.00102      tes\\\nt-rec@5:0.00504\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == [2.5, 2.4]
+    assert run.inputs[0].lines_not_understood == 0
+    assert run.get("test-rec@5").values.tolist() == [0.00504]  # the \\ line rejoined
+
+
+def test_olmo_blocks_and_wandb_summaries(tmp_path: Path) -> None:
+    body = (
+        "2024-08-06 09:59:26.181 host:0  olmo.train:908  INFO    [step=1/739328,epoch=0]\n"
+        "    optim/total_grad_norm=231.7\n    train/CrossEntropyLoss=12.18\n"
+        "2024-08-06 10:00:05.520 host:0  olmo.train:908  INFO    [step=2/739328,epoch=0]\n"
+        "    optim/total_grad_norm=0.0002\n    train/CrossEntropyLoss=1.787e-06\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2] and run.fact("max_steps") == 739328
+    wb = "wandb: Run history:\nwandb:  loss ▁▁▂\nwandb: \nwandb: Run summary:\nwandb:  loss nan\nwandb:    lr 0.0\nwandb: \n"
+    run = _one(tmp_path, wb)
+    assert math.isnan(run.get("loss").values[0]) and run.get("lr").values[0] == 0.0
+
+
+def test_config_lines_are_facts_not_points(tmp_path: Path) -> None:
+    body = (
+        "learning_rate: 7e-5\nlr_scheduler_type: cosine\nper_device_train_batch_size: 4\n"
+        "{'per_device_train_batch_size': 4, 'gradient_accumulation_steps': 8, 'learning_rate': 2e-4}\n"
+        "step 1 | loss 2.0\nstep 2 | loss 1.9\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("lr") is None and run.get("loss").steps.tolist() == [1, 2]
+    assert run.fact("learning_rate") == pytest.approx(7e-5) and run.fact("lr_scheduler") == "cosine"
+    assert run.fact("grad_accum") == 8 and run.fact("per_device_batch") == 4
+
+
+def test_placeholder_losses_are_not_losses(tmp_path: Path) -> None:
+    body = "".join(f"[rank0]:[titan] step: {s}  loss: -1.0000  tps: 8\n" for s in range(1, 6))
+    run = _one(tmp_path, body)
+    assert run.get("loss") is None and any("placeholder" in n.message for n in run.notes)
+
+
+def test_llmc_lr_rounding_is_a_fact(tmp_path: Path) -> None:
+    body = "".join(
+        f"step {s:4d}/100 | train loss {3 - s / 50:.6f} | lr 0.000{s % 10}00\n"
+        for s in range(1, 11)
+    )
+    assert _one(tmp_path, body).fact("lr_print_decimals") == 6
+
+
+def test_a_malformed_line_never_stops_a_read(tmp_path: Path) -> None:
+    body = (
+        b"step 1 | loss 2.0\n\xff\xfe\x00garbage\x01\nstep 2 | loss 1.9\n{'loss': 2.3, 'grad_no\n"
+        + b"x" * 200_000
+        + b"\nstep 3 | loss 1.8\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "body", [b"", b"\n\n  \n", b"Loading model...\nDone.\n", bytes(range(256)) * 4]
+)
+def test_nothing_readable_names_the_file_and_what_was_looked_for(
+    tmp_path: Path, body: bytes
+) -> None:
+    with pytest.raises(ReadError) as exc:
+        _read(tmp_path, body)
+    msg = str(exc.value)
+    assert "train.log" in msg and "\n" not in msg and "key/value" in msg
+
+
+def test_stdin(tmp_path: Path) -> None:
+    body = "iter 0 || Loss: 3.26 || timer: 0.08 sec.\niter 10 || Loss: 14.7 || timer: 0.09 sec.\n"
+    p = subprocess.run(
+        [sys.executable, "-m", "traindoc", "diagnose", "-", "--format", "json"],
+        input=body,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode in (0, 1), p.stderr
+    assert '"loss": 2' in p.stdout and '"path": "-"' in p.stdout
+
+
+def test_what_was_read_is_said(tmp_path: Path) -> None:
+    p = tmp_path / "run.log"
+    p.write_text(
+        "hello\nstep 1 | loss 2.0 | lr 0.1\nthe loss is 2.0 here\nstep 2 | loss 1.9 | lr 0.1\n"
+    )
+    (run,) = load_runs(p)
+    (inp,) = run.inputs
+    assert inp.series == {"loss": 2, "lr": 2} and inp.lines == 4
+    assert inp.lines_not_understood == 1 and inp.first_not_understood.startswith("line 3:")
+    assert inp.to_dict()["steps_from"].startswith("the step printed on each line")
