@@ -31,7 +31,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 eval: $(STAMP)
-	$(BIN)/python scripts/eval_corpus.py tests/corpus
+	$(BIN)/python scripts/eval_corpus.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts

@@ -1,34 +1,80 @@
-"""Scoring traindoc against a corpus of labelled runs (`make eval` and its test).
+"""Scoring traindoc on labelled runs (`make eval` and the corpus tests).
 
-Each case directory holds a run plus `expected.json`:
-`{"expect": ["rule-id", ...], "healthy": bool, "story": "..."}`.
+Two kinds of corpus:
+
+- our own tiny trainings (tests/corpus/*/expected.json):
+  `{"expect": ["rule-id", ...], "expect_info": [...], "healthy": bool}`: `expect`
+  must be found at warning or error, `expect_info` (findings that are info by
+  design, such as an epoch staircase) at any severity;
+- real third-party runs (tests/real/*/meta.json, the schema of
+  ../shared/real-logs): labels settled by the thread or the curve, scored
+  through `ACCEPT` (a label counts as diagnosed when a warning or error
+  carries one of its rule ids). Labels `other` and `data_problem` are not
+  scored; a healthy run passes with no warning or error; confidence `low` is
+  not scored. `split` says whether a case was kept out of tuning (holdout).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from traindoc.engine import diagnose
+from traindoc.engine import Diagnosis, diagnose
 from traindoc.model import Severity
-from traindoc.pipeline import load
+from traindoc.pipeline import load_all
 from traindoc.readers import ReadError
+
+# ../shared/real-logs/README.md: the rule ids that count as naming each label.
+ACCEPT: dict[str, set[str]] = {
+    "uniform_plateau": {"uniform-plateau"},
+    "exploded_weights": {"exploded-weights", "absurd-initial-loss", "resume-loss-jump"},
+    "lr_too_low": {"lr-too-low", "schedule-not-applied", "no-learning"},
+    "lr_too_high": {"lr-too-high", "divergence", "warmup-too-short"},
+    "divergence": {"divergence", "grad-explosion"},
+    "nan_inf": {"nonfinite-loss", "nonfinite-gradients", "fp16-instability"},
+    "overfitting": {"overfitting"},
+    "plateau_oscillation": {"oscillating-plateau", "no-learning"},
+    "grad_spike": {"grad-spike", "grad-explosion", "loss-spike"},
+    "stalled": {"stalled-training", "resume-data-skip"},
+    "absurd_initial_loss": {"absurd-initial-loss"},
+    "warmup_too_long": {"warmup-too-long"},
+    "warmup_too_short": {"warmup-too-short"},
+    "small_effective_batch": {"small-effective-batch"},
+    "duplicate_samples": {"duplicate-samples", "near-duplicate-samples"},
+    "near_duplicate_samples": {"near-duplicate-samples", "duplicate-samples"},
+    "label_conflicts": {"label-conflicts"},
+    "resume_step_mismatch": {"resume-step-mismatch", "stalled-training"},
+    "schedule_restarted": {"schedule-restarted"},
+    "schedule_not_applied": {"schedule-not-applied"},
+    "fp16_instability": {"fp16-instability", "nonfinite-loss", "nonfinite-gradients"},
+    "loss_spike": {"loss-spike", "grad-spike"},
+    "no_learning": {
+        "no-learning",
+        "lr-too-low",
+        "uniform-plateau",
+        "degenerate-loss",
+        "no-trainable-parameters",
+        "rl-no-signal",
+    },
+    "rl_no_signal": {"rl-no-signal"},
+}
+UNSCORED = {"other", "data_problem"}
 
 
 @dataclass(frozen=True)
 class CaseResult:
     name: str
-    expected: tuple[str, ...]
+    expected: tuple[str, ...]  # rule ids (own corpus) or labels (real corpus)
     healthy: bool
     found: tuple[str, ...]  # warning and error findings
     info: tuple[str, ...]
     error: str | None = None
-
-    @property
-    def missed(self) -> tuple[str, ...]:
-        seen = set(self.found) | set(self.info)
-        return tuple(r for r in self.expected if r not in seen)
+    split: str = "dev"
+    reader: str = ""  # how the log was read (input kind / dialect)
+    verdict: str = ""
+    missed: tuple[str, ...] = ()
 
     @property
     def false_alarms(self) -> tuple[str, ...]:
@@ -43,13 +89,108 @@ def cases(root: Path) -> list[Path]:
     return sorted(p.parent for p in root.glob("*/expected.json"))
 
 
+def real_cases(root: Path) -> list[Path]:
+    return sorted(p.parent for p in root.glob("*/meta.json"))
+
+
 def score(case: Path) -> CaseResult:
+    """An own-corpus case: every expected rule at warning or error (an info is not enough)."""
     exp = json.loads((case / "expected.json").read_text())
     expected, healthy = tuple(exp.get("expect", ())), bool(exp.get("healthy", False))
+    as_info = tuple(exp.get("expect_info", ()))
     try:
-        d = diagnose(load(case))
+        ds = [diagnose(r) for r in load_all(case)]
     except ReadError as exc:
-        return CaseResult(case.name, expected, healthy, (), (), str(exc))
-    found = tuple(f.rule for f in d.findings if f.severity >= Severity.WARNING)
-    info = tuple(f.rule for f in d.findings if f.severity == Severity.INFO)
-    return CaseResult(case.name, expected, healthy, found, info)
+        return CaseResult(case.name, expected, healthy, (), (), str(exc), missed=expected)
+    found, info = _found(ds)
+    missed = tuple(r for r in expected if r not in found)
+    missed += tuple(r for r in as_info if r not in found + info)
+    expected += as_info
+    return CaseResult(
+        case.name,
+        expected,
+        healthy,
+        found,
+        info,
+        missed=missed,
+        verdict=_verdict(ds),
+        reader=_reader(ds),
+    )
+
+
+def score_real(case: Path) -> CaseResult | None:
+    """A real case, or None when it is not scored (low confidence, only unscored labels)."""
+    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    labels = tuple(meta.get("labels", ()))
+    healthy = labels == ("healthy",)
+    scored = tuple(lb for lb in labels if lb in ACCEPT)
+    if meta.get("confidence") == "low" or not (healthy or scored):
+        return None
+    split = meta.get("split", "dev")
+    try:
+        ds = [diagnose(r) for r in load_all(target(case, meta.get("files", [])))]
+    except ReadError as exc:
+        return CaseResult(case.name, scored, healthy, (), (), str(exc), split, missed=scored)
+    found, info = _found(ds)
+    missed = tuple(lb for lb in scored if not ACCEPT[lb] & set(found))
+    return CaseResult(
+        case.name, scored, healthy, found, info, None, split, _reader(ds), _verdict(ds), missed
+    )
+
+
+READ_SIGNALS = ("loss", "eval_loss", "lr", "grad_norm")
+
+
+def read_summary(case: Path) -> dict:
+    """What traindoc reads from a real case: runs, points of the main signals per run,
+    lines naming a metric that were not understood (tests/real/reads.json holds the
+    reviewed values)."""
+    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    try:
+        runs = load_all(target(case, meta.get("files", [])), checkpoints=False)
+    except ReadError as exc:
+        return {"error": str(exc).split(": ", 1)[-1][:80]}
+    out: dict = {"runs": len(runs), "series": [], "lines_not_understood": 0}
+    for r in runs:
+        inp = next((i for i in r.inputs if i.series is not None), None)
+        out["series"].append({k: len(r.series[k]) for k in READ_SIGNALS if k in r.series})
+        if inp is not None and inp.lines_not_understood:
+            out["lines_not_understood"] = inp.lines_not_understood
+    return out
+
+
+def target(case: Path, files: Iterable[str]) -> Path:
+    """What a user would point traindoc at: the log (the first file listed), or the folder
+    that holds it and the other files (a run dir with its config)."""
+    paths = [case / f for f in files]
+    if not paths:
+        return case
+    main = paths[0]
+    if len(paths) > 1 and all(p.is_relative_to(main.parent) for p in paths[1:]):
+        return main.parent
+    return main
+
+
+def _found(ds: list[Diagnosis]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    found = tuple(
+        dict.fromkeys(f.rule for d in ds for f in d.findings if f.severity >= Severity.WARNING)
+    )
+    info = tuple(
+        dict.fromkeys(f.rule for d in ds for f in d.findings if f.severity == Severity.INFO)
+    )
+    return found, info
+
+
+def _verdict(ds: list[Diagnosis]) -> str:
+    order = ("broken", "suspect", "inconclusive", "healthy")
+    verdicts = [d.verdict for d in ds]
+    return next((v for v in order if v in verdicts), "healthy")
+
+
+def _reader(ds: list[Diagnosis]) -> str:
+    if not ds:
+        return ""
+    run = ds[0].run
+    kind = next((i.kind for i in run.inputs if i.series), run.inputs[0].kind if run.inputs else "")
+    dialect = run.fact("trainer")
+    return f"{kind}/{dialect}" if dialect and dialect not in kind else kind

@@ -1,0 +1,125 @@
+"""Real third-party runs are read, and read right.
+
+tests/real/reads.json holds, per case, the runs found, the points of loss /
+eval_loss / lr / grad_norm per run and the lines naming a metric that were not
+understood, reviewed against the logs (scripts/snapshot_reads.py writes it).
+The structured cases are also checked against an independent count made here
+from the file itself, with nothing of traindoc's.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from traindoc.corpus import ACCEPT, UNSCORED, read_summary, real_cases, target
+
+ROOT = Path(__file__).parent
+CASES = real_cases(ROOT)
+SNAPSHOT = json.loads((ROOT / "reads.json").read_text())
+LABELS = set(ACCEPT) | UNSCORED | {"healthy"}
+
+
+def test_the_corpus_is_big_and_balanced() -> None:
+    metas = [json.loads((c / "meta.json").read_text(encoding="utf-8")) for c in CASES]
+    assert len(metas) >= 86
+    assert sum(m["labels"] == ["healthy"] for m in metas) >= 25
+    assert sum(m["split"] == "holdout" for m in metas) >= 25
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case_is_documented(case: Path) -> None:
+    m = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    assert m["case_id"] == case.name
+    assert set(m["labels"]) <= LABELS and m["labels"]
+    assert m["labels"] == ["healthy"] or "healthy" not in m["labels"]
+    assert m["confidence"] in ("high", "medium", "low") and m["split"] in ("dev", "holdout")
+    src = m["source"]
+    assert src.get("issue_url") or (src.get("repo") and src.get("path")), src
+    assert m["ground_truth"]["settled_by"] and m["ground_truth"]["conclusion"]
+    for f in m["files"]:
+        assert (case / f).is_file(), f
+
+
+def test_at_most_one_case_is_unreadable() -> None:
+    unreadable = [c for c in CASES if "error" in SNAPSHOT[c.name]]
+    assert len(unreadable) <= 1, unreadable
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_reads_are_the_reviewed_ones(case: Path) -> None:
+    assert read_summary(case) == SNAPSHOT[case.name]
+
+
+def _state_counts(path: Path) -> dict[str, int]:
+    hist = json.loads(path.read_text())["log_history"]
+    keys = {"loss": "loss", "eval_loss": "eval_loss", "lr": "learning_rate", "grad_norm": "grad_norm"}
+    out = {}
+    for name, key in keys.items():
+        steps = {e["step"] for e in hist if key in e and "step" in e}
+        if steps:
+            out[name] = len(steps)
+    return out
+
+
+def _csv_counts(path: Path) -> dict[str, int]:
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    cols = {k.strip(): k for k in rows[0]}
+    out = {}
+    for name, want in (("loss", ("loss", "train/loss")), ("eval_loss", ("val_loss",)),
+                       ("lr", ("lr", "lr/pg0", "learning_rate"))):
+        col = next((cols[w] for w in want if w in cols), None)
+        if col is not None:
+            out[name] = sum(1 for r in rows if (r[col] or "").strip())
+    return out
+
+
+def _model_card_counts(path: Path) -> dict[str, int]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = next(i for i, ln in enumerate(lines) if re.match(r"\|\s*Training Loss", ln))
+    names = [c.strip() for c in lines[head].strip("|").split("|")]
+    rows = []
+    for ln in lines[head + 2 :]:
+        if not ln.startswith("|"):
+            break
+        rows.append([c.strip().strip("*") for c in ln.strip().strip("|").split("|")])
+    out = {}
+    for name, col in (("loss", "Training Loss"), ("eval_loss", "Validation Loss")):
+        i = names.index(col)
+        numeric = [r[names.index("Step")] for r in rows if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i])]
+        out[name] = len(set(numeric))
+    return out
+
+
+def _structured(case: Path) -> tuple[Path, dict[str, int]] | None:
+    files = json.loads((case / "meta.json").read_text(encoding="utf-8"))["files"]
+    main = case / files[0]
+    if main.name == "trainer_state.json" and len(files) == 1:
+        return main, _state_counts(main)
+    if main.suffix == ".csv" and "metrics.csv" not in main.name:
+        return main, _csv_counts(main)
+    if "model_cards" in str(main):
+        return main, _model_card_counts(main)
+    return None
+
+
+STRUCTURED = [c for c in CASES if _structured(c) is not None]
+
+
+@pytest.mark.parametrize("case", STRUCTURED, ids=[c.name for c in STRUCTURED])
+def test_structured_reads_equal_an_independent_count(case: Path) -> None:
+    _, want = _structured(case)
+    (got,) = read_summary(case)["series"]
+    for name, n in want.items():
+        assert got.get(name) == n, (name, got, want)
+
+
+def test_the_targets_are_what_a_user_would_point_at() -> None:
+    case = ROOT / "healthy_mmpose_rtmpose_ear210_cpu_partial_mmengine_log"
+    files = json.loads((case / "meta.json").read_text())["files"]
+    assert target(case, files) == case / "20230605_200941"
