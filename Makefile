@@ -43,6 +43,7 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]' torch==2.13.0
 	$(BIN)/python bench/diagnose_bench.py
+	$(BIN)/python bench/console_bench.py
 	$(BIN)/python bench/tb_bench.py
 	$(BIN)/python bench/ckpt_bench.py
 	$(BIN)/python bench/data_bench.py

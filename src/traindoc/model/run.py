@@ -71,20 +71,29 @@ class Series:
     ) -> Series:
         steps = np.asarray(steps, dtype=np.int64)
         values = np.asarray(values, dtype=np.float64)
-        # Stable sort, then keep the last entry of each step: a resumed run re-logs
-        # the same steps and the later write is the one that happened.
-        order = np.argsort(steps, kind="stable")
-        steps, values = steps[order], values[order]
         if times is not None:
-            times = np.asarray(times, dtype=np.float64)[order]
-        if steps.size > 1:
-            last = np.r_[steps[1:] != steps[:-1], True]
-            if not last.all():
-                steps, values = steps[last], values[last]
-                times = times[last] if times is not None else None
+            times = np.asarray(times, dtype=np.float64)
+        # Stable sort, then keep the last entry of each step: a resumed run re-logs
+        # the same steps and the later write is the one that happened. A log already
+        # in order (the usual case) costs one comparison pass and no copies.
+        keep = order_and_dedup(steps)
+        if keep is not None:
+            steps, values = steps[keep], values[keep]
+            times = times[keep] if times is not None else None
         if times is not None and np.isnan(times).all():
             times = None
         return Series(name, steps, values, times, source)
+
+
+def order_and_dedup(steps: np.ndarray) -> np.ndarray | None:
+    """Indices that sort `steps` stably and keep each step's last write; None when the
+    steps are already strictly increasing (nothing to do)."""
+    if steps.size < 2 or bool(np.all(steps[1:] > steps[:-1])):
+        return None
+    order = np.argsort(steps, kind="stable")
+    s = steps[order]
+    last = np.r_[s[1:] != s[:-1], True]
+    return order[last]
 
 
 @dataclass(frozen=True)

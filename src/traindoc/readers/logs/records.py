@@ -2,8 +2,9 @@
 
 A record is one metric line. The lines of one shape share a `Program` (its
 value columns and which numbers are counters), so their numbers go into one
-flat array per shape: a record costs 11 bytes of bookkeeping plus 8 bytes per
-number kept. Rare records whose names vary (a W&B summary, a table row, an
+flat array per shape (row after row, grown in place): a record costs 11 bytes
+of bookkeeping plus 8 bytes per number, and the series made from it at the end
+are views of that array, not copies. Rare records whose names vary (a W&B summary, a table row, an
 OLMo step block) go to `Loose`, one column per name. `Records` is the view
 steps.py reads at the end: full per-record arrays made on demand.
 """
@@ -84,9 +85,9 @@ class Program:
     plan: Plan
     rx: re.Pattern[bytes]  # the shape itself as a regex: one group per number
     names: tuple[str, ...]  # the value columns
-    take: itemgetter  # groups to convert: the values, then the extras present
-    width: int
-    extras: dict[str, int]  # extra -> column in the row
+    take: itemgetter  # groups to convert: the values, then the counters present
+    width: int  # numbers per row of `rows`: the values, then the timestamp if any
+    extras: dict[str, int]  # counter -> column in `counters` ("time": column in `rows`)
     lr_group: int | None = None  # the LR's group (its printed decimals are a fact)
     total_group: int | None = None  # a printed step total ("step 120/5000")
     is_eval: bool = False
@@ -94,12 +95,15 @@ class Program:
     summary: bool = False  # HF's final train_runtime dict
     config: bool = False  # a printed hyperparameter dict
     has_metric: bool = False
-    rows: array = field(default_factory=lambda: array("d"))
+    rows: array = field(default_factory=lambda: array("d"))  # the values, row after row
+    counters: array = field(default_factory=lambda: array("d"))  # the counters, row after row
+    ncounters: int = 0
     seen: int = 0
     shape: str = ""
     needs_ctx: bool = False
     has_stamp: bool = False
     special: bool = False  # a summary or a config dump: not a curve point
+    dropped: bool = False  # the counters were freed (the steps are resolved)
 
 
 def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
@@ -129,7 +133,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     extras: dict[str, int] = {}
 
     def add(name: str, slot: int) -> None:
-        extras[name] = len(values) + len(extras)
+        extras[name] = len(extras)
         groups.append(slot)
 
     if steps:
@@ -139,21 +143,21 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     for role in ("epoch", "inner", "inner_total"):
         if role in roles:
             add(role, roles[role])
-    width = len(values) + len(extras)
-    # filled from the reader's state, not the line: the epoch of an "Epoch 3/10" line before
-    # (only a line without a step needs it), and a timestamp (only a shape with a date)
+    ncounters = len(extras)
+    width = len(values)
+    # a line without a step may take the epoch of an "Epoch 3/10" line before it (kept by
+    # the reader as a change log, not per record); a shape with a date has a timestamp
     needs_ctx = "step" not in extras
     has_stamp = bool(_DATE.search(shape))
-    for name, wanted in (("ctx", needs_ctx), ("time", has_stamp)):
-        if wanted:
-            extras[name] = width
-            width += 1
+    if has_stamp:
+        extras["time"] = width
+        width += 1
     names = tuple(n for _, n in values)
     take = itemgetter(*groups) if len(groups) > 1 else (lambda g, i=groups: (g[i[0]],))
     evals = plan.context == "eval"
     prog = Program(pid, plan, rx, names, take, width, extras, lr_group, total_group, evals)
     prog.shape = shape.decode("utf-8", "replace")
-    prog.needs_ctx, prog.has_stamp = needs_ctx, has_stamp
+    prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)
     prog.train = not evals and any(not is_eval(n) for n in names if kind(n) in METRIC_KINDS)
@@ -232,6 +236,18 @@ CONFIG_NAMES = frozenset(
 )
 
 
+def columns_of(p: Program) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The program's values and counters as one (strided) view per column: no copy is
+    made, so nothing is allocated or freed at the end of a read (which is where an
+    allocator would otherwise leave memory behind)."""
+    block = np.frombuffer(p.rows, dtype=np.float64).reshape(-1, p.width)
+    values = [block[:, j] for j in range(p.width)]
+    if not p.ncounters:
+        return values, []
+    counts = np.frombuffer(p.counters, dtype=np.float64).reshape(-1, p.ncounters)
+    return values, [counts[:, j] for j in range(p.ncounters)]
+
+
 def to_row(groups: tuple[bytes, ...]) -> list[float]:
     """Numbers as floats; the careful parser only when a fast float() refuses one."""
     try:
@@ -291,35 +307,68 @@ class Records:
         rank: array,
         programs: list[Program],
         loose: Loose,
+        ctx: tuple[array, array] | None = None,
     ) -> None:
-        self.line = np.frombuffer(line, dtype=np.int32).astype(np.int64)
-        self.seq = np.frombuffer(seq, dtype=np.int32).astype(np.int64)
+        self.line = np.frombuffer(line, dtype=np.int32)
+        self.seq = np.frombuffer(seq, dtype=np.int32)
         self.plan = np.frombuffer(plan, dtype=np.int16)
         self.rank = np.frombuffer(rank, dtype=np.int8)
         self.n = self.line.size
-        self.programs = programs
+        self.programs = [p for p in programs if p.seen]
         self.loose = loose
-        self._where = {p.pid: np.flatnonzero(self.plan == p.pid) for p in programs if p.seen}
+        self._where = {
+            p.pid: np.flatnonzero(self.plan == p.pid).astype(np.int32) for p in self.programs
+        }
         self._loose_idx = np.flatnonzero(self.plan == -1)
+        self._cols = {p.pid: columns_of(p) for p in self.programs}
+        # the epoch context: (order, epoch) at each "Epoch 3/10" line
+        self._ctx = None
+        if ctx is not None and len(ctx[0]):
+            self._ctx = (np.frombuffer(ctx[0], dtype=np.int32), np.frombuffer(ctx[1], np.float64))
 
-    def rows(self, p: Program) -> np.ndarray:
-        return np.frombuffer(p.rows, dtype=np.float64).reshape(-1, p.width)
+    def ctx_at(self, where: np.ndarray) -> np.ndarray | None:
+        """The epoch of the last "Epoch 3/10" line before each of these records."""
+        if self._ctx is None:
+            return None
+        at, vals = self._ctx
+        j = np.searchsorted(at, self.seq[where], side="right") - 1
+        out = np.full(where.size, np.nan)
+        ok = j >= 0
+        out[ok] = vals[j[ok]]
+        return out
+
+    def has(self, name: str) -> bool:
+        """Whether any record can have this extra (else extra() is all NaN)."""
+        if name == "ctx":
+            return self._ctx is not None
+        if any(name in p.extras for p in self.programs):
+            return True
+        return bool(self._loose_idx.size) and name in ("step", "epoch", "time")
 
     def extra(self, name: str) -> np.ndarray:
         """One extra (step, alt, epoch, inner, inner_total, ctx, time) for every record."""
         out = np.full(self.n, np.nan)
+        if not self.has(name):
+            return out
         for p in self.programs:
-            if p.seen and name in p.extras:
-                out[self._where[p.pid]] = self.rows(p)[:, p.extras[name]]
+            if name in p.extras:
+                out[self._where[p.pid]] = self._col(p, name)
         if self._loose_idx.size and name in ("step", "epoch", "time"):
             out[self._loose_idx] = np.frombuffer(getattr(self.loose, name), dtype=np.float64)
         return out
+
+    def _col(self, p: Program, name: str) -> np.ndarray:
+        values, counters = self._cols[p.pid]
+        if name == "time":
+            return values[p.extras["time"]]
+        assert not p.dropped, f"{name}: the counters were freed"
+        return counters[p.extras[name]]
 
     def flag(self, name: str) -> np.ndarray:
         """Per record: is_eval (an eval line) or train (carries a train metric)."""
         out = np.zeros(self.n, dtype=bool)
         for p in self.programs:
-            if p.seen and getattr(p, name):
+            if getattr(p, name):
                 out[self._where[p.pid]] = True
         if self._loose_idx.size:
             if name == "is_eval":
@@ -335,14 +384,56 @@ class Records:
     def loose_src(self) -> np.ndarray:
         return np.frombuffer(self.loose.src, dtype=np.int8)
 
-    def columns(self):
-        """(name, record indices, values) for every column of every store."""
+    def shapes(self):
+        """(program, record indices, {extra: column}) per shape, for per-shape work; a shape
+        of lines without a step also gets "ctx", the epoch printed on a line before."""
         for p in self.programs:
-            if not p.seen:
-                continue
-            rows, where = self.rows(p), self._where[p.pid]
+            where = self._where[p.pid]
+            ex = {k: self._col(p, k) for k in p.extras}
+            if p.needs_ctx and (ctx := self.ctx_at(where)) is not None:
+                ex["ctx"] = ctx
+            yield p, where, ex
+
+    def has_both(self, a: str, b: str) -> bool:
+        return any(a in p.extras and b in p.extras for p in self.programs)
+
+    def fractional_epochs(self) -> bool:
+        """Some logged epoch is not a whole number (HF's fractional epochs)."""
+        for p in self.programs:
+            if "epoch" in p.extras:
+                e = self._col(p, "epoch")
+                e = e[np.isfinite(e)]
+                if (e != np.floor(e)).any():
+                    return True
+        e = np.frombuffer(self.loose.epoch, dtype=np.float64)
+        e = e[np.isfinite(e)]
+        return bool((e != np.floor(e)).any())
+
+    def shape_columns(self, name: str, other: str):
+        """(record indices, column name, column other) for each shape that has both extras:
+        a shape's own columns, in file order, with no full-length copies."""
+        for p in self.programs:
+            if name in p.extras and other in p.extras:
+                yield self._where[p.pid], self._col(p, name), self._col(p, other)
+
+    def release(self) -> None:
+        """Drop the per-record bookkeeping (line, order, shape, rank) once it is used."""
+        self.line = self.seq = self.plan = self.rank = np.empty(0, np.int32)
+
+    def drop_counters(self) -> None:
+        """Free the counters once the steps are resolved (the values are kept)."""
+        for p in self.programs:
+            values, _ = self._cols[p.pid]
+            self._cols[p.pid] = (values, [])
+            p.counters, p.dropped = array("d"), True
+
+    def columns(self):
+        """(name, record indices, values) for every column of every store; the columns
+        of one shape share one array of record indices."""
+        for p in self.programs:
+            where, (values, _) = self._where[p.pid], self._cols[p.pid]
             for j, name in enumerate(p.names):
-                yield name, where, rows[:, j]
+                yield name, where, values[j]
         for name, (recs, vals) in self.loose.cols.items():
             yield (
                 name,

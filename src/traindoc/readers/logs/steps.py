@@ -59,14 +59,25 @@ def stamp(m: re.Match[bytes]) -> float:
 def build(log: TextLog) -> list[Run]:
     notes: list[Note] = []
     path = str(log.path)
-    rec = Records(log.rec_line, log.rec_seq, log.rec_plan, log.rec_rank, log.programs, log.loose)
+    rec = Records(
+        log.rec_line,
+        log.rec_seq,
+        log.rec_plan,
+        log.rec_rank,
+        log.programs,
+        log.loose,
+        (log.ctx_seq, log.ctx_val),
+    )
     n = rec.n
     line = rec.line
     step, src = _steps(rec)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, train)
-    epoch = rec.extra("epoch")
+    del train
+    step = _as_int(step)  # every record has its step now: one integer array from here on
+    epoch = rec.extra("epoch") if (src == SRC_ORDINAL).any() and rec.has("epoch") else step
+    rec.drop_counters()
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks)
     if len(segments) > 1:
         notes.append(
@@ -88,7 +99,13 @@ def build(log: TextLog) -> list[Run]:
     base_facts = _facts(log)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
-    times = rec.extra("time")
+    times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
+    placed = [evs.place(log.events, line[idx], step[idx]) for idx in segments]
+    empty = evs.place(log.events, line[:0], step[:0]) if not segments else []
+    # the per-record bookkeeping is no longer needed: free it before the series are made
+    del line, keep, epoch
+    rec.release()
+    log.release()
     columns = list(rec.columns())
     runs = []
     for k, idx in enumerate(segments):
@@ -97,7 +114,7 @@ def build(log: TextLog) -> list[Run]:
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
-        found = evs.place(log.events, line[idx], step[idx])
+        found = placed[k]
         if k == 0 or len(segments) == 1:
             facts = profiles.event_facts(found, facts, series, log.path)
         counts = {name: len(s) for name, s in sorted(series.items())}
@@ -106,7 +123,7 @@ def build(log: TextLog) -> list[Run]:
         facts["trainer"] = Fact(dialect, f"{log.path.name}: {dialect} lines")
         runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(found)))
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
-        found = evs.place(log.events, line[:0], step[:0])
+        found = empty
         facts = profiles.event_facts(found, dict(base_facts), {}, log.path)
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
         runs.append(Run(log.path.stem, {}, facts, (inp,), tuple(notes), events=tuple(found)))
@@ -114,28 +131,38 @@ def build(log: TextLog) -> list[Run]:
 
 
 def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
-    """Each record's step and where it came from, from the counters its line printed."""
-    step = rec.extra("step")
+    """Each record's step and where it came from, from the counters its line printed
+    (worked out per shape, on the shape's own columns)."""
+    step = np.full(rec.n, np.nan)
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
-    src[np.isfinite(step)] = SRC_STEP
+    base: float | None = None  # the first epoch seen: epoch x batches starts from it
+    for _, where, ex in rec.shapes():
+        if "step" in ex:
+            step[where] = ex["step"]
+            src[where] = np.where(np.isfinite(ex["step"]), SRC_STEP, SRC_NONE)
+            continue
+        epoch = ex.get("epoch")
+        if "ctx" in ex:
+            epoch = ex["ctx"] if epoch is None else np.where(np.isnan(epoch), ex["ctx"], epoch)
+        inner, total = ex.get("inner"), ex.get("inner_total")
+        got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
+        if epoch is not None and inner is not None and total is not None:
+            ok = np.isfinite(epoch) & np.isfinite(inner) & (total > 0)
+            if ok.any():
+                base = math.floor(float(epoch[ok][0])) if base is None else base
+                got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]
+                how[ok] = SRC_EPOCH
+        if inner is not None:
+            ok = np.isnan(got) & np.isfinite(inner)
+            got[ok], how[ok] = inner[ok], SRC_PROGRESS
+        if epoch is not None:
+            ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
+            got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
+        step[where], src[where] = got, how
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
+        step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
-    epoch, inner, total = rec.extra("epoch"), rec.extra("inner"), rec.extra("inner_total")
-    ctx = rec.extra("ctx")
-    epoch = np.where(np.isnan(epoch), ctx, epoch)
-    none = src == SRC_NONE
-    by_batches = none & np.isfinite(epoch) & np.isfinite(inner) & (total > 0)
-    if by_batches.any():
-        base = math.floor(float(epoch[by_batches][0]))
-        step[by_batches] = (np.floor(epoch[by_batches]) - base) * total[by_batches] + inner[
-            by_batches
-        ]
-        src[by_batches] = SRC_EPOCH
-    progress = none & ~by_batches & np.isfinite(inner)
-    step[progress], src[progress] = inner[progress], SRC_PROGRESS
-    whole = none & ~by_batches & ~progress & np.isfinite(epoch) & (epoch == np.floor(epoch))
-    step[whole], src[whole] = epoch[whole], SRC_EPOCH_ONLY
     return step, src
 
 
@@ -167,29 +194,20 @@ def _resolve(
     log: TextLog, rec: Records, step: np.ndarray, src: np.ndarray, train: np.ndarray
 ) -> None:
     """Fill the steps the lines did not print, in place (see the module docstring)."""
-    epoch = rec.extra("epoch")
-    _demote(rec, epoch, step, src)
-    _per_epoch(epoch, step, src, train)
-    _micro_batches(rec.extra("alt"), step, src, train)
+    _demote(rec, step, src)
+    if rec.has_both("step", "epoch"):
+        _per_epoch(rec.extra("epoch"), step, src, train)
+    if rec.has("alt"):
+        _micro_batches(rec, step, src, train)
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
-    seq = rec.seq  # order within \r-joined lines too
+    seq = rec.seq  # order within \r-joined lines too (int32)
     if len(log.bar_seq):
-        bl, bn = _train_bars(log)
-        # the next train record bounds the search (an eval line between does not)
-        tseq = seq[train]
-        k = np.searchsorted(tseq, seq[missing], side="right")
-        nxt = np.r_[tseq, np.iinfo(np.int64).max][k]
-        j = np.searchsorted(bl, seq[missing], side="right")
-        # the first train bar printed after the record, before the next record
-        ok = j < bl.size
-        jj = np.minimum(j, max(bl.size - 1, 0))
-        ok &= bl[jj] < nxt if bl.size else ok
-        step[missing[ok]] = bn[jj[ok]]
-        src[missing[ok]] = SRC_BAR
-        missing = missing[~ok]
-    if missing.size and log.summaries:
+        _from_bars(log, seq, missing, train, step, src)
+        missing = np.flatnonzero(np.isnan(step))
+    if missing.size and log.summaries and rec.has("epoch"):
+        epoch = rec.extra("epoch")
         # each record's own run: the first summary printed after it (a resumed run's
         # summary counts only the steps of its own session)
         sums = [s for s in log.summaries if s.get("_seq") is not None]
@@ -220,7 +238,7 @@ def _resolve(
     src[missing] = SRC_ORDINAL
 
 
-def _demote(rec: Records, epoch: np.ndarray, step: np.ndarray, src: np.ndarray) -> None:
+def _demote(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
     """Forget weak step guesses that disagree with the file's own counter, in place.
 
     An epoch number is a step only when every epoch in the file is whole (Keras,
@@ -230,10 +248,8 @@ def _demote(rec: Records, epoch: np.ndarray, step: np.ndarray, src: np.ndarray) 
     loader's batches).
     """
     only = src == SRC_EPOCH_ONLY
-    if only.any():
-        e = epoch[np.isfinite(epoch)]
-        if (src == SRC_STEP).any() or (e != np.floor(e)).any():
-            step[only], src[only] = np.nan, SRC_NONE
+    if only.any() and ((src == SRC_STEP).any() or rec.fractional_epochs()):
+        step[only], src[only] = np.nan, SRC_NONE
     by_batches = src == SRC_EPOCH
     if by_batches.any():
         bad = by_batches if (src == SRC_STEP).any() else by_batches & rec.flag("is_eval")
@@ -257,6 +273,35 @@ def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.n
     base = math.floor(float(e.min()))
     mask = (src == SRC_STEP) & np.isfinite(epoch)
     step[mask] = (np.floor(epoch[mask]) - base) * per + step[mask]
+
+
+_CHUNK = 1 << 18  # records resolved at a time: temporaries stay a few MB
+
+
+def _from_bars(
+    log: TextLog,
+    seq: np.ndarray,
+    missing: np.ndarray,
+    train: np.ndarray,
+    step: np.ndarray,
+    src: np.ndarray,
+) -> None:
+    """Each stepless record takes the n of the first train bar printed after it and before
+    the next train record (an eval record between does not bound it), in place."""
+    bl, bn = _train_bars(log)
+    if not bl.size:
+        return
+    tseq = seq[train]  # the next train record bounds the search
+    last = np.iinfo(np.int32).max
+    for a in range(0, missing.size, _CHUNK):
+        m = missing[a : a + _CHUNK]
+        at = seq[m]
+        k = np.searchsorted(tseq, at, side="right")
+        nxt = np.where(k < tseq.size, tseq[np.minimum(k, tseq.size - 1)], last)
+        j = np.searchsorted(bl, at, side="right")
+        ok = (j < bl.size) & (bl[np.minimum(j, bl.size - 1)] < nxt)
+        step[m[ok]] = bn[j[ok]]
+        src[m[ok]] = SRC_BAR
 
 
 def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray]:
@@ -285,17 +330,40 @@ def _steps_per_epoch(summary: dict[str, float]) -> float | None:
     return sps * rt / ep
 
 
-def _micro_batches(alt: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
+def _micro_batches(rec: Records, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
     """One loss per micro-batch under an optimizer step that repeats (litgpt's `iter N step
-    M` with gradient accumulation): number the points by the counter that does not repeat."""
-    sel = np.flatnonzero((src == SRC_STEP) & train)
-    if sel.size < 3 or not np.isfinite(alt[sel]).all():
+    M` with gradient accumulation): number the points by the counter that does not repeat.
+
+    Over the records that print both counters, in file order: when at least 30% of
+    them repeat the step before and the iteration always climbs, the iteration numbers
+    the points. The iteration is written into `step` and taken back if it does not fit.
+    """
+    parts = [(w, a) for w, _, a in rec.shape_columns("step", "alt") if w.size]
+    mask = np.zeros(step.size, dtype=bool)
+    for w, _ in parts:
+        mask[w] = True
+    count = int(np.count_nonzero(mask))
+    if count < 3 or not train[mask].all():
         return
-    s, a = step[sel], alt[sel]
-    repeats = float(np.mean(s[1:] == s[:-1]))
-    if repeats >= 0.3 and np.all(np.diff(a) > 0):
-        mask = (src == SRC_STEP) & np.isfinite(alt)
-        step[mask], src[mask] = alt[mask], SRC_ALT
+    before = step[mask]
+    if np.count_nonzero(before[1:] == before[:-1]) < 0.3 * (count - 1):
+        return
+    for w, a in parts:
+        step[w] = a
+    after = step[mask]
+    if np.isfinite(after).all() and bool(np.all(after[1:] > after[:-1])):
+        src[mask] = SRC_ALT
+    else:
+        step[mask] = before
+
+
+def _as_int(step: np.ndarray) -> np.ndarray:
+    """Steps as int64; a step past int64 (a corrupt counter) or left NaN becomes -1."""
+    bad = ~np.isfinite(step) | (np.abs(step) > 2**62)
+    if bad.any():
+        step = step.copy()
+        step[bad] = -1
+    return step.astype(np.int64)
 
 
 def _ffill(x: np.ndarray) -> np.ndarray:
@@ -320,12 +388,16 @@ def _segments(
     Only the points where the step goes back are looked at one by one; between two
     of them the running maximum is one numpy reduction.
     """
-    idx = np.flatnonzero(keep)
-    if idx.size == 0:
+    every = bool(keep.all())
+    idx = None if every else np.flatnonzero(keep)
+    count = keep.size if every else idx.size
+    if count == 0:
         return [], []
-    s, e, ln = step[idx], epoch[idx], line[idx]
-    ordinal = src[idx] == SRC_ORDINAL
-    back = (s[1:] < s[:-1]) | (ordinal[1:] & (e[1:] < e[:-1]))
+    s, e, ln = (step, epoch, line) if every else (step[idx], epoch[idx], line[idx])
+    ordinal = (src if every else src[idx]) == SRC_ORDINAL
+    back = s[1:] < s[:-1]
+    if ordinal.any():
+        back |= ordinal[1:] & (e[1:] < e[:-1])
     points = np.flatnonzero(back) + 1
     brk = np.array(sorted(breaks), np.int64)
     cuts, resumes = [0], []
@@ -339,7 +411,10 @@ def _segments(
             first = last = s[k]
         else:
             resumes.append((len(cuts) - 1, int(s[k - 1]), int(s[k])))
-    bounds = [*cuts, idx.size]
+    if idx is None and len(cuts) == 1:
+        return [np.arange(count)], resumes  # the whole file: one run
+    idx = np.arange(count) if idx is None else idx
+    bounds = [*cuts, count]
     return [idx[a:b] for a, b in itertools.pairwise(bounds)], resumes
 
 
@@ -353,30 +428,51 @@ def _series(
     notes: list[Note],
     n: int,
 ) -> dict[str, Series]:
-    inseg = np.zeros(n, dtype=bool)
-    inseg[idx] = True
-    has_times = bool(np.isfinite(times).any())
-    raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
+    """This run's series. A column of one shape becomes a series with no copy of its
+    values; a name printed by several shapes is gathered in file order (one scatter)."""
+    whole = idx.size == n
+    inseg = None
+    if not whole:
+        inseg = np.zeros(n, dtype=bool)
+        inseg[idx] = True
+    has_times = times.size == n and bool(np.isfinite(times).any())
+    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for name, where, vals in columns:
-        sel = inseg[where]
-        if not sel.any():
-            continue
-        r = where[sel]
-        parts = (step[r], vals[sel], times[r] if has_times else None)
-        if name in raw:  # one name from two shapes: joined, ordered by step later
-            a = raw[name]
-            t = None if a[2] is None else np.r_[a[2], parts[2]]
-            parts = (np.r_[a[0], parts[0]], np.r_[a[1], parts[1]], t)
-        raw[name] = parts
+        if inseg is not None:
+            sel = inseg[where]
+            if not sel.all():
+                where, vals = where[sel], vals[sel]
+        if where.size:
+            parts.setdefault(name, []).append((where, vals))
+    raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
+    steps_of: dict[int, np.ndarray] = {}  # the series of one shape share their steps
+    for name, got in parts.items():
+        shapes = tuple(id(w) for w, _ in got)
+        if len(got) == 1:
+            where, vals = got[0]
+        else:  # several shapes: scatter into file order
+            mask = np.zeros(n, dtype=bool)
+            full = np.full(n, np.nan)
+            for w, v in got:
+                mask[w] = True
+                full[w] = v
+            where = np.flatnonzero(mask)
+            vals = full[where]
+            del full, mask
+        st = steps_of.get(shapes)
+        if st is None:
+            st = steps_of[shapes] = step[where]
+        raw[name] = (st, vals, times[where] if has_times else None)
     raw = profiles.clean(raw, dialect, notes, str(log.path))
     # one raw key owns each canonical name: the one with the most points
     owner: dict[str, str] = {}
     for key in sorted(raw, key=lambda k: (-raw[k][0].size, canonical(k) != k, k)):
         owner.setdefault(canonical(key), key)
     out: dict[str, Series] = {}
-    for key, (st, vals, t) in raw.items():
+    for key in list(raw):
+        st, v, t = raw.pop(key)
         name = canonical(key) if owner[canonical(key)] == key else key
-        out[name] = Series.from_arrays(name, st, vals, t, f"{log.path.name}: {key}")
+        out[name] = Series.from_arrays(name, st, v, t, f"{log.path.name}: {key}")
     return out
 
 

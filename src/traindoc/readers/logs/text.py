@@ -72,6 +72,7 @@ class TextLog:
         self.rec_line, self.rec_seq = array("i"), array("i")
         self.rec_plan, self.rec_rank = array("h"), array("b")
         self.programs: list[Program] = []
+        self.ctx_seq, self.ctx_val = array("i"), array("d")  # "Epoch 3/10" lines: order, epoch
         self.loose = Loose()
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
         self.bars_after = 0  # progress updates after the last record
@@ -105,6 +106,12 @@ class TextLog:
         # lines are first offered to a stateful reader (--pattern, a W&B block, a table)
         self._slow = pattern is not None
         self._joins = 0
+
+    def release(self) -> None:
+        """Free the per-record bookkeeping arrays (steps.build calls it once they are read)."""
+        self.rec_line, self.rec_seq = array("i"), array("i")
+        self.rec_plan, self.rec_rank = array("h"), array("b")
+        self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
 
     # -- the pass ---------------------------------------------------------------------------
     def feed(self, f: BinaryIO) -> None:
@@ -265,8 +272,10 @@ class TextLog:
         if prog.seen < _SAMPLE:
             self._sample(groups, prog)
         prog.seen += 1
-        if prog.needs_ctx:
-            row.append(self._epoch_ctx)
+        nv = len(prog.names)
+        if prog.ncounters:
+            prog.counters.extend(row[nv:])
+            del row[nv:]
         if prog.has_stamp:
             m = _STAMP.search(text, 0, 80)
             row.append(steps.stamp(m) if m else math.nan)
@@ -281,7 +290,7 @@ class TextLog:
     def _special(self, no: int, row: list[float], prog: Program) -> None:
         vals = dict(zip(prog.names, row, strict=False))
         if prog.summary:
-            ep = row[prog.extras["epoch"]] if "epoch" in prog.extras else math.nan
+            ep = row[len(prog.names) + prog.extras["epoch"]] if "epoch" in prog.extras else math.nan
             self.summaries.append({**vals, "epoch": ep, "_seq": self._seq})
         else:
             for name, v in vals.items():
@@ -366,6 +375,8 @@ class TextLog:
         for f in plan.fields:
             if f.role == "epoch":
                 self._epoch_ctx = _num(nums, f.slot)
+                self.ctx_seq.append(self._seq)
+                self.ctx_val.append(self._epoch_ctx)
                 return
 
     def _row(self, no: int, text: bytes, plan: Plan, rank: int) -> None:
