@@ -336,3 +336,32 @@ def test_what_was_read_is_said(tmp_path: Path) -> None:
     assert inp.series == {"loss": 2, "lr": 2} and inp.lines == 4
     assert inp.lines_not_understood == 1 and inp.first_not_understood.startswith("line 3:")
     assert inp.to_dict()["steps_from"].startswith("the step printed on each line")
+
+
+def test_composer_blocks(tmp_path: Path) -> None:
+    """composer / llm-foundry print a `[batch=N/T]:` line, then one metric per line."""
+    block = "[batch={b}/100]:\n\t Train time/batch: {b}\n\t Train loss/train/total: {l}\n\t Train lr-DecoupledAdamW/group0: 0.0001\n"
+    body = (
+        block.format(b=1, l=7.17)
+        + block.format(b=2, l=6.9)
+        + "[eval batch=5/5]:\n\t Eval metrics/eval/LanguageCrossEntropy: 6.95\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2] and run.get("loss").values.tolist() == [
+        7.17,
+        6.9,
+    ]
+    assert run.get("lr").values.tolist() == [1e-4, 1e-4] and run.fact("max_steps") == 100
+    assert run.get("eval_loss").steps.tolist() == [2]  # at the train step before it
+
+
+def test_wandb_history_export_csv(tmp_path: Path) -> None:
+    p = tmp_path / "wandb_export_2024-01-01.csv"
+    p.write_text(
+        "Step,run-a - train/loss,run-a - train/loss__MIN,run-a - train/loss__MAX,run-a - eval/loss\n"
+        "1,2.5,2.4,2.6,\n2,2.3,2.2,2.4,2.4\n3,2.1,2.0,2.2,\n"
+    )
+    (run,) = load_runs(p)
+    assert run.get("loss").values.tolist() == [2.5, 2.3, 2.1]  # not the window min/max
+    assert run.get("eval_loss").steps.tolist() == [2]
+    assert any("W&B history export" in n.message for n in run.notes)

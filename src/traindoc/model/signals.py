@@ -49,6 +49,7 @@ ALIASES: dict[str, Signal] = {
             "train/crossentropyloss",  # OLMo
             "train/ce_loss",
             "crossentropyloss",
+            "loss/train/total",  # composer / llm-foundry
         ],
         Signal.LOSS,
     ),
@@ -73,6 +74,7 @@ ALIASES: dict[str, Signal] = {
             "eval_lm_loss",
             "val_lm_loss",
             "eval/crossentropyloss",
+            "metrics/eval/languagecrossentropy",  # composer / llm-foundry
         ],
         Signal.EVAL_LOSS,
     ),
@@ -108,6 +110,8 @@ ALIASES: dict[str, Signal] = {
             "lr-adamw/pg1",
             "optim/lr",
             "base_lr",
+            "lr-decoupledadamw/group0",  # composer / llm-foundry
+            "lr-adamw/group0",
         ],
         Signal.LR,
     ),

@@ -32,6 +32,30 @@ def _rank(raw: str, name: str) -> int:
     return 0 if low.endswith("_step") else 1 if low == name else 2
 
 
+def wandb_export(header: list[str], notes: Notes, path: Path) -> list[str]:
+    """A history CSV exported from the W&B UI names its columns `<run> - <metric>`, with
+    `__MIN` / `__MAX` columns for the smoothing window: the metric names are kept (of the
+    first run when several are exported) and the window columns left out."""
+    runs = {h.rsplit(" - ", 1)[0] for h in header if " - " in h}
+    if not runs or not any(h.endswith(("__MIN", "__MAX")) or " - " in h for h in header[1:]):
+        return header
+    first = next(h.rsplit(" - ", 1)[0] for h in header if " - " in h)
+    out = []
+    for h in header:
+        run, _, metric = h.rpartition(" - ")
+        if not run:
+            out.append(h)
+        elif run != first or metric.endswith(("__MIN", "__MAX")):
+            out.append("")  # not read: an empty name drops the cells
+        else:
+            out.append(metric)
+    note = "W&B history export: the `__MIN`/`__MAX` window columns are left out"
+    if len(runs) > 1:
+        note += f"; {len(runs)} runs exported, {first!r} read"
+    notes.add(path, note)
+    return out
+
+
 def read(path: str | Path) -> Run:
     path = Path(path)
     csv_path = path / "metrics.csv" if path.is_dir() else path
@@ -43,6 +67,7 @@ def read(path: str | Path) -> Run:
             header = next(reader, None)
             if not header or not any(h.strip() for h in header):
                 raise ReadError(csv_path, "file is empty or has no header row")
+            header = wandb_export(header, notes, csv_path)
             batch: list[dict[str, Any]] = []
             where: list[int] = []
             for row in reader:
@@ -54,7 +79,7 @@ def read(path: str | Path) -> Run:
                     if row:
                         notes.count(csv_path, "row with the wrong number of cells", line)
                     continue
-                batch.append({k: v for k, v in zip(header, row, strict=True) if v})
+                batch.append({k: v for k, v in zip(header, row, strict=True) if v and k})
                 where.append(line - 1)
                 if len(batch) >= _BATCH:
                     cols.add(batch, np.asarray(where), 0)

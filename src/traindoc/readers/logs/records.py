@@ -68,7 +68,11 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     base = key.strip().strip("'\"")
     if base.endswith(")") and "(" in base:
         base = base[: base.index("(")]
-    name = base.lower().replace(" ", "_")
+    low = base.lower()
+    if low.startswith(("train ", "eval ")) and "/" in low:  # composer: "Train loss/train/total"
+        context = "eval" if low.startswith("eval") else context
+        low = low.split(" ", 1)[1]
+    name = low.replace(" ", "_")
     if name in _NOT_METRICS:
         return None
     name = _RENAMES.get(name, name)

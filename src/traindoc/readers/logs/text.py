@@ -438,8 +438,12 @@ class TextLog:
                     step, best = v, r
             elif f.role == "epoch":
                 epoch = v
-            elif f.role == "total" and v == v and v < 1e15:
+            elif f.role == "inner" and step != step and best > len(_STEP_RANK):
+                step = v  # composer's "[batch=12/100]:" numbers its block
+            elif f.role in ("total", "inner_total") and v == v and v < 1e15:
                 self.totals[int(v)] += 1
+        if plan.context == "eval":  # an eval block sits at the train step before it
+            step = math.nan
         self._blk, self._blk_vals = (no, step, epoch), []
 
     def _close_block(self) -> None:
