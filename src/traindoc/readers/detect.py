@@ -148,8 +148,8 @@ def detect_file(path: Path) -> Source | None:
         return Source("training_args", path)
     if head[:16] == b"SQLite format 3\x00" and b"metrics" in head:
         return Source("mlflow", path)
-    if b'"log_history"' in head and head.lstrip()[:1] == b"{":  # a trainer_state, any name
-        return Source("hf", path)
+    if b'"log_history"' in head and head.lstrip().split(b"\n", 1)[0].strip() == b"{":
+        return Source("hf", path)  # a pretty-printed trainer_state.json, under any name
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)
     if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head):
