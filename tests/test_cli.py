@@ -225,3 +225,21 @@ def test_a_run_with_no_metric_yet_is_not_called_healthy(tmp_path: Path) -> None:
     # preflight checks a configuration by design: a clean one is plainly healthy
     p = traindoc("preflight", "--learning-rate", "3e-4", "--regime", "pretraining")
     assert "HEALTHY" in p.stdout and "NO METRICS" not in p.stdout, p.stdout
+
+
+def test_a_three_line_paste_is_inconclusive_not_healthy(tmp_path: Path) -> None:
+    paste = tmp_path / "paste.txt"
+    paste.write_text("".join(f"step {s} loss {2.31 - s * 0.001:.4f}\n" for s in (1, 2, 3)))
+    p = traindoc("diagnose", str(paste), "-f", "json")
+    assert p.returncode == 0, p.stderr
+    (report,) = json.loads(p.stdout)["runs"]
+    assert report["verdict"] == "inconclusive"
+    reasons = {j["rule"]: j["reason"] for j in report["not_judged"]}
+    assert reasons["no-learning"] == "loss has 3 points; needs 10"
+    term = traindoc("diagnose", str(paste))
+    assert "NOT ENOUGH DATA" in term.stdout and "HEALTHY" not in term.stdout
+    assert "loss has 3 points; needs 10" in term.stdout
+    # the same paste falling clearly, point after point, is judged (and healthy)
+    paste.write_text("".join(f"step {s} loss {2.3 - s * 0.2:.4f}\n" for s in (1, 2, 3)))
+    (report,) = json.loads(traindoc("diagnose", str(paste), "-f", "json").stdout)["runs"]
+    assert report["verdict"] == "healthy", report

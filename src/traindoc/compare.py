@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import mad, rolling_median
 from traindoc.model import Run, Series
-from traindoc.rules._stats import mad, rolling_median
 
 SIGNALS = ("loss", "lr", "grad_norm")
 # Scale-like signals are compared as ratios (log10), so a 2x LR difference

@@ -13,10 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from traindoc.model import Finding, Run, Severity
-from traindoc.rules.api import RuleSpec
+from traindoc.rules.api import NotJudged, RuleSpec
 from traindoc.rules.registry import load_all
 
 VERDICTS = {Severity.ERROR: "broken", Severity.WARNING: "suspect"}
+INCONCLUSIVE = "inconclusive"
 STALL = "stalled-training"
 
 
@@ -30,14 +31,21 @@ class Skipped:
 class Diagnosis:
     run: Run
     findings: tuple[Finding, ...]
-    skipped: tuple[Skipped, ...] = ()
+    skipped: tuple[Skipped, ...] = ()  # rules whose signals are absent: not relevant here
     errors: tuple[str, ...] = ()  # internal rule errors: reported, never fatal
     extra: dict = field(default_factory=dict)
+    # rules that are relevant but could not judge (too few points...), and why
+    not_judged: tuple[Skipped, ...] = ()
+    core_not_judged: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
+        """broken / suspect by the worst finding; inconclusive when nothing reaches warning
+        but a core rule could not judge (a paste of three lines is never healthy)."""
         worst = max((f.severity for f in self.findings), default=None)
-        return VERDICTS.get(worst, "healthy") if worst else "healthy"
+        if worst is not None and worst >= Severity.WARNING:
+            return VERDICTS[worst]
+        return INCONCLUSIVE if self.core_not_judged else "healthy"
 
     @property
     def empty(self) -> bool:
@@ -58,6 +66,8 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     specs = list(rules) if rules is not None else list(load_all().values())
     findings: list[Finding] = []
     skipped: list[Skipped] = []
+    not_judged: list[Skipped] = []
+    core: list[str] = []
     errors: list[str] = []
     for spec in specs:
         missing = spec.missing(run)
@@ -65,7 +75,13 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
             skipped.append(Skipped(spec.id, "needs " + ", ".join(missing)))
             continue
         try:
-            findings.extend(spec.finding(h) for h in spec.check(run, spec.params))
+            for out in spec.check(run, spec.params):
+                if isinstance(out, NotJudged):
+                    not_judged.append(Skipped(spec.id, out.reason))
+                    if spec.core:
+                        core.append(spec.id)
+                else:
+                    findings.append(spec.finding(out))
         except Exception as exc:  # a crashing rule must not take the report down
             tb = traceback.extract_tb(exc.__traceback__)[-1]
             errors.append(
@@ -75,7 +91,14 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     by_id = {s.id: s for s in specs}
     findings = merge_live(findings, run.live, by_id)
     linked = link_causes(findings, by_id)
-    return Diagnosis(run, tuple(order(linked)), tuple(skipped), tuple(errors))
+    return Diagnosis(
+        run,
+        tuple(order(linked)),
+        tuple(skipped),
+        tuple(errors),
+        not_judged=tuple(not_judged),
+        core_not_judged=tuple(dict.fromkeys(core)),
+    )
 
 
 def merge_live(

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, RuleSpec
 from traindoc.rules.rate._common import FINETUNE, effective_batch, peak_lr, total_steps, warmup
 

@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from traindoc.measure.stats import fmt
 from traindoc.model.checkpoint import CheckpointSummary
-from traindoc.rules._stats import fmt
 
 Flagged = set[tuple[str | None, str]]  # (checkpoint name, tensor name) named by a finding
 

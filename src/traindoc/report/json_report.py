@@ -26,7 +26,7 @@ def to_dict(d: Diagnosis) -> dict[str, Any]:
         "run": d.run.summary(),
         "verdict": d.verdict,
         "findings": [f.to_dict() for f in d.findings],
-        "not_judged": [{"rule": s.rule, "reason": s.reason} for s in d.skipped],
+        "not_judged": [{"rule": s.rule, "reason": s.reason} for s in d.not_judged],
         "notes": [str(n) for n in d.run.notes],
         "internal_errors": list(d.errors),
     }

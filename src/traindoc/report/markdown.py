@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from traindoc.engine import Diagnosis
+from traindoc.measure.stats import fmt
 from traindoc.model import Run
 from traindoc.report._live import live_line
-from traindoc.rules._stats import fmt
 
 CONFIG_FACTS = (
     "regime",
@@ -62,6 +62,11 @@ def render(d: Diagnosis) -> str:
                 continue
             out += [f"**{_cell(f.title)}** — {_cell(f.prescription)}", ""]
             out += [f"_{_cell(live[0].upper() + live[1:])}._", ""] if live else []
+    elif d.verdict == "inconclusive":
+        out += ["Nothing wrong found, but too little was logged to call the run healthy:", ""]
+        core = set(d.core_not_judged)
+        out += [f"- `{s.rule}`: {_cell(s.reason)}" for s in d.not_judged if s.rule in core]
+        out.append("")
     else:
         out += ["No problems found.", ""]
     cfg = [(k, run.fact(k)) for k in CONFIG_FACTS if run.fact(k) is not None]

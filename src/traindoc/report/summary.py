@@ -19,6 +19,7 @@ _STYLE = {
     "broken": "bold red",
     "suspect": "yellow",
     "healthy": "green",
+    "inconclusive": "white",
     "unreadable": "magenta",
     "no metrics": "dim",
 }

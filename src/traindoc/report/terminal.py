@@ -7,16 +7,17 @@ from rich.markup import escape
 from rich.text import Text
 
 from traindoc.engine import Diagnosis
+from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Severity
 from traindoc.report._live import live_line
 from traindoc.report.sparkline import sparkline
-from traindoc.rules._stats import fmt
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 VERDICT_STYLE = {
     "broken": "bold white on red",
     "suspect": "bold black on yellow",
     "healthy": "bold white on green",
+    "inconclusive": "bold black on white",
 }
 KEY_FACTS = (
     "regime",
@@ -37,6 +38,8 @@ def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> 
     head = Text()
     if no_data:  # "healthy" would claim more than was checked
         head.append(" NO METRICS YET ", style="bold black on white")
+    elif d.verdict == "inconclusive":
+        head.append(" NOT ENOUGH DATA ", style=VERDICT_STYLE["inconclusive"])
     else:
         head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
     head.append(f"  {run.name}", style="bold")
@@ -56,6 +59,12 @@ def render_findings(d: Diagnosis, console: Console, *, metrics_expected: bool = 
     run = d.run
     if metrics_expected and d.empty:
         console.print("\n  No metric logged yet: only the configuration was checked.")
+    elif d.verdict == "inconclusive":
+        console.print("\n  Nothing wrong found, but too little was logged to call the run healthy:")
+        core = set(d.core_not_judged)
+        for s in d.not_judged:
+            if s.rule in core:
+                console.print(Text(f"    {s.rule}: {s.reason}", style="dim"))
     elif not d.findings:
         console.print("\n  No problems found.", style="green")
     roots = [f for f in d.findings if not f.caused_by]

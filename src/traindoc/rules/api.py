@@ -31,7 +31,19 @@ class Hit:
     caused_by: tuple[str, ...] = ()
 
 
-Check = Callable[[Run, Any], Iterable[Hit]]
+@dataclass(frozen=True)
+class NotJudged:
+    """A rule's word that the run holds too little to judge (yielded instead of a Hit).
+
+    `reason` says what was there and what would be needed, in words a user can act on
+    ("loss has 3 points; needs 10"). The engine lists it in the report's `not_judged`;
+    when a core rule cannot judge and nothing reaches warning, the run is inconclusive.
+    """
+
+    reason: str
+
+
+Check = Callable[[Run, Any], Iterable[Hit | NotJudged]]
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,9 @@ class RuleSpec:
     uses: tuple[str, ...] = ()
     # Rule ids that, when found in the same report, explain this finding.
     explained_by: tuple[str, ...] = ()
+    # A core rule's verdict is needed to call a run healthy: when it cannot judge (too
+    # few points) and nothing else reaches warning, the run is inconclusive, not healthy.
+    core: bool = False
 
     @property
     def doc(self) -> str:
@@ -81,6 +96,11 @@ class RuleSpec:
         )
 
 
+def too_few(signal: str, n: int, needs: int) -> NotJudged:
+    """The usual NotJudged: a signal with fewer points than a rule needs."""
+    return NotJudged(f"{signal} has {n} point{'s' if n != 1 else ''}; needs {needs}")
+
+
 def _has(run: Run, need: str) -> bool:
     if need.startswith("fact:"):
         return run.fact(need[5:]) is not None
@@ -99,6 +119,7 @@ def rule(
     requires: tuple[str, ...] = (),
     uses: tuple[str, ...] = (),
     explained_by: tuple[str, ...] = (),
+    core: bool = False,
 ) -> Callable[[Check], Check]:
     """Register a check function as rule `id`."""
     if family not in FAMILIES:
@@ -107,7 +128,9 @@ def rule(
     def deco(fn: Check) -> Check:
         if id in _REGISTRY and _REGISTRY[id].check is not fn:
             raise ValueError(f"rule id {id!r} registered twice")
-        _REGISTRY[id] = RuleSpec(id, family, severity, fn, params, requires, uses, explained_by)
+        _REGISTRY[id] = RuleSpec(
+            id, family, severity, fn, params, requires, uses, explained_by, core
+        )
         return fn
 
     return deco

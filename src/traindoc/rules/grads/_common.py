@@ -16,8 +16,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from traindoc.measure.stats import mad, rolling_median
 from traindoc.model import Run, Series
-from traindoc.rules._stats import mad, rolling_median
 
 T = TypeVar("T")
 

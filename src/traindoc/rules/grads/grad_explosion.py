@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import bins, fmt, median, trend
 from traindoc.model import Run, Series, Severity
-from traindoc.rules._stats import bins, fmt, median, trend
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.grads._common import lr_peak_step, positive
 

@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
+from traindoc.measure.stats import mad, rolling_median, trend
 from traindoc.model import Run, Series
-from traindoc.rules._stats import mad, rolling_median, trend
 
 # Task metrics logged next to eval loss: name fragment -> True when higher is better.
 _METRICS = {

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, rule
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
+from traindoc.measure.stats import mad, quantum
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import mad, quantum
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, infer_vocab, on_bf16_grid
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if v == 0:
             continue
         grid = _grid(v, dtype, p)
-        bf16_grid = dtype in ("bf16", "fp16") or bool(on_bf16_grid(np.array([v]))[0])
+        bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
         if bf16_grid and _at_floor(run, v):
             continue  # seed A's 10.8125, ln(V) quantised: uniform-plateau's finding
         if grid:
@@ -145,7 +145,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
 def _grid(v: float, dtype: str, p: Params) -> float | None:
     """The grid step a logged value sits on, or None when it looks full precision."""
-    if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(on_bf16_grid(np.array([v]))[0])):
+    if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(fl.on_bf16_grid(np.array([v]))[0])):
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
     if round(v, p.hf_decimals) == v:
         return 10.0**-p.hf_decimals
@@ -153,13 +153,10 @@ def _grid(v: float, dtype: str, p: Params) -> float | None:
 
 
 def _at_floor(run: Run, v: float) -> bool:
-    floor = run.floor
-    if floor is None:
-        guess = infer_vocab(v, 0.0, run)
-        floor = math.log(guess[0]) if guess else None
+    floor = fl.known(run) or fl.infer(v, 0.0, run)
     if floor is None:
         return False
-    lo, hi = floor_band(run, floor)
+    lo, hi = fl.band(run, floor.value)
     return lo <= v <= hi
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
+from traindoc.measure.stats import bins, fmt, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
-from traindoc.rules._stats import bins, fmt, mad, rolling_median, trend
-from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band
+from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,14 @@ class Params:
     # ... and then either still end >= 50% above its start (blowup_rise) or have
     # landed on the uniform floor ln(V): a blow-up that comes back below its start
     # is transient instability (loss-spike / warmup-too-short), not divergence.
+    # Short logs (a pasted excerpt: 3-9 points) cannot give a trend or a noise level:
+    # only a rise no noise explains counts. The last third of the points must all sit
+    # >= 50% above the lowest earlier point (the rise holds), or the loss must have
+    # climbed >= 10x that point and still be >= 3x it at the end.
+    short_min_points: int = 3
+    short_hold_rise: float = 0.5
+    short_orders: float = 10.0
+    short_still_up: float = 3.0
 
 
 @rule(
@@ -49,6 +57,7 @@ class Params:
     params=Params(),
     requires=("loss",),
     uses=("lr",),
+    core=True,
     explained_by=(
         "lr-too-high",
         "warmup-too-short",
@@ -58,7 +67,7 @@ class Params:
         "resume-loss-jump",
     ),
 )
-def check(run: Run, p: Params) -> Iterator[Hit]:
+def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss trends upward or blows up after having been lower.
 
     **What it does.** Compares the median of the last 10% of the training loss with
@@ -71,7 +80,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     instead: the 5-point median climbs to >= 3x it, and the run either still ends
     >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
     model was wrecked into predicting uniformly ("does the loss return, or land at
-    ln(V)?").
+    ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
+    flagged when its last third all sits >= 50% above the lowest earlier point, or
+    it climbed >= 10x that point and still ends >= 3x it (a NaN after such a climb
+    is reported by `nonfinite-loss` too).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -96,6 +108,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     f = loss.finite()
     n = len(f)
     if n < p.min_points:
+        if n < p.short_min_points:
+            yield too_few("loss", n, p.short_min_points)
+        elif (hit := _short_blowup(run, p, f)) is not None:
+            yield hit
         return
     st, vals = bins(f)
     nb = vals.size
@@ -196,7 +212,7 @@ def _early_blowup(
     still_up = late >= (1 + p.blowup_rise) * start and late - start >= p.noise_z * se
     on_floor = False
     if floor is not None:
-        lo, hi = floor_band(run, floor)
+        lo, hi = fl.band(run, floor)
         on_floor = lo <= late <= hi and peak >= p.blowup_factor * floor
     if not (still_up or on_floor):
         return None  # it came back below its start: transient, not divergence
@@ -250,6 +266,69 @@ def _early_blowup(
             "Restart from the initial checkpoint (nothing after the blow-up is worth keeping); "
             "lower the peak LR 3-10x or more, add a warmup of 2-5% of steps, keep gradient "
             "clipping on (max_grad_norm ~1.0), and train in bf16 rather than fp16."
+        ),
+        severity=Severity.ERROR,
+    )
+
+
+def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
+    """A blow-up in a short log: a rise that holds, or one of orders of magnitude."""
+    y, steps = f.values, f.steps
+    n = y.size
+    k = max(1, n // 3)
+    i_best = int(np.argmin(y[: n - k]))
+    best = float(y[i_best])
+    if not best > 0:
+        return None
+    late = y[-k:]
+    peak_i = i_best + int(np.argmax(y[i_best:]))
+    peak = float(y[peak_i])
+    holds = k >= 2 and bool(np.all(late >= (1 + p.short_hold_rise) * best))
+    orders = peak >= p.short_orders * best and float(y[-1]) >= p.short_still_up * best
+    if not (holds or orders):
+        return None
+    up = np.flatnonzero(y[i_best:] >= (1 + p.short_hold_rise) * best)
+    onset = int(steps[i_best + int(up[0])])
+    raw = run.get("loss")
+    then_nonfinite = raw is not None and bool(
+        (~np.isfinite(raw.values[raw.steps > steps[-1]])).any()
+    )
+    evidence: dict[str, object] = {
+        "best_loss": best,
+        "best_step": int(steps[i_best]),
+        "peak_loss": peak,
+        "peak_step": int(steps[peak_i]),
+        "peak_ratio": peak / best,
+        "last_loss": float(y[-1]),
+        "onset_step": onset,
+        "points": n,
+        "then_nonfinite": then_nonfinite,
+    }
+    lr = run.get("lr")
+    if lr is not None:
+        lf = lr.finite()
+        at = lf.values[lf.steps <= onset]
+        if at.size:
+            evidence["lr_at_onset"] = float(at[-1])
+    tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
+    return Hit(
+        title=(
+            f"Loss blows up: from {fmt(best)} (step {int(steps[i_best])}) to {fmt(peak)} "
+            f"({fmt(peak / best)}x, step {int(steps[peak_i])}){tail}"
+        ),
+        step=onset,
+        end_step=int(steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"Only {n} losses are logged, too few for a trend, but the rise is beyond any "
+            f"batch noise: the loss went from {fmt(best)} to {fmt(peak)} and did not come "
+            "back. The updates are wrecking the model: steps too large for the loss surface "
+            "(LR too high, no warmup, a batch too small for the LR) or numerics breaking down."
+        ),
+        prescription=(
+            f"Restart from a checkpoint before step {onset}; lower the peak LR 3-10x, add a "
+            "warmup of 2-5% of steps, keep gradient clipping on (max_grad_norm ~1.0) and "
+            "prefer bf16 to fp16."
         ),
         severity=Severity.ERROR,
     )

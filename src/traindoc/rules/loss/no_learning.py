@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
+from traindoc.measure.stats import bins, fmt, mad, trend
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import bins, fmt, mad, trend
-from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, infer_vocab, starts_mid_run
+from traindoc.rules.api import Hit, NotJudged, rule, too_few
+from traindoc.rules.loss._common import starts_mid_run
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Params:
     params=Params(),
     requires=("loss",),
     uses=("lr",),
+    core=True,
     explained_by=(
         "lr-too-low",
         "schedule-not-applied",
@@ -55,7 +57,7 @@ class Params:
         "vanishing-gradients",
     ),
 )
-def check(run: Run, p: Params) -> Iterator[Hit]:
+def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss does not meaningfully decrease over the run, and is not at ln(V).
 
     **What it does.** Compares the median loss at the start of the run (the
@@ -69,6 +71,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     nothing. The usual causes are an LR far too low for the regime (seed A: 1e-6
     in pre-training, ~300x too low), an LR that is 0 or never scheduled, or no
     trainable parameters (a PEFT / freezing mistake gives a perfectly flat loss).
+
+    Fewer than 10 points cannot separate flat from noisy: the rule then says it could
+    not judge (the run is inconclusive unless something else is found), unless the
+    loss falls >= 4% with most steps down, which is learning however short.
 
     **Known false positives.** A log that covers only a late window of a long run
     (resumed, head truncated) is skipped. RL trainers (GRPO/PPO) are skipped: their
@@ -85,24 +91,27 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     f = loss.finite()
     n = len(f)
-    if n < p.min_points or starts_mid_run(f):
+    if starts_mid_run(f):
         return
     y = f.values
+    if n < p.min_points:
+        # Too few points to tell flat from noisy; a fall twice the most tolerant
+        # regime's threshold, point after point, is learning all the same.
+        falls = n >= 2 and y[-1] <= (1 - 2 * p.min_drop_unknown) * y[0] and _mostly_down(y)
+        if not falls:
+            yield too_few("loss", n, p.min_points)
+        return
     kh, kt = max(3, int(p.head_fraction * n)), max(3, int(p.tail_fraction * n))
     start = max(float(np.median(y[:3])), float(np.median(y[:kh])))
     end = float(np.median(y[-kt:]))
     if start == 0 or not math.isfinite(start):
         return
-    # At ln(V)? Then it is uniform-plateau's finding.
-    floor = run.floor
-    spread_end = mad(y[-kt:])
-    if floor is None:
-        guess = infer_vocab(end, spread_end, run)
-        floor = math.log(guess[0]) if guess and spread_end < 0.005 * abs(end) else None
-    if floor is not None:
-        lo, hi = floor_band(run, floor)
-        if lo <= end <= hi:
-            return
+    # At ln(V) (or ln(C))? Then it is uniform-plateau's finding.
+    at = fl.at_floor(run, "loss")
+    if at is not None and at.to_end:
+        return
+    known = fl.known(run)
+    floor = known.value if known else None
     drop = (start - end) / abs(start)
     regime = run.regime
     if regime == "pretraining" and not (floor and start < p.continued_ratio * floor):
@@ -168,3 +177,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _mostly_down(y: np.ndarray) -> bool:
+    """At least two thirds of the consecutive changes are decreases."""
+    d = np.diff(y)
+    return d.size > 0 and float((d < 0).mean()) >= 2 / 3

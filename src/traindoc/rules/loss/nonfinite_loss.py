@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.losses import nonfinite_loss
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
 
@@ -29,16 +30,17 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss",),
-    uses=("grad_norm", "lr"),
+    uses=("loss", "eval_loss", "grad_norm", "lr"),
     explained_by=("fp16-instability", "grad-explosion", "lr-too-high", "divergence"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """NaN or Inf in the logged training loss: the run is producing garbage.
 
-    **What it does.** Looks for NaN / +Inf / -Inf values in the training loss and
-    reports the first bad step, how many there are, and whether the run ever
-    came back to finite values.
+    **What it does.** Looks for NaN / +Inf / -Inf values in the training loss, else
+    in one of its logged components (detectron2's `loss_cls`, YOLO's `box_loss`) or
+    the eval loss, and reports the first bad step, how many there are, and whether
+    the run ever came back to finite values. A component that goes NaN while the
+    logged total is still a smoothed finite number is the same failure, seen earlier.
 
     **Why it matters.** Once the loss is NaN the weights usually are too: every
     later step is wasted compute. fp16 is by far the most common cause (seed B:
@@ -57,12 +59,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     spike there points at the LR / clipping, a NaN from step 0 at the data (empty
     or fully masked batches give 0/0) or the dtype.
     """
-    loss = run.get("loss")
-    assert loss is not None
+    picked = nonfinite_loss(run)
+    if picked is None:
+        return
+    signal, loss = picked
     bad = ~np.isfinite(loss.values)
     count = int(bad.sum())
-    if count == 0:
-        return
     idx = np.flatnonzero(bad)
     first, last = int(idx[0]), int(idx[-1])
     n = len(loss)
@@ -83,6 +85,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         f"{k} {name}" for k, name in ((n_nan, "NaN"), (n_posinf, "+Inf"), (n_neginf, "-Inf")) if k
     )
     evidence = {
+        "signal": signal,
         "first_bad_step": first_step,
         "count": count,
         "fraction": count / n,
@@ -132,7 +135,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "at the data (drop empty / fully masked samples) or the dtype."
     )
     yield Hit(
-        title=f"Loss is non-finite from step {first_step} ({kinds} in {count} of {n} points)",
+        title=(
+            f"{_what(signal)} is non-finite from step {first_step} "
+            f"({kinds} in {count} of {n} points)"
+        ),
         step=first_step,
         end_step=int(loss.steps[last]),
         evidence=evidence,
@@ -140,3 +146,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         prescription=fix,
         severity=Severity.WARNING if isolated else None,
     )
+
+
+def _what(signal: str) -> str:
+    if signal == "loss":
+        return "Loss"
+    if signal == "eval_loss":
+        return "Eval loss"
+    return f"Loss component {signal}"

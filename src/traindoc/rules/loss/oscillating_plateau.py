@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
+from traindoc.measure.stats import bins, fmt, lr_fraction, mad, trend
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import bins, fmt, lr_fraction, mad, trend
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if mad(band) == 0:
         return  # mostly one exact value: degenerate-loss's, not an oscillation
     if run.floor is not None:
-        lo, hi = floor_band(run, run.floor)
+        lo, hi = fl.band(run, run.floor)
         if lo <= level <= hi:
             return  # at ln(V): uniform-plateau's
     end = int(f.steps[-1])

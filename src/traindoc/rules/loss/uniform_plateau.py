@@ -8,27 +8,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import bins, mad, rolling_median
-from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import floor_band, infer_vocab
+from traindoc.rules.api import Hit, NotJudged, rule
 
 
 @dataclass(frozen=True)
 class Params:
-    # A handful of logged points is the least that can be called "sits there".
-    min_points: int = 5
+    # Points at the floor that can be called "sits there" (two equal ones also do:
+    # a loss identical at iteration 1 and 400 has not moved).
+    min_points: int = 3
+    # An error needs this many points at the floor; fewer is a warning.
+    error_points: int = 5
     # 15% of the run at ln(V) is far longer than a fresh init spends there (a healthy
     # LM leaves the floor within the first few percent); seed A spent 87% there.
     min_fraction: float = 0.15
-    # Rolling median over binned points so one odd batch does not split a plateau.
-    smooth: int = 5
-    # Tail share used to guess the plateau level when V is unknown.
-    tail_fraction: float = 0.3
-    # A model at the uniform floor scores the same on every batch: when V must be
-    # inferred, the plateau's spread must be this small (relative), else exp(loss)
-    # landing near some vocabulary size is coincidence.
-    max_rel_spread_inferred: float = 0.005
+    # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
+    zero_logp: float = 1e-6
 
 
 @rule(
@@ -36,8 +32,7 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss",),
-    uses=("lr",),
+    uses=("loss", "eval_loss", "lr"),
     explained_by=(
         "absurd-initial-loss",
         "lr-too-low",
@@ -46,122 +41,239 @@ class Params:
         # A blow-up that wrecked the model into uniform predictions lands here.
         "divergence",
     ),
+    core=True,
 )
-def check(run: Run, p: Params) -> Iterator[Hit]:
+def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss sits at the uniform floor ln(V): the model predicts every token equally.
 
     **What it does.** Finds the longest stretch where the (binned, median-smoothed)
-    training loss stays at ln(V) (ln(C) for a C-class classifier), allowing one
-    quantum of the logged dtype (fact `loss_dtype`; bf16 spacing when unknown) or
-    0.5% below / 2% above, whichever is wider, and flags it when it covers at least
-    15% of the run (error if the run ends there, warning if it left the floor). When V is unknown it is
-    inferred from exp(plateau loss) if that lands on a known tokenizer size
-    (50257, 32000, 128256, 151936, ...) or, when the log's resolution allows, on a
-    multiple of 128/64 (evidence `inferred_vocab_size`).
+    training loss, else the eval loss, stays at ln(V) (ln(C) for a C-class
+    classifier), allowing one quantum of the logged dtype (fact `loss_dtype`; bf16
+    spacing when unknown) or 0.5% below / 2% above, whichever is wider, and flags it
+    when it covers at least 15% of the curve and 3 points (error when the run ends
+    there with 5 or more, warning otherwise). When V or C is not known, the flat
+    tail's level tells: exp(level) on a known tokenizer size (50257, 32000, 128256,
+    ...) or a multiple of 128/64 when the log's resolution allows (evidence
+    `inferred_vocab_size`), or on a class count (2-20, or a round one such as 50,
+    100, 1000) when an accuracy in the log sits at chance 1/C or the curve is flat to
+    0.1% (evidence `inferred_classes`). Also flagged without a loss: a top-1 and a
+    top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
+    exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
+    enough).
 
     **Why it matters.** ln(V) is what a model scores when its output ignores the
     input. Seed A sat at 10.8125 = ln(50257) = 10.8249 rounded to bf16 for 260 of
     300 steps and generated noise: the run had spent itself undoing a broken
-    checkpoint (first loss 96) and landed on a "blank" model.
+    checkpoint (first loss 96) and landed on a "blank" model. A classifier at ln(C)
+    with accuracy 1/C has learned nothing about its inputs (dead units, a softmax fed
+    twice, an LR too high that collapsed it, labels that do not match inputs).
 
     **Known false positives.** A freshly initialised model starts 1-2% above ln(V)
     and leaves within the first few percent of the run; only a long stretch counts.
-    A plateau that ends before the run does is reported as a warning.
+    A plateau that ends before the run does is reported as a warning. DPO starts at
+    ln 2 by construction (policy = reference): only zero log-probs flag one point.
 
     **What to do.** Check the first-batch loss and the checkpoint (absurd initial
     loss?), the logged LR (0, never scheduled, or 1e-6 where pre-training needs
-    ~3e-4) and the trainable-parameter count. Relaunch from a clean checkpoint with
-    an LR suited to the regime.
+    ~3e-4), the trainable-parameter count, and for a classifier the head (a softmax
+    before CrossEntropyLoss) and the labels. Relaunch with the cause fixed.
     """
-    loss = run.get("loss")
-    assert loss is not None
-    f = loss.finite()
-    if len(f) < p.min_points:
+    if (hit := _dpo_without_tokens(run, p)) is not None:
+        yield hit
         return
-    st, vals = bins(f)
-    sm = rolling_median(vals, p.smooth)
-    nb = vals.size
-    floor, vocab, inferred = run.floor, run.vocab_size, None
-    if floor is None:
-        k = max(p.min_points, int(p.tail_fraction * nb))
-        level = float(np.median(sm[-k:]))
-        tail_raw = f.values[f.steps >= st[-k]]
-        spread = mad(tail_raw)
-        if not math.isfinite(spread) or spread > p.max_rel_spread_inferred * abs(level):
-            return
-        guess = infer_vocab(level, spread, run)
-        if guess is None:
-            return
-        vocab, inferred = guess
-        floor = math.log(vocab)
-    lo, hi = floor_band(run, floor)
-    inside = (sm >= lo) & (sm <= hi)
-    if not inside.any():
+    signals = [s for s in ("loss", "eval_loss") if run.get(s) is not None]
+    if not signals:
+        if (hit := _chance_topk(run)) is not None:
+            yield hit
         return
-    # Longest run of consecutive in-band bins.
-    edges = np.diff(np.r_[0, inside.astype(np.int8), 0])
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    i = int(np.argmax(ends - starts))
-    a, b = int(starts[i]), int(ends[i]) - 1
-    length = b - a + 1
-    if length < p.min_points or length < p.min_fraction * nb:
+    found = [
+        a
+        for s in signals
+        if (a := fl.at_floor(run, s, min_points=p.min_points, min_fraction=p.min_fraction))
+    ]
+    if not found:
+        n = max(len(run.get(s).finite()) for s in signals)  # type: ignore[union-attr]
+        if n < p.min_points:
+            yield NotJudged(f"loss has {n} point{'s' * (n != 1)}; needs {p.min_points}")
         return
-    # Onset at raw resolution: the first raw point in band after the previous bin.
-    prev = st[a - 1] if a > 0 else -np.inf
-    seg = (f.steps > prev) & (f.steps <= st[b])
-    in_raw = seg & (f.values >= lo) & (f.values <= hi)
-    onset = int(f.steps[np.argmax(in_raw)]) if in_raw.any() else int(st[a])
-    end = int(f.steps[-1]) if b == nb - 1 else int(st[b])
-    stretch = f.values[(f.steps >= onset) & (f.steps <= end)]
-    med = float(np.median(stretch))
-    spread = mad(stretch)
-    if spread > hi - lo:
-        return  # wanders across the band rather than sitting at the floor
-    to_end = b >= nb - 1
-    severity = Severity.ERROR if to_end and inferred != "padded-multiple" else Severity.WARNING
-    frac = length / nb
-    what = f"ln({vocab})" if vocab else "ln(V)"
-    evidence = {
-        "median_loss": med,
-        "floor": floor,
-        "vocab_size": vocab,
-        "onset_step": onset,
-        "end_step": end,
-        "fraction_of_run": frac,
-        "band_low": lo,
-        "band_high": hi,
+    # The training loss first; the eval loss when only it sits there (or longer).
+    at = max(found, key=lambda a: (a.to_end, a.signal == "loss", a.fraction))
+    yield _hit(run, at, p)
+
+
+def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:
+    flo = at.floor
+    strong = flo.how in ("fact", "known-tokenizer") or at.corroborated_by is not None
+    severity = (
+        Severity.ERROR
+        if at.to_end and at.points >= p.error_points and (strong or flo.how == "classes")
+        else Severity.WARNING
+    )
+    unit = "classes" if flo.count <= 1024 and flo.how in ("classes", "fact") else "tokens"
+    what = f"ln({flo.count})"
+    evidence: dict[str, object] = {
+        "signal": at.signal,
+        "median_loss": at.median,
+        "floor": flo.value,
+        "vocab_size": flo.count,
+        "onset_step": at.onset,
+        "end_step": at.end,
+        "points_at_floor": at.points,
+        "fraction_of_run": at.fraction,
+        "band_low": at.band[0],
+        "band_high": at.band[1],
         "loss_dtype": run.fact("loss_dtype") or "unknown (allowed bf16 spacing)",
-        "still_at_floor_at_end": to_end,
+        "still_at_floor_at_end": at.to_end,
     }
-    if inferred:
-        evidence["inferred_vocab_size"] = vocab
-        evidence["inferred_from"] = inferred
+    if flo.how in ("known-tokenizer", "padded-multiple"):
+        evidence["inferred_vocab_size"] = flo.count
+        evidence["inferred_from"] = flo.how
+    elif flo.how == "classes":
+        evidence["inferred_classes"] = flo.count
+    if at.corroborated_by:
+        evidence["at_chance"] = at.corroborated_by
     lr = run.get("lr")
     if lr is not None:
         lf = lr.finite()
-        sel = lf.values[(lf.steps >= onset) & (lf.steps <= end)]
+        sel = lf.values[(lf.steps >= at.onset) & (lf.steps <= at.end)]
         if sel.size:
             evidence["median_lr_on_plateau"] = float(np.median(sel))
-    yield Hit(
+    name = "eval loss" if at.signal == "eval_loss" else "Loss"
+    chance = f"; {at.corroborated_by} is at chance 1/{flo.count}" if at.corroborated_by else ""
+    inferred = {"fact": "", "classes": f" ({flo.count} {unit} inferred from the level)"}.get(
+        flo.how, " (V inferred from the plateau)"
+    )
+    return Hit(
         title=(
-            f"Loss is stuck at the uniform floor {what} = {floor:.4f} "
-            f"(median {med:.6g}) from step {onset} to {end}"
-            + (" (V inferred from the plateau)" if inferred else "")
+            f"{name[0].upper()}{name[1:]} is stuck at the uniform floor {what} = "
+            f"{flo.value:.4f} (median {at.median:.6g}, {at.points} points) from step "
+            f"{at.onset} to {at.end}{inferred}{chance}"
         ),
-        step=onset,
-        end_step=end,
+        step=at.onset,
+        end_step=at.end,
         evidence=evidence,
         explanation=(
-            "A loss of ln(V) is what a model scores when it gives every token (class) the "
-            "same probability: its output no longer depends on the input. Sitting there "
-            f"for {frac:.0%} of the run means nothing is being learned; after a fall from "
-            "a high start it means the run only undid a broken starting point."
+            f"A loss of ln({flo.count}) is what a model scores when it gives each of "
+            f"{flo.count} {unit} the same probability: its output no longer depends on the "
+            f"input. Sitting there for {at.fraction:.0%} of the logged curve means nothing "
+            "is being learned; after a fall from a high start it means the run only undid "
+            "a broken starting point."
         ),
-        prescription=(
-            "Check the first-batch loss and the starting checkpoint's tensor stats; check "
-            "the logged LR is non-zero and right for the regime (pre-training ~3e-4, not "
-            "1e-6) and that the scheduler steps; check the trainable-parameter count. "
-            "Relaunch from a clean checkpoint with a corrected LR."
-        ),
+        prescription=_prescription(run, flo.count),
         severity=severity,
     )
+
+
+def _prescription(run: Run, count: int) -> str:
+    lr = run.get("lr")
+    lr_now = float(np.median(lr.finite().values)) if lr is not None and len(lr.finite()) else None
+    first = []
+    if lr_now == 0.0:
+        first.append("The logged LR is 0 on the plateau: nothing can move; fix the schedule.")
+    elif lr_now is not None and lr_now >= 1e-3 and count <= 1024:
+        first.append(
+            f"The LR is {lr_now:g}: a classifier collapsed to uniform output often had its "
+            "ReLUs killed by a too-large first update; retry at 1/10 of it."
+        )
+    return " ".join(
+        [
+            *first,
+            "Check the first-batch loss and the starting checkpoint; that the LR is non-zero "
+            "and right for the regime (pre-training ~3e-4, not 1e-6) and the scheduler steps; "
+            "the trainable-parameter count; for a classifier, that the head emits logits "
+            "(no softmax before CrossEntropyLoss) and the labels match the inputs.",
+        ]
+    )
+
+
+def _dpo_without_tokens(run: Run, p: Params) -> Hit | None:
+    """DPO with log-probs exactly 0: no completion token is scored, loss pinned at ln 2."""
+    chosen, rejected, loss = run.get("logps/chosen"), run.get("logps/rejected"), run.get("loss")
+    if chosen is None or rejected is None or loss is None:
+        return None
+    c, r, lf = chosen.finite(), rejected.finite(), loss.finite()
+    if not (len(c) and len(r) and len(lf)):
+        return None
+    if np.abs(c.values).max() > p.zero_logp or np.abs(r.values).max() > p.zero_logp:
+        return None
+    med = float(np.median(lf.values))
+    if abs(med - math.log(2)) > 1e-3:
+        return None
+    return Hit(
+        title=(
+            f"DPO loss is pinned at ln 2 = 0.6931 (median {med:.4g}, {len(lf)} points): "
+            "logps/chosen and logps/rejected are exactly 0, so no completion token is scored"
+        ),
+        step=int(lf.steps[0]),
+        end_step=int(lf.steps[-1]),
+        evidence={
+            "signal": "loss",
+            "median_loss": med,
+            "floor": math.log(2),
+            "max_abs_logps_chosen": float(np.abs(c.values).max()),
+            "max_abs_logps_rejected": float(np.abs(r.values).max()),
+            "points": len(lf),
+        },
+        explanation=(
+            "The DPO loss is -log sigmoid(beta * margin); the margin is built from the summed "
+            "log-probabilities of the completion tokens. A sum of exactly 0 means no token "
+            "was summed: every completion label is masked (-100) or truncated away. The "
+            "margin is 0 forever, the loss is ln 2 and the gradient is 0."
+        ),
+        prescription=(
+            "Inspect a collated batch: count the label positions that are not -100 for "
+            "chosen and rejected. Usually the prompt fills max_length (raise max_length or "
+            "lower max_prompt_length) or the chat template masks the answer too."
+        ),
+    )
+
+
+def _chance_topk(run: Run) -> Hit | None:
+    """No loss logged: a top-1 and a top-5 accuracy at 1/C and 5/C for the same C."""
+    names = sorted(run.series)
+    for n1 in names:
+        low = n1.lower()
+        if not any(t in low for t in ("rec@1", "top1", "acc@1", "top-1", "prec@1")):
+            continue
+        n5 = next((n for n in names if n != n1 and _top5_of(n1, n)), None)
+        if n5 is None:
+            continue
+        a1, a5 = run.get(n1).finite(), run.get(n5).finite()  # type: ignore[union-attr]
+        if len(a1) < 2 or len(a5) < 2:
+            continue
+        for count in (run.vocab_size, *fl.ROUND_CLASSES):
+            if not count or count < 100:
+                continue
+            if fl.at_chance(a1.values, count) and fl.at_chance(a5.values / 5.0, count):
+                return Hit(
+                    title=(
+                        f"{n1} and {n5} sit at chance for {count} classes "
+                        f"({float(np.median(a1.values)):.4g} ~ 1/{count}, "
+                        f"{float(np.median(a5.values)):.4g} ~ 5/{count}) over "
+                        f"{len(a1)} evaluations: the model predicts uniformly"
+                    ),
+                    step=int(a1.steps[0]),
+                    end_step=int(a1.steps[-1]),
+                    evidence={
+                        "signal": n1,
+                        "top5_signal": n5,
+                        "median_top1": float(np.median(a1.values)),
+                        "median_top5": float(np.median(a5.values)),
+                        "inferred_classes": count,
+                        "points": len(a1),
+                    },
+                    explanation=(
+                        f"A top-1 accuracy of 1/{count} and a top-5 of 5/{count} are what a "
+                        "model scores when its output ignores the input: nothing is learned."
+                    ),
+                    prescription=_prescription(run, count),
+                    severity=Severity.ERROR if len(a1) >= 3 else Severity.WARNING,
+                )
+    return None
+
+
+def _top5_of(top1: str, other: str) -> bool:
+    for a, b in (("@1", "@5"), ("top1", "top5"), ("top-1", "top-5")):
+        if a in top1 and top1.replace(a, b) == other:
+            return True
+    return False

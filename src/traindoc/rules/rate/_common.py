@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import Trend, bins, mad, median, rolling_median, trend
 from traindoc.model import Run, Series
-from traindoc.rules._stats import Trend, bins, mad, median, rolling_median, trend
 
 # Typical peak LR per regime (AdamW). Pre-training: seed A's "about 3e-4";
 # full fine-tune 1e-5..5e-5; LoRA 5e-5..2e-4 (seed B's fix was 5e-5).

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from traindoc.measure.losses import nonfinite_loss
+from traindoc.measure.stats import fmt, lr_fraction, trend
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt, lr_fraction, trend
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve, nonfinite, peak_lr, size_scale, spike_events
 
@@ -67,7 +68,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Takes the peak LR (logged, else configured) and compares it
     with the regime's tolerance: 2e-3 for pre-training, 2e-4 for full fine-tuning,
     1e-3 for LoRA (2e-3 when the regime is unknown). Above it, it looks for
-    instability in the curves: NaN/Inf loss or grad norm, a loss that trends up or
+    instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
     sits 1.5x above its best (error), three or more loss / grad-norm spikes, or an
     oscillating plateau (warning). Without instability it is only info. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
@@ -117,7 +118,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     c = curve(loss) if loss is not None else None
 
     signs: list[str] = []
-    n_nan = nonfinite(run, "loss")[0] + nonfinite(run, "grad_norm")[0]
+    broken = nonfinite_loss(run)
+    n_nan = nonfinite(run, broken[0])[0] if broken else 0
+    n_nan += nonfinite(run, "grad_norm")[0]
     if n_nan:
         signs.append("non-finite")
     if c is not None and c.diverging:

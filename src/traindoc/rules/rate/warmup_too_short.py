@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.stats import fmt, mad, median, rolling_median
 from traindoc.model import Run, Severity
-from traindoc.rules._stats import fmt, mad, median, rolling_median
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import nonfinite, peak_lr, spike_events, total_steps, warmup
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import fmt, mad, rolling_median
 from traindoc.model import Run, Series, Severity
-from traindoc.rules._stats import fmt, mad, rolling_median
 from traindoc.rules.api import Hit, rule
 
 

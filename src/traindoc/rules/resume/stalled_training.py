@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from traindoc.measure.stats import fmt
 from traindoc.model import Event, Run, Severity
-from traindoc.rules._stats import fmt
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.resume._timing import intervals, timed_series
 

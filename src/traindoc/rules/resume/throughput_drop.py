@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.stats import bins, fmt
 from traindoc.model import Run, Series, Severity
-from traindoc.rules._stats import bins, fmt
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.resume._timing import intervals, longest_run, timed_series
 

@@ -1,0 +1,282 @@
+"""The uniform floor: the loss of a model whose output ignores its input.
+
+A model that gives every one of V tokens (or C classes) the same probability scores
+cross-entropy ln(V) (ln(C)); DPO's loss is ln 2 when the policy equals the reference.
+A loss sitting there means nothing is learned. When V or C is not known, the level
+itself tells: exp(plateau) landing on a known tokenizer size, a vocabulary padded to a
+multiple of 64/128, or a plausible class count (any count up to 20, or a round one) is
+strong evidence -- provided the plateau is flat, since a learning model only passes
+through such a level.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.measure.stats import bins, mad, quantum, rolling_median
+from traindoc.model import Run
+
+# Vocabulary sizes of common tokenizers, most common first: when several lie within
+# the quantisation of a plateau, the first one listed is reported.
+KNOWN_VOCABS = (
+    50257,  # GPT-2 / GPT-J / OPT-ish
+    32000,  # Llama 1/2, Mistral 7B
+    128256,  # Llama 3
+    151936,  # Qwen2 (padded)
+    152064,  # Qwen2 7B+ (padded)
+    50304,  # GPT-NeoX / nanoGPT (50257 padded to a multiple of 128)
+    32768,  # Mistral v3
+    65536,  # padded 64k
+    100352,  # cl100k padded
+    256000,  # Gemma
+    262144,  # Gemma 3
+    30522,  # BERT
+    50265,  # RoBERTa / BART
+    32100,  # T5
+    250002,  # XLM-R
+    49152,  # SmolLM / StarCoder
+    102400,  # DeepSeek
+    64000,  # Yi
+    32064,  # Phi-3
+    131072,  # Mistral Nemo
+    51865,  # Whisper
+    250880,  # BLOOM
+    50280,  # Pythia tokenizer
+    100277,  # cl100k
+    200064,  # Phi-4-mini / o200k padded
+    65024,  # Falcon
+)
+# Class counts worth naming above 20 (datasets' sizes): any other count is coincidence.
+ROUND_CLASSES = (26, 32, 50, 64, 80, 91, 100, 101, 102, 128, 200, 256, 365, 500, 1000, 1024)
+MAX_SMALL_CLASSES = 20
+# How far above ln(V) a nearly uniform model's flat loss may sit (nats).
+ABOVE = 2e-3
+
+
+@dataclass(frozen=True)
+class Floor:
+    count: int  # V or C
+    value: float  # ln(count)
+    how: str  # fact | known-tokenizer | padded-multiple | classes
+
+
+def loss_dtype(run: Run) -> str:
+    """Precision of the logged loss; unknown -> bf16, the coarsest common one."""
+    d = str(run.fact("loss_dtype") or "").lower()
+    return d if d in ("bf16", "fp16", "fp32") else "bf16"
+
+
+def on_bf16_grid(values: np.ndarray) -> np.ndarray:
+    """True where a value is exactly representable in bfloat16."""
+    v = np.asarray(values, np.float64)
+    f32 = v.astype(np.float32)
+    bits = f32.view(np.uint32)
+    return ((bits & np.uint32(0xFFFF)) == 0) & (f32.astype(np.float64) == v)
+
+
+def band(run: Run, floor: float) -> tuple[float, float]:
+    """(lo, hi) of losses that count as "at the uniform floor ln(V)".
+
+    One quantum of the logged dtype either side (10.8125 is ln(50257) in bf16);
+    above the floor a little more room, since a fresh init starts 1-2% above ln(V);
+    below it only a little, since a loss clearly under ln(V) has learned something.
+    """
+    q = quantum(floor, loss_dtype(run))
+    return floor - max(q, 0.005 * floor), floor + max(q, 0.02 * floor)
+
+
+def known(run: Run) -> Floor | None:
+    """The floor from the run's facts: ln(C) for a classifier, else ln(V)."""
+    v = run.vocab_size
+    if v and v > 1:
+        return Floor(int(v), math.log(v), "fact")
+    return None
+
+
+def infer(level: float, spread: float, run: Run) -> Floor | None:
+    """The count a flat level at `level` = ln(count) implies, or None.
+
+    `spread` is the plateau's own noise (a robust sigma). The uncertainty on the
+    level is the larger of half a quantum of the logged dtype (when the values may be
+    quantised), the spread and the 4-decimal rounding of older logs.
+    """
+    if not math.isfinite(level) or level <= 0.5 or level > math.log(2_000_000):
+        return None
+    half_q = 0.5 * quantum(level, loss_dtype(run))
+    if run.fact("loss_dtype") is None and not bool(on_bf16_grid(np.array([level]))[0]):
+        half_q = 0.0  # an off-grid value was not logged in bf16
+    tol = max(half_q, spread, 5e-5)
+    lo, hi = math.exp(level - tol), math.exp(level + tol)
+    if level >= math.log(1000):
+        for v in KNOWN_VOCABS:
+            if lo <= v <= hi:
+                return Floor(v, math.log(v), "known-tokenizer")
+        if hi - lo <= 16:
+            for m in (128, 64):
+                k = math.ceil(lo / m) * m
+                if k <= hi:
+                    return Floor(int(k), math.log(k), "padded-multiple")
+        # A model that is nearly, not exactly, uniform scores a hair above ln(V)
+        # (10.8259 for ln(50304) = 10.82584): the nearest known size under the level.
+        near = [v for v in KNOWN_VOCABS if level - tol - ABOVE <= math.log(v) <= level]
+        if near:
+            v = min(near, key=lambda v: level - math.log(v))
+            return Floor(v, math.log(v), "known-tokenizer")
+    # a class count: any up to 20 (their logs are far apart), else a round one
+    tol_c = max(tol, 2e-3)
+    for c in (*range(2, MAX_SMALL_CLASSES + 1), *ROUND_CLASSES):
+        if -tol_c <= level - math.log(c) <= tol_c + ABOVE:
+            return Floor(c, math.log(c), "classes")
+    return None
+
+
+def at_chance(values: np.ndarray, count: int, error: bool = False) -> bool:
+    """True when an accuracy (an error rate, with `error`) sits at chance for `count`
+    classes: 1/C (1 - 1/C).
+
+    A model whose output ignores its input still scores whatever its tie-break or the
+    label mix gives (28% on a 4-choice set whose first answer is right 28% of the
+    time), and a finite eval set scatters: the median must lie within 0.02 or a third
+    of 1/C, whichever is wider (0.00094-0.00126 for 1000 classes). Percentages are
+    read as such.
+    """
+    v = np.asarray(values, np.float64)
+    v = v[np.isfinite(v)]
+    if v.size == 0 or count < 2:
+        return False
+    if np.median(v) > 1.5:  # printed in percent
+        v = v / 100.0
+    p = 1.0 - v if error else v
+    if not ((p >= 0) & (p <= 1)).all():
+        return False
+    tol = max(0.02, 0.35 / count) if count <= MAX_SMALL_CLASSES else 0.35 / count
+    return bool(abs(float(np.median(p)) - 1.0 / count) <= tol)
+
+
+# Accuracy-like and error-like metric names (canonical series names, lower case).
+_ACC = ("acc", "rec@1", "top1", "top-1", "precision@1", "prec@1")
+_ERR = ("error", "err@1", "top1_err", "top-1-err")
+
+
+def chance_metric(run: Run, count: int, since: int | None = None) -> str | None:
+    """The first accuracy / error series at chance for `count` classes (from step
+    `since` on), or None: a model that ignores its input scores chance on all of them.
+    """
+    for name in sorted(run.series):
+        low = name.lower()
+        error = any(t in low for t in _ERR)
+        if not error and not any(t in low for t in _ACC):
+            continue
+        if any(t in low for t in ("@5", "top5", "top-5", "acc5", "_5")):
+            continue
+        s = run.get(name)
+        if s is None:
+            continue
+        f = s.finite()
+        vals = f.values if since is None else f.values[f.steps >= since]
+        if vals.size and at_chance(vals, count, error):
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class AtFloor:
+    """A stretch of a loss curve at the uniform floor."""
+
+    signal: str
+    floor: Floor
+    onset: int
+    end: int
+    median: float
+    spread: float
+    points: int
+    fraction: float  # of the curve's (binned) points
+    to_end: bool
+    band: tuple[float, float]
+    corroborated_by: str | None = None  # an accuracy at chance, when one agrees
+
+
+# When the floor is inferred, the curve must be this flat (robust sigma / level)
+# for exp(level) landing on a vocabulary size to mean something; a class count
+# (closer together) needs an accuracy at chance, or this much flatter.
+MAX_REL_SPREAD = 0.005
+MAX_REL_SPREAD_CLASSES = 0.001
+
+
+def at_floor(
+    run: Run, signal: str, *, min_points: int = 3, min_fraction: float = 0.15
+) -> AtFloor | None:
+    """The longest stretch where `signal` sits at the uniform floor, or None.
+
+    The floor is the run's own (ln of its vocabulary or class count) or, when unknown,
+    the one the curve's flat tail implies (`infer`). The curve is binned and median-
+    smoothed so one odd batch does not split a stretch; the stretch must hold
+    `min_points` points and `min_fraction` of the curve. Two points suffice when they
+    are equal to the printed precision (a loss identical at iteration 1 and 400 has
+    not moved).
+    """
+    s = run.get(signal)
+    if s is None:
+        return None
+    f = s.finite()
+    n = len(f)
+    if n < 2:
+        return None
+    st, vals = bins(f)
+    sm = rolling_median(vals, 5) if vals.size >= 5 else vals
+    nb = vals.size
+    floor, corroborated = known(run), None
+    if floor is None:
+        k = min(nb, max(min_points, 5, int(0.3 * nb)))
+        tail = f.values[f.steps >= st[-k]]
+        level, spread = float(np.median(tail)), mad(tail)
+        if not math.isfinite(spread) or spread > MAX_REL_SPREAD * abs(level):
+            return None
+        floor = infer(level, spread, run)
+        if floor is None:
+            return None
+        if floor.how == "classes":
+            corroborated = chance_metric(run, floor.count, int(st[-k]))
+            if corroborated is None and (
+                spread > MAX_REL_SPREAD_CLASSES * abs(level) or tail.size < 3
+            ):
+                return None
+    lo, hi = band(run, floor.value)
+    inside = (sm >= lo) & (sm <= hi)
+    if not inside.any():
+        return None
+    edges = np.diff(np.r_[0, inside.astype(np.int8), 0])
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    i = int(np.argmax(ends - starts))
+    a, b = int(starts[i]), int(ends[i]) - 1
+    length = b - a + 1
+    prev = st[a - 1] if a > 0 else -np.inf
+    seg = (f.steps > prev) & (f.steps <= st[b])
+    in_raw = seg & (f.values >= lo) & (f.values <= hi)
+    onset = int(f.steps[np.argmax(in_raw)]) if in_raw.any() else int(st[a])
+    end = int(f.steps[-1]) if b == nb - 1 else int(st[b])
+    stretch = f.values[(f.steps >= onset) & (f.steps <= end)]
+    equal = stretch.size >= 2 and float(np.ptp(stretch)) == 0.0
+    if length < min_fraction * nb or (length < min_points and not equal):
+        return None
+    spread = mad(stretch)
+    if spread > hi - lo:
+        return None  # wanders across the band rather than sitting at the floor
+    if corroborated is None and floor.how != "classes":
+        corroborated = chance_metric(run, floor.count, onset) if floor.count <= 1024 else None
+    return AtFloor(
+        signal,
+        floor,
+        onset,
+        end,
+        float(np.median(stretch)),
+        spread,
+        int(stretch.size),
+        length / nb,
+        b == nb - 1,
+        (lo, hi),
+        corroborated,
+    )

@@ -1,0 +1,52 @@
+"""Which logged series are losses: the total, its components, the eval loss.
+
+Trainers log the total (`loss`) next to its parts (detectron2's `loss_cls`,
+`loss_box_reg`; YOLO's `box_loss`; mmdet's `loss_bbox`), and a smoothed total can
+stay finite for a window after a part has gone NaN. Rules that look for a broken
+loss look at all of them, in that order.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from traindoc.model import Run, Series
+
+# A component of the training loss: loss_cls, box_loss, train/loss_ctc, lm_loss
+# (the fp16 scaler's loss_scale is not one).
+_COMPONENT = re.compile(r"(^|[_/])loss([_/]|$)")
+
+
+def components(run: Run) -> list[str]:
+    """Names of the logged loss components (not the total, not the eval loss)."""
+    return [
+        n
+        for n in sorted(run.series)
+        if n not in ("loss", "eval_loss")
+        and _COMPONENT.search(n)
+        and "scale" not in n
+        and not n.startswith(("eval", "val", "test"))
+    ]
+
+
+def nonfinite_loss(run: Run) -> tuple[str, Series] | None:
+    """The loss curve that holds a NaN/Inf: the total first, then its components, then
+    the eval loss (earliest first bad step among the components)."""
+    loss = run.get("loss")
+    if loss is not None and not np.isfinite(loss.values).all():
+        return "loss", loss
+    parts = []
+    for name in components(run):
+        s = run.get(name)
+        if s is not None and not np.isfinite(s.values).all():
+            first = int(s.steps[int(np.argmax(~np.isfinite(s.values)))])
+            parts.append((first, name, s))
+    if parts:
+        _, name, s = min(parts, key=lambda t: t[0])
+        return name, s
+    ev = run.get("eval_loss")
+    if ev is not None and not np.isfinite(ev.values).all():
+        return "eval_loss", ev
+    return None
