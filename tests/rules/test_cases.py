@@ -28,7 +28,9 @@ def _load() -> list:
 def test_rule_case(rule_id: str, case: dict) -> None:
     spec = load_all()[rule_id]
     run = build_run(case)
-    found = [f for f in diagnose(run, [spec]).findings if f.rule == rule_id]
+    d = diagnose(run, [spec])
+    assert not d.errors, d.errors  # a crashing rule is a failure, not a pass
+    found = [f for f in d.findings if f.rule == rule_id]
     if case["expect"] == "pass":
         assert not found, f"unexpected: {found[0].title if found else ''}"
         return

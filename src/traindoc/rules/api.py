@@ -53,8 +53,8 @@ class RuleSpec:
     severity: Severity
     check: Check
     params: Any = None
-    # Signals (series names) that must be present, or "fact:<name>" facts;
-    # "a|b" is satisfied by either.
+    # Signals (series names) that must be present, "fact:<name>" facts or
+    # "event:<kind>" console events; "a|b" is satisfied by either.
     requires: tuple[str, ...] = ()
     # Signals that sharpen evidence when present but are not needed.
     uses: tuple[str, ...] = ()
@@ -104,6 +104,8 @@ def too_few(signal: str, n: int, needs: int) -> NotJudged:
 def _has(run: Run, need: str) -> bool:
     if need.startswith("fact:"):
         return run.fact(need[5:]) is not None
+    if need.startswith("event:"):
+        return any(e.kind == need[6:] for e in run.events)
     return run.get(need) is not None
 
 

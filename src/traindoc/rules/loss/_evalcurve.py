@@ -36,23 +36,44 @@ _METRICS = {
     "map": True,
     "ndcg": True,
     "bertscore": True,
+    "iou": True,
+    "miou": True,
+    "dice": True,
+    "exprate": True,
+    "psnr": True,
+    "ssim": True,
+    "top1": True,
+    "top5": True,
     "wer": False,
     "cer": False,
     "ter": False,
 }
+_PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
 
 
 def task_metrics(run: Run) -> list[tuple[Series, bool]]:
-    """Extra eval series that are task metrics, with their direction (higher better)."""
+    """Eval series that are task metrics, with their direction (higher better).
+
+    A metric is named like one (accuracy, f1, iou, wer, ...) and is an eval one by
+    its prefix (eval_, val_, test_) or because it is logged at the eval loss's steps
+    ("iou (avg on test)" next to eval_loss).
+    """
+    ev = run.get("eval_loss")
+    ev_steps = set(ev.steps.tolist()) if ev is not None else set()
     out = []
     for name, s in run.series.items():
-        m = _PREFIX.match(name)
-        if not m or not len(s):
+        if not len(s) or "loss" in name:
             continue
-        parts = _SPLIT.split(name[m.end() :])
-        for part in parts:
+        m = _PREFIX.match(name)
+        rest = name[m.end() :] if m else name
+        if not m and (
+            not (ev_steps and set(s.steps.tolist()) <= ev_steps)
+            or any(f"{pre}{name}" in run.series for pre in _PREFIXES)
+        ):
+            continue  # a train metric (Keras logs acc next to val_acc each epoch)
+        for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
             if part in _METRICS:
                 out.append((s, _METRICS[part]))
                 break

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.stats import fmt
-from traindoc.model import Run, Severity
+from traindoc.measure.stats import fmt, rolling_median
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 
 
@@ -24,6 +24,11 @@ class Params:
     # Without a known V, judge against the largest common vocabulary (256k,
     # ln = 12.45): a first loss above twice that is absurd for any LM.
     unknown_vocab_floor: float = 12.46
+    # Back under the floor within 5% of a log of 20+ points, ending under 0.9 ln(V):
+    # the start cost a few steps, not the run (info).
+    recover_min_points: int = 20
+    recover_fraction: float = 0.05
+    recover_end_ratio: float = 0.9
 
 
 @rule(
@@ -50,6 +55,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     8.9x ln(50257)). No learning rate fixes it: the run spends itself undoing
     the damage and at best lands back on the floor.
 
+    A start the run shakes off is only info: when the loss is back under ln(V)
+    within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
+    (a large logit scale, say) cost a few steps, not the run.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error.
@@ -61,8 +70,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss = run.get("loss")
     assert loss is not None
     floor = run.floor or p.unknown_vocab_floor
+    # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]
-    first = first[np.isfinite(first)]
+    first = first[np.isfinite(first) & (first != 0)]
     if first.size == 0:
         return
     head = float(np.median(first))  # one odd first batch cannot decide ...
@@ -77,9 +87,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     v = run.vocab_size
     if v is None and severity < Severity.ERROR:
         return  # with V unknown, only the unambiguous case is worth saying
+    back = _recovered_at(loss, floor, p)
+    if back is not None:
+        severity = Severity.INFO  # a quirk of the init that cost a few steps, not the run
     what = f"ln({v})" if v else "ln(V) of any common vocabulary"
     yield Hit(
-        title=f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor {what} = {floor:.2f}",
+        title=(
+            f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor "
+            f"{what} = {floor:.2f}"
+            + (f"; back under it by step {back}, then learns" if back is not None else "")
+        ),
         step=int(loss.steps[0]),
         evidence={
             "first_loss": float(first[0]),
@@ -88,6 +105,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "ratio": ratio,
             "vocab_size": v,
             "expected_init_loss": floor,
+            "back_under_floor_at_step": back,
         },
         explanation=(
             "A model that guesses uniformly scores ln(V); a fresh model starts there and a "
@@ -102,3 +120,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _recovered_at(loss: Series, floor: float, p: Params) -> int | None:
+    """The step where a long log is back under the floor, if that is early and the
+    loss then learns on (ends well under the floor); else None."""
+    f = loss.finite()
+    if len(f) < p.recover_min_points:
+        return None
+    y = rolling_median(f.values, 3)
+    under = np.flatnonzero(y <= floor)
+    if not under.size:
+        return None
+    at = int(f.steps[under[0]])
+    span = float(f.steps[-1] - f.steps[0]) or 1.0
+    end = float(np.median(f.values[-max(3, len(f) // 10) :]))
+    if (at - f.steps[0]) / span > p.recover_fraction or end > p.recover_end_ratio * floor:
+        return None
+    return at

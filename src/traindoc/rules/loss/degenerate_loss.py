@@ -16,8 +16,12 @@ from traindoc.rules.api import Hit, rule
 
 @dataclass(frozen=True)
 class Params:
-    # Consecutive exact zeros that are not a rounding accident.
+    # Consecutive exact zeros that are not a rounding accident ...
     min_zero_run: int = 3
+    # ... or fewer when they start or end the log: that is the run's state, not a blip.
+    min_edge_zero_run: int = 2
+    # "Zero" is anything a 4-decimal logger prints as 0.0000.
+    zero_below: float = 5e-5
     # Level before the zeros under which 0 is convergence (memorised set, rounding
     # to 4 decimals), not a bug: info only.
     converged_level: float = 0.01
@@ -55,7 +59,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """Loss exactly 0, or one value repeated exactly: a logging, masking or overflow bug.
 
     **What it does.** Finds the longest stretch of consecutive logged losses that are
-    exactly 0 (>= 3) or exactly equal to each other (>= 5 at full precision, >= 10
+    exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
+    is 0 now) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the rest of the run
     must vary by >= 4 grid steps for the repeat to mean anything). A repeated bf16
     value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
@@ -82,12 +87,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     f = loss.finite()
     y, steps = f.values, f.steps
     n = y.size
-    if n < p.min_zero_run:
+    if n < p.min_edge_zero_run:
         return
+    # Zero at 4-decimal print precision: a cross-entropy of 1.8e-6 right after 12.18
+    # (perplexity 1.0) is as impossible as an exact 0.
+    zeros_at = np.abs(y) < p.zero_below
+    y = np.where(zeros_at, 0.0, y)
     starts = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])
     lengths = np.diff(np.r_[starts, n])
-    zero = y[starts] == 0
-    if zero.any() and lengths[zero].max() >= p.min_zero_run:
+    # A zero stretch counts when long, or when it is where the log starts or ends
+    # (a short paste whose loss *is* 0 now: 12.18, 0.0, 0.0).
+    edge = (starts == 0) | (starts + lengths == n)
+    zero = (y[starts] == 0) & (
+        (lengths >= p.min_zero_run) | (edge & (lengths >= p.min_edge_zero_run))
+    )
+    if zero.any():
         i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
         yield _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
         return
@@ -161,6 +175,8 @@ def _at_floor(run: Run, v: float) -> bool:
 
 
 def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: Params) -> Hit:
+    raw = run.get("loss")
+    exact = raw is None or not bool(((raw.values != 0) & (np.abs(raw.values) < p.zero_below)).any())
     end = int(steps[s + length - 1])
     before = y[max(0, s - 5) : s]
     pre = float(np.median(before)) if before.size else math.nan
@@ -184,7 +200,8 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         )
     return Hit(
         title=(
-            f"Loss is exactly 0 for {length} consecutive logs (steps {int(steps[s])}-{end})"
+            f"Loss is {'exactly 0' if exact else '0 to 4 decimals'} for {length} consecutive "
+            f"logs (steps {int(steps[s])}-{end})"
             + (f", after {pre:.4g}" if before.size else ", from the first log")
         ),
         step=int(steps[s]),

@@ -23,12 +23,14 @@ from traindoc.rules.loss._evalcurve import (
 @dataclass(frozen=True)
 class Params:
     # Fewer eval points than this cannot show a minimum followed by a rise.
-    min_eval_points: int = 4
+    min_eval_points: int = 3
     # Evals within 0.2% (or 2 noise sigmas) of the minimum count as "reached it":
     # the stall starts at the first of them, not at the noise-picked lowest point.
     settle_rel: float = 0.002
-    # Eval points after the minimum needed before calling a rise or a stall.
+    # Eval points after the minimum needed before calling a rise or a stall ...
     min_after_points: int = 3
+    # ... or 2, when both sit >= 10% above it (a rise no eval noise explains).
+    clear_rise_rel: float = 0.10
     # A rise must clear 2% of the minimum: eval sets are fixed, so their loss is
     # smooth and small wiggles (<1%) are common on healthy runs ...
     min_rise_rel: float = 0.02
@@ -43,9 +45,12 @@ class Params:
     # significant Mann-Kendall trend (the oscillating plateau of seed B is flat).
     train_drop_min: float = 0.03
     train_z: float = -2.58
-    # A task metric counts as still improving when its tail beats its onset value
-    # by 0.5% (relative) and 2 of its noise sigmas.
+    # A task metric counts as still improving (or as getting worse) when its tail
+    # beats (trails) its onset value by 0.5% (relative) and 2 of its noise sigmas.
     metric_gain_rel: float = 0.005
+    # Without a train loss, only a U-shaped eval counts: it fell >= 10% to its
+    # minimum (it learned), then every later eval is higher than the one before.
+    eval_only_learned: float = 0.10
 
 
 @rule(
@@ -53,8 +58,8 @@ class Params:
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
-    requires=("eval_loss", "loss"),
-    uses=("epoch",),
+    requires=("eval_loss",),
+    uses=("loss", "epoch"),
     explained_by=("dataset-too-small", "duplicate-samples", "train-eval-leakage"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -64,7 +69,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the eval loss has since risen by more than 2% and 3 noise sigmas, or has not
     improved for 300+ steps (and 10% of the run), while the train loss over the
     same span is still clearly falling, it reports overfitting with the eval
-    minimum as the onset step - the checkpoint you want.
+    minimum as the onset step - the checkpoint you want. With 3 evals, two after a
+    minimum both >= 10% above it are enough. Without a train loss, a U-shaped eval
+    curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
+    above the one before.
 
     **Why it matters.** From the onset on, training memorises the training set
     and generalises worse: compute spent making the model worse. Seed B:
@@ -75,10 +83,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** Eval loss rising is not always overfitting. It
     often rises right after the first epoch of fine-tuning while the model still
     gets better at the task (the title says when the onset is near one epoch).
-    For ASR the WER can keep improving while eval loss rises; when a task metric
-    is logged next to the eval loss (eval_accuracy, eval_f1, eval_wer,
-    eval_bleu, ...) and it keeps improving after the onset, the finding is
-    lowered to info. For DPO / RL (fact task = rl) the eval loss is not the
+    For ASR the WER can keep improving while eval loss rises; when task metrics
+    are logged with the eval (eval_accuracy, eval_f1, eval_wer, val_iou, or any
+    metric-named series at the eval steps) and one keeps improving after the onset,
+    or none got worse (holding within 0.5% and its noise) while the eval loss rose
+    under 10% or only stalled, the finding is lowered to info: the loss measures
+    calibration there, the task did not suffer. For DPO / RL (fact task = rl) the eval loss is not the
     target, so the finding is info there too.
 
     **What to do.** Keep the checkpoint nearest the onset step (load_best_model_at_end
@@ -87,7 +97,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     less duplicated data. Check for train/eval leakage and duplicates.
     """
     ev, tr = run.get("eval_loss"), run.get("loss")
-    assert ev is not None and tr is not None
+    assert ev is not None
     ev = ev.finite()
     if len(ev) < p.min_eval_points:
         return
@@ -95,9 +105,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     es = smooth(e)
     i_min = int(np.argmin(es))
     after = e.size - 1 - i_min
-    if after < p.min_after_points:
+    if tr is None:
+        yield from _eval_only(p, st, e)
         return
     low = float(es[i_min])
+    clear = after >= 2 and bool(np.all(e[i_min + 1 :] >= (1 + p.clear_rise_rel) * low))
+    if after < p.min_after_points and not clear:
+        return
     sigma = noise(e)
     last = tail_level(e[i_min + 1 :])
     rise = last - low
@@ -134,6 +148,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "train_drop_rel": t_drop,
         "mode": "rising" if rising else "stalled",
     }
+    verdicts = []
     for m, higher in task_metrics(run):
         mf = m.finite()
         if len(mf.after(onset)) < 2:
@@ -141,18 +156,30 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         at = level_at(mf, onset, k=3)
         end = tail_level(mf.after(onset + 1).values)
         gain = (end - at) if higher else (at - end)
-        improving = gain > max(p.metric_gain_rel * abs(at), 2 * noise(mf.values))
+        thr = max(p.metric_gain_rel * abs(at), 2 * noise(mf.values))
+        verdict = "improving" if gain > thr else "worse" if gain < -thr else "held"
+        verdicts.append(verdict)
         evidence[f"{m.name}_at_onset"] = at
         evidence[f"{m.name}_last"] = end
-        if improving:
-            severity = Severity.INFO
+        if verdict == "improving":
             notes.append(
                 f"{m.name} kept improving ({fmt(at)} -> {fmt(end)}) after the onset, so the "
                 "model is still getting better at the task: the eval loss is probably "
                 "measuring confidence/calibration, not quality."
             )
+        elif verdict == "held":
+            notes.append(
+                f"{m.name} held its level after the onset ({fmt(at)} -> {fmt(end)}): the "
+                "extra steps bought nothing, but the task quality did not suffer."
+            )
         else:
-            notes.append(f"{m.name} did not improve after the onset ({fmt(at)} -> {fmt(end)}).")
+            notes.append(f"{m.name} got worse after the onset ({fmt(at)} -> {fmt(end)}).")
+    # Info when the task still improves, or holds while the eval loss moved little:
+    # the loss measures calibration there. A large rise is harm even at a flat
+    # accuracy (an overconfident model, a best checkpoint far back).
+    mild = rising is False or rel_rise < p.clear_rise_rel
+    if "improving" in verdicts or (verdicts and "worse" not in verdicts and mild):
+        severity = Severity.INFO
     if run.fact("task") == "rl":
         severity = Severity.INFO
         notes.append("For DPO / RL trainers the eval loss is not the target; judge by rewards.")
@@ -198,4 +225,46 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "(weight decay, dropout) or more / deduplicated data, and check train/eval leakage."
         ),
         severity=severity,
+    )
+
+
+def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
+    """No train loss logged: a U-shaped eval curve, read on the raw evals (a rolling
+    median would flatten the last rise): it fell >= 10% to its minimum, then rose at
+    each of >= 3 evals since, by >= 2% in all."""
+    i_min = int(np.argmin(e))
+    low = float(e[i_min])
+    learned = (float(e[0]) - low) / abs(float(e[0])) if e[0] else 0.0
+    rel_rise = (float(e[-1]) - low) / abs(low) if low else 0.0
+    steady = e.size - 1 - i_min >= p.min_after_points and bool(np.all(np.diff(e[i_min:]) > 0))
+    if not (steady and rel_rise >= p.min_rise_rel and learned >= p.eval_only_learned):
+        return
+    onset = int(st[i_min])
+    yield Hit(
+        title=(
+            f"Eval loss fell {learned:.0%} to {fmt(low)} at step {onset}, then rose "
+            f"at each of the {e.size - 1 - i_min} evals since ({rel_rise:+.0%})"
+        ),
+        step=onset,
+        end_step=int(st[-1]),
+        evidence={
+            "onset_step": onset,
+            "eval_min": low,
+            "eval_last": float(e[-1]),
+            "eval_rise_rel": rel_rise,
+            "eval_drop_to_min": learned,
+            "eval_points_after": int(e.size - 1 - i_min),
+            "mode": "rising",
+            "train_loss": "not logged",
+        },
+        explanation=(
+            "The held-out loss went down as the model learned, reached its minimum, and has "
+            "gone up at every evaluation since: the classic U of a model that has started to "
+            "memorise its training set. The train loss is not in the log, so this rests on "
+            "the eval curve alone (a run that diverges raises both)."
+        ),
+        prescription=(
+            f"Keep the checkpoint nearest step {onset}; stop there or add early stopping; "
+            "add regularisation (dropout, weight decay) or more data; log the train loss too."
+        ),
     )

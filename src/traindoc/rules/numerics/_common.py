@@ -27,10 +27,15 @@ class Params:
     # (mostly while calibrating); more than 1% of points, or not recovered, is not that.
     nonfinite_grad_share: float = 0.01
     recovered_points: int = 5
-    # The scaler's floor: "loss scale already at minimum" is a scale of 1 (or below).
+    # The scaler's floor: "loss scale already at minimum" is a scale of 1 (or below) ...
     scale_min: float = 1.0
-    # Or a collapse by 2^12 from its highest value (65536 -> 16).
+    # ... or a collapse by 2^12 from its highest value (65536 -> 16), or from where
+    # the scaler starts when only a line or two is logged. fairseq sums its loss over
+    # the batch's tokens (not a mean), so it starts at 128 and healthy runs go under
+    # 1 (0.5 at epoch 30 of a maintainer's run): its floor is 128 / 2^12 = 0.03.
     scale_drop: float = 2.0**12
+    init_scale: float = 2.0**16
+    init_scale_fairseq: float = 128.0
     # Skipped steps: calibration skips ~15-20 steps at the start; more than
     # max(20, 1% of steps) is overflow in earnest.
     skipped_min: int = 20
@@ -97,10 +102,19 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
     scale = _series(run, SCALE_KEYS)
     if scale is not None:
         f = scale.finite()
-        if len(f) >= 3:
+        floor = scale_floor(run, t)
+        low = f.values[f.values <= floor]
+        if len(f) and len(f) < 3 and low.size:
+            # The scaler halves once per overflow from its start: a scale at its floor,
+            # even logged once, is overflow at (nearly) every step.
+            at = int(f.steps[int(np.argmax(f.values <= floor))])
+            out.append(
+                Symptom("loss-scale", at, f"loss scale is {float(low.min()):g} (floor {floor:g})")
+            )
+        elif len(f) >= 3:
             late = median(f.values[-max(3, len(f) // 10) :])
             top = float(f.values.max())
-            if late <= t.scale_min or (late > 0 and top / late >= t.scale_drop):
+            if late <= floor or (late > 0 and top / late >= t.scale_drop):
                 at = int(f.steps[int(np.argmax(f.values <= max(late, t.scale_min) * 1.0001))])
                 out.append(Symptom("loss-scale", at, f"loss scale fell from {top:g} to {late:g}"))
     skipped = _series(run, SKIP_KEYS)
@@ -143,3 +157,25 @@ def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Sympt
             )
         )
     return out
+
+
+def is_fp16(run: Run) -> bool:
+    """fp16 by the config, or by the log itself when the config is silent: a dynamic
+    loss scale or loss-scaler overflow messages exist only in fp16 training (Megatron
+    prints a constant "loss scale: 1.0" in bf16: that is no scaler)."""
+    precision = run.fact("precision")
+    if precision is not None:
+        return str(precision).lower() == "fp16"
+    if any(e.kind in ("fp16-overflow", "loss-scale-minimum") for e in run.events):
+        return True
+    scale = _series(run, SCALE_KEYS)
+    if scale is None:
+        return False
+    v = scale.finite().values
+    return bool(v.size) and not (v.size >= 3 and bool(np.all(v == 1.0)))
+
+
+def scale_floor(run: Run, t: Params) -> float:
+    """The loss scale at which the scaler has given up: 1, or 2^12 under its start."""
+    init = t.init_scale_fairseq if run.fact("trainer") == "fairseq" else t.init_scale
+    return min(t.scale_min, init / t.scale_drop)

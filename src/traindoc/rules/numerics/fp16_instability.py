@@ -6,7 +6,13 @@ from collections.abc import Iterator
 
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.numerics._common import SCALE_KEYS, SKIP_KEYS, Params, fp16_symptoms
+from traindoc.rules.numerics._common import (
+    SCALE_KEYS,
+    SKIP_KEYS,
+    Params,
+    fp16_symptoms,
+    is_fp16,
+)
 
 
 @rule(
@@ -14,17 +20,20 @@ from traindoc.rules.numerics._common import SCALE_KEYS, SKIP_KEYS, Params, fp16_
     family="numerics",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("fact:precision",),
+    requires=("fact:precision|" + "|".join(SCALE_KEYS) + "|event:fp16-overflow",),
     uses=("loss", "grad_norm", *SCALE_KEYS, *SKIP_KEYS, "fact:skipped_steps"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """fp16 training with NaNs, overflow or huge gradients: use bf16 or fp32.
 
-    **What it does.** When the run's precision is fp16, looks for the
+    **What it does.** When the run's precision is fp16 (by its config, or, when the
+    config is silent, because it logs a dynamic loss scale or scaler overflow
+    messages, which only fp16 training has), looks for the
     signatures of overflow: NaN/Inf losses; NaN/Inf gradient norms beyond the
     loss scaler's occasional calibration overflow (> 1% of points, or still
     there at the end); a dynamic loss scale that collapses (to 1, "loss scale
-    already at minimum", or by 2^12 from its peak); more than max(20, 1% of
+    already at minimum", or by 2^12 from its peak; in a short excerpt, any logged
+    scale of 1 or less); more than max(20, 1% of
     steps) skipped optimizer steps ("Gradient overflow. Skipping step", counted
     from a skipped-steps series or, in a console log, from the overflow messages
     themselves; a "loss scale already at minimum" line counts by itself); and
@@ -45,7 +54,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     bf16 (V100, T4, RTX 20xx) use fp32, or keep fp16 with the model's
     overflowing parts (e.g. attention softmax, layer norms) in fp32.
     """
-    if str(run.fact("precision")).lower() != "fp16":
+    if not is_fp16(run):
         return
     found = fp16_symptoms(run, p)
     if not found:

@@ -19,6 +19,12 @@ class Params:
     strong_frac: float = 0.25
     # A handful of warmup steps costs nothing whatever their share (tiny test runs).
     min_steps: int = 10
+    # Seed B's plateau: an early drop of >= 1.2x, then a band >= 3% wide with no trend.
+    plateau_min_drop: float = 1.2
+    plateau_min_band: float = 0.03
+    # ... a saw-tooth that survives a 5-point rolling median (white batch noise on a
+    # converged loss scores ~0.55; seed B's band 0.8+), as lr-too-high reads it.
+    min_persistence: float = 0.7
 
 
 @rule(
@@ -35,8 +41,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Measures warmup from the logged LR (steps until it first
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps`, and divides by the total steps (`max_steps`, else the last
-    logged step). Warns at >= 8% (info while the loss keeps falling), with
-    stronger wording at >= 25%.
+    logged step). From 8% it is reported: a warning at >= 25% (a quarter of the
+    budget), or when the curve shows the harm (an early drop then a band with no
+    downward trend, seed B's plateau) or when no loss is logged to say otherwise;
+    when the loss falls or settles, info: a tuning hint.
 
     **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -45,9 +53,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** 10% is a classic BERT-era default and harmless on
     short fine-tunes that converge; very large batches or very deep models
-    sometimes need long warmups. Treat it as a tuning hint unless the curve
-    also plateaus: below 25% of the run, a loss still clearly falling in the
-    second half of the run (Theil-Sen drop >= 2%, significant) makes it info.
+    sometimes need long warmups. Below 25% of the run it is a tuning hint (info)
+    unless the curve also plateaus: a run that converges or settles is fine.
 
     **What to do.** Set warmup to 2-5% of total steps (e.g. `warmup_ratio=0.03`),
     and tune it together with peak LR and effective batch.
@@ -66,8 +73,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # tuning hint (info): the docstring's "unless the curve also plateaus".
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
+    # Below a quarter of the run it is a tuning hint (info) unless the curve shows
+    # the harm: a band with no downward trend after the early drop (seed B's
+    # plateau), not a run that falls or settles.
     converging = c is not None and c.converging
-    severity = Severity.INFO if converging and not strong else Severity.WARNING
+    harmed = c is None or (
+        not converging
+        and c.oscillating_plateau(p.plateau_min_drop, p.plateau_min_band)
+        and c.persistence >= p.min_persistence
+    )
+    severity = Severity.WARNING if strong or harmed else Severity.INFO
     yield Hit(
         title=(
             f"Warmup of {w.steps:.0f} steps is {100 * frac:.0f}% of the {total} total steps "
@@ -82,6 +97,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "source": w.source,
             "complete": w.complete,
             "loss_converging": converging,
+            "loss_plateaued": c is not None and harmed,
         },
         explanation=(
             ("A quarter or more of the run" if strong else "A large share of the run")
