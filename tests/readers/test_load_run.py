@@ -98,3 +98,20 @@ def test_a_checkpoint_state_mid_run_has_not_ended(tmp_path: Path) -> None:
     mid = CORPUS / "schedule-restarted" / "checkpoint-150" / "trainer_state.json"
     assert load_checked(mid).fact("ended") is None
     assert load_checked(CORPUS / "jsonl-stalled").fact("ended") is None
+
+
+def test_a_detector_is_told_by_its_loss_terms(tmp_path: Path) -> None:
+    """Box / mask loss terms mark a detector: no ln(V) to judge its loss against."""
+    from traindoc.pipeline import load
+
+    rows = [
+        {"iter": i, "loss": 2.0 - i / 100, "loss_cls": 0.5, "loss_bbox": 0.3, "lr": 0.02}
+        for i in range(1, 50)
+    ]
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = load(tmp_path / "log.jsonl")
+    assert run.fact("task") == "detection"
+    assert "loss_bbox" in run.facts["task"].source
+    rows = [{"iter": i, "loss": 2.0 - i / 100, "lr": 3e-4} for i in range(1, 50)]
+    (tmp_path / "lm.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert load(tmp_path / "lm.jsonl").fact("task") is None

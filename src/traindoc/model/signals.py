@@ -274,7 +274,7 @@ FACTS = {
     "n_params": "[int] model parameters (checkpoint tensors, else estimated from config.json)",
     "num_classes": "[int] classes of a classifier (ln(C) is its floor)",
     "regime": "[str] pretraining | full-finetune | lora",
-    "task": "[str] lm | classification | rl",
+    "task": "[str] lm | classification | detection | rl",
     "trainer": "[str] which tool wrote the log: hf | lightning | jsonl | ...",
     "max_steps": "[int] planned optimizer steps",
     "ended": "[bool] the log records that training ended (HF's train_runtime summary, W&B's exit record)",

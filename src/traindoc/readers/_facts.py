@@ -7,6 +7,7 @@ can tell "config says" from "we guessed".
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -114,6 +115,15 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")
     elif _val(facts, "vocab_size"):
         facts["task"] = Fact("lm", f"inferred: {facts['vocab_size'].source}")
+    elif name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None):
+        facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
+
+
+# Box / mask / objectness losses and box mAP: detectors and segmenters (mmdet,
+# detectron2, YOLO) log a sum of such terms, not a cross-entropy over a vocabulary.
+_DETECTION = re.compile(
+    r"(^|[_/])(loss_(bbox|box_reg|rpn_\w+|mask|obj|giou|iou|dfl)|(box|obj|dfl|seg)_loss|bbox_map)"
+)
 
 
 def _val(facts: dict[str, Fact], key: str) -> object:

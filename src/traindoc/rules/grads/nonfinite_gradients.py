@@ -18,6 +18,9 @@ class Params:
     # recovered (the last `recovered_points` norms finite) is a warning, not an error.
     fp16_rare_share: float = 0.01
     recovered_points: int = 5
+    # Bad norms only in the first 2 logs (or 2% of them), then finite, with the loss
+    # falling after: the scaler's calibration at the start (info).
+    start_share: float = 0.02
 
 
 @rule(
@@ -44,7 +47,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** Under fp16 with dynamic loss scaling, a few Inf
     norms (mostly early, while the scaler calibrates) are skipped steps, not
-    damage: rare (<= 1%) and recovered, they are a warning.
+    damage: rare (<= 1%) and recovered, they are a warning. Bad norms only in the
+    first logs (2, or 2%), finite after and with the loss falling, are info in any
+    precision: the step was skipped and the weights are intact.
 
     **What to do.** Find the first bad step and the batch at it. Under fp16,
     switch to bf16 (or fp32); lowering the LR only delays the NaN. Otherwise
@@ -60,8 +65,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps = gn.steps[bad]
     share = count / len(gn)
     n_nan = int(np.isnan(gn.values).sum())
-    recovered = bool(np.isfinite(gn.values[-p.recovered_points :]).all())
+    after = gn.values[int(np.flatnonzero(bad)[-1]) + 1 :]
+    # Finite norms after the last bad one: the bad step was skipped (a NaN in the
+    # weights would make every later norm NaN). A short log needs every point after.
+    recovered = after.size >= min(p.recovered_points, 1 + len(gn) // 10) and bool(
+        np.isfinite(after[-p.recovered_points :]).all()
+    )
     fp16 = str(run.fact("precision", "")).lower() == "fp16"
+    # Only the first logged norm(s), then finite ones and a falling loss: a loss
+    # scaler calibrating (or a NaN guard) skipped those steps; nothing was damaged.
+    start_only = recovered and int(np.flatnonzero(bad)[-1]) < max(2, p.start_share * len(gn))
+    falling = _loss_falls(run, int(steps[-1]))
 
     evidence: dict = {
         "first_step": int(steps[0]),
@@ -88,7 +102,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "average, so the loss column hides the NaN; the grad norm does not."
             )
     severity = Severity.ERROR
-    if fp16 and share <= p.fp16_rare_share and recovered:
+    if start_only and falling:
+        severity = Severity.INFO
+    elif fp16 and share <= p.fp16_rare_share and recovered:
         severity = Severity.WARNING
     kind = "NaN" if n_nan == count else "Inf" if n_nan == 0 else "NaN/Inf"
     yield Hit(
@@ -105,6 +121,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             + (
                 " Under fp16 a rare, recovered overflow is the loss scaler skipping the step."
                 if severity == Severity.WARNING
+                else " Only the first logged norms are bad and the loss falls after them: the "
+                "steps were skipped while the loss scaler calibrated; the weights are intact."
+                if severity == Severity.INFO
                 else ""
             )
             + hidden
@@ -121,3 +140,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _loss_falls(run: Run, after_step: int) -> bool:
+    """The finite loss after `after_step` ends below where it was at that step."""
+    loss = run.get("loss")
+    if loss is None:
+        return False
+    f = loss.finite()
+    v = f.values[f.steps >= after_step]
+    return v.size >= 2 and float(v[-1]) < float(v[0])

@@ -59,6 +59,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
     (a large logit scale, say) cost a few steps, not the run.
 
+    Without V, a run whose task is known not to be a cross-entropy over classes or
+    tokens (a detector: box / mask loss terms logged) is not judged.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error.
@@ -69,6 +72,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
+    if run.floor is None and run.fact("task") not in (None, "lm", "classification"):
+        return  # a detector's summed box/mask losses have no ln(V) to compare with
     floor = run.floor or p.unknown_vocab_floor
     # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]

@@ -34,8 +34,11 @@ class Params:
     skip_fraction: float = 0.05
     # More spike points than this share of the run is heavy-tailed noise, not spikes.
     max_share: float = 0.02
-    # Warning when there are several, or one at least doubles the loss; else info.
+    # Warning when there are several (and at least 1 per 1000 logged points: the
+    # share of logged steps that spike estimates the share of all steps, however
+    # sparse the logging), or one at least doubles the loss; else info.
     several: int = 3
+    several_per_point: float = 1e-3
     huge_rel: float = 1.0
     # Events examined (the largest residuals); bounds the work on pathological logs.
     max_events: int = 500
@@ -62,7 +65,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Why it matters.** Spikes that recover are steps where the optimizer briefly
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
-    are harmless; several, or ones that double the loss, precede divergence.
+    are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
+    record run is info), or ones that double the loss, precede divergence.
 
     **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
     variable lengths) makes many small "spikes": when they exceed 2% of points the
@@ -117,7 +121,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     events.sort(reverse=True)
     rel, step, peak, ref = events[0]
     count = len(events)
-    severity = Severity.WARNING if count >= p.several or rel >= p.huge_rel else Severity.INFO
+    frequent = count >= p.several and count >= p.several_per_point * n
+    severity = Severity.WARNING if frequent or rel >= p.huge_rel else Severity.INFO
     steps = sorted(s for _, s, _, _ in events)
     evidence: dict[str, object] = {
         "count": count,

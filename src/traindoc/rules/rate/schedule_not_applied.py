@@ -28,6 +28,8 @@ class Params:
     # there. Micro-batches counted as steps with accumulation 2+ end at <= 50%.
     zero_rel: float = 0.01
     early_end_frac: float = 0.5
+    # A post-peak LR with at most this many distinct levels is a step schedule.
+    max_step_levels: int = 4
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -51,7 +53,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (linear, cosine, polynomial, ...) but after warmup the LR moves by less than
     1% over a stretch covering >= 30% of the planned steps. (3) Warning: with a
     linear/cosine-like schedule (or none configured), the LR reaches <= 1% of its
-    peak before 50% of `max_steps` (else of the logged run) and stays there.
+    peak before 50% of `max_steps` (else of the logged run) and stays there; a
+    multi-step schedule (at most 4 distinct levels after the peak) is by design.
 
     **Why it matters.** A scheduler that is never stepped, an LR read before the
     first step, or an LR of 0 leaves the loss flat at or near ln(V) while
@@ -134,7 +137,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             return
 
     low = post_v <= p.zero_rel * peak
-    if not low.any():
+    if not low.any() or _steps_schedule(post_v, p):
         return
     i_low = int(np.argmax(low))
     end_step = float(post_s[i_low])
@@ -170,3 +173,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             ),
             severity=Severity.WARNING,
         )
+
+
+def _steps_schedule(v: np.ndarray, p: Params) -> bool:
+    """A multi-step schedule (x0.1 at chosen epochs): a handful of levels, each held.
+
+    Its last level is 1% of the peak by design and may start early (mmdet's 1x
+    schedule); a decay counted in micro-batches is a smooth curve instead.
+    """
+    levels = {float(f"{x:.3g}") for x in np.unique(v[v > 0])}
+    return 1 < len(levels) <= p.max_step_levels
