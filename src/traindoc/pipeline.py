@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from traindoc.model import Fact, Note, Run
 from traindoc.readers import load_runs
 
@@ -24,8 +26,37 @@ def load_all(
     """
     runs = load_runs(path, pattern=pattern)
     if len(runs) != 1:
-        return runs
+        return _peers(runs)
     return [_with_checkpoints(runs[0], path, checkpoints)]
+
+
+def _peers(runs: list[Run]) -> list[Run]:
+    """Runs pasted together (an LR sweep in one issue): mark the ones whose losses are
+    identical, to the printed digit, although their LRs differ. Two different LRs
+    cannot give the same losses unless the LR never reaches the weights."""
+    out = []
+    for r in runs:
+        for o in runs:
+            if o is r or "same_loss_as" in r.facts:
+                continue
+            a, b = r.get("loss"), o.get("loss")
+            lr_a, lr_b = _lr(r), _lr(o)
+            if a is None or b is None or lr_a is None or lr_b is None or lr_a == lr_b:
+                continue
+            if len(a) >= 3 and len(a) == len(b) and np.array_equal(a.values, b.values):
+                value = {"run": o.name, "lr": lr_b, "lr_here": lr_a, "points": len(a)}
+                src = f"{o.name}: the same {len(a)} losses at LR {lr_b:g} (here {lr_a:g})"
+                r = replace(r, facts={**r.facts, "same_loss_as": Fact(value, src)})
+        out.append(r)
+    return out
+
+
+def _lr(run: Run) -> float | None:
+    s = run.get("lr")
+    if s is not None and len(s.finite()):
+        return float(np.median(s.finite().values))
+    v = run.fact("learning_rate")
+    return float(v) if v is not None else None
 
 
 def _with_checkpoints(run: Run, path: str | Path, checkpoints: bool) -> Run:

@@ -115,3 +115,27 @@ def test_a_detector_is_told_by_its_loss_terms(tmp_path: Path) -> None:
     rows = [{"iter": i, "loss": 2.0 - i / 100, "lr": 3e-4} for i in range(1, 50)]
     (tmp_path / "lm.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert load(tmp_path / "lm.jsonl").fact("task") is None
+
+
+def test_runs_pasted_together_with_identical_losses_are_marked(tmp_path: Path) -> None:
+    """An LR sweep pasted in one issue: the same losses at two LRs is evidence."""
+    from traindoc.engine import diagnose
+    from traindoc.pipeline import load_all
+
+    losses = (0.36569, 0.37642, 0.37213)
+
+    def block(lr: float, ls: tuple[float, ...]) -> str:
+        return "".join(
+            f"Epoch: {i + 1}, LR: {lr:.7f}, Training Loss: {v:.5f}\n" for i, v in enumerate(ls)
+        )
+
+    paste = tmp_path / "issue.txt"
+    paste.write_text("lr = 1e-5\n" + block(1e-5, losses) + "lr = 0\n" + block(0.0, losses))
+    runs = load_all(paste)
+    assert len(runs) == 2
+    assert all(r.fact("same_loss_as")["points"] == 3 for r in runs)
+    found = [f for f in diagnose(runs[0]).findings if f.rule == "no-learning"]
+    assert found and "the LR has no effect" in found[0].title
+    # different losses (a real sweep): nothing is marked
+    paste.write_text(block(1e-5, losses) + block(0.0, (0.36569, 0.36011, 0.35213)))
+    assert not any("same_loss_as" in r.facts for r in load_all(paste))

@@ -365,3 +365,27 @@ def test_wandb_history_export_csv(tmp_path: Path) -> None:
     assert run.get("loss").values.tolist() == [2.5, 2.3, 2.1]  # not the window min/max
     assert run.get("eval_loss").steps.tolist() == [2]
     assert any("W&B history export" in n.message for n in run.notes)
+
+
+def test_launch_command_flags_are_config(tmp_path: Path) -> None:
+    """`--flag value` lines pasted above a log (and inline in prose) are its config."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "deepspeed fine-tune.py \\\n"
+        "    --num_train_epochs 4 \\\n"
+        "    --learning_rate 1e-5 \\\n"
+        "    --lr_scheduler_type cosine \\\n"
+        "    --bf16 True\n"
+        "参数设置：--warmup_ratio 0.05 ，--gradient_accumulation_steps 8\n"
+        + "".join(
+            f"{{'loss': {0.9 - i / 100:.4f}, 'learning_rate': 1e-05, 'epoch': {2.9 + i / 100:.2f}}}\n"
+            for i in range(6)
+        )
+    )
+    (run,) = load_runs(log)
+    facts = {k: f.value for k, f in run.facts.items()}
+    assert facts["lr_scheduler"] == "cosine" and facts["num_train_epochs"] == 4
+    assert facts["learning_rate"] == 1e-5 and facts["precision"] == "bf16"
+    assert facts["warmup_ratio"] == 0.05 and facts["grad_accum"] == 8
+    assert run.get("epoch").values.tolist() == [2.9, 2.91, 2.92, 2.93, 2.94, 2.95]
+    assert len(run.get("loss")) == 6

@@ -293,6 +293,8 @@ FACTS = {
     "eval_steps": "[int]",
     "save_steps": "[int]",
     "resume_steps": "[tuple[int, ...]] steps at which the run was resumed",
+    "same_loss_as": "[dict] another run in the same input whose losses are identical to this"
+    " run's although its LR differs: {run, lr, lr_here, points}",
     "trainable_params": "[int] number of trainable parameters",
     "dataset_size": "[int] training samples",
     "loss_dtype": "[str] bf16 | fp16 | fp32: precision of the logged loss, for quantisation",

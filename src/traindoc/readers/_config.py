@@ -92,6 +92,9 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
         elif isinstance(value, str) and value.strip() and (num := to_float(value)) is not None:
             whole = value.strip().lstrip("+-").isdigit()
             out[fact] = Fact(int(num) if whole else num, f"{source}: {name}={value!r}")
+    for flag in ("bf16", "fp16"):  # TrainingArguments' flags (`--bf16 True`)
+        if "precision" not in out and flag in flat and _true(flat[flag][1]):
+            out["precision"] = Fact(flag, f"{source}: {flat[flag][0]}={flat[flag][1]}")
     return out
 
 
@@ -138,7 +141,7 @@ def tool_facts(data: dict[str, Any], source: str) -> dict[str, Fact]:
         paths = [str(d.get("path")) for d in data["datasets"] if isinstance(d, dict)]
         out["dataset"] = Fact(", ".join(paths), f"{source}: datasets[].path")
     for flag in ("bf16", "fp16"):
-        if data.get(flag) is True and "precision" not in out:
+        if _true(data.get(flag)) and "precision" not in out:
             out["precision"] = Fact(flag, f"{source}: {flag}: true")
     ft, adapter = data.get("finetuning_type"), data.get("adapter")
     if data.get("train_from_scratch") is True:
@@ -168,3 +171,8 @@ def find_tool_config(run_dir: Path) -> tuple[Path, dict[str, Fact]] | None:
                 if data and (facts := tool_facts(data, p.name)):
                     return p, facts
     return None
+
+
+def _true(value: Any) -> bool:
+    """True, or its spelling on a command line (`--bf16 True`)."""
+    return value is True or (isinstance(value, str) and value.lower() in ("true", "1", "yes"))

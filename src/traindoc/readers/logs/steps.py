@@ -76,7 +76,9 @@ def build(log: TextLog) -> list[Run]:
     _resolve(log, rec, step, src, train)
     del train
     step = _as_int(step)  # every record has its step now: one integer array from here on
-    epoch = rec.extra("epoch") if (src == SRC_ORDINAL).any() and rec.has("epoch") else step
+    # The epoch printed on each line (HF's 2.94): where the run is in its plan.
+    epochs = rec.extra("epoch") if rec.has("epoch") else None
+    epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
     rec.drop_counters()
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks)
     if len(segments) > 1:
@@ -110,6 +112,13 @@ def build(log: TextLog) -> list[Run]:
     runs = []
     for k, idx in enumerate(segments):
         series = _series(log, columns, idx, step, times, dialect, notes, n)
+        if epochs is not None and "epoch" not in series:
+            ep = epochs[idx]
+            ok = np.isfinite(ep)
+            if ok.any():
+                series["epoch"] = Series.from_arrays(
+                    "epoch", step[idx][ok], ep[ok], None, f"{log.path.name}: epoch"
+                )
         facts = dict(base_facts)
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:

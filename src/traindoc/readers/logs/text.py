@@ -49,6 +49,10 @@ _STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 _CONFIG_TEXT = re.compile(
     rb"^\s*-{0,2}([A-Za-z_][\w.\-]{0,60})\s*[:=]\s*([\w./\-]{1,120})\s*,?\s*$"
 )
+# `--flag value` / `--flag=value` of a launch command, also inside prose.
+_CLI_FLAG = re.compile(
+    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
+)
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # Program source printed before a log (record .txt files, scripts in an issue): not a log line.
@@ -216,6 +220,7 @@ class TextLog:
         elif k == "row":
             self._row(no, text, plan, rank)
         elif k == "config":
+            self._cli_flags(no, text)
             vals = _values(text, plan)
             if self._blk is not None:
                 self._blk_vals.extend(vals)
@@ -490,6 +495,17 @@ class TextLog:
         src = steps.SRC_STEP if step == step else steps.SRC_NONE
         self.add_loose(self._wandb_line, vals, step, src, math.nan)
 
+    def _cli_flags(self, no: int, text: bytes) -> bool:
+        """A launch command pasted with the log (`--lr_scheduler_type cosine \\`, or
+        inline in prose): its flags are the run's config. True when it had some."""
+        flags = _CLI_FLAG.findall(text) if b"--" in text else []
+        for key, value in flags:
+            self.config.setdefault(
+                key.decode("utf-8", "replace").lower().replace("-", "_"),
+                (value.strip(b"\"'").decode("utf-8", "replace"), no),
+            )
+        return bool(flags)
+
     def _other(self, no: int, text: bytes, plan: Plan) -> None:
         if plan.kind == "prose":
             self._prose_run += 1
@@ -498,6 +514,8 @@ class TextLog:
         if b"\x00" not in text and (m := _CONFIG_TEXT.match(text)):
             key = m.group(1).decode("utf-8", "replace").lower()
             self.config.setdefault(key, (m.group(2).decode("utf-8", "replace"), no))
+            return
+        if self._cli_flags(no, text):
             return
         if plan.hint and not _CODE.search(text):
             self.not_understood += 1

@@ -48,6 +48,8 @@ class Params:
     short_hold_rise: float = 0.5
     short_orders: float = 10.0
     short_still_up: float = 3.0
+    # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
+    short_climb_points: int = 4
 
 
 @rule(
@@ -82,8 +84,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     model was wrecked into predicting uniformly ("does the loss return, or land at
     ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
     flagged when its last third all sits >= 50% above the lowest earlier point, or
-    it climbed >= 10x that point and still ends >= 3x it (a NaN after such a climb
-    is reported by `nonfinite-loss` too).
+    it climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
+    climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
+    each of 4+ points by 10%+ in all (warning).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -285,10 +288,23 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     peak = float(y[peak_i])
     holds = k >= 2 and bool(np.all(late >= (1 + p.short_hold_rise) * best))
     orders = peak >= p.short_orders * best and float(y[-1]) >= p.short_still_up * best
-    if not (holds or orders):
+    # A steady climb: from the global minimum on, every point above the one before,
+    # for 4+ points and 10%+ (a Keras run at RMSprop 1e-3 rising every epoch).
+    i_low = int(np.argmin(y))
+    climb = y[i_low:]
+    steady = (
+        climb.size > p.short_climb_points
+        and bool(np.all(np.diff(climb) > 0))
+        and float(climb[-1]) >= (1 + p.min_rise) * float(y[i_low])
+    )
+    if not (holds or orders or steady):
         return None
-    up = np.flatnonzero(y[i_best:] >= (1 + p.short_hold_rise) * best)
-    onset = int(steps[i_best + int(up[0])])
+    if steady and not (holds or orders):
+        i_best, best = i_low, float(y[i_low])
+        peak_i, peak = n - 1, float(y[-1])
+    rise = p.short_hold_rise if (holds or orders) else p.min_rise
+    up = np.flatnonzero(y[i_best:] >= (1 + rise) * best)
+    onset = int(steps[i_best + int(up[0])]) if up.size else int(steps[i_best])
     raw = run.get("loss")
     then_nonfinite = raw is not None and bool(
         (~np.isfinite(raw.values[raw.steps > steps[-1]])).any()
@@ -310,11 +326,15 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         at = lf.values[lf.steps <= onset]
         if at.size:
             evidence["lr_at_onset"] = float(at[-1])
+    blowup = holds or orders
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
+    if not blowup:
+        tail = f", higher at each of the {n - 1 - i_best} points since"
     return Hit(
         title=(
-            f"Loss blows up: from {fmt(best)} (step {int(steps[i_best])}) to {fmt(peak)} "
-            f"({fmt(peak / best)}x, step {int(steps[peak_i])}){tail}"
+            f"Loss {'blows up' if blowup else 'climbs'}: from {fmt(best)} (step "
+            f"{int(steps[i_best])}) to {fmt(peak)} ({fmt(peak / best)}x, step "
+            f"{int(steps[peak_i])}){tail}"
         ),
         step=onset,
         end_step=int(steps[-1]),
@@ -330,5 +350,5 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
             "warmup of 2-5% of steps, keep gradient clipping on (max_grad_norm ~1.0) and "
             "prefer bf16 to fp16."
         ),
-        severity=Severity.ERROR,
+        severity=Severity.ERROR if blowup else Severity.WARNING,
     )

@@ -63,7 +63,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps and 40%+ of the run, no eval in its second half is 0.5% better than
     the best of its first half (no new best), and the train loss is not clearly falling
     either (a significant trend; under 10 points, every point lower than the
-    last), nothing is being learnt.
+    last) nor clearly rising (that is `divergence`), nothing is being learnt.
 
     **Why it matters.** Seed B: after the early drop the loss oscillated in a
     band for ~1,000 steps "and validation on a 5% hold-out did not improve".
@@ -123,6 +123,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     few_all_down = t_win.size < p.trend_min_points and bool(np.all(np.diff(t_win) < 0))
     if t_drop >= p.train_drop_min and (t_z <= p.train_z or few_all_down):
         return
+    few_all_up = t_win.size < p.trend_min_points and bool(np.all(np.diff(t_win) > 0))
+    if t_drop <= -p.train_drop_min and (t_z >= -p.train_z or few_all_up):
+        return  # train climbing: divergence's, not a stall
     e_level = float(np.median(e[i0:]))
     yield Hit(
         title=(

@@ -10,7 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.stats import bins, fmt, mad, trend
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 
@@ -76,6 +76,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not judge (the run is inconclusive unless something else is found), unless the
     loss falls >= 4% with most steps down, which is learning however short.
 
+    A run pasted next to another whose losses are identical to the printed digit
+    although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
+    flagged however short: two LRs cannot give the same losses unless the LR never
+    reaches the weights.
+
     **Known false positives.** A log that covers only a late window of a long run
     (resumed, head truncated) is skipped. RL trainers (GRPO/PPO) are skipped: their
     loss is not expected to fall. A model fine-tuned on data it already knows can
@@ -91,6 +96,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     f = loss.finite()
     n = len(f)
+    if (peer := run.fact("same_loss_as")) is not None:
+        yield _same_as_peer(f, peer)
+        return
     if starts_mid_run(f):
         return
     y = f.values
@@ -183,3 +191,27 @@ def _mostly_down(y: np.ndarray) -> bool:
     """At least two thirds of the consecutive changes are decreases."""
     d = np.diff(y)
     return d.size > 0 and float((d < 0).mean()) >= 2 / 3
+
+
+def _same_as_peer(f: Series, peer: dict) -> Hit:
+    return Hit(
+        title=(
+            f"Losses are identical to those of {peer['run']} ({peer['points']} points) although "
+            f"its LR is {peer['lr']:g} and this run's {peer['lr_here']:g}: the LR has no effect"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={"same_loss_as": peer["run"], "peer_lr": peer["lr"], "lr": peer["lr_here"]},
+        explanation=(
+            "Two runs on the same data with different learning rates cannot log the same "
+            "losses to the last digit unless the optimizer step changes nothing: the "
+            "parameters are not the ones the optimizer holds (re-created model, frozen "
+            "requires_grad, optimizer built before the model was replaced), or the step is "
+            "never taken."
+        ),
+        prescription=(
+            "Print the parameter norm before and after one optimizer step; check that the "
+            "optimizer is built from the model that trains and that requires_grad is set; "
+            "count the trainable parameters."
+        ),
+    )

@@ -19,6 +19,9 @@ class Params:
     # first and last steps, never for 90% of the run.
     zero_frac: float = 0.9
     min_points: int = 5
+    # A short log with the LR exactly 0 at every one of 3+ logs (epochs, say) is
+    # stuck at 0 too: a warmup from 0 logs it once.
+    min_zero_points: int = 3
     # Constant: post-warmup LR moves by < 1% of peak although a decaying schedule
     # was configured and >= 30% of its horizon has been logged (linear would have
     # dropped 30%, cosine ~20% by then).
@@ -30,6 +33,11 @@ class Params:
     early_end_frac: float = 0.5
     # A post-peak LR with at most this many distinct levels is a step schedule.
     max_step_levels: int = 4
+    # Where the run is in its plan (epoch / num_train_epochs, else step / max_steps):
+    # past 30% of a linear or cosine decay, an LR still at its peak and >= 2x what
+    # the schedule gives there was never scheduled (a 5-line excerpt can show it).
+    plan_min_progress: float = 0.3
+    plan_ratio: float = 2.0
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -48,13 +56,17 @@ _NOT_HORIZON = ("constant", "restart", "cycl", "plateau", "step", "wsd", "warmup
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """LR stuck at 0, constant where a schedule was configured, or decaying far too fast.
 
-    **What it does.** Three checks on the logged LR. (1) Error: 90% or more of the
-    logged values are exactly 0. (2) Warning: `lr_scheduler` is a decaying schedule
+    **What it does.** Four checks on the logged LR. (1) Error: 90% or more of the
+    logged values are exactly 0 (in a log of under 5 points, all of 3 or more). (2) Warning: `lr_scheduler` is a decaying schedule
     (linear, cosine, polynomial, ...) but after warmup the LR moves by less than
     1% over a stretch covering >= 30% of the planned steps. (3) Warning: with a
     linear/cosine-like schedule (or none configured), the LR reaches <= 1% of its
     peak before 50% of `max_steps` (else of the logged run) and stays there; a
     multi-step schedule (at most 4 distinct levels after the peak) is by design.
+    (4) Warning: with a linear or cosine schedule configured and the run's place in
+    its plan known (the logged epoch over `num_train_epochs`, else the step over
+    `max_steps`), the LR is still at its peak past 30% of the decay and >= 2x what
+    the schedule gives there: a few logged lines are enough.
 
     **Why it matters.** A scheduler that is never stepped, an LR read before the
     first step, or an LR of 0 leaves the loss flat at or near ln(V) while
@@ -72,11 +84,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     optimizer steps.
     """
     lr = lr_values(run)
-    if lr is None or lr[1].size < p.min_points:
+    if lr is None or not lr[1].size:
         return
     st, v = lr
     peak = float(v.max())
     zero = float(np.mean(v == 0))
+    if v.size < p.min_points and not (v.size >= p.min_zero_points and zero == 1.0):
+        sched = str(run.fact("lr_scheduler") or "").lower()
+        if sched and (hit := _not_decayed(run, p, st, v, sched)) is not None:
+            yield hit  # a short excerpt placed in the run's plan by its epoch
+        return
     if zero >= p.zero_frac:
         yield Hit(
             title=f"Learning rate is exactly 0 in {100 * zero:.0f}% of the logged steps",
@@ -108,7 +125,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if sched and any(k in sched for k in _DECAYING) and post_v.size >= p.min_points:
         span = float(post_s[-1] - post_s[0])
         moved = float(post_v.max() - post_v.min()) / peak
-        if span >= p.const_min_frac * horizon and moved < p.const_rel:
+        # The share of the plan the constant stretch covers: by epochs when they are
+        # logged (a pasted excerpt's line numbers are not the run's steps).
+        a, b = _progress(run, float(post_s[0])), _progress(run, float(post_s[-1]))
+        share = b[0] - a[0] if a and b else span / horizon
+        if share >= p.const_min_frac and moved < p.const_rel:
             yield Hit(
                 title=(
                     f"LR stays at {fmt(peak)} for {span:.0f} steps although the scheduler "
@@ -136,6 +157,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
             return
 
+    if sched and (hit := _not_decayed(run, p, st, v, sched)) is not None:
+        yield hit
+        return
     low = post_v <= p.zero_rel * peak
     if not low.any() or _steps_schedule(post_v, p):
         return
@@ -183,3 +207,71 @@ def _steps_schedule(v: np.ndarray, p: Params) -> bool:
     """
     levels = {float(f"{x:.3g}") for x in np.unique(v[v > 0])}
     return 1 < len(levels) <= p.max_step_levels
+
+
+def _progress(run: Run, step: float) -> tuple[float, str] | None:
+    """(fraction of the planned run, how it is known) at a logged step."""
+    ep, n_ep = run.get("epoch"), run.fact("num_train_epochs")
+    if ep is not None and n_ep:
+        f = ep.finite()
+        at = f.values[f.steps <= step]
+        if at.size:
+            e = float(at[-1])
+            return e / float(n_ep), f"epoch {e:g} of {float(n_ep):g}"
+    ms = run.fact("max_steps")
+    if ms:
+        return step / float(ms), f"step {step:g} of {int(ms)}"
+    return None
+
+
+def _not_decayed(run: Run, p: Params, st: np.ndarray, v: np.ndarray, sched: str) -> Hit | None:
+    """(4): the LR where the configured decay says it should long be lower."""
+    shape = "cosine" if "cosine" in sched else "linear" if "linear" in sched else None
+    if shape is None:
+        return None
+    where = _progress(run, float(st[-1]))
+    if where is None:
+        return None
+    prog, how = where
+    warm = float(run.fact("warmup_ratio") or 0.0)
+    if run.fact("warmup_steps") and run.fact("max_steps"):
+        warm = float(run.fact("warmup_steps")) / float(run.fact("max_steps"))
+    x = (prog - warm) / (1.0 - warm) if warm < 1 else 0.0
+    if not (p.plan_min_progress <= x <= 1.0):
+        return None
+    peak = float(run.fact("learning_rate") or v.max())
+    now = float(np.median(v[-3:]))
+    factor = 1.0 - x if shape == "linear" else 0.5 * (1.0 + np.cos(np.pi * x))
+    expected = factor * peak
+    if now < 0.98 * peak or now < p.plan_ratio * expected:
+        return None
+    return Hit(
+        title=(
+            f"LR is still {fmt(now)} (its peak) at {how} ({prog:.0%} of the run); a {shape} "
+            f"schedule would be at {fmt(expected)} there"
+        ),
+        step=int(st[0]),
+        end_step=int(st[-1]),
+        evidence={
+            "lr_now": now,
+            "peak_lr": peak,
+            "expected_lr": expected,
+            "progress": prog,
+            "progress_from": how,
+            "scheduler": sched,
+            "warmup_fraction": warm,
+        },
+        explanation=(
+            f"At {prog:.0%} of the planned run a {shape} decay has brought the LR to "
+            f"{factor:.0%} of its peak; the log still shows the peak. The configured schedule "
+            "is not the one stepping the optimizer: a DeepSpeed config's own scheduler "
+            "(WarmupLR is constant after warmup) overrides lr_scheduler_type, or the "
+            "scheduler is never stepped."
+        ),
+        prescription=(
+            "Remove the scheduler block from the DeepSpeed config (or set it to the schedule "
+            "you want), or make sure scheduler.step() runs once per optimizer step; check the "
+            "LR in the log falls as planned before the next long run."
+        ),
+        severity=Severity.WARNING,
+    )

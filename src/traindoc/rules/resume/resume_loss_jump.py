@@ -44,6 +44,12 @@ class Params:
     # recover_window points (warning: a model wrecked into uniform output stays on
     # the floor).
     fresh_descent: float = 0.10
+    # The first update of a run started from a checkpoint: a loss that at least
+    # triples, by 2+ nats, at an LR of 1e-6 or less (an Adam step moves each weight
+    # by ~LR: it cannot do that). The loaded weights or optimizer state are wrong.
+    first_jump: float = 3.0
+    first_jump_abs: float = 2.0
+    first_max_lr: float = 1e-6
 
 
 @rule(
@@ -70,6 +76,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     checkpoint boundary (a multiple of `save_steps`: error) or followed by a fresh
     descent (>= 10% below the restart level: warning).
 
+    Also at the very first update of a run started from a checkpoint: a sane first
+    loss that at least triples (by 2+ nats) on the next step while the LR is 1e-6
+    or less, where an optimizer step cannot move the loss.
+
     **Why it matters.** A correctly restored run continues its curve within the
     noise. A jump means the state that was restored is not the state that was
     saved: weights from another checkpoint (or none: back at ln(V)), a fresh
@@ -92,6 +102,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     x, steps = f.values, f.steps
     floor = run.floor
     known = sorted({int(v) for v in run.fact("resume_steps") or ()})
+    if (hit := _first_update(run, p, f)) is not None:
+        yield hit
+        return
     yield from _inferred_restarts(run, p, f, known)
     for r in known:
         i = int(np.searchsorted(steps, r, side="right"))
@@ -227,3 +240,49 @@ def _inferred_restarts(run: Run, p: Params, f: Series, known: list[int]) -> Iter
             ),
             severity=Severity.ERROR if on_save else Severity.WARNING,
         )
+
+
+def _first_update(run: Run, p: Params, f: Series) -> Hit | None:
+    """The loss jumps at the first update of a run at an LR too small to move it."""
+    if len(f) < 2 or f.steps[0] > 2:
+        return None
+    a, b = float(f.values[0]), float(f.values[1])
+    if not (a > 0 and b >= p.first_jump * a and b - a >= p.first_jump_abs):
+        return None
+    lr = run.get("lr")
+    if lr is None or not len(lr.finite()):
+        return None
+    lf = lr.finite()
+    at = lf.values[lf.steps <= f.steps[1]]
+    now = float(at.max()) if at.size else float(lf.values[0])
+    if now > p.first_max_lr:
+        return None  # a real step size: divergence / lr-too-high's question
+    step = int(f.steps[1])
+    return Hit(
+        title=(
+            f"Loss jumps from {fmt(a)} to {fmt(b)} on the first update (step {step}) at LR "
+            f"{now:.3g}: the loaded weights or optimizer state are wrong"
+        ),
+        step=step,
+        end_step=step,
+        evidence={
+            "kind": "first-update",
+            "loss_before": a,
+            "loss_after": b,
+            "jump_rel": (b - a) / a,
+            "lr_at_update": now,
+            "floor": run.floor,
+        },
+        explanation=(
+            f"The first loss, {fmt(a)}, is that of a trained model; one optimizer step at LR "
+            f"{now:.3g} changes each weight by about that much and cannot take the loss to "
+            f"{fmt(b)}. The update itself is broken: an optimizer state restored from another "
+            "model or layout, master weights out of sync with the loaded (bf16) ones, or a "
+            "conversion that scrambled tensors the first step then spreads."
+        ),
+        prescription=(
+            "Load the checkpoint without its optimizer state (fresh optimizer) and compare; "
+            "check the conversion of the weights (shapes, dtype, tensor-parallel layout) and "
+            "that the master weights are initialised from the loaded ones."
+        ),
+    )
