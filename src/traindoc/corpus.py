@@ -59,6 +59,23 @@ ACCEPT: dict[str, set[str]] = {
         "rl-no-signal",
     },
     "rl_no_signal": {"rl-no-signal"},
+    # names used by the hidden holdout's labels.json (same README)
+    "fp16_precision": {
+        "fp16-instability",
+        "precision-suboptimal",
+        "nonfinite-loss",
+        "nonfinite-gradients",
+    },
+    "sawtooth_plateau": {"oscillating-plateau"},
+    "unshuffled_heterogeneous_data": {"heterogeneous-mix"},
+    "duplicated_data": {"duplicate-samples", "near-duplicate-samples"},
+    "label_conflict": {"label-conflicts"},
+    "label_noise": {"label-conflicts"},
+    "resume_stall": {"stalled-training", "resume-data-skip"},
+    "grad_accum_step_bug": {"resume-step-mismatch", "stalled-training"},
+    "bad_lr_schedule": {"warmup-too-long", "schedule-not-applied", "lr-too-low"},
+    "no_warmup": {"warmup-too-short"},
+    "noisy_loss": {"small-effective-batch", "oscillating-plateau", "loss-spike"},
 }
 UNSCORED = {"other", "data_problem"}
 

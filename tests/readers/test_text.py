@@ -389,3 +389,17 @@ def test_launch_command_flags_are_config(tmp_path: Path) -> None:
     assert facts["warmup_ratio"] == 0.05 and facts["grad_accum"] == 8
     assert run.get("epoch").values.tolist() == [2.9, 2.91, 2.92, 2.93, 2.94, 2.95]
     assert len(run.get("loss")) == 6
+
+
+def test_a_batch_stated_in_prose_is_a_fact(tmp_path: Path) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "hi, when I was doing pre-training I set the batch to 1, and the loss fluctuated\n"
+        + "".join(f"Num of training step: {s}, steps loss: {4 + (s % 3) / 2:.4f}\n" for s in range(1, 9))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("per_device_batch") == 1
+    assert "issue.txt:1" in run.facts["per_device_batch"].source
+    log.write_text("the batch was large\n" + "step 1 loss 2.0\nstep 2 loss 1.9\n")
+    (run,) = load_runs(log)
+    assert run.fact("per_device_batch") is None

@@ -53,6 +53,9 @@ _CONFIG_TEXT = re.compile(
 _CLI_FLAG = re.compile(
     rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
 )
+_PROSE_BATCH = re.compile(
+    rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
+)
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # Program source printed before a log (record .txt files, scripts in an issue): not a log line.
@@ -517,6 +520,10 @@ class TextLog:
             return
         if self._cli_flags(no, text):
             return
+        if plan.kind == "prose" and (m := _PROSE_BATCH.search(text)):
+            # "I set the batch to 1": the one setting users state in words that matters
+            # to the diagnosis (noise of a single-sample step).
+            self.config.setdefault("batch_size", (m.group(1).decode(), no))
         if plan.hint and not _CODE.search(text):
             self.not_understood += 1
             if len(self.bad_lines) < _MAX_BAD:

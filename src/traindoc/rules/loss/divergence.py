@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.losses import components
 from traindoc.measure.stats import bins, fmt, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -110,6 +111,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     f = loss.finite()
     n = len(f)
+    if (hit := _component_blowup(run, p)) is not None:
+        yield hit  # a part blew up and the run died before the smoothed total showed it
+        return
     if n < p.min_points:
         if n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
@@ -352,3 +356,55 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         ),
         severity=Severity.ERROR if blowup else Severity.WARNING,
     )
+
+
+def _component_blowup(run: Run, p: Params) -> Hit | None:
+    """A loss component's last value >= 10x its earlier median, then NaN somewhere."""
+    for name in components(run):
+        s = run.get(name)
+        f = s.finite() if s is not None else None
+        if f is None or len(f) < p.short_min_points:
+            continue
+        before = float(np.median(f.values[:-1]))
+        last, at = float(f.values[-1]), int(f.steps[-1])
+        if not (before > 0 and last >= p.short_orders * before):
+            continue
+        dead = [
+            n
+            for n in ("loss", *components(run))
+            if (x := run.get(n)) is not None and (~np.isfinite(x.values[x.steps >= at])).any()
+        ]
+        if not dead:
+            continue
+        lr = run.get("lr")
+        evidence: dict[str, object] = {
+            "signal": name,
+            "before_median": before,
+            "last_value": last,
+            "ratio": last / before,
+            "onset_step": at,
+            "nonfinite_in": dead,
+        }
+        if lr is not None and len(lr.finite()):
+            lf = lr.finite()
+            evidence["lr_at_onset"] = float(lf.values[lf.steps <= at][-1:].max(initial=0.0))
+        return Hit(
+            title=(
+                f"Loss component {name} blows up from {fmt(before)} to {fmt(last)} "
+                f"({fmt(last / before)}x) at step {at}, and {', '.join(dead)} goes NaN"
+            ),
+            step=at,
+            end_step=at,
+            evidence=evidence,
+            explanation=(
+                f"{name} sat near {fmt(before)} and jumped {fmt(last / before)}x in one log, "
+                "right where the loss turned NaN: the run diverged. A total that is a median "
+                "over the last iterations (detectron2 prints one) still looks normal then."
+            ),
+            prescription=(
+                "Lower the base LR (scale it with the total batch: fewer GPUs than the config "
+                "was written for at the same LR is a hotter run), lengthen the warmup, keep "
+                "gradient clipping on."
+            ),
+        )
+    return None

@@ -39,6 +39,8 @@ class Params:
     short_run_steps: int = 100
     # Margin on the fitted drop: 2 standard errors (~95%) that it still falls short.
     fit_z: float = 2.0
+    # Every one of this many logged grad norms NaN/Inf: no step can have been applied.
+    min_dead_grads: int = 3
 
 
 @rule(
@@ -76,6 +78,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not judge (the run is inconclusive unless something else is found), unless the
     loss falls >= 4% with most steps down, which is learning however short.
 
+    A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
+    it, however short the log: each step was skipped by the loss scaler, or wrote
+    NaN into the weights; either way nothing is learned.
+
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
     flagged however short: two LRs cannot give the same losses unless the LR never
@@ -98,6 +104,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     n = len(f)
     if (peer := run.fact("same_loss_as")) is not None:
         yield _same_as_peer(f, peer)
+        return
+    gn = run.get("grad_norm")
+    if gn is not None and len(gn) >= p.min_dead_grads and not np.isfinite(gn.values).any():
+        yield _dead_gradients(f, gn)
         return
     if starts_mid_run(f):
         return
@@ -213,5 +223,28 @@ def _same_as_peer(f: Series, peer: dict) -> Hit:
             "Print the parameter norm before and after one optimizer step; check that the "
             "optimizer is built from the model that trains and that requires_grad is set; "
             "count the trainable parameters."
+        ),
+    )
+
+
+def _dead_gradients(f: Series, gn: Series) -> Hit:
+    return Hit(
+        title=(
+            f"The gradient norm is NaN/Inf at every one of {len(gn)} logged steps: no "
+            "optimizer step is being applied"
+        ),
+        step=int(gn.steps[0]),
+        end_step=int(gn.steps[-1]),
+        evidence={"grad_norm_points": len(gn), "finite_grad_norms": 0, "loss_points": len(f)},
+        explanation=(
+            "With a non-finite gradient at every step, the fp16 loss scaler skips each update "
+            "(the weights never change) or the update writes NaN into the weights; the loss "
+            "column can still look finite (HF replaces NaN losses by the window average, and "
+            "exact zeros follow an overflow). Either way the run is not learning."
+        ),
+        prescription=(
+            "Train in bf16 or fp32 (a model pre-trained in bf16 overflows in fp16); check the "
+            "first batch for inf/NaN inputs and the loss for log(0); then confirm a finite grad "
+            "norm on the first steps before relaunching."
         ),
     )

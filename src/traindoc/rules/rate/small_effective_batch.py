@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from traindoc.model import Run, Severity
+import numpy as np
+
+from traindoc.measure.stats import mad
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import FINETUNE, effective_batch, relative_noise
 
@@ -17,6 +21,10 @@ class Params:
     # Robust noise (MAD around a 25-point rolling median) above 5% of the loss level:
     # logged losses of batch 32+ fine-tunes sit around 1-3%; batch 1-8 runs at 8-20%.
     noise_rel: float = 0.05
+    # A batch this small is a warning whatever the regime, when the loss is noisy.
+    tiny_batch: int = 2
+    # Points needed to measure noise on a short log (from consecutive differences).
+    short_noise_points: int = 4
 
 
 @rule(
@@ -33,9 +41,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     per-device batch x devices x accumulation, missing factors counted as 1) and,
     for a fine-tuning run (full or LoRA) below 16, measures the loss noise: the
     robust spread (MAD) around a 25-point rolling median over the second half of
-    the run, relative to the loss level. Warning above 5%, info otherwise. The
-    regime unknown gives at most info; pre-training (token batches) and RL runs
-    (prompts x generations, a surrogate loss) are skipped.
+    the run, relative to the loss level (a short log: from consecutive
+    differences). Warning above 5%, info otherwise. The regime unknown gives at
+    most info, except for a batch of 1-2 (one or two samples a step in any
+    regime); pre-training with a token batch and RL runs (prompts x generations,
+    a surrogate loss) are skipped.
 
     **Why it matters.** Seed B: a batch too small gives noisy gradients and
     fluctuations that look like convergence; 16-64 is a reasonable start. A 7B
@@ -59,8 +69,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if eb is None or eb >= p.min_batch or regime == "pretraining" or run.is_rl:
         return
     noise = relative_noise(loss)
+    if noise != noise:
+        noise = _short_noise(loss)
     noisy = noise == noise and noise >= p.noise_rel
-    severity = Severity.WARNING if noisy and regime in FINETUNE else Severity.INFO
+    # A batch of one or two is one or two samples per step in any regime: when the
+    # loss shows it, that is a warning even where the regime is unknown.
+    tiny = eb <= p.tiny_batch
+    severity = Severity.WARNING if noisy and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
         run.fact("devices"),
@@ -96,3 +111,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _short_noise(loss: Series) -> float:
+    """Step-to-step noise of a short log relative to its level: the MAD of
+    consecutive differences over sqrt(2), over the median (NaN when too short)."""
+    f = loss.finite()
+    if len(f) < Params.short_noise_points:
+        return math.nan
+    level = float(np.median(f.values))
+    return mad(np.diff(f.values)) / math.sqrt(2) / abs(level) if level else math.nan

@@ -23,6 +23,9 @@ class Params:
     costly_s: float = 1800.0
     # Intervals needed for a "usual" interval to mean anything.
     min_points: int = 5
+    # The log ends at the skip message: with this many batches to fast-forward the
+    # wait is long at any loader speed (10k batches at 10 ms each: 100 s; 660k: 2 h).
+    open_ended_batches: int = 10_000
 
 
 @rule(
@@ -49,10 +52,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     streamed dataset, or heavy on-the-fly tokenisation, that can take as long as
     training on them did. Killing it restarts the wait; waiting is right.
 
+    When the log ends at the message (nothing logged after it: the run "hangs"
+    there, GPU at 0%) and it skips 10,000+ batches, that skip is the likely wait:
+    a warning that says so, since waiting (or `ignore_data_skip`) is the fix.
+
     **Known false positives.** The skip message proves a skip happened, not that
     it took all the silence: a real hang right after the skip looks the same until
-    the log comes back. With no point logged after the message the silence is
-    open-ended and stalled-training's call.
+    the log comes back.
 
     **What to do.** Let it run; to avoid the wait next time, `ignore_data_skip=True`
     (HF; the run then sees some batches twice) or a resumable sampler / stateful
@@ -62,7 +68,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not skips:
         return
     s = timed_series(run)
-    if s is None:
+    if s is None or _nothing_after(run, skips[-1]):
+        yield from _open_ended(run, skips[-1], p)
         return
     steps, times, dt = intervals(s)
     pos = dt[dt > 0]
@@ -131,3 +138,43 @@ def _dur(seconds: float) -> str:
     if seconds >= 60:
         return f"{seconds / 60:.1f} min"
     return f"{seconds:.3g} s"
+
+
+def _nothing_after(run: Run, e: Event) -> bool:
+    """No metric is logged after the skip message (by line, else by step)."""
+    last = [int(x.steps[-1]) for x in run.series.values() if len(x)]
+    if not last:
+        return True
+    return e.step is not None and max(last) <= e.step
+
+
+def _open_ended(run: Run, e: Event, p: Params) -> Iterator[Hit]:
+    """The log stops at the skip message: the skip is where the run is now."""
+    batches = int(e.value) if e.value is not None else None
+    if batches is None or batches < p.open_ended_batches:
+        return
+    yield Hit(
+        title=(
+            f"The log ends at the resume's data skip (line {e.line}): the trainer is "
+            f"fast-forwarding past {batches} already-seen batches, not hung"
+        ),
+        step=e.step,
+        evidence={
+            "resume_step": e.step,
+            "skipped_batches": batches,
+            "line": e.line,
+            "message": e.text,
+            "points_after": 0,
+        },
+        explanation=(
+            f"On resume the trainer reads and discards the {batches} batches the checkpoint "
+            "already trained on before its first new step, printing nothing and leaving the "
+            "GPU idle meanwhile. With an iterable dataset or on-the-fly tokenisation that "
+            "takes about as long as reading them did the first time: hours, for this many."
+        ),
+        prescription=(
+            "Wait for it (killing the job restarts the skip), or resume with "
+            "ignore_data_skip=True (the run then sees the start of the epoch again), or use a "
+            "resumable sampler / StatefulDataLoader that restores its position instantly."
+        ),
+    )
