@@ -61,13 +61,14 @@ def _summary(title: str, results: list[CaseResult]) -> None:
     healthy = [r for r in results if r.healthy]
     n_exp = sum(len(r.expected) for r in faulty)
     n_hit = n_exp - sum(len(r.missed) for r in faulty)
-    errors = sum(1 for r in healthy for _ in r.false_alarms if r.found)
+    errors = sum(len(r.false_alarms) for r in healthy)
     warn_runs = sum(1 for r in healthy if r.false_alarms)
+    extra_runs = sum(1 for r in faulty if r.false_alarms)
     unreadable = sum(1 for r in results if r.error)
     print(
         f"{title:<24} {len(results):>3} cases  recall {n_hit}/{n_exp} = "
-        f"{n_hit / max(n_exp, 1):.0%}   healthy runs with a false alarm: "
-        f"{warn_runs}/{len(healthy)} ({errors} findings)   unreadable: {unreadable}"
+        f"{n_hit / max(n_exp, 1):.0%}   false alarms: healthy runs {warn_runs}/{len(healthy)} "
+        f"({errors} findings), faulty runs {extra_runs}/{len(faulty)}   unreadable: {unreadable}"
     )
 
 

@@ -897,7 +897,7 @@ def divergence(out: Path) -> None:
         "Fine-tune the pretrained model with AdamW, peak "
         "LR 1.0, linear, warmup 1.0 (meant as a ratio, read by transformers 5 as 1 step): the "
         "loss blows up from 3.4 to ~50-70 and is still above its start at the end.",
-        also=["warmup-too-short"],
+        also=["warmup-too-short", "small-effective-batch"],
     )
 
 
@@ -1131,7 +1131,7 @@ def eval_stagnation(out: Path) -> None:
         ["eval-stagnation"],
         "Continue the code-pretrained model on the same code at LR "
         "2e-6: train and eval both flat for 200 steps.",
-        also=["no-learning", "lr-too-low"],
+        also=["no-learning", "lr-too-low", "small-effective-batch"],
         final_eval=True,
     )
 
@@ -1245,6 +1245,7 @@ def lr_too_high(out: Path) -> None:
         "Full fine-tune of the pretrained model at constant LR 0.3 "
         "(Adam, clipping 1.0): the loss jumps from the pretrained ~3.2 to ~8-9 and never gets "
         "back to where it started.",
+        also=["warmup-too-short"],
     )
 
 
@@ -1370,7 +1371,7 @@ def schedule_not_applied(out: Path) -> None:
         "Configured linear schedule with 20 warmup steps, "
         "but a custom scheduler whose step() never advances: LR stays at warmup step 0 = 0.0 "
         "for the whole run; loss flat.",
-        also=["no-learning"],
+        also=["no-learning", "warmup-too-long"],
     )
 
 
@@ -1394,6 +1395,7 @@ def small_batch(out: Path) -> None:
         ["small-effective-batch"],
         "Full fine-tune with per-device batch 1, "
         "accumulation 1, 1 device (effective batch 1): very noisy loss.",
+        also=["lr-too-high"],
     )
 
 

@@ -25,6 +25,7 @@ from traindoc.engine import Diagnosis, diagnose
 from traindoc.model import Severity
 from traindoc.pipeline import load_all
 from traindoc.readers import ReadError
+from traindoc.rules.api import registered
 
 # ../shared/real-logs/README.md: the rule ids that count as naming each label.
 ACCEPT: dict[str, set[str]] = {
@@ -92,10 +93,13 @@ class CaseResult:
     reader: str = ""  # how the log was read (input kind / dialect)
     verdict: str = ""
     missed: tuple[str, ...] = ()
+    # warnings / errors on a faulty run that name none of its labels and are not linked
+    # (as cause or consequence) to a finding that does
+    unexpected: tuple[str, ...] = ()
 
     @property
     def false_alarms(self) -> tuple[str, ...]:
-        return self.found if self.healthy else ()
+        return self.found if self.healthy else self.unexpected
 
     @property
     def ok(self) -> bool:
@@ -122,6 +126,7 @@ def score(case: Path) -> CaseResult:
     found, info = _found(ds)
     missed = tuple(r for r in expected if r not in found)
     missed += tuple(r for r in as_info if r not in found + info)
+    allowed = {*expected, *as_info, *exp.get("also_applies", ())}
     expected += as_info
     return CaseResult(
         case.name,
@@ -132,6 +137,7 @@ def score(case: Path) -> CaseResult:
         missed=missed,
         verdict=_verdict(ds),
         reader=_reader(ds),
+        unexpected=() if healthy else _unexpected(ds, allowed),
     )
 
 
@@ -150,8 +156,24 @@ def score_real(case: Path) -> CaseResult | None:
         return CaseResult(case.name, scored, healthy, (), (), str(exc), split, missed=scored)
     found, info = _found(ds)
     missed = tuple(lb for lb in scored if not ACCEPT[lb] & set(found))
+    unexpected: tuple[str, ...] = ()
+    if not healthy and "other" not in labels:  # "other": a cause we have no rule for
+        allowed = {r for lb in scored for r in ACCEPT[lb]}
+        if "data_problem" in labels:
+            allowed |= {i for i, spec in registered().items() if spec.family == "data"}
+        unexpected = _unexpected(ds, allowed)
     return CaseResult(
-        case.name, scored, healthy, found, info, None, split, _reader(ds), _verdict(ds), missed
+        case.name,
+        scored,
+        healthy,
+        found,
+        info,
+        None,
+        split,
+        _reader(ds),
+        _verdict(ds),
+        missed,
+        unexpected,
     )
 
 
@@ -196,6 +218,24 @@ def _found(ds: list[Diagnosis]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         dict.fromkeys(f.rule for d in ds for f in d.findings if f.severity == Severity.INFO)
     )
     return found, info
+
+
+def _unexpected(ds: list[Diagnosis], allowed: set[str]) -> tuple[str, ...]:
+    """Warnings and errors naming none of the expected rules and not connected to one
+    through causes: a consequence or a cause of an expected finding is part of the story."""
+    out = []
+    for d in ds:
+        edges = {(f.rule, c) for f in d.findings for c in f.caused_by}
+        story = {f.rule for f in d.findings if f.rule in allowed}
+        grew = True
+        while grew:  # everything connected to an expected finding through causes
+            more = {b for a, b in edges if a in story} | {a for a, b in edges if b in story}
+            grew = not more <= story
+            story |= more
+        out += [
+            f.rule for f in d.findings if f.severity >= Severity.WARNING and f.rule not in story
+        ]
+    return tuple(dict.fromkeys(out))
 
 
 def _verdict(ds: list[Diagnosis]) -> str:

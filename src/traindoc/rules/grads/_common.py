@@ -84,7 +84,7 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
     g = positive(gn)
     empty = Spikes(np.empty(0, np.int64), np.empty(0), np.empty(0), 0, math.nan)
     if len(g) < 12:
-        return empty
+        return _short_spikes(g, empty)
     y = np.log(g.values)
     base = rolling_median(y, window)
     resid = y - base
@@ -96,6 +96,23 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
     hit = np.flatnonzero(resid > thr)
     hit = hit[hit >= skip]
     return Spikes(g.steps[hit], g.values[hit], np.exp(resid[hit]), g.values.size - skip, sigma)
+
+
+# In a paste too short for a rolling baseline (3-11 points), only a norm 100x the
+# median of the others is a spike: no healthy log varies that much step to step.
+SHORT_RATIO = 100.0
+
+
+def _short_spikes(g: Series, empty: Spikes) -> Spikes:
+    """Spikes of a 3-11 point log: norms >= 100x the median of the other points."""
+    v = g.values
+    if v.size < 3:
+        return empty
+    others = np.array([np.median(np.delete(v, i)) for i in range(v.size)])
+    ratio = v / others
+    hit = np.flatnonzero(ratio >= SHORT_RATIO)
+    sigma = float(np.std(np.log(v)))
+    return Spikes(g.steps[hit], v[hit], ratio[hit], v.size, sigma)
 
 
 def _noise(loss: Series) -> float:

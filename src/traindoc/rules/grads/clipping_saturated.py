@@ -38,6 +38,10 @@ class Params:
         "fp16-instability",
         "absurd-initial-loss",
         "exploded-weights",
+        # a model that does not learn keeps its gradients large: clipping follows
+        "lr-too-low",
+        "no-learning",
+        "uniform-plateau",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:

@@ -39,7 +39,15 @@ class Params:
     params=Params(),
     requires=("grad_norm",),
     uses=("loss", "lr", "fact:max_grad_norm", "fact:warmup_steps"),
-    explained_by=("fp16-instability", "lr-too-high", "warmup-too-short", "small-effective-batch"),
+    explained_by=(
+        "fp16-instability",
+        "lr-too-high",
+        "warmup-too-short",
+        "small-effective-batch",
+        # the same bad step seen in the loss, or a run already blowing up
+        "loss-spike",
+        "divergence",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Gradient-norm spikes far above the local median, and whether the loss followed.
@@ -55,7 +63,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     weights into a worse region; repeated ones precede divergence. But a
     pre-clip spike absorbed by clipping is *not* a loss spike: clipping
     rescaled that update and the loss never noticed. So this is a warning only
-    when the loss followed or the spikes are frequent, and info otherwise.
+    when the loss followed (or, with no loss logged, when the spikes are frequent),
+    and info when the loss is logged and did not follow, however often.
+
+    A paste too short for a rolling baseline (3-11 norms) is judged too: a norm
+    100x the median of the others is a spike.
 
     **Known false positives.** The first points after initialisation (always
     large) are ignored; spikes during warmup are common and reported as such.
@@ -117,7 +129,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     where = ""
     if peak is not None:
         where = f"; {before_peak} before the LR peak at step {peak}"
-    severity = Severity.WARNING if (n_followed or frequent) else Severity.INFO
+    # Absorbed (the loss logged and it did not follow) is info however often: that
+    # update was clipped or harmless. Frequent spikes with no loss to tell: warning.
+    absorbed = resp is not None and not n_followed
+    severity = Severity.WARNING if (n_followed or (frequent and not absorbed)) else Severity.INFO
+    if sp.n_points < 12 and resp is None:
+        severity = Severity.WARNING  # a 100x norm in a short paste needs looking at
     clip_txt = (
         "clipping was off or unknown, so the full spike reached the weights"
         if clipped is not True

@@ -30,7 +30,7 @@ class Params:
     params=Params(),
     requires=("grad_norm",),
     uses=("loss", "fact:precision"),
-    explained_by=("fp16-instability", "grad-explosion"),
+    explained_by=("fp16-instability", "grad-explosion", "nonfinite-loss"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """NaN or Inf gradient norm, even when the logged loss looks finite.

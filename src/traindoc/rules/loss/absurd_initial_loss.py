@@ -10,6 +10,7 @@ import numpy as np
 from traindoc.measure.stats import fmt, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._common import starts_mid_run
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     Without V, a run whose task is known not to be a cross-entropy over classes or
     tokens (a detector: box / mask loss terms logged) is not judged.
 
+    A log that starts mid-run (an excerpt from step 2100) does not show the start
+    and is not judged.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error.
@@ -74,6 +78,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert loss is not None
     if run.floor is None and run.fact("task") not in (None, "lm", "classification"):
         return  # a detector's summed box/mask losses have no ln(V) to compare with
+    if starts_mid_run(loss.finite()):
+        return  # an excerpt from step 2100 on does not show the starting point
     floor = run.floor or p.unknown_vocab_floor
     # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]

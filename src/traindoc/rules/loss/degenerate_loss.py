@@ -53,6 +53,10 @@ class Params:
         "schedule-not-applied",
         "no-trainable-parameters",
         "fp16-instability",
+        # exact zeros right after an overflow: the scaler skipping NaN steps
+        "nonfinite-gradients",
+        "nonfinite-loss",
+        "grad-explosion",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:

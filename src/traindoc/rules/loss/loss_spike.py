@@ -40,6 +40,8 @@ class Params:
     several: int = 3
     several_per_point: float = 1e-3
     huge_rel: float = 1.0
+    # ... and at least 5% of what the run learned (first level minus its lowest).
+    min_learned: float = 0.05
     # Events examined (the largest residuals); bounds the work on pathological logs.
     max_events: int = 500
 
@@ -51,7 +53,7 @@ class Params:
     params=Params(),
     requires=("loss",),
     uses=("grad_norm",),
-    explained_by=("lr-too-high", "fp16-instability"),
+    explained_by=("lr-too-high", "fp16-instability", "oscillating-plateau", "absurd-initial-loss"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Isolated large loss spikes that recover.
@@ -67,6 +69,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
     record run is info), or ones that double the loss, precede divergence.
+
+    A spike must also be >= 5% of what the run has learned (its first level minus
+    its lowest): relative spikes on a loss solved to ~0 are noise.
 
     **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
     variable lengths) makes many small "spikes": when they exceed 2% of points the
@@ -91,7 +96,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     scale = mad(resid)
     if not math.isfinite(scale) or scale <= 0:
         scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    cand = (resid > p.k_sigma * scale) & (resid > p.min_rel * np.abs(base))
+    # A spike must also matter at the scale of the problem: 5% of what the run has
+    # learned (a 2e-4 -> 0.13 blip on a memorised set is +50,000% of nothing).
+    head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
+    learned = max(head - float(base.min()), 0.0)
+    min_abs = p.min_learned * learned
+    cand = (resid > p.k_sigma * scale) & (resid > p.min_rel * np.abs(base)) & (resid > min_abs)
     warm = run.fact("warmup_steps")
     skip_until = f.steps[0] + warm if warm else f.steps[min(n - 1, int(p.skip_fraction * n))]
     cand &= f.steps > skip_until
@@ -113,7 +123,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         post = float(np.median(y[b + 1 : b + 1 + p.side]))
         ref = max(pre, post)
         rel = (peak - ref) / max(abs(ref), 1e-12)
-        if rel >= p.min_rel and peak - ref >= p.k_sigma * scale:
+        if rel >= p.min_rel and peak - ref >= max(p.k_sigma * scale, min_abs):
             step = int(f.steps[a + int(np.argmax(y[a : b + 1]))])
             events.append((rel, step, peak, ref))
     if not events:

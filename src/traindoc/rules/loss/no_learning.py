@@ -57,6 +57,8 @@ class Params:
         "no-trainable-parameters",
         "absurd-initial-loss",
         "vanishing-gradients",
+        # a loss that climbs does not decrease either: the climb is the finding
+        "divergence",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import bins, fmt, lr_fraction, mad, trend
-from traindoc.model import Run, Severity
+from traindoc.measure.stats import fmt, lr_fraction, mad, trend
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 
 
@@ -49,6 +49,8 @@ class Params:
     converged_lr_fraction: float = 0.15
     # Eval loss falling by more than this over the band = the run is still improving.
     eval_improving: float = 0.02
+    # Raw points the trend tests see, whatever the log's length.
+    sample_points: int = 200
 
 
 @rule(
@@ -68,12 +70,13 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Early drop, then a long band with no downward trend (saw-tooth plateau).
 
-    **What it does.** Finds the earliest point from which the rest of the (binned)
-    loss has no downward trend (Mann-Kendall z > -1.96, and under 1.5% drop between
+    **What it does.** Finds the earliest point from which the rest of the loss (200
+    raw points evenly strided, so a test's power does not grow with the log's length)
+    has no downward trend (Mann-Kendall z > -1.96, and under 1.5% drop between
     the band's first and last thirds; up to 5% when the eval loss, logged at 5+
     points over the band, is flat: within +-2% and no significant trend; a band
-    whose last third is > 5% above its first is climbing, not a plateau). Flags when that band covers >= 30% of the
-    run, follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
+    whose last third is > 5% above its first is climbing, not a plateau). Flags when
+    that band covers >= 30% of the run (of the planned run, `max_steps`, when known), follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
     level), the LR has not decayed to near 0 there, and eval loss (if logged) is not
     improving.
 
@@ -84,7 +87,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A run converging at the end of a cosine schedule is
     flat because its LR is ~0: with an LR series, bands where the LR is under 15% of
-    its peak are not flagged. Without an LR series that cannot be told apart.
+    its peak (over the band, or over its last third) are not flagged. Without an LR series that cannot be told apart.
     Heterogeneous or noisy data (duplicates, wrong labels) gives the same picture
     whatever the hyper-parameters: check the data too.
 
@@ -100,7 +103,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     n = len(f)
     if n < p.min_points:
         return
-    st, vals = bins(f)
+    # The trend test runs on 200 raw points evenly strided, not on bin medians: bins of
+    # a 100,000-point log are so smooth that any drift is significant, so the same
+    # curve would pass at 300 points and fail at 100,000. A fixed sample of raw points
+    # keeps the test's power, and so the verdict, the same at any length.
+    st, vals = _sample(f, p.sample_points)
     nb = vals.size
     min_band = max(p.min_band_points, math.ceil(p.min_band_fraction * nb))
     if nb < min_band + 3:
@@ -116,6 +123,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             k = j
             break
     onset = int(st[k])
+    # Against the planned run when it is known: 20 flat steps of a 200-step plan that
+    # crashed (or is still running) at step 60 are not yet a plateau.
+    planned = run.fact("max_steps")
+    if planned and (int(f.steps[-1]) - onset) < p.min_band_fraction * (
+        float(planned) - float(f.steps[0])
+    ):
+        return
     band = f.values[f.steps >= onset]
     if band.size < p.min_band_points:
         return
@@ -149,7 +163,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if lo <= level <= hi:
             return  # at ln(V): uniform-plateau's
     end = int(f.steps[-1])
-    lr_frac = lr_fraction(run, onset, end)
+    # Decayed over the band, or by its last third (a cosine tail): convergence.
+    fracs = [
+        x
+        for x in (lr_fraction(run, onset, end), lr_fraction(run, end - (end - onset) / 3, end))
+        if x is not None
+    ]
+    lr_frac = min(fracs) if fracs else None
     if lr_frac is not None and lr_frac < p.converged_lr_fraction:
         return  # LR decayed to ~0: convergence, not a plateau
     evidence: dict[str, object] = {
@@ -208,3 +228,11 @@ def _eval_over(run: Run, onset: int, p: Params) -> tuple[float, float, int] | No
     e_first, e_last = np.median(e.values[:m]), np.median(e.values[-m:])
     e_drop = float((e_first - e_last) / abs(e_first)) if e_first else 0.0
     return e_drop, trend(e.steps, e.values).z, len(e)
+
+
+def _sample(f: Series, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(steps, values) of n raw points evenly strided over the series (all if fewer)."""
+    if len(f) <= n:
+        return f.steps.astype(np.float64), f.values.copy()
+    idx = np.linspace(0, len(f) - 1, n).round().astype(np.int64)
+    return f.steps[idx].astype(np.float64), f.values[idx]

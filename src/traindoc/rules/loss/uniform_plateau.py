@@ -40,6 +40,7 @@ class Params:
         "no-trainable-parameters",
         # A blow-up that wrecked the model into uniform predictions lands here.
         "divergence",
+        "vanishing-gradients",
     ),
     core=True,
 )

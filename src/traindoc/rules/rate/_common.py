@@ -121,6 +121,13 @@ class Warmup:
     steps: float
     source: str  # "logged" | "config"
     complete: bool  # False when the logged LR never left its warmup
+    # The least it can be: a logged LR seen below its peak at step 0 and at it at step
+    # 1000 ramped for anywhere in (0, 1000]; the last step logged below the peak.
+    at_least: float | None = None
+
+    @property
+    def lower(self) -> float:
+        return self.steps if self.at_least is None else self.at_least
 
 
 def warmup(run: Run) -> Warmup | None:
@@ -141,7 +148,9 @@ def warmup(run: Run) -> Warmup | None:
             complete = v.size - 1 - i >= max(3, v.size // 20) or bool(
                 run.fact("max_steps") and st[-1] >= 0.98 * run.fact("max_steps")
             )
-            return Warmup(float(st[i] - max(start, 0.0)), "logged", complete)
+            before = float(st[i - 1]) if i > 0 else float(st[0])
+            low = max(before - max(start, 0.0), 0.0)
+            return Warmup(float(st[i] - max(start, 0.0)), "logged", complete, low)
     ws = run.fact("warmup_steps")
     if ws:
         return Warmup(float(ws), "config", True)

@@ -60,7 +60,8 @@ class Params:
     params=Params(),
     requires=("lr|fact:learning_rate",),
     uses=("lr", "loss", "grad_norm", "eval_loss", "fact:n_params"),
-    explained_by=("fp16-instability", "absurd-initial-loss"),
+    # a curve wrecked by a bad resume is not the LR's fault
+    explained_by=("fp16-instability", "absurd-initial-loss", "resume-loss-jump"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Peak learning rate above what the regime tolerates, with instability to show it.

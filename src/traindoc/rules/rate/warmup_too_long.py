@@ -40,7 +40,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **What it does.** Measures warmup from the logged LR (steps until it first
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
-    `max_steps`, and divides by the total steps (`max_steps`, else the last
+    `max_steps` (judged on the least it can be at the log's resolution: the last
+    step logged below the peak), and divides by the total steps (`max_steps`, else the last
     logged step). From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
     downward trend, seed B's plateau) or when no loss is logged to say otherwise;
@@ -66,7 +67,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not w.complete and not run.fact("max_steps"):
         return  # still warming up and no planned length: the share is unknown
     frac = w.steps / float(total)
-    if frac < p.warn_frac:
+    # Judged on the least the warmup can be: a log every 1000 steps that sees the LR
+    # below its peak at 0 and at it at 1000 cannot tell a 10-step warmup from 1000.
+    if w.lower / float(total) < p.warn_frac:
         return
     strong = frac >= p.strong_frac
     # Below a quarter of the run, a long warmup on a curve that keeps falling is a
@@ -94,6 +97,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "warmup_steps": w.steps,
             "total_steps": total,
             "warmup_frac": frac,
+            "warmup_at_least": w.lower,
             "source": w.source,
             "complete": w.complete,
             "loss_converging": converging,
