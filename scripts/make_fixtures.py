@@ -47,6 +47,8 @@ CACHE = ROOT / ".cache" / "fixtures"  # /.cache/ is gitignored
 # Files a user would have and that we keep; everything else (weights, optimizer,
 # rng, scheduler) is deleted after the run to keep the corpus small.
 KEEP = {
+    "train.jsonl",
+    "eval.jsonl",
     "trainer_state.json",
     "config.json",
     "training_args.bin",
@@ -1112,6 +1114,135 @@ def overfitting(out: Path) -> None:
     )
 
 
+class JsonlText:
+    """The rows of a `{"text": ...}` JSONL file as byte-token samples: what the run
+    trains on is exactly the file it carries (so the data audit reads the truth)."""
+
+    def __init__(self, path: Path):
+        import torch
+
+        rows = [json.loads(line)["text"] for line in path.read_text().splitlines()]
+        self.x = [torch.tensor(list(r.encode("utf-8")), dtype=torch.long) for r in rows]
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def __getitem__(self, i: int):
+        return item(self.x[i])
+
+
+def _write_rows(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _ascii_chunks(kind: str, n: int) -> list[str]:
+    """n distinct 32-byte ASCII chunks of stdlib text (no split UTF-8 characters)."""
+    data, out, seen = text(kind), [], set()
+    for k in range(0, len(data) - SEQ, SEQ):
+        c = data[k : k + SEQ]
+        if c.isascii() and c not in seen:
+            seen.add(c)
+            out.append(c.decode("ascii"))
+        if len(out) == n:
+            break
+    return out
+
+
+@case("data-duplicates-overfitting", ["overfitting", "duplicate-samples"])
+def data_duplicates_overfitting(out: Path) -> None:
+    """The run dir carries its data: data/train.jsonl is 24 code chunks, each copied
+    ten times and shuffled (240 rows, 90% exact copies), data/eval.jsonl 48 held-out
+    chunks. The trainer reads those files; the memorised copies make eval turn up."""
+    import random
+
+    uniq = _ascii_chunks("code", 24)
+    rows = [{"text": t} for t in uniq for _ in range(10)]
+    random.Random(0).shuffle(rows)
+    _write_rows(out / "data" / "train.jsonl", rows)
+    _write_rows(out / "data" / "eval.jsonl", [{"text": t} for t in _ascii_chunks("code_eval", 48)])
+    t = trainer(
+        out,
+        new_model(seed=0),
+        JsonlText(out / "data" / "train.jsonl"),
+        lr=3e-3,
+        max_steps=300,
+        batch=4,
+        logging_steps=2,
+        eval_ds=JsonlText(out / "data" / "eval.jsonl"),
+        eval_steps=10,
+    )
+    _std(
+        out,
+        t,
+        ["overfitting", "duplicate-samples"],
+        "Pre-training from scratch on data/train.jsonl (in the run dir): 24 code chunks "
+        "copied 10x each (240 rows, 216 exact duplicates), eval on data/eval.jsonl (48 "
+        "held-out chunks) every 10 steps: train falls, eval turns up.",
+        also=["dataset-too-small"],
+        final_eval=True,
+    )
+
+
+@case("data-label-conflicts", ["label-conflicts"])
+def data_label_conflicts(out: Path) -> None:
+    """A text classifier (label: which of e/t/a/o a text holds most) whose
+    data/train.jsonl gives 30% of its texts twice, with two different labels (a merge of two annotation rounds that disagreed). Plain PyTorch:
+    bag-of-bytes features -> MLP, 4 classes; the loss cannot go below the conflicts."""
+    import random
+
+    import torch
+
+    torch.set_num_threads(1)
+    r = random.Random(0)
+    texts = _ascii_chunks("prose", 600)
+    rows = [{"text": t, "label": max(range(4), key=lambda k: t.count("etao"[k]))} for t in texts]
+    for row in rows[:180]:
+        rows.append({"text": row["text"], "label": (row["label"] + 1 + r.randrange(3)) % 4})
+    r.shuffle(rows)
+    _write_rows(out / "data" / "train.jsonl", rows)
+    rows = [json.loads(line) for line in (out / "data" / "train.jsonl").read_text().splitlines()]
+    x = torch.zeros(len(rows), 128)
+    for i, row in enumerate(rows):
+        for b in row["text"].encode("ascii"):
+            x[i, b] += 1.0
+    y = torch.tensor([row["label"] for row in rows])
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(128, 256), torch.nn.ReLU(), torch.nn.Linear(256, 4))
+    opt = torch.optim.Adam(m.parameters(), lr=1e-3)
+    (out / "run_config.json").write_text(
+        json.dumps({"num_classes": 4, "learning_rate": 1e-3, "batch_size": 39}) + "\n"
+    )
+    g = torch.Generator().manual_seed(0)
+    step, losses = 0, []
+    with (out / "metrics.jsonl").open("w") as f:
+        for epoch in range(20):
+            order = torch.randperm(len(rows), generator=g)
+            for i in range(0, len(rows), 39):
+                idx = order[i : i + 39]
+                logits = m(x[idx])
+                loss = torch.nn.functional.cross_entropy(logits, y[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                step += 1
+                losses.append(loss.item())
+                acc = (logits.argmax(-1) == y[idx]).float().mean().item()
+                rec = {"step": step, "epoch": epoch + 1, "loss": loss.item(), "accuracy": acc}
+                f.write(json.dumps(rec | {"lr": 1e-3}) + "\n")
+    print(f"[{out.name}] loss {losses[0]:.3f} -> {losses[-1]:.3f} (min {min(losses):.3f})")
+    expect(
+        out,
+        ["label-conflicts"],
+        "Plain PyTorch bag-of-bytes MLP text classifier (4 classes: which of e/t/a/o "
+        "a text holds most; 780 rows in data/train.jsonl: 600 texts, 180 of them given a "
+        "second, different label), Adam 1e-3, batch 39, 20 epochs, metrics.jsonl.",
+        also=["dataset-too-small", "epoch-staircase", "overfitting"],
+        first=losses[0],
+        last=losses[-1],
+    )
+
+
 @case("eval-stagnation", ["eval-stagnation"])
 def eval_stagnation(out: Path) -> None:
     t = trainer(
@@ -1661,6 +1792,96 @@ def jsonl_stalled(out: Path) -> None:
     )
 
 
+@case("seed-a-resume-hang", ["stalled-training"])
+def seed_a_resume_hang(out: Path) -> None:
+    """Seed A's resume bug in a plain loop. Run 1: 300 optimizer steps at gradient
+    accumulation 16 (tqdm over micro-batches, one printed line and one metrics.jsonl
+    record per step), checkpoint. Run 2 resumes at step 300 but restores the
+    micro-batch counter as the *optimizer-step* counter (300, not 4800); its step
+    condition `micro % 16 == 0 and micro // 16 == step + 1` first holds 4516
+    micro-batches later. The remaining 5 epochs (1000 micro-batches) run with
+    no optimizer step and no log line, then the loop ends."""
+    import torch
+    from tqdm import tqdm
+
+    torch.set_num_threads(1)
+    m = new_model(seed=0)
+    m.config.to_json_file(str(out / "config.json"))
+    ds = ByteChunks(text("code"), limit=800)
+    accum, batch, lr = 16, 4, 2e-3
+    per_epoch = len(ds) // batch
+    (out / "run_config.json").write_text(
+        json.dumps({"learning_rate": lr, "batch_size": batch, "gradient_accumulation_steps": accum})
+        + "\n"
+    )
+    opt = torch.optim.AdamW(m.parameters(), lr=lr)
+    g = torch.Generator().manual_seed(0)
+
+    def loader():
+        order = torch.randperm(len(ds), generator=g)
+        for i in range(per_epoch):
+            yield ds.x[order[i * batch : (i + 1) * batch]]
+
+    console = (out / "stdout.log").open("w")
+    metrics = (out / "metrics.jsonl").open("w")
+
+    def log(rec: dict) -> None:
+        metrics.write(json.dumps(rec) + "\n")
+        metrics.flush()
+
+    step, micro, epoch = 0, 0, 0
+    while step < 300:  # run 1: correct accumulation
+        for x in tqdm(loader(), total=per_epoch, desc=f"epoch {epoch}", file=console):
+            loss = m(input_ids=x, labels=x).loss / accum
+            loss.backward()
+            micro += 1
+            if micro % accum == 0:
+                gn = torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0).item()
+                opt.step()
+                opt.zero_grad()
+                step += 1
+                v = loss.item() * accum
+                tqdm.write(f"step {step} | loss {v:.4f} | lr {lr:.2e}", file=console)
+                log({"step": step, "epoch": epoch, "loss": v, "grad_norm": gn, "lr": lr})
+                if step == 300:
+                    break
+        epoch += 1
+    saved = {"step": step, "epoch": epoch, "model": m.state_dict(), "opt": opt.state_dict()}
+    console.write(f"saved checkpoint at step {step}\n")
+    # run 2: a new process resumes from the checkpoint
+    m.load_state_dict(saved["model"])
+    opt.load_state_dict(saved["opt"])
+    step, epoch = saved["step"], saved["epoch"]
+    micro = step  # the bug: the optimizer-step counter restored as the micro-batch counter
+    console.write(f"resumed from checkpoint: step {step}, epoch {epoch}\n")
+    log({"event": "resume", "step": step, "epoch": epoch, "time": time.time()})
+    for e in range(epoch, epoch + 5):
+        for x in tqdm(loader(), total=per_epoch, desc=f"epoch {e}", file=console):
+            loss = m(input_ids=x, labels=x).loss / accum
+            loss.backward()
+            micro += 1
+            if micro % accum == 0 and micro // accum == step + 1:  # first true 4516 later
+                opt.step()
+                opt.zero_grad()
+                step += 1
+                tqdm.write(f"step {step} | loss {loss.item() * accum:.4f}", file=console)
+    console.close()
+    metrics.close()
+    print(f"[{out.name}] resumed at 300, {5 * per_epoch} micro-batches after, steps={step}")
+    expect(
+        out,
+        ["stalled-training"],
+        "Seed A's resume bug in a plain PyTorch loop (tiny GPT-2, AdamW 2e-3, batch 4, "
+        "gradient accumulation 16, 200 micro-batches per epoch): 300 steps logged to "
+        "metrics.jsonl and stdout.log (tqdm over micro-batches), then a resume at step 300 "
+        "that restores the micro-batch counter as 300: the step condition never holds in "
+        "the 5 remaining epochs, whose 1000 micro-batches the console's bar shows with no "
+        "optimizer step logged.",
+        micro_batches_after_resume=5 * per_epoch,
+        final_step=step,
+    )
+
+
 @case("fp16-instability", ["fp16-instability"])
 def fp16_instability(out: Path) -> None:
     """Pure fp16 training on CPU: model.half() + Adam with eps=1e-8 (0 in fp16)."""
@@ -1751,7 +1972,11 @@ def write_index(root: Path) -> None:
     ]
     for d in sorted(p for p in corpus.iterdir() if (p / "expected.json").exists()):
         e = json.loads((d / "expected.json").read_text())
-        ids = ", ".join(e["expect"]) or "(healthy)"
+        ids = ", ".join(e["expect"]) or (
+            f"(healthy; info: {', '.join(e['expect_info'])})"
+            if e.get("expect_info")
+            else "(healthy)"
+        )
         lines.append(f"| `{d.name}` | {ids} | {e['story']} |")
     (corpus / "README.md").write_text("\n".join(lines) + "\n")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from traindoc.model import Fact, Note, Run
+from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import load_runs
 
 
@@ -27,7 +27,7 @@ def load_all(
     runs = load_runs(path, pattern=pattern)
     if len(runs) != 1:
         return _peers(runs)
-    return [_with_checkpoints(runs[0], path, checkpoints)]
+    return [_with_data(_with_checkpoints(runs[0], path, checkpoints), path)]
 
 
 def _peers(runs: list[Run]) -> list[Run]:
@@ -75,6 +75,35 @@ def _with_checkpoints(run: Run, path: str | Path, checkpoints: bool) -> Run:
     return replace(
         run, checkpoints=tuple(found), notes=(*run.notes, *notes), facts=_size(run, found)
     )
+
+
+def _with_data(run: Run, path: str | Path) -> Run:
+    """The dataset found with the run (traindoc.data.found), audited, so the curve
+    findings can name it as their cause. Read only; a failure becomes a note."""
+    p = Path(path)
+    if not p.is_dir() or run.data is not None:
+        return run
+    try:
+        from traindoc.data.audit import audit
+        from traindoc.data.found import MAX_BYTES, find
+        from traindoc.data.readers import DataError
+    except ImportError:  # the data extra is not installed
+        return run
+    try:
+        found = find(p, run.facts)
+        if found is None:
+            return run
+        if found.bytes > MAX_BYTES:
+            why = f"{found.source}: {found.bytes / 2**30:.1f} GiB; run `traindoc data` on it"
+            return replace(run, notes=(*run.notes, Note(str(found.train[0]), why)))
+        summary = audit(found.train, found.eval or None).summary
+    except (DataError, ImportError, OSError) as exc:
+        return replace(run, notes=(*run.notes, Note(str(p), f"data not audited: {exc}")))
+    facts = dict(run.facts)
+    if summary.rows and "dataset_size" not in facts:
+        facts["dataset_size"] = Fact(int(summary.rows), f"{found.source}: {summary.rows} rows")
+    inputs = tuple(Input(str(f), "data") for f in (*found.train, *found.eval))
+    return replace(run, data=summary, facts=facts, inputs=(*run.inputs, *inputs))
 
 
 def _size(run: Run, found: list) -> dict[str, Fact]:

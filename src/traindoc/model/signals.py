@@ -297,7 +297,12 @@ FACTS = {
     " run's although its LR differs: {run, lr, lr_here, points}",
     "trainable_params": "[int] number of trainable parameters",
     "dataset_size": "[int] training samples",
+    "dataset": "[str] the training data a config names (a path, or a hub name)",
+    "eval_dataset": "[str] the eval data a config names",
+    "dataset_dir": "[str] LLaMA-Factory's dataset_dir (dataset_info.json names the files)",
     "loss_dtype": "[str] bf16 | fp16 | fp32: precision of the logged loss, for quantisation",
     "versions": "[dict[str, str]] library versions found (transformers, torch, ...)",
     "base_model": "[str] model the run started from",
+    "progress_after_last_step": "[dict] the console's training bar went on after the last"
+    " logged step: {units, usual (units between two logged steps), last_step, bar}",
 }

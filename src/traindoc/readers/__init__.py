@@ -75,11 +75,42 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
     runs = console.read_all(source.path) if source.kind == "console" else [_read(source)]
     if path.is_dir() and len(runs) == 1:  # the name the user knows the run by, not "version_0"
         runs = [replace(runs[0], name=path.resolve().name)]
+    if source.kind != "console" and len(runs) == 1:
+        runs, others = _with_console(runs[0], others)
     if others:
         also = ", ".join(str(o.path) for o in others[:5])
         note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
         runs = [replace(r, notes=(*r.notes, note)) for r in runs]
     return [_with_live(_counted(finalize(r)), path) for r in runs]
+
+
+# What a console captured beside a structured log adds: the lines that are evidence by
+# themselves (readers/logs/events.py) and how far its progress bar went after the last
+# logged step. Its metric lines duplicate the structured log's, and lose to them.
+_CONSOLE_FACTS = ("progress_after_last_step", "resume_steps", "trainable_params", "precision")
+
+
+def _with_console(run: Run, others: list[Source]) -> tuple[list[Run], list[Source]]:
+    from traindoc.readers import console
+
+    logs = [o for o in others if o.kind == "console"]
+    if not logs:
+        return [run], others
+    o = logs[0]
+    try:
+        side = console.read_all(o.path)[-1]
+    except ReadError as exc:
+        note = Note(str(o.path), f"console beside the log not read: {exc}")
+        return [replace(run, notes=(*run.notes, note))], [x for x in others if x is not o]
+    facts = dict(run.facts)
+    for name in _CONSOLE_FACTS:
+        if name in side.facts and name not in facts:
+            facts[name] = side.facts[name]
+    inp = Input(str(o.path), "console-evidence")
+    merged = replace(
+        run, facts=facts, events=(*run.events, *side.events), inputs=(*run.inputs, inp)
+    )
+    return [merged], [x for x in others if x is not o]
 
 
 # Inputs that hold settings, not curves: they get no series counts.

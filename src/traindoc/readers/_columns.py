@@ -25,6 +25,10 @@ _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
 _ABSENT = -7.7e307
 
 
+# keys whose text value names what a record is ({"event": "resume"}): not metrics
+_EVENT_KEYS = {"event", "type", "kind", "msg", "message"}
+
+
 class Columns:
     def __init__(self, path: str, notes: Notes, unit: str = "line") -> None:
         self.path, self.notes, self.unit = path, notes, unit
@@ -35,6 +39,7 @@ class Columns:
         self.bad: dict[str, list[int]] = {}  # key -> [good, bad, first bad position]
         self.resumes: list[tuple[int, int, int]] = []  # (from step, to step, position)
         self.ended = False  # a final summary record was seen
+        self.marked: list[tuple[int, int]] = []  # (step, position) of {"event": "resume"} records
 
     def restart(self) -> None:
         """A new source (another file) begins: its steps may legitimately start over."""
@@ -58,6 +63,11 @@ class Columns:
             self.step_key = step_key.lower() if step_key else self.step_key
         time_key = next((low[k] for k in TIME_KEYS if k in low), None)
         steps = self._steps(recs, step_key, pos)
+        for key in _EVENT_KEYS & keys:  # a loop's own marker: {"event": "resume", "step": 300}
+            for i, r in enumerate(recs):
+                v = r.get(key)
+                if isinstance(v, str) and "resum" in v.lower():
+                    self.marked.append((int(steps[i]), int(pos[i])))
         times = self._column(recs, time_key, pos, times=True) if time_key else None
         for key in sorted(keys, key=str):
             if key in (step_key, time_key) or key.lower() in _COUNTERS:
@@ -189,7 +199,9 @@ class Columns:
     def finish(
         self, trainer: str, rank: Callable[[str, str], int] | None = None
     ) -> tuple[dict[str, Series], dict[str, Fact]]:
-        ignored = sorted(k for k, (good, _, _) in self.bad.items() if good == 0)
+        ignored = sorted(
+            k for k, (good, _, _) in self.bad.items() if good == 0 and k.lower() not in _EVENT_KEYS
+        )
         if ignored:
             self.notes.add(self.path, f"ignored non-numeric keys: {', '.join(ignored[:10])}")
         for key, (good, bad, first) in self.bad.items():
@@ -228,6 +240,14 @@ class Columns:
                 for a, b, p in self.resumes[:3]
             )
             facts["resume_steps"] = Fact(starts, f"{trainer}: step went back ({where})")
+        if self.marked:
+            old = facts["resume_steps"].value if "resume_steps" in facts else ()
+            starts = tuple(sorted({*old, *(s for s, _ in self.marked)}))
+            step, p = self.marked[0]
+            where = self._where(p)[0] or self._where(p)[1]
+            facts["resume_steps"] = Fact(
+                starts, f"{trainer}: a resume record at step {step} ({where})"
+            )
         return series, facts
 
 

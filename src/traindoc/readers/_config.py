@@ -43,8 +43,14 @@ ALIASES = {
     **dict.fromkeys(("vocab_size", "n_vocab"), "vocab_size"),
     **dict.fromkeys(("warmup_steps", "warmup_iters"), "warmup_steps"),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
+    **dict.fromkeys(
+        ("train_file", "data_path", "dataset_path", "train_data_path", "train_data", "data_files"),
+        "dataset",
+    ),
+    **dict.fromkeys(("validation_file", "eval_file", "eval_data_path", "val_file"), "eval_dataset"),
 }
 _TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model"}
+_TEXT |= {"dataset", "eval_dataset", "dataset_dir"}
 _PRECISION = {
     "bf16": "bf16",
     "16": "fp16",
@@ -114,6 +120,7 @@ _TOOL_FACTS = {
     "num_epochs": "num_train_epochs",
     "warmup_ratio": "warmup_ratio",
     "dataset": "dataset",
+    "dataset_dir": "dataset_dir",
 }
 _CKPT_STEP = re.compile(r"checkpoint-(\d+)")
 

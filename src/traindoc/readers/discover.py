@@ -34,13 +34,15 @@ def discover_runs(root: str | Path) -> list[Path]:
             entries = sorted(d.iterdir())
         except OSError:
             return
-        for e in entries:
-            if e.is_file() and (
-                (e.name == "mlflow.db")
-                or (e.suffix == ".jsonl" and not live.is_findings(e) and is_metrics_jsonl(e))
-                or (e.suffix in _CONSOLE and d.name != "wandb" and is_console(e))
-            ):
-                found.append(e)
+        files = [e for e in entries if e.is_file()]
+        jsonl = [e for e in files if e.suffix == ".jsonl" and not live.is_findings(e)]
+        jsonl = [e for e in jsonl if is_metrics_jsonl(e)]
+        logs = [e for e in files if e.suffix in _CONSOLE and d.name != "wandb" and is_console(e)]
+        if len(jsonl) == 1 and len(logs) == 1:
+            found.append(d)  # a loop's metrics.jsonl and its console: one run, read together
+        else:
+            found.extend(e for e in files if e.name == "mlflow.db")
+            found.extend([*jsonl, *logs])
         for e in entries:
             if (
                 depth < _DEPTH

@@ -150,6 +150,12 @@ def read_lines(d: Diagnosis, top: int = 6) -> list[str]:
             if i.first_not_understood:
                 line += f", first {i.first_not_understood[:100]!r}"
         out.append(line)
+    data = [i.path.rsplit("/", 1)[-1] for i in d.run.inputs if i.kind == "data"]
+    if data and d.run.data is not None:
+        rows = f"{d.run.data.rows} rows" + (
+            f", eval {d.run.data.eval_rows}" if d.run.data.eval_rows else ""
+        )
+        out.append(f"audited data found with the run: {', '.join(data[:4])} ({rows})")
     return out
 
 

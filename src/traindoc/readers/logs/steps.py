@@ -124,6 +124,8 @@ def build(log: TextLog) -> list[Run]:
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
         found = placed[k]
+        if k == len(segments) - 1:
+            facts |= _stranded(log, step[idx])
         if k == 0 or len(segments) == 1:
             facts = profiles.event_facts(found, facts, series, log.path)
         counts = {name: len(s) for name, s in sorted(series.items())}
@@ -137,6 +139,22 @@ def build(log: TextLog) -> list[Run]:
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
         runs.append(Run(log.path.stem, {}, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
+
+
+def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
+    """Fact `progress_after_last_step` when the training bar went on far past the last
+    logged step (logs/progress.py), unless the bar counts the logged steps themselves
+    (then steps did advance; only their log lines are missing)."""
+    got = log.progress.stranded(log.last_bar if log.bars_after else None)
+    if got is None or steps.size < 2:
+        return {}
+    after, usual, (line, text) = got
+    gap = float(np.median(np.diff(steps)))
+    if gap > 0 and abs(usual - gap) <= 0.05 * gap:
+        return {}
+    bar = text.decode("utf-8", "replace").strip()[:160]
+    value = {"units": after, "usual": usual, "last_step": int(steps[-1]), "bar": bar}
+    return {"progress_after_last_step": Fact(value, f"console: {log.path.name}:{line}")}
 
 
 def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:

@@ -27,6 +27,7 @@ from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.progress import Progress
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
     Loose,
@@ -83,7 +84,8 @@ class TextLog:
         self.loose = Loose()
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
         self.bars_after = 0  # progress updates after the last record
-        self.last_bar: tuple | None = None  # (order, text, bar) of the last progress bar
+        self.progress = Progress(_bar_numbers)  # how far the training bar moved between records
+        self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
@@ -214,7 +216,7 @@ class TextLog:
                     return
             self._record(no, text, m.groups(), prog, rank)
         elif k == "progress":
-            self._progress(text, plan, prog)
+            self._progress(no, text, plan, prog)
         elif k == "epoch":
             self._epoch(text, plan)
         elif k == "header":
@@ -292,6 +294,7 @@ class TextLog:
         self.rec_seq.append(self._seq)
         self.rec_plan.append(prog.pid)
         self.rec_rank.append(rank)
+        self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = prog.needs_ctx
 
@@ -309,6 +312,7 @@ class TextLog:
         self.rec_seq.append(self._seq)
         self.rec_plan.append(pid)
         self.rec_rank.append(rank)
+        self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = True
 
@@ -343,40 +347,24 @@ class TextLog:
         self._mark(no, -1, rank)
 
     # -- the other kinds of line -----------------------------------------------------------
-    def _progress(self, text: bytes, plan: Plan, bar: tuple | None) -> None:
-        """A progress bar. Only the first one after a record without a step is read (HF
-        numbers its printed dicts by the bar drawn after them); the others are counted,
-        and the last one is kept to say how far the loop got after the last record."""
+    def _progress(self, no: int, text: bytes, plan: Plan, bar: tuple | None) -> None:
+        """A progress bar. Only the first one after a record without a step is read as a
+        step (HF numbers its printed dicts by the bar drawn after them); every one counts
+        towards how far the loop got between records, and after the last one."""
         if bar is None:
             return
         self.bars_after += 1
-        self.last_bar = (self._seq, text, bar)
+        self.last_bar = (no, text, bar)
+        if not self.bars_after % Progress.SAMPLE:
+            self.progress.sample(self.last_bar)
         if not self._bar_pending:
             return
         self._bar_pending = False
-        self._read_bar(self._seq, text, bar)
-
-    def _read_bar(self, seq: int, text: bytes, bar: tuple) -> None:
-        # tqdm's "| n/N [" by a few byte searches; the shape's regex for anything else
-        i = text.rfind(b"| ")
-        j = text.find(b" [", i + 2) if i >= 0 else -1
-        n = total = None
-        if j > 0:
-            a, _, b = text[i + 2 : j].strip().partition(b"/")
-            if a.isdigit() and b.isdigit():
-                n, total = float(a), float(b)
-        if n is None:
-            rx, gi, gj = bar
-            m = rx.fullmatch(text)
-            if m is None:
-                return
-            try:
-                n, total = float(m.group(gi)), float(m.group(gj))
-            except ValueError:
-                return
-        self.bar_seq.append(seq)
-        self.bar_n.append(n)
-        self.bar_total.append(total)
+        got = _bar_numbers(text, bar)
+        if got is not None:
+            self.bar_seq.append(self._seq)
+            self.bar_n.append(got[0])
+            self.bar_total.append(got[1])
 
     def _epoch(self, text: bytes, plan: Plan) -> None:
         nums = SPLIT.split(text)[1::2]
@@ -550,6 +538,24 @@ class TextLog:
                 vals.append((canonical(key), v))
         src = steps.SRC_STEP if step == step else steps.SRC_NONE
         self.add_loose(no, vals, step, src, math.nan, rank)
+
+
+def _bar_numbers(text: bytes, bar: tuple) -> tuple[float, float] | None:
+    """(n, total) of a bar: tqdm's "| n/N [" by a few byte searches, else the shape's regex."""
+    i = text.rfind(b"| ")
+    j = text.find(b" [", i + 2) if i >= 0 else -1
+    if j > 0:
+        a, _, b = text[i + 2 : j].strip().partition(b"/")
+        if a.isdigit() and b.isdigit():
+            return float(a), float(b)
+    rx, gi, gj = bar
+    m = rx.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        return float(m.group(gi)), float(m.group(gj))
+    except ValueError:
+        return None
 
 
 def _bar_of(plan: Plan, shape: bytes) -> tuple | None:

@@ -34,6 +34,8 @@ class Params:
     severity=Severity.INFO,
     params=Params(),
     requires=("loss", "epoch"),
+    # a small or repetitive dataset is what a model memorises epoch by epoch
+    explained_by=("dataset-too-small", "duplicate-samples"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Step-shaped drops of the train loss at epoch boundaries: normal memorisation.

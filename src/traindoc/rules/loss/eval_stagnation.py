@@ -52,6 +52,9 @@ class Params:
         "lr-too-low",
         "schedule-not-applied",
         "rl-no-signal",
+        # the data: answers that contradict each other cap what eval can reach
+        "label-conflicts",
+        "train-eval-leakage",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:

@@ -59,6 +59,8 @@ class Params:
         "vanishing-gradients",
         # a loss that climbs does not decrease either: the climb is the finding
         "divergence",
+        "empty-samples",
+        "label-conflicts",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:

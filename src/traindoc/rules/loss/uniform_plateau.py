@@ -38,6 +38,7 @@ class Params:
         "lr-too-low",
         "schedule-not-applied",
         "no-trainable-parameters",
+        "label-conflicts",  # labels that contradict each other leave only chance
         # A blow-up that wrecked the model into uniform predictions lands here.
         "divergence",
         "vanishing-gradients",

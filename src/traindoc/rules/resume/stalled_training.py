@@ -47,6 +47,7 @@ class Params:
         "fact:ended",
         "fact:max_steps",
         "fact:num_train_epochs",
+        "fact:progress_after_last_step",
     ),
     explained_by=("resume-data-skip",),
 )
@@ -63,6 +64,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (`max_steps`, or `num_train_epochs` on the epoch series); offline it cannot, since a
     finished log also ends in silence (and a copy resets file times). It
     reports the last step before the silence, the gap and the usual interval.
+
+    A console beside the log adds the other sign, which needs no clock: its
+    training progress bar (tqdm over micro-batches) going on for 20x its usual
+    distance between two logged steps after the last one (fact
+    `progress_after_last_step`, readers/logs/progress.py). The loop is alive and
+    consuming data, but no step comes: seed A's resume bug, seen after the fact.
 
     **Why it matters.** Seed A's resume bug left the GPU at 0%, the log frozen
     and no error: a step condition that never became true after resuming at
@@ -92,6 +99,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     with uneven batches across ranks is the other usual real hang.
     """
     nccl = next((e for e in run.events if e.kind == "nccl-timeout"), None)
+    bar = run.fact("progress_after_last_step")
+    if isinstance(bar, dict):
+        yield _stranded(run, bar)
+        return
     s = timed_series(run)
     if s is None:
         if nccl is not None:
@@ -137,6 +148,59 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 return
     hit = _hit(run, s.name, stall_step, gap, usual, after + 1, resumes, ended, int(steps[j + 1]))
     yield _with_nccl(hit, nccl) if nccl is not None else hit
+
+
+def _stranded(run: Run, bar: dict) -> Hit:
+    """The console's training bar went on after the last logged step: the loop runs
+    (batches are read, forward/backward happen) but no step is taken or logged."""
+    last, units, usual = int(bar["last_step"]), float(bar["units"]), float(bar["usual"])
+    resumed = last in {int(r) for r in (run.fact("resume_steps") or ())}
+    skip = max((e.value or 0 for e in run.events if e.kind == "resume-skip-batches"), default=0.0)
+    notes = []
+    if resumed:
+        notes.append(
+            f"The run resumed at step {last} and never logged another step: a step "
+            "condition that only works when counting from step 0 (seed A: resumed at 300 "
+            "with accumulation 16, the counter never hit the multiple the condition waited for)."
+        )
+    severity = None
+    if skip >= units:
+        severity = Severity.WARNING
+        notes.append(
+            f"The log also says {skip:g} already-seen batches are skipped at the resume; if "
+            "the bar counts those, this is data skipping that has not finished yet."
+        )
+    ratio = units / usual
+    return Hit(
+        title=(
+            f"Steps stopped at {last} while the loop ran on: the progress bar moved {units:g} "
+            f"more ({ratio:.0f}x the {usual:g} between two logged steps) with no step logged"
+        ),
+        step=last,
+        evidence={
+            "stalled_after_step": last,
+            "bar_units_after": units,
+            "usual_units_between_steps": usual,
+            "ratio": ratio,
+            "last_bar": bar.get("bar", ""),
+            "ended_in_stall": True,
+            **({"resume_step": last} if resumed else {}),
+        },
+        explanation=" ".join(
+            [
+                "Batches were still read and pushed through the model, but the optimizer "
+                "step that follows them (and its log line) never came: the GPU stays busy, "
+                "so utilisation does not reveal it.",
+                *notes,
+            ]
+        ),
+        prescription=(
+            f"Print the accumulation counter and the step condition after step {last}; "
+            "count micro-batches with the real accumulator (micro-batches since start = "
+            "global_step x accumulation) after a resume, and restore it from the checkpoint."
+        ),
+        severity=severity,
+    )
 
 
 def _finished(run: Run, last_step: int) -> bool:

@@ -1,0 +1,82 @@
+"""How far a console's progress bar moved between logged steps, and after the last one.
+
+Seed A's resume hang printed no error: the loop kept drawing its tqdm bar over
+micro-batches while the step condition never fired, so no step was logged again.
+A bar that advances many times its usual distance between two logged records,
+with no record after it, is that evidence (steps.py turns it into an event).
+
+Only the training bar counts: the bar total seen most often at a record (an
+eval bar has its own total, and HF prints the eval dict right after it). A
+bar whose count falls back on the same total is a new epoch's bar.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+
+# the silence rule's ratio (rules/resume/stalled_training.py): 20 usual intervals
+RATIO = 20.0
+MIN_RECORDS = 3  # intervals with bar movement needed for a usual distance
+
+
+class Progress:
+    """The text reader hands over a bar at each record (the last one drawn before it)
+    and every SAMPLE-th redraw in between: one parse per record, not one per redraw.
+    A bar whose count falls back on the same total is the next epoch's (at most one
+    boundary per sample is seen, which can only under-count: the safe side)."""
+
+    SAMPLE = 32
+
+    def __init__(self, numbers: Callable[[bytes, tuple], tuple[float, float] | None]) -> None:
+        self.numbers = numbers  # (n, total) of a bar line, or None
+        self.between = array("d")  # bar units moved between consecutive records
+        self.last: tuple[int, bytes] | None = None  # (line, text) of the last counted bar
+        self._moved = 0.0  # units counted since the last record
+        self._n: float | None = None
+        self._total: float | None = None
+        self._totals: Counter[float] = Counter()
+        self._train: float | None = None  # the training bar's total, once a record saw one
+
+    def sample(self, bar: tuple[int, bytes, tuple]) -> None:
+        line, text, shape = bar
+        got = self.numbers(text, shape)
+        if got is None:
+            return
+        n, total = got
+        if self._train is not None and total != self._train:
+            return  # another bar (eval, a dataloader's): not the training loop
+        if self._n is not None and total == self._total:
+            # a count that fell back is the next epoch's bar: the rest of this one, then n
+            self._moved += n - self._n if n >= self._n else total - self._n + n
+        self._n, self._total, self.last = n, total, (line, text)
+
+    def record(self, bar: tuple[int, bytes, tuple] | None) -> None:
+        """A record was logged; `bar` is the last bar drawn since the previous one."""
+        if bar is not None:
+            self.sample(bar)
+        if self._total is not None:
+            self._totals[self._total] += 1
+            if self._totals[self._total] > self._totals.get(self._train, 0):
+                self._train = self._total
+        self.between.append(self._moved)
+        self._moved = 0.0
+
+    def stranded(
+        self, bar: tuple[int, bytes, tuple] | None
+    ) -> tuple[float, float, tuple[int, bytes]] | None:
+        """(units after the last record, usual units between records, last bar) when the
+        bar went on for RATIO x its usual distance after the last logged record."""
+        if bar is not None:
+            self.sample(bar)
+        moved = np.frombuffer(self.between, dtype=np.float64)[1:]  # [0]: before any record
+        moved = moved[moved > 0]
+        if moved.size < MIN_RECORDS or self.last is None:
+            return None
+        usual = float(np.median(moved))
+        if self._moved < RATIO * usual:
+            return None
+        return self._moved, usual, self.last
