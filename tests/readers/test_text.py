@@ -395,7 +395,9 @@ def test_a_batch_stated_in_prose_is_a_fact(tmp_path: Path) -> None:
     log = tmp_path / "issue.txt"
     log.write_text(
         "hi, when I was doing pre-training I set the batch to 1, and the loss fluctuated\n"
-        + "".join(f"Num of training step: {s}, steps loss: {4 + (s % 3) / 2:.4f}\n" for s in range(1, 9))
+        + "".join(
+            f"Num of training step: {s}, steps loss: {4 + (s % 3) / 2:.4f}\n" for s in range(1, 9)
+        )
     )
     (run,) = load_runs(log)
     assert run.fact("per_device_batch") == 1
