@@ -174,7 +174,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
         inner, total = ex.get("inner"), ex.get("inner_total")
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
         if epoch is not None and inner is not None and total is not None:
-            ok = np.isfinite(epoch) & np.isfinite(inner) & (total > 0)
+            ok = np.isfinite(epoch) & np.isfinite(inner) & np.isfinite(total) & (total > 0)
             if ok.any():
                 base = math.floor(float(epoch[ok][0])) if base is None else base
                 got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]

@@ -303,6 +303,16 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     )
     if not (holds or orders or steady):
         return None
+    # A jump that has fallen at each of the 3+ points since its peak, by 20%+ of the
+    # jump, is a spike coming back (loss-spike's short path), unless it was 10x.
+    after = y[peak_i:]
+    if (
+        not orders
+        and after.size > 3
+        and bool(np.all(np.diff(after) < 0))
+        and (after[0] - after[-1]) >= 0.2 * (after[0] - best)
+    ):
+        return None
     if steady and not (holds or orders):
         i_best, best = i_low, float(y[i_low])
         peak_i, peak = n - 1, float(y[-1])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import fmt, mad
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.loss._common import baseline
 
@@ -40,10 +40,24 @@ class Params:
     several: int = 3
     several_per_point: float = 1e-3
     huge_rel: float = 1.0
+    # ... lasting 2+ logged points: a lone logged point that doubles and is gone at the
+    # next log is a bad batch (per-batch losses of small or variable batches do that)
+    # unless it is 5x the level.
+    huge_single_rel: float = 4.0
     # ... and at least 5% of what the run learned (first level minus its lowest).
     min_learned: float = 0.05
     # Events examined (the largest residuals); bounds the work on pathological logs.
     max_events: int = 500
+    # Short logs (a paste of 5-19 points) have no rolling level: a point 3x the
+    # median of the log that the next point comes back from (within 1.5x) is a spike.
+    short_min_points: int = 5
+    short_factor: float = 3.0
+    short_back: float = 1.5
+    # ... or a jump of 2x over the points before it that has fallen at each of the
+    # 3+ points since, by 20%+ of the jump: a spike still coming back.
+    recovering_factor: float = 2.0
+    recovering_points: int = 3
+    recovering_share: float = 0.2
 
 
 @rule(
@@ -68,7 +82,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Why it matters.** Spikes that recover are steps where the optimizer briefly
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
-    record run is info), or ones that double the loss, precede divergence.
+    record run is info), or ones that double the loss for 2+ logged points (or
+    5x it at one), precede divergence. A lone logged point that doubles and is
+    gone at the next log is a bad batch: info.
 
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
@@ -90,6 +106,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     y = f.values
     n = y.size
     if n < p.min_points:
+        if n >= p.short_min_points:
+            yield from _short(f, p)
         return
     base = baseline(y, p.window)
     resid = y - base
@@ -125,15 +143,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         rel = (peak - ref) / max(abs(ref), 1e-12)
         if rel >= p.min_rel and peak - ref >= max(p.k_sigma * scale, min_abs):
             step = int(f.steps[a + int(np.argmax(y[a : b + 1]))])
-            events.append((rel, step, peak, ref))
+            events.append((rel, step, peak, ref, b - a + 1))
     if not events:
         return
     events.sort(reverse=True)
-    rel, step, peak, ref = events[0]
+    rel, step, peak, ref, _ = events[0]
     count = len(events)
     frequent = count >= p.several and count >= p.several_per_point * n
-    severity = Severity.WARNING if frequent or rel >= p.huge_rel else Severity.INFO
-    steps = sorted(s for _, s, _, _ in events)
+    huge = any(
+        r >= p.huge_rel and (length > 1 or r >= p.huge_single_rel) for r, *_, length in events
+    )
+    severity = Severity.WARNING if frequent or huge else Severity.INFO
+    steps = sorted(e[1] for e in events)
     evidence: dict[str, object] = {
         "count": count,
         "largest_step": step,
@@ -167,6 +188,73 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "If spikes repeat or are large: lower the peak LR 2-3x or lengthen warmup, keep "
             "gradient clipping on (max_grad_norm ~1.0), prefer bf16 to fp16, and inspect "
             f"the batches around step {step}."
+        ),
+        severity=severity,
+    )
+
+
+def _short(f: Series, p: Params) -> Iterator[Hit]:
+    """Spikes in a pasted excerpt: points far above the log's own level that the next
+    point comes back from, or one jump that has been falling ever since."""
+    y, steps = f.values, f.steps
+    level = float(np.median(y))
+    if not level > 0:
+        return
+    back = [
+        i
+        for i in range(1, y.size - 1)
+        if y[i] >= p.short_factor * level and y[i + 1] <= p.short_back * level
+    ]
+    peak_i = int(np.argmax(y))
+    pre = float(np.median(y[:peak_i])) if peak_i else math.nan
+    after = y[peak_i:]
+    recovering = (
+        pre > 0
+        and not back
+        and y[peak_i] >= p.recovering_factor * pre
+        and after.size > p.recovering_points
+        and bool(np.all(np.diff(after) < 0))
+        and (after[0] - after[-1]) >= p.recovering_share * (after[0] - pre)
+    )
+    if not (back or recovering):
+        return
+    ref = level if back else pre
+    largest = max(back, key=lambda i: y[i]) if back else peak_i
+    peak = float(y[largest])
+    big = peak >= (p.huge_single_rel + 1) * ref
+    severity = Severity.WARNING if len(back) >= 2 or big or recovering else Severity.INFO
+    where = ", ".join(str(int(steps[i])) for i in back) if back else str(int(steps[peak_i]))
+    what = (
+        f"{len(back)} loss spike{'s' if len(back) > 1 else ''} in {y.size} logged points "
+        f"(steps {where}) that came back at the next point; largest {fmt(ref)} -> {fmt(peak)}"
+        if back
+        else f"Loss jumped {fmt(pre)} -> {fmt(peak)} at step {where} and has fallen at each "
+        f"of the {after.size - 1} points since (now {fmt(float(after[-1]))})"
+    )
+    yield Hit(
+        title=f"{what} ({peak / ref:.1f}x)",
+        step=int(steps[largest]),
+        end_step=int(steps[-1]),
+        evidence={
+            "count": max(len(back), 1),
+            "largest_step": int(steps[largest]),
+            "largest_value": peak,
+            "largest_baseline": ref,
+            "largest_rel": peak / ref - 1,
+            "spike_steps": [int(steps[i]) for i in back] or [int(steps[peak_i])],
+            "recovering": bool(recovering),
+            "points": int(y.size),
+        },
+        explanation=(
+            f"Only {y.size} losses are logged, but a jump of {peak / ref:.1f}x over the "
+            "log's own level is beyond any batch noise: the optimizer overshot (a bad batch, "
+            "an LR at the edge of stability, fp16 overflow) and the loss "
+            + ("came back." if back else "is coming back, slowly.")
+        ),
+        prescription=(
+            "Log more points around the spike (every step) to see how often it happens; if "
+            "it repeats: lower the peak LR 2-3x or lengthen warmup, keep gradient clipping on, "
+            f"prefer bf16 to fp16, and inspect the batches at step {int(steps[largest])}."
         ),
         severity=severity,
     )

@@ -28,6 +28,9 @@ class Params:
     # with the batches. A 5% real drop with grad 0 means grad_norm is mis-logged
     # (a known DeepSpeed ZeRO-3 logging bug), not that nothing trains.
     max_drop_rel: float = 0.05
+    # A head-to-tail change this large is no batch noise, trend or not (8 points that
+    # go 2.77 -> 7.19 have moved, whatever a test on 8 points says).
+    moved_rel: float = 0.5
     # reward_std ~0 means an RL run has zero advantages: that is rl-no-signal's case.
     rl_std_eps: float = 1e-6
 
@@ -53,7 +56,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     with a high loss): here there is nothing to differentiate.
 
     **Known false positives.** Some DeepSpeed ZeRO-3 versions log grad_norm as 0
-    while training fine; the loss-is-flat condition keeps those out. RL runs with
+    while training fine, and some Megatron-DeepSpeed versions print `grad norm:
+    0.000` because they do not compute it; the loss-is-flat condition keeps those
+    out (a loss that trends away from its start, down or up, is being updated). RL runs with
     zero reward variance also have zero gradients: that is `rl-no-signal`.
 
     **What to do.** Print `model.print_trainable_parameters()` (PEFT) or
@@ -96,7 +101,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     k = max(3, x.size // 10)
     a, b = float(np.median(x[:k])), float(np.median(x[-k:]))
     drop = (a - b) / abs(a) if a else 0.0
-    if drop >= p.max_drop_rel and trend(lf.steps, x).falling:
+    # With no update the loss is stationary: it only moves with the batches. A level
+    # that trends away from its start, down or up, means the weights do change and the
+    # logged zero is a placeholder (Megatron-DeepSpeed printing "grad norm: 0.000").
+    t = trend(lf.steps, x)
+    if abs(drop) >= p.moved_rel or (
+        abs(drop) >= p.max_drop_rel and (t.falling if drop > 0 else t.rising)
+    ):
         return
     yield Hit(
         title=(
