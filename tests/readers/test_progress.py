@@ -105,3 +105,26 @@ def test_real_hf_console_gets_no_progress_fact() -> None:
     assert (
         read(CORPUS / "console-hf-healthy" / "train.log").fact("progress_after_last_step") is None
     )
+
+
+def test_hf_resume_bar_total_is_the_planned_steps(tmp_path: Path) -> None:
+    # HF Trainer 4.x lines as pasted in LLaMA-Factory #1813
+    log = tmp_path / "resume.log"
+    log.write_text(
+        "[INFO|trainer.py:1791] 2023-12-12 10:12:06,000 >>   Continuing training from global "
+        "step 200000\n"
+        "[INFO|trainer.py:1793] 2023-12-12 10:12:06,000 >>   Will skip the first 1 epochs then "
+        "the first 60505 batches in the first epoch.\n"
+        "  0%|          | 0/139495 [00:00<?, ?it/s]\n"
+        "{'loss': 10.52, 'learning_rate': 2.495e-05, 'epoch': 5.01}\n"
+    )
+    run = read(log)
+    assert run.fact("max_steps") == 139495 and run.fact("resume_steps") == (200000,)
+    d = diagnose(run)
+    f = next(f for f in d.findings if f.rule == "resume-step-mismatch")
+    assert f.severity.name == "ERROR" and f.evidence["max_steps"] == 139495
+
+
+def test_a_plain_loop_bar_total_is_not_the_planned_steps() -> None:
+    run = read(CORPUS / "seed-a-resume-hang" / "stdout.log")
+    assert run.fact("max_steps") is None  # 200 micro-batches per epoch, no HF resume line

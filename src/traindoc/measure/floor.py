@@ -234,7 +234,12 @@ def at_floor(
         tail = f.values[f.steps >= st[-k]]
         level, spread = float(np.median(tail)), mad(tail)
         if not math.isfinite(spread) or spread > MAX_REL_SPREAD * abs(level):
-            return None
+            # Not a flat tail; but a value printed identically for a long stretch
+            # (SwAV at 2.3026 for 64 epochs, then escaping) is as flat as a curve gets.
+            same = _identical_stretch(f.values, max(min_points, 5, int(min_fraction * n)))
+            if same is None:
+                return None
+            level, spread, tail = same, 0.0, f.values[f.values == same]
         floor = infer(level, spread, run)
         if floor is None:
             return None
@@ -280,3 +285,15 @@ def at_floor(
         (lo, hi),
         corroborated,
     )
+
+
+def _identical_stretch(values: np.ndarray, at_least: int) -> float | None:
+    """The value of the longest run of identical consecutive points, if it has at least
+    `at_least` of them."""
+    if values.size < at_least:
+        return None
+    change = np.flatnonzero(np.diff(values) != 0)
+    starts = np.r_[0, change + 1]
+    lengths = np.diff(np.r_[starts, values.size])
+    i = int(np.argmax(lengths))
+    return float(values[starts[i]]) if lengths[i] >= at_least else None

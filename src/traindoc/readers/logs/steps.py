@@ -141,6 +141,13 @@ def build(log: TextLog) -> list[Run]:
     return runs
 
 
+def _bar_total(bar: tuple) -> int | None:
+    from traindoc.readers.logs.text import _bar_numbers
+
+    got = _bar_numbers(bar[1], bar[2])
+    return int(got[1]) if got and got[1] > 0 and got[1] == int(got[1]) else None
+
+
 def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
     """Fact `progress_after_last_step` when the training bar went on far past the last
     logged step (logs/progress.py), unless the bar counts the logged steps themselves
@@ -521,6 +528,11 @@ def _facts(log: TextLog) -> dict[str, Fact]:
     if log.totals and "max_steps" not in facts:
         total, _ = log.totals.most_common(1)[0]
         facts["max_steps"] = Fact(total, f"{name}: the step total printed on each line")
+    hf_resume = any(e.kind == "resume" for e in log.events)  # HF's "Continuing training ..."
+    if hf_resume and log.last_bar is not None and "max_steps" not in facts:
+        got = _bar_total(log.last_bar)
+        if got:  # HF Trainer's bar counts optimizer steps up to the planned total
+            facts["max_steps"] = Fact(got, f"{name}:{log.last_bar[0]}: the HF Trainer bar's total")
     if log.lr_decimals:
         d = max(log.lr_decimals)
         facts["lr_print_decimals"] = Fact(d, f"{name}: the LR is printed with {d} decimals")

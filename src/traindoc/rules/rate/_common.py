@@ -171,9 +171,15 @@ def effective_batch(run: Run) -> int | None:
     if eb:
         return int(eb)
     pdb = run.fact("per_device_batch")
-    if not pdb:
+    if not pdb or float(pdb) <= 0:
         return None
-    return int(pdb) * int(run.fact("devices") or 1) * int(run.fact("grad_accum") or 1)
+
+    def factor(name: str) -> int:
+        # Lightning's devices=-1 means "all there are": unknown, so counted as 1
+        v = run.fact(name)
+        return int(v) if v and float(v) > 0 else 1
+
+    return int(pdb) * factor("devices") * factor("grad_accum")
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ class Params:
     severity=Severity.WARNING,
     params=Params(),
     uses=("loss", "fact:resume_steps"),
+    # a resume past the planned total skips every batch: the skip is its consequence
+    explained_by=("resume-step-mismatch",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """A long silence after a resume, explained by skipping already-seen batches (not a hang).

@@ -65,7 +65,8 @@ def simulate(step: int, accum: int, intervals: dict[str, int], horizon: int) -> 
     family="resume",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("fact:resume_step",),
+    requires=("fact:resume_step|fact:resume_steps",),
+    uses=("fact:max_steps", "fact:grad_accum"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Resumed step inconsistent with gradient accumulation, logging/eval/save multiples or saved state.
@@ -105,6 +106,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     happened); resume with the accumulation the checkpoint was trained with;
     resume from a checkpoint that has optimizer.pt, scheduler.pt and rng_state.
     """
+    if run.fact("resume_step") is None:  # only the log's resumes: the plan is what we can check
+        hit = _beyond_plan(run, max(int(r) for r in run.fact("resume_steps")))
+        if hit is not None:
+            yield hit
+        return
     step = int(run.fact("resume_step"))
     accum = int(run.fact("grad_accum") or 1)
     counter = run.fact("resume_counter")
@@ -168,6 +174,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 f"the data position (step x accumulation batches skipped) and the schedule shift",
             )
         )
+    if (beyond := _beyond_plan(run, step)) is not None:
+        problems.append((Severity.ERROR, "beyond-plan", beyond.explanation))
     missing = [k for k in ("optimizer", "scheduler", "rng") if state.get(k) is False]
     if missing:
         problems.append(
@@ -205,6 +213,30 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "RNG state."
         ),
         severity=severity,
+    )
+
+
+def _beyond_plan(run: Run, step: int) -> Hit | None:
+    """A resume at a step past the run's planned total: the trainer has nothing left to
+    do (HF skips straight to the end; the bar sits at 0/N)."""
+    total = run.fact("max_steps")
+    if not (isinstance(total, (int, float)) and 0 < total < step):
+        return None
+    src = run.facts["max_steps"].source
+    return Hit(
+        title=f"Resumed at step {step}, past the planned {int(total)} steps: nothing left to train",
+        step=step,
+        evidence={"resume_step": step, "max_steps": int(total), "max_steps_source": src},
+        explanation=(
+            f"the checkpoint's global step {step} is beyond the {int(total)} optimization steps "
+            f"this run plans ({src}): the trainer counts the run as done, skips every batch and "
+            "trains nothing (the epochs, dataset or batch size changed since the checkpoint)"
+        ),
+        prescription=(
+            "To continue from the checkpoint, plan more steps than it holds (raise "
+            "num_train_epochs or max_steps); to start a new schedule from its weights, load "
+            "them as the initial model instead of resuming (no trainer state)."
+        ),
     )
 
 
