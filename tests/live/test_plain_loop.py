@@ -134,3 +134,19 @@ def test_internal_error_disables_monitor_without_raising() -> None:
     assert m.step(1, loss=1.0) == []
     assert m.disabled and m.errors
     assert m.step(2, loss=1.0) == []
+
+
+def test_no_plateau_verdict_at_step_8_of_a_100k_run_in_warmup() -> None:
+    """A fresh model sits at ln(V) while its LR ramps up: not a uniform plateau yet."""
+    import math
+    import random
+
+    r = random.Random(0)
+    facts = {"warmup_steps": 2000, "max_steps": 100_000}
+    m = traindoc.Monitor(vocab_size=50257, regime="pretraining", facts=facts, watchdog=False)
+    for step in range(1, 65):
+        m.step(step, loss=math.log(50257) + 0.02 + r.gauss(0, 0.005), lr=3e-4 * step / 2000)
+    m.check_all()
+    assert "uniform-plateau" not in {f.rule for f in m.findings}
+    d = m.diagnose()
+    assert any(s.rule == "uniform-plateau" and "warmup" in s.reason for s in d.not_judged)

@@ -34,6 +34,12 @@ def test_rule_case(rule_id: str, case: dict) -> None:
     if case["expect"] == "pass":
         assert not found, f"unexpected: {found[0].title if found else ''}"
         return
+    if case["expect"] == "not_judged":  # too little to judge: said so, with the reason
+        assert not found, f"unexpected: {found[0].title if found else ''}"
+        why = [s.reason for s in d.not_judged if s.rule == rule_id]
+        assert why, f"{rule_id} neither flagged nor said why it could not judge"
+        assert case.get("reason", "") in why[0], why[0]
+        return
     assert found, f"{rule_id} did not flag case {case['name']!r}"
     f = found[0]
     if "severity" in case:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from traindoc.measure.schedule import peak_lr, total_steps, warmup
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, RuleSpec
-from traindoc.rules.rate._common import FINETUNE, effective_batch, peak_lr, total_steps, warmup
+from traindoc.rules.rate._common import FINETUNE, effective_batch
 
 # Same thresholds as the registered rules (rules/rate/warmup_too_short.py, small_effective_batch.py).
 _HIGH_LR = {"pretraining": 3e-4, "full-finetune": 2e-5, "lora": 1e-4}

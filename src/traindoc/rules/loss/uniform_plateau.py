@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.schedule import warmup
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
@@ -23,6 +24,9 @@ class Params:
     # 15% of the run at ln(V) is far longer than a fresh init spends there (a healthy
     # LM leaves the floor within the first few percent); seed A spent 87% there.
     min_fraction: float = 0.15
+    # With a planned length known, the stretch must also hold this share of the plan:
+    # 8 steps at ln(V) are 100% of an 8-step log but nothing of a 100,000-step run.
+    min_plan_fraction: float = 0.02
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
 
@@ -71,7 +75,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     twice, an LR too high that collapsed it, labels that do not match inputs).
 
     **Known false positives.** A freshly initialised model starts 1-2% above ln(V)
-    and leaves within the first few percent of the run; only a long stretch counts.
+    and leaves within the first few percent of the run; only a long stretch counts,
+    and not before the warmup has ended (the LR is still ramping up: not judged).
+    With a planned length (`max_steps`) the stretch must also span 2% of it: the
+    live monitor at step 8 of 100,000 has seen nothing yet.
     A plateau that ends before the run does is reported as a warning. DPO starts at
     ln 2 by construction (policy = reference): only zero log-probs flag one point.
 
@@ -100,7 +107,29 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     # The training loss first; the eval loss when only it sits there (or longer).
     at = max(found, key=lambda a: (a.to_end, a.signal == "loss", a.fraction))
+    if (why := _too_early(run, at, p)) is not None:
+        yield NotJudged(why)
+        return
     yield _hit(run, at, p)
+
+
+def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
+    """Why a stretch at the floor says nothing yet: a fresh model sits at ln(V) until
+    its LR has ramped up, and a stretch is judged against the run it belongs to."""
+    w = warmup(run)
+    last = run.last_step or at.end
+    plan = run.fact("max_steps")
+    ended = bool(run.fact("ended")) or (isinstance(plan, int | float) and last >= 0.98 * plan)
+    if w is not None and w.steps > 0 and not ended and (last <= w.steps or not w.complete):
+        return f"the log ends at step {last}, inside the LR warmup (the LR is still ramping up)"
+    if isinstance(plan, int | float) and plan > last:
+        need = p.min_plan_fraction * float(plan)
+        if at.end - at.onset + 1 < need:
+            return (
+                f"{at.end - at.onset + 1} steps at the floor of a {int(plan)}-step plan; "
+                f"needs {need:.0f}"
+            )
+    return None
 
 
 def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from traindoc.measure.losses import nonfinite_loss
+from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, lr_fraction, trend
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, nonfinite, peak_lr, size_scale, spike_events
+from traindoc.rules.rate._common import curve, nonfinite, size_scale, spike_events
 
 
 @dataclass(frozen=True)

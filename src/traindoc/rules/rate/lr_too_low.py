@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import TYPICAL_LR, curve, peak_lr, size_scale
+from traindoc.rules.rate._common import TYPICAL_LR, curve, size_scale
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.schedule import lr_values, total_steps
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import lr_values, total_steps
 
 
 @dataclass(frozen=True)

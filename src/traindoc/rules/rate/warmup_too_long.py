@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from traindoc.measure.schedule import total_steps, warmup
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, total_steps, warmup
+from traindoc.rules.rate._common import curve
 
 
 @dataclass(frozen=True)

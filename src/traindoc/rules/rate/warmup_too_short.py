@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.schedule import peak_lr, total_steps, warmup
 from traindoc.measure.stats import fmt, mad, median, rolling_median
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import nonfinite, peak_lr, spike_events, total_steps, warmup
+from traindoc.rules.rate._common import nonfinite, spike_events
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,117 @@
+"""One schedule summary for every rule, preflight and live: the logged LR, its peak,
+the warmup and the planned length.
+
+LR series are strided before any scan: the LR is a smooth, deterministic function
+of the step, so a few thousand samples resolve any schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.model import Run
+
+# LR series longer than this are strided before any scan: LR is a smooth,
+# deterministic function of the step, so 4,000 samples resolve any schedule.
+_LR_POINTS = 4000
+
+
+def lr_values(run: Run) -> tuple[np.ndarray, np.ndarray] | None:
+    """(steps, values) of the finite logged LR, strided to a few thousand points."""
+    s = run.get("lr")
+    if s is None:
+        return None
+    f = s.finite()
+    if len(f) == 0:
+        return None
+    stride = max(1, -(-len(f) // _LR_POINTS))
+    st, v = f.steps[::stride], f.values[::stride]
+    if stride > 1 and st[-1] != f.steps[-1]:
+        st, v = np.r_[st, f.steps[-1]], np.r_[v, f.values[-1]]
+    return st.astype(np.float64), v
+
+
+@dataclass(frozen=True)
+class PeakLR:
+    value: float
+    source: str  # "logged" | "config"
+    still_warming: bool  # logged LR still rising at the end: the logged peak is a lower bound
+
+
+def peak_lr(run: Run) -> PeakLR | None:
+    """The run's peak LR: the max of the logged LR, else the configured learning_rate."""
+    lr = lr_values(run)
+    cfg = run.fact("learning_rate")
+    if lr is not None:
+        _, v = lr
+        peak = float(v.max())
+        warming = v.size >= 3 and v[-1] >= 0.999 * peak and v[0] < 0.5 * peak
+        max_steps = run.fact("max_steps")
+        if warming and max_steps and lr[0][-1] >= 0.98 * float(max_steps):
+            warming = False  # a schedule that ends at its peak (constant_with_warmup)
+        if warming and cfg:
+            return PeakLR(max(float(cfg), peak), "config", True)
+        if peak > 0 or cfg is None:
+            return PeakLR(peak, "logged", warming)
+    if cfg is None:
+        return None
+    return PeakLR(float(cfg), "config", False)
+
+
+def total_steps(run: Run) -> int | None:
+    ms = run.fact("max_steps")
+    if ms:
+        return int(ms)
+    return run.last_step
+
+
+@dataclass(frozen=True)
+class Warmup:
+    steps: float
+    source: str  # "logged" | "config"
+    complete: bool  # False when the logged LR never left its warmup
+    # The least it can be: a logged LR seen below its peak at step 0 and at it at step
+    # 1000 ramped for anywhere in (0, 1000]; the last step logged below the peak.
+    at_least: float | None = None
+
+    @property
+    def lower(self) -> float:
+        return self.steps if self.at_least is None else self.at_least
+
+
+def warmup(run: Run) -> Warmup | None:
+    """Warmup length: steps until the logged LR first reaches ~its peak, else from config."""
+    lr = lr_values(run)
+    if lr is not None and lr[1].size >= 3 and lr[1].max() > 0:
+        st, v = lr
+        peak = float(v.max())
+        if v[0] >= 0.98 * peak:
+            # Starts at its peak: no warmup, unless the log starts late (resumed).
+            if st[0] <= max(2 * interval(st), 0.01 * st[-1]):
+                return Warmup(0.0, "logged", True)
+        else:
+            i = int(np.argmax(v >= 0.98 * peak))
+            start = st[0] - interval(st) if v[0] < 0.5 * peak else 0.0
+            # Complete once the LR has stayed at/after its peak for a while (not just
+            # touched 98% on the last points of a ramp) or the planned end is reached.
+            complete = v.size - 1 - i >= max(3, v.size // 20) or bool(
+                run.fact("max_steps") and st[-1] >= 0.98 * run.fact("max_steps")
+            )
+            before = float(st[i - 1]) if i > 0 else float(st[0])
+            low = max(before - max(start, 0.0), 0.0)
+            return Warmup(float(st[i] - max(start, 0.0)), "logged", complete, low)
+    ws = run.fact("warmup_steps")
+    if ws:
+        return Warmup(float(ws), "config", True)
+    ratio, ms = run.fact("warmup_ratio"), run.fact("max_steps")
+    if ratio is not None and ms:
+        return Warmup(float(ratio) * float(ms), "config", True)
+    if ws == 0 or ratio == 0:
+        return Warmup(0.0, "config", True)
+    return None
+
+
+def interval(steps: np.ndarray) -> float:
+    return float(np.median(np.diff(steps))) if steps.size > 1 else 1.0
