@@ -123,6 +123,8 @@ def checkpoint(spec: dict[str, Any]) -> Any:
       set:                  # per-tensor overrides: std, mean, nan, inf, zeros (fraction)
         lm_head.weight: {std: 13.87}
       config: {tie_word_embeddings: true}
+      add: {classifier.weight: [2, 16]}   # extra tensors (other architectures' names)
+      drop: [lm_head.weight]              # tensors this checkpoint does not hold
     """
     from traindoc.ckpt.roles import classify
     from traindoc.model.checkpoint import CheckpointSummary, TensorStats
@@ -151,6 +153,10 @@ def checkpoint(spec: dict[str, Any]) -> Any:
             shapes[h + "mlp.c_proj.weight"] = (4 * d, d)
         shapes["transformer.ln_f.weight"] = (d,)
         shapes["lm_head.weight"] = (v, d)
+    for name, shape in (spec.get("add") or {}).items():
+        shapes[name] = tuple(int(x) for x in shape)
+    for name in spec.get("drop") or ():
+        shapes.pop(name, None)
     step = spec.get("step")
     frozen = tuple(spec.get("frozen") or ())
     overrides = spec.get("set") or {}

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from traindoc.model import Fact, Run, Series
+from traindoc.model import Fact, Note, Run, Series
 from traindoc.model.signals import Signal, kind
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
@@ -22,12 +22,57 @@ FINETUNE_RATIO = 0.7
 
 
 def finalize(run: Run) -> Run:
-    run = _derived_losses(run)
+    run = _accumulated_loss(_derived_losses(run))
     facts = dict(run.facts)
     _effective_batch(facts)
     _task(run, facts)
     _regime(run, facts)
     return replace(run, facts=facts)
+
+
+# Train/eval ratio within this factor of the accumulation steps: the summed-loss quirk.
+_GA_TOLERANCE = 0.2
+
+
+def _accumulated_loss(run: Run) -> Run:
+    """A train loss logged summed over the accumulation steps, not averaged: named, and
+    divided back so the rules judge the real level.
+
+    Some transformers releases (around 4.46, when the accumulation loss fix landed)
+    logged the train loss multiplied by gradient_accumulation_steps. The sign in the
+    log: with accumulation N >= 2 the train loss sits at N x the eval loss at the
+    same steps, where a healthy run has them within tens of percent (and overfitting
+    puts train below eval, never N x above it).
+    """
+    ga = run.fact("grad_accum")
+    loss, ev = run.get(Signal.LOSS), run.get(Signal.EVAL_LOSS)
+    if not (isinstance(ga, int) and ga >= 2) or loss is None or ev is None:
+        return run
+    lf, ef = loss.finite(), ev.finite()
+    if len(lf) < 2 or len(ef) < 2:
+        return run
+    j = np.clip(np.searchsorted(lf.steps, ef.steps), 0, len(lf) - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.median(lf.values[j] / ef.values))
+    if not (abs(ratio / ga - 1) <= _GA_TOLERANCE and ef.values.min() > 0):
+        return run
+    ver = (run.fact("versions") or {}).get("transformers") if run.fact("versions") else None
+    why = (
+        f"the train loss is {ratio:.2f}x the eval loss at the same steps, and gradient "
+        f"accumulation is {ga}: it was logged summed over the {ga} micro-batches (a logging "
+        "quirk of some transformers releases, around 4.46"
+        + (f"; this run used transformers {ver}" if ver else "")
+        + f"), not averaged. traindoc divides it by {ga}; the run itself is not affected."
+    )
+    series = dict(run.series)
+    series[Signal.LOSS.value] = Series.from_arrays(
+        loss.name,
+        loss.steps,
+        loss.values / ga,
+        loss.times,
+        f"{loss.source} / {ga} (summed over accumulation)",
+    )
+    return replace(run, series=series, notes=(*run.notes, Note(loss.source, why)))
 
 
 def _derived_losses(run: Run) -> Run:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from traindoc.model import Run, Severity
@@ -24,7 +25,10 @@ def check(run: Run, p: None) -> Iterator[Hit]:
     above ln(V) after loading.
 
     **Known false positives.** None known when the config says tied: HF
-    writers save a tied pair once.
+    writers save a tied pair once. Only an LM head (vocabulary rows, not a
+    classifier or a reward `score`) is compared, and only with the word
+    embeddings: a BERT classifier's 2 x hidden head shares its shape with
+    `token_type_embeddings` and was never tied to anything.
 
     **What to do.** Set `tie_word_embeddings` to what the model was trained
     with, or re-tie the weights (`model.tie_weights()`) before saving.
@@ -32,8 +36,19 @@ def check(run: Run, p: None) -> Iterator[Hit]:
     for ckpt in checkpoints(run):
         if ckpt.config.get("tie_word_embeddings") is not True:
             continue
-        emb = [t for t in ckpt.by_role("embed") if t.read and t.is_matrix]
-        head = [t for t in ckpt.by_role("lm_head") if t.read and t.is_matrix]
+        # Only a vocabulary head can be tied, and only to the word embeddings: a
+        # classifier (2 x hidden) may share its shape with token_type_embeddings.
+        vocab = ckpt.config.get("vocab_size")
+        emb = [
+            t
+            for t in ckpt.by_role("embed")
+            if t.read and t.is_matrix and not _NOT_WORDS.search(t.name) and _rows(t, vocab)
+        ]
+        head = [
+            t
+            for t in ckpt.by_role("lm_head")
+            if t.read and t.is_matrix and not _NOT_LM_HEAD.search(t.name) and _rows(t, vocab)
+        ]
         for h in head:
             e = next((e for e in emb if e.shape == h.shape), None)
             if e is None or e.fingerprint() == h.fingerprint():
@@ -60,3 +75,12 @@ def check(run: Run, p: None) -> Iterator[Hit]:
                     "model.tie_weights() before saving."
                 ),
             )
+
+
+_NOT_WORDS = re.compile(r"token_type|segment|position", re.I)
+_NOT_LM_HEAD = re.compile(r"\bclassifier\b|score\.weight$|\bqa_outputs\b", re.I)
+
+
+def _rows(t: object, vocab: object) -> bool:
+    """A vocabulary-sized matrix (any rows when the config gives no vocab_size)."""
+    return not isinstance(vocab, int) or t.shape[0] == vocab  # type: ignore[attr-defined]

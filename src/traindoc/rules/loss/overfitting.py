@@ -51,6 +51,9 @@ class Params:
     # Without a train loss, only a U-shaped eval counts: it fell >= 10% to its
     # minimum (it learned), then every later eval is higher than the one before.
     eval_only_learned: float = 0.10
+    # A rise of 20%+ from the minimum is harm even while a task metric still edges up
+    # (an eval loss up by half at every eval, WER a point better): it stays a warning.
+    large_rise_rel: float = 0.20
 
 
 @rule(
@@ -85,7 +88,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gets better at the task (the title says when the onset is near one epoch).
     For ASR the WER can keep improving while eval loss rises; when task metrics
     are logged with the eval (eval_accuracy, eval_f1, eval_wer, val_iou, or any
-    metric-named series at the eval steps) and one keeps improving after the onset,
+    metric-named series at the eval steps) and one keeps improving after the onset
+    while the eval loss rose less than 20%,
     or none got worse (holding within 0.5% and its noise) while the eval loss rose
     under 10% or only stalled, the finding is lowered to info: the loss measures
     calibration there, the task did not suffer. For DPO / RL (fact task = rl) the eval loss is not the
@@ -178,8 +182,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # the loss measures calibration there. A large rise is harm even at a flat
     # accuracy (an overconfident model, a best checkpoint far back).
     mild = rising is False or rel_rise < p.clear_rise_rel
-    if "improving" in verdicts or (verdicts and "worse" not in verdicts and mild):
+    large = bool(rising) and rel_rise >= p.large_rise_rel
+    if ("improving" in verdicts and not large) or (verdicts and "worse" not in verdicts and mild):
         severity = Severity.INFO
+    elif "improving" in verdicts:
+        notes.append(
+            f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
+            "held-out data is past its best checkpoint, whatever the metric's last digits say."
+        )
     if run.fact("task") == "rl":
         severity = Severity.INFO
         notes.append("For DPO / RL trainers the eval loss is not the target; judge by rewards.")

@@ -38,6 +38,10 @@ class Params:
     # the schedule gives there was never scheduled (a 5-line excerpt can show it).
     plan_min_progress: float = 0.3
     plan_ratio: float = 2.0
+    # A printed "0" is an LR of 0 only when the print could show a real one: a log
+    # with d decimals hides every LR below 0.5 x 10^-d (4 decimals: 5e-5). Fine-tunes
+    # train at 1e-6 and up, so below 6 decimals a zero is named, not flagged.
+    resolvable_lr: float = 1e-6
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -74,7 +78,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     accumulation) makes the schedule decay accumulation-times too fast: the rest
     of the run trains at LR ~0.
 
-    **Known false positives.** Schedules with an explicitly shorter decay horizon
+    **Known false positives.** A log that prints the LR with few decimals
+    (`lr 0.0000`) rounds a small real LR to 0: below 6 decimals the zero is named
+    as a print artefact (info), not flagged. Schedules with an explicitly shorter decay horizon
     than `max_steps`; constant LR chosen on purpose while the config names another
     schedule (pass the config that really ran).
 
@@ -93,6 +99,27 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         sched = str(run.fact("lr_scheduler") or "").lower()
         if sched and (hit := _not_decayed(run, p, st, v, sched)) is not None:
             yield hit  # a short excerpt placed in the run's plan by its epoch
+        return
+    decimals = run.fact("lr_print_decimals")
+    if zero >= p.zero_frac and isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr:
+        # "0.0000" at 4 decimals is any LR below 5e-5: a fine-tune's 2e-5 prints so too.
+        cfg = run.fact("learning_rate")
+        yield Hit(
+            title=(
+                f"Learning rate prints as 0 at {decimals} decimals in {100 * zero:.0f}% of the "
+                "logged steps: too coarse to tell a small LR from none"
+            ),
+            step=int(st[0]),
+            end_step=int(st[-1]),
+            evidence={"zero_frac": zero, "lr_print_decimals": decimals, "learning_rate": cfg},
+            explanation=(
+                f"The log rounds the LR to {decimals} decimals, so anything below "
+                f"{0.5 * 10.0**-decimals:.0e} is printed as 0"
+                + (f"; the configured LR is {cfg:g}." if isinstance(cfg, float) else ".")
+            ),
+            prescription="Log the LR in scientific notation (f'{lr:.3e}') to see the schedule.",
+            severity=Severity.INFO,
+        )
         return
     if zero >= p.zero_frac:
         yield Hit(

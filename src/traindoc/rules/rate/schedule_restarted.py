@@ -25,6 +25,9 @@ class Params:
     # Three or more evenly spaced valleys (spacing CV < 0.25) are a cyclic schedule.
     cyclic_min: int = 3
     cyclic_cv: float = 0.25
+    # A valley starting within the first point after the log's first one has no
+    # schedule before it to restart.
+    head_points: int = 1
 
 
 @rule(
@@ -52,6 +55,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     suspect: "the resume is lying").
 
     **Known false positives.** A user who deliberately raised the LR at a resume;
+    a loop that logs the optimizer's base LR at its first point, before the
+    scheduler's warmup applies (a drop right after the first logged point, with
+    no schedule seen before it, is not counted unless a resume is known there);
     warm restarts configured outside the scheduler name (pass `lr_scheduler`).
 
     **What to do.** Resume with the scheduler and optimizer state
@@ -80,6 +86,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     jumps = []
     for a, b in zip(starts, ends, strict=True):  # one iteration per valley, not per point
         lo, hi = max(a - 1, 0), min(b + 1, v.size)
+        if a <= p.head_points and not any(st[0] <= r <= st[min(b, v.size - 1)] for r in resumes):
+            # The high before the drop is the log's first point: no schedule was seen
+            # before it (a loop that logs the optimizer's base LR once, then its warmup).
+            continue
         d = np.abs(np.diff(v[lo:hi]))
         k = int(np.argmax(d)) if d.size else 0
         if d.size and d[k] >= p.min_jump * peak:
