@@ -1,8 +1,13 @@
-"""`make docs`: regenerate docs/rules/ from the rules' docstrings."""
+"""`make docs`: regenerate docs/rules/ from the rules' docstrings and their test cases."""
 
+import sys
 from pathlib import Path
 
-from traindoc.rules.docs import write
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.rules.examples import examples  # noqa: E402
+from traindoc.rules.docs import write  # noqa: E402
 
 if __name__ == "__main__":
-    write(Path(__file__).parents[1] / "docs" / "rules")
+    write(ROOT / "docs" / "rules", examples())

@@ -41,9 +41,20 @@ def test_every_rule_id_in_shared_contract() -> None:
     assert all(r.islower() for r in unknown)
 
 
+def test_every_rule_states_its_minimum_data_and_shows_an_example() -> None:
+    from tests.rules.examples import examples
+
+    shown = examples()
+    for spec in load_all().values():
+        assert spec.minimum, f"{spec.id}: no minimum= in its @rule"
+        assert spec.id in shown, f"{spec.id}: no flag case in tests/rules/cases to show"
+
+
 def test_docs_are_fresh() -> None:
     """docs/rules/ is generated; run `make docs` after changing a rule."""
-    want = generate()
+    from tests.rules.examples import examples
+
+    want = generate(examples())
     have = {p.name: p.read_text() for p in DOCS.glob("*.md")}
     stale = sorted(n for n in want if have.get(n) != want[n])
     extra = sorted(set(have) - set(want))

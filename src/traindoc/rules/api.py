@@ -63,6 +63,8 @@ class RuleSpec:
     # A core rule's verdict is needed to call a run healthy: when it cannot judge (too
     # few points) and nothing else reaches warning, the run is inconclusive, not healthy.
     core: bool = False
+    # The least data the rule judges from, in words (shown on its docs page).
+    minimum: str = ""
 
     @property
     def doc(self) -> str:
@@ -122,6 +124,7 @@ def rule(
     uses: tuple[str, ...] = (),
     explained_by: tuple[str, ...] = (),
     core: bool = False,
+    minimum: str = "",
 ) -> Callable[[Check], Check]:
     """Register a check function as rule `id`."""
     if family not in FAMILIES:
@@ -131,7 +134,7 @@ def rule(
         if id in _REGISTRY and _REGISTRY[id].check is not fn:
             raise ValueError(f"rule id {id!r} registered twice")
         _REGISTRY[id] = RuleSpec(
-            id, family, severity, fn, params, requires, uses, explained_by, core
+            id, family, severity, fn, params, requires, uses, explained_by, core, minimum
         )
         return fn
 

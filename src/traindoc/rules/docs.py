@@ -9,7 +9,7 @@ from traindoc.rules.api import RuleSpec
 from traindoc.rules.registry import load_all
 
 
-def page(spec: RuleSpec) -> str:
+def page(spec: RuleSpec, example: str | None = None) -> str:
     lines = [
         f"# `{spec.id}`",
         "",
@@ -18,6 +18,8 @@ def page(spec: RuleSpec) -> str:
         spec.doc.strip(),
         "",
     ]
+    if spec.minimum:
+        lines += [f"Minimum data: {spec.minimum}.", ""]
     if spec.requires or spec.uses:
         lines += [
             f"Needs: {', '.join(spec.requires) or '-'}; uses when present: "
@@ -29,6 +31,8 @@ def page(spec: RuleSpec) -> str:
             f"Linked as a consequence of: {', '.join(f'`{r}`' for r in spec.explained_by)}.",
             "",
         ]
+    if example:
+        lines += ["## Example", "", example, ""]
     if spec.params is not None:
         lines += ["## Thresholds", "", "| name | default |", "|---|---|"]
         lines += [
@@ -54,16 +58,18 @@ def index(specs: dict[str, RuleSpec]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate() -> dict[str, str]:
+def generate(examples: dict[str, str] | None = None) -> dict[str, str]:
+    """The pages; `examples` (rule id -> text) come from the rules' test cases, run."""
     specs = load_all()
-    out = {f"{s.id}.md": page(s) for s in specs.values()}
+    ex = examples or {}
+    out = {f"{s.id}.md": page(s, ex.get(s.id)) for s in specs.values()}
     out["README.md"] = index(specs)
     return out
 
 
-def write(root: Path) -> None:
+def write(root: Path, examples: dict[str, str] | None = None) -> None:
     root.mkdir(parents=True, exist_ok=True)
     for old in root.glob("*.md"):
         old.unlink()
-    for name, text in generate().items():
+    for name, text in generate(examples).items():
         (root / name).write_text(text)

@@ -20,7 +20,13 @@ class Params:
     ratio_alone: float = 100.0
 
 
-@rule("exploded-weights", family="ckpt", severity=Severity.ERROR, params=Params())
+@rule(
+    "exploded-weights",
+    minimum="one checkpoint with readable tensors",
+    family="ckpt",
+    severity=Severity.ERROR,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """A tensor's scale is far above its expected init scale and above its siblings.
 

@@ -17,7 +17,13 @@ class Params:
     min_frozen_frac: float = 0.01
 
 
-@rule("frozen-parameters", family="ckpt", severity=Severity.WARNING, params=Params())
+@rule(
+    "frozen-parameters",
+    minimum="two checkpoints of the same model at different steps",
+    family="ckpt",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Tensors identical between the first and last checkpoint of one run.
 

@@ -30,7 +30,13 @@ def _problems(c: CheckpointSummary, p: Params) -> list[str]:
     return out
 
 
-@rule("misleading-best-checkpoint", family="ckpt", severity=Severity.ERROR, params=Params())
+@rule(
+    "misleading-best-checkpoint",
+    minimum="a checkpoint labelled best with a metric, and the eval curve",
+    family="ckpt",
+    severity=Severity.ERROR,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """The checkpoint called best (by its name or best_model_checkpoint) is not the best.
 

@@ -9,7 +9,12 @@ from traindoc.rules.api import Hit, rule
 from traindoc.rules.ckpt._common import at_start, checkpoints, names, nonfinite
 
 
-@rule("nonfinite-weights", family="ckpt", severity=Severity.ERROR)
+@rule(
+    "nonfinite-weights",
+    minimum="one checkpoint with readable tensors",
+    family="ckpt",
+    severity=Severity.ERROR,
+)
 def check(run: Run, p: None) -> Iterator[Hit]:
     """NaN or Inf values in a checkpoint's tensors.
 

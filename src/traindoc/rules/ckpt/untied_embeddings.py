@@ -10,7 +10,12 @@ from traindoc.rules.api import Hit, rule
 from traindoc.rules.ckpt._common import checkpoints
 
 
-@rule("untied-embeddings", family="ckpt", severity=Severity.WARNING)
+@rule(
+    "untied-embeddings",
+    minimum="one checkpoint whose config ties embeddings",
+    family="ckpt",
+    severity=Severity.WARNING,
+)
 def check(run: Run, p: None) -> Iterator[Hit]:
     """The config says tie_word_embeddings, but the saved embedding and lm_head differ.
 

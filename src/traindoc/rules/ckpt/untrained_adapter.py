@@ -10,7 +10,12 @@ from traindoc.rules.api import Hit, rule
 from traindoc.rules.ckpt._common import checkpoints
 
 
-@rule("untrained-adapter", family="ckpt", severity=Severity.ERROR)
+@rule(
+    "untrained-adapter",
+    minimum="one LoRA adapter checkpoint",
+    family="ckpt",
+    severity=Severity.ERROR,
+)
 def check(run: Run, p: None) -> Iterator[Hit]:
     """A LoRA adapter whose B matrices are still all zero after training.
 

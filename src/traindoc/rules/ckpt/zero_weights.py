@@ -9,7 +9,12 @@ from traindoc.rules.api import Hit, rule
 from traindoc.rules.ckpt._common import checkpoints, names, zeroed
 
 
-@rule("zero-weights", family="ckpt", severity=Severity.ERROR)
+@rule(
+    "zero-weights",
+    minimum="one checkpoint with readable tensors",
+    family="ckpt",
+    severity=Severity.ERROR,
+)
 def check(run: Run, p: None) -> Iterator[Hit]:
     """An all-zero tensor that should not be: a weight matrix, embedding or norm weight.
 

@@ -21,7 +21,13 @@ class Params:
     max_classes: int = 200
 
 
-@rule("class-imbalance", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "class-imbalance",
+    minimum="a dataset audit (data found with the run or `traindoc data`) with a label column",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Class labels heavily skewed: largest/smallest class >= 10x, or a class under 1%.
 

@@ -16,7 +16,13 @@ class Params:
     min_samples: int = 1000
 
 
-@rule("dataset-too-small", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "dataset-too-small",
+    minimum="a dataset audit, or the dataset_size fact",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Fewer than 1,000 representative samples (non-empty, duplicates counted once).
 

@@ -17,7 +17,13 @@ class Params:
     warning_rate: float = 0.01
 
 
-@rule("duplicate-samples", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "duplicate-samples",
+    minimum="a dataset audit",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Exact duplicate samples (same words, case and punctuation ignored).
 

@@ -16,7 +16,13 @@ class Params:
     warning_rate: float = 0.01
 
 
-@rule("empty-samples", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "empty-samples",
+    minimum="a dataset audit, or a sample count with empty samples",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Empty or whitespace-only samples (input, or the answer where there is one).
 

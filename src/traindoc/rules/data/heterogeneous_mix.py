@@ -19,7 +19,13 @@ class Params:
     min_script: float = 0.15
 
 
-@rule("heterogeneous-mix", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "heterogeneous-mix",
+    minimum="a dataset audit with text samples",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Strongly mixed data: code with prose, several writing systems, or separate length modes.
 

@@ -17,7 +17,13 @@ class Params:
     warning_rate: float = 0.01
 
 
-@rule("label-conflicts", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "label-conflicts",
+    minimum="a dataset audit with inputs and labels",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Same or near-same input (Jaccard >= 0.8) with a different label or answer.
 

@@ -19,6 +19,7 @@ class Params:
 
 @rule(
     "near-duplicate-samples",
+    minimum="a dataset audit with text samples",
     family="data",
     severity=Severity.WARNING,
     params=Params(),

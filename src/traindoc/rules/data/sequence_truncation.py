@@ -17,7 +17,13 @@ class Params:
     warning_rate: float = 0.05
 
 
-@rule("sequence-truncation", family="data", severity=Severity.WARNING, params=Params())
+@rule(
+    "sequence-truncation",
+    minimum="a dataset audit and the max sequence length",
+    family="data",
+    severity=Severity.WARNING,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Samples whose estimated token count exceeds max_seq_len: their ends are cut.
 

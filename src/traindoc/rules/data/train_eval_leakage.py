@@ -18,7 +18,13 @@ class Params:
     warning_rate: float = 0.01
 
 
-@rule("train-eval-leakage", family="data", severity=Severity.ERROR, params=Params())
+@rule(
+    "train-eval-leakage",
+    minimum="a dataset audit with an eval split",
+    family="data",
+    severity=Severity.ERROR,
+    params=Params(),
+)
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Eval samples whose input appears in train, exactly or nearly (Jaccard >= 0.8).
 

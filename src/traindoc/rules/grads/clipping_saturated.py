@@ -27,6 +27,7 @@ class Params:
 
 @rule(
     "clipping-saturated",
+    minimum="20 logged pre-clip grad norms and the clipping threshold (max_grad_norm)",
     family="grads",
     severity=Severity.WARNING,
     params=Params(),

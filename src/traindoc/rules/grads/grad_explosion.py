@@ -47,6 +47,7 @@ class Params:
 
 @rule(
     "grad-explosion",
+    minimum="20 logged grad norms (5 for a runaway growth)",
     family="grads",
     severity=Severity.ERROR,
     params=Params(),

@@ -34,6 +34,7 @@ class Params:
 
 @rule(
     "grad-spike",
+    minimum="9 logged grad norms (one 100x the median of the others in a short paste)",
     family="grads",
     severity=Severity.WARNING,
     params=Params(),

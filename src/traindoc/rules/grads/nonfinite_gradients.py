@@ -25,6 +25,7 @@ class Params:
 
 @rule(
     "nonfinite-gradients",
+    minimum="one logged grad norm",
     family="grads",
     severity=Severity.ERROR,
     params=Params(),

@@ -35,6 +35,7 @@ class Params:
 
 @rule(
     "vanishing-gradients",
+    minimum="10 logged grad norms and losses",
     family="grads",
     severity=Severity.WARNING,
     params=Params(),

@@ -34,6 +34,7 @@ class Params:
 
 @rule(
     "absurd-initial-loss",
+    minimum="the first logged loss and the floor ln(V) (vocab_size, the model family or a known tokenizer) or ln(C); 20 points to say whether it recovered",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

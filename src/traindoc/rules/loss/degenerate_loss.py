@@ -44,6 +44,7 @@ class Params:
 
 @rule(
     "degenerate-loss",
+    minimum="3 logged losses (0 or identical for a stretch)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

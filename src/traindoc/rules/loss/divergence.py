@@ -55,6 +55,7 @@ class Params:
 
 @rule(
     "divergence",
+    minimum="3 logged losses (a rise no noise explains); 10 for the trend tests",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

@@ -30,6 +30,7 @@ class Params:
 
 @rule(
     "epoch-staircase",
+    minimum="a loss and an epoch series, with 4 points in each of 3+ epochs",
     family="loss",
     severity=Severity.INFO,
     params=Params(),

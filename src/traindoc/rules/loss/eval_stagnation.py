@@ -27,7 +27,7 @@ class Params:
     # ... and it must be a large share of the run (40%): every healthy run ends on
     # a flattening tail, but not one that spans almost half of training.
     min_frac: float = 0.40
-    # A run shorter than min_steps still stagnates when eval is flat over most of it.
+    # Any run (shorter than min_steps too) stagnates when eval is flat over most of it.
     short_run_frac: float = 0.75
     # Train counts as still learning (so not stagnation) with a significant
     # Mann-Kendall downward trend and a 1% drop over the window. Overfitting needs
@@ -40,6 +40,7 @@ class Params:
 
 @rule(
     "eval-stagnation",
+    minimum="5 evals and a train loss; the flat stretch must span 300 steps and 40% of the run (75% of a shorter one)",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -103,9 +104,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     first = int(min(tr.steps[0], st[0]))
     span_total = max(run.last_step or end, end) - first
     window = end - start
-    need = max(p.min_steps, p.min_frac * span_total)
-    if span_total < p.min_steps:
-        need = p.short_run_frac * span_total
+    # 300 steps and 40% of the run; or, whatever the length, 75% of it (a 300-step run
+    # flat from step 30 has stagnated as much as a 3,000-step one flat from step 300).
+    need = min(max(p.min_steps, p.min_frac * span_total), p.short_run_frac * span_total)
     if points < p.min_window_points or window < need:
         return
     # Still setting new bests: the second half of the window holds an eval 0.5% better

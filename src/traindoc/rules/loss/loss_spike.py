@@ -62,6 +62,7 @@ class Params:
 
 @rule(
     "loss-spike",
+    minimum="5 logged losses (a 3x point that comes back); 20 for the rolling-level test",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),

@@ -45,6 +45,7 @@ class Params:
 
 @rule(
     "no-learning",
+    minimum="10 logged losses (a grad norm NaN at 3+ logs, or losses identical to a run at another LR, with fewer)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

@@ -37,6 +37,7 @@ class Params:
 
 @rule(
     "no-trainable-parameters",
+    minimum="a trainable-parameter count of 0, or 5 logged grad norms and losses",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

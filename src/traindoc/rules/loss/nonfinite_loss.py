@@ -27,6 +27,7 @@ class Params:
 
 @rule(
     "nonfinite-loss",
+    minimum="one logged loss (or a framework's 'loss is NaN' line)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

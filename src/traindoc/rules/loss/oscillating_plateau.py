@@ -55,6 +55,7 @@ class Params:
 
 @rule(
     "oscillating-plateau",
+    minimum="20 logged losses with a 10-point band after the early drop",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),

@@ -58,6 +58,7 @@ class Params:
 
 @rule(
     "overfitting",
+    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),

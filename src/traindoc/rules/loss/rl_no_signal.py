@@ -49,6 +49,7 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
 
 @rule(
     "rl-no-signal",
+    minimum="10 logged reward / reward_std points",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

@@ -33,6 +33,7 @@ class Params:
 
 @rule(
     "uniform-plateau",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),

@@ -19,6 +19,7 @@ class Params:
 
 @rule(
     "memory-insufficient",
+    minimum="a memory estimate and the device memory (preflight)",
     family="memory",
     severity=Severity.ERROR,
     params=Params(),

@@ -17,6 +17,7 @@ from traindoc.rules.numerics._common import (
 
 @rule(
     "fp16-instability",
+    minimum="fp16 known (precision, a loss-scale series or overflow lines) and a loss or grad norm",
     family="numerics",
     severity=Severity.ERROR,
     params=Params(),

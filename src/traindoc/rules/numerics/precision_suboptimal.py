@@ -11,6 +11,7 @@ from traindoc.rules.numerics._common import Params, fp16_symptoms
 
 @rule(
     "precision-suboptimal",
+    minimum="the precision fact (config or loss-scale lines)",
     family="numerics",
     # Info by default; warning only for a model known to overflow in fp16 (below).
     severity=Severity.WARNING,

@@ -24,6 +24,7 @@ class Params:
 
 @rule(
     "large-effective-batch",
+    minimum="the effective batch and the dataset size (steps per epoch)",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),

@@ -10,6 +10,7 @@ from traindoc.rules.api import Hit, rule
 
 @rule(
     "linear-schedule",
+    minimum="a preflight config naming the scheduler",
     family="rate",
     severity=Severity.INFO,
     # Preflight only: in a finished run the curve says more than the schedule's name.

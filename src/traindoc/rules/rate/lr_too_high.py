@@ -56,6 +56,7 @@ class Params:
 
 @rule(
     "lr-too-high",
+    minimum="the peak LR (logged or configured) and the regime; the curve decides the severity",
     family="rate",
     severity=Severity.ERROR,
     params=Params(),

@@ -33,6 +33,7 @@ class Params:
 
 @rule(
     "lr-too-low",
+    minimum="the peak LR (logged or configured) and the regime; the curve decides the severity",
     family="rate",
     severity=Severity.ERROR,
     params=Params(),

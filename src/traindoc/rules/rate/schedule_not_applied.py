@@ -52,6 +52,7 @@ _NOT_HORIZON = ("constant", "restart", "cycl", "plateau", "step", "wsd", "warmup
 
 @rule(
     "schedule-not-applied",
+    minimum="5 logged LRs (3 when all are 0; one line placed in its plan by epoch)",
     family="rate",
     severity=Severity.ERROR,
     params=Params(),

@@ -32,6 +32,7 @@ class Params:
 
 @rule(
     "schedule-restarted",
+    minimum="4 logged LRs",
     family="rate",
     severity=Severity.ERROR,
     params=Params(),

@@ -29,6 +29,7 @@ class Params:
 
 @rule(
     "small-effective-batch",
+    minimum="the per-device batch (devices and accumulation counted as 1 when unknown)",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),

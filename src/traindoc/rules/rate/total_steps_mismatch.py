@@ -20,6 +20,7 @@ class Params:
 
 @rule(
     "total-steps-mismatch",
+    minimum="max_steps, dataset_size and num_train_epochs",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),

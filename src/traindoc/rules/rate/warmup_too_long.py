@@ -30,6 +30,7 @@ class Params:
 
 @rule(
     "warmup-too-long",
+    minimum="the warmup (logged LR or config) and the planned steps",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),

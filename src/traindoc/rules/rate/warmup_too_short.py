@@ -45,6 +45,7 @@ class Params:
 
 @rule(
     "warmup-too-short",
+    minimum="the warmup and the peak LR, with an unstable start in the loss",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),

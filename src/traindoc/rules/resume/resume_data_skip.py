@@ -30,6 +30,7 @@ class Params:
 
 @rule(
     "resume-data-skip",
+    minimum="a resume's data-skip line ('Will skip the first N batches')",
     family="resume",
     severity=Severity.WARNING,
     params=Params(),

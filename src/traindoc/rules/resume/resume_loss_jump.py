@@ -54,6 +54,7 @@ class Params:
 
 @rule(
     "resume-loss-jump",
+    minimum="a known resume step with 3 logged losses on each side",
     family="resume",
     severity=Severity.ERROR,
     params=Params(),

@@ -62,6 +62,7 @@ def simulate(step: int, accum: int, intervals: dict[str, int], horizon: int) -> 
 
 @rule(
     "resume-step-mismatch",
+    minimum="a resume step (from --resume, a checkpoint name or the log) and the accumulation or the planned total",
     family="resume",
     severity=Severity.ERROR,
     params=Params(),

@@ -37,6 +37,7 @@ class Params:
 
 @rule(
     "stalled-training",
+    minimum="8 timed log intervals, a live clock, an NCCL timeout line, or a console bar that ran on after the last step",
     family="resume",
     severity=Severity.ERROR,
     params=Params(),

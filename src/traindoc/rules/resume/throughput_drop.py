@@ -46,6 +46,7 @@ def _rates(run: Run) -> tuple[Series, str] | None:
 
 @rule(
     "throughput-drop",
+    minimum="12 logged throughput points",
     family="resume",
     severity=Severity.WARNING,
     params=Params(),
