@@ -12,7 +12,8 @@ import pytest
 
 from tests.readers.helpers import ASSETS, load_checked
 from traindoc.engine import diagnose
-from traindoc.readers import ReadError, console
+from traindoc.model.signals import kind
+from traindoc.readers import ReadError, console, load_runs
 from traindoc.readers.detect import detect_dir, detect_file
 from traindoc.rules.registry import load_all
 
@@ -309,3 +310,22 @@ def test_resume_skip_explains_the_silence(tmp_path: Path) -> None:
     assert by["resume-data-skip"].evidence["gap_s"] == pytest.approx(1800, abs=1)
     if "stalled-training" in by:
         assert by["stalled-training"].caused_by == ("resume-data-skip",)
+
+
+MEGATRON_VALID = (  # bigscience-workshop/bigscience tr8-104B chronicles.md
+    " iteration     7000/  159576 | consumed samples:       260912 | elapsed time per iteration "
+    "(ms): 18706.1 | learning rate: 6.000E-05 | global batch size:    96 | lm loss: 6.444662E+00 "
+    "| loss scale: 4096.0 | grad norm: 95283.270 | num zeros: 0.0 | number of skipped "
+    "iterations:   0 | number of nan iterations:   0 |\n"
+    "-------------------------------------------------------------------------------------------\n"
+    " validation loss at iteration 7000 | lm loss value: 7.174200E+00 | lm loss PPL: "
+    "1.305315E+03 |\n"
+    "-------------------------------------------------------------------------------------------\n"
+)
+
+
+def test_megatron_validation_loss_is_the_value_and_ppl_a_metric(tmp_path: Path) -> None:
+    (run,) = load_runs(_write(tmp_path, MEGATRON_VALID))
+    assert run.get("eval_loss").values.tolist() == [pytest.approx(7.1742)]
+    ppl = next(name for name in run.series if "ppl" in name)
+    assert kind(ppl) == "task"  # exp(loss): a perplexity, never summed into a loss

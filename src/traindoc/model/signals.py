@@ -220,6 +220,9 @@ _EVAL = re.compile(r"^(?:eval|val|valid|validation|test|dev)(?:[_/ ]|$)", re.IGN
 LOSS_SCALE = "loss_scale"
 
 
+_PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | loss_scale | time | memory | other.
@@ -237,6 +240,8 @@ def kind(name: str) -> str:
         return "time"
     if _MEMORY.search(low):
         return "memory"
+    if "loss" in low and _PPL.search(low):
+        return "task"  # Megatron's "lm loss PPL": exp(loss), a perplexity, not a loss
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if _TASK.search(low) or _TASK.search(c):
