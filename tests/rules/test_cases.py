@@ -64,3 +64,35 @@ def test_every_rule_has_flag_and_pass_cases() -> None:
         covered.setdefault(doc["rule"], set()).update(c["expect"] for c in doc["cases"])
     for rule_id in load_all():
         assert covered.get(rule_id, set()) >= {"flag", "pass"}, f"{rule_id} lacks flag/pass cases"
+
+
+def _curve_rules() -> set[str]:
+    """Rules that read a metric series (not only facts, events, checkpoints or data)."""
+    out = set()
+    for spec in load_all().values():
+        needs = [a for n in (*spec.requires, *spec.uses) for a in n.split("|")]
+        if any(not n.startswith(("fact:", "event:")) for n in needs):
+            out.add(spec.id)
+    return out
+
+
+def test_every_curve_rule_is_tried_on_short_and_long_logs() -> None:
+    """A short paste (<= 20 points) and a long run (>= 100k points) per curve rule, in its
+    case file or in test_resample's 300 / 3k / 100k cases."""
+    from tests.rules.test_resample import CASES as RESAMPLED
+
+    short: set[str] = set()
+    long_: set[str] = {c[0] for c in RESAMPLED}
+    for path in CASES.glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text())
+        for case in doc["cases"]:
+            if "series" not in case:
+                continue
+            n = max((len(s) for s in build_run(case).series.values()), default=0)
+            if n <= 20:
+                short.add(doc["rule"])
+            if n >= 100_000:
+                long_.add(doc["rule"])
+    curve = _curve_rules()
+    assert not curve - short, f"no short case: {sorted(curve - short)}"
+    assert not curve - long_, f"no long case: {sorted(curve - long_)}"

@@ -162,9 +162,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 def _runaway(gn: Series, p: Params) -> Hit | None:
     """Grad norm that climbs 100x+ in the points just before it first goes NaN/Inf."""
     bad = ~np.isfinite(gn.values)
-    if not bad.any():
-        return None
-    first_bad = int(np.argmax(bad))
+    if not bad.any() and len(gn) >= p.min_points:
+        return None  # a long finite log is judged on its trend (check)
+    # a short paste that ends in the climb, without a NaN (yet), is judged the same way
+    first_bad = int(np.argmax(bad)) if bad.any() else len(gn)
     st, v = gn.steps[:first_bad], gn.values[:first_bad]
     ok = v > 0
     st, v = st[ok][-p.runaway_window :], v[ok][-p.runaway_window :]
@@ -179,15 +180,17 @@ def _runaway(gn: Series, p: Params) -> Hit | None:
     if ratio < p.runaway_ratio or not tr.rising:
         return None
     onset = int(st[int(np.argmax(lv > start + math.log(p.huge_ratio)))])
-    nan_step = int(gn.steps[first_bad])
+    ended = first_bad < len(gn)
+    nan_step = int(gn.steps[first_bad]) if ended else None
     n_bad = int(bad.sum())
     return Hit(
         title=(
             f"Gradient norm ran away over {n} logged steps (median {fmt(math.exp(start))} "
-            f"-> peak {fmt(float(v.max()))}), then went non-finite at step {nan_step}"
+            f"-> peak {fmt(float(v.max()))})"
+            + (f", then went non-finite at step {nan_step}" if ended else ", and is still rising")
         ),
         step=onset,
-        end_step=nan_step,
+        end_step=nan_step if ended else int(st[-1]),
         evidence={
             "early_median": math.exp(start),
             "late_median": math.exp(end),
@@ -201,15 +204,21 @@ def _runaway(gn: Series, p: Params) -> Hit | None:
             "runaway": True,
         },
         explanation=(
-            "The gradient norm grew by orders of magnitude over a few steps and then "
-            "overflowed: each update pushed the weights into a steeper region, producing a "
-            "larger gradient and a larger update, until the numbers left the float range. The "
-            "NaN/Inf gradients after it are the consequence, not the cause."
+            "The gradient norm grew by orders of magnitude over a few steps: each update pushed "
+            "the weights into a steeper region, producing a larger gradient and a larger "
+            "update"
+            + (
+                ", until the numbers left the float range. The NaN/Inf gradients after it are "
+                "the consequence, not the cause."
+                if ended
+                else "; left alone it ends in NaN/Inf."
+            )
         ),
         prescription=(
             "Lower the peak LR 10x or more (or add a 2-5% warmup), keep gradient clipping on "
             "(max_grad_norm=1.0), and under fp16 switch to bf16. Restart from a checkpoint "
-            f"before step {onset}; the weights after step {nan_step} are not usable."
+            f"before step {onset}"
+            + (f"; the weights after step {nan_step} are not usable." if ended else ".")
         ),
         severity=Severity.ERROR,
     )
