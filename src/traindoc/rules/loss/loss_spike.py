@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.stats import fmt, mad
+from traindoc.measure.spikes import loss_spikes
+from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._common import baseline
 
 
 @dataclass(frozen=True)
@@ -110,52 +110,29 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if n >= p.short_min_points:
             yield from _short(f, p)
         return
-    base = baseline(y, p.window)
-    resid = y - base
-    scale = mad(resid)
-    if not math.isfinite(scale) or scale <= 0:
-        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    # A spike must also matter at the scale of the problem: 5% of what the run has
-    # learned (a 2e-4 -> 0.13 blip on a memorised set is +50,000% of nothing).
-    head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
-    learned = max(head - float(base.min()), 0.0)
-    min_abs = p.min_learned * learned
-    cand = (resid > p.k_sigma * scale) & (resid > p.min_rel * np.abs(base)) & (resid > min_abs)
     warm = run.fact("warmup_steps")
     skip_until = f.steps[0] + warm if warm else f.steps[min(n - 1, int(p.skip_fraction * n))]
-    cand &= f.steps > skip_until
-    idx = np.flatnonzero(cand)
-    if idx.size == 0 or idx.size > p.max_share * n + 1:
-        return
-    # Group consecutive candidate points into events.
-    breaks = np.flatnonzero(np.diff(idx) > 1)
-    first = np.r_[idx[0], idx[breaks + 1]]
-    last = np.r_[idx[breaks], idx[-1]]
-    order = np.argsort(-resid[first])[: p.max_events]
-    events = []
-    for e in order:
-        a, b = int(first[e]), int(last[e])
-        if b - a + 1 > p.max_len or a < p.side or b + p.side >= n:
-            continue
-        peak = float(y[a : b + 1].max())
-        pre = float(np.median(y[a - p.side : a]))
-        post = float(np.median(y[b + 1 : b + 1 + p.side]))
-        ref = max(pre, post)
-        rel = (peak - ref) / max(abs(ref), 1e-12)
-        if rel >= p.min_rel and peak - ref >= max(p.k_sigma * scale, min_abs):
-            step = int(f.steps[a + int(np.argmax(y[a : b + 1]))])
-            events.append((rel, step, peak, ref, b - a + 1))
+    events = loss_spikes(
+        f,
+        window=p.window,
+        k_sigma=p.k_sigma,
+        min_rel=p.min_rel,
+        side=p.side,
+        max_len=p.max_len,
+        min_learned=p.min_learned,
+        skip_until=skip_until,
+        max_share=p.max_share,
+        max_events=p.max_events,
+    )
     if not events:
         return
-    events.sort(reverse=True)
-    rel, step, peak, ref, _ = events[0]
+    top = events[0]
+    rel, step, peak, ref = top.rel, top.step, top.peak, top.ref
     count = len(events)
     frequent = count >= p.several and count >= p.several_per_point * n
-    huge = any(
-        r >= p.huge_rel and (length > 1 or r >= p.huge_single_rel) for r, *_, length in events
-    )
+    huge = any(e.rel >= p.huge_rel and not e.lone(p.huge_single_rel) for e in events)
     severity = Severity.WARNING if frequent or huge else Severity.INFO
-    steps = sorted(e[1] for e in events)
+    steps = sorted(e.step for e in events)
     evidence: dict[str, object] = {
         "count": count,
         "largest_step": step,

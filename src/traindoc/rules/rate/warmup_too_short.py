@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from traindoc.measure.schedule import peak_lr, total_steps, warmup
+from traindoc.measure.spikes import loss_spikes
 from traindoc.measure.stats import fmt, mad, median, rolling_median
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
@@ -107,10 +108,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         top = float(rm.max())
         if top >= (1 + p.rise_rel) * head and top - head >= p.rise_noise_k * noise:
             signs["loss-rise"] = int(f.steps[1 + int(np.argmax(rm))])
-    ls = spike_events(f.values, min_rel=p.loss_spike_rel)
-    ls = ls[(ls >= p.skip_points) & (ls < n_early)]
-    if ls.size and not rl:
-        signs["loss-spike"] = int(f.steps[ls[0]])
+    # The loss-spike rule's own detector: early spikes that are not lone bad batches
+    # (one logged point under 5x the level), or two or more of those.
+    early_spikes = [
+        sp
+        for sp in loss_spikes(f, min_rel=p.loss_spike_rel, max_share=1.0) or []
+        if p.skip_points <= sp.index < n_early
+    ]
+    if not rl and (
+        any(not sp.lone() for sp in early_spikes) or len(early_spikes) >= p.min_grad_spikes
+    ):
+        signs["loss-spike"] = min(sp.step for sp in early_spikes)
     gn = run.get("grad_norm")
     if gn is not None:
         g = gn.finite()

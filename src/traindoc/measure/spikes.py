@@ -1,0 +1,105 @@
+"""One loss-spike detector: what loss-spike reports and the cause rules (warmup-too-short)
+count as an unstable start, so both agree on what a spike is.
+
+A spike is a short excursion (at most `max_len` logged points) at least `k_sigma`
+robust sigmas and `min_rel` above the local level (a centred rolling median) that
+comes back: it must also clear the median of the `side` points on *both* sides, so a
+step change, an epoch staircase or a jump that stays is not one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from traindoc.measure.stats import mad, rolling_median
+from traindoc.model import Series
+
+# Past this many points the local level is block medians interpolated back (O(n)).
+_ROLLING_MAX = 20_000
+
+
+@dataclass(frozen=True)
+class Spike:
+    index: int  # the peak's position in the finite series
+    step: int
+    peak: float
+    ref: float  # the level it rose from and came back to (the higher side median)
+    rel: float  # (peak - ref) / ref
+    length: int  # logged points above the level
+
+    def lone(self, big: float = 4.0) -> bool:
+        """One logged point, under `big` x the level above it: a bad batch, gone at the
+        next log (per-batch losses of small or variable batches do that)."""
+        return self.length == 1 and self.rel < big
+
+
+def baseline(values: np.ndarray, window: int = 25) -> np.ndarray:
+    """Local level of a curve: centred rolling median, or block medians for huge series.
+
+    The rolling median costs n * window; past 20k points, medians of consecutive
+    blocks interpolated back onto every point give the same level in O(n).
+    """
+    n = values.size
+    if n <= _ROLLING_MAX:
+        return rolling_median(values, window)
+    m = n // window
+    blocks = np.median(values[: m * window].reshape(m, window), axis=1)
+    centres = np.arange(m) * window + window / 2.0
+    return np.interp(np.arange(n), centres, blocks)
+
+
+def loss_spikes(
+    f: Series,
+    *,
+    window: int = 25,
+    k_sigma: float = 6.0,
+    min_rel: float = 0.25,
+    side: int = 5,
+    max_len: int = 5,
+    min_learned: float = 0.05,
+    skip_until: float | None = None,
+    max_share: float = 0.02,
+    max_events: int = 500,
+) -> list[Spike] | None:
+    """The spikes of a finite loss series, largest first; None when there are more
+    spike points than `max_share` of the curve (heavy-tailed noise, not spikes).
+
+    A spike must also be `min_learned` of what the run learned (first level minus
+    its lowest): relative blips on a loss solved to ~0 are noise. Points at or before
+    `skip_until` (the warmup) are not candidates.
+    """
+    y = f.values
+    n = y.size
+    base = baseline(y, window)
+    resid = y - base
+    scale = mad(resid)
+    if not math.isfinite(scale) or scale <= 0:
+        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
+    min_abs = min_learned * max(head - float(base.min()), 0.0)
+    cand = (resid > k_sigma * scale) & (resid > min_rel * np.abs(base)) & (resid > min_abs)
+    if skip_until is not None:
+        cand &= f.steps > skip_until
+    idx = np.flatnonzero(cand)
+    if idx.size > max_share * n + 1:
+        return None
+    if idx.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(idx) > 1)  # consecutive candidates are one event
+    first = np.r_[idx[0], idx[breaks + 1]]
+    last = np.r_[idx[breaks], idx[-1]]
+    out = []
+    for e in np.argsort(-resid[first])[:max_events]:
+        a, b = int(first[e]), int(last[e])
+        if b - a + 1 > max_len or a < side or b + side >= n:
+            continue
+        peak = float(y[a : b + 1].max())
+        ref = max(float(np.median(y[a - side : a])), float(np.median(y[b + 1 : b + 1 + side])))
+        rel = (peak - ref) / max(abs(ref), 1e-12)
+        if rel >= min_rel and peak - ref >= max(k_sigma * scale, min_abs):
+            i = a + int(np.argmax(y[a : b + 1]))
+            out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1))
+    return sorted(out, key=lambda s: -s.rel)
