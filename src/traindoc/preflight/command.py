@@ -19,12 +19,6 @@ from typing import Any
 from traindoc.model import REGIMES, Fact, Input, Note, Run, Series
 from traindoc.outcome import EXIT_BAD_INPUT, exit_status, write_text
 from traindoc.preflight import first_batch
-from traindoc.preflight.checks import (
-    DATASET_TOO_SMALL,
-    EMPTY_SAMPLES,
-    SMALL_EFFECTIVE_BATCH,
-    WARMUP_TOO_SHORT,
-)
 from traindoc.preflight.config import read_config
 from traindoc.preflight.dataset import data_facts
 from traindoc.preflight.memory import estimate, fixes, gpu_by_name, parse_size, setup_from
@@ -117,11 +111,12 @@ def specs(run: Run) -> list:
 
     rules = load_all()
     out = [rules[i] for i in RULE_IDS if i in rules]
-    out += [WARMUP_TOO_SHORT, SMALL_EFFECTIVE_BATCH]
+    # the curve rules that also speak from a config alone, before any step
+    out += [rules["warmup-too-short"], rules["small-effective-batch"]]
     if run.fact("data_audit"):  # the data audit's own rules read its summary
         out += [r for r in rules.values() if r.family == "data"]
     elif run.fact("empty_samples") is not None:  # no audit here: a plain count of --data
-        out += [DATASET_TOO_SMALL, EMPTY_SAMPLES]
+        out += [rules["dataset-too-small"], rules["empty-samples"]]
     return out
 
 

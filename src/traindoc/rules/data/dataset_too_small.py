@@ -39,7 +39,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     prompting instead of fine-tuning.
     """
     d = summary(run)
-    if d is None or d.rows == 0 or d.unique >= p.min_samples:
+    if d is None:  # no audit (preflight without the data extra): a plain count
+        n = run.fact("dataset_size")
+        if run.fact("empty_samples") is not None and isinstance(n, int) and n < p.min_samples:
+            yield Hit(
+                title=f"{n} training samples (under {p.min_samples:,}), counted",
+                evidence={"samples": n, "min_samples": p.min_samples, "counted": True},
+                explanation=(
+                    "With this few samples the model memorises the set rather than learning "
+                    "the task; no learning-rate or schedule change fixes that."
+                ),
+                prescription=(
+                    "Collect more samples (thousands), use a smaller model, or switch to "
+                    "few-shot prompting instead of fine-tuning."
+                ),
+            )
+        return
+    if d.rows == 0 or d.unique >= p.min_samples:
         return
     yield Hit(
         title=f"Only {d.unique} representative samples (under {p.min_samples:,})",

@@ -40,7 +40,29 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     that produced them.
     """
     d = summary(run)
-    if d is None or d.empty == 0:
+    if d is None:  # no audit (preflight without the data extra): a plain count
+        n, total = run.fact("empty_samples"), run.fact("dataset_size")
+        if isinstance(n, int) and n > 0:
+            rate = n / total if isinstance(total, int) and total else 1.0
+            yield Hit(
+                title=f"{n} empty or whitespace-only samples"
+                + (f" of {total} ({pct(rate)})" if total else ""),
+                evidence={
+                    "empty": n,
+                    "rows": total,
+                    "rate": rate,
+                    "first_lines": run.fact("empty_lines"),
+                    "counted": True,
+                },
+                explanation=(
+                    "Empty samples carry no signal; they waste steps and, with loss masking, "
+                    "can give NaN or zero losses."
+                ),
+                prescription="Drop them before training (filter on stripped text length > 0).",
+                severity=Severity.WARNING if rate >= p.warning_rate else Severity.INFO,
+            )
+        return
+    if d.empty == 0:
         return
     rate = d.rate(d.empty)
     yield Hit(

@@ -33,7 +33,7 @@ class Params:
     family="rate",
     severity=Severity.WARNING,
     params=Params(),
-    requires=("loss",),
+    requires=("loss|fact:per_device_batch|fact:effective_batch",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Effective batch below ~16 for fine-tuning, with a loss noisy enough to show it.
@@ -62,21 +62,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     for a larger batch; otherwise accept noisier training with more epochs.
     """
     loss = run.get("loss")
-    assert loss is not None
     eb = effective_batch(run)
     regime = run.regime
     # RL batches are prompts x generations and the loss is a surrogate near 0:
     # neither the threshold nor the loss noise means anything there.
     if eb is None or eb >= p.min_batch or regime == "pretraining" or run.is_rl:
         return
-    noise = relative_noise(loss)
-    if noise != noise:
-        noise = _short_noise(loss)
-    noisy = noise == noise and noise >= p.noise_rel
-    # A batch of one or two is one or two samples per step in any regime: when the
-    # loss shows it, that is a warning even where the regime is unknown.
-    tiny = eb <= p.tiny_batch
-    severity = Severity.WARNING if noisy and (regime in FINETUNE or tiny) else Severity.INFO
+    if loss is None:  # preflight: the config alone; a fine-tune's warning, else info
+        noise, noisy = float("nan"), False
+        severity = Severity.WARNING if regime in FINETUNE else Severity.INFO
+    else:
+        noise = relative_noise(loss)
+        if noise != noise:
+            noise = _short_noise(loss)
+        noisy = noise == noise and noise >= p.noise_rel
+        # A batch of one or two is one or two samples per step in any regime: when the
+        # loss shows it, that is a warning even where the regime is unknown.
+        tiny = eb <= p.tiny_batch
+        severity = Severity.WARNING if noisy and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
         run.fact("devices"),
@@ -88,8 +91,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Effective batch {eb} is below 16"
             + (f"; loss noise {100 * noise:.0f}% of its level" if noise == noise else "")
         ),
-        step=int(loss.steps[len(loss) // 2]),
-        end_step=int(loss.steps[-1]),
+        step=int(loss.steps[len(loss) // 2]) if loss is not None else None,
+        end_step=int(loss.steps[-1]) if loss is not None else None,
         evidence={
             "effective_batch": eb,
             "per_device_batch": per_device,
@@ -103,7 +106,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "Effective batch = per-device batch x devices x accumulation. Below ~16 the "
             "gradient of each step is a noisy estimate: the loss fluctuates in a band that can "
             "look like convergence, and the LR that suits a larger batch is too high for it."
-            + ("" if noisy else " The loss is not noisy here, so this is only worth knowing.")
+            + (
+                ""
+                if noisy or loss is None
+                else " The loss is not noisy here, so this is only worth knowing."
+            )
         ),
         prescription=(
             f"Raise gradient accumulation ~{want}x to reach an effective batch of 16-64 (or "

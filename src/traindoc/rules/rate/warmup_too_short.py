@@ -46,11 +46,12 @@ class Params:
 
 @rule(
     "warmup-too-short",
-    minimum="the warmup and the peak LR, with an unstable start in the loss",
+    minimum="the warmup and the peak LR, with an unstable start in the loss (before a run, "
+    "preflight: the config alone)",
     family="rate",
     severity=Severity.WARNING,
     params=Params(),
-    requires=("loss",),
+    requires=("loss|fact:learning_rate",),
     uses=("lr", "grad_norm"),
     explained_by=("absurd-initial-loss", "fp16-instability"),
 )
@@ -70,6 +71,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     too large while Adam's statistics are still empty, and throws the model into
     a bad region it may never leave; 2-5% of total steps is the recommendation.
 
+    Before a run (preflight: a config, no loss curve) it says the same from the
+    config alone: a warmup under those bounds at such a peak LR.
+
     **Known false positives.** Resumed runs whose log starts after the warmup
     (the measured warmup is then 0): pass the config. An unstable start can also
     come from a broken checkpoint or fp16 overflow (linked when found).
@@ -78,7 +82,6 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (`warmup_ratio=0.03`), or lower the peak LR.
     """
     loss = run.get("loss")
-    assert loss is not None
     pk, w, total = peak_lr(run), warmup(run), total_steps(run)
     if pk is None or w is None or not total:
         return
@@ -86,6 +89,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     high = p.high_lr[regime] if regime else p.unknown_high_lr
     frac = w.steps / float(total)
     if pk.value < high or not (w.steps < p.max_steps or frac < p.max_frac):
+        return
+    if loss is None:  # preflight: the config says it before any step is taken
+        yield _planned(pk.value, w.steps, frac, int(total))
         return
     f = loss.finite()
     if len(f) < 10:
@@ -169,3 +175,24 @@ def _noise(values: np.ndarray) -> float:
     tail = values[values.size // 2 :][-20000:]
     sigma = mad(tail - rolling_median(tail, 25))
     return sigma if np.isfinite(sigma) else 0.0
+
+
+def _planned(peak: float, steps: float, frac: float, total: int) -> Hit:
+    return Hit(
+        title=f"Warmup of {steps:.0f} steps ({100 * frac:.1f}% of {total}) at peak LR {fmt(peak)}",
+        step=0,
+        evidence={
+            "warmup_steps": steps,
+            "warmup_frac": frac,
+            "peak_lr": peak,
+            "total_steps": total,
+        },
+        explanation=(
+            "Without warmup the first updates come at full LR while Adam's moment estimates are "
+            "still empty; seed B recommends 2-5% of total steps."
+        ),
+        prescription=(
+            f"Set warmup to 2-5% of total steps (~{max(10, round(0.03 * total))} steps, "
+            "warmup_ratio=0.03)."
+        ),
+    )
