@@ -49,10 +49,11 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss",),
-    uses=("lr",),
+    requires=("loss|event:fp16-overflow",),
+    uses=("lr", "grad_norm"),
     core=True,
     explained_by=(
+        "fp16-instability",  # every update skipped by the loss scaler
         "lr-too-low",
         "schedule-not-applied",
         "no-trainable-parameters",
@@ -101,9 +102,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     pre-training ~3e-4, full fine-tune ~1e-5-5e-5, LoRA ~1e-4), the trainable-
     parameter count and the gradient norm (0 means nothing is trained).
     """
+    if (hit := _all_skipped(run, p)) is not None:
+        yield hit
+        return
     loss = run.get("loss")
-    assert loss is not None
-    if run.is_rl:
+    if loss is None or run.is_rl:
         return
     f = loss.finite()
     n = len(f)
@@ -228,6 +231,42 @@ def _same_as_peer(f: Series, peer: dict) -> Hit:
             "Print the parameter norm before and after one optimizer step; check that the "
             "optimizer is built from the model that trains and that requires_grad is set; "
             "count the trainable parameters."
+        ),
+    )
+
+
+def _all_skipped(run: Run, p: Params) -> Hit | None:
+    """Overflow messages with the loss scale already at its floor (DeepSpeed's
+    "Attempted loss scale: 1, reducing to 1"): the scaler skips the step and cannot
+    go lower, so every step it prints is an update that never happens."""
+    floor = [e for e in run.events if e.kind == "fp16-overflow" and e.value is not None]
+    floor = [e for e in floor if e.value <= 1.0]
+    if len(floor) < p.min_dead_grads:
+        return None
+    loss = run.get("loss")
+    if loss is not None and len(loss.finite()) >= p.min_points:
+        return None  # a curve to judge: the curve decides
+    first = floor[0]
+    return Hit(
+        title=(
+            f"{len(floor)} fp16 overflows with the loss scale already at its floor "
+            f"({first.value:g}): each of those steps is skipped, no update is applied"
+        ),
+        step=first.step,
+        evidence={
+            "skipped_at_floor": len(floor),
+            "loss_scale": first.value,
+            "first_line": first.line,
+            "example": first.text[:160],
+        },
+        explanation=(
+            "Each overflow makes the scaler skip the step and halve the scale; at the floor it "
+            "cannot halve any more, so every step overflows again and is skipped: the step "
+            "counter advances, the weights never change."
+        ),
+        prescription=(
+            "Train in bf16 (or fp32); a model pre-trained in bf16 (T5, many LLMs) overflows "
+            "in fp16 whatever the scale. Check the first batch for inf/NaN inputs too."
         ),
     )
 
