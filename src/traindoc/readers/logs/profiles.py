@@ -63,14 +63,24 @@ def dialect(log: TextLog) -> str:
     return "text"
 
 
-# YOLOv5/v8 console tables name their losses without the word.
-_ULTRALYTICS = {"box": "box_loss", "obj": "obj_loss", "cls": "cls_loss", "dfl": "dfl_loss"}
+# YOLOv3/v5/v8 console tables name their losses without the word; yolov3's box loss is
+# "GIoU", and yolov3 / early yolov5 print their sum as "total": that is the loss.
+_ULTRALYTICS = {
+    "box": "box_loss",
+    "giou": "giou_loss",
+    "obj": "obj_loss",
+    "cls": "cls_loss",
+    "dfl": "dfl_loss",
+    "total": "loss",
+}
 
 
 def table_renames(header: tuple[str, ...]) -> dict[str, str]:
     """Column renames a trainer's console table needs (ultralytics: box -> box_loss)."""
     low = {h.lower() for h in header}
-    if low & {"gpu_mem", "instances", "labels"} and low & set(_ULTRALYTICS):
+    if low & {"gpu_mem", "instances", "labels", "targets"} and low & (
+        set(_ULTRALYTICS) - {"total"}
+    ):
         return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
     return {}
 

@@ -95,6 +95,7 @@ class Program:
     lr_group: int | None = None  # the LR's group (its printed decimals are a fact)
     total_group: int | None = None  # a printed step total ("step 120/5000")
     is_eval: bool = False
+    epoch_total_group: int | None = None  # a printed epoch total ("Epoch [000/210]")
     train: bool = False  # carries a train metric
     summary: bool = False  # HF's final train_runtime dict
     config: bool = False  # a printed hyperparameter dict
@@ -115,7 +116,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     values: list[tuple[int, str]] = []
     steps: list[tuple[int, int]] = []
     roles: dict[str, int] = {}
-    lr_group = total_group = None
+    lr_group = total_group = epoch_total_group = None
     for f in plan.fields:
         if f.role == "value":
             name = metric_name(f.key, f.unit, plan.context)
@@ -130,6 +131,8 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
             steps.append((_rank(f), f.slot))
         elif f.role == "total":
             total_group = f.slot
+        elif f.role == "epoch_total":
+            epoch_total_group = f.slot
         elif f.role in ("epoch", "inner", "inner_total"):
             roles.setdefault(f.role, f.slot)
     steps.sort()
@@ -161,6 +164,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     evals = plan.context == "eval"
     prog = Program(pid, plan, rx, names, take, width, extras, lr_group, total_group, evals)
     prog.shape = shape.decode("utf-8", "replace")
+    prog.epoch_total_group = epoch_total_group
     prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)
@@ -340,6 +344,10 @@ class Records:
         ok = j >= 0
         out[ok] = vals[j[ok]]
         return out
+
+    def first_ctx(self) -> float:
+        """The epoch of the first "Epoch 3/10" line (NaN when there is none)."""
+        return float(self._ctx[1][0]) if self._ctx is not None else math.nan
 
     def has(self, name: str) -> bool:
         """Whether any record can have this extra (else extra() is all NaN)."""

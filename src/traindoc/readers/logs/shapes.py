@@ -198,7 +198,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    # record | progress | epoch | header | row | config | prose | other
+    # record | progress | epoch | header | row | config | title | prose | other
     kind: str
     fields: tuple[Field, ...] = ()
     context: str = ""  # "eval" for a validation / test line
@@ -224,6 +224,8 @@ def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
     if _CODE.search(shape):
         return Plan("code")
+    if "***" in shape and (title := _title(shape)) is not None:
+        return title
     toks = tokens(shape)
     slots = [i for i, t in enumerate(toks) if t.kind in ("slot", "qslot")]
     words = [t.text for t in toks if t.kind == "word"]
@@ -287,6 +289,23 @@ def analyse(shape: str) -> Plan:
     return _classify(toks, fields, free, words)
 
 
+# "***** Eval results *****" (TF Estimator, BERT), "***** eval metrics *****" (HF
+# Trainer's log_metrics): the title of a block of indented `key = value` lines.
+_TITLE = re.compile(r"\*{3,}\s*([A-Za-z][A-Za-z _-]{1,40}?)\s*\*{3,}\s*$")
+_TITLE_WORDS = frozenset({"results", "metrics", "scores"})
+
+
+def _title(shape: str) -> Plan | None:
+    """A metrics block's title: its lines are eval metrics when the title says eval."""
+    m = _TITLE.search(shape)
+    if m is None:
+        return None
+    words = {w.lower() for w in re.split(r"[\s_-]+", m.group(1))}
+    if not words & _TITLE_WORDS or not words & (_EVAL_WORDS | {"predict", "prediction"}):
+        return None
+    return Plan("title", context="eval")
+
+
 def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: list[str]) -> Plan:
     context = "eval" if _eval_context(fields, free) else ""
     values = [f for f in fields if f.role == "value"]
@@ -296,6 +315,11 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     hint = any(_metric_kind(f) in METRIC_KINDS for f in keyed) or _named_number(toks)
     progress = _progress_bar(toks)
     dicts = sum(1 for f in keyed if _quoted_key(toks, f))
+    # a launch command (`python run.py --learning_rate=2e-5 ...`, joined over `\` lines):
+    # its flags are settings, not a metric record
+    text = "".join(t.text for t in toks) if keyed else ""
+    if "--" in text and len(_FLAG.findall(text)) >= len(keyed):
+        return Plan("config", tuple(fields), context)
     named = len(keyed) + sum(1 for f in fields if f.role in ("step", "epoch") and f.key)
     if len(free) >= 4 and len(free) > 2 * named and not dicts:
         return Plan("prose", tuple(fields), context, hint=hint)
@@ -316,6 +340,9 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)
+
+
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=|\s+(?=\x00))")
 
 
 def _named_number(toks: list[_Tok]) -> bool:
@@ -360,7 +387,9 @@ def _eval_context(fields: list[Field], free: list[str]) -> bool:
     if any(w.lower().strip("():") in _EVAL_WORDS for w in free):
         return True
     return any(
-        f.role in ("step", "epoch", "inner") and "(" in f.key and _paren(f.key) in _EVAL_WORDS
+        f.role in ("step", "epoch", "inner", "value")
+        and "(" in f.key
+        and _paren(f.key) in _EVAL_WORDS
         for f in fields
     )
 
@@ -380,7 +409,7 @@ def _base_key(key: str) -> str:
 def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     base = _base_key(key).lower()
     if base in _STEP_KEYS:
-        return "step"
+        return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
@@ -433,8 +462,14 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         j = _prev(toks, j)
         if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":  # "key:=v", "a::b"
             j = _prev(toks, j)
-    # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name
+    # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name;
+    # "Average Loss (valid) 0.0032": the split it is measured on, kept on the key
+    qual, qual_idx = "", []
     if j >= 2 and toks[j].text == ")" and toks[j - 1].kind == "word" and toks[j - 2].text == "(":
+        word = toks[j - 1].text
+        if word.lower() in _EVAL_WORDS or word.lower() in ("train", "training"):
+            qual = f"({word})"
+        qual_idx = [j - 2, j - 1, j]
         j = _prev(toks, j - 2)
     if j < 0:
         return "", sep, opened, []
@@ -469,7 +504,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     phrase = [toks[i].text for i in idx]
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
-    return " ".join(toks[i].text for i in idx), sep, opened, idx
+    return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
 
 
 def _best_suffix(words: list[str]) -> int:

@@ -46,6 +46,9 @@ _SRC_WORDS = {
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
 RESTART_SHARE = 0.1
+# Two dated records this far apart (seconds) with a gap marker or prose between them are
+# two fragments of a thread, not one stretch of a log.
+DAYS_APART = 86_400.0
 
 
 def stamp(m: re.Match[bytes]) -> float:
@@ -70,22 +73,23 @@ def build(log: TextLog) -> list[Run]:
     )
     n = rec.n
     line = rec.line
-    step, src = _steps(rec)
+    step, src, ep = _steps(rec)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
-    _resolve(log, rec, step, src, train)
-    del train
+    _resolve(log, rec, step, src, ep, train)
+    del train, ep
     step = _as_int(step)  # every record has its step now: one integer array from here on
     # The epoch printed on each line (HF's 2.94): where the run is in its plan.
     epochs = rec.extra("epoch") if rec.has("epoch") else None
     epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
     rec.drop_counters()
-    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks)
+    times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
+    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, times)
     if len(segments) > 1:
         notes.append(
             Note(
                 path,
-                f"{len(segments)} runs in one file (the step starts over at line "
+                f"{len(segments)} runs in one file (a new run starts at line "
                 + ", ".join(str(int(line[s[0]])) for s in segments[1:4])
                 + ")",
             )
@@ -101,7 +105,6 @@ def build(log: TextLog) -> list[Run]:
     base_facts = _facts(log)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
-    times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
     placed = [evs.place(log.events, line[idx], step[idx]) for idx in segments]
     empty = evs.place(log.events, line[:0], step[:0]) if not segments else []
     # the per-record bookkeeping is no longer needed: free it before the series are made
@@ -164,10 +167,11 @@ def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
     return {"progress_after_last_step": Fact(value, f"console: {log.path.name}:{line}")}
 
 
-def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
-    """Each record's step and where it came from, from the counters its line printed
-    (worked out per shape, on the shape's own columns)."""
+def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each record's step, where it came from and the epoch it was counted in, from the
+    counters its line printed (worked out per shape, on the shape's own columns)."""
     step = np.full(rec.n, np.nan)
+    ep = np.full(rec.n, np.nan)
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     for _, where, ex in rec.shapes():
@@ -176,10 +180,17 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
             src[where] = np.where(np.isfinite(ex["step"]), SRC_STEP, SRC_NONE)
             continue
         epoch = ex.get("epoch")
-        if "ctx" in ex:
-            epoch = ex["ctx"] if epoch is None else np.where(np.isnan(epoch), ex["ctx"], epoch)
         inner, total = ex.get("inner"), ex.get("inner_total")
+        if "ctx" in ex:
+            ctx = ex["ctx"]
+            if inner is not None and total is not None and (pre := np.isnan(ctx)).any():
+                # a paste that starts mid-epoch: the batches before the first "Epoch 2/12"
+                # line are epoch 1's (the counter starting over there is the new epoch)
+                ctx = np.where(pre, rec.first_ctx() - 1, ctx)
+            epoch = ctx if epoch is None else np.where(np.isnan(epoch), ctx, epoch)
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
+        if epoch is not None:
+            ep[where] = epoch
         if epoch is not None and inner is not None and total is not None:
             ok = np.isfinite(epoch) & np.isfinite(inner) & np.isfinite(total) & (total > 0)
             if ok.any():
@@ -197,7 +208,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray]:
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
-    return step, src
+    return step, src, ep
 
 
 def _misread(log: TextLog) -> tuple[int, str | None]:
@@ -225,10 +236,15 @@ def _ranks(rank: np.ndarray, notes: list[Note], path: str) -> np.ndarray:
 
 
 def _resolve(
-    log: TextLog, rec: Records, step: np.ndarray, src: np.ndarray, train: np.ndarray
+    log: TextLog,
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    epoch: np.ndarray,
+    train: np.ndarray,
 ) -> None:
     """Fill the steps the lines did not print, in place (see the module docstring)."""
-    _demote(rec, step, src)
+    _demote(rec, step, src, epoch)
     if rec.has_both("step", "epoch"):
         _per_epoch(rec.extra("epoch"), step, src, train)
     if rec.has("alt"):
@@ -272,7 +288,7 @@ def _resolve(
     src[missing] = SRC_ORDINAL
 
 
-def _demote(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
+def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
     """Forget weak step guesses that disagree with the file's own counter, in place.
 
     An epoch number is a step only when every epoch in the file is whole (Keras,
@@ -291,6 +307,21 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
     if (src == SRC_STEP).any():
         weak = src == SRC_PROGRESS
         step[weak], src[weak] = np.nan, SRC_NONE
+    elif (src == SRC_EPOCH_ONLY).any() and (src == SRC_EPOCH).any():
+        _epoch_summaries(step, src, epoch)
+
+
+def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
+    """A line with only the epoch right after that epoch's last epoch x batches line is
+    the epoch's summary ("[Summary-valid] Epoch [000/210] | Average Loss (valid)"): it
+    sits at that line's step, not at step = epoch (another scale), in place."""
+    batch = np.flatnonzero(src == SRC_EPOCH)
+    only = np.flatnonzero(src == SRC_EPOCH_ONLY)
+    j = np.searchsorted(batch, only) - 1
+    ok = j >= 0
+    k, prev = only[ok], batch[j[ok]]
+    same = np.floor(epoch[prev]) == step[k]
+    step[k[same]], src[k[same]] = step[prev[same]], SRC_CARRY
 
 
 def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
@@ -416,11 +447,14 @@ def _segments(
     epoch: np.ndarray,
     line: np.ndarray,
     breaks: list[int],
+    times: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
     """Record indices per run, and (run, from step, to step) for each resume inside a run.
 
     Only the points where the step goes back are looked at one by one; between two
-    of them the running maximum is one numpy reduction.
+    of them the running maximum is one numpy reduction. A paste of two runs whose
+    steps go on (a failing run, then days later the rerun, quoted in one thread) is
+    cut where a gap marker or prose lies between two records dated a day or more apart.
     """
     every = bool(keep.all())
     idx = None if every else np.flatnonzero(keep)
@@ -432,15 +466,25 @@ def _segments(
     back = s[1:] < s[:-1]
     if ordinal.any():
         back |= ordinal[1:] & (e[1:] < e[:-1])
-    points = np.flatnonzero(back) + 1
     brk = np.array(sorted(breaks), np.int64)
+    apart = np.zeros(back.size, dtype=bool)
+    if brk.size and times is not None and times.size == step.size and back.size:
+        t = times if every else times[idx]
+        gap = _ffill(t)
+        gap = gap[1:] - gap[:-1]  # NaN until both sides are dated
+        apart = (gap >= DAYS_APART) & (np.searchsorted(brk, ln[1:]) > np.searchsorted(brk, ln[:-1]))
+    points = np.flatnonzero(back | apart) + 1
     cuts, resumes = [0], []
     first, last, done = s[0], s[0], 0
     for k in points.tolist():
         last = max(last, float(np.max(s[done:k])))
         done = k
         between = brk.size and np.searchsorted(brk, ln[k]) > np.searchsorted(brk, ln[k - 1])
-        if s[k] <= first + RESTART_SHARE * (last - first) or (ordinal[k] and between):
+        if (
+            apart[k - 1]
+            or s[k] <= first + RESTART_SHARE * (last - first)
+            or (ordinal[k] and between)
+        ):
             cuts.append(k)
             first = last = s[k]
         else:
@@ -528,6 +572,9 @@ def _facts(log: TextLog) -> dict[str, Fact]:
     if log.totals and "max_steps" not in facts:
         total, _ = log.totals.most_common(1)[0]
         facts["max_steps"] = Fact(total, f"{name}: the step total printed on each line")
+    if log.epoch_totals and "num_train_epochs" not in facts:
+        total, _ = log.epoch_totals.most_common(1)[0]
+        facts["num_train_epochs"] = Fact(total, f"{name}: the epoch total printed on each line")
     hf_resume = any(e.kind == "resume" for e in log.events)  # HF's "Continuing training ..."
     if hf_resume and log.last_bar is not None and "max_steps" not in facts:
         got = _bar_total(log.last_bar)

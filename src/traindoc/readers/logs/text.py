@@ -57,6 +57,11 @@ _CLI_FLAG = re.compile(
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
+# A line of a titled metrics block, after the title's prefix: "  eval_loss = 1.2086438".
+_BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
+# A heading that names the epoch of the lines under it ("Epoch 4: ", "=== Epoch 2/12 ==="),
+# not a setting ("epochs: 400", "epoch: 100").
+_EPOCH_HEADING = re.compile(rb"(?i)\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*")
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # Program source printed before a log (record .txt files, scripts in an issue): not a log line.
@@ -89,6 +94,7 @@ class TextLog:
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
+        self.epoch_totals: Counter[int] = Counter()  # epoch totals printed ("Epoch 3/10")
         self.lr_decimals: Counter[int] = Counter()
         self.breaks: list[int] = []  # line numbers of gap markers and prose blocks
         self.summaries: list[dict[str, float]] = []
@@ -112,6 +118,9 @@ class TextLog:
         self._wandb_line = 0
         self._held: tuple[int, bytes, int] | None = None  # a dict wrapped over lines
         self._wandb_seen = False
+        # a titled metrics block ("***** Eval results *****"): (title line, prefix shape)
+        self._titled: tuple[int, bytes] | None = None
+        self._titled_vals: list[tuple[bytes, float]] = []
         # lines are first offered to a stateful reader (--pattern, a W&B block, a table)
         self._slow = pattern is not None
         self._joins = 0
@@ -132,6 +141,7 @@ class TextLog:
             self._held = None
             self._line(no, text, rank)
         self._close_block()
+        self._close_titled()
         if self._wandb:
             self._emit_wandb()
 
@@ -219,6 +229,10 @@ class TextLog:
             self._progress(no, text, plan, prog)
         elif k == "epoch":
             self._epoch(text, plan)
+            if _EPOCH_HEADING.fullmatch(text):  # "Epoch 4: " then "Train loss 0.16" lines
+                self._open_block(no, text, plan)
+        elif k == "title":
+            self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
             self._slow = self._slow or self._md
@@ -240,6 +254,8 @@ class TextLog:
     def _slow_line(self, no: int, text: bytes, rank: int) -> bool:
         if self.pattern is not None:
             self._user(no, text, rank)
+            return True
+        if self._titled is not None and self._titled_line(text):
             return True
         if (text[:6] == b"wandb:" or self._wandb is not None) and self._wandb_summary(no, text):
             return True
@@ -324,6 +340,10 @@ class TextLog:
             v = parse(groups[prog.total_group])
             if v is not None and v == v and v < 1e15:
                 self.totals[int(v)] += 1
+        if prog.epoch_total_group is not None:
+            v = parse(groups[prog.epoch_total_group])
+            if v is not None and 0 < v < 1e6:
+                self.epoch_totals[int(v)] += 1
         if prog.lr_group is not None:
             raw = groups[prog.lr_group]
             if b"e" not in raw and b"E" not in raw and b"." in raw:
@@ -455,6 +475,55 @@ class TextLog:
         if step != step and epoch == epoch:
             step, src = epoch, steps.SRC_EPOCH_ONLY
         self.add_loose(no, vals, step, src, epoch)
+
+    def _open_titled(self, no: int, text: bytes) -> None:
+        """A metrics block's title: the lines after it, with the same prefix (a logger's
+        `INFO:tensorflow:`) and an indented `key = value`, are its metrics."""
+        self._close_titled()
+        prefix = text[: text.index(b"***")].rstrip()
+        self._titled, self._titled_vals = (no, prefix.translate(_DIGITS)), []
+        self._slow = True
+
+    def _titled_line(self, text: bytes) -> bool:
+        assert self._titled is not None
+        prefix = self._titled[1]
+        m = None
+        if text[: len(prefix)].translate(_DIGITS) == prefix:
+            m = _BLOCK_PAIR.match(text, len(prefix))
+        if m is None:
+            self._close_titled()
+            return False
+        v = parse(m.group(2))
+        if v is not None:
+            self._titled_vals.append((m.group(1), v))
+        return True
+
+    def _close_titled(self) -> None:
+        """The block's record: an eval record at its own step (global_step = 83) or the
+        step before; a key already named eval (`eval_loss`) wins over a bare `loss`."""
+        if self._titled is None:
+            return
+        no = self._titled[0]
+        pairs, self._titled, self._titled_vals = self._titled_vals, None, []
+        self._slow = self.pattern is not None or self._wandb_seen or self._md
+        step = epoch = math.nan
+        got: dict[str, tuple[float, bool]] = {}
+        for raw, v in pairs:
+            key = raw.decode("utf-8", "replace")
+            low = key.lower()
+            if low in _STEP_RANK:
+                step = v if step != step else step
+            elif low in ("epoch", "epochs"):
+                epoch = v
+            elif (name := metric_name(key, "", "eval")) is not None:
+                own = name == low  # printed under its eval name
+                if name not in got or (own and not got[name][1]):
+                    got[name] = (v, own)
+        vals = [(name, v) for name, (v, _) in got.items()]
+        src = steps.SRC_STEP if step == step else steps.SRC_NONE
+        if step != step and epoch == epoch:
+            step, src = epoch, steps.SRC_EPOCH_ONLY
+        self.add_loose(no, vals, step, src, epoch, is_eval=True)
 
     def _wandb_summary(self, no: int, text: bytes) -> bool:
         """W&B's console summary: `wandb: Run summary:` then `wandb:   loss nan` lines."""

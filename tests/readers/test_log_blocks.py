@@ -1,0 +1,182 @@
+"""Multi-line log shapes from real third-party logs: a line that gives the context
+(an eval block's title, an epoch header) for the metric lines under it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from traindoc.readers.logs import text
+
+
+def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
+    p = tmp_path / name
+    p.write_text(body)
+    return text.read(p)
+
+
+def test_tf_estimator_eval_block_is_an_eval_record(tmp_path: Path) -> None:
+    # google-research/bert run_classifier: the Estimator's eval results, one per line
+    body = (
+        "INFO:tensorflow:***** Eval results *****\n"
+        "INFO:tensorflow:  eval_accuracy = 0.64309764\n"
+        "INFO:tensorflow:  eval_loss = 1.2086438\n"
+        "INFO:tensorflow:  global_step = 83\n"
+        "INFO:tensorflow:  loss = 1.1816607\n"
+        "\n"
+        "Do you shuffle your data?\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert "loss" not in run.series  # the block's `loss` is the eval loss, not a train point
+    ev = run.series["eval_loss"]
+    assert ev.steps.tolist() == [83] and ev.values.tolist() == [1.2086438]  # eval_loss wins
+    assert run.series["eval_accuracy"].values.tolist() == [0.64309764]
+
+
+def test_eval_block_without_prefix_or_step_sits_at_the_train_step(tmp_path: Path) -> None:
+    # HF Trainer's log_metrics after a run, and the bare `***** Eval results *****` form
+    body = "".join(f"step {s} | loss {3 - s / 100:.2f}\n" for s in (10, 20, 30))
+    body += (
+        "***** eval metrics *****\n"
+        "  epoch                   =        3.0\n"
+        "  eval_loss               =     0.4134\n"
+        "  eval_runtime            = 0:00:01.23\n"
+        "  eval_samples_per_second =    331.707\n"
+        "***** Eval results *****\n"
+        "  loss = 0.39\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [10, 20, 30]
+    ev = run.series["eval_loss"]
+    assert ev.steps.tolist() == [30] and ev.values.tolist()[-1] == 0.39
+
+
+def test_running_evaluation_title_is_not_a_metrics_block(tmp_path: Path) -> None:
+    body = (
+        "step 10 | loss 2.5\n"
+        "***** Running Evaluation *****\n"
+        "  Num examples = 408\n"
+        "  Batch size = 8\n"
+        "step 20 | loss 2.4\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert set(run.series) == {"loss"}
+
+
+def test_keras_paste_starting_mid_epoch_is_one_run(tmp_path: Path) -> None:
+    # keras mnist_cnn: the paste starts in epoch 1, whose "Epoch 1/12" line is not in it
+    body = (
+        "59648/60000 [============================>.] - ETA: 0s - loss: 0.3436 - acc: 0.8969\n"
+        "60000/60000 [==============================] - 9s - loss: 0.3423 - acc: 0.8972"
+        " - val_loss: 0.0793 - val_acc: 0.9767\n"
+        "Epoch 2/12\n"
+        "  128/60000 [..............................] - ETA: 9s - loss: 0.0927 - acc: 0.9766\n"
+        "  640/60000 [..............................] - ETA: 7s - loss: 0.1146 - acc: 0.9672\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [59648, 60000, 60128, 60640]
+    assert run.series["eval_loss"].steps.tolist() == [60000]
+
+
+def test_tqdm_percent_is_not_the_step_and_epoch_summaries_sit_at_the_epoch_end(
+    tmp_path: Path,
+) -> None:
+    # ViTPose_pytorch: a tqdm bar per epoch, then the epoch's train and valid summaries
+    bar = "🏋️> Epoch [{e:03d}/210] | Loss 0.00{l} | LR 0.00000000 | Step: 100%|██████████| "
+    bar += "1827/1827 [03:38<00:00,  8.38it/s]\n"
+    summary = (
+        "2023-04-24 21:32:07,523 - utils - INFO - [Summary-{split}] Epoch [{e:03d}/210] | "
+        "Average Loss ({split}) {v} --- 218.09494 sec. elapsed\n"
+    )
+    body = ""
+    for e in (0, 1):
+        body += bar.format(e=e, l=29 + e)
+        body += summary.format(split="train", e=e, v=0.0047 - e / 1000)
+        body += summary.format(split="valid", e=e, v=0.0032)
+    (run,) = _read(tmp_path, body)
+    assert run.series["lr"].steps.tolist() == [1827, 3654]
+    assert run.series["eval_loss"].steps.tolist() == [1827, 3654]
+    assert run.series["eval_loss"].values.tolist() == [0.0032, 0.0032]
+    assert run.series["loss"].values.tolist() == [0.0047, 0.0037]  # the epoch's average
+
+
+_FAIRSEQ = (
+    "{d} 11:38:13 | INFO | train | epoch {e:03d} | loss {l} | nll_loss 8.89 | ppl 474.37 | "
+    "wps 31194.9 | ups 0.07 | wpb 430468 | bsz 14485.4 | num_updates {u} | lr 0.00017375 | "
+    "gnorm 55.005 | loss_scale 0 | train_wall 4512 | wall 9786\n"
+)
+
+
+def test_two_dated_fragments_days_apart_across_a_gap_are_two_runs(tmp_path: Path) -> None:
+    # fairseq#1895: the failing run, then the rerun two days later, quoted in one thread
+    body = _FAIRSEQ.format(d="2020-03-23", e=2, l=9.803, u=695)
+    body += _FAIRSEQ.format(d="2020-03-23", e=3, l=9.44, u=700)
+    body += "[... excerpt gap ...]\n"
+    body += _FAIRSEQ.format(d="2020-03-25", e=8, l=4.313, u=2910)
+    body += _FAIRSEQ.format(d="2020-03-25", e=9, l=4.226, u=3009)
+    a, b = _read(tmp_path, body)
+    assert a.series["loss"].steps.tolist() == [695, 700]
+    assert b.series["loss"].steps.tolist() == [2910, 3009]
+
+
+def test_a_gap_within_one_day_is_one_run(tmp_path: Path) -> None:
+    body = _FAIRSEQ.format(d="2020-03-23", e=2, l=9.803, u=695)
+    body += "[... excerpt gap ...]\n"
+    body += _FAIRSEQ.format(d="2020-03-23", e=8, l=4.313, u=2910)
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [695, 2910]
+
+
+def test_epoch_heading_numbers_the_metric_lines_under_it(tmp_path: Path) -> None:
+    # LadderNet: "Epoch N: " then one metric per line (note the inconsistent colon)
+    body = "".join(
+        f"Epoch {e}: \nTrain loss {tl}\nValid loss: {vl}\n\n"
+        for e, tl, vl in ((0, "0.347656", "5.1115"), (1, "0.219913", "3.2819"))
+    )
+    body += "Epoch 2: \nTrain loss 1629511453423918336.000000\nValid loss: 18624358.1250\n"
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [0, 1, 2]
+    assert run.series["loss"].values[-1] > 1e18
+    assert run.series["eval_loss"].values.tolist() == [5.1115, 3.2819, 18624358.125]
+
+
+def test_an_epochs_setting_is_not_a_heading(tmp_path: Path) -> None:
+    body = "epochs: 400\nlr: 0.0002\nstep 10 | loss 2.5\nstep 20 | loss 2.4\n"
+    (run,) = _read(tmp_path, body)
+    assert "lr" not in run.series  # a setting, not an LR point at step 400
+    assert run.series["loss"].steps.tolist() == [10, 20]
+
+
+def test_yolov3_table_total_is_the_loss(tmp_path: Path) -> None:
+    # ultralytics/yolov3#1231: the total pasted in Markdown bold, gpu_mem with its unit
+    body = (
+        "Epoch   gpu_mem      GIoU       obj       cls     total   targets  img_size\n"
+        "   134/199        9G     0.651     0.187    0.0233     **0.861**        12       640\n"
+        ".........................\n"
+        "Epoch   gpu_mem      GIoU       obj       cls     total   targets  img_size\n"
+        "135/199     8.99G      1.11      0.35     0.127      **1.59**        13       640\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [134, 135]
+    assert run.series["loss"].values.tolist() == [0.861, 1.59]
+    assert run.series["giou_loss"].values.tolist() == [0.651, 1.11]
+    assert run.series["gpu_mem"].values.tolist() == [9.0, 8.99]
+
+
+def test_a_launch_command_joined_over_lines_is_config_not_a_record(tmp_path: Path) -> None:
+    # google-research/bert README: the command, then the eval block it printed
+    body = (
+        "python run_pretraining.py \\\n"
+        "  --do_eval=True \\\n"
+        "  --train_batch_size=32 \\\n"
+        "  --num_train_steps=20 \\\n"
+        "  --learning_rate=2e-5\n"
+        "\n"
+        "***** Eval results *****\n"
+        "  global_step = 20\n"
+        "  loss = 0.0979674\n"
+        "  masked_lm_accuracy = 0.985479\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert "lr" not in run.series and "train_batch_size" not in run.series
+    assert run.series["eval_loss"].steps.tolist() == [20]
+    assert run.facts["learning_rate"].value == 2e-5
