@@ -96,12 +96,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     st, v = lr
     peak = float(v.max())
     zero = float(np.mean(v == 0))
+    decimals = run.fact("lr_print_decimals")
+    resolvable = not (isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr)
+    if v.size >= 2 and zero == 1.0 and resolvable and (hit := _zero_early(run, p, st)):
+        yield hit  # a short log at LR 0 from the start of its plan (epoch 0 of 210)
+        return
     if v.size < p.min_points and not (v.size >= p.min_zero_points and zero == 1.0):
         sched = str(run.fact("lr_scheduler") or "").lower()
         if sched and (hit := _not_decayed(run, p, st, v, sched)) is not None:
             yield hit  # a short excerpt placed in the run's plan by its epoch
         return
-    decimals = run.fact("lr_print_decimals")
     if zero >= p.zero_frac and isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr:
         # "0.0000" at 4 decimals is any LR below 5e-5: a fine-tune's 2e-5 prints so too.
         cfg = run.fact("learning_rate")
@@ -235,6 +239,32 @@ def _steps_schedule(v: np.ndarray, p: Params) -> bool:
     """
     levels = {float(f"{x:.3g}") for x in np.unique(v[v > 0])}
     return 1 < len(levels) <= p.max_step_levels
+
+
+def _zero_early(run: Run, p: Params, st: np.ndarray) -> Hit | None:
+    """Every logged LR is 0 and the first already sits in the first half of the plan:
+    no schedule reaches 0 that early (an LR decayed per step instead of once)."""
+    where = _progress(run, float(st[0]))
+    if where is None or where[0] >= p.early_end_frac:
+        return None
+    prog, how = where
+    return Hit(
+        title=f"Learning rate is 0 at every one of {st.size} logs, from {how} ({prog:.0%} of the plan)",
+        step=int(st[0]),
+        end_step=int(st[-1]),
+        evidence={"points": int(st.size), "first_zero_progress": prog, "where": how},
+        explanation=(
+            f"The LR is already 0 at {how}: no warmup-and-decay schedule gets there before "
+            "the end of its plan, so the weights stopped changing. Usual causes: a decay "
+            "applied at every step instead of once (layer-wise LR decay multiplied in each "
+            "step), a scheduler stepped per micro-batch over a far too short horizon, or a "
+            "scheduler that wraps another optimizer."
+        ),
+        prescription=(
+            "Print the optimizer's param_groups LRs for the first steps: apply any layer-wise "
+            "decay once, at initialisation, and step the scheduler once per optimizer step."
+        ),
+    )
 
 
 def _progress(run: Run, step: float) -> tuple[float, str] | None:
