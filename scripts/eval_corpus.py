@@ -62,13 +62,14 @@ def _summary(title: str, results: list[CaseResult]) -> None:
     n_exp = sum(len(r.expected) for r in faulty)
     n_hit = n_exp - sum(len(r.missed) for r in faulty)
     errors = sum(len(r.false_alarms) for r in healthy)
+    hard = sum(len(set(r.false_alarms) & set(r.errors)) for r in healthy)
     warn_runs = sum(1 for r in healthy if r.false_alarms)
     extra_runs = sum(1 for r in faulty if r.false_alarms)
     unreadable = sum(1 for r in results if r.error)
     print(
         f"{title:<24} {len(results):>3} cases  recall {n_hit}/{n_exp} = "
         f"{n_hit / max(n_exp, 1):.0%}   false alarms: healthy runs {warn_runs}/{len(healthy)} "
-        f"({errors} findings), faulty runs {extra_runs}/{len(faulty)}   unreadable: {unreadable}"
+        f"({errors} findings, {hard} of them errors), faulty runs {extra_runs}/{len(faulty)}   unreadable: {unreadable}"
     )
 
 

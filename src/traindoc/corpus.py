@@ -96,6 +96,7 @@ class CaseResult:
     # warnings / errors on a faulty run that name none of its labels and are not linked
     # (as cause or consequence) to a finding that does
     unexpected: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()  # the error-level findings among `found`
 
     @property
     def false_alarms(self) -> tuple[str, ...]:
@@ -138,6 +139,7 @@ def score(case: Path) -> CaseResult:
         verdict=_verdict(ds),
         reader=_reader(ds),
         unexpected=() if healthy else _unexpected(ds, allowed),
+        errors=_errors(ds),
     )
 
 
@@ -174,6 +176,7 @@ def score_real(case: Path) -> CaseResult | None:
         _verdict(ds),
         missed,
         unexpected,
+        _errors(ds),
     )
 
 
@@ -218,6 +221,12 @@ def _found(ds: list[Diagnosis]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         dict.fromkeys(f.rule for d in ds for f in d.findings if f.severity == Severity.INFO)
     )
     return found, info
+
+
+def _errors(ds: list[Diagnosis]) -> tuple[str, ...]:
+    return tuple(
+        dict.fromkeys(f.rule for d in ds for f in d.findings if f.severity == Severity.ERROR)
+    )
 
 
 def _unexpected(ds: list[Diagnosis], allowed: set[str]) -> tuple[str, ...]:
