@@ -12,8 +12,7 @@ bar whose count falls back on the same total is a new epoch's bar.
 
 from __future__ import annotations
 
-from array import array
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 
 import numpy as np
@@ -30,10 +29,15 @@ class Progress:
     boundary per sample is seen, which can only under-count: the safe side)."""
 
     SAMPLE = 32
+    KEEP = 4096
 
     def __init__(self, numbers: Callable[[bytes, tuple], tuple[float, float] | None]) -> None:
         self.numbers = numbers  # (n, total) of a bar line, or None
-        self.between = array("d")  # bar units moved between consecutive records
+        # bar units moved between consecutive records: the last KEEP that moved (the usual
+        # distance near the end is what the stretch after the last record is held to;
+        # memory stays bounded however many records a log has)
+        self.between: deque[float] = deque(maxlen=self.KEEP)
+        self._records = 0
         self.last: tuple[int, bytes] | None = None  # (line, text) of the last counted bar
         self._moved = 0.0  # units counted since the last record
         self._n: float | None = None
@@ -52,7 +56,7 @@ class Progress:
         if self._n is not None and total == self._total:
             # a count that fell back is the next epoch's bar: the rest of this one, then n
             self._moved += n - self._n if n >= self._n else total - self._n + n
-        self._n, self._total, self.last = n, total, (line, text)
+        self._n, self._total, self.last = n, total, (line, bytes(text[:300]))
 
     def record(self, bar: tuple[int, bytes, tuple] | None) -> None:
         """A record was logged; `bar` is the last bar drawn since the previous one."""
@@ -62,7 +66,9 @@ class Progress:
             self._totals[self._total] += 1
             if self._totals[self._total] > self._totals.get(self._train, 0):
                 self._train = self._total
-        self.between.append(self._moved)
+        if self._records and self._moved > 0:  # before the first record: not an interval
+            self.between.append(self._moved)
+        self._records += 1
         self._moved = 0.0
 
     def stranded(
@@ -72,8 +78,7 @@ class Progress:
         bar went on for RATIO x its usual distance after the last logged record."""
         if bar is not None:
             self.sample(bar)
-        moved = np.frombuffer(self.between, dtype=np.float64)[1:]  # [0]: before any record
-        moved = moved[moved > 0]
+        moved = np.fromiter(self.between, dtype=np.float64, count=len(self.between))
         if moved.size < MIN_RECORDS or self.last is None:
             return None
         usual = float(np.median(moved))

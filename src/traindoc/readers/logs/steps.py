@@ -83,8 +83,10 @@ def build(log: TextLog) -> list[Run]:
     epochs = rec.extra("epoch") if rec.has("epoch") else None
     epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
     rec.drop_counters()
-    times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
-    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, times)
+    # the clock splits a paste only at its gap markers: read it here only when there are any
+    dated = rec.extra("time") if rec.has("time") and log.breaks else None
+    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated)
+    del dated
     if len(segments) > 1:
         notes.append(
             Note(
@@ -105,6 +107,7 @@ def build(log: TextLog) -> list[Run]:
     base_facts = _facts(log)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
+    times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
     placed = [evs.place(log.events, line[idx], step[idx]) for idx in segments]
     empty = evs.place(log.events, line[:0], step[:0]) if not segments else []
     # the per-record bookkeeping is no longer needed: free it before the series are made
@@ -171,7 +174,9 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each record's step, where it came from and the epoch it was counted in, from the
     counters its line printed (worked out per shape, on the shape's own columns)."""
     step = np.full(rec.n, np.nan)
-    ep = np.full(rec.n, np.nan)
+    # the epoch of the epoch x batches records (the only ones _epoch_summaries reads),
+    # allocated on the first such record: most logs have none
+    ep: np.ndarray | None = None
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     for _, where, ex in rec.shapes():
@@ -189,14 +194,15 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 ctx = np.where(pre, rec.first_ctx() - 1, ctx)
             epoch = ctx if epoch is None else np.where(np.isnan(epoch), ctx, epoch)
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
-        if epoch is not None:
-            ep[where] = epoch
         if epoch is not None and inner is not None and total is not None:
             ok = np.isfinite(epoch) & np.isfinite(inner) & np.isfinite(total) & (total > 0)
             if ok.any():
                 base = math.floor(float(epoch[ok][0])) if base is None else base
                 got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]
                 how[ok] = SRC_EPOCH
+                if ep is None:
+                    ep = np.full(rec.n, np.nan, np.float32)
+                ep[where[ok]] = epoch[ok]
         if inner is not None:
             ok = np.isnan(got) & np.isfinite(inner)
             got[ok], how[ok] = inner[ok], SRC_PROGRESS
@@ -208,7 +214,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
-    return step, src, ep
+    return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
 
 
 def _misread(log: TextLog) -> tuple[int, str | None]:
