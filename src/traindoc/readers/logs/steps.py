@@ -529,7 +529,8 @@ def _series(
         if where.size:
             parts.setdefault(name, []).append((where, vals))
     raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
-    steps_of: dict[int, np.ndarray] = {}  # the series of one shape share their steps
+    # the series of one shape share their steps (and times)
+    steps_of: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray | None]] = {}
     for name, got in parts.items():
         shapes = tuple(id(w) for w, _ in got)
         if len(got) == 1:
@@ -543,10 +544,10 @@ def _series(
             where = np.flatnonzero(mask)
             vals = full[where]
             del full, mask
-        st = steps_of.get(shapes)
-        if st is None:
-            st = steps_of[shapes] = step[where]
-        raw[name] = (st, vals, times[where] if has_times else None)
+        got_st = steps_of.get(shapes)
+        if got_st is None:  # the steps and clock of one shape: indexed once, shared
+            got_st = steps_of[shapes] = (step[where], times[where] if has_times else None)
+        raw[name] = (got_st[0], vals, got_st[1])
     raw = profiles.clean(raw, dialect, notes, str(log.path))
     # one raw key owns each canonical name: the one with the most points
     owner: dict[str, str] = {}
