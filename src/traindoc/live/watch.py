@@ -117,8 +117,8 @@ class Watcher:
                 "ended_in_stall": True,
             },
             explanation="The training process has not written to its logs for far longer than "
-            "usual (seed A: after a resume a step condition never fired - GPU at 0%, log "
-            "frozen, no error).",
+            "usual: a hang, or a step condition that never fires after a resume (GPU at 0%, "
+            "log frozen, no error).",
             prescription="Check the process: alive with GPU at 0% is a hang (py-spy dump "
             "--pid); after a resume, check the step arithmetic against gradient "
             "accumulation and whether data skipping explains the wait.",

@@ -150,13 +150,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         },
         explanation=(
             "Neither the held-out loss nor the training loss has moved beyond its noise for "
-            "this stretch: the run is not learning anything more. Seed B's oscillating plateau "
-            "had exactly this shape (train in a 1.08-1.14 band, validation not improving) and "
-            "was fixed by the LR schedule, not by more steps."
+            "this stretch: the run is not learning anything more. A train loss in a band "
+            "with validation flat is usually fixed by the LR schedule, not by more steps."
         ),
         prescription=(
             "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
-            "cosine decay, 2-5% warmup, a 3-4x lower peak LR (seed B: 2e-4 -> 5e-5), effective "
+            "cosine decay, 2-5% warmup, a 3-4x lower peak LR (a LoRA at 2e-4: 5e-5), effective "
             "batch 16-64. If the run had simply converged, stop earlier (early stopping)."
         ),
     )

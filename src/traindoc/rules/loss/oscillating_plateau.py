@@ -211,7 +211,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "all produce this saw-tooth."
         ),
         prescription=(
-            "Lower the peak LR 3-5x (seed B: 2e-4 -> 5e-5), switch to cosine decay with "
+            "Lower the peak LR 3-5x (a LoRA at 2e-4: 5e-5), switch to cosine decay with "
             "2-5% warmup, raise the effective batch to 16-64 (per-device x devices x "
             "accumulation), and check the data for duplicates, label conflicts and "
             "mixed domains before tuning further."

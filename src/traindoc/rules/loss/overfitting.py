@@ -226,7 +226,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "The train loss keeps falling while the held-out loss "
                 + ("rises" if rising else "stopped improving")
                 + ": the model is fitting the training set rather than the task "
-                "(seed B: stop, or lower the LR, as soon as eval stalls while train falls).",
+                "(stop, or lower the LR, as soon as eval stalls while train falls).",
                 *notes,
             ]
         ),

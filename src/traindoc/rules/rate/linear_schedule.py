@@ -39,8 +39,9 @@ def check(run: Run, p: object) -> Iterator[Hit]:
         title="Linear LR decay: cosine after warmup usually converges better",
         evidence={"lr_scheduler": name},
         explanation=(
-            "Seed B's plateau came with linear decay; cosine with 3% warmup fixed it together "
-            "with a lower LR."
+            "A linear decay keeps the LR high for long into the run, where fine-tunes often "
+            "settle into an oscillating plateau; cosine with a 3% warmup (and a lower peak LR) "
+            "usually avoids it."
         ),
         prescription="Use lr_scheduler_type=cosine with warmup_ratio 0.02-0.05.",
     )

@@ -213,8 +213,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"For {what} an LR above ~{fmt(tolerated)} is usually unstable"
             + ("" if high else f", and at {fmt(pk.value)} a plateau is the typical symptom")
             + ". Steps this large overshoot the minimum: the loss spikes, drifts up or bounces "
-            "in a band instead of settling (seed B: LoRA at 2e-4 oscillated 1.08-1.14 for "
-            "1,000 steps; at 5e-5 with cosine and 3% warmup it reached 0.87)."
+            "in a band instead of settling (a LoRA at 2e-4 can oscillate in a 5% band for "
+            "1,000 steps where 5e-5 with cosine and 3% warmup keeps falling)."
         ),
         prescription=(
             f"Lower the peak LR to ~{fmt(target)} ({pk.value / target:.0f}x lower), switch to "

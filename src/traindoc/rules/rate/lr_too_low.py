@@ -109,8 +109,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         explanation=(
             f"The {pk.source} peak LR {fmt(pk.value)} is {ratio:.0f}x below the usual "
             f"{fmt(lo)}..{fmt(hi)} for {what}, {curve_note}. Updates this small barely move "
-            "the weights: the run spends compute without learning (seed A: 1e-6 where ~3e-4 "
-            "was needed, loss stuck at the uniform floor)."
+            "the weights: the run spends compute without learning (a pre-training run at 1e-6 "
+            "instead of ~3e-4 stays at the uniform floor)."
         ),
         prescription=(
             f"Raise the peak LR to ~{fmt(expected)} ({fmt(lo)}..{fmt(hi)} for {what}) with a "

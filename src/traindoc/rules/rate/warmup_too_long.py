@@ -108,8 +108,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         explanation=(
             ("A quarter or more of the run" if strong else "A large share of the run")
             + " is spent ramping the LR up, where the model would learn fastest. A long warmup "
-            "slows convergence and gives a false look of stability (seed B: 10% warmup was part "
-            "of the plateau; 3% fixed it)."
+            "slows convergence and gives a false look of stability (2-5% of the steps is "
+            "the usual share)."
             + (" At this length most of the budget never sees the peak LR." if strong else "")
         ),
         prescription=(

@@ -189,7 +189,7 @@ def _planned(peak: float, steps: float, frac: float, total: int) -> Hit:
         },
         explanation=(
             "Without warmup the first updates come at full LR while Adam's moment estimates are "
-            "still empty; seed B recommends 2-5% of total steps."
+            "still empty; 2-5% of total steps is the usual warmup."
         ),
         prescription=(
             f"Set warmup to 2-5% of total steps (~{max(10, round(0.03 * total))} steps, "

@@ -205,8 +205,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             **{k: v for k, v in state.items() if v is not None},
         },
         explanation=" ".join(d[0].upper() + d[1:] + "." for _, _, d in problems)
-        + " Seed A: resumed at 300 with accumulation 16, a step condition never fired again "
-        "(GPU at 0%, log frozen, no error).",
+        + " A step condition that never fires again leaves the GPU at 0% and the log "
+        "frozen, with no error.",
         prescription=(
             "Restore the micro-batch counter as step x accumulation (or count optimizer steps and "
             "test `step % N == 0` right after an optimizer step); resume with the accumulation "

@@ -161,8 +161,8 @@ def _stranded(run: Run, bar: dict) -> Hit:
     if resumed:
         notes.append(
             f"The run resumed at step {last} and never logged another step: a step "
-            "condition that only works when counting from step 0 (seed A: resumed at 300 "
-            "with accumulation 16, the counter never hit the multiple the condition waited for)."
+            "condition that only works when counting from step 0 (a micro-batch counter "
+            "restored as the optimizer step never reaches the multiple the condition waits for)."
         )
     severity = None
     if skip >= units:
@@ -307,9 +307,9 @@ def _hit(
         evidence=evidence,
         explanation=" ".join(
             [
-                "The log stopped advancing for far longer than any normal pause in this run "
-                "(seed A: after a resume, a step condition never became true - GPU at 0%, log "
-                "frozen, no error).",
+                "The log stopped advancing for far longer than any normal pause in this run: "
+                "a hung process, a step condition that never becomes true after a resume, or "
+                "a rank waiting on the others (GPU at 0%, log frozen, no error).",
                 *notes,
             ]
         ),
