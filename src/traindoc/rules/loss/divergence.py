@@ -163,12 +163,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     }
     if floor is not None:
         evidence["floor"] = floor
-    lr = run.get("lr")
-    if lr is not None:
-        lf = lr.finite()
-        at = lf.values[lf.steps <= onset]
-        if at.size:
-            evidence["lr_at_onset"] = float(at[-1])
+    if (lr := _lr_at(run, onset)) is not None:
+        evidence["lr_at_onset"] = lr
     yield Hit(
         title=(
             f"Loss diverges: from a best of {fmt(best)} (step {int(st[i_best])}) it climbs "
@@ -238,12 +234,8 @@ def _early_blowup(
     }
     if floor is not None:
         evidence["floor"] = floor
-    lr = run.get("lr")
-    if lr is not None:
-        lf = lr.finite()
-        at = lf.values[lf.steps <= onset]
-        if at.size:
-            evidence["lr_at_onset"] = float(at[-1])
+    if (lr := _lr_at(run, onset)) is not None:
+        evidence["lr_at_onset"] = lr
     if still_up:
         end = f"is still {fmt(late)} at the end ({(late - start) / start:+.0%} over its start)"
         why = "it never came back to where it started: the updates wrecked the model."
@@ -335,12 +327,8 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         "points": n,
         "then_nonfinite": then_nonfinite,
     }
-    lr = run.get("lr")
-    if lr is not None:
-        lf = lr.finite()
-        at = lf.values[lf.steps <= onset]
-        if at.size:
-            evidence["lr_at_onset"] = float(at[-1])
+    if (lr := _lr_at(run, onset)) is not None:
+        evidence["lr_at_onset"] = lr
     blowup = holds or orders
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:
@@ -419,3 +407,13 @@ def _component_blowup(run: Run, p: Params) -> Hit | None:
             ),
         )
     return None
+
+
+def _lr_at(run: Run, step: int) -> float | None:
+    """The last logged LR at or before `step` (None when no LR was logged by then)."""
+    lr = run.get("lr")
+    if lr is None:
+        return None
+    lf = lr.finite()
+    at = lf.values[lf.steps <= step]
+    return float(at[-1]) if at.size else None
