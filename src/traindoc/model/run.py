@@ -88,8 +88,14 @@ class Series:
 def order_and_dedup(steps: np.ndarray) -> np.ndarray | None:
     """Indices that sort `steps` stably and keep each step's last write; None when the
     steps are already strictly increasing (nothing to do)."""
-    if steps.size < 2 or bool(np.all(steps[1:] > steps[:-1])):
+    if steps.size < 2:
         return None
+    rises = steps[1:] > steps[:-1]
+    if rises.all():
+        return None
+    if bool(np.all(steps[1:] >= steps[:-1])):  # in order, steps repeated (micro-batches)
+        return np.flatnonzero(np.r_[rises, True])
+    del rises
     order = np.argsort(steps, kind="stable")
     s = steps[order]
     last = np.r_[s[1:] != s[:-1], True]

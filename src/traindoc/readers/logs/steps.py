@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
+from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import canonical
 from traindoc.readers import _config
 from traindoc.readers.logs import events as evs
-from traindoc.readers.logs import profiles
+from traindoc.readers.logs import heap, profiles
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
@@ -72,12 +73,14 @@ def build(log: TextLog) -> list[Run]:
         (log.ctx_seq, log.ctx_val),
     )
     n = rec.n
+    heap.give_back(n)  # what reading the lines freed
     line = rec.line
     step, src, ep = _steps(rec)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
     del train, ep
+    heap.give_back(n)
     step = _as_int(step)  # every record has its step now: one integer array from here on
     # The epoch printed on each line (HF's 2.94): where the run is in its plan.
     epochs = rec.extra("epoch") if rec.has("epoch") else None
@@ -87,6 +90,10 @@ def build(log: TextLog) -> list[Run]:
     dated = rec.extra("time") if rec.has("time") and log.breaks else None
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated)
     del dated
+    # only the records that print an epoch are kept from here on
+    ep_at = np.flatnonzero(np.isfinite(epochs)) if epochs is not None else np.empty(0, np.int64)
+    ep_val = epochs[ep_at] if epochs is not None else np.empty(0)
+    del epochs
     if len(segments) > 1:
         notes.append(
             Note(
@@ -114,16 +121,18 @@ def build(log: TextLog) -> list[Run]:
     del line, keep, epoch
     rec.release()
     log.release()
+    heap.give_back(n)
     columns = list(rec.columns())
     runs = []
     for k, idx in enumerate(segments):
         series = _series(log, columns, idx, step, times, dialect, notes, n)
-        if epochs is not None and "epoch" not in series:
-            ep = epochs[idx]
-            ok = np.isfinite(ep)
-            if ok.any():
+        if ep_at.size and "epoch" not in series:
+            pos = np.minimum(np.searchsorted(idx, ep_at), idx.size - 1)
+            inside = idx[pos] == ep_at
+            if inside.any():
+                at = ep_at[inside]
                 series["epoch"] = Series.from_arrays(
-                    "epoch", step[idx][ok], ep[ok], None, f"{log.path.name}: epoch"
+                    "epoch", step[at], ep_val[inside], None, f"{log.path.name}: epoch"
                 )
         facts = dict(base_facts)
         rs = [to for seg, _, to in resumes if seg == k]
@@ -529,25 +538,25 @@ def _series(
         if where.size:
             parts.setdefault(name, []).append((where, vals))
     raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
-    # the series of one shape share their steps (and times)
-    steps_of: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray | None]] = {}
+    # The series of one shape share their steps (and times), and which of their records
+    # to keep: the last write of each step (micro-batches print one line each, a resume
+    # prints the same steps again). Dropped here, one name at a time, so the records
+    # that are not kept are never held for every name at once.
+    steps_of: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = {}
     for name, got in parts.items():
         shapes = tuple(id(w) for w, _ in got)
-        if len(got) == 1:
-            where, vals = got[0]
-        else:  # several shapes: scatter into file order
-            mask = np.zeros(n, dtype=bool)
-            full = np.full(n, np.nan)
-            for w, v in got:
-                mask[w] = True
-                full[w] = v
-            where = np.flatnonzero(mask)
-            vals = full[where]
-            del full, mask
+        where, vals = got[0] if len(got) == 1 else _merge(got)
         got_st = steps_of.get(shapes)
-        if got_st is None:  # the steps and clock of one shape: indexed once, shared
-            got_st = steps_of[shapes] = (step[where], times[where] if has_times else None)
-        raw[name] = (got_st[0], vals, got_st[1])
+        if got_st is None:
+            st, t = step[where], (times[where] if has_times else None)
+            keep = order_and_dedup(st)
+            if keep is not None:
+                st, t = st[keep], (t[keep] if t is not None else None)
+            got_st = steps_of[shapes] = (st, t, keep)
+        st, t, keep = got_st
+        raw[name] = (st, vals if keep is None else vals[keep], t)
+    del parts, steps_of
+    heap.give_back(n)  # the parts joined and the records dropped
     raw = profiles.clean(raw, dialect, notes, str(log.path))
     # one raw key owns each canonical name: the one with the most points
     owner: dict[str, str] = {}
@@ -559,6 +568,20 @@ def _series(
         name = canonical(key) if owner[canonical(key)] == key else key
         out[name] = Series.from_arrays(name, st, v, t, f"{log.path.name}: {key}")
     return out
+
+
+def _merge(got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """One name printed by several shapes, in file order. Each shape's records are in
+    file order already, and shapes mostly follow one another (HF dicts, then the litgpt
+    lines after a resume): then the parts are only joined. Interleaved shapes are
+    sorted by record, never scattered through arrays as long as the whole file."""
+    got = sorted(got, key=lambda p: int(p[0][0]))
+    where = np.concatenate([w for w, _ in got])
+    vals = np.concatenate([v for _, v in got])
+    if all(a[0][-1] < b[0][0] for a, b in itertools.pairwise(got)):
+        return where, vals
+    order = np.argsort(where, kind="stable")
+    return where[order], vals[order]
 
 
 def _facts(log: TextLog) -> dict[str, Fact]:
