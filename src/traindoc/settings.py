@@ -12,7 +12,7 @@ select = ["loss", "rate"]    # rule ids or families; default: every rule
 ignore = ["loss-spike"]
 fail-on = "warning"          # error | warning | info | never
 regime = "lora"              # pretraining | full-finetune | lora
-vocab-size = 32000
+vocab-size = 32000           # num-classes = 10 for a classifier
 
 [tool.traindoc.rules.lr-too-low]   # thresholds, checked against the rule's Params
 unknown_flag_at = 1e-8
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import REGIMES
+from traindoc.outcome import InputError
 from traindoc.rules.api import FAMILIES, RuleSpec
 
 if sys.version_info >= (3, 11):
@@ -40,11 +41,11 @@ else:  # pragma: no cover - Python 3.10
 FILENAMES = ("traindoc.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "info", "never")
 ALL = "ALL"
-KEYS = ("select", "ignore", "fail-on", "regime", "vocab-size", "rules")
+KEYS = ("select", "ignore", "fail-on", "regime", "vocab-size", "num-classes", "rules")
 DEFAULT = "default"
 
 
-class SettingsError(Exception):
+class SettingsError(InputError):
     """The settings cannot be used; `errors` lists every problem, `path` the file."""
 
     def __init__(self, path: Path | None, errors: list[str]) -> None:
@@ -69,6 +70,7 @@ class Settings:
     fail_on: str = "error"
     regime: str | None = None
     vocab_size: int | None = None
+    num_classes: int | None = None
     file: Path | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
 
@@ -118,15 +120,22 @@ def load(
     fail_on: str | None = None,
     regime: str | None = None,
     vocab_size: int | None = None,
+    num_classes: int | None = None,
     rules: Mapping[str, Mapping[str, Any]] | None = None,
+    origin: str = "cli",
 ) -> Settings:
     """The effective settings for a run at `start` (cwd when None).
 
     `config` names the file instead of searching; the keyword values are the CLI
     flags (None = not given) and win over the file. `select` given here replaces
     the file's; `ignore` adds to it. `rules` are threshold overrides (Python API).
+    `origin` names those values in `sources`: "cli" says "--fail-on", "api" "fail_on=".
     Raises SettingsError listing every problem at once.
     """
+
+    def flag(key: str) -> str:
+        return f"--{key}" if origin == "cli" else f"{key.replace('-', '_')}="
+
     path = Path(config) if config is not None else find(start if start is not None else ".")
     raw: dict[str, Any] = {}
     errors: list[str] = []
@@ -158,35 +167,36 @@ def load(
         put("regime", _choice("regime", norm["regime"], REGIMES, errors), where)
     if "vocab-size" in norm:
         put("vocab_size", _count("vocab-size", norm["vocab-size"], errors), where)
+    if "num-classes" in norm:
+        put("num_classes", _count("num-classes", norm["num-classes"], errors), where)
     over: dict[str, dict[str, Any]] = {}
     if "rules" in norm:
         _thresholds(norm["rules"], specs, where, over, sources, errors)
     # The CLI flags win over the file.
     if select is not None:
-        ids = _ids("--select", list(select), specs, errors)
+        ids = _ids(flag("select"), list(select), specs, errors)
         if ids is not None:
-            put("select", ids, "--select")
+            put("select", ids, flag("select"))
     if ignore is not None:
-        ids = _ids("--ignore", list(ignore), specs, errors)
+        ids = _ids(flag("ignore"), list(ignore), specs, errors)
         if ids is not None:
             before = values.get("ignore", ())
-            put("ignore", tuple(dict.fromkeys((*before, *ids))), _joined(sources, "ignore"))
+            was = sources.get("ignore")
+            src = f"{was} + {flag('ignore')}" if was else flag("ignore")
+            put("ignore", tuple(dict.fromkeys((*before, *ids))), src)
     if fail_on is not None:
-        put("fail_on", _choice("--fail-on", fail_on, FAIL_ON, errors), "--fail-on")
+        put("fail_on", _choice(flag("fail-on"), fail_on, FAIL_ON, errors), flag("fail-on"))
     if regime is not None:
-        put("regime", _choice("--regime", regime, REGIMES, errors), "--regime")
+        put("regime", _choice(flag("regime"), regime, REGIMES, errors), flag("regime"))
     if vocab_size is not None:
-        put("vocab_size", _count("--vocab-size", vocab_size, errors), "--vocab-size")
+        put("vocab_size", _count(flag("vocab-size"), vocab_size, errors), flag("vocab-size"))
+    if num_classes is not None:
+        put("num_classes", _count(flag("num-classes"), num_classes, errors), flag("num-classes"))
     if rules:
         _thresholds(rules, specs, "rules=", over, sources, errors)
     if errors:
         raise SettingsError(path, errors)
     return Settings(**values, rules=over, file=path, sources=sources)
-
-
-def _joined(sources: dict[str, str], key: str) -> str:
-    before = sources.get(key)
-    return f"{before} + --{key}" if before else f"--{key}"
 
 
 def _has_table(pyproject: Path) -> bool:
