@@ -34,7 +34,7 @@ def command(level: str, message: str, **props: object) -> str:
 def message(f: Finding, run_name: str | None = None) -> str:
     """The title, the steps, what to do; the run's name when several are reported."""
     steps = ""
-    if f.step is not None:
+    if f.step is not None and "step" not in f.title.lower():  # most titles already say it
         steps = f" (steps {f.step}–{f.end_step})" if f.end_step not in (None, f.step) else ""
         steps = steps or f" (step {f.step})"
     head = f"{run_name}: " if run_name else ""
