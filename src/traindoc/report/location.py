@@ -14,8 +14,9 @@ from pathlib import Path
 from traindoc.model import Finding, Run
 
 
-def where(f: Finding, run: Run) -> tuple[str, int | None]:
-    """(file, line or None) for a finding of `run`."""
+def where(f: Finding, run: Run) -> tuple[str | None, int | None]:
+    """(file, line) for a finding of `run`; None for what is not known (a preflight
+    from flags alone read no file)."""
     ev = f.evidence
     line = ev.get("line")
     if isinstance(line, int) and not isinstance(line, bool):
@@ -31,14 +32,15 @@ def where(f: Finding, run: Run) -> tuple[str, int | None]:
     return main_file(run), None
 
 
-def main_file(run: Run) -> str:
-    """The file the run's metrics came from (the one with the most points), else its name."""
+def main_file(run: Run) -> str | None:
+    """The file the run's metrics came from (the one with the most points), else the first
+    file read, else None."""
     with_series = [i for i in run.inputs if i.series]
     if with_series:
         return max(with_series, key=lambda i: sum(i.series.values())).path  # type: ignore[union-attr]
     if run.inputs:
         return run.inputs[0].path
-    return run.name
+    return None
 
 
 def uri(path: str) -> str:

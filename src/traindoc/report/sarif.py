@@ -101,7 +101,7 @@ def _result(f: Any, d: Diagnosis, index: dict[str, int]) -> dict[str, Any]:
         "ruleIndex": index[f.rule],
         "level": LEVEL[f.severity],
         "message": {"text": text},
-        "locations": [_location(file, line)],
+        "locations": [_location(file, line)] if file is not None else [],
         "properties": {
             "run": d.run.name,
             "verdict": d.verdict,
