@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import traindoc
-from tests.test_cli import SEED_A, needs_examples, traindoc as cli
+from tests.test_cli import SEED_A, needs_examples
+from tests.test_cli import traindoc as cli
 from traindoc.engine import Diagnosis as RunDiagnosis
 from traindoc.model import Finding, Run, Severity
 
@@ -104,7 +105,7 @@ def test_notebook_repr_of_a_folder_has_the_summary_then_each_run() -> None:
 
 
 def test_ckpt_audit_data_and_preflight() -> None:
-    import traindoc.ckpt.stats  # noqa: F401  the subpackage imported: traindoc.ckpt still calls
+    import traindoc.ckpt.stats  # the subpackage imported: traindoc.ckpt still calls
 
     d = traindoc.ckpt(CKPT / "seed-a")
     exploded = [f for f in d.findings if f.rule == "exploded-weights"]

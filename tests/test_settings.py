@@ -128,7 +128,9 @@ def test_a_bad_file_exits_2_listing_every_error_and_the_file(tmp_path: Path) -> 
 
 
 def test_rules_settings_shows_each_value_and_where_it_came_from(tmp_path: Path) -> None:
-    (tmp_path / "traindoc.toml").write_text('fail-on = "warning"\n[rules.lr-too-low]\nunknown_flag_at = 1e-8\n')
+    (tmp_path / "traindoc.toml").write_text(
+        'fail-on = "warning"\n[rules.lr-too-low]\nunknown_flag_at = 1e-8\n'
+    )
     p = traindoc("rules", "--settings", str(tmp_path), "--ignore", "grads")
     assert p.returncode == 0, p.stderr
     lines = {line.split(" = ")[0].strip(): line for line in p.stdout.splitlines()}

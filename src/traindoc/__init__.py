@@ -37,7 +37,21 @@ _LAZY = {
     "TrainingStopped": "traindoc.live",
     "Policy": "traindoc.live",
 }
-__all__ = ["__version__", "ckpt", "preflight", *_LAZY]
+__all__ = [
+    "Diagnosis",
+    "InputError",
+    "Monitor",
+    "Policy",
+    "Settings",
+    "SettingsError",
+    "TrainingStopped",
+    "Unreadable",
+    "__version__",
+    "audit_data",
+    "ckpt",
+    "diagnose",
+    "preflight",
+]
 
 
 class CallablePackage(types.ModuleType):

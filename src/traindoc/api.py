@@ -179,7 +179,9 @@ class Diagnosis:
         return "".join(parts)
 
     def __repr__(self) -> str:
-        names = ", ".join(r.run.name for r in self.runs[:3]) + (", ..." if len(self.runs) > 3 else "")
+        names = ", ".join(r.run.name for r in self.runs[:3]) + (
+            ", ..." if len(self.runs) > 3 else ""
+        )
         n = len(self.findings)
         return f"<traindoc.Diagnosis {self.verdict}: {names} ({n} finding{'s' * (n != 1)})>"
 

@@ -151,7 +151,9 @@ def link_causes(findings: list[Finding], specs: dict[str, RuleSpec]) -> list[Fin
         if not _reaches(edges, cause, effect):
             edges[effect].add(cause)
     # ties (same severity and onset) by id: a set's order changes with PYTHONHASHSEED
-    return [f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: (onset[c], c)))) for f in findings]
+    return [
+        f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: (onset[c], c)))) for f in findings
+    ]
 
 
 def _reaches(edges: dict[str, set[str]], start: str, target: str) -> bool:

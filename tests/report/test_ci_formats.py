@@ -19,7 +19,9 @@ from traindoc.report.location import where
 SCHEMA = json.loads((Path(__file__).parent / "assets" / "sarif-schema-2.1.0.json").read_text())
 CORPUS = Path(__file__).parents[1] / "corpus"
 # ::level key=value,key=value::message, with nothing unescaped that would end a part
-COMMAND = re.compile(r"^::(error|warning|notice)( [a-z]+=[^,:\r\n]*(,[a-z]+=[^,:\r\n]*)*)?::[^\r\n]*$")
+COMMAND = re.compile(
+    r"^::(error|warning|notice)( [a-z]+=[^,:\r\n]*(,[a-z]+=[^,:\r\n]*)*)?::[^\r\n]*$"
+)
 
 
 def validate(doc: dict) -> None:
@@ -32,7 +34,9 @@ def _log_run() -> Diagnosis:
     run = Run(
         name="nightly",
         inputs=(Input("logs/train,1.log", "text-log", series={"loss": 10}),),
-        events=(Event("nccl-timeout", "Watchdog caught collective timeout", "logs/train,1.log", 42),),
+        events=(
+            Event("nccl-timeout", "Watchdog caught collective timeout", "logs/train,1.log", 42),
+        ),
     )
     findings = (
         Finding(
@@ -79,7 +83,9 @@ def test_cli_github_format_one_annotation_per_finding(tmp_path: Path) -> None:
     report = json.loads(traindoc("diagnose", str(SEED_A), "-f", "json").stdout)["runs"][0]
     assert len(lines) == len(report["findings"]) and all(COMMAND.match(x) for x in lines)
     first = lines[0]
-    assert first.startswith(f"::error file={SEED_A / 'trainer_state.json'},title=absurd-initial-loss::")
+    assert first.startswith(
+        f"::error file={SEED_A / 'trainer_state.json'},title=absurd-initial-loss::"
+    )
 
 
 def test_sarif_log_is_valid_against_the_official_schema() -> None:
