@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import jsonschema
 import pytest
@@ -24,9 +25,22 @@ COMMAND = re.compile(
 )
 
 
+FORMATS = jsonschema.FormatChecker()
+
+
+@FORMATS.checks("uri")
+def _absolute(value: object) -> bool:  # jsonschema checks it only with an extra installed
+    return not isinstance(value, str) or bool(urlsplit(value).scheme)
+
+
+@FORMATS.checks("uri-reference")
+def _reference(value: object) -> bool:
+    return not isinstance(value, str) or (" " not in value and "\\" not in value)
+
+
 def validate(doc: dict) -> None:
     jsonschema.Draft4Validator.check_schema(SCHEMA)
-    jsonschema.Draft4Validator(SCHEMA).validate(doc)
+    jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS).validate(doc)
 
 
 def _log_run() -> Diagnosis:
@@ -102,8 +116,29 @@ def test_sarif_log_is_valid_against_the_official_schema() -> None:
     assert spike["level"] == "note" and "region" not in spike["locations"][0]["physicalLocation"]
     assert spike["properties"]["end_step"] == 5
     rule = run["tool"]["driver"]["rules"][ids.index("stalled-training")]
-    assert rule["helpUri"] == "docs/rules/stalled-training.md"
-    assert rule["defaultConfiguration"]["level"] == "error"
+    assert rule["properties"]["docs"] == "docs/rules/stalled-training.md"
+    assert rule["help"]["markdown"].startswith("Steps stopped advancing")
+    assert rule["defaultConfiguration"]["level"] == "error" and "helpUri" not in rule
+
+
+def test_sarif_help_uri_once_the_docs_have_an_address(monkeypatch) -> None:
+    monkeypatch.setattr(sarif, "DOCS_URL", "https://example.org/traindoc/rules/")
+    doc = sarif.to_dict([_log_run()])
+    validate(doc)
+    (rule,) = [r for r in doc["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "divergence"]
+    assert rule["helpUri"] == "https://example.org/traindoc/rules/divergence.md"
+    monkeypatch.setattr(sarif, "DOCS_URL", None)
+    doc["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "docs/rules/x.md"
+    with pytest.raises(jsonschema.ValidationError):  # helpUri must be absolute
+        validate(doc)
+
+
+def test_sarif_uris_are_uri_references() -> None:
+    from traindoc.report.location import uri
+
+    assert uri("my runs/train 1.log") == "my%20runs/train%201.log"
+    assert uri("/abs/a b.log") == "file:///abs/a%20b.log"
+    assert uri("logs/train,1.log") == "logs/train,1.log"
 
 
 def test_sarif_validator_is_not_a_rubber_stamp() -> None:

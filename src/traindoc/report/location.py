@@ -10,6 +10,7 @@ line, because a metric point's line is not kept.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from traindoc.model import Finding, Run
 
@@ -44,6 +45,9 @@ def main_file(run: Run) -> str | None:
 
 
 def uri(path: str) -> str:
-    """A SARIF artifact URI: relative paths stay relative (to the checkout), with /."""
+    """A SARIF artifact URI: relative paths stay relative (to the checkout), with / and
+    percent-encoding where a URI needs it (a space); absolute ones become file: URIs."""
     p = Path(path)
-    return p.as_uri() if p.is_absolute() else p.as_posix()
+    if p.is_absolute():
+        return p.as_uri()
+    return quote(p.as_posix(), safe="/:@!$&'()*+,;=~")

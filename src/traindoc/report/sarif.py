@@ -21,8 +21,11 @@ from traindoc.report.location import uri, where
 from traindoc.rules.api import RuleSpec
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-# The rule pages, relative to the traindoc checkout (no published site yet).
+# Where each rule's page is in the traindoc repository (docs/rules/<id>.md, made from
+# the same docstring as `help`). SARIF's helpUri must be an absolute URI, and there is
+# no published site yet: set DOCS_URL to one and every rule gets its helpUri.
 DOCS = "docs/rules/"
+DOCS_URL: str | None = None
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -82,15 +85,18 @@ def render(
 
 
 def _rule(s: RuleSpec) -> dict[str, Any]:
-    return {
+    page = s.doc.strip() or s.id
+    out: dict[str, Any] = {
         "id": s.id,
         "name": "".join(w.capitalize() for w in s.id.split("-")),
         "shortDescription": {"text": s.summary or s.id},
-        "fullDescription": {"text": s.doc.strip() or s.id},
-        "helpUri": f"{DOCS}{s.id}.md",
+        "help": {"text": page, "markdown": page},  # what code-scanning viewers show
         "defaultConfiguration": {"level": LEVEL[s.severity]},
-        "properties": {"family": s.family},
+        "properties": {"family": s.family, "docs": f"{DOCS}{s.id}.md"},
     }
+    if DOCS_URL:
+        out["helpUri"] = f"{DOCS_URL.rstrip('/')}/{s.id}.md"
+    return out
 
 
 def _result(f: Any, d: Diagnosis, index: dict[str, int]) -> dict[str, Any]:
