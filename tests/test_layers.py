@@ -22,6 +22,7 @@ _ABOVE = {
     "preflight",
     "integrations",
     "api",
+    "result",
     "settings",
 }
 FORBIDDEN = {
@@ -31,7 +32,7 @@ FORBIDDEN = {
     "readers": {"rules", "data", "ckpt", *_ABOVE},
     "rules": {"readers", "data", *_ABOVE},
     "ckpt": {"readers", "rules", "data", *_ABOVE},
-    "report": {"readers", "cli", "api"},
+    "report": {"readers", "cli", "api", "result"},
 }
 HEAVY = {"torch", "transformers", "lightning", "pandas", "tensorboard"}
 

@@ -20,16 +20,17 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # traindoc.ckpt and traindoc.preflight: typed as traindoc.api.ckpt / .preflight
-    from traindoc.api import Diagnosis, Unreadable, audit_data, diagnose
+    from traindoc.api import audit_data, diagnose
     from traindoc.live import Monitor, Policy, TrainingStopped
     from traindoc.outcome import InputError
+    from traindoc.result import Diagnosis, Unreadable
     from traindoc.settings import Settings, SettingsError
 
 _LAZY = {
     "diagnose": "traindoc.api",
     "audit_data": "traindoc.api",
-    "Diagnosis": "traindoc.api",
-    "Unreadable": "traindoc.api",
+    "Diagnosis": "traindoc.result",
+    "Unreadable": "traindoc.result",
     "InputError": "traindoc.outcome",
     "Settings": "traindoc.settings",
     "SettingsError": "traindoc.settings",

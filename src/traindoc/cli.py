@@ -21,7 +21,7 @@ from traindoc.model import REGIMES
 from traindoc.outcome import InputError, write_text
 
 if TYPE_CHECKING:
-    from traindoc.api import Diagnosis
+    from traindoc.result import Diagnosis
     from traindoc.settings import Settings
 
 app = typer.Typer(
