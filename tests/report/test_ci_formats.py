@@ -176,8 +176,12 @@ def test_data_and_preflight_take_the_ci_formats(tmp_path: Path) -> None:
     data = tmp_path / "train.jsonl"
     data.write_text("".join(json.dumps({"text": f"s {i % 5}"}) + "\n" for i in range(50)))
     p = traindoc("data", str(data), "--format", "sarif")
-    validate(json.loads(p.stdout))
-    assert "duplicate-samples" in p.stdout
+    doc = json.loads(p.stdout)
+    validate(doc)
+    dup = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "duplicate-samples"]
+    assert dup[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
+        "/train.jsonl"
+    )
     p = traindoc("preflight", "--learning-rate", "1e-6", "--regime", "pretraining", "-f", "github")
     assert p.returncode == 0, p.stderr  # without a curve, a warning: below --fail-on error
     assert p.stdout.startswith("::warning title=lr-too-low::Peak LR 1.00e-06"), p.stdout

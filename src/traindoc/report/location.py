@@ -35,12 +35,17 @@ def where(f: Finding, run: Run) -> tuple[str | None, int | None]:
 
 def main_file(run: Run) -> str | None:
     """The file the run's metrics came from (the one with the most points), else the first
-    file read, else None."""
+    file read, the audited data file or the checkpoint; None when nothing was read."""
     with_series = [i for i in run.inputs if i.series]
     if with_series:
         return max(with_series, key=lambda i: sum(i.series.values())).path  # type: ignore[union-attr]
     if run.inputs:
         return run.inputs[0].path
+    paths = getattr(run.data, "paths", None)  # a dataset audit: the (first) data file
+    if paths:
+        return str(paths[0])
+    if run.checkpoints:
+        return str(run.checkpoints[0].path)
     return None
 
 
