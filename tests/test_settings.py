@@ -64,6 +64,13 @@ def test_found_upward_traindoc_toml_first_and_a_foreign_pyproject_passed_over(
     s = load(run)
     assert s.file == tmp_path / "a" / "traindoc.toml" and s.fail_on == "warning"
     assert s.source("fail_on") == str(tmp_path / "a" / "traindoc.toml")
+    # a broken pyproject is ours to report only when it names our table
+    (tmp_path / "a" / "b" / "pyproject.toml").write_text("[tool.ruff\n")
+    assert load(run).file == tmp_path / "a" / "traindoc.toml"
+    (tmp_path / "a" / "b" / "pyproject.toml").write_text("[tool.traindoc]\nselect = [\n")
+    with pytest.raises(SettingsError, match="not valid TOML"):
+        load(run)
+    (tmp_path / "a" / "b" / "pyproject.toml").write_text("[tool.ruff]\n")
     # --config names the file; a pyproject without our table is then an error
     with pytest.raises(SettingsError, match=r"no \[tool.traindoc\] table"):
         load(run, config=tmp_path / "a" / "b" / "pyproject.toml")

@@ -201,9 +201,14 @@ def load(
 
 def _has_table(pyproject: Path) -> bool:
     try:
-        doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False  # not ours to judge: a broken pyproject without our table is passed over
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        # ours when it names our table (then _read reports the error), else not ours to judge
+        return "tool.traindoc" in text
     return isinstance(doc.get("tool"), dict) and "traindoc" in doc["tool"]
 
 
