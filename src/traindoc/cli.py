@@ -343,6 +343,7 @@ def preflight(
     ] = None,
     width: WidthOpt = None,
     no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check the start, the rate, the resume and the memory before spending GPU time."""
     from traindoc.preflight.command import preflight_command
@@ -361,6 +362,7 @@ def preflight(
             fail_on=settings.fail_on,
             settings=settings,
             console=_console(width, no_color),
+            quiet=quiet,
             learning_rate=learning_rate,
             per_device_batch=per_device_batch,
             grad_accum=grad_accum,
@@ -401,6 +403,7 @@ def data(
     config: ConfigOpt = None,
     width: WidthOpt = None,
     no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Audit a dataset: duplicates, near-duplicates, label conflicts, leakage, imbalance."""
     from traindoc.data.command import data_command
@@ -422,6 +425,7 @@ def data(
             html=html,
             settings=settings,
             console=_console(width, no_color),
+            quiet=quiet,
         )
     )
 

@@ -89,6 +89,7 @@ def data_command(
     html: str | Path | None = None,
     settings: Settings | None = None,
     console: Any = None,
+    quiet: bool = False,
 ) -> int:
     """Audit PATH (and EVAL_PATH); 0 clean, 1 a finding at `fail_on` or above, 2 bad input."""
     fmt = getattr(format, "value", format)
@@ -136,6 +137,11 @@ def data_command(
         from traindoc.report.terminal import render_findings
 
         console = console or make_console()
+        if quiet:
+            from traindoc.report.terminal import verdict_line
+
+            console.print(verdict_line(d))
+            return exit_status(d.findings, fail)
         render_summary(s, console)
         render_findings(d, console)
         if export is not None:

@@ -86,6 +86,7 @@ def preflight_command(
     html: Path | None = None,
     settings: Any = None,
     console: Any = None,
+    quiet: bool = False,
     **flag_overrides: Any,
 ) -> int:
     """Run the preflight and print the report; returns the exit status."""
@@ -96,7 +97,7 @@ def preflight_command(
     except UsageError as exc:
         print(f"traindoc: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    render(d, format, console)
+    render(d, format, console, quiet=quiet)
     if html is not None:
         from traindoc.report.html import render as render_html
 
@@ -359,7 +360,7 @@ def to_dict(d: Any) -> dict[str, Any]:
     return _finite(json.loads(json.dumps(out, default=str)))
 
 
-def render(d: Any, format: str, console: Any = None) -> None:
+def render(d: Any, format: str, console: Any = None, *, quiet: bool = False) -> None:
     extra = d.extra
     if format == "json":
         print(json.dumps(to_dict(d), indent=2, allow_nan=False))
@@ -383,6 +384,11 @@ def render(d: Any, format: str, console: Any = None) -> None:
     from traindoc.report.terminal import render as render_term
 
     console = console or make_console()
+    if quiet:
+        from traindoc.report.terminal import verdict_line
+
+        console.print(verdict_line(d, metrics_expected=False))
+        return
     render_term(d, console, metrics_expected=False)
     fb, mem = extra.get("first_batch"), extra.get("memory")
     if fb:
