@@ -59,7 +59,9 @@ FormatOpt = Annotated[
 ]
 FailOnOpt = Annotated[
     FailOn | None,
-    typer.Option(help="Exit 1 when a finding reaches this level [default: settings, else error]."),
+    typer.Option(
+        help="Exit 1 when a finding reaches this level (default: the settings', else error)."
+    ),
 ]
 SelectOpt = Annotated[
     list[str] | None,
@@ -75,7 +77,7 @@ ConfigOpt = Annotated[
 ]
 WidthOpt = Annotated[
     int | None,
-    typer.Option(min=20, help="Wrap at N columns [default: the terminal's; piped: never]."),
+    typer.Option(min=20, help="Wrap at N columns (default: the terminal's width; piped: never)."),
 ]
 NoColorOpt = Annotated[
     bool, typer.Option("--no-color", help="No colours or styles (also: NO_COLOR set).")

@@ -77,3 +77,8 @@ def test_quiet_prints_the_verdict_line_only() -> None:
     p = run("diagnose", str(SEED_A), "--quiet")
     assert p.returncode == 1
     assert p.stdout.splitlines() == [" BROKEN   seed-a  ·  300 steps"]
+
+
+def test_quiet_for_preflight_too() -> None:
+    p = run("preflight", "--learning-rate", "1e-6", "--regime", "pretraining", "--quiet")
+    assert p.stdout.splitlines() == [" SUSPECT   preflight: preflight"], p.stdout
