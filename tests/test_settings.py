@@ -94,6 +94,9 @@ def test_thresholds_are_merged_into_the_rules_params_and_cli_flags_win(tmp_path:
     assert p.flag_at == {"pretraining": 1e-5, "full-finetune": 1e-7, "lora": 2e-6}
     assert load_all()["lr-too-low"].params.flag_at["lora"] == 1e-6  # the registry untouched
     assert load(tmp_path, select=["loss"]).select == ("loss",)  # --select replaces
+    with pytest.raises(SettingsError) as err:  # a wrong flag is not the file's error
+        load(tmp_path, select=["los"])
+    assert err.value.path is None and str(err.value).startswith("1 error in the settings")
 
 
 def _run_with(tmp_path: Path, settings: str) -> Path:

@@ -172,6 +172,7 @@ def load(
     over: dict[str, dict[str, Any]] = {}
     if "rules" in norm:
         _thresholds(norm["rules"], specs, where, over, sources, errors)
+    in_file = len(errors)
     # The CLI flags win over the file.
     if select is not None:
         ids = _ids(flag("select"), list(select), specs, errors)
@@ -194,8 +195,8 @@ def load(
         put("num_classes", _count(flag("num-classes"), num_classes, errors), flag("num-classes"))
     if rules:
         _thresholds(rules, specs, "rules=", over, sources, errors)
-    if errors:
-        raise SettingsError(path, errors)
+    if errors:  # named after the file only when the file holds some of them
+        raise SettingsError(path if in_file else None, errors)
     return Settings(**values, rules=over, file=path, sources=sources)
 
 
