@@ -12,7 +12,19 @@ from pathlib import Path
 SRC = Path(__file__).parents[1] / "src" / "traindoc"
 
 # package -> traindoc packages it must not import
-_ABOVE = {"engine", "report", "cli", "corpus", "pipeline", "live", "preflight", "integrations"}
+_ABOVE = {
+    "engine",
+    "report",
+    "cli",
+    "corpus",
+    "pipeline",
+    "live",
+    "preflight",
+    "integrations",
+    "api",
+    "result",
+    "settings",
+}
 FORBIDDEN = {
     "model": {"readers", "rules", "measure", "data", "ckpt", *_ABOVE},
     # one measurement layer: curve summaries, floors, schedules, spikes; over the model only
@@ -20,7 +32,7 @@ FORBIDDEN = {
     "readers": {"rules", "data", "ckpt", *_ABOVE},
     "rules": {"readers", "data", *_ABOVE},
     "ckpt": {"readers", "rules", "data", *_ABOVE},
-    "report": {"readers", "cli"},
+    "report": {"readers", "cli", "api", "result"},
 }
 HEAVY = {"torch", "transformers", "lightning", "pandas", "tensorboard"}
 

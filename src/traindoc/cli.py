@@ -1,23 +1,28 @@
 """Command line: the only layer that reads argv or prints.
 
 Exit status (../shared/RULES.md): 0 when nothing reaches --fail-on, 1 when
-something does, 2 for unusable input or arguments (one line on stderr).
+something does, 2 for unusable input, arguments or settings (one line on
+stderr; a settings file's errors are all listed, one per line).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from traindoc import __version__
-from traindoc.model import REGIMES, Fact, Run
-from traindoc.outcome import exit_status, write_text
+from traindoc.model import REGIMES
+from traindoc.outcome import InputError, write_text
+
+if TYPE_CHECKING:
+    from traindoc.result import Diagnosis
+    from traindoc.settings import Settings
 
 app = typer.Typer(
     add_completion=False,
@@ -31,6 +36,8 @@ class Format(str, Enum):
     terminal = "terminal"
     json = "json"
     markdown = "markdown"
+    github = "github"
+    sarif = "sarif"
 
 
 class FailOn(str, Enum):
@@ -40,33 +47,86 @@ class FailOn(str, Enum):
     never = "never"
 
 
-def _fail(message: str) -> None:
+# Options the report commands share: where the settings come from, and how the
+# terminal output fits where it goes (report/console.py).
+FormatOpt = Annotated[
+    Format,
+    typer.Option(
+        "--format",
+        "-f",
+        help="terminal, json, markdown, github (Actions annotations) or sarif (SARIF 2.1.0).",
+    ),
+]
+FailOnOpt = Annotated[
+    FailOn | None,
+    typer.Option(
+        help="Exit 1 when a finding reaches this level (default: the settings', else error)."
+    ),
+]
+SelectOpt = Annotated[
+    list[str] | None,
+    typer.Option(help="Only these rule ids or families (comma-separated or repeated)."),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option(help="Leave out these rule ids or families (added to the settings')."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(help="Settings file (traindoc.toml, pyproject.toml) instead of the one found."),
+]
+WidthOpt = Annotated[
+    int | None,
+    typer.Option(min=20, help="Wrap at N columns (default: the terminal's width; piped: never)."),
+]
+NoColorOpt = Annotated[
+    bool, typer.Option("--no-color", help="No colours or styles (also: NO_COLOR set).")
+]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Terminal: only the verdict line of each run.")
+]
+
+
+def _fail(message: str) -> NoReturn:
     print(f"traindoc: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
 
-def apply_overrides(
-    run: Run, vocab_size: int | None, regime: str | None, num_classes: int | None
-) -> Run:
-    facts = dict(run.facts)
-    if vocab_size is not None:
-        facts["vocab_size"] = Fact(vocab_size, "--vocab-size")
-    if num_classes is not None:
-        facts["num_classes"] = Fact(num_classes, "--num-classes")
-    if regime is not None:
-        facts["regime"] = Fact(regime, "--regime")
-    return replace(run, facts=facts)
+def _console(width: int | None = None, no_color: bool = False) -> Console:
+    from traindoc.report.console import make_console
+
+    return make_console(width=width, color=False if no_color else None)
+
+
+def _settings(
+    start: Path | str,
+    config: Path | None,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    fail_on: FailOn | None,
+    **values: int | str | None,
+) -> Settings:
+    """The effective settings; any problem in them ends the command (exit 2, all listed)."""
+    from traindoc.settings import load
+
+    try:
+        return load(
+            start,
+            config=config,
+            select=select,
+            ignore=ignore,
+            fail_on=fail_on.value if fail_on is not None else None,
+            **values,  # type: ignore[arg-type]
+        )
+    except InputError as exc:
+        _fail(str(exc))
 
 
 @app.command()
 def diagnose(
     path: Annotated[Path, typer.Argument(help="Run directory or log file.")],
-    format: Annotated[
-        Format, typer.Option("--format", "-f", help="Output format.")
-    ] = Format.terminal,
-    fail_on: Annotated[
-        FailOn, typer.Option(help="Exit 1 when a finding reaches this level.")
-    ] = FailOn.error,
+    format: FormatOpt = Format.terminal,
+    fail_on: FailOnOpt = None,
     vocab_size: Annotated[int | None, typer.Option(help="Override the vocabulary size V.")] = None,
     num_classes: Annotated[
         int | None, typer.Option(help="Classifier: number of classes C.")
@@ -82,68 +142,71 @@ def diagnose(
         str | None,
         typer.Option(help="Console log: a regex with named groups (step, loss, lr, grad_norm...)."),
     ] = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config: ConfigOpt = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Diagnose a finished or running training run (PATH `-` reads a log from stdin)."""
-    from traindoc.engine import diagnose as run_rules
-    from traindoc.pipeline import load_all
-    from traindoc.readers import ReadError
+    from traindoc.api import diagnose as diagnose_path
 
     if regime is not None and regime not in REGIMES:
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
-    from traindoc.readers import discover_runs
-
-    overrides = (vocab_size, regime, num_classes)
-    found = discover_runs(path) if path.is_dir() and pattern is None else []
-    if len(found) > 1:  # a folder of runs: each report, then one summary table
-        if html is not None:
-            print(f"traindoc: --html takes one run; {path} holds {len(found)}", file=sys.stderr)
-        entries = []
-        for p in found:
-            entries.extend(_entries(p, path, checkpoints))
-        raise typer.Exit(_diagnose_many(entries, format, fail_on, overrides))
+    settings = _settings(
+        path,
+        config,
+        select,
+        ignore,
+        fail_on,
+        regime=regime,
+        vocab_size=vocab_size,
+        num_classes=num_classes,
+    )
     try:
-        runs = load_all(path, checkpoints=checkpoints, pattern=pattern)
-    except ReadError as exc:
+        d = diagnose_path(path, checkpoints=checkpoints, pattern=pattern, settings=settings)
+    except InputError as exc:
         _fail(str(exc))
-    if len(runs) > 1:  # one file, several runs (a paste of two fragments, a restart)
-        if html is not None:
-            print(f"traindoc: --html takes one run; {path} holds {len(runs)}", file=sys.stderr)
-        raise typer.Exit(_diagnose_many([(r.name, r) for r in runs], format, fail_on, overrides))
-    run = apply_overrides(runs[0], *overrides)
-    d = run_rules(run)
+    n = len(d.runs) + len(d.unreadable)
+    if html is not None and n > 1:
+        print(f"traindoc: --html takes one run; {path} holds {n}", file=sys.stderr)
+    _show(d, format, _console(width, no_color), quiet)
+    if html is not None and n == 1:
+        _write(html, d.to_html())
+    raise typer.Exit(d.exit_status())
+
+
+def _show(d: Diagnosis, format: Format, console: Console, quiet: bool = False) -> None:
+    """The one place that picks a diagnosis's renderer."""
     if format is Format.json:
-        from traindoc.report.json_report import render
-
-        print(render(d))
+        print(d.to_json())
     elif format is Format.markdown:
-        from traindoc.report.markdown import render as render_md
+        print(d.to_markdown())
+    elif format is Format.github:
+        text = d.to_github()
+        if text:
+            print(text)
+    elif format is Format.sarif:
+        print(d.to_sarif())
+    elif quiet:
+        from traindoc.report.terminal import verdict_line
 
-        print(render_md(d))
+        for r in d.runs:
+            console.print(verdict_line(r))
+        for u in d.unreadable:
+            console.print(f"[bold magenta] UNREADABLE [/]  {escape(u.name)}: {escape(u.error)}")
     else:
+        from traindoc.report import summary
         from traindoc.report.terminal import render as render_term
 
-        render_term(d, Console(highlight=False))
-    if html is not None:
-        from traindoc.report.html import render as render_html
-
-        _write(html, render_html(d))
-    raise typer.Exit(exit_status(d.findings, fail_on.value))
-
-
-def _entries(p: Path, parent: Path, checkpoints: bool) -> list[tuple[str, Run | str]]:
-    """(name, run) for every run at p, or one (name, error) when p cannot be read."""
-    from traindoc.pipeline import load_all
-    from traindoc.readers import ReadError
-    from traindoc.report import summary
-
-    name = summary.run_name(p, parent)
-    try:
-        runs = load_all(p, checkpoints=checkpoints)
-    except ReadError as exc:
-        return [(name, str(exc))]
-    if len(runs) == 1:
-        return [(name, runs[0])]
-    return [(f"{name} [{k + 1}/{len(runs)}]", r) for k, r in enumerate(runs)]
+        for r in d.runs:
+            render_term(r, console)
+        rows = d.summary()
+        if rows:
+            for u in d.unreadable:
+                console.print(f"[magenta]UNREADABLE[/] {escape(u.name)}: {escape(u.error)}")
+            summary.render_terminal(rows, console)
 
 
 @app.command()
@@ -152,51 +215,41 @@ def ckpt(
     against: Annotated[
         Path | None, typer.Option(help="An earlier checkpoint: show the update in between.")
     ] = None,
-    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
-    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    format: FormatOpt = Format.terminal,
+    fail_on: FailOnOpt = None,
     workers: Annotated[int | None, typer.Option(help="Processes for sharded files.")] = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config: ConfigOpt = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check a checkpoint's tensors: exploded, NaN, zero, untrained adapters, frozen."""
-    import json
+    from traindoc.api import ckpt as check
 
-    from traindoc.ckpt.api import CheckpointError, summarize
-    from traindoc.ckpt.compare import compare
-    from traindoc.engine import diagnose as run_rules
-    from traindoc.rules.registry import load_all
-
+    settings = _settings(path, config, select, ignore, fail_on)
     try:
-        found = summarize(path, workers=workers)
-        cmp = compare(path, against) if against else None
-    except CheckpointError as exc:
+        d = check(path, against=against, workers=workers, settings=settings)
+    except InputError as exc:
         _fail(str(exc))
-    cks = tuple(found if isinstance(found, list) else [found])
-    if cmp is not None and cmp.b.path not in {c.path for c in cks}:
-        cks = (cmp.b, *cks)
-    specs = [s for s in load_all().values() if s.family == "ckpt"]
-    d = run_rules(Run(name=str(path), checkpoints=cks), specs)
-    if format is Format.json:
-        from traindoc.report.json_report import _finite
-
-        out = {
-            "checkpoints": [c.to_dict() for c in cks],
-            "verdict": d.verdict,
-            "findings": [f.to_dict() for f in d.findings],
-            "against": cmp.to_dict() if cmp else None,
-        }
-        print(json.dumps(_finite(out), indent=2, allow_nan=False))
-    else:
+    console = _console(width, no_color)
+    if format in (Format.terminal, Format.markdown) and not quiet:
+        # (markdown has no checkpoint table: it shows the terminal view, as it always did)
         from traindoc.report.checkpoints import render_all, render_comparison
         from traindoc.report.terminal import render_findings
 
-        console = Console(highlight=False)
+        r, cmp = d.runs[0], d.extra.get("comparison")
         flagged = {
-            (f.evidence.get("checkpoint"), t) for f in d.findings for t in _tensor_names(f.evidence)
+            (f.evidence.get("checkpoint"), t) for f in r.findings for t in _tensor_names(f.evidence)
         }
-        render_all(cks, flagged, console)
+        render_all(r.run.checkpoints, flagged, console)
         if cmp is not None:
             render_comparison(cmp, console)
-        render_findings(d, console)
-    raise typer.Exit(exit_status(d.findings, fail_on.value))
+        render_findings(r, console)
+    else:
+        _show(d, format, console, quiet)
+    raise typer.Exit(d.exit_status())
 
 
 @app.command()
@@ -204,10 +257,14 @@ def compare(
     paths: Annotated[
         list[Path], typer.Argument(help="Two or more runs; the first is the reference.")
     ],
-    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="terminal or json.")
+    ] = Format.terminal,
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write the runs overlaid as HTML here.")
     ] = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Overlay runs and say the first step where each parts from the first (loss, LR, grad norm)."""
     from traindoc.compare import compare_runs
@@ -216,6 +273,8 @@ def compare(
 
     if len(paths) < 2:
         _fail("compare needs at least two runs")
+    if format in (Format.github, Format.sarif, Format.markdown):
+        _fail(f"compare writes terminal or json, not {format.value}")
     try:
         runs = [load(p, checkpoints=False) for p in paths]
     except ReadError as exc:
@@ -228,7 +287,7 @@ def compare(
     else:
         from traindoc.report.compare_terminal import render as render_cmp
 
-        render_cmp(runs, cmps, Console(highlight=False))
+        render_cmp(runs, cmps, _console(width, no_color))
     if html is not None:
         from traindoc.report.html import render_compare
 
@@ -238,50 +297,6 @@ def compare(
 def _write(path: Path, text: str) -> None:
     if (error := write_text(path, text)) is not None:
         _fail(error)
-
-
-def _diagnose_many(
-    entries: list[tuple[str, Run | str]], format: Format, fail_on: FailOn, overrides
-) -> int:
-    """Diagnose each run; the exit status is the worst over them (2 = a run unreadable)."""
-    from traindoc.engine import diagnose as run_rules
-    from traindoc.report import summary
-
-    console = Console(highlight=False)
-    reports, rows, worst = [], [], 0
-    for name, run in entries:
-        if isinstance(run, str):
-            rows.append(summary.row(name, None, run))
-            reports.append({"run": {"name": name}, "verdict": "unreadable", "error": run})
-            worst = 2
-            continue
-        d = run_rules(apply_overrides(replace(run, name=name), *overrides))
-        rows.append(summary.row(name, d))
-        worst = max(worst, exit_status(d.findings, fail_on.value))
-        if format is Format.json:
-            from traindoc.report.json_report import to_dict
-
-            reports.append(to_dict(d))
-        elif format is Format.markdown:
-            from traindoc.report.markdown import render as render_md
-
-            print(render_md(d) + "\n")
-        else:
-            from traindoc.report.terminal import render as render_term
-
-            render_term(d, console)
-    if format is Format.json:
-        from traindoc.report.json_report import document, dumps
-
-        print(dumps(document(reports, rows)))
-    elif format is Format.markdown:
-        print(summary.render_markdown(rows))
-    else:
-        for r in rows:
-            if r["verdict"] == "unreadable":
-                console.print(f"[magenta]UNREADABLE[/] {r['run']}: {r['error']}")
-        summary.render_terminal(rows, console)
-    return worst
 
 
 def _tensor_names(evidence: dict) -> list[str]:
@@ -319,13 +334,24 @@ def preflight(
         str | None,
         typer.Option(help="pretraining | continued-pretraining | full-finetune | lora | qlora"),
     ] = None,
-    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
-    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    format: FormatOpt = Format.terminal,
+    fail_on: FailOnOpt = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write an HTML report.")] = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    settings_file: Annotated[
+        Path | None,
+        typer.Option("--settings", help="traindoc's settings file (--config is the training's)."),
+    ] = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check the start, the rate, the resume and the memory before spending GPU time."""
     from traindoc.preflight.command import preflight_command
 
+    start = next((p for p in (model, config, data, resume) if p is not None), Path("."))
+    settings = _settings(start, settings_file, select, ignore, fail_on)
     raise typer.Exit(
         preflight_command(
             model,
@@ -335,7 +361,10 @@ def preflight(
             gpu_mem,
             resume,
             format=format.value,
-            fail_on=fail_on.value,
+            fail_on=settings.fail_on,
+            settings=settings,
+            console=_console(width, no_color),
+            quiet=quiet,
             learning_rate=learning_rate,
             per_device_batch=per_device_batch,
             grad_accum=grad_accum,
@@ -368,13 +397,20 @@ def data(
     max_seq_len: Annotated[int | None, typer.Option(help="Flag samples longer than this.")] = None,
     distributed: Annotated[bool, typer.Option(help="Run on a local Dask cluster.")] = False,
     workers: Annotated[int, typer.Option(help="Dask workers with --distributed.")] = 2,
-    format: Annotated[Format, typer.Option("--format", "-f")] = Format.terminal,
-    fail_on: Annotated[FailOn, typer.Option(help="Exit 1 at this level.")] = FailOn.error,
+    format: FormatOpt = Format.terminal,
+    fail_on: FailOnOpt = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write an HTML report.")] = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config: ConfigOpt = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Audit a dataset: duplicates, near-duplicates, label conflicts, leakage, imbalance."""
     from traindoc.data.command import data_command
 
+    settings = _settings(path, config, select, ignore, fail_on)
     raise typer.Exit(
         data_command(
             path,
@@ -383,12 +419,15 @@ def data(
             label_field,
             export,
             format=format.value,
-            fail_on=fail_on.value,
+            fail_on=settings.fail_on,
             distributed=distributed,
             threshold=threshold,
             max_seq_len=max_seq_len,
             workers=workers,
             html=html,
+            settings=settings,
+            console=_console(width, no_color),
+            quiet=quiet,
         )
     )
 
@@ -409,18 +448,39 @@ def watch(
 
 
 @app.command()
-def rules() -> None:
-    """List every rule: id, family, default severity, summary."""
+def rules(
+    path: Annotated[
+        Path | None, typer.Argument(help="With --settings: the run whose settings to show.")
+    ] = None,
+    settings: Annotated[
+        bool,
+        typer.Option("--settings", help="Show the effective settings and where each came from."),
+    ] = False,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config: ConfigOpt = None,
+    fail_on: FailOnOpt = None,
+    width: WidthOpt = None,
+    no_color: NoColorOpt = False,
+) -> None:
+    """List every rule: id, family, default severity, summary (--settings: the effective ones)."""
     from rich.table import Table
 
     from traindoc.rules.registry import load_all
 
+    console = _console(width, no_color)
+    if settings or path is not None:
+        from traindoc.report.settings import render as render_settings
+
+        found = _settings(path or Path("."), config, select, ignore, fail_on)
+        render_settings(found, load_all().values(), console)
+        return
     table = Table(box=None, header_style="bold")
     for col in ("rule", "family", "severity", "what it flags"):
         table.add_column(col)
     for spec in load_all().values():
         table.add_row(spec.id, spec.family, str(spec.severity), spec.summary)
-    Console().print(table)
+    console.print(table)
 
 
 @app.command()

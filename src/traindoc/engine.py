@@ -150,7 +150,10 @@ def link_causes(findings: list[Finding], specs: dict[str, RuleSpec]) -> list[Fin
     for _, effect, cause in sorted(wanted):
         if not _reaches(edges, cause, effect):
             edges[effect].add(cause)
-    return [f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: onset[c]))) for f in findings]
+    # ties (same severity and onset) by id: a set's order changes with PYTHONHASHSEED
+    return [
+        f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: (onset[c], c)))) for f in findings
+    ]
 
 
 def _reaches(edges: dict[str, set[str]], start: str, target: str) -> bool:

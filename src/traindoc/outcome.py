@@ -14,6 +14,14 @@ from traindoc.model import Finding, Severity
 EXIT_OK, EXIT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
 
 
+class InputError(Exception):
+    """Unusable input or settings: the CLI's exit 2, the Python API's exception.
+
+    The message names the file (and the line, where known); a settings error
+    lists every problem, one per line.
+    """
+
+
 def exit_status(findings: Iterable[Finding], fail_on: str) -> int:
     """EXIT_FOUND when a finding reaches `fail_on` (error | warning | info), never for "never"."""
     if fail_on == "never":

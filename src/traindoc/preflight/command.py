@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import REGIMES, Fact, Input, Note, Run, Series
-from traindoc.outcome import EXIT_BAD_INPUT, exit_status, write_text
+from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status, write_text
 from traindoc.preflight import first_batch
 from traindoc.preflight.config import read_config
 from traindoc.preflight.dataset import data_facts
@@ -70,7 +70,7 @@ FLAGS: dict[str, tuple[str, type]] = {
 _REGIMES = (*REGIMES, "continued-pretraining", "qlora")
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """Unusable input or arguments: exit 2 with this one line."""
 
 
@@ -84,19 +84,20 @@ def preflight_command(
     format: str = "terminal",
     fail_on: str = "error",
     html: Path | None = None,
+    settings: Any = None,
+    console: Any = None,
+    quiet: bool = False,
     **flag_overrides: Any,
 ) -> int:
     """Run the preflight and print the report; returns the exit status."""
-    from traindoc.engine import diagnose
-
     try:
-        run, extra = build_run(model, config, data, gpu, gpu_mem, resume, **flag_overrides)
+        d = diagnose_setup(
+            model, config, data, gpu, gpu_mem, resume, settings=settings, **flag_overrides
+        )
     except UsageError as exc:
         print(f"traindoc: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    d = diagnose(run, specs(run))
-    d = replace(d, extra={**d.extra, **extra})
-    _render(d, format, extra)
+    render(d, format, console, quiet=quiet)
     if html is not None:
         from traindoc.report.html import render as render_html
 
@@ -104,6 +105,31 @@ def preflight_command(
             print(f"traindoc: {error}", file=sys.stderr)
             return EXIT_BAD_INPUT
     return exit_status(d.findings, fail_on)
+
+
+def diagnose_setup(
+    model: Path | None,
+    config: Path | None,
+    data: Path | None,
+    gpu: str | None,
+    gpu_mem: str | None,
+    resume: Path | None,
+    *,
+    settings: Any = None,
+    **flags: Any,
+) -> Any:
+    """The preflight diagnosis (its measurements in `extra`); UsageError for unusable input.
+
+    `settings` (traindoc.settings.Settings) selects the rules and their thresholds.
+    """
+    from traindoc.engine import diagnose
+
+    run, extra = build_run(model, config, data, gpu, gpu_mem, resume, **flags)
+    chosen = specs(run)
+    if settings is not None:
+        chosen = settings.apply(chosen)
+    d = diagnose(run, chosen)
+    return replace(d, extra={**d.extra, **extra})
 
 
 def specs(run: Run) -> list:
@@ -325,24 +351,44 @@ def _memory(info: ModelInfo | None, facts: dict[str, Fact]) -> dict[str, Any] | 
     return out
 
 
-def _render(d: Any, format: str, extra: dict[str, Any]) -> None:
-    if format == "json":
-        from traindoc.report.json_report import _finite, to_dict
+def to_dict(d: Any) -> dict[str, Any]:
+    """The preflight JSON object: the report's keys plus `preflight` (the measurements)."""
+    from traindoc.report.json_report import _finite, to_dict
 
-        out = to_dict(d)
-        out["preflight"] = extra
-        print(json.dumps(_finite(out), indent=2, allow_nan=False, default=str))
+    out = to_dict(d)
+    out["preflight"] = dict(d.extra)
+    return _finite(json.loads(json.dumps(out, default=str)))
+
+
+def render(d: Any, format: str, console: Any = None, *, quiet: bool = False) -> None:
+    extra = d.extra
+    if format == "json":
+        print(json.dumps(to_dict(d), indent=2, allow_nan=False))
         return
     if format == "markdown":
         from traindoc.report.markdown import render as render_md
 
         print(render_md(d))
         return
-    from rich.console import Console
+    if format == "github":
+        from traindoc.report.github import render as render_github
 
+        print(render_github([d]))
+        return
+    if format == "sarif":
+        from traindoc.report.sarif import render as render_sarif
+
+        print(render_sarif([d]))
+        return
+    from traindoc.report.console import make_console
     from traindoc.report.terminal import render as render_term
 
-    console = Console(highlight=False)
+    console = console or make_console()
+    if quiet:
+        from traindoc.report.terminal import verdict_line
+
+        console.print(verdict_line(d, metrics_expected=False))
+        return
     render_term(d, console, metrics_expected=False)
     fb, mem = extra.get("first_batch"), extra.get("memory")
     if fb:

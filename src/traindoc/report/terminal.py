@@ -10,6 +10,7 @@ from traindoc.engine import Diagnosis
 from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Severity
 from traindoc.report._live import live_line
+from traindoc.report.console import colored
 from traindoc.report.sparkline import sparkline
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -34,24 +35,28 @@ KEY_FACTS = (
 def render(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
     """The diagnosis; `metrics_expected` is False where only a config is checked (preflight)."""
     run = d.run
-    no_data = metrics_expected and d.empty
-    head = Text()
-    if no_data:  # "healthy" would claim more than was checked
-        head.append(" NO METRICS YET ", style="bold black on white")
-    elif d.verdict == "inconclusive":
-        head.append(" NOT ENOUGH DATA ", style=VERDICT_STYLE["inconclusive"])
-    else:
-        head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
-    head.append(f"  {run.name}", style="bold")
-    if run.last_step is not None:
-        head.append(f"  ·  {run.last_step} steps")
-    console.print(head)
+    console.print(verdict_line(d, metrics_expected=metrics_expected))
     facts = [f"{k}={_short(run.fact(k))}" for k in KEY_FACTS if run.fact(k) is not None]
     if facts:
         console.print(Text("  " + "  ".join(facts), style="dim"))
     _curve(d, console)
     _inputs(d, console)
     render_findings(d, console, metrics_expected=metrics_expected)
+
+
+def verdict_line(d: Diagnosis, *, metrics_expected: bool = True) -> Text:
+    """The report's first line (all that --quiet prints): verdict, run, steps."""
+    head = Text()
+    if metrics_expected and d.empty:  # "healthy" would claim more than was checked
+        head.append(" NO METRICS YET ", style="bold black on white")
+    elif d.verdict == "inconclusive":
+        head.append(" NOT ENOUGH DATA ", style=VERDICT_STYLE["inconclusive"])
+    else:
+        head.append(f" {d.verdict.upper()} ", style=VERDICT_STYLE[d.verdict])
+    head.append(f"  {d.run.name}", style="bold")
+    if d.run.last_step is not None:
+        head.append(f"  ·  {d.run.last_step} steps")
+    return head
 
 
 def render_findings(d: Diagnosis, console: Console, *, metrics_expected: bool = True) -> None:
@@ -117,8 +122,9 @@ def _curve(d: Diagnosis, console: Console) -> None:
     for c, f in zip(cells, on_floor, strict=True):
         t.append(c, style="red" if f else "blue")
     t.append(" " + fmt(float(loss.finite().values[-1])))
-    if floor:
-        t.append(f"   (red = on the floor ln V = {floor:.2f})", style="dim")
+    if floor:  # the legend names a colour only where there is colour
+        legend = "red = on the floor" if colored(console) else "the floor"
+        t.append(f"   ({legend} ln V = {floor:.2f})", style="dim")
     console.print(t)
 
 

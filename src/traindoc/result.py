@@ -1,0 +1,179 @@
+"""The value the Python API returns: a diagnosis of every run at a path, and its renderings.
+
+`runs` holds one per-run diagnosis (traindoc.engine.Diagnosis) for a single run
+and several for a folder, as the JSON report's `runs` do; the methods give
+exactly what the CLI prints for each format, and `_repr_html_` is what a
+notebook shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from traindoc.engine import Diagnosis as RunDiagnosis
+from traindoc.model import Finding
+from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status
+from traindoc.settings import Settings
+
+_RANK = {"healthy": 0, "inconclusive": 1, "suspect": 2, "unreadable": 3, "broken": 4}
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A run of a folder that could not be read (the others are still diagnosed)."""
+
+    name: str
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, repr=False)
+class Diagnosis:
+    """What traindoc found at a path: one entry in `runs` per run, as in the JSON report.
+
+    `command` is the command whose report this is (diagnose, ckpt, data, preflight):
+    it picks the JSON shape, so `to_json()` is what that command prints.
+    """
+
+    runs: tuple[RunDiagnosis, ...]
+    unreadable: tuple[Unreadable, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+    command: str = "diagnose"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        """The worst verdict over the runs ("unreadable" ranks below "broken")."""
+        verdicts = [r.verdict for r in self.runs] + ["unreadable"] * len(self.unreadable)
+        return max(verdicts, key=_RANK.__getitem__, default="healthy")
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every run's findings, root causes first within each run."""
+        return tuple(f for r in self.runs for f in r.findings)
+
+    def exit_status(self, fail_on: str | None = None) -> int:
+        """The CLI's exit status: 2 a run unreadable, 1 a finding at `fail_on`, else 0.
+
+        `fail_on` defaults to the settings' (`fail-on`, else "error").
+        """
+        if self.unreadable:
+            return EXIT_BAD_INPUT
+        level = fail_on or self.settings.fail_on
+        return max((exit_status(r.findings, level) for r in self.runs), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report as a dict (strict JSON: non-finite numbers as strings)."""
+        from traindoc.report import json_report
+
+        if self.command == "ckpt":
+            return json_report.finite(_ckpt_dict(self))
+        if self.command == "data":
+            from traindoc.report.data import to_dict
+
+            return to_dict(self.runs[0], self.runs[0].run.data)
+        if self.command == "preflight":
+            from traindoc.preflight.command import to_dict as preflight_dict
+
+            return preflight_dict(self.runs[0])
+        reports: list[dict[str, Any]] = [json_report.to_dict(r) for r in self.runs]
+        reports += [
+            {"run": {"name": u.name}, "verdict": "unreadable", "error": u.error}
+            for u in self.unreadable
+        ]
+        return json_report.finite(json_report.document(reports, self.summary() or None))
+
+    def to_json(self) -> str:
+        """The JSON report: what `traindoc <command> --format json` prints."""
+        from traindoc.report.json_report import dumps
+
+        return dumps(self.to_dict())
+
+    def to_markdown(self) -> str:
+        """A Markdown block per run (to paste into an issue), then the summary table."""
+        from traindoc.report import summary
+        from traindoc.report.markdown import render
+
+        parts = [render(r) for r in self.runs]
+        rows = self.summary()
+        if rows:
+            return "\n\n".join(parts) + "\n\n" + summary.render_markdown(rows)
+        return "\n\n".join(parts)
+
+    def to_github(self) -> str:
+        """GitHub Actions annotations, one `::error file=...::...` line per finding."""
+        from traindoc.report.github import render
+
+        return render(self.runs, [(u.path, u.error) for u in self.unreadable])
+
+    def to_sarif(self) -> str:
+        """A SARIF 2.1.0 log (GitHub code scanning, other CI viewers)."""
+        from traindoc.report.sarif import render
+
+        return render(self.runs, [(u.path, u.error) for u in self.unreadable])
+
+    def to_html(self) -> str:
+        """The self-contained HTML page of the first run (the CLI's `--html`)."""
+        from traindoc.report.html import render
+
+        if not self.runs:
+            raise InputError("no run could be read: " + "; ".join(u.error for u in self.unreadable))
+        return render(self.runs[0])
+
+    def summary(self) -> list[dict[str, Any]]:
+        """The multi-run table's rows (empty for a single run)."""
+        from traindoc.report import summary
+
+        if len(self.runs) + len(self.unreadable) <= 1:
+            return []
+        rows = [summary.row(r.run.name, r) for r in self.runs]
+        return rows + [summary.row(u.name, None, u.error) for u in self.unreadable]
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows this: each run's HTML report in a sandboxed frame.
+
+        The report is a whole page with its own CSS, script and Content-Security-Policy;
+        inside an iframe's escaped `srcdoc` none of them touches the notebook's page.
+        """
+        from html import escape
+
+        from traindoc.report.html import render
+
+        parts = []
+        if self.summary():
+            rows = "".join(
+                f"<tr><td>{escape(str(r['run']))}</td><td>{escape(r['verdict'])}</td>"
+                f"<td>{escape(', '.join(r['root_causes']) or str(r.get('error') or '-'))}</td></tr>"
+                for r in self.summary()
+            )
+            parts.append(
+                "<table><thead><tr><th>run</th><th>verdict</th><th>root causes</th></tr>"
+                f"</thead><tbody>{rows}</tbody></table>"
+            )
+        for r in self.runs:
+            parts.append(
+                f'<iframe title="traindoc: {escape(r.run.name)}" sandbox="allow-scripts" '
+                'style="width:100%;height:720px;border:1px solid #dde1e6" '
+                f'srcdoc="{escape(render(r), quote=True)}"></iframe>'
+            )
+        return "".join(parts)
+
+    def __repr__(self) -> str:
+        names = ", ".join(r.run.name for r in self.runs[:3]) + (
+            ", ..." if len(self.runs) > 3 else ""
+        )
+        n = len(self.findings)
+        return f"<traindoc.Diagnosis {self.verdict}: {names} ({n} finding{'s' * (n != 1)})>"
+
+
+def _ckpt_dict(d: Diagnosis) -> dict[str, Any]:
+    """`traindoc ckpt --format json`: the checkpoints' statistics, findings, the update."""
+    r, cmp = d.runs[0], d.extra.get("comparison")
+    return {
+        "checkpoints": [c.to_dict() for c in r.run.checkpoints],
+        "verdict": r.verdict,
+        "findings": [f.to_dict() for f in r.findings],
+        "against": cmp.to_dict() if cmp else None,
+    }
