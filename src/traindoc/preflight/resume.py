@@ -2,7 +2,7 @@
 
 Read without torch and without executing anything: trainer_state.json is JSON;
 scheduler.pt, optimizer.pt and training_args.bin go through the restricted
-unpickler of readers/training_args.py (stub classes only), and the one number
+walker of traindoc.safepickle (inert data only), and the one number
 needed from optimizer.pt, Adam's step count, is read from its raw storage
 bytes in the zip. The counter simulation itself is the rule's
 (rules/resume/resume_step_mismatch.py), so it is the same code offline and here.
@@ -115,7 +115,7 @@ def _scalar_from_zip(p: Path, rebuilt: Any) -> int | None:
     try:
         pid = rebuilt[0][1]
         storage_cls, key, offset = pid[1], str(pid[2]), int(rebuilt[1])
-        fmt, size = _DTYPES[getattr(storage_cls, "__name__", str(storage_cls))]
+        fmt, size = _DTYPES[str(storage_cls).rsplit(".", 1)[-1]]  # "torch.FloatStorage"
         with zipfile.ZipFile(p) as zf:
             member = next(n for n in zf.namelist() if n.endswith(f"/data/{key}"))
             raw = zf.read(member)
