@@ -134,7 +134,7 @@ class _Machine:
                 st.append([])
             elif name == "EMPTY_DICT":
                 st.append({})
-            elif name in ("EMPTY_TUPLE",):
+            elif name == "EMPTY_TUPLE":
                 st.append(())
             elif name == "EMPTY_SET":
                 st.append([])  # sets become lists: no element is ever hashed
@@ -190,10 +190,7 @@ class _Machine:
             elif name == "STACK_GLOBAL":
                 attr, module = st.pop(), st.pop()
                 st.append(Global(str(module), str(attr)))
-            elif name == "REDUCE":
-                args = st.pop()
-                st.append(self.call(st.pop(), args))
-            elif name == "NEWOBJ":
+            elif name in ("REDUCE", "NEWOBJ"):
                 args = st.pop()
                 st.append(self.call(st.pop(), args))
             elif name == "NEWOBJ_EX":

@@ -15,7 +15,7 @@ from itertools import compress, count, repeat
 from pathlib import Path
 from typing import Any
 
-from traindoc.model import Fact, Input, Run
+from traindoc.model import Fact, Input, Run, numbers
 from traindoc.readers import _sidefiles
 from traindoc.readers._base import Notes, ReadError, loads_json, to_float
 from traindoc.readers._columns import Columns
@@ -141,9 +141,9 @@ def _losses(state: dict[str, Any]) -> dict[int, float]:
     out = {}
     for e in state.get("log_history") or []:
         if isinstance(e, dict) and "loss" in e and "train_runtime" not in e:
-            s, v = to_float(e.get("step")), to_float(e.get("loss"))
+            s, v = numbers.count(to_float(e.get("step"))), to_float(e.get("loss"))
             if s is not None and v is not None:
-                out[int(s)] = v
+                out[s] = v
     return out
 
 
