@@ -7,6 +7,7 @@ something does, 2 for unusable input or arguments (one line on stderr).
 from __future__ import annotations
 
 import sys
+import warnings
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -100,7 +101,12 @@ def diagnose(
         entries = []
         for p in found:
             entries.extend(_entries(p, path, checkpoints))
-        raise typer.Exit(_diagnose_many(entries, format, fail_on, overrides))
+        status = _diagnose_many(entries, format, fail_on, overrides)
+        bad = [(name, e) for name, e in entries if isinstance(e, str)]
+        if bad:  # the reports stand; stderr says in one line which runs could not be read
+            more = f" (and {len(bad) - 1} more unreadable)" if len(bad) > 1 else ""
+            print(f"traindoc: {bad[0][1]}{more}", file=sys.stderr)
+        raise typer.Exit(status)
     try:
         runs = load_all(path, checkpoints=checkpoints, pattern=pattern)
     except ReadError as exc:
@@ -453,6 +459,10 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True)] = False,
 ) -> None:
     """traindoc: tells ML engineers why their training run is not learning."""
+    # numpy's floating-point warnings (overflow in a cast of 1e308, NaN in a reduce) are
+    # not messages for the user: the readers and rules handle non-finite values
+    # themselves, and stderr is for the one line that says why input is unusable.
+    warnings.filterwarnings("ignore", r".* encountered in ", RuntimeWarning)
 
 
 def main() -> None:

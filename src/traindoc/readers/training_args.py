@@ -68,6 +68,10 @@ def load_args(path: str | Path) -> dict[str, Any]:
         raise ReadError(path, f"not a readable pickle ({exc})") from None
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
         raise ReadError(path, f"broken zip archive ({type(exc).__name__})") from None
+    except PermissionError:
+        raise ReadError(path, "permission denied") from None
+    except OSError as exc:  # a zip whose offsets point before the file's start (EINVAL)
+        raise ReadError(path, f"not readable ({exc.strerror or type(exc).__name__})") from None
     if not isinstance(args, dict):
         raise ReadError(path, f"pickle holds {type(args).__name__}, not TrainingArguments")
     return args

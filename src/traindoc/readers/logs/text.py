@@ -28,6 +28,7 @@ from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
@@ -589,7 +590,7 @@ class TextLog:
 
     def _user(self, no: int, text: bytes, rank: int) -> None:
         assert self.pattern is not None
-        m = self.pattern.search(text)
+        m = self.pattern.search(text, 0, MAX_LINE)
         if m is None:
             return
         vals, step = [], math.nan
@@ -698,12 +699,9 @@ def read(path: str | Path, pattern: str | None = None) -> list[Run]:
 
 def _compile(pattern: str, path: Path) -> re.Pattern[bytes]:
     try:
-        rx = re.compile(pattern.encode())
-    except re.error as exc:
-        raise ReadError(path, f"--pattern is not a valid regex: {exc}") from None
-    if not rx.groupindex:
-        raise ReadError(path, "--pattern needs named groups, e.g. (?P<step>\\d+) (?P<loss>\\S+)")
-    return rx
+        return compile_pattern(pattern)
+    except ValueError as exc:
+        raise ReadError(path, str(exc)) from None
 
 
 def _show(bad: tuple[int, bytes]) -> str:
