@@ -73,9 +73,7 @@ def _count(data: Path, notes: list[Note]) -> tuple[int | None, int, list[int]]:
             if not line.strip():
                 continue
             try:
-                records.append(
-                    (i, loads(line) if data.suffix in (".jsonl", ".json") else line)
-                )
+                records.append((i, loads(line) if data.suffix in (".jsonl", ".json") else line))
             except ValueError:
                 records.append((i, line))
     empty = [i for i, r in records if not _text(r).strip()]

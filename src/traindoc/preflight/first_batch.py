@@ -74,7 +74,9 @@ def measure(
         raise
     except Exception as exc:
         why = " ".join(str(exc).split())[:160]
-        raise Unavailable(f"{home}: the model could not be run ({type(exc).__name__}: {why})") from None
+        raise Unavailable(
+            f"{home}: the model could not be run ({type(exc).__name__}: {why})"
+        ) from None
 
 
 def _check_size(home: Path, model_dir: Path) -> None:
@@ -88,7 +90,9 @@ def _check_size(home: Path, model_dir: Path) -> None:
     except (OSError, ValueError):
         return  # the missing / broken config is reported by the build below
     n = params_from_config(cfg) if isinstance(cfg, dict) else None
-    files = [model_dir] if model_dir.is_file() else [*home.glob("*.safetensors"), *home.glob("*.bin")]
+    files = (
+        [model_dir] if model_dir.is_file() else [*home.glob("*.safetensors"), *home.glob("*.bin")]
+    )
     have = sum(f.stat().st_size for f in files if f.is_file())
     if n is None or n > 2 * have + 10**6:  # >= 1 byte per parameter in any real checkpoint
         what = f"{n:,} parameters" if n else "a size that cannot be read"

@@ -27,6 +27,7 @@ NUM = re.compile(NUM_SRC)
 # Splitting on a capturing group gives [text, number, text, number, ...]: one C pass.
 SPLIT = re.compile(b"(" + NUM_SRC + b")")
 
+
 def to_num(raw: bytes | str) -> float:
     """The value of a NUM match (thousands separators allowed); ValueError otherwise."""
     try:
