@@ -7,7 +7,7 @@ CORE := $(VENV)/.core
 STAMP := $(VENV)/.dev
 export OMP_WAIT_POLICY := PASSIVE
 
-.PHONY: demo test eval lint bench fixtures docs clean
+.PHONY: demo test fuzz eval lint bench fixtures docs clean
 
 # The core (what `make demo` needs) is light; tests add the optional extras.
 $(CORE): pyproject.toml
@@ -29,6 +29,11 @@ demo: $(CORE)
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/python -m pytest
+
+# >= 100,000 mutated inputs through every command (tests/fuzz, scripts/fuzz.py); the
+# last line is the summary. `make test` runs a deterministic slice (tests/fuzz/test_slice.py).
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz.py -n 100000 --jobs 2
 
 eval: $(STAMP)
 	$(BIN)/python scripts/eval_corpus.py

@@ -8,6 +8,7 @@ stderr; a settings file's errors are all listed, one per line).
 from __future__ import annotations
 
 import sys
+import warnings
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -172,6 +173,9 @@ def diagnose(
     if html is not None and n > 1:
         print(f"traindoc: --html takes one run; {path} holds {n}", file=sys.stderr)
     _show(d, format, _console(width, no_color), quiet)
+    if d.unreadable and n > 1:  # the reports stand; stderr names what could not be read
+        more = f" (and {len(d.unreadable) - 1} more unreadable)" if len(d.unreadable) > 1 else ""
+        print(f"traindoc: {d.unreadable[0].error}{more}", file=sys.stderr)
     if html is not None and n == 1:
         _write(html, d.to_html())
     raise typer.Exit(d.exit_status())
@@ -513,6 +517,10 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True)] = False,
 ) -> None:
     """traindoc: tells ML engineers why their training run is not learning."""
+    # numpy's floating-point warnings (overflow in a cast of 1e308, NaN in a reduce) are
+    # not messages for the user: the readers and rules handle non-finite values
+    # themselves, and stderr is for the one line that says why input is unusable.
+    warnings.filterwarnings("ignore", r".* encountered in ", RuntimeWarning)
 
 
 def main() -> None:

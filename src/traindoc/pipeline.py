@@ -69,8 +69,9 @@ def _with_checkpoints(run: Run, path: str | Path, checkpoints: bool) -> Run:
         if not find_checkpoints(p):
             return run
         found = summarize_run(p)
-    except (CheckpointError, OSError) as exc:
-        return replace(run, notes=(*run.notes, Note(str(p), f"checkpoints not read: {exc}")))
+    except (CheckpointError, OSError, ValueError, RecursionError) as exc:
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        return replace(run, notes=(*run.notes, Note(str(p), f"checkpoints not read: {why}")))
     notes = tuple(Note(c.path, n) for c in found for n in c.notes)
     return replace(
         run, checkpoints=tuple(found), notes=(*run.notes, *notes), facts=_size(run, found)

@@ -11,8 +11,6 @@ notes say why, so one bad file does not hide the others.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 import time
 from pathlib import Path
@@ -23,6 +21,7 @@ from traindoc.ckpt.safetensors import CheckpointError, read_header
 from traindoc.ckpt.sharded import Job, check_against_index, compute, read_index
 from traindoc.ckpt.stats import Entry
 from traindoc.model.checkpoint import CheckpointSummary
+from traindoc.model.numbers import count, loads, number
 
 __all__ = [
     "CheckpointError",
@@ -123,8 +122,18 @@ def summarize_run(
 
 
 def summarize_checkpoint(path: str | Path, *, workers: int | None = None) -> CheckpointSummary:
-    """Statistics of one checkpoint: a weights file, an index, or a checkpoint directory."""
-    p = Path(path)
+    """Statistics of one checkpoint: a weights file, an index, or a checkpoint directory.
+
+    Raises CheckpointError for anything unreadable, an unreadable file included."""
+    try:
+        return _summarize(Path(path), workers)
+    except PermissionError as exc:
+        raise CheckpointError(str(exc.filename or path), "permission denied") from None
+    except OSError as exc:
+        raise CheckpointError(str(exc.filename or path), f"not readable ({exc.strerror})") from None
+
+
+def _summarize(p: Path, workers: int | None) -> CheckpointSummary:
     t0 = time.perf_counter()
     home = p if p.is_dir() else p.parent
     adapter = None
@@ -137,7 +146,9 @@ def summarize_checkpoint(path: str | Path, *, workers: int | None = None) -> Che
     elif p.is_dir():
         weights = next((p / w for w in WEIGHT_NAMES if (p / w).is_file()), None)
         if weights is None:
-            weights = next(q for q in sorted(p.iterdir()) if _is_weight_file(q))
+            weights = next((q for q in sorted(p.iterdir()) if _is_weight_file(q)), None)
+        if weights is None:
+            raise CheckpointError(str(p), "no weights file in this directory")
         fmt, jobs, n = _plan(weights)
     else:
         fmt, jobs, n = _plan(p)
@@ -208,12 +219,12 @@ def _display_name(p: Path) -> str:
 def _step_of(p: Path) -> int | None:
     stem = p.name if p.is_dir() else (p.parent.name if p.name in WEIGHT_NAMES else p.stem)
     m = _STEP.search(stem)
-    return int(m.group(1)) if m else None
+    return count(m.group(1)) if m else None
 
 
 def _read_json(p: Path) -> dict | None:
     try:
-        doc = json.loads(p.read_text())
+        doc = loads(p.read_bytes())
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) else None
@@ -226,8 +237,8 @@ def _dir_meta(d: Path) -> dict[str, Any]:
         out["config"] = {k: cfg[k] for k in _CONFIG_KEYS if k in cfg}
     state = _read_json(d / "trainer_state.json")
     if state:
-        if isinstance(state.get("global_step"), int):
-            out["step"] = state["global_step"]
+        if count(state.get("global_step")) is not None:
+            out["step"] = count(state["global_step"])
         evals = _evals(state)
         if out.get("step") in evals:
             out["metric"], out["metric_name"] = evals[out["step"]], "eval_loss"
@@ -239,10 +250,12 @@ def _dir_meta(d: Path) -> dict[str, Any]:
 
 def _evals(state: dict) -> dict[int, float]:
     out = {}
-    for rec in state.get("log_history") or []:
-        if isinstance(rec, dict) and "eval_loss" in rec and isinstance(rec.get("step"), int):
-            with contextlib.suppress(TypeError, ValueError):
-                out[rec["step"]] = float(rec["eval_loss"])
+    history = state.get("log_history")
+    for rec in history if isinstance(history, list) else []:
+        if not isinstance(rec, dict) or (step := count(rec.get("step"))) is None:
+            continue
+        if (v := number(rec.get("eval_loss"))) is not None:
+            out[step] = v
     return out
 
 

@@ -9,13 +9,13 @@ overlap, the buffer is covered, and the file is long enough.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import struct
 
 from traindoc.ckpt.stats import Entry
 from traindoc.model.checkpoint import DTYPE_SIZE
+from traindoc.model.numbers import loads
 
 MAX_HEADER = 100 << 20  # the reference implementation's limit
 
@@ -49,8 +49,8 @@ def read_header(path: str) -> tuple[list[Entry], dict[str, str], list[str]]:
             )
         raw = fh.read(n)
     try:
-        header = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        header = loads(raw)  # huge integers read as inf (a bad shape below), depth is an error
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
         raise CheckpointError(path, f"header is not valid JSON ({exc})") from None
     if not isinstance(header, dict):
         raise CheckpointError(path, "header is not a JSON object")
@@ -69,17 +69,12 @@ def _entry(path: str, name: str, spec: object, data_start: int) -> Entry:
     dtype = spec.get("dtype")
     shape = spec.get("shape")
     offs = spec.get("data_offsets")
-    if dtype not in DTYPE_SIZE:
-        raise CheckpointError(path, f"tensor {name!r}: unknown dtype {dtype!r}")
-    if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
-        raise CheckpointError(path, f"tensor {name!r}: bad shape {shape!r}")
-    if (
-        not isinstance(offs, list)
-        or len(offs) != 2
-        or not all(isinstance(o, int) and o >= 0 for o in offs)
-        or offs[0] > offs[1]
-    ):
-        raise CheckpointError(path, f"tensor {name!r}: bad data_offsets {offs!r}")
+    if not isinstance(dtype, str) or dtype not in DTYPE_SIZE:
+        raise CheckpointError(path, f"tensor {name!r}: unknown dtype {str(dtype)[:40]!r}")
+    if not _ints(shape) or len(shape) > 64:
+        raise CheckpointError(path, f"tensor {name!r}: bad shape {str(shape)[:60]}")
+    if not _ints(offs) or len(offs) != 2 or offs[0] > offs[1]:
+        raise CheckpointError(path, f"tensor {name!r}: bad data_offsets {str(offs)[:60]}")
     want = math.prod(shape) * DTYPE_SIZE[dtype]
     if offs[1] - offs[0] != want:
         raise CheckpointError(
@@ -88,6 +83,13 @@ def _entry(path: str, name: str, spec: object, data_start: int) -> Entry:
             f"{dtype}{shape} needs {want}",
         )
     return Entry(name, dtype, tuple(shape), data_start + offs[0], data_start + offs[1])
+
+
+def _ints(x: object) -> bool:
+    """A list of non-negative integers (JSON true is no integer; 1e309 is a float)."""
+    return isinstance(x, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in x
+    )
 
 
 def _check_layout(path: str, entries: list[Entry], data_start: int, size: int) -> list[str]:

@@ -2,10 +2,10 @@
 
 `torch.save` writes a zip whose `data.pkl` describes the tensors and whose
 `data/<key>` members hold the raw storages, stored uncompressed. We read
-`data.pkl` with a restricted unpickler: `find_class` never imports anything;
-it returns our own inert tensor/storage records for the handful of names a
-state dict uses and an inert stub for everything else, so a hostile pickle
-(`os.system`, `builtins.exec`, ...) only builds stub objects. The storages
+`data.pkl` with traindoc.safepickle, which never imports or calls anything: our
+hooks turn the handful of names a state dict uses into inert tensor/storage
+records and everything else stays an inert Call, so a hostile pickle
+(`os.system`, `builtins.exec`, ...) only builds data. The storages
 are then streamed from the zip members exactly like safetensors data.
 
 Legacy (pre-1.6, non-zip) pickles interleave data with the pickle stream;
@@ -14,19 +14,20 @@ they are skipped with a note, never unpickled.
 
 from __future__ import annotations
 
-import io
 import math
-import pickle
 import struct
 import zipfile
-from collections import OrderedDict
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from traindoc import safepickle
 from traindoc.ckpt.safetensors import CheckpointError
 from traindoc.ckpt.stats import Entry
 from traindoc.model.checkpoint import DTYPE_SIZE
+from traindoc.safepickle import Global, PickleError, key
 
+MAX_PICKLE = 256 << 20  # data.pkl of a 70B model's state dict is a few MB
 _STORAGES = {
     "FloatStorage": "F32",
     "HalfStorage": "F16",
@@ -40,11 +41,6 @@ _STORAGES = {
     "BoolStorage": "BOOL",
 }
 _WEIGHT_KEYS = ("state_dict", "model", "module", "model_state_dict", "params")
-
-
-@dataclass(frozen=True)
-class _StorageType:
-    dtype: str
 
 
 @dataclass(frozen=True)
@@ -62,58 +58,41 @@ class _Tensor:
     stride: tuple[int, ...]
 
 
-class _Stub:
-    """Stands in for any class the pickle names; accepts everything, does nothing."""
-
-    qualname = "?"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.args = args
-
-    def __setstate__(self, state: Any) -> None:
-        self.state = state
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        pass
-
-    def append(self, value: Any) -> None:
-        pass
-
-    def extend(self, values: Any) -> None:
-        pass
+def _ints(x: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(x, (tuple, list)) or len(x) > 64:
+        raise PickleError(f"tensor {what} is not a short tuple")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**62 for v in x):
+        raise PickleError(f"tensor {what} holds something other than small integers")
+    return tuple(x)
 
 
-def _rebuild_tensor(storage: Any, offset: Any, size: Any, stride: Any, *rest: Any) -> _Tensor:
-    return _Tensor(storage, int(offset), tuple(int(s) for s in size), tuple(int(s) for s in stride))
+class _Reader:
+    """The `make` and `persistent` hooks of safepickle.load for a state dict."""
 
-
-def _rebuild_parameter(data: Any, *rest: Any) -> Any:
-    return data
-
-
-class _SafeUnpickler(pickle.Unpickler):
-    def __init__(self, data: bytes) -> None:
-        super().__init__(io.BytesIO(data))
+    def __init__(self) -> None:
         self.unknown: set[str] = set()
 
-    def find_class(self, module: str, name: str) -> Any:  # never imports
-        if (module, name) == ("collections", "OrderedDict"):
-            return OrderedDict
-        if module == "torch._utils" and name in ("_rebuild_tensor_v2", "_rebuild_tensor"):
-            return _rebuild_tensor
-        if module == "torch._utils" and name == "_rebuild_parameter":
-            return _rebuild_parameter
-        if module == "torch" and name in _STORAGES:
-            return _StorageType(_STORAGES[name])
-        self.unknown.add(f"{module}.{name}")
-        return type(name, (_Stub,), {"qualname": f"{module}.{name}"})
+    def make(self, g: Global, args: tuple) -> Any:
+        if (g.module, g.name) == ("collections", "OrderedDict"):
+            pairs = args[0] if args and isinstance(args[0], list) else []
+            return {key(p[0]): p[1] for p in pairs if isinstance(p, tuple) and len(p) == 2}
+        if g.module == "torch._utils" and g.name in ("_rebuild_tensor_v2", "_rebuild_tensor"):
+            if len(args) < 4:
+                raise PickleError("tensor rebuilt with too few arguments")
+            offset = _ints((args[1],), "offset")[0]
+            return _Tensor(args[0], offset, _ints(args[2], "shape"), _ints(args[3], "stride"))
+        if g.module == "torch._utils" and g.name == "_rebuild_parameter":
+            return args[0] if args else None
+        self.unknown.add(g.qualname)
+        return None  # an inert safepickle.Call
 
-    def persistent_load(self, pid: Any) -> Any:
+    def persistent(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and len(pid) >= 5 and pid[0] == "storage":
             kind = pid[1]
-            dtype = kind.dtype if isinstance(kind, _StorageType) else "?"
-            return _Storage(str(pid[2]), dtype, int(pid[4]))
-        return _Stub(pid)
+            dtype = _STORAGES.get(kind.name, "?") if isinstance(kind, Global) else "?"
+            numel = pid[4] if isinstance(pid[4], int) and pid[4] >= 0 else 0
+            return _Storage(str(pid[2])[:100], dtype, numel)
+        return None
 
 
 def is_zip(path: str) -> bool:
@@ -129,33 +108,41 @@ def read_entries(path: str) -> tuple[list[Entry], list[str]]:
         what = "a legacy (non-zip) torch pickle" if magic[:1] == b"\x80" else "not a torch zip"
         return [], [f"{path}: {what}: skipped, never unpickled (re-save it as safetensors)"]
     try:
-        zf = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise CheckpointError(path, f"broken zip archive ({exc})") from None
-    with zf:
-        pkl = [i for i in zf.infolist() if i.filename.endswith("data.pkl")]
-        if not pkl:
-            raise CheckpointError(path, "zip archive without data.pkl: not a torch checkpoint")
-        prefix = pkl[0].filename[: -len("data.pkl")]
-        up = _SafeUnpickler(zf.read(pkl[0]))
-        try:
-            obj = up.load()
-        except Exception as exc:  # any malformed pickle: report, never retry unsafely
-            raise CheckpointError(
-                path, f"data.pkl could not be read ({type(exc).__name__})"
-            ) from None
-        members = {i.filename: i for i in zf.infolist()}
-        notes = []
-        if up.unknown:
-            names = ", ".join(sorted(up.unknown)[:5])
-            notes.append(f"{path}: pickle names non-tensor classes ({names}): ignored, not loaded")
-        entries: list[Entry] = []
-        for name, t in _tensors(_weights(obj)):
-            e = _locate(path, fh_offsets(zf, members, prefix, t.storage.key), name, t, notes)
-            if e is not None:
-                entries.append(e)
-        if not entries:
-            notes.append(f"{path}: no tensors found")
+        with zipfile.ZipFile(path) as zf:
+            return _read_zip(path, zf)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        raise CheckpointError(path, f"broken zip archive ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:100]}" if str(exc) else type(exc).__name__
+
+
+def _read_zip(path: str, zf: zipfile.ZipFile) -> tuple[list[Entry], list[str]]:
+    pkl = [i for i in zf.infolist() if i.filename.endswith("data.pkl")]
+    if not pkl:
+        raise CheckpointError(path, "zip archive without data.pkl: not a torch checkpoint")
+    if pkl[0].file_size > MAX_PICKLE:
+        raise CheckpointError(path, f"data.pkl is {pkl[0].file_size} bytes: not a state dict")
+    prefix = pkl[0].filename[: -len("data.pkl")]
+    reader = _Reader()
+    try:
+        obj = safepickle.load(zf.read(pkl[0]), reader.make, reader.persistent)
+    except PickleError as exc:  # any malformed pickle: report, never retry unsafely
+        raise CheckpointError(path, f"data.pkl could not be read ({exc})") from None
+    members = {i.filename: i for i in zf.infolist()}
+    notes = []
+    if reader.unknown:
+        names = ", ".join(sorted(reader.unknown)[:5])
+        notes.append(f"{path}: pickle names non-tensor classes ({names}): ignored, not loaded")
+    entries: list[Entry] = []
+    for name, t in safepickle.leaves(_weights(obj), _Tensor):
+        key_ = t.storage.key if isinstance(t.storage, _Storage) else ""
+        e = _locate(path, fh_offsets(zf, members, prefix, key_), name, t, notes)
+        if e is not None:
+            entries.append(e)
+    if not entries:
+        notes.append(f"{path}: no tensors found")
     return entries, notes
 
 
@@ -170,6 +157,8 @@ def fh_offsets(
     assert fp is not None
     fp.seek(info.header_offset)
     local = fp.read(30)
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        return None  # the central directory points at no local header
     name_len, extra_len = struct.unpack("<HH", local[26:30])
     return info.header_offset + 30 + name_len + extra_len, info.file_size
 
@@ -180,19 +169,6 @@ def _weights(obj: Any) -> Any:
             if isinstance(obj.get(k), dict):
                 return obj[k]
     return obj
-
-
-def _tensors(obj: Any, prefix: str = "") -> list[tuple[str, _Tensor]]:
-    out: list[tuple[str, _Tensor]] = []
-    if isinstance(obj, _Tensor):
-        out.append((prefix, obj))
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            out.extend(_tensors(v, f"{prefix}.{k}" if prefix else str(k)))
-    elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            out.extend(_tensors(v, f"{prefix}.{i}" if prefix else str(i)))
-    return out
 
 
 def _locate(

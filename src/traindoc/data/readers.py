@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from traindoc.model.numbers import loads
+
 FORMATS = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -111,9 +113,24 @@ def read(files: list[Path], notes: Notes, batch: int = 8192) -> Iterator[tuple[i
             continue
         kind = FORMATS.get(f.suffix.lower(), "")
         reader = _READERS[kind]
-        for b in reader(f, notes, batch):
-            if b:
-                yield i, b
+        rows = 0
+        try:
+            for b in reader(f, notes, batch):
+                if b:
+                    rows += len(b)
+                    yield i, b
+        except PermissionError:
+            raise DataError(f"{f}: permission denied") from None
+        except (OSError, ValueError, RecursionError) as exc:  # a corrupt page, a bad block
+            where = f"after {rows} rows" if rows else "before the first row"
+            raise DataError(f"{f}: unreadable {kind or 'data'} file {where} ({why(exc)})") from None
+
+
+def why(exc: BaseException) -> str:
+    """An exception in one line (pyarrow's span several), for a one-line message."""
+    text = " ".join(str(exc).split())
+    text = text[:160] + "..." if len(text) > 160 else text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _jsonl(f: Path, notes: Notes, batch: int) -> Iterator[Batch]:
@@ -134,9 +151,10 @@ def _jsonl(f: Path, notes: Notes, batch: int) -> Iterator[Batch]:
                 notes.add(f"{f}:{n}: not UTF-8 (byte {exc.start}); undecodable bytes replaced")
                 text = raw.decode("utf-8", errors="replace")
             try:
-                rec = json.loads(text)
+                rec = loads(text)
             except ValueError as exc:
-                notes.add(f"{f}:{n}: malformed JSON ({exc.msg}); line skipped", malformed=True)
+                msg = getattr(exc, "msg", None) or why(exc)
+                notes.add(f"{f}:{n}: malformed JSON ({msg}); line skipped", malformed=True)
                 continue
             if not isinstance(rec, dict):
                 notes.add(f"{f}:{n}: a {type(rec).__name__}, not an object; skipped", True)
@@ -157,9 +175,11 @@ def _json_array(f: Path, notes: Notes, batch: int) -> Iterator[Batch]:
         notes.add(f"{f}: not UTF-8 (byte {exc.start}); undecodable bytes replaced")
         text = raw.decode("utf-8", errors="replace")
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError as exc:
-        raise DataError(f"{f}:{exc.lineno}: malformed JSON ({exc.msg})") from None  # type: ignore[attr-defined]
+        if isinstance(exc, json.JSONDecodeError):
+            raise DataError(f"{f}:{exc.lineno}: malformed JSON ({exc.msg})") from None
+        raise DataError(f"{f}: malformed JSON ({why(exc)})") from None
     if isinstance(data, dict):  # {"data": [...]} or {"train": [...]}: the first list
         data = next((v for v in data.values() if isinstance(v, list)), None)
     if not isinstance(data, list):
@@ -215,7 +235,7 @@ def _parquet(f: Path, notes: Notes, batch: int) -> Iterator[Batch]:
     try:
         pf = pq.ParquetFile(f)
     except Exception as exc:
-        raise DataError(f"{f}: not a readable Parquet file ({exc})") from None
+        raise DataError(f"{f}: not a readable Parquet file ({why(exc)})") from None
     index = 0
     for rb in pf.iter_batches(batch_size=batch):
         rows = rb.to_pylist()
@@ -236,7 +256,7 @@ def _arrow(f: Path, notes: Notes, batch: int) -> Iterator[Batch]:
         try:
             fr = ipc.open_file(src)
         except pa.ArrowInvalid as exc:
-            raise DataError(f"{f}: not an Arrow stream or file ({exc})") from None
+            raise DataError(f"{f}: not an Arrow stream or file ({why(exc)})") from None
         batches = (fr.get_batch(i) for i in range(fr.num_record_batches))
     index = 0
     for rb in batches:

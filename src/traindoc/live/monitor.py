@@ -16,6 +16,7 @@ import math
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +29,7 @@ from traindoc.live.persist import Sink
 from traindoc.live.policy import Policy
 from traindoc.live.watchdog import Stall, Watchdog
 from traindoc.model import Fact, Finding, Run, Series, Severity
+from traindoc.model.numbers import MAX_STEP, count, number
 from traindoc.rules.api import RuleSpec
 from traindoc.rules.registry import load_all
 
@@ -151,6 +153,10 @@ class Monitor:
         self._full_at = time.monotonic()
         self._reported: dict[str, Severity] = {}
         self._lock = threading.Lock()  # findings come from the watchdog thread too
+        # The training thread never waits on the lock (the watchdog may hold it): a
+        # finding it cannot record now waits here, recorded at the next step.
+        self._deferred: deque[Finding] = deque()
+        self.skipped = 0  # values that were not numbers (step "x", loss "abc"), skipped
         self.sink = Sink(output_dir, self.facts) if output_dir and self.rank == 0 else None
         self.watchdog: Watchdog | None = None
         if watchdog:
@@ -175,10 +181,13 @@ class Monitor:
         """
         if self.disabled:
             return []
+        n = self._counter(step)
+        if n is None:
+            return []
         if self.watchdog is not None:
-            self.watchdog.beat(step)
+            self.watchdog.beat(n)
         try:
-            new = self._step(int(step), loss, grad_norm, lr, metrics, progress=True)
+            new = self._step(n, loss, grad_norm, lr, metrics, progress=True)
         except Exception as exc:
             self._internal(exc)
             return []
@@ -190,8 +199,11 @@ class Monitor:
         """Numbers that are not a training step (eval_loss, per-layer samples)."""
         if self.disabled:
             return []
+        n = self._counter(step)
+        if n is None:
+            return []
         try:
-            return self._step(int(step), None, None, None, metrics, progress=False)
+            return self._step(n, None, None, None, metrics, progress=False)
         except Exception as exc:
             self._internal(exc)
             return []
@@ -205,6 +217,25 @@ class Monitor:
         """A long pause comes next (checkpoint save, evaluation)."""
         if self.watchdog is not None:
             self.watchdog.pause(reason)
+
+    def _counter(self, step: Any) -> int | None:
+        try:  # ints, numpy integers and 0-d tensors; "x", 2**64 and NaN are not steps
+            n = count(step if isinstance(step, (int, float, str)) else float(step), -MAX_STEP)
+        except (TypeError, ValueError, OverflowError, RuntimeError):
+            n = None
+        if n is None:
+            self._skip(f"step {_show(step)}")
+        return n
+
+    def _skip(self, what: str) -> None:
+        """A value that is not a number: counted, warned about once; monitoring goes on."""
+        self.skipped += 1
+        if self.skipped == 1:
+            log.warning(
+                "traindoc: skipped %s: not a number; monitoring continues "
+                "(later ones are only counted, in Monitor.skipped)",
+                what,
+            )
 
     @property
     def should_stop(self) -> bool:
@@ -220,13 +251,19 @@ class Monitor:
         progress: bool,
     ) -> list[Finding]:
         t = time.time()
+        for _ in range(len(self._deferred)):  # kept back by the watchdog's lock earlier
+            self._report(self._deferred.popleft(), wait=False)  # re-deferred if still held
         values = {"loss": loss, "grad_norm": grad_norm, "lr": lr, **metrics}
         record: dict[str, Any] = {"step": step}
         trip: list[str] = []
-        for key, v in values.items():
+        for key, v in list(values.items()):
             if v is None:
                 continue
-            v = float(v)
+            v = _value(v)
+            if v is None:
+                self._skip(f"{key}={_show(values[key])} at step {step}")
+                values[key] = None
+                continue
             record[key] = v
             buf = self._bufs.get(key)
             if buf is None:
@@ -237,6 +274,7 @@ class Monitor:
                     trip.append("nonfinite-loss")
                 elif key == "grad_norm":
                     trip.append("nonfinite-gradients")
+        loss = values["loss"]
         if loss is not None and self._bufs["loss"].n <= 3:
             trip.append("absurd-initial-loss")  # reads only the first 3 points
         record["time"] = t
@@ -297,11 +335,18 @@ class Monitor:
             if err not in self.errors:
                 self.errors.append(err)
                 log.warning("traindoc: %s", err)
-        return [f for f in d.findings if self._report(f)]
+        return [f for f in d.findings if self._report(f, wait=False)]
 
-    def _report(self, f: Finding) -> bool:
-        """Report a finding once per rule (again only if its severity rises)."""
-        with self._lock:
+    def _report(self, f: Finding, wait: bool = True) -> bool:
+        """Report a finding once per rule (again only if its severity rises).
+
+        wait=False (the training thread): when the watchdog holds the lock, the finding
+        is deferred to the next step instead of blocking training.
+        """
+        if not self._lock.acquire(blocking=wait):
+            self._deferred.append(f)
+            return False
+        try:
             seen = self._reported.get(f.rule)
             if seen is not None and f.severity <= seen:
                 return False
@@ -311,6 +356,8 @@ class Monitor:
             action = self.policy.action(f)
             self.findings.append(f)
             self.actions[f.rule] = action
+        finally:
+            self._lock.release()
         where = f" (rank {self.rank})" if self.world_size > 1 else ""
         text = f"traindoc{where}: [{f.rule}] {f.title}"
         if action == "stop":
@@ -328,7 +375,7 @@ class Monitor:
     def report(self, finding: Finding) -> bool:
         """Report a finding made outside the rules (adapters: stragglers)."""
         try:
-            return self._report(finding)
+            return self._report(finding, wait=False)
         except Exception as exc:
             self._internal(exc)
             return False
@@ -412,6 +459,21 @@ class Monitor:
         wd = getattr(self, "watchdog", None)
         if wd is not None:
             wd._stop.set()
+
+
+def _value(v: Any) -> float | None:
+    """A metric as a float (a 0-d tensor or numpy scalar too); None when not a number."""
+    if isinstance(v, (int, float)):  # the common case: no conversion cost
+        return number(v)
+    try:
+        return number(float(v))
+    except (TypeError, ValueError, OverflowError, RuntimeError):
+        return number(v) if isinstance(v, str) else None
+
+
+def _show(v: Any) -> str:
+    text = repr(v) if isinstance(v, (str, int, float)) else type(v).__name__
+    return text[:40]
 
 
 def _env_int(name: str, default: int) -> int:

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact
+from traindoc.model.numbers import count, finite, number
 from traindoc.readers import ReadError
-from traindoc.readers._base import Notes, to_float
+from traindoc.readers._base import Notes
 from traindoc.readers._config import facts_from, load, tool_facts, tool_of
 from traindoc.readers.training_args import facts_from_args, load_args
 
@@ -166,13 +167,11 @@ def _coerce(fact: str, value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         return None
     if fact in _INT_FACTS:
-        num = to_float(value) if isinstance(value, str) else value
-        if isinstance(num, (int, float)) and num == num and num > 0 and float(num).is_integer():
-            return int(num)
-        return None
+        num = number(value)
+        return count(num, 1) if num is not None and float(num).is_integer() else None
     if fact == "num_train_epochs":
-        num = to_float(value) if isinstance(value, str) else value
-        return float(num) if isinstance(num, (int, float)) and num > 0 else None
+        num = finite(value)
+        return num if num is not None and num > 0 else None
     return str(value) if isinstance(value, str) and value.strip() else None
 
 

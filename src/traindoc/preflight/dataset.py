@@ -6,11 +6,11 @@ dataset-too-small and empty-samples when the data extra is missing.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact, Input, Note
+from traindoc.model.numbers import loads
 
 
 def _audit(data: Path, notes: list[Note]) -> Any:
@@ -65,7 +65,7 @@ def _count(data: Path, notes: list[Note]) -> tuple[int | None, int, list[int]]:
     records: list[tuple[int, Any]] = []
     if text.lstrip().startswith("["):
         try:
-            records = list(enumerate(json.loads(text), 1))
+            records = list(enumerate(loads(text), 1))
         except ValueError:
             notes.append(Note(str(data), "not a JSON array; counted as lines"))
     if not records:
@@ -73,9 +73,7 @@ def _count(data: Path, notes: list[Note]) -> tuple[int | None, int, list[int]]:
             if not line.strip():
                 continue
             try:
-                records.append(
-                    (i, json.loads(line) if data.suffix in (".jsonl", ".json") else line)
-                )
+                records.append((i, loads(line) if data.suffix in (".jsonl", ".json") else line))
             except ValueError:
                 records.append((i, line))
     empty = [i for i, r in records if not _text(r).strip()]

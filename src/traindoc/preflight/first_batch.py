@@ -58,9 +58,50 @@ def measure(
     seq_len: int = 64,
     seed: int = 0,
 ) -> FirstBatch:
-    """Mean cross-entropy of the model on a few batches. Raises Unavailable."""
+    """Mean cross-entropy of the model on a few batches. Raises Unavailable.
+
+    The files are untrusted input to torch, transformers and safetensors: whatever
+    those raise on them (a lying header, a config field of the wrong type) means
+    the loss cannot be measured here, which is a note, never a crash.
+    """
     if not available():
         raise Unavailable(EXTRA_HINT)
+    home = model_dir if model_dir.is_dir() else model_dir.parent
+    _check_size(home, model_dir)
+    try:
+        return _measure(model_dir, data, batches, batch_size, seq_len, seed)
+    except Unavailable:
+        raise
+    except Exception as exc:
+        why = " ".join(str(exc).split())[:160]
+        raise Unavailable(
+            f"{home}: the model could not be run ({type(exc).__name__}: {why})"
+        ) from None
+
+
+def _check_size(home: Path, model_dir: Path) -> None:
+    """A config.json that describes a model far larger than the weights beside it would
+    have torch allocate it all (10**12 parameters from a 30 KB file): refused first."""
+    from traindoc.model.numbers import loads
+    from traindoc.model.params import params_from_config
+
+    try:
+        cfg = loads((home / "config.json").read_bytes())
+    except (OSError, ValueError):
+        return  # the missing / broken config is reported by the build below
+    n = params_from_config(cfg) if isinstance(cfg, dict) else None
+    files = (
+        [model_dir] if model_dir.is_file() else [*home.glob("*.safetensors"), *home.glob("*.bin")]
+    )
+    have = sum(f.stat().st_size for f in files if f.is_file())
+    if n is None or n > 2 * have + 10**6:  # >= 1 byte per parameter in any real checkpoint
+        what = f"{n:,} parameters" if n else "a size that cannot be read"
+        raise Unavailable(f"{home}: config.json gives {what} for {have:,} bytes of weights")
+
+
+def _measure(
+    model_dir: Path, data: Path | None, batches: int, batch_size: int, seq_len: int, seed: int
+) -> FirstBatch:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
     from transformers import AutoConfig, AutoModelForCausalLM

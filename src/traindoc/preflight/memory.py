@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from traindoc.model.numbers import count
+
 GIB = float(1 << 30)
 OVERHEAD_GIB = 1.0
 
@@ -241,10 +243,13 @@ def fixes(s: Setup, budget_gib: float, bf16_ok: bool | None) -> list[dict[str, A
 
 def setup_from(facts: dict[str, Any], model_cfg: dict[str, Any], n_params: int) -> Setup | None:
     """A Setup from plain fact values and the model's config.json; None when too little is known."""
-    g = model_cfg.get
+
+    def g(key: str) -> int | None:  # a size: a positive integer, or nothing (a dict, 1e309)
+        return count(model_cfg.get(key), 1, 2**40)
+
     hidden = g("hidden_size") or g("n_embd") or g("d_model")
     layers = g("num_hidden_layers") or g("n_layer") or g("num_layers")
-    vocab = g("vocab_size") or facts.get("vocab_size")
+    vocab = g("vocab_size") or count(facts.get("vocab_size"), 1, 2**40)
     if not all(isinstance(x, int) and x > 0 for x in (hidden, layers, vocab)):
         return None
     precision = str(facts.get("precision") or "fp32")
@@ -262,22 +267,23 @@ def setup_from(facts: dict[str, Any], model_cfg: dict[str, Any], n_params: int) 
         # HF Trainer keeps the weights in the dtype they were loaded in; a mixed-precision
         # run over an fp32 load is the classic 16-18 bytes/param setup.
         wdt = _dtype(str(facts.get("load_dtype") or "")) or "fp32"
-    seq = int(facts.get("max_seq_len") or g("n_positions") or g("max_position_embeddings") or 2048)
+    seq = count(facts.get("max_seq_len"), 1) or g("n_positions") or g("max_position_embeddings")
+    seq = seq or 2048
     seq = min(seq, 1 << 20)
     r = facts.get("lora_r")
     return Setup(
         n_params=n_params,
-        hidden=int(hidden),
-        layers=int(layers),
-        vocab=int(vocab),
+        hidden=hidden,
+        layers=layers,
+        vocab=vocab,
         intermediate=g("intermediate_size") or g("n_inner"),
         seq_len=seq,
-        micro_batch=int(facts.get("per_device_batch") or 1),
+        micro_batch=count(facts.get("per_device_batch"), 1, 2**31) or 1,
         weights_dtype=wdt,
         precision=precision if precision in ("bf16", "fp16") else "fp32",
         optim=optim_kind(facts.get("optim")),
         grad_ckpt=bool(facts.get("gradient_checkpointing")),
-        lora_r=(int(r) if r else 8) if lora else None,
+        lora_r=(count(r, 1, 2**20) or 8) if lora else None,
     )
 
 

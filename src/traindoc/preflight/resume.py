@@ -2,7 +2,7 @@
 
 Read without torch and without executing anything: trainer_state.json is JSON;
 scheduler.pt, optimizer.pt and training_args.bin go through the restricted
-unpickler of readers/training_args.py (stub classes only), and the one number
+walker of traindoc.safepickle (inert data only), and the one number
 needed from optimizer.pt, Adam's step count, is read from its raw storage
 bytes in the zip. The counter simulation itself is the rule's
 (rules/resume/resume_step_mismatch.py), so it is the same code offline and here.
@@ -10,14 +10,15 @@ bytes in the zip. The counter simulation itself is the rule's
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact
+from traindoc.model.numbers import count, loads
 from traindoc.readers import ReadError
 from traindoc.readers.training_args import load_args
 
@@ -39,11 +40,11 @@ def read_resume(path: Path) -> tuple[dict[str, Fact], list[str]]:
     why = ""
     named = _NAME_STEP.search(path.name if path.is_dir() else path.stem)
     ts = _json(home / "trainer_state.json")
-    if ts and isinstance(ts.get("global_step"), int):
-        step, why = ts["global_step"], f"{home.name}/trainer_state.json: global_step"
+    if ts and count(ts.get("global_step")) is not None:
+        step, why = count(ts["global_step"]), f"{home.name}/trainer_state.json: global_step"
         for k in ("logging_steps", "eval_steps", "save_steps"):
-            if isinstance(ts.get(k), int):
-                state[f"saved_{k}"] = ts[k]
+            if count(ts.get(k)) is not None:
+                state[f"saved_{k}"] = count(ts[k])
     if path.is_file() and path.suffix in (".pt", ".pth", ".ckpt"):
         try:
             doc = load_args(path)  # any dict pickle; tensors stay placeholders
@@ -51,15 +52,15 @@ def read_resume(path: Path) -> tuple[dict[str, Fact], list[str]]:
             notes.append(str(exc))
             doc = {}
         for k in _STEP_KEYS:
-            if isinstance(doc.get(k), int):
-                step, why = doc[k], f"{path.name}: {k}"
+            if count(doc.get(k)) is not None:
+                step, why = count(doc[k]), f"{path.name}: {k}"
                 break
         state["optimizer"] = "optimizer" in doc or "optimizer_states" in doc
         state["scheduler"] = any(k in doc for k in ("lr_scheduler", "scheduler", "lr_schedulers"))
-    if named:
-        state["name_step"] = int(named.group(1))
+    if named and count(named.group(1)) is not None:
+        state["name_step"] = count(named.group(1))
         if step is None:
-            step, why = int(named.group(1)), f"{path.name}: name"
+            step, why = count(named.group(1)), f"{path.name}: name"
     if step is None:
         notes.append(f"{path}: no step found (no trainer_state.json, no checkpoint-N name)")
         return {}, notes
@@ -68,14 +69,14 @@ def read_resume(path: Path) -> tuple[dict[str, Fact], list[str]]:
         state["scheduler"] = (home / "scheduler.pt").is_file() or any(home.glob("global_step*"))
         state["rng"] = any(home.glob("rng_state*.pth"))
         sched = _safe_load(home / "scheduler.pt", notes)
-        if isinstance(sched, dict) and isinstance(sched.get("last_epoch"), int):
-            state["scheduler_step"] = sched["last_epoch"]
+        if isinstance(sched, dict) and count(sched.get("last_epoch")) is not None:
+            state["scheduler_step"] = count(sched["last_epoch"])
         opt_step = _adam_step(home / "optimizer.pt", notes)
         if opt_step is not None:
             state["optimizer_step"] = opt_step
         args = _safe_load(home / "training_args.bin", notes)
-        if isinstance(args, dict) and isinstance(args.get("gradient_accumulation_steps"), int):
-            state["saved_grad_accum"] = args["gradient_accumulation_steps"]
+        if isinstance(args, dict) and count(args.get("gradient_accumulation_steps"), 1):
+            state["saved_grad_accum"] = count(args["gradient_accumulation_steps"], 1)
     facts = {
         "resume_step": Fact(int(step), why),
         "resume_state": Fact(state, src),
@@ -105,7 +106,7 @@ def _adam_step(p: Path, notes: list[str]) -> int | None:
             continue
         v = per_param["step"]
         if isinstance(v, (int, float)):
-            return int(v)
+            return count(v)
         return _scalar_from_zip(p, v)
     return None
 
@@ -114,19 +115,23 @@ def _scalar_from_zip(p: Path, rebuilt: Any) -> int | None:
     """A 0-d tensor's value: rebuilt = [[ 'storage', [tag, StorageClass, key, loc, n]], offset, ...]."""
     try:
         pid = rebuilt[0][1]
-        storage_cls, key, offset = pid[1], str(pid[2]), int(rebuilt[1])
-        fmt, size = _DTYPES[getattr(storage_cls, "__name__", str(storage_cls))]
+        storage_cls, key, offset = pid[1], str(pid[2]), count(rebuilt[1])
+        if offset is None:
+            return None
+        fmt, size = _DTYPES[str(storage_cls).rsplit(".", 1)[-1]]  # "torch.FloatStorage"
         with zipfile.ZipFile(p) as zf:
             member = next(n for n in zf.namelist() if n.endswith(f"/data/{key}"))
             raw = zf.read(member)
-        return int(struct.unpack_from(fmt, raw, offset * size)[0])
+        return count(struct.unpack_from(fmt, raw, offset * size)[0])
     except (IndexError, KeyError, TypeError, ValueError, StopIteration, struct.error, OSError):
+        return None
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError):
         return None
 
 
 def _json(p: Path) -> dict | None:
     try:
-        doc = json.loads(p.read_text())
+        doc = loads(p.read_bytes())
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) else None

@@ -7,14 +7,13 @@ and reported once per file and kind, so a million bad lines make one message.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 import numpy as np
 import orjson
 
-from traindoc.model import Note
+from traindoc.model import Note, numbers
 
 
 class ReadError(Exception):
@@ -102,7 +101,7 @@ def loads_json(raw: bytes) -> Any:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw.decode("utf-8", errors="replace"))
+    return numbers.loads(raw.decode("utf-8", errors="replace"))
 
 
 def restore(values: np.ndarray) -> np.ndarray:
@@ -118,22 +117,11 @@ _STANDINS = {NAN_STANDIN: math.nan, POS_STANDIN: math.inf, NEG_STANDIN: -math.in
 
 def to_float(value: Any) -> float | None:
     """A logged value as a float, NaN/Inf spellings included; None if not a number."""
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        if value in _STANDINS:
-            return _STANDINS[value]
-        return float(value)
-    if isinstance(value, str):
-        try:  # float() also takes "nan", "NaN", "inf", "-Infinity"
-            return float(value)
-        except ValueError:
-            return None
-    return None
+    if isinstance(value, float) and value in _STANDINS:
+        return _STANDINS[value]
+    return numbers.number(value) if not isinstance(value, bytes) else None
 
 
 def to_int(value: Any) -> int | None:
-    f = to_float(value)
-    if f is None or not math.isfinite(f):
-        return None
-    return int(f)
+    """A counter: None for NaN/Inf, negatives and absurd magnitudes (model.numbers)."""
+    return numbers.count(to_float(value))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from traindoc.model import Fact, Series
+from traindoc.model.numbers import MAX_STEP
 from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical, is_eval, kind
 from traindoc.readers._base import Notes, restore, to_float
 
@@ -100,7 +101,16 @@ class Columns:
             for i in np.flatnonzero(np.isnan(col)).tolist():
                 v = recs[i].get(key)
                 if isinstance(v, str) and "/" in v:
-                    col[i] = to_float(v.split("/", 1)[0]) or np.nan
+                    col[i] = to_float(v.split("/", 1)[0][:100]) or np.nan
+        # 1e309, NaN spelled out, 2**64: not a counter. The record is counted and given
+        # the previous step (below), so its metrics still count and no int() sees an inf.
+        with np.errstate(invalid="ignore"):
+            odd = ~np.isnan(col) & ~(np.abs(col) <= MAX_STEP)
+        if odd.any():
+            line, where = self._where(int(pos[odd.argmax()]))
+            what = "record{s} whose step is not a counter (inf or beyond 2**53)"
+            self.notes.count(self.path, what, line, where or "given the previous step", "")
+            col[odd] = np.nan
         # a record of eval metrics only, numbered by epoch (mmengine's val lines): it
         # belongs to the train step before it, not to a resume back to step 1
         back = np.flatnonzero(np.r_[False, col[1:] < col[:-1]])
@@ -111,9 +121,10 @@ class Columns:
             col[0] = np.nan
         missing = np.isnan(col)
         if missing.any():  # forward-fill from the last step seen, else the line index
-            line, where = self._where(int(pos[missing.argmax()]))
-            what = "record{s} without a step counter"
-            self.notes.count(self.path, what, line, where or "given the previous step", "")
+            if (none := missing & ~odd).any():
+                line, where = self._where(int(pos[none.argmax()]))
+                what = "record{s} without a step counter"
+                self.notes.count(self.path, what, line, where or "given the previous step", "")
             last = np.maximum.accumulate(np.where(missing, -1, np.arange(n)))
             prior = np.nan if self.last_step is None else self.last_step
             col = np.where(last >= 0, col[np.maximum(last, 0)], prior)

@@ -6,7 +6,6 @@ themselves) are taken, numbers only, at the top level or one level down.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import yaml
 
 from traindoc.model import Fact
+from traindoc.model.numbers import MAX_STEP, count, loads
 from traindoc.model.signals import FACTS, REGIMES
 from traindoc.readers._base import Notes, to_float
 
@@ -65,7 +65,10 @@ _PRECISION |= {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "half":
 def load(path: Path, notes: Notes) -> dict[str, Any] | None:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except RecursionError:  # PyYAML composes nested nodes recursively
+        notes.add(path, "not read: nested too deeply")
+        return None
     except (OSError, ValueError, yaml.YAMLError) as exc:
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         notes.add(path, f"not read: {first}")
@@ -97,7 +100,8 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
             out[fact] = Fact(value, f"{source}: {name}")
         elif isinstance(value, str) and value.strip() and (num := to_float(value)) is not None:
             whole = value.strip().lstrip("+-").isdigit()
-            out[fact] = Fact(int(num) if whole else num, f"{source}: {name}={value!r}")
+            num = count(num, -MAX_STEP) if whole and count(num, -MAX_STEP) is not None else num
+            out[fact] = Fact(num, f"{source}: {name}={value!r}")
     for flag in ("bf16", "fp16"):  # TrainingArguments' flags (`--bf16 True`)
         if "precision" not in out and flag in flat and _true(flat[flag][1]):
             out["precision"] = Fact(flag, f"{source}: {flat[flag][0]}={flat[flag][1]}")
@@ -163,8 +167,8 @@ def tool_facts(data: dict[str, Any], source: str) -> dict[str, Fact]:
     if data.get("stage") in ("ppo",):
         out["task"] = Fact("rl", f"{source}: stage: {data['stage']}")
     ckpt = data.get("resume_from_checkpoint")
-    if isinstance(ckpt, str) and (m := _CKPT_STEP.search(ckpt)):
-        out["resume_steps"] = Fact((int(m.group(1)),), f"{source}: resume_from_checkpoint")
+    if isinstance(ckpt, str) and (m := _CKPT_STEP.search(ckpt)) and count(m.group(1)) is not None:
+        out["resume_steps"] = Fact((count(m.group(1)),), f"{source}: resume_from_checkpoint")
     out["tool"] = Fact(tool, f"{source}: {tool} config")
     return out
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from traindoc.model import Fact, Input
+from traindoc.model.numbers import count
 from traindoc.model.params import params_from_config
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._config import find_tool_config
@@ -99,10 +100,10 @@ def _config(cfg: dict[str, Any], src: str, facts: dict[str, Fact], versions: dic
     labels = cfg.get("id2label") if isinstance(cfg.get("id2label"), dict) else {}
     named = any(not _DEFAULT_LABEL.match(str(v)) for v in labels.values())
     if any(a.endswith(_CLASSIFIER) for a in arch) or (not arch and named):
-        n = cfg.get("num_labels") or len(labels)
+        n = count(cfg.get("num_labels"), 1) or len(labels)
         if n:
             why = arch[0] if arch else "id2label"
-            facts["num_classes"] = Fact(int(n), f"{src}: {len(labels) or n} labels ({why})")
+            facts["num_classes"] = Fact(n, f"{src}: {len(labels) or n} labels ({why})")
         if isinstance(vocab, int):  # the token vocabulary is not the output space here
             facts["input_vocab_size"] = Fact(vocab, f"{src}: vocab_size")
     elif isinstance(vocab, int):
@@ -123,8 +124,8 @@ def _config(cfg: dict[str, Any], src: str, facts: dict[str, Fact], versions: dic
 
 def _resume(args: dict[str, Any], p: Path, facts: dict[str, Fact]) -> None:
     ckpt = args.get("resume_from_checkpoint")
-    if isinstance(ckpt, str) and (m := _CKPT_STEP.search(ckpt)):
+    if isinstance(ckpt, str) and (m := _CKPT_STEP.search(ckpt)) and count(m.group(1)) is not None:
         old = facts.get("resume_steps")
-        steps = tuple(sorted({int(m.group(1)), *(old.value if old else ())}))
+        steps = tuple(sorted({count(m.group(1)), *(old.value if old else ())}))
         src = f"{p.name}: resume_from_checkpoint={ckpt}" + (f"; {old.source}" if old else "")
         facts["resume_steps"] = Fact(steps, src)

@@ -5,11 +5,11 @@ Sniffing reads at most a few KB per candidate file and never writes.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from traindoc.model.numbers import loads
 from traindoc.model.signals import ALIASES, STEP_KEYS
 from traindoc.readers import live
 from traindoc.readers._base import to_float
@@ -109,7 +109,7 @@ def _first_line_dict(head: bytes) -> dict | None:
     for raw in head.split(b"\n")[:50]:
         if raw.strip():
             try:
-                rec = json.loads(raw.decode("utf-8", errors="replace"))
+                rec = loads(raw.decode("utf-8", errors="replace"))
             except ValueError:
                 return None
             return rec if isinstance(rec, dict) else None

@@ -15,7 +15,7 @@ from itertools import compress, count, repeat
 from pathlib import Path
 from typing import Any
 
-from traindoc.model import Fact, Input, Run
+from traindoc.model import Fact, Input, Run, numbers
 from traindoc.readers import _sidefiles
 from traindoc.readers._base import Notes, ReadError, loads_json, to_float
 from traindoc.readers._columns import Columns
@@ -68,7 +68,7 @@ def read(path: str | Path) -> Run:
     series, facts = cols.finish("hf")
     last_path, last = states[-1]
     facts["trainer"] = Fact("hf", f"{last_path.name}: HF Trainer state")
-    if any(isinstance(e, dict) and "train_runtime" in e for e in last.get("log_history") or ()):
+    if any(isinstance(e, dict) and "train_runtime" in e for e in _history(last)):
         facts["ended"] = Fact(True, f"{_rel(last_path, root)}: the train_runtime summary")
     for key, fact in _STATE_FACTS.items():
         value = last.get(key)
@@ -137,13 +137,19 @@ def _add_history(f: Path, state: dict[str, Any], cols: Columns, notes: Notes) ->
         cols.add(entries, None, 0)
 
 
+def _history(state: dict[str, Any]) -> list:
+    """log_history when it is a list (it can be 5, or a dict, in a damaged file)."""
+    history = state.get("log_history")
+    return history if isinstance(history, list) else []
+
+
 def _losses(state: dict[str, Any]) -> dict[int, float]:
     out = {}
-    for e in state.get("log_history") or []:
+    for e in _history(state):
         if isinstance(e, dict) and "loss" in e and "train_runtime" not in e:
-            s, v = to_float(e.get("step")), to_float(e.get("loss"))
+            s, v = numbers.count(to_float(e.get("step"))), to_float(e.get("loss"))
             if s is not None and v is not None:
-                out[int(s)] = v
+                out[s] = v
     return out
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from traindoc.model import Fact, Input, Run, Series
+from traindoc.model.numbers import count, finite
 from traindoc.readers import _sidefiles, hf_trainer
 from traindoc.readers._base import Notes, ReadError, loads_json, to_float
 from traindoc.readers._columns import Columns
@@ -84,11 +85,13 @@ def _rows(log: Path, notes: Notes) -> tuple[list[dict[str, Any]], int | None]:
             continue
         if isinstance(rec.get("elapsed_time"), str) and (m := _SPAN.match(rec["elapsed_time"])):
             d, h, mi, s = m.groups()
-            row["time"] = int(d or 0) * 86400 + int(h) * 3600 + int(mi) * 60 + float(s)
+            parts = [count(x or 0) for x in (d, h, mi)]
+            if None not in parts and (sec := finite(s)) is not None:
+                row["time"] = parts[0] * 86400 + parts[1] * 3600 + parts[2] * 60 + sec
         rows.append(row)
     if not rows and not lines:
         raise ReadError(log, "file is empty")
-    return rows, int(total) if total else None
+    return rows, count(total) or None
 
 
 def _with_times(state: Series, log: Series) -> Series:

@@ -12,6 +12,7 @@ refuses the file store without MLFLOW_ALLOW_FILE_STORE.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ import numpy as np
 import yaml
 
 from traindoc.model import Fact, Input, Run, Series
+from traindoc.model.numbers import count
 from traindoc.model.signals import canonical
 from traindoc.readers import _config
 from traindoc.readers._base import Notes, ReadError, to_float
@@ -133,14 +135,15 @@ def _param(text: str) -> Any:
     f = to_float(text)
     if f is None or text.lower() in ("nan", "inf", "-inf", "infinity"):
         return text
-    return int(f) if f.is_integer() and "." not in text and "e" not in text.lower() else f
+    whole = math.isfinite(f) and f.is_integer() and "." not in text and "e" not in text.lower()
+    return int(f) if whole else f
 
 
 def _facts(params: dict[str, Any], status: Any, src: str) -> dict[str, Fact]:
     facts = _config.facts_from(params, f"mlflow {src}")
     facts["trainer"] = Fact("mlflow", "MLflow tracking")
     if (st := to_float(status)) is not None or isinstance(status, str):
-        label = _STATUS.get(int(st), str(status)) if st is not None else str(status)
+        label = _STATUS.get(count(st), str(status)) if st is not None else str(status)
         facts["mlflow_status"] = Fact(label, "mlflow run status")
     return facts
 

@@ -2,84 +2,27 @@
 
 The file is a pickled `TrainingArguments` (a torch zip holding `data.pkl`, or a
 legacy torch/plain pickle). `torch.load(weights_only=True)` refuses it and a
-full unpickle runs arbitrary code, so `find_class` here hands back inert stub
-classes: calling one (REDUCE, NEWOBJ) only records the arguments, BUILD only
-records the state. `os.system("...")` in a hostile file becomes a stub holding
-a string. Enums come back as stubs carrying their value (FORMATS.md 1.5).
+full unpickle runs arbitrary code, so it goes through traindoc.safepickle: calling
+a class (REDUCE, NEWOBJ) only records the arguments, BUILD only records the
+state. `os.system("...")` in a hostile file becomes inert data holding a string.
+Enums come back as their value (FORMATS.md 1.5).
 """
 
 from __future__ import annotations
 
-import io
-import pickle
+import pickletools
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
+from traindoc import safepickle
 from traindoc.model import Fact
 from traindoc.readers._base import ReadError
+from traindoc.safepickle import PickleError
 
 _MAX_PICKLE = 16 << 20  # a TrainingArguments pickle is ~4 KB; anything huge is not one
 _TORCH_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
-
-
-class _Stub:
-    """Stands in for any class or callable the pickle names; holds data only."""
-
-    module = ""
-    qualname = ""
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> _Stub:
-        obj = object.__new__(cls)
-        obj.__dict__["_args"] = args
-        obj.__dict__["_state"] = None
-        obj.__dict__["_items"] = []
-        return obj
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.__dict__["_args"] = args
-
-    def __setstate__(self, state: Any) -> None:
-        self.__dict__["_state"] = state
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self.__dict__["_items"].append((key, value))
-
-    def append(self, value: Any) -> None:
-        self.__dict__["_items"].append(value)
-
-    def extend(self, values: Any) -> None:
-        self.__dict__["_items"].extend(values)
-
-
-class _SafeUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        # A fresh inert class per name; the real module is never imported.
-        return type(name.rsplit(".", 1)[-1], (_Stub,), {"module": module, "qualname": name})
-
-    def persistent_load(self, pid: Any) -> Any:
-        return ("storage", pid)  # tensor storages: never needed for the args
-
-
-def _plain(obj: Any, depth: int = 0) -> Any:
-    """Stub graph -> dicts, lists and scalars (enums become their value)."""
-    if depth > 20:
-        return None
-    if isinstance(obj, _Stub):
-        state = obj.__dict__["_state"]
-        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], dict):
-            state = state[0]  # (dict, slotstate)
-        if state is not None:
-            return _plain(state, depth + 1)
-        args = obj.__dict__["_args"]
-        if len(args) == 1:
-            return _plain(args[0], depth + 1)
-        return [_plain(a, depth + 1) for a in args] if args else None
-    if isinstance(obj, dict):
-        return {str(k): _plain(v, depth + 1) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v, depth + 1) for v in obj]
-    return obj
 
 
 def _pickle_bytes(path: Path) -> tuple[bytes, bool]:
@@ -97,22 +40,38 @@ def _pickle_bytes(path: Path) -> tuple[bytes, bool]:
     return path.read_bytes(), True
 
 
+def _stop(data: bytes) -> int:
+    """The offset of the STOP that ends the first pickle in data."""
+    try:
+        for op, _arg, pos in pickletools.genops(data):
+            if op.name == "STOP":
+                return pos
+    except ValueError as exc:
+        raise PickleError(f"ValueError: {exc}") from None
+    raise PickleError("no STOP opcode (truncated)")
+
+
 def load_args(path: str | Path) -> dict[str, Any]:
     """All fields of a pickled TrainingArguments as plain data. Raises ReadError."""
     path = Path(path)
     try:
         data, maybe_legacy = _pickle_bytes(path)
-        stream = io.BytesIO(data)
-        obj = _SafeUnpickler(stream).load()
+        obj = safepickle.load(data)
         if maybe_legacy and obj == _TORCH_LEGACY_MAGIC:
-            # legacy torch.save: magic, protocol, sys_info, then the object
+            # legacy torch.save: magic, protocol, sys_info, then the object, one after
+            # the other: each pickle ends at its STOP, the next starts right after it
             for _ in range(3):
-                obj = _SafeUnpickler(stream).load()
-        args = _plain(obj)
-    except ReadError:
-        raise
-    except Exception as exc:  # hostile or broken bytes: any failure means unreadable
-        raise ReadError(path, f"not a readable pickle ({type(exc).__name__}: {exc})") from None
+                data = data[_stop(data) + 1 :]
+                obj = safepickle.load(data)
+        args = safepickle.plain(obj)
+    except PickleError as exc:  # hostile or broken bytes: unreadable, never retried
+        raise ReadError(path, f"not a readable pickle ({exc})") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        raise ReadError(path, f"broken zip archive ({type(exc).__name__})") from None
+    except PermissionError:
+        raise ReadError(path, "permission denied") from None
+    except OSError as exc:  # a zip whose offsets point before the file's start (EINVAL)
+        raise ReadError(path, f"not readable ({exc.strerror or type(exc).__name__})") from None
     if not isinstance(args, dict):
         raise ReadError(path, f"pickle holds {type(args).__name__}, not TrainingArguments")
     return args

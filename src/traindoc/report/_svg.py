@@ -73,9 +73,9 @@ def step_label(v: float) -> str:
 
 def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     span = hi - lo
-    if span <= 0 or not math.isfinite(span):
-        return [lo]
     raw = span / n
+    if not (math.isfinite(span) and raw > 0):  # inf, NaN, or a span that underflows
+        return [lo]
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
     first = math.ceil(lo / step) * step
@@ -83,12 +83,17 @@ def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def log_ticks(lo: float, hi: float, most: int = 8) -> list[float]:
-    """Decades (every k-th when many); with 2 and 5 too when few, so labels never crowd."""
+    """Decades (every k-th when many); with 2 and 5 too when few, so labels never crowd.
+    Limits beyond [1e-300, 1e300] (0, a denormal, inf) are taken at those bounds."""
+    lo, hi = min(max(lo, _TINY), _HUGE), min(max(hi, _TINY), _HUGE)
     a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
     mults = (1, 2, 5) if 3 * (b - a) <= most else (1,)
     every = max(1, math.ceil((b - a + 1) / max(most, 2)))
     ticks = [m * 10.0**e for e in range(a, b + 1, every) for m in mults]
     return [t for t in ticks if lo <= t <= hi]
+
+
+_HUGE, _TINY = 1e300, 1e-300  # axis limits: padding and ticks stay finite inside them
 
 
 class XScale:
@@ -102,7 +107,9 @@ class XScale:
 class YScale:
     def __init__(self, values: Sequence[float], h: float, log: bool) -> None:
         v = np.asarray([x for x in values if math.isfinite(x) and (x > 0 or not log)], float)
-        lo, hi = (float(v.min()), float(v.max())) if v.size else (0.0, 1.0)
+        # 1e308, 5e-324: drawn at the edge of what the axis can span without overflow
+        v = np.clip(v, *((_TINY, _HUGE) if log else (-_HUGE, _HUGE)))
+        lo, hi = (float(v.min()), float(v.max())) if v.size else (float(log), 1.0 + 9 * log)
         if log:
             lo, hi = math.log10(lo), math.log10(hi)
         if hi - lo < 1e-12 * max(abs(hi), 1.0) or (log and hi - lo < 0.3):
@@ -120,7 +127,8 @@ class YScale:
 
     def ticks(self) -> list[float]:
         if self.log:
-            return log_ticks(10**self.lo, 10**self.hi, max(2, int(self.h // 18)))
+            lo, hi = max(self.lo, -300), min(self.hi, 300)  # the axis, padded, in decades
+            return log_ticks(10**lo, 10**hi, max(2, int(self.h // 18)))
         return nice_ticks(self.lo, self.hi, max(3, int(self.h // 40)))
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from traindoc.model import Event, Fact, Series
+from traindoc.model.numbers import count
 from traindoc.readers.logs.numbers import NUM_SRC, parse
 
 NUM = NUM_SRC
@@ -127,7 +128,7 @@ def place(found: list[Event], rec_line: np.ndarray, rec_step: np.ndarray) -> lis
     out, resumed = [], None
     for e in found:
         if e.kind == "resume":
-            resumed = int(e.value) if e.value is not None else None
+            resumed = count(e.value)
             out.append(replace(e, step=resumed))
             continue
         j = int(np.searchsorted(rec_line, e.line or 0, side="right")) - 1
@@ -147,8 +148,13 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     counts = [e for e in events if e.kind == "trainable-params" and e.value is not None]
     if counts:
         last = counts[-1]
-        facts["trainable_params"] = Fact(int(last.value), f"{src(last)}: {last.text}")
-    starts = [int(e.step) for e in events if e.kind in ("resume", "resume-skip-batches") and e.step]
+        if (n := count(last.value)) is not None:
+            facts["trainable_params"] = Fact(n, f"{src(last)}: {last.text}")
+    starts = [
+        s
+        for e in events
+        if e.kind in ("resume", "resume-skip-batches") and (s := count(e.step, 1)) is not None
+    ]
     if starts:
         old = tuple(facts["resume_steps"].value) if "resume_steps" in facts else ()
         first = next(e for e in events if e.kind in ("resume", "resume-skip-batches"))
@@ -161,7 +167,7 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
     # step's own logged value stays: the warning is about a later batch)
     nans = sorted(
-        {int(e.step) + 1 for e in events if e.kind == "nonfinite-loss" and e.step is not None}
+        {s + 1 for e in events if e.kind == "nonfinite-loss" and (s := count(e.step)) is not None}
     )
     if nans:
         old = series.get("loss")

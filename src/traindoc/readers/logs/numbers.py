@@ -3,14 +3,18 @@
 Logs spell numbers every way: `2.275809E+00`, `1,234`, `nan`, `-inf`,
 `Infinity`, `7.000e-05`, `45%`. `NUM` finds them where they are values (not
 inside a name such as `pg0`, `rec@1`, `layers.3` or `top-1`). `to_step` is how
-every reader turns a parsed value into a step: a non-finite, fractional-junk or
-astronomically large counter is a bad record, never an `int()` crash.
+a text reader turns a parsed value into a step: a non-finite, fractional-junk or
+astronomically large counter is a bad record, never an `int()` crash (the rules
+themselves live in model/numbers.py, shared by every reader).
 """
 
 from __future__ import annotations
 
-import math
 import re
+
+from traindoc.model.numbers import MAX_STEP, count, number
+
+__all__ = ["MAX_STEP", "NUM", "NUM_SRC", "SPLIT", "parse", "to_num", "to_step"]
 
 # A value, not part of a name: no letter, digit, '.', '@' or '-' right before it.
 _NOT_IN_NAME = rb"(?<![\w.@\-])"
@@ -22,9 +26,6 @@ NUM_SRC = (
 NUM = re.compile(NUM_SRC)
 # Splitting on a capturing group gives [text, number, text, number, ...]: one C pass.
 SPLIT = re.compile(b"(" + NUM_SRC + b")")
-
-# A step above this is a corrupt counter (2**53: where float64 stops counting exactly).
-MAX_STEP = 2**53
 
 
 def to_num(raw: bytes | str) -> float:
@@ -38,30 +39,19 @@ def to_num(raw: bytes | str) -> float:
 
 
 def parse(raw: object) -> float | None:
-    """Any logged value as a float (NaN/Inf spellings included); None if not a number."""
-    if isinstance(raw, bool):
-        return float(raw)
-    if isinstance(raw, int | float):
-        try:
-            return float(raw)
-        except OverflowError:  # a 5000-digit int: too big to be a metric
-            return math.inf if raw > 0 else -math.inf
+    """Any logged value as a float (NaN/Inf spellings, `45%`, `1,234` included)."""
     if isinstance(raw, bytes | str):
         text = raw.strip()
         if isinstance(text, bytes):
             text = text.decode("ascii", "replace")
         if text.endswith("%"):
             text = text[:-1]
-        try:
-            return to_num(text)
-        except (ValueError, OverflowError):
-            return None
-    return None
+        if "," in text:
+            text = text.replace(",", "")
+        return number(text)
+    return number(raw)
 
 
 def to_step(value: object) -> int | None:
     """A step counter as an int: None for NaN/Inf, negatives and absurd magnitudes."""
-    f = parse(value)
-    if f is None or not math.isfinite(f) or f < 0 or f > MAX_STEP:
-        return None
-    return int(f)
+    return count(parse(value))

@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from traindoc.model import Event, Run
+from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
@@ -336,14 +338,12 @@ class TextLog:
         """Facts read off the first records of a shape: the step total, the LR's decimals."""
         if prog.seen == 0 and len(self.shapes) < 64:
             self.shapes[prog.shape] += 1
-        if prog.total_group is not None:
-            v = parse(groups[prog.total_group])
-            if v is not None and v == v and v < 1e15:
-                self.totals[int(v)] += 1
-        if prog.epoch_total_group is not None:
-            v = parse(groups[prog.epoch_total_group])
-            if v is not None and 0 < v < 1e6:
-                self.epoch_totals[int(v)] += 1
+        g = prog.total_group
+        if g is not None and (total := count(parse(groups[g]), 0, 10**15 - 1)) is not None:
+            self.totals[total] += 1
+        g = prog.epoch_total_group
+        if g is not None and (total := count(parse(groups[g]), 1, 10**6 - 1)) is not None:
+            self.epoch_totals[total] += 1
         if prog.lr_group is not None:
             raw = groups[prog.lr_group]
             if b"e" not in raw and b"E" not in raw and b"." in raw:
@@ -456,8 +456,8 @@ class TextLog:
                 epoch = v
             elif f.role == "inner" and step != step and best > len(_STEP_RANK):
                 step = v  # composer's "[batch=12/100]:" numbers its block
-            elif f.role in ("total", "inner_total") and v == v and v < 1e15:
-                self.totals[int(v)] += 1
+            elif f.role in ("total", "inner_total") and (t := count(v, 0, 10**15)) is not None:
+                self.totals[t] += 1
         if plan.context == "eval":  # an eval block sits at the train step before it
             step = math.nan
         self._blk, self._blk_vals = (no, step, epoch), []
@@ -590,7 +590,7 @@ class TextLog:
 
     def _user(self, no: int, text: bytes, rank: int) -> None:
         assert self.pattern is not None
-        m = self.pattern.search(text)
+        m = self.pattern.search(text, 0, MAX_LINE)
         if m is None:
             return
         vals, step = [], math.nan
@@ -699,12 +699,9 @@ def read(path: str | Path, pattern: str | None = None) -> list[Run]:
 
 def _compile(pattern: str, path: Path) -> re.Pattern[bytes]:
     try:
-        rx = re.compile(pattern.encode())
-    except re.error as exc:
-        raise ReadError(path, f"--pattern is not a valid regex: {exc}") from None
-    if not rx.groupindex:
-        raise ReadError(path, "--pattern needs named groups, e.g. (?P<step>\\d+) (?P<loss>\\S+)")
-    return rx
+        return compile_pattern(pattern)
+    except ValueError as exc:
+        raise ReadError(path, str(exc)) from None
 
 
 def _show(bad: tuple[int, bytes]) -> str:
