@@ -102,6 +102,19 @@ def test_step_that_is_no_counter(tmp_path: Path, step: str) -> None:
     assert code in (0, 1) and "not a counter" in out
 
 
+@pytest.mark.parametrize("step", ["inf", "-inf", "nan", "1e309"])
+def test_console_step_that_is_no_counter(tmp_path: Path, step: str) -> None:
+    """A console line whose step is not finite takes the step of the line before."""
+    lines = [f"step {s}: loss {3 - s / 10:.2f}" for s in range(1, 9)]
+    lines[4] = f"step {step}: loss 2.50"
+    p = tmp_path / "train.log"
+    p.write_text("\n".join(lines) + "\n")
+    code, out, _ = _run("diagnose", str(p), "-f", "json")
+    run = json.loads(out)["runs"][0]
+    assert code in (0, 1)
+    assert "line before" in run["inputs"][0]["steps_from"]
+
+
 @pytest.mark.parametrize(
     "doc", ['{"log_history": 5}', '{"log_history": [5, "x", {"step": 1e309}]}']
 )

@@ -189,9 +189,10 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     for _, where, ex in rec.shapes():
-        if "step" in ex:
-            step[where] = ex["step"]
-            src[where] = np.where(np.isfinite(ex["step"]), SRC_STEP, SRC_NONE)
+        if "step" in ex:  # a step of inf or NaN is none: the record is given one below
+            ok = np.isfinite(ex["step"])
+            step[where] = np.where(ok, ex["step"], np.nan)
+            src[where] = np.where(ok, SRC_STEP, SRC_NONE)
             continue
         epoch = ex.get("epoch")
         inner, total = ex.get("inner"), ex.get("inner_total")
