@@ -26,7 +26,7 @@ def test_diagnose_returns_the_cli_report_as_values() -> None:
     assert isinstance(d, traindoc.Diagnosis) and len(d.runs) == 1
     assert d.verdict == "broken" and d.exit_status() == 1
     assert d.findings[0].rule == "absurd-initial-loss"  # root causes first
-    assert {"uniform-plateau", "lr-too-low"} <= {f.rule for f in d.findings}
+    assert {"no-learning", "lr-too-low"} <= {f.rule for f in d.findings}
     assert repr(d) == f"<traindoc.Diagnosis broken: seed-a ({len(d.findings)} findings)>"
     # to_json() is what `traindoc diagnose --format json` prints
     doc = json.loads(d.to_json())
@@ -41,7 +41,7 @@ def test_keyword_overrides_select_ignore_and_thresholds() -> None:
     assert [f.rule for f in traindoc.diagnose(SEED_A, select=["rate"]).findings] == ["lr-too-low"]
     rules = {f.rule for f in traindoc.diagnose(SEED_A, ignore=["lr-too-low", "grads"]).findings}
     assert "lr-too-low" not in rules and "clipping-saturated" not in rules
-    assert "uniform-plateau" in rules
+    assert "no-learning" in rules
     # seed A's LR 1e-6 is only "too low" while the pre-training threshold is above it
     raised = traindoc.diagnose(SEED_A, rules={"lr-too-low": {"flag_at": {"pretraining": 1e-7}}})
     assert "lr-too-low" not in {f.rule for f in raised.findings}

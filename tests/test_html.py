@@ -269,7 +269,7 @@ def test_seed_a_in_chromium(chromium: str, tmp_path: Path, seed_a_html: str) -> 
     for panel in ("loss", "grad_norm", "lr"):
         assert f'<svg class="plot" data-panel="{panel}"' in dom
     assert re.search(r'<line class="ref"[^>]*>', dom) and "uniform floor ln(V) = 10.82" in dom
-    for rule in ("absurd-initial-loss", "lr-too-low", "uniform-plateau"):
+    for rule in ("absurd-initial-loss", "lr-too-low", "no-learning"):
         assert 'class="finding-mark' in dom and f'data-rule="{rule}"' in dom
     readout = re.search(r'data-readout="([^"]*)"', dom)
     assert readout and readout.group(1).startswith("step ") and "train loss" in readout.group(1)

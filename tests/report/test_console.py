@@ -54,8 +54,8 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
 @needs_examples
 def test_cli_piped_output_keeps_whole_lines() -> None:
     out = run("diagnose", str(SEED_A)).stdout.splitlines()
-    (title,) = [x for x in out if "Loss is stuck at the uniform floor" in x]
-    assert title.endswith("[uniform-plateau]") and len(title) > 80  # COLUMNS does not wrap a pipe
+    (title,) = [x for x in out if "Loss does not decrease" in x]
+    assert title.endswith("[no-learning]") and len(title) > 80  # COLUMNS does not wrap a pipe
     assert "(the floor ln V = 10.82)" in "\n".join(out)  # no colour: no legend naming one
     narrow = run("diagnose", str(SEED_A), "--width", "60").stdout.splitlines()
     assert all(len(x) <= 60 for x in narrow) and len(narrow) > len(out)

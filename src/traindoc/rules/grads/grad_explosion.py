@@ -10,6 +10,7 @@ import numpy as np
 
 from traindoc.measure.stats import bins, fmt, median, trend
 from traindoc.model import Run, Series, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.grads._common import lr_peak_step, positive
 
@@ -82,7 +83,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gn = run.get("grad_norm")
     assert gn is not None
     g = positive(gn)
-    runaway = _runaway(gn, p)
+    runaway = _runaway(run, gn, p)
     if runaway is not None:
         yield runaway
         return
@@ -151,15 +152,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "shrinking every step."
         ),
         prescription=(
-            "Lower the peak LR 3-10x or lengthen warmup to 2-5% of steps; keep clipping on "
-            "(max_grad_norm=1.0); under fp16 switch to bf16. Restart from a checkpoint before "
-            f"step {onset}."
+            advice.sentence(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + f". Restart from a checkpoint before step {onset}."
         ),
         severity=severity,
     )
 
 
-def _runaway(gn: Series, p: Params) -> Hit | None:
+def _runaway(run: Run, gn: Series, p: Params) -> Hit | None:
     """Grad norm that climbs 100x+ in the points just before it first goes NaN/Inf."""
     bad = ~np.isfinite(gn.values)
     if not bad.any() and len(gn) >= p.min_points:
@@ -215,9 +215,8 @@ def _runaway(gn: Series, p: Params) -> Hit | None:
             )
         ),
         prescription=(
-            "Lower the peak LR 10x or more (or add a 2-5% warmup), keep gradient clipping on "
-            "(max_grad_norm=1.0), and under fp16 switch to bf16. Restart from a checkpoint "
-            f"before step {onset}"
+            advice.sentence(*advice.steadier(run, "lower the peak LR 10x or more"))
+            + f". Restart from a checkpoint before step {onset}"
             + (f"; the weights after step {nan_step} are not usable." if ended else ".")
         ),
         severity=Severity.ERROR,

@@ -9,6 +9,7 @@ import numpy as np
 
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.grads._common import grad_spikes, loss_response, lr_peak_step
 
@@ -161,9 +162,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
         ),
         prescription=(
-            "Keep gradient clipping on (max_grad_norm=1.0), lower the peak LR 2-3x or lengthen "
-            "warmup to 2-5% of steps; under fp16 switch to bf16. Look at the batches at the "
-            "spike steps if they recur."
+            advice.sentence(*advice.steadier(run, "lower the peak LR 2-3x"))
+            + ". Look at the batches at the spike steps if they recur."
             if severity == Severity.WARNING
             else "Nothing to do while the loss does not follow; keep clipping on."
         ),

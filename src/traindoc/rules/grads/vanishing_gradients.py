@@ -10,6 +10,7 @@ import numpy as np
 
 from traindoc.measure.stats import fmt, median, trend
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
 
@@ -122,7 +123,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         prescription=(
             "Check that the loss reaches the trainable parameters (requires_grad, no "
             ".detach()/no_grad), that labels are not all masked (-100), and the activations of "
-            "the output layer; under fp16 enable loss scaling or switch to bf16. Raising the "
+            "the output layer"
+            + (
+                "; under fp16 enable loss scaling or switch to bf16"
+                if advice.precision(run)
+                else ""
+            )
+            + ". Raising the "
             "LR does not fix it: Adam already rescales small gradients, so a tiny norm with a "
             "stuck loss means the gradient carries no signal."
         ),

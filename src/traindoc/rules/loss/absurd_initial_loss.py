@@ -30,6 +30,10 @@ class Params:
     recover_min_points: int = 20
     recover_fraction: float = 0.05
     recover_end_ratio: float = 0.9
+    # A first row logged after updates at an LR this high (100x the 1e-4..5e-4 most
+    # transformers train at; a few Adam steps at it move every weight by its whole init
+    # scale) shows what those updates did, not the starting point.
+    hot_lr: float = 0.05
 
 
 @rule(
@@ -65,7 +69,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     tokens (a detector: box / mask loss terms logged) is not judged.
 
     A log that starts mid-run (an excerpt from step 2100) does not show the start
-    and is not judged.
+    and is not judged. A first row logged after a few updates at an LR of 0.05 or
+    more (HF's first row at step 4, averaging steps 1-4, at LR 1.0) may show the
+    updates' damage rather than the start: a warning, caused by the LR when
+    `lr-too-high` fires too, and the advice to log the first step.
 
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
@@ -103,6 +110,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if back is not None:
         severity = Severity.INFO  # a quirk of the init that cost a few steps, not the run
     what = f"ln({v})" if v else "ln(V) of any common vocabulary"
+    hot = _hot_lr_before(run, int(loss.steps[0]), p)
+    if hot is not None and back is None:
+        yield _after_hot_updates(loss, float(first[0]), floor, what, hot, ratio)
+        return
     yield Hit(
         title=(
             f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor "
@@ -150,3 +161,50 @@ def _recovered_at(loss: Series, floor: float, p: Params) -> int | None:
     if (at - f.steps[0]) / span > p.recover_fraction or end > p.recover_end_ratio * floor:
         return None
     return at
+
+
+def _hot_lr_before(run: Run, first_step: int, p: Params) -> float | None:
+    """The LR of the updates before the first logged row, when there were any and it
+    was hot enough to wreck the model by itself; else None."""
+    if first_step <= 1:
+        return None
+    lr = run.get("lr")
+    if lr is not None and len(lr) and int(lr.steps[0]) <= first_step:
+        value = float(lr.values[0])
+    else:
+        cfg = run.fact("learning_rate")
+        value = float(cfg) if isinstance(cfg, (int, float)) else float("nan")
+    return value if value >= p.hot_lr else None
+
+
+def _after_hot_updates(
+    loss: Series, first: float, floor: float, what: str, lr: float, ratio: float
+) -> Hit:
+    step = int(loss.steps[0])
+    return Hit(
+        title=(
+            f"First logged loss {fmt(first)} is {first / floor:.1f}x the uniform floor {what} "
+            f"= {floor:.2f}, logged at step {step} after {step - 1} update(s) at LR {fmt(lr)}"
+        ),
+        step=step,
+        evidence={
+            "first_loss": first,
+            "floor": floor,
+            "ratio": ratio,
+            "first_logged_step": step,
+            "updates_before_first_log": step - 1,
+            "lr_before_first_log": lr,
+        },
+        explanation=(
+            f"The first row comes after {step - 1} update(s) at LR {fmt(lr)}, an LR that can "
+            "wreck a model within a few steps (and a logged loss averages the steps up to "
+            "its row). This loss may be those updates' damage, not a broken starting point."
+        ),
+        prescription=(
+            "Log the first step (logging_first_step=True, or log every step at the start): a "
+            "first loss near ln(V) or below means the LR is the cause, so lower it; a first "
+            "loss this high means the starting checkpoint is broken (inspect its tensors)."
+        ),
+        severity=Severity.WARNING,
+        caused_by=("lr-too-high",),
+    )

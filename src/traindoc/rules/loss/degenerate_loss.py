@@ -11,6 +11,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.stats import mad, quantum
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
 
@@ -221,8 +222,9 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         explanation=why,
         prescription=(
             "Check the label mask of a batch from that step (are all labels -100? is the "
-            "completion truncated away?); if NaNs precede the zeros, switch fp16 -> bf16; "
-            "if the model memorised the set, stop earlier or add data."
+            "completion truncated away?); "
+            + (f"if NaNs precede the zeros, {prec}; " if (prec := advice.precision(run)) else "")
+            + "if the model memorised the set, stop earlier or add data."
         ),
         severity=Severity.INFO if converged else Severity.ERROR,
     )

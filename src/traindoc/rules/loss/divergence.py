@@ -12,6 +12,7 @@ from traindoc.measure import floor as fl
 from traindoc.measure.losses import components
 from traindoc.measure.stats import bins, fmt, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
 
@@ -180,9 +181,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "down (fp16 overflow, exploding gradients)."
         ),
         prescription=(
-            f"Roll back to a checkpoint before step {onset}; lower the peak LR 3-10x or "
-            "lengthen warmup to 2-5% of steps; train in bf16 rather than fp16; keep "
-            "gradient clipping on (max_grad_norm ~1.0)."
+            f"Roll back to a checkpoint before step {onset}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + "."
         ),
         severity=severity,
     )
@@ -264,8 +265,8 @@ def _early_blowup(
         ),
         prescription=(
             "Restart from the initial checkpoint (nothing after the blow-up is worth keeping); "
-            "lower the peak LR 3-10x or more, add a warmup of 2-5% of steps, keep gradient "
-            "clipping on (max_grad_norm ~1.0), and train in bf16 rather than fp16."
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x or more"))
+            + "."
         ),
         severity=Severity.ERROR,
     )
@@ -349,9 +350,9 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
             "(LR too high, no warmup, a batch too small for the LR) or numerics breaking down."
         ),
         prescription=(
-            f"Restart from a checkpoint before step {onset}; lower the peak LR 3-10x, add a "
-            "warmup of 2-5% of steps, keep gradient clipping on (max_grad_norm ~1.0) and "
-            "prefer bf16 to fp16."
+            f"Restart from a checkpoint before step {onset}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + "."
         ),
         severity=Severity.ERROR if blowup else Severity.WARNING,
     )
@@ -401,9 +402,13 @@ def _component_blowup(run: Run, p: Params) -> Hit | None:
                 "over the last iterations (detectron2 prints one) still looks normal then."
             ),
             prescription=(
-                "Lower the base LR (scale it with the total batch: fewer GPUs than the config "
-                "was written for at the same LR is a hotter run), lengthen the warmup, keep "
-                "gradient clipping on."
+                advice.sentence(
+                    "lower the base LR (scale it with the total batch: fewer GPUs than the "
+                    "config was written for at the same LR is a hotter run)",
+                    advice.warmup(run),
+                    advice.clipping(run),
+                )
+                + "."
             ),
         )
     return None

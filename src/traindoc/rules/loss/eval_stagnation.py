@@ -9,6 +9,7 @@ import numpy as np
 
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.loss._evalcurve import noise, smooth, train_change
 
@@ -155,7 +156,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         prescription=(
             "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
-            "cosine decay, 2-5% warmup, a 3-4x lower peak LR (a LoRA at 2e-4: 5e-5), effective "
-            "batch 16-64. If the run had simply converged, stop earlier (early stopping)."
+            + advice.join(advice.schedule(run), advice.lower_lr(run, 3, 4), advice.batch(run))
+            + ". If the run had simply converged, stop earlier (early stopping)."
         ),
     )

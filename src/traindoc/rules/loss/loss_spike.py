@@ -11,6 +11,7 @@ import numpy as np
 from traindoc.measure.spikes import loss_spikes
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
 
@@ -108,7 +109,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     n = y.size
     if n < p.min_points:
         if n >= p.short_min_points:
-            yield from _short(f, p)
+            yield from _short(run, f, p)
         return
     warm = run.fact("warmup_steps")
     skip_until = f.steps[0] + warm if warm else f.steps[min(n - 1, int(p.skip_fraction * n))]
@@ -163,15 +164,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "divergence."
         ),
         prescription=(
-            "If spikes repeat or are large: lower the peak LR 2-3x or lengthen warmup, keep "
-            "gradient clipping on (max_grad_norm ~1.0), prefer bf16 to fp16, and inspect "
-            f"the batches around step {step}."
+            "If spikes repeat or are large: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches around step {step}",
+            )
+            + "."
         ),
         severity=severity,
     )
 
 
-def _short(f: Series, p: Params) -> Iterator[Hit]:
+def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     """Spikes in a pasted excerpt: points far above the log's own level that the next
     point comes back from, or one jump that has been falling ever since."""
     y, steps = f.values, f.steps
@@ -231,8 +235,12 @@ def _short(f: Series, p: Params) -> Iterator[Hit]:
         ),
         prescription=(
             "Log more points around the spike (every step) to see how often it happens; if "
-            "it repeats: lower the peak LR 2-3x or lengthen warmup, keep gradient clipping on, "
-            f"prefer bf16 to fp16, and inspect the batches at step {int(steps[largest])}."
+            "it repeats: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches at step {int(steps[largest])}",
+            )
+            + "."
         ),
         severity=severity,
     )

@@ -11,6 +11,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.stats import bins, fmt, mad, trend
 from traindoc.model import Run, Series, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 
@@ -115,7 +116,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     gn = run.get("grad_norm")
     if gn is not None and len(gn) >= p.min_dead_grads and not np.isfinite(gn.values).any():
-        yield _dead_gradients(f, gn)
+        yield _dead_gradients(run, f, gn)
         return
     if starts_mid_run(f):
         return
@@ -271,7 +272,8 @@ def _all_skipped(run: Run, p: Params) -> Hit | None:
     )
 
 
-def _dead_gradients(f: Series, gn: Series) -> Hit:
+def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
+    prec = advice.precision(run)
     return Hit(
         title=(
             f"The gradient norm is NaN/Inf at every one of {len(gn)} logged steps: no "
@@ -287,8 +289,10 @@ def _dead_gradients(f: Series, gn: Series) -> Hit:
             "exact zeros follow an overflow). Either way the run is not learning."
         ),
         prescription=(
-            "Train in bf16 or fp32 (a model pre-trained in bf16 overflows in fp16); check the "
-            "first batch for inf/NaN inputs and the loss for log(0); then confirm a finite grad "
-            "norm on the first steps before relaunching."
+            advice.sentence(
+                prec and prec + " (a model pre-trained in bf16 overflows in fp16)",
+                "check the first batch for inf/NaN inputs and the loss for log(0)",
+            )
+            + "; then confirm a finite grad norm on the first steps before relaunching."
         ),
     )

@@ -9,6 +9,7 @@ import numpy as np
 
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
 
@@ -126,13 +127,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Only {count} isolated point(s), and the loss is finite again afterwards: "
             "probably an overflow batch that was skipped."
         )
+    prec = advice.precision(run)
+    clip = f", {c}" if (c := advice.clipping(run)) else ""
     fix = (
-        "Switch to bf16 (or fp32) - lowering the LR only delays the NaN in fp16. "
-        if precision != "bf16" and precision != "fp32"
-        else ""
+        advice.sentence(prec) + " - lowering the LR only delays the NaN in fp16. " if prec else ""
     ) + (
         f"Inspect the batch and grad_norm at step {first_step}: a grad-norm spike just before "
-        "points at the LR (lower it 3-10x, keep max_grad_norm=1.0); a NaN from the start points "
+        f"points at the LR (lower it 3-10x{clip}); a NaN from the start points "
         "at the data (drop empty / fully masked samples) or the dtype."
     )
     yield Hit(

@@ -11,6 +11,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.stats import fmt, lr_fraction, mad, trend
 from traindoc.model import Run, Series, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
 
@@ -211,10 +212,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "all produce this saw-tooth."
         ),
         prescription=(
-            "Lower the peak LR 3-5x (a LoRA at 2e-4: 5e-5), switch to cosine decay with "
-            "2-5% warmup, raise the effective batch to 16-64 (per-device x devices x "
-            "accumulation), and check the data for duplicates, label conflicts and "
-            "mixed domains before tuning further."
+            advice.sentence(
+                advice.lower_lr(run, 3, 5),
+                advice.schedule(run),
+                advice.batch(run),
+                "check the data for duplicates, label conflicts and mixed domains before "
+                "tuning further",
+            )
+            + "."
         ),
         severity=Severity.WARNING,
     )

@@ -9,6 +9,7 @@ from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, lr_fraction, trend
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve, nonfinite, size_scale, spike_events
 
@@ -213,16 +214,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"For {what} an LR above ~{fmt(tolerated)} is usually unstable"
             + ("" if high else f", and at {fmt(pk.value)} a plateau is the typical symptom")
             + ". Steps this large overshoot the minimum: the loss spikes, drifts up or bounces "
-            "in a band instead of settling (a LoRA at 2e-4 can oscillate in a 5% band for "
-            "1,000 steps where 5e-5 with cosine and 3% warmup keeps falling)."
+            "in a band instead of settling."
         ),
-        prescription=(
-            f"Lower the peak LR to ~{fmt(target)} ({pk.value / target:.0f}x lower), switch to "
-            "cosine decay with a 2-5% warmup, and tune the effective batch with it; if the loss "
-            "has NaNs under fp16, switch to bf16 first."
-        ),
+        prescription=_prescription(run, pk.value, target),
         severity=severity,
     )
+
+
+def _prescription(run: Run, peak: float, target: float) -> str:
+    """What to change, from what the run does now (its schedule, warmup, precision)."""
+    text = advice.join(
+        f"Lower the peak LR from {fmt(peak)} to ~{fmt(target)} ({peak / target:.0f}x lower)",
+        advice.schedule(run),
+        "tune the effective batch with it",
+    )
+    prec = advice.precision(run)
+    return text + "." + (f" If the loss has NaNs: {prec} first." if prec else "")
 
 
 def _eval_improving(run: Run, since: int) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
+from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import TYPICAL_LR, curve, size_scale
 
@@ -109,13 +110,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         explanation=(
             f"The {pk.source} peak LR {fmt(pk.value)} is {ratio:.0f}x below the usual "
             f"{fmt(lo)}..{fmt(hi)} for {what}, {curve_note}. Updates this small barely move "
-            "the weights: the run spends compute without learning (a pre-training run at 1e-6 "
-            "instead of ~3e-4 stays at the uniform floor)."
+            "the weights: the run spends compute without learning."
         ),
         prescription=(
-            f"Raise the peak LR to ~{fmt(expected)} ({fmt(lo)}..{fmt(hi)} for {what}) with a "
-            "2-5% warmup, after checking that the first-batch loss is sane (near ln(V) or "
-            "below); if you use an optimiser with another LR scale, ignore this finding."
+            f"Raise the peak LR from {fmt(pk.value)} to ~{fmt(expected)} ({fmt(lo)}..{fmt(hi)} "
+            f"for {what})"
+            + ("" if _warmed(run) else " with a 2-5% warmup")
+            + ", after checking that the first-batch loss is sane (near ln(V) or below); if "
+            "you use an optimiser with another LR scale, ignore this finding."
         ),
         severity=severity,
     )
+
+
+def _warmed(run: Run) -> bool:
+    """The run already warms up over 2% or more of its steps: a higher peak keeps it."""
+    share = advice.warmup_share(run)
+    return share is not None and share >= advice.WARMUP_LOW
