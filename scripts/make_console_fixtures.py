@@ -200,7 +200,7 @@ CASES = {
 
 # consequences that honestly also apply (allowed, not required)
 ALSO = {
-    "console-hf-divergence": ["lr-too-high", "no-learning"],
+    "console-hf-divergence": ["lr-too-high", "no-learning", "warmup-too-long"],
     "console-peft-frozen": ["eval-stagnation"],
 }
 

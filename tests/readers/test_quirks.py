@@ -51,3 +51,11 @@ def test_no_quirk_without_the_accumulation_ratio(ga: int | None, ratio: float) -
     run = finalize(raw)
     np.testing.assert_array_equal(run.get("loss").values, raw.get("loss").values)
     assert not any("summed" in n.message for n in run.notes)
+
+
+@pytest.mark.parametrize(("last", "ended"), [(0.0, True), (6.8, None)])
+def test_an_eta_counting_down_to_zero_says_the_run_ended(last: float, ended: bool | None) -> None:
+    steps = np.arange(19, 300, 20)
+    eta = np.append(np.linspace(200, 13.5, steps.size - 1), last)
+    run = Run("r", {"eta_seconds": Series.from_arrays("eta_seconds", steps, eta)}, {})
+    assert finalize(run).fact("ended") is ended

@@ -27,7 +27,27 @@ def finalize(run: Run) -> Run:
     _effective_batch(facts)
     _task(run, facts)
     _regime(run, facts)
+    _ended(run, facts)
     return replace(run, facts=facts)
+
+
+# An estimated time left (detectron2's eta_seconds, HF-style `eta`) logged as a series.
+_ETA = re.compile(r"(^|[_/ ])eta(_s|_seconds|_sec)?$", re.I)
+
+
+def _ended(run: Run, facts: dict[str, Fact]) -> None:
+    """The trainer's own ETA counting down to 0 on the last record: the run ended there
+    (what a final summary line says in other trainers)."""
+    if "ended" in facts:
+        return
+    for name in sorted(run.series):
+        s = run.series[name]
+        if not _ETA.search(name) or len(s) < 2:
+            continue
+        v = s.values[np.isfinite(s.values)]
+        if v.size >= 2 and v[-1] == 0 and np.nanmax(v[:-1]) > 0:
+            facts["ended"] = Fact(True, f"{s.source or name}: the ETA is 0 on the last record")
+            return
 
 
 # Train/eval ratio within this factor of the accumulation steps: the summed-loss quirk.

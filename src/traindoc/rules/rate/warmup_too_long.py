@@ -44,7 +44,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps` (judged on the least it can be at the log's resolution: the last
     step logged below the peak), and divides by the total steps (`max_steps`, else the last
-    logged step). From 8% it is reported: a warning at >= 25% (a quarter of the
+    logged step). An LR still rising on the last record of a run that ended (a
+    final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
     downward trend, seed B's plateau) or when no loss is logged to say otherwise;
     when the loss falls or settles, info: a tuning hint.
@@ -66,7 +67,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     total = total_steps(run)
     if w is None or not total or w.steps < p.min_steps:
         return
-    if not w.complete and not run.fact("max_steps"):
+    if not w.complete and not run.fact("max_steps") and not run.fact("ended"):
         return  # still warming up and no planned length: the share is unknown
     frac = w.steps / float(total)
     # Judged on the least the warmup can be: a log every 1000 steps that sees the LR
@@ -90,8 +91,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     severity = Severity.WARNING if strong or harmed else Severity.INFO
     yield Hit(
         title=(
-            f"Warmup of {w.steps:.0f} steps is {100 * frac:.0f}% of the {total} total steps "
-            "(2-5% is typical)"
+            f"The LR was still warming up when the run ended at step {total}: the whole run "
+            "was warmup (2-5% of the steps is typical)"
+            if not w.complete and frac >= 0.98
+            else f"Warmup of {w.steps:.0f} steps is {100 * frac:.0f}% of the {total} total "
+            "steps (2-5% is typical)"
         ),
         step=0,
         end_step=int(w.steps),
