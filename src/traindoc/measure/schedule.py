@@ -115,3 +115,20 @@ def warmup(run: Run) -> Warmup | None:
 
 def interval(steps: np.ndarray) -> float:
     return float(np.median(np.diff(steps))) if steps.size > 1 else 1.0
+
+
+def effective_batch(run: Run) -> int | None:
+    """Samples per optimizer step: the fact, else per-device x devices x accumulation."""
+    eb = run.fact("effective_batch")
+    if eb:
+        return int(eb)
+    pdb = run.fact("per_device_batch")
+    if not pdb or float(pdb) <= 0:
+        return None
+
+    def factor(name: str) -> int:
+        # Lightning's devices=-1 means "all there are": unknown, so counted as 1
+        v = run.fact(name)
+        return int(v) if v and float(v) > 0 else 1
+
+    return int(pdb) * factor("devices") * factor("grad_accum")

@@ -353,11 +353,11 @@ def _memory(info: ModelInfo | None, facts: dict[str, Fact]) -> dict[str, Any] | 
 
 def to_dict(d: Any) -> dict[str, Any]:
     """The preflight JSON object: the report's keys plus `preflight` (the measurements)."""
-    from traindoc.report.json_report import _finite, to_dict
+    from traindoc.report.json_report import finite, to_dict
 
     out = to_dict(d)
     out["preflight"] = dict(d.extra)
-    return _finite(json.loads(json.dumps(out, default=str)))
+    return finite(json.loads(json.dumps(out, default=str)))
 
 
 def render(d: Any, format: str, console: Any = None, *, quiet: bool = False) -> None:

@@ -15,9 +15,9 @@ from traindoc.model.data import DataSummary
 
 def to_dict(d: Diagnosis, summary: DataSummary) -> dict[str, Any]:
     from traindoc import __version__
-    from traindoc.report.json_report import _finite
+    from traindoc.report.json_report import finite
 
-    return _finite(
+    return finite(
         {
             "traindoc_version": __version__,
             "data": summary.to_dict(),

@@ -63,6 +63,3 @@ def finite(obj: Any) -> Any:
     if isinstance(obj, list | tuple):
         return [finite(v) for v in obj]
     return obj
-
-
-_finite = finite  # the name other modules imported before it was public

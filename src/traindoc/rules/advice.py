@@ -10,9 +10,9 @@ unknown the clause stays conditional ("if it trains in fp16, ...").
 from __future__ import annotations
 
 from traindoc.measure import schedule as sch
+from traindoc.measure.schedule import effective_batch
 from traindoc.measure.stats import fmt
 from traindoc.model import Run
-from traindoc.rules.rate._common import effective_batch
 
 WARMUP_LOW, WARMUP_HIGH = 0.02, 0.05  # the usual warmup share of the planned steps
 

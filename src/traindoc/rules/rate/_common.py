@@ -64,22 +64,6 @@ def size_scale(run: Run) -> tuple[float, str]:
 _SPIKE_POINTS = 20000
 
 
-def effective_batch(run: Run) -> int | None:
-    eb = run.fact("effective_batch")
-    if eb:
-        return int(eb)
-    pdb = run.fact("per_device_batch")
-    if not pdb or float(pdb) <= 0:
-        return None
-
-    def factor(name: str) -> int:
-        # Lightning's devices=-1 means "all there are": unknown, so counted as 1
-        v = run.fact(name)
-        return int(v) if v and float(v) > 0 else 1
-
-    return int(pdb) * factor("devices") * factor("grad_accum")
-
-
 @dataclass(frozen=True)
 class Curve:
     """The shape of a loss curve, from bin medians."""

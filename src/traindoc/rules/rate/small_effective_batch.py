@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.schedule import effective_batch
 from traindoc.measure.stats import mad
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import FINETUNE, effective_batch, relative_noise
+from traindoc.rules.rate._common import FINETUNE, relative_noise
 
 
 @dataclass(frozen=True)
