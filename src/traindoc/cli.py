@@ -397,7 +397,9 @@ def data(
     export: Annotated[
         Path | None, typer.Option(help="Write the row indices of duplicates and conflicts here.")
     ] = None,
-    threshold: Annotated[float, typer.Option(help="Near-duplicate Jaccard threshold.")] = 0.8,
+    threshold: Annotated[
+        float, typer.Option(help="Near-duplicate Jaccard threshold (word 1+2-gram sets).")
+    ] = 0.6,
     max_seq_len: Annotated[int | None, typer.Option(help="Flag samples longer than this.")] = None,
     distributed: Annotated[bool, typer.Option(help="Run on a local Dask cluster.")] = False,
     workers: Annotated[int, typer.Option(help="Dask workers with --distributed.")] = 2,
