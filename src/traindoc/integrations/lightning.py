@@ -33,6 +33,8 @@ class TraindocCallback(Callback, CallbackSettings):
             "max_steps": trainer.max_steps if trainer.max_steps > 0 else None,
             "max_grad_norm": trainer.gradient_clip_val,
             "trainer": "lightning",
+            # where the logger writes (lightning_logs/version_N): the record joins that run
+            "log_dir": getattr(trainer, "log_dir", None),
             **self.monitor_kwargs.pop("facts", {}),
         }
         if trainer.global_step:
