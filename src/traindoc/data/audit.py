@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from traindoc import progress
 from traindoc.data import profile
 from traindoc.data.fields import Schema, detect
 from traindoc.data.minhash import (
@@ -92,15 +93,18 @@ class Auditor:
     def scan(self, files: list[Path], notes: Notes) -> Side:
         side = Side(files)
         first: Schema | None = None
-        for fi, batch in read(files, notes, self.o.batch):
-            schema = side.schemas.get(fi)
-            if schema is None:
-                try:
-                    schema = detect(batch[0][2], self.o.text_field, self.o.label_field)
-                except ValueError as exc:
-                    raise DataError(f"{files[fi]}: {exc}") from None
-                first = adopt(side, fi, schema, first, notes)
-            self.batch(side, fi, schema, batch)
+        name = files[0].parent.name if len(files) > 1 else files[0].name if files else ""
+        with progress.task(f"auditing {name}", unit="rows") as bar:
+            for fi, batch in read(files, notes, self.o.batch):
+                schema = side.schemas.get(fi)
+                if schema is None:
+                    try:
+                        schema = detect(batch[0][2], self.o.text_field, self.o.label_field)
+                    except ValueError as exc:
+                        raise DataError(f"{files[fi]}: {exc}") from None
+                    first = adopt(side, fi, schema, first, notes)
+                self.batch(side, fi, schema, batch)
+                bar.advance(len(batch))
         return side
 
     def batch(self, side: Side, fi: int, schema: Schema, batch: list) -> None:
@@ -196,7 +200,8 @@ def audit(
     if eval_path is not None:
         efiles = eval_path if isinstance(eval_path, list) else discover(eval_path)
         ev = aud.scan(efiles, notes)
-    return summarise(o, tr, ev, notes, time.perf_counter() - t0)
+    with progress.task(f"finding duplicates among {len(tr):,} rows", unit="rows"):
+        return summarise(o, tr, ev, notes, time.perf_counter() - t0)
 
 
 def summarise(o: Options, tr: Side, ev: Side | None, notes: Notes, seconds: float) -> AuditResult:
