@@ -93,3 +93,12 @@ def test_checkpoint_stats_report_progress(monkeypatch, capsys) -> None:
     found = summarize(CKPT)
     assert len(found) == 2
     assert "checking tensors" in capsys.readouterr().err
+
+
+def test_console_log_read_shows_a_spinner(monkeypatch, capsys) -> None:
+    from traindoc.readers import load_run
+
+    monkeypatch.setenv(progress.ENV, "always")
+    run = load_run(ROOT / "tests" / "corpus" / "console-hf-healthy")
+    assert run.get("loss") is not None
+    assert "reading" in capsys.readouterr().err

@@ -40,7 +40,7 @@ class Task:
         self,
         what: str,
         total: float | None,
-        unit: str,
+        unit: str | None,
         stream: IO[str] | None,
         delay: float,
     ) -> None:
@@ -96,8 +96,10 @@ class Task:
         cols: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
         if self.total:
             cols += [BarColumn(), count, TimeRemainingColumn()]
-        else:
+        elif self.unit:
             cols += [TextColumn(f"{{task.completed:,.0f}} {self.unit}"), TimeElapsedColumn()]
+        else:  # a phase that cannot count: a spinner and the time it has taken
+            cols += [TimeElapsedColumn()]
         bar = Progress(*cols, console=console, transient=True)
         self._id = bar.add_task(self.what, total=self.total, completed=self.done)
         bar.start()
@@ -126,7 +128,7 @@ def _stream() -> IO[str] | None:
 def task(
     what: str,
     total: float | None = None,
-    unit: str = "items",
+    unit: str | None = "items",
     *,
     stream: IO[str] | None = None,
     delay: float | None = None,
@@ -134,7 +136,8 @@ def task(
     """A progress task for `what`; drawn on a terminal's stderr once it has run DELAY_S.
 
     `stream` (a terminal-like file) and `delay` override the defaults, for
-    tests; TRAINDOC_PROGRESS=always uses a delay of 0.
+    tests; TRAINDOC_PROGRESS=always uses a delay of 0. `unit=None`: work that
+    cannot count its progress (a spinner and the elapsed time).
     """
     out = stream if stream is not None else _stream()
     if delay is None:

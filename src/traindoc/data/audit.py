@@ -200,7 +200,7 @@ def audit(
     if eval_path is not None:
         efiles = eval_path if isinstance(eval_path, list) else discover(eval_path)
         ev = aud.scan(efiles, notes)
-    with progress.task(f"finding duplicates among {len(tr):,} rows", unit="rows"):
+    with progress.task(f"finding duplicates among {len(tr):,} rows", unit=None):
         return summarise(o, tr, ev, notes, time.perf_counter() - t0)
 
 
