@@ -77,3 +77,25 @@ def test_html_takes_the_one_run(lightning_run: Path, tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["diagnose", str(lightning_run), "--html", str(out)])
     assert "takes one run" not in res.output, res.output
     assert out.is_file() and "<html" in out.read_text()[:500].lower()
+
+
+def test_the_record_joins_only_the_version_it_names(lightning_run: Path, tmp_path: Path) -> None:
+    """Two trainings in one root (version_0 then version_1): the record names its own."""
+    import json
+    import shutil
+
+    from traindoc.readers import discover_runs, load_run
+
+    root = tmp_path / "root"
+    shutil.copytree(lightning_run, root)
+    logs = root / "lightning_logs"
+    shutil.copytree(logs / "version_0", logs / "version_1")
+    cfg = root / "traindoc" / "run_config.json"
+    doc = json.loads(cfg.read_text())
+    assert doc["log_dir"] == "lightning_logs/version_0"  # relative: a moved run still joins
+    doc["log_dir"] = "lightning_logs/version_1"  # as the callback writes it for a second fit
+    cfg.write_text(json.dumps(doc))
+    assert discover_runs(root) == [logs / "version_0", logs / "version_1"]
+    kinds = lambda p: {i.kind for i in load_run(p).inputs}  # noqa: E731
+    assert "traindoc-live" in kinds(logs / "version_1")
+    assert "traindoc-live" not in kinds(logs / "version_0")

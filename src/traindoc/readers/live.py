@@ -28,13 +28,14 @@ def findings_file(path: Path) -> Path | None:
     return cand if cand.is_file() else None
 
 
-def record_for(run_dir: Path, up: int = 3) -> Path | None:
+def record_for(run_dir: Path, up: int = 2) -> Path | None:
     """The traindoc/ record that monitored the run at `run_dir`, in it or above it.
 
     Lightning's callback writes to default_root_dir/traindoc/ while the
     CSVLogger writes to default_root_dir/lightning_logs/version_N/: the record
-    names that folder (run_config.json "log_dir"). A record above a run that
-    names no folder joins it only when it names no other one.
+    names that folder (run_config.json "log_dir"). A record that names none
+    (an older one) joins a run at most `up` levels below it: Lightning's
+    root/lightning_logs/version_N is two.
     """
     run_dir = run_dir if run_dir.is_dir() else run_dir.parent
     if run_dir.name == DIRNAME or (run_dir / DIRNAME / FINDINGS).is_file():
