@@ -6,10 +6,12 @@ Generates `--docs` short synthetic documents (30-60 words drawn from the
 words of the standard library's docstrings, in 10-word sentences) and plants
 `--pairs` near-duplicate pairs: a copy with one word replaced, one word
 deleted, or two sentences swapped. Both methods see the same texts and the
-same shingles (lower-cased word 3-grams), use 128 permutations and Jaccard
-threshold 0.8, and verify LSH candidates with their signatures. datasketch
-runs with its defaults (sha1 shingle hashing, equal-weight bands 9x13);
-traindoc uses its recall-weighted bands (14x9, see minhash.optimal_bands).
+same shingles (lower-cased word 1- and 2-grams, minhash.NGRAMS), use 128
+permutations and the audit's Jaccard threshold (minhash.THRESHOLD, 0.6),
+and verify LSH candidates with their signatures. datasketch runs with its
+defaults (sha1 shingle hashing, equal-weight bands); traindoc uses its
+recall-weighted bands (see minhash.optimal_bands). Short texts (8-20
+words, one-word edits): bench/near_short_bench.py.
 
 Throughput is documents per second from raw text to verified pairs. Quality
 is judged against exact Jaccard computed on the shingle sets:
@@ -30,9 +32,17 @@ import time
 
 import numpy as np
 
-from traindoc.data.minhash import MinHasher, band_keys, candidate_pairs, estimate, optimal_bands
+from traindoc.data.minhash import (
+    NGRAMS,
+    THRESHOLD,
+    MinHasher,
+    band_keys,
+    candidate_pairs,
+    estimate,
+    optimal_bands,
+)
 
-THRESHOLD, PERM = 0.8, 128
+PERM = 128
 
 
 def vocabulary() -> list[str]:
@@ -101,7 +111,7 @@ def corpus(n: int, pairs: int, seed: int = 0) -> tuple[list[str], np.ndarray]:
 
 def shingle_set(doc: str) -> set[str]:
     w = " ".join(doc.lower().replace(".", " ").split()).split()
-    return {" ".join(w[i : i + 3]) for i in range(max(len(w) - 2, 1))}
+    return {" ".join(w[i : i + n]) for n in NGRAMS for i in range(max(len(w) - n + 1, 1))}
 
 
 def true_jaccard(docs: list[str], pairs: np.ndarray) -> np.ndarray:

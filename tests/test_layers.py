@@ -29,6 +29,8 @@ FORBIDDEN = {
     "model": {"readers", "rules", "measure", "data", "ckpt", *_ABOVE},
     # the one pickle walker (readers/ and ckpt/ share it): a leaf, it imports no traindoc
     "safepickle": {"model", "readers", "rules", "measure", "data", "ckpt", *_ABOVE},
+    # the one progress bar (readers/, ckpt/ and data/ share it): a leaf as well
+    "progress": {"model", "readers", "rules", "measure", "data", "ckpt", *_ABOVE},
     # one measurement layer: curve summaries, floors, schedules, spikes; over the model only
     "measure": {"readers", "rules", "data", "ckpt", *_ABOVE},
     "readers": {"rules", "data", "ckpt", *_ABOVE},

@@ -164,7 +164,7 @@ def audit_data(
     *,
     text_field: str | None = None,
     label_field: str | None = None,
-    threshold: float = 0.8,
+    threshold: float = 0.6,
     max_seq_len: int | None = None,
     distributed: bool = False,
     workers: int = 2,

@@ -271,7 +271,7 @@ def compare(
     no_color: NoColorOpt = False,
 ) -> None:
     """Overlay runs and say the first step where each parts from the first (loss, LR, grad norm)."""
-    from traindoc.compare import compare_runs
+    from traindoc.compare import compare_runs, config_diff
     from traindoc.pipeline import load
     from traindoc.readers import ReadError
 
@@ -283,19 +283,24 @@ def compare(
         runs = [load(p, checkpoints=False) for p in paths]
     except ReadError as exc:
         _fail(str(exc))
-    cmps = compare_runs(runs)
+    cmps, config = compare_runs(runs), config_diff(runs)
     if format is Format.json:
         import json
 
-        print(json.dumps({"comparisons": [c.to_dict() for c in cmps]}, indent=2))
+        doc = {
+            "runs": [r.name for r in runs],
+            "config": [c.to_dict() for c in config],
+            "comparisons": [c.to_dict() for c in cmps],
+        }
+        print(json.dumps(doc, indent=2, default=str))
     else:
         from traindoc.report.compare_terminal import render as render_cmp
 
-        render_cmp(runs, cmps, _console(width, no_color))
+        render_cmp(runs, cmps, _console(width, no_color), config)
     if html is not None:
         from traindoc.report.html import render_compare
 
-        _write(html, render_compare(runs, cmps))
+        _write(html, render_compare(runs, cmps, config))
 
 
 def _write(path: Path, text: str) -> None:
@@ -397,7 +402,9 @@ def data(
     export: Annotated[
         Path | None, typer.Option(help="Write the row indices of duplicates and conflicts here.")
     ] = None,
-    threshold: Annotated[float, typer.Option(help="Near-duplicate Jaccard threshold.")] = 0.8,
+    threshold: Annotated[
+        float, typer.Option(help="Near-duplicate Jaccard threshold (word 1+2-gram sets).")
+    ] = 0.6,
     max_seq_len: Annotated[int | None, typer.Option(help="Flag samples longer than this.")] = None,
     distributed: Annotated[bool, typer.Option(help="Run on a local Dask cluster.")] = False,
     workers: Annotated[int, typer.Option(help="Dask workers with --distributed.")] = 2,

@@ -95,6 +95,60 @@ class Comparison:
         }
 
 
+# The settings an experiment tracker puts first when runs differ: what sets
+# the LR curve, the batch, the numerics and the length, in that order.
+CONFIG_KEYS = (
+    "learning_rate",
+    "lr_scheduler",
+    "warmup_steps",
+    "warmup_ratio",
+    "per_device_batch",
+    "grad_accum",
+    "devices",
+    "effective_batch",
+    "precision",
+    "max_steps",
+    "num_train_epochs",
+    "max_grad_norm",
+    "regime",
+    "base_model",
+    "dataset",
+)
+
+
+@dataclass(frozen=True)
+class ConfigRow:
+    """One setting across the runs (None where a run does not record it)."""
+
+    key: str
+    values: tuple[object, ...]
+    differs: bool
+
+    def to_dict(self) -> dict:
+        return {"key": self.key, "values": list(self.values), "differs": self.differs}
+
+
+def config_diff(runs: Sequence[Run], keys: Sequence[str] = CONFIG_KEYS) -> tuple[ConfigRow, ...]:
+    """The runs' settings side by side, those that differ first (then in `keys` order).
+
+    A setting no run records is left out; one that only some runs record
+    differs (the reader cannot tell it is the same).
+    """
+    rows = []
+    for k in keys:
+        vals = tuple(_plain(r.fact(k)) for r in runs)
+        if all(v is None for v in vals):
+            continue
+        rows.append(ConfigRow(k, vals, len({repr(v) for v in vals}) > 1))
+    return tuple(sorted(rows, key=lambda r: not r.differs))
+
+
+def _plain(v: object) -> object:
+    if isinstance(v, float) and v.is_integer() and abs(v) >= 1:
+        return int(v)
+    return v
+
+
 def compare_runs(
     runs: Sequence[Run], signals: Sequence[str] = SIGNALS, params: Params | None = None
 ) -> tuple[Comparison, ...]:

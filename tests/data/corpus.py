@@ -129,3 +129,52 @@ def write(rows: list[dict], path: Path, fmt: str) -> Path:
     else:
         raise ValueError(fmt)
     return path
+
+
+def short_texts(n: int, seed: int = 0) -> list[str]:
+    """Unrelated 8-20-word texts with words drawn by a Zipf law over the vocabulary.
+
+    Zipf, not uniform: like real text, unrelated samples then share their
+    frequent words, which is what makes a too-low threshold pair them.
+    """
+    import numpy as np
+
+    vocab = vocabulary()
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, len(vocab) + 1)
+    p /= p.sum()
+    lens = rng.integers(8, 21, n)
+    ids = rng.choice(len(vocab), int(lens.sum()), p=p).tolist()
+    out, pos = [], 0
+    for ln in lens.tolist():
+        out.append(" ".join(vocab[i] for i in ids[pos : pos + ln]).capitalize() + ".")
+        pos += ln
+    return out
+
+
+def one_word_edit(r: random.Random, vocab: list[str], text: str) -> str:
+    """The text with one word replaced, deleted or inserted (a third each)."""
+    ws = text.rstrip(".").split()
+    kind, i = r.randrange(3), r.randrange(len(ws))
+    if kind == 0:
+        old = ws[i].lower()
+        while ws[i].lower() == old:
+            ws[i] = r.choice(vocab)
+    elif kind == 1:
+        del ws[i]
+    else:
+        ws.insert(i, r.choice(vocab))
+    return " ".join(ws) + "."
+
+
+def short_planted(n: int = 3000, pairs: int = 105, seed: int = 5) -> tuple[list[str], list[int]]:
+    """`n` unrelated short texts, then `pairs` one-word edits of the first ones.
+
+    Returns the texts and the indices of the copies (the edit of text i is at
+    n + i), each of which must be found as a near duplicate and nothing else.
+    """
+    r = random.Random(seed)
+    vocab = vocabulary()
+    texts = short_texts(n, seed)
+    texts += [one_word_edit(r, vocab, texts[i]) for i in range(pairs)]
+    return texts, list(range(n, n + pairs))

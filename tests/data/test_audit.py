@@ -204,3 +204,23 @@ def test_input_never_modified(plant, tmp_path: Path) -> None:
     before = f.read_bytes()
     data_command(f, export=tmp_path / "x.json", format="json")
     assert f.read_bytes() == before
+
+
+def test_alpaca_rows_with_a_label_column_are_audited_on_the_label(tmp_path: Path) -> None:
+    """Same instruction and output, another `label`: a conflict, not an exact duplicate."""
+    import random
+
+    from tests.data.corpus import passage, vocabulary
+
+    r, vocab = random.Random(9), vocabulary()
+    rows = [
+        {"instruction": passage(r, vocab, 3), "output": passage(r, vocab, 1), "label": i % 2}
+        for i in range(60)
+    ]
+    rows += [dict(rows[i]) for i in range(5)]  # true copies, label included
+    rows += [dict(rows[i], label=1 - rows[i]["label"]) for i in range(10, 20)]
+    s = audit(write(rows, tmp_path / "sft.jsonl", "jsonl")).summary
+    assert s.schema == "alpaca"
+    assert s.duplicates == 5
+    assert s.conflict_pairs == 10 and s.conflicts == 20
+    assert "label-conflicts" in _data_findings(s)

@@ -219,6 +219,10 @@ def test_hf_checkpoint_scheduler_stepped_per_micro_batch(
     f = found["resume-step-mismatch"]
     assert "scheduler-per-micro-batch" in f.evidence["problems"] and str(f.severity) == "error"
     assert "state-missing" in f.evidence["problems"]
+    # the title says what happened in plain words, not the evidence's kinds
+    assert "optimizer.pt was not restored" in f.title
+    assert "the scheduler stepped every micro-batch" in f.title
+    assert "state-missing" not in f.title and "per-micro-batch" not in f.title
 
 
 # --- memory ----------------------------------------------------------------------------------

@@ -55,6 +55,9 @@ def summarize(path: str | Path, *, workers: int | None = None) -> Any:
     p = Path(path)
     if not p.exists():
         raise CheckpointError(str(p), "no such file or directory")
+    if p.is_dir() and _is_checkpoint_dir(p) and len(find_checkpoints(p)) > 1:
+        # An HF output_dir: the final model saved beside its checkpoint-* folders.
+        return list(summarize_run(p, workers=workers))
     if p.is_dir() and not _is_checkpoint_dir(p):
         found = find_checkpoints(p)
         if not found:
@@ -68,7 +71,12 @@ def summarize(path: str | Path, *, workers: int | None = None) -> Any:
 
 
 def find_checkpoints(run_dir: str | Path, depth: int = 2) -> list[Path]:
-    """Checkpoint dirs and loose weight files under run_dir, oldest step first."""
+    """Checkpoint dirs and loose weight files under run_dir, oldest step first.
+
+    The run dir itself counts as a checkpoint when it holds weights (HF's
+    `save_model()` writes the final model beside the `checkpoint-*` folders),
+    and its subfolders are still searched.
+    """
     root = Path(run_dir)
     out: list[Path] = []
 
@@ -88,7 +96,11 @@ def find_checkpoints(run_dir: str | Path, depth: int = 2) -> list[Path]:
                 if c.is_dir() and not c.name.startswith("."):
                     walk(c, left - 1)
 
-    walk(root, depth)
+    if _is_checkpoint_dir(root):
+        out.append(root)
+        out += [c for c in sorted(root.iterdir()) if c.is_dir() and _is_checkpoint_dir(c)]
+    else:
+        walk(root, depth)
     return sorted(out, key=lambda q: (_step_of(q) is None, _step_of(q) or 0, str(q)))
 
 

@@ -12,16 +12,19 @@ import json
 import multiprocessing as mp
 import os
 import threading
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from traindoc import progress
 from traindoc.ckpt.safetensors import CheckpointError
 from traindoc.ckpt.stats import Entry, Streamer, scan
 from traindoc.model.checkpoint import TensorStats
 
 # Below this many bytes one process is faster than starting a pool.
 PARALLEL_MIN_BYTES = 256 << 20
+# One in-process read reports progress this often (scan() maps the file per call: cheap).
+PROGRESS_SLICE = 64 << 20
 
 Job = tuple[str, list[Entry]]
 
@@ -72,18 +75,43 @@ def compute(jobs: Sequence[Job], workers: int | None = None) -> dict[str, list[T
     """Statistics for every job's entries, keyed by file path, in each job's entry order."""
     total = sum(e.end - e.begin for _, es in jobs for e in es)
     n = workers or os.cpu_count() or 1
-    if n <= 1 or total < PARALLEL_MIN_BYTES:
-        st = Streamer()
-        return {path: scan(path, es, st) for path, es in jobs}
-    pieces = _split(jobs, total / (n * 2))
-    ctx = mp.get_context("fork" if _fork_safe() else "spawn")
-    out: dict[str, dict[str, TensorStats]] = {path: {} for path, _ in jobs}
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        futures = [(path, pool.submit(_scan_piece, path, es)) for path, es in pieces]
-        for path, fut in futures:
-            for t in fut.result():
-                out[path][t.name] = t
-    return {path: [out[path][e.name] for e in es] for path, es in jobs}
+    name = Path(jobs[0][0]).parent.name if jobs else ""
+    with progress.task(f"checking tensors of {name}", total=total, unit="bytes") as bar:
+        if n <= 1 or total < PARALLEL_MIN_BYTES:
+            st = Streamer()
+            res: dict[str, list[TensorStats]] = {}
+            for path, es in jobs:  # in slices, so one multi-GB file still moves the bar
+                res[path] = []
+                # scan() returns its entries by offset: slice them in that order
+                for part in _slices(sorted(es, key=lambda e: e.begin), PROGRESS_SLICE):
+                    res[path] += scan(path, part, st)
+                    bar.advance(sum(e.end - e.begin for e in part))
+            return res
+        pieces = _split(jobs, total / (n * 2))
+        ctx = mp.get_context("fork" if _fork_safe() else "spawn")
+        out: dict[str, dict[str, TensorStats]] = {path: {} for path, _ in jobs}
+        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+            futures = {pool.submit(_scan_piece, path, es): (path, es) for path, es in pieces}
+            for fut in as_completed(futures):
+                path, es = futures[fut]
+                for t in fut.result():
+                    out[path][t.name] = t
+                bar.advance(sum(e.end - e.begin for e in es))
+        return {path: [out[path][e.name] for e in es] for path, es in jobs}
+
+
+def _slices(entries: Sequence[Entry], size: int) -> Iterator[list[Entry]]:
+    """Consecutive entries of about `size` bytes, in their order."""
+    cur: list[Entry] = []
+    got = 0
+    for e in entries:
+        cur.append(e)
+        got += e.end - e.begin
+        if got >= size:
+            yield cur
+            cur, got = [], 0
+    if cur:
+        yield cur
 
 
 def _scan_piece(path: str, entries: list[Entry]) -> list[TensorStats]:

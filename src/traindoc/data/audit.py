@@ -21,9 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from traindoc import progress
 from traindoc.data import profile
 from traindoc.data.fields import Schema, detect
 from traindoc.data.minhash import (
+    THRESHOLD,
     MinHasher,
     _mix,
     band_keys,
@@ -41,7 +43,8 @@ ANSWER_PERM = 32  # answers only need "same or not": a short signature suffices
 class Options:
     text_field: str | None = None
     label_field: str | None = None
-    threshold: float = 0.8  # Jaccard of word 3-gram sets (RULES: near-duplicate-samples)
+    threshold: float = THRESHOLD  # Jaccard of word 1+2-gram sets (see minhash.MinHasher)
+    conflict_threshold: float = 0.8  # "near-same" input: ~1 word in 10 changed, no more
     num_perm: int = 128  # datasketch's default; error of the estimate ~0.035 at 0.8
     max_seq_len: int | None = None
     examples: int = 3
@@ -55,6 +58,7 @@ class Side:
     files: list[Path]
     cols: dict[str, list[np.ndarray]] = field(default_factory=dict)
     labels: Counter = field(default_factory=Counter)
+    klasses: Counter = field(default_factory=Counter)  # the class beside a text answer
     label_kind: str | None = None
     code: int = 0
     scripts: Counter = field(default_factory=Counter)
@@ -89,15 +93,18 @@ class Auditor:
     def scan(self, files: list[Path], notes: Notes) -> Side:
         side = Side(files)
         first: Schema | None = None
-        for fi, batch in read(files, notes, self.o.batch):
-            schema = side.schemas.get(fi)
-            if schema is None:
-                try:
-                    schema = detect(batch[0][2], self.o.text_field, self.o.label_field)
-                except ValueError as exc:
-                    raise DataError(f"{files[fi]}: {exc}") from None
-                first = adopt(side, fi, schema, first, notes)
-            self.batch(side, fi, schema, batch)
+        name = files[0].parent.name if len(files) > 1 else files[0].name if files else ""
+        with progress.task(f"auditing {name}", unit="rows") as bar:
+            for fi, batch in read(files, notes, self.o.batch):
+                schema = side.schemas.get(fi)
+                if schema is None:
+                    try:
+                        schema = detect(batch[0][2], self.o.text_field, self.o.label_field)
+                    except ValueError as exc:
+                        raise DataError(f"{files[fi]}: {exc}") from None
+                    first = adopt(side, fi, schema, first, notes)
+                self.batch(side, fi, schema, batch)
+                bar.advance(len(batch))
         return side
 
     def batch(self, side: Side, fi: int, schema: Schema, batch: list) -> None:
@@ -134,6 +141,14 @@ class Auditor:
             side.labels.update(str(a) for a in answers)
         else:
             ex_ans = np.zeros(n, np.uint64)
+        if schema.klass is not None:  # a class label beside the answer: part of the row
+            ks = [schema.klass_of(rec) for _, _, rec in batch]
+            ex_cls = _mix(
+                np.fromiter((zlib.crc32(repr(k).encode()) for k in ks), np.uint64, n) + np.uint64(2)
+            )
+            side.klasses.update(str(k) for k in ks)
+            side.add(ex_cls=ex_cls)
+            ex_ans = _mix(ex_ans ^ ex_cls)
         for t, e in zip(inputs, empty.tolist(), strict=True):
             if not e:
                 side.code += profile.is_code(t)
@@ -185,7 +200,8 @@ def audit(
     if eval_path is not None:
         efiles = eval_path if isinstance(eval_path, list) else discover(eval_path)
         ev = aud.scan(efiles, notes)
-    return summarise(o, tr, ev, notes, time.perf_counter() - t0)
+    with progress.task(f"finding duplicates among {len(tr):,} rows", unit=None):
+        return summarise(o, tr, ev, notes, time.perf_counter() - t0)
 
 
 def summarise(o: Options, tr: Side, ev: Side | None, notes: Notes, seconds: float) -> AuditResult:
@@ -217,7 +233,12 @@ def summarise(o: Options, tr: Side, ev: Side | None, notes: Notes, seconds: floa
     within = (pairs[:, 0] < m) & (pairs[:, 1] < m)
     tp, tsim = keep[pairs[within]], sim[within]
     differ = _answers_differ(tr, tp, o.threshold)
-    conf_p, conf_s = tp[differ], tsim[differ]
+    # A conflict needs a near-same input: a one-word edit of a short question
+    # ("capital of France" / "of Spain") may rightly change its answer. Such
+    # a pair, similar but answered differently, is neither a conflict nor
+    # redundant.
+    same = tsim >= max(o.threshold, o.conflict_threshold)
+    conf_p, conf_s = tp[differ & same], tsim[differ & same]
     near_p, near_s = tp[~differ], tsim[~differ]
     near_rows = np.unique(near_p.max(axis=1)) if near_p.size else np.empty(0, np.int64)
     conf_rows = np.unique(conf_p) if conf_p.size else np.empty(0, np.int64)
@@ -320,6 +341,9 @@ def _answers_differ(side: Side, pairs: np.ndarray, threshold: float) -> np.ndarr
         asig = side.col("asig")
         d = np.flatnonzero(differ)
         differ[d] = estimate(asig, pairs[d]) < threshold
+    if "ex_cls" in side.cols and len(side.col("ex_cls")) == len(ans):
+        cls = side.col("ex_cls")  # same input and answer, another class: a conflict too
+        differ |= cls[pairs[:, 0]] != cls[pairs[:, 1]]
     return differ
 
 

@@ -22,6 +22,9 @@ class Schema:
     inputs: tuple[str, ...]
     label: str | None = None
     label_kind: str | None = None  # class | text
+    # A class label beside a text answer (alpaca rows with a `label` column):
+    # rows with the same input and answer but another class are conflicts.
+    klass: str | None = None
 
     def extract(self, rec: Mapping[str, Any]) -> tuple[str, Any]:
         """(input text, label or answer); missing fields read as empty."""
@@ -37,6 +40,21 @@ class Schema:
                 return text, _chat(v)[0]
             return text, _text(v)
         return text, v
+
+    def klass_of(self, rec: Mapping[str, Any]) -> Any:
+        return rec.get(self.klass) if self.klass else None
+
+
+def _klass(rec: Mapping[str, Any], answer: str | None) -> str | None:
+    """A class-label field beside the answer field, if the record has one."""
+    return next(
+        (
+            f
+            for f in LABEL_FIELDS
+            if f in rec and f != answer and _label_kind(rec[f]) == "class" and rec[f] is not None
+        ),
+        None,
+    )
 
 
 def detect(
@@ -60,12 +78,16 @@ def detect(
             return Schema(chat, (chat,), label_field, "text" if label_field is None else "class")
     if "instruction" in keys and ("output" in keys or label_field):
         ins = tuple(f for f in ("system", "instruction", "input") if f in keys)
-        return Schema("alpaca", ins, label_field or "output", "text")
+        ans = label_field or "output"
+        return Schema("alpaca", ins, ans, "text", _klass(rec, ans))
     if "prompt" in keys:
         for ans in (label_field, "completion", "chosen", "response", "output"):
             if ans and ans in keys:
                 kind = "preference" if ans == "chosen" else "prompt-completion"
-                return Schema(kind, ("prompt",), ans, _label_kind(rec.get(ans)))
+                lk = _label_kind(rec.get(ans))
+                return Schema(
+                    kind, ("prompt",), ans, lk, _klass(rec, ans) if lk == "text" else None
+                )
     label = label_field or next((f for f in LABEL_FIELDS if f in keys), None)
     if "sentence1" in keys and "sentence2" in keys:
         return Schema(

@@ -33,6 +33,8 @@ class TraindocCallback(Callback, CallbackSettings):
             "max_steps": trainer.max_steps if trainer.max_steps > 0 else None,
             "max_grad_norm": trainer.gradient_clip_val,
             "trainer": "lightning",
+            # where the logger writes (lightning_logs/version_N): the record joins that run
+            "log_dir": _relative(getattr(trainer, "log_dir", None), trainer.default_root_dir),
             **self.monitor_kwargs.pop("facts", {}),
         }
         if trainer.global_step:
@@ -114,3 +116,13 @@ class TraindocCallback(Callback, CallbackSettings):
     @property
     def findings(self) -> list[Any]:
         return list(self.monitor.findings) if self.monitor is not None else []
+
+
+def _relative(log_dir: Any, root: Any) -> str | None:
+    """log_dir relative to the record's folder when inside it, so a moved run still joins."""
+    if not log_dir:
+        return None
+    import os
+
+    rel = os.path.relpath(os.path.abspath(log_dir), os.path.abspath(root))
+    return str(log_dir) if rel.startswith("..") else rel

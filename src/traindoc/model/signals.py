@@ -160,6 +160,8 @@ STEP_KEYS = (
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
 
 REGIMES = ("pretraining", "full-finetune", "lora")
+# How a title names a regime: words for the reader, not the option's value.
+REGIME_WORDS = {"pretraining": "pretraining", "full-finetune": "a full fine-tune", "lora": "LoRA"}
 _SIGNAL_NAMES = frozenset(s.value for s in Signal)
 
 

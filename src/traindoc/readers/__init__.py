@@ -14,7 +14,7 @@ from pathlib import Path
 
 from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import live
-from traindoc.readers._base import ReadError
+from traindoc.readers._base import Notes, ReadError
 from traindoc.readers._facts import finalize
 from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
 
@@ -132,13 +132,44 @@ def _counted(run: Run) -> Run:
 
 
 def _with_live(run: Run, path: Path) -> Run:
-    """Add what a live traindoc monitor recorded beside the run (readers/live.py)."""
-    found = live.findings_file(path)
-    if found is None:
+    """Add what a live traindoc monitor recorded for the run (readers/live.py).
+
+    The record may sit beside the run or above it (Lightning's callback writes
+    to default_root_dir/traindoc/, its CSVLogger to lightning_logs/version_N/):
+    one training is one run, so its findings join the run and the facts the
+    monitor was given fill those the logs lack.
+    """
+    rec = live.record_for(path) if path.is_dir() else live.findings_file(path)
+    if rec is None:
         return run
-    findings, notes = live.read(found)
-    inputs = (*run.inputs, Input(str(found), "traindoc-live"))
-    return replace(run, live=findings, inputs=inputs, notes=(*run.notes, *notes))
+    if rec.is_file():
+        rec = rec.parent
+    if any(Path(i.path).resolve().parent == rec.resolve() for i in run.inputs):
+        found = rec / live.FINDINGS  # the run is the record's own metrics.jsonl
+        if not found.is_file():
+            return run
+        findings, notes = live.read(found)
+        inputs = (*run.inputs, Input(str(found), "traindoc-live"))
+        return replace(run, live=findings, inputs=inputs, notes=(*run.notes, *notes))
+    from traindoc.readers import _config
+
+    facts, notes_in = dict(run.facts), Notes()
+    cfg = rec / live.CONFIG
+    if cfg.is_file() and (data := _config.load(cfg, notes_in)) is not None:
+        data = {k: v for k, v in data.items() if k != "log_dir"}
+        for key, fact in _config.facts_from(data, f"traindoc/{live.CONFIG}").items():
+            facts.setdefault(key, fact)
+    findings, notes = (), ()
+    if (rec / live.FINDINGS).is_file():
+        findings, notes = live.read(rec / live.FINDINGS)
+    inputs = (*run.inputs, Input(str(rec), "traindoc-live"))
+    return replace(
+        run,
+        facts=facts,
+        live=findings,
+        inputs=inputs,
+        notes=(*run.notes, *notes, *notes_in.build()),
+    )
 
 
 # Source kind -> reader module (each has `read(path) -> Run`), imported on use.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from traindoc import progress
 from traindoc.model import Input, Run
 from traindoc.readers import _config
 from traindoc.readers._base import Notes
@@ -22,9 +23,12 @@ _CONFIGS = ("run_config.json", "config.json", "hparams.yaml", "config.yaml", "ar
 def read_all(path: str | Path, pattern: str | None = None) -> list[Run]:
     """Every run in the log (a paste can hold more than one)."""
     path = Path(path)
-    runs = text.read(path, pattern=pattern)
     if str(path) == "-":
-        return runs
+        return text.read(path, pattern=pattern)
+    # logs/text.py reads the file itself: a spinner here until it counts bytes (see progress)
+    size = path.stat().st_size if path.is_file() else 0
+    with progress.task(f"reading {path.name} ({size / 1e6:,.0f} MB)", unit=None):
+        runs = text.read(path, pattern=pattern)
     notes = Notes()
     for name in _CONFIGS:
         side = path.parent / name

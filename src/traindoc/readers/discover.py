@@ -57,7 +57,28 @@ def discover_runs(root: str | Path) -> list[Path]:
     for tb in tensorboard.find_runs(root):
         if not any(tb == r or tb.is_relative_to(r) or r.is_relative_to(tb) for r in found):
             found.append(tb)
-    return sorted(set(found))
+    return _join_records(sorted(set(found)))
+
+
+def _join_records(found: list[Path]) -> list[Path]:
+    """Drop a live record's metrics.jsonl when the run it monitored is also found.
+
+    One training is one run: Lightning with its CSVLogger leaves
+    lightning_logs/version_N/ and the callback's traindoc/ beside it; the
+    record is read as part of that run (readers._with_live), not as a second.
+    """
+    records = {
+        p.parent.resolve(): p
+        for p in found
+        if p.parent.name == live.DIRNAME and p.name == live.METRICS
+    }
+    if not records:
+        return found
+    joined = set()
+    for r in found:
+        if r not in records.values() and (rec := live.record_for(r)) is not None:
+            joined.add(records.get(rec.resolve()))
+    return [p for p in found if p not in joined]
 
 
 def _is_hf(d: Path) -> bool:

@@ -28,6 +28,42 @@ def findings_file(path: Path) -> Path | None:
     return cand if cand.is_file() else None
 
 
+def record_for(run_dir: Path, up: int = 2) -> Path | None:
+    """The traindoc/ record that monitored the run at `run_dir`, in it or above it.
+
+    Lightning's callback writes to default_root_dir/traindoc/ while the
+    CSVLogger writes to default_root_dir/lightning_logs/version_N/: the record
+    names that folder (run_config.json "log_dir"). A record that names none
+    (an older one) joins a run at most `up` levels below it: Lightning's
+    root/lightning_logs/version_N is two.
+    """
+    run_dir = run_dir if run_dir.is_dir() else run_dir.parent
+    if run_dir.name == DIRNAME or (run_dir / DIRNAME / FINDINGS).is_file():
+        return run_dir if run_dir.name == DIRNAME else run_dir / DIRNAME
+    here = run_dir.resolve()
+    for anc in list(here.parents)[:up]:
+        rec = anc / DIRNAME
+        if not (rec / FINDINGS).is_file() and not (rec / METRICS).is_file():
+            continue
+        named = monitored(rec)
+        if named is None or named == here:
+            return rec
+    return None
+
+
+def monitored(record: Path) -> Path | None:
+    """The logger folder a record says it monitored, resolved; None when it names none."""
+    try:
+        cfg = json.loads((record / CONFIG).read_text())
+    except (OSError, ValueError):
+        return None
+    log_dir = cfg.get("log_dir") if isinstance(cfg, dict) else None
+    if not isinstance(log_dir, str) or not log_dir:
+        return None
+    p = Path(log_dir)
+    return (p if p.is_absolute() else record.parent / p).resolve()
+
+
 def is_findings(path: Path) -> bool:
     """The monitor's findings log: a record per finding, never a metrics log."""
     return path.name == FINDINGS and path.parent.name == DIRNAME

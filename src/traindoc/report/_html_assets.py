@@ -41,6 +41,7 @@ aside .card{background:#fff;border:1px solid #dde1e6;border-left:5px solid #999;
 .live{color:#8a5a00}
 table{border-collapse:collapse;font-size:12.5px}.kv th{text-align:left;padding:1px 10px 1px 0;color:#445;font-weight:500;vertical-align:top}
 .kv td{padding:1px 0;word-break:break-word}.kv td.src{color:#889;padding-left:14px}
+.config-diff td{padding:1px 12px 1px 0;color:#889}.config-diff tr.differs td{color:#111;font-weight:600}
 table.grid td,table.grid th{border-bottom:1px solid #eceef1;padding:2px 10px;text-align:right}
 table.grid td:first-child,table.grid th:first-child,table.grid td.name{text-align:left}
 tr.bad td{background:#fde7e7;color:#b71c1c;font-weight:600}

@@ -1,26 +1,72 @@
-"""`traindoc compare` in the terminal: each run's loss at a glance, and where it parts."""
+"""`traindoc compare` in the terminal: what differs in the config, the runs' loss on one
+shared axis, and where each parts from the first."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
-from traindoc.compare import Comparison
+from traindoc.compare import Comparison, ConfigRow
+from traindoc.measure.stats import fmt
 from traindoc.model import Run
-from traindoc.report.sparkline import sparkline
+from traindoc.report.sparkline import shared_sparklines
 
 
-def render(runs: Sequence[Run], comparisons: Sequence[Comparison], console: Console) -> None:
-    width = max(len(r.name) for r in runs)
+def _cell(v: object) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return fmt(v)
+    if isinstance(v, (tuple, list)):
+        return ", ".join(map(str, v))
+    return str(v)
+
+
+def config_table(runs: Sequence[Run], rows: Sequence[ConfigRow]) -> Table | None:
+    """The settings that differ, in bold and first; then those all runs share, dim."""
+    if not rows:
+        return None
+    t = Table(title="Config", title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("setting")
     for r in runs:
+        t.add_column(r.name)
+    for row in rows:
+        style = "bold" if row.differs else "dim"
+        t.add_row(row.key, *[_cell(v) for v in row.values], style=style)
+    return t
+
+
+def render(
+    runs: Sequence[Run],
+    comparisons: Sequence[Comparison],
+    console: Console,
+    config: Sequence[ConfigRow] = (),
+) -> None:
+    table = config_table(runs, config)
+    if table is not None:
+        if not any(r.differs for r in config):
+            console.print(Text("Same config in every run (as far as recorded).", style="dim"))
+        console.print(table)
+        console.print()
+    width = max(len(r.name) for r in runs)
+    losses = [r.get("loss") for r in runs]
+    lines, axis = shared_sparklines(losses, 40, [r.floor for r in runs])
+    if axis is not None:
+        lo, hi, x0, x1 = axis
+        console.print(
+            Text(
+                f"  loss on one axis for all runs: {fmt(lo)} .. {fmt(hi)}, "
+                f"steps {x0:.0f} .. {x1:.0f}",
+                style="dim",
+            )
+        )
+    for r, (cells, on_floor) in zip(runs, lines, strict=True):
         line = Text(f"  {r.name:<{width}}  ", style="bold")
-        loss = r.get("loss")
-        if loss is not None:
-            cells, on_floor = sparkline(loss, 40, r.floor)
-            for c, f in zip(cells, on_floor, strict=True):
-                line.append(c, style="red" if f else "blue")
+        for c, f in zip(cells, on_floor, strict=True):
+            line.append(c, style="red" if f else "blue")
         line.append(f"  {r.last_step or 0} steps", style="dim")
         console.print(line)
     for c in comparisons:

@@ -56,8 +56,11 @@ def render(d: Diagnosis) -> str:
     return _page(f"traindoc: {run.name}", head, lanes + plots, side, below, data)
 
 
-def render_compare(runs: Sequence[Run], comparisons: Sequence[Any]) -> str:
-    """Runs overlaid (the first is the reference) and where each parts from it."""
+def render_compare(
+    runs: Sequence[Run], comparisons: Sequence[Any], config: Sequence[Any] = ()
+) -> str:
+    """The config diff, the runs overlaid on shared axes (one panel per signal, every
+    run in it, one step range) and where each parts from the first."""
     parts = [(i, c, p) for i, c in enumerate(comparisons, 1) for p in c.partings if p.step]
     x = charts.xscale(runs, [float(p.step) for _, _, p in parts])
     marks = [
@@ -70,6 +73,17 @@ def render_compare(runs: Sequence[Run], comparisons: Sequence[Any]) -> str:
         for i, r in enumerate(runs)
     )
     head = f"<h1>Comparing {len(runs)} runs</h1><div class='facts'>{legend}</div>"
+    if config:
+        cols = "".join(f"<th>{escape(r.name)}</th>" for r in runs)
+        body = "".join(
+            f"<tr{' class=differs' if c.differs else ''}><th>{escape(c.key)}</th>"
+            + "".join(f"<td>{escape('—' if v is None else str(v))}</td>" for v in c.values)
+            + "</tr>"
+            for c in config
+        )
+        head += (
+            f"<h2>Config</h2><table class='kv config-diff'><tr><th></th>{cols}</tr>{body}</table>"
+        )
     rows = []
     for i, c in enumerate(comparisons, 1):
         first = c.first

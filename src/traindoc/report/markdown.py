@@ -74,10 +74,7 @@ def render(d: Diagnosis) -> str:
         out += ["<details><summary>Config</summary>", "", "| key | value | from |", "|---|---|---|"]
         out += [f"| {k} | {_cell(str(v))} | {_cell(run.facts[k].source)} |" for k, v in cfg]
         out += ["", "</details>", ""]
-    versions = run.fact("versions") or {}
-    if versions:
-        out.append("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())))
-        out.append("")
+    out += [versions_line(run.fact("versions") or {}), ""]
     step = d.first_anomaly_step()
     if step is not None:
         out += [f"First anomaly at step **{step}**:", "", *around(run, step), ""]
@@ -89,6 +86,35 @@ def render(d: Diagnosis) -> str:
         out += [f"- {_cell(x)}" for x in read] + ["", "</details>", ""]
     out.append(f"<sub>traindoc · inputs: {', '.join(_cell(i.path) for i in run.inputs)}</sub>")
     return "\n".join(out)
+
+
+def versions_line(recorded: dict[str, str]) -> str:
+    """Python, torch, transformers and traindoc, always, then any other recorded library.
+
+    What the run's artefacts recorded wins; otherwise the version installed
+    where traindoc ran, marked "here", since a bug report needs them either
+    way and the training machine is usually this one.
+    """
+    import platform
+    from importlib import metadata
+
+    from traindoc import __version__
+
+    def here(dist: str) -> str:
+        try:
+            return f"{metadata.version(dist)} (here)"
+        except metadata.PackageNotFoundError:
+            return "not recorded"
+
+    low = {k.lower(): str(v) for k, v in recorded.items()}
+    parts = [
+        f"Python {low.pop('python', None) or platform.python_version() + ' (here)'}",
+        f"torch {low.pop('torch', None) or here('torch')}",
+        f"transformers {low.pop('transformers', None) or here('transformers')}",
+        f"traindoc {__version__}",
+    ]
+    low.pop("traindoc", None)
+    return "Versions: " + ", ".join(parts + [f"{k} {v}" for k, v in sorted(low.items())])
 
 
 def around(run: Run, step: int, k: int = 5) -> list[str]:

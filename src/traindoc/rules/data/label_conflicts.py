@@ -25,7 +25,7 @@ class Params:
     params=Params(),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
-    """Same or near-same input (Jaccard >= 0.8) with a different label or answer.
+    """Same or near-same input (word 1+2-gram Jaccard >= 0.8) with a different label or answer.
 
     **What it does.** Among pairs whose inputs are identical or near-identical,
     counts those whose class labels differ, or whose answers are neither equal

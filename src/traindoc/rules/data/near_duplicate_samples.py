@@ -25,11 +25,15 @@ class Params:
     params=Params(),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
-    """Near-duplicate samples: MinHash Jaccard of word 3-grams >= the threshold (0.8).
+    """Near-duplicate samples: MinHash Jaccard of word 1+2-grams >= the threshold (0.6).
 
-    **What it does.** Estimates the Jaccard similarity of the samples' word
-    3-gram sets with a 128-permutation MinHash and banded LSH, and counts rows
-    that are near-identical to an earlier row without being an exact copy.
+    **What it does.** Estimates the Jaccard similarity of the samples' sets of
+    words and word pairs with a 128-permutation MinHash and banded LSH, and
+    counts rows that are near-identical to an earlier row without being an
+    exact copy. Words and word pairs, not word 3-grams, so that a one-word
+    edit of a short sample is found: in 8-20-word texts such an edit keeps a
+    Jaccard >= 0.67 while unrelated texts stay under 0.3 (measured on 105
+    planted edits; word 3-grams at 0.8 found 10-22 of them).
 
     **Why it matters.** Seed B: near duplicates behave like duplicates (the same
     content over-weighted) but survive exact deduplication; scraped and

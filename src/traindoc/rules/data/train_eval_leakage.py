@@ -26,7 +26,7 @@ class Params:
     params=Params(),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
-    """Eval samples whose input appears in train, exactly or nearly (Jaccard >= 0.8).
+    """Eval samples whose input appears in train, exactly or nearly (Jaccard >= 0.6).
 
     **What it does.** Looks up each eval input's exact hash among the train
     inputs, and queries the same LSH index for near matches.

@@ -9,6 +9,7 @@ from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, lr_fraction, trend
 from traindoc.model import Run, Severity
+from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve, nonfinite, size_scale, spike_events
@@ -182,8 +183,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     else:
         return
     target = (p.target[regime] if regime else p.unknown_target) * scale
-    what = (regime or "an unknown regime") + (" at this size" if size_why else "")
-    shown = ", ".join(signs) if signs else "no instability in the curves (yet)"
+    what = REGIME_WORDS.get(regime or "", "a typical run") + (" at this size" if size_why else "")
+    shown = (
+        ", ".join("NaN/Inf" if s == "non-finite" else s for s in signs)
+        if signs
+        else "no instability in the curves (yet)"
+    )
     evidence = {
         "peak_lr": pk.value,
         "lr_source": pk.source,

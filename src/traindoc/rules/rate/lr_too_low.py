@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
+from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import TYPICAL_LR, curve, size_scale
@@ -84,7 +85,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         severity = Severity(severity - 1)
     lo, _, hi = TYPICAL_LR[regime] if regime else (1e-5, None, 1e-3)
     lo, hi = lo * scale, hi * scale
-    what = (regime or "any regime") + (" at this size" if size_why else "")
+    what = REGIME_WORDS.get(regime or "", "any run") + (" at this size" if size_why else "")
     curve_note = {
         True: "and the loss has not decreased meaningfully over the second half of the run",
         False: "although the loss still decreases",

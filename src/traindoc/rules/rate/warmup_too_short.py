@@ -140,11 +140,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not signs:
         return
     onset = min(signs.values())
-    kinds = ", ".join(sorted(signs, key=signs.__getitem__))
+    order = sorted(signs, key=signs.__getitem__)
+    kinds = ", ".join(order)
+    said = ", ".join(_SAID.get(k, k) for k in order)
     yield Hit(
         title=(
             f"Warmup of {w.steps:.0f} steps ({100 * frac:.1f}%) at peak LR {fmt(pk.value)}; "
-            f"unstable start: {kinds}"
+            f"the start was unstable: {said}"
         ),
         step=onset,
         end_step=int(end),
@@ -196,3 +198,12 @@ def _planned(peak: float, steps: float, frac: float, total: int) -> Hit:
             "warmup_ratio=0.03)."
         ),
     )
+
+
+# The title's words for each sign of an unstable start (the evidence keeps the kinds).
+_SAID = {
+    "grad-spike": "the gradient norm spiked",
+    "loss-rise": "the loss rose",
+    "loss-spike": "the loss spiked",
+    "non-finite": "values went NaN/Inf",
+}

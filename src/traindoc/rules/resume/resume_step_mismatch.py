@@ -118,7 +118,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     state: dict[str, Any] = dict(run.fact("resume_state") or {})
     intervals = {k: int(run.fact(k)) for k in INTERVALS if run.fact(k)}
     sim = simulate(step, accum, {"accumulation boundary": 1, **intervals}, p.horizon_intervals)
-    problems: list[tuple[Severity, str, str]] = []
+    # (severity, kind for the evidence, the title's plain words, the explanation's sentence)
+    problems: list[tuple[Severity, str, str, str]] = []
 
     never = [n for n, s in sim.items() if s["next_as_restored"] is None]
     if counter != "optimizer" and accum > 1 and never:
@@ -128,6 +129,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             (
                 sev,
                 "never-fires",
+                f"{shown} never fire again (the counter is off the accumulation grid)",
                 f"a counter restored to {step} and advanced by {accum} per optimizer step is "
                 f"{step % accum} mod {accum} forever, so `counter % (N x {accum}) == 0` never "
                 f"fires again ({shown})"
@@ -141,6 +143,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             (
                 Severity.ERROR if micro else Severity.WARNING,
                 "name-mismatch",
+                f"the checkpoint is named step {named} but holds step {step}",
                 f"the checkpoint is named for step {named} but its state says {step}"
                 + (
                     f" ({named} = {step} x {accum}: the name counts micro-batches)" if micro else ""
@@ -158,12 +161,31 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             why = f"stepped every micro-batch ({got} = {step} x {accum})"
             if key == "scheduler_step":
                 why += f": the LR schedule runs {accum}x too fast"
-            problems.append((Severity.ERROR, f"{what}-per-micro-batch", f"{what} {why}"))
+            problems.append(
+                (
+                    Severity.ERROR,
+                    f"{what}-per-micro-batch",
+                    f"the {what} stepped every micro-batch ({got} steps, not {step})",
+                    f"{what} {why}",
+                )
+            )
         elif got == 0:
-            problems.append((Severity.ERROR, f"{what}-fresh", f"{what} state is at step 0"))
+            problems.append(
+                (
+                    Severity.ERROR,
+                    f"{what}-fresh",
+                    f"the {what} restarted from step 0",
+                    f"{what} state is at step 0",
+                )
+            )
         else:
             problems.append(
-                (Severity.WARNING, f"{what}-mismatch", f"{what} state is at step {got}, not {step}")
+                (
+                    Severity.WARNING,
+                    f"{what}-mismatch",
+                    f"the {what} is at step {got}, not {step}",
+                    f"{what} state is at step {got}, not {step}",
+                )
             )
     saved = state.get("saved_grad_accum")
     if saved is not None and int(saved) != accum:
@@ -171,28 +193,33 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             (
                 Severity.WARNING,
                 "accumulation-changed",
+                f"gradient accumulation changed from {saved} to {accum}",
                 f"the checkpoint was trained with accumulation {saved}, the resume uses {accum}: "
                 f"the data position (step x accumulation batches skipped) and the schedule shift",
             )
         )
     if (beyond := _beyond_plan(run, step)) is not None:
-        problems.append((Severity.ERROR, "beyond-plan", beyond.explanation))
+        problems.append(
+            (Severity.ERROR, "beyond-plan", "past the planned steps", beyond.explanation)
+        )
     missing = [k for k in ("optimizer", "scheduler", "rng") if state.get(k) is False]
     if missing:
         problems.append(
             (
                 Severity.WARNING,
                 "state-missing",
+                _not_restored(missing),
                 f"no {', '.join(missing)} state in the checkpoint: "
                 + "; ".join(_MISSING[k] for k in missing),
             )
         )
     if not problems:
         return
-    severity = max(s for s, _, _ in problems)
-    kinds = [k for _, k, _ in problems]
+    severity = max(s for s, _, _, _ in problems)
+    kinds = [k for _, k, _, _ in problems]
+    said = "; ".join(t for _, _, t, _ in problems)
     yield Hit(
-        title=f"Resume at step {step} (accumulation {accum}): " + "; ".join(kinds),
+        title=f"Resumed at step {step} (accumulation {accum}): {said}",
         step=step,
         evidence={
             "resume_step": step,
@@ -204,7 +231,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             and step % intervals["save_steps"] != 0,
             **{k: v for k, v in state.items() if v is not None},
         },
-        explanation=" ".join(d[0].upper() + d[1:] + "." for _, _, d in problems)
+        explanation=" ".join(d[0].upper() + d[1:] + "." for _, _, _, d in problems)
         + " A step condition that never fires again leaves the GPU at 0% and the log "
         "frozen, with no error.",
         prescription=(
@@ -239,6 +266,16 @@ def _beyond_plan(run: Run, step: int) -> Hit | None:
             "them as the initial model instead of resuming (no trainer state)."
         ),
     )
+
+
+_FILES = {"optimizer": "optimizer.pt", "scheduler": "scheduler.pt", "rng": "rng_state.pth"}
+
+
+def _not_restored(missing: list[str]) -> str:
+    """ "scheduler.pt was not restored": the files a user can look for, not internal names."""
+    names = [_FILES[k] for k in missing]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{joined} {'was' if len(names) == 1 else 'were'} not restored"
 
 
 _MISSING = {
