@@ -171,7 +171,9 @@ def main() -> None:
                 best[which] = (r[0], r[1], max(r[2], best.get(which, r)[2]))
     for which, (t, n, rss) in best.items():
         rate = f"{n / t / 1e3:7.0f} k pts/s" if n else f"{mb / t:7.0f} MB/s  "
-        print(f"  {names[which]:18s} {t:6.2f} s  {rate}  {n:>8,} points  peak RSS {rss / 1e6:5.0f} MB")
+        print(
+            f"  {names[which]:18s} {t:6.2f} s  {rate}  {n:>8,} points  peak RSS {rss / 1e6:5.0f} MB"
+        )
     ref = _load(tmp / "tbparse.npz")
     for which in ("read", "diagnose", "accumulator"):
         got = _load(tmp / f"{which}.npz")

@@ -28,9 +28,9 @@ from traindoc.model import Fact, Input, Run, Series
 from traindoc.model.signals import canonical
 from traindoc.readers import _config, _sidefiles
 from traindoc.readers._base import Notes, ReadError
+from traindoc.readers._progress import progress
 from traindoc.readers._tbevents import decode, decode_fast
 from traindoc.readers._tbruns import chain, event_files, find_runs, first_step, is_event_file
-from traindoc.readers._progress import progress
 from traindoc.readers._tfrecord import blocks
 from traindoc.readers.training_args import facts_from_args
 
