@@ -217,7 +217,7 @@ def _split(
     if pos < n:
         tail = data[pos : pos + 12]
         if len(tail) == 12 and masked_crc(tail[:8]) != struct.unpack("<I", tail[8:])[0]:
-            problems.append(f"corrupt record header at byte {base + pos}: stopped there")
+            problems.append(f"bad record header CRC at byte {base + pos}: stopped there")
             stop = True
         elif final:
             want = 16 + unpack(tail[:8].ljust(8, b"\0"))[0] if len(tail) >= 8 else 16
