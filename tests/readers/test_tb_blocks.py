@@ -75,7 +75,7 @@ def test_walk_agrees_with_a_plain_walk_on_payloads_full_of_fake_headers() -> Non
     while pos + 16 <= len(data):
         heads.append(pos)
         pos += 16 + struct.unpack_from("<Q", data, pos)[0]
-    assert _tfrecord._walk(data).tolist() == heads
+    assert _tfrecord._walk(data)[0].tolist() == heads
 
 
 def _series(run) -> dict:

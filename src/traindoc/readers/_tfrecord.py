@@ -110,7 +110,7 @@ def _view(data: bytes, dtype: str) -> np.ndarray:
     return np.ndarray((max(len(data) - size + 1, 0),), dtype, buffer=data, strides=(1,))
 
 
-def _walk(data: bytes) -> np.ndarray:
+def _walk(data: bytes) -> tuple[np.ndarray, np.ndarray]:
     """Start offsets of the complete records, following the length fields from byte 0.
 
     The walk is sequential, but most of it is taken in vectorised runs: every byte
@@ -119,40 +119,46 @@ def _walk(data: bytes) -> np.ndarray:
     and a run of candidates each ending where the next begins is one stretch of the
     walk. The walk only ever takes a candidate it stands on, so the offsets are those
     of a plain record-by-record walk; where none fits (a record over 16 MB, a bad
-    header CRC) it takes one plain step.
+    header CRC) it takes one plain step. Returns (starts, header CRC checked).
     """
     n = len(data)
     if n < 16:
-        return np.empty(0, np.int64)
+        return np.empty(0, np.int64), np.empty(0, bool)
     u8 = np.frombuffer(data, np.uint8)
     m = n - 15  # a record start leaves room for its 16 bytes of framing
     small = (_view(data, "<u4")[4 : 4 + m] == 0) & (u8[3 : 3 + m] == 0)
     cand = np.flatnonzero(small)
-    del small
+    nxt = cand + 16 + _view(data, "<u8")[cand].astype(np.int64)
+    # cheap first: a record ends at the block's end or where another candidate starts
+    keep = (nxt <= n) & ((nxt > n - 16) | small[np.minimum(nxt, m - 1)])
+    cand, nxt = cand[keep], nxt[keep]
+    del small, keep
     if cand.size:
         ok = crc32c_many(u8, cand, np.full(cand.size, 8)) == _view(data, "<u4")[cand + 8]
-        cand = cand[ok]
-    nxt = cand + 16 + _view(data, "<u8")[cand].astype(np.int64)
-    fits = nxt <= n
-    cand, nxt = cand[fits], nxt[fits]
+        cand, nxt = cand[ok], nxt[ok]
     # run ends: candidates whose record does not end where the next candidate starts
     ends = np.r_[np.flatnonzero(nxt[:-1] != cand[1:]), cand.size - 1]
     unpack = struct.Struct("<Q").unpack_from
     out: list[np.ndarray] = []
+    checked: list[np.ndarray] = []
     pos = 0
     while pos + 12 <= n:
         i = int(np.searchsorted(cand, pos))
         if i < cand.size and cand[i] == pos:
             j = int(ends[np.searchsorted(ends, i)])
             out.append(cand[i : j + 1])
+            checked.append(np.ones(j + 1 - i, bool))
             pos = int(nxt[j])
             continue
         length = unpack(data, pos)[0]
         if pos + 16 + length > n:
             break
         out.append(np.array([pos], np.int64))
+        checked.append(np.zeros(1, bool))
         pos += 16 + length
-    return np.concatenate(out) if out else np.empty(0, np.int64)
+    if not out:
+        return np.empty(0, np.int64), np.empty(0, bool)
+    return np.concatenate(out), np.concatenate(checked)
 
 
 def split(data: bytes, check_crc: bool = True) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -200,16 +206,19 @@ def _split(
     """split() of one block, plus where its whole records end and whether to stop there."""
     unpack = struct.Struct("<Q").unpack_from
     n = len(data)
-    heads, pos, stop = _walk(data), 0, False
+    (heads, checked), pos, stop = _walk(data), 0, False
     if heads.size:
         pos = int(heads[-1]) + 16 + unpack(data, int(heads[-1]))[0]
     buf = np.frombuffer(data, dtype=np.uint8)
     lengths = _view(data, "<u8")[heads].astype(np.int64)
     problems: list[str] = []
     if check_crc and heads.size:
-        bad = np.flatnonzero(
-            crc32c_many(buf, heads, np.full(heads.size, 8)) != _view(data, "<u4")[heads + 8]
+        rest = np.flatnonzero(~checked)  # the walk's plain steps: their header CRC is unknown
+        wrong = (
+            crc32c_many(buf, heads[rest], np.full(rest.size, 8))
+            != _view(data, "<u4")[heads[rest] + 8]
         )
+        bad = rest[wrong]
         if bad.size:
             first = int(bad[0])
             problems.append(f"bad record header CRC at byte {base + heads[first]}: stopped there")
