@@ -96,9 +96,7 @@ def read(path: str | Path) -> Run:
                 inputs.append(Input(str(f), "tensorboard"))
                 _read_file(m, f, fh, acc, notes, seen)
         except OSError as exc:
-            notes.add(f, f"not read: {exc.strerror or exc}")
-            if inputs and inputs[-1].path == str(f):
-                inputs.pop()
+            notes.add(f, f"not read: {exc.strerror or exc}")  # kept: the blocks before it
     if not acc.parts and not acc.texts:  # nothing to diagnose: say why, not "healthy"
         if len(files) == 1 and not inputs:
             raise ReadError(files[0][1], "cannot read the event file")
