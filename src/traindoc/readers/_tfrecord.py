@@ -1,8 +1,9 @@
 """TFRecord framing and CRC32C for TensorBoard event files (FORMATS.md 4.1), numpy only.
 
 A record is `u64 length | masked crc32c(length) | data | masked crc32c(data)`.
-Finding record boundaries is the one sequential step (a tight Python loop over
-the length fields); every check after that is vectorised over all records:
+Files are read a block of whole records at a time (`blocks`). Finding record
+boundaries is the one sequential step, taken in vectorised runs of CRC-checked
+candidate headers (`_walk`); every check after that is vectorised over all records:
 CRC32C runs one table step per byte position across all records at once
 (records sorted by length, so step i touches only those longer than i).
 Nothing here needs tensorboard, protobuf or google-crc32c.
