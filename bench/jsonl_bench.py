@@ -62,6 +62,13 @@ def write(path: Path, size: int) -> None:
 
 
 _CHILD = r"""
+def peak():
+    # VmHWM: this process's own high-water mark (ru_maxrss keeps the parent's across exec)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 import json, resource, sys, time
 sys.path.insert(0, {src!r})
 which, path = sys.argv[1], sys.argv[2]
@@ -84,15 +91,20 @@ elif which == "pandas":
     df = pd.read_json(path, lines=True)
     points = int(df.drop(columns="step").notna().sum().sum())
 elif which == "read":
-    points = sum(len(s) for s in jsonl.read(path).series.values())
+    series = jsonl.read(path).series.values()
 else:
-    points = sum(len(s) for s in diagnose(load_run(path)).run.series.values())
+    series = diagnose(load_run(path)).run.series.values()
 dt = time.perf_counter() - t
-print(dt, points, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+kept = 0
+if which in ("read", "diagnose"):
+    points = sum(len(s) for s in series)
+    arrays = {{id(a): a for s in series for a in (s.steps, s.values, s.times) if a is not None}}
+    kept = sum(a.nbytes for a in arrays.values())  # steps shared by keys logged together
+print(dt, points, peak(), kept)
 """
 
 
-def _run(which: str, path: Path) -> tuple[float, int, int]:
+def _run(which: str, path: Path) -> tuple[float, int, int, int]:
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     code = _CHILD.format(src=str(ROOT / "src"))
     r = subprocess.run(
@@ -100,8 +112,8 @@ def _run(which: str, path: Path) -> tuple[float, int, int]:
     )
     if r.returncode:
         sys.exit(f"{which} failed:\n{r.stderr[-2000:]}")
-    t, n, rss = r.stdout.split()[-3:]
-    return float(t), int(n), int(rss)
+    t, n, rss, kept = r.stdout.split()[-4:]
+    return float(t), int(n), int(rss), int(kept)
 
 
 def main() -> None:
@@ -115,8 +127,11 @@ def main() -> None:
     if not big.exists():
         write(big, int(a.gb * 1e9))
     if not small.exists():
-        with big.open("rb") as f, small.open("wb") as g:
-            g.write(f.read(100_000_000).rsplit(b"\n", 1)[0] + b"\n")
+        with big.open("rb") as f, small.open("wb") as g:  # 100 MB of whole lines
+            for line in f:
+                if g.tell() + len(line) > 100_000_000:
+                    break
+                g.write(line)
     jobs = {
         "bytes": ("read the bytes", big),
         "json": ("json.loads per line", big),
@@ -127,24 +142,24 @@ def main() -> None:
     }
     if a.only:
         jobs = {k: v for k, v in jobs.items() if k.split("-")[0] in a.only or k in a.only}
-    best: dict[str, tuple[float, int, int]] = {}
+    best: dict[str, tuple[float, int, int, int]] = {}
     for _ in range(a.repeat):  # interleaved: a noisy moment hits every reader alike
         for key, (_, path) in jobs.items():
             r = _run(key.split("-")[0], path)
             if key not in best or r[0] < best[key][0]:
-                best[key] = (r[0], r[1], max(r[2], best.get(key, r)[2]))
+                best[key] = (r[0], r[1], max(r[2], best.get(key, r)[2]), r[3])
     print(f"best of {a.repeat}, each in its own process, interleaved, on this machine")
-    for key, (t, n, rss) in best.items():
+    for key, (t, n, rss, kept) in best.items():
         label, path = jobs[key]
         mb = path.stat().st_size / 1e6
-        extra = (
-            f"{n:>11,} points  kept {n * 16 / 1e6:5.0f} MB" if key[:4] in ("read", "diag") else ""
-        )
+        extra = ""
+        if kept:
+            extra = f"{n:>11,} points, kept {kept / 1e6:.0f} MB, peak/kept {rss / kept:.1f}"
         print(
             f"  {mb:5.0f} MB  {label:20s} {t:7.2f} s {mb / t:7.1f} MB/s  "
             f"peak RSS {rss / 1e6:6.0f} MB  {extra}"
         )
-    for ref in ("json", "bytes"):
+    for ref in ("json",):
         if ref in best and "read" in best:
             print(f"  traindoc reader vs {jobs[ref][0]}: {best[ref][0] / best['read'][0]:.2f}x")
     if "pandas" in best and "read-100" in best:

@@ -79,6 +79,13 @@ def write(path: Path, steps: int) -> None:
 
 
 _CHILD = r"""
+def peak():
+    # VmHWM: this process's own high-water mark (ru_maxrss keeps the parent's across exec)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 import resource, sys, time, json
 import numpy as np
 sys.path.insert(0, {src!r})
@@ -114,7 +121,7 @@ else:
     d = diagnose(load_run(path))
     res = {{s.source.split(": ", 1)[1]: (s.steps, s.values) for s in d.run.series.values()}}
 dt = time.perf_counter() - t
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+rss = peak()
 if out != "-":
     np.savez(out, **{{k.replace("/", "|") + "|" + n: a for k, v in res.items()
                       for n, a in zip(("s", "v"), v)}})
