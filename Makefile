@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/diagnose_bench.py
 	$(BIN)/python bench/console_bench.py
 	$(BIN)/python bench/tb_bench.py
+	$(BIN)/python bench/jsonl_bench.py
 	$(BIN)/python bench/ckpt_bench.py
 	$(BIN)/python bench/data_bench.py
 	$(BIN)/python bench/live_overhead.py

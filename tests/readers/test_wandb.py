@@ -132,3 +132,30 @@ def test_latest_run_symlink_and_two_runs(tmp_path: Path) -> None:
     (root / "wandb" / "latest-run").symlink_to(src.name)
     run = load_run(root)  # the newest run dir is read, the other named in a note
     assert any("also found" in n.message for n in run.notes)
+
+
+@pytest.mark.parametrize("cut", [0, 5, 1000, BLOCK + 3])
+def test_records_read_in_block_chunks_equal_the_whole_read(cut: int) -> None:
+    """Chunks of one block: records spanning blocks, and a cut file, read as from bytes."""
+    import io
+
+    real = sorted(Path(__file__).parents[1].glob("real/*wandb*/*/*.wandb"))
+    data = (real[0] if real else _log("wandb-healthy")).read_bytes()
+    data = data[: len(data) - cut]
+    whole_notes, small_notes = Notes(), Notes()
+    whole = list(records(data, Path("x"), whole_notes))
+    small = list(records(io.BytesIO(data), Path("x"), small_notes, chunk=BLOCK))
+    assert small == whole and small_notes.build() == whole_notes.build()
+    assert whole and (not cut or whole_notes.build())
+
+
+def test_history_rows_in_batches_give_the_same_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from traindoc.readers import wandb
+
+    path = _log("wandb-healthy")
+    want = {
+        k: (s.steps.tolist(), repr(s.values.tolist())) for k, s in load_run(path).series.items()
+    }
+    monkeypatch.setattr(wandb, "_ROWS", 7)
+    got = {k: (s.steps.tolist(), repr(s.values.tolist())) for k, s in load_run(path).series.items()}
+    assert got == want

@@ -4,11 +4,19 @@ Shared by the readers whose records are flat dicts (JSONL lines, HF
 log_history entries, Lightning CSV rows). Columns are pulled out per batch
 with one list comprehension and one numpy conversion per key; the slow
 per-value path runs only for a column that holds something odd.
+
+Columns grow in place (`array`, amortised), and keys logged in the same records
+(loss, grad_norm, lr of every train line) share one step and time column, so a
+long log costs about 8 bytes a value plus 8 a record, and finishing adds no copy:
+the Series are views of those buffers. (Per-batch numpy parts joined at the end
+measured a higher peak: the join holds a column twice, and the freed parts stay
+resident in the heap.)
 """
 
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable
 from datetime import datetime
 from itertools import chain, compress, count, repeat
@@ -36,7 +44,8 @@ class Columns:
         self.records = 0
         self.step_key: str | None = None
         self.last_step: float | None = None
-        self.parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
+        self.values: dict[str, array] = {}
+        self.group: dict[str, _Group] = {}  # key -> the keys logged in the same records
         self.bad: dict[str, list[int]] = {}  # key -> [good, bad, first bad position]
         self.resumes: list[tuple[int, int, int]] = []  # (from step, to step, position)
         self.ended = False  # a final summary record was seen
@@ -70,14 +79,42 @@ class Columns:
                 if isinstance(v, str) and "resum" in v.lower():
                     self.marked.append((int(steps[i]), int(pos[i])))
         times = self._column(recs, time_key, pos, times=True) if time_key else None
+        rows: dict[bytes | None, list[str]] = {}  # keys by the records that hold them
+        where: dict[bytes | None, np.ndarray | None] = {}
         for key in sorted(keys, key=str):
             if key in (step_key, time_key) or key.lower() in _COUNTERS:
                 continue  # counters and clocks are axes, not metrics
             idx, vals = self._values(recs, key, pos)
             if vals.size:
-                t = None if times is None else (times if idx is None else times[idx])
-                s = steps if idx is None else steps[idx]
-                self.parts.setdefault(key, []).append((s, vals, t))
+                sig = None if idx is None else idx.tobytes()
+                rows.setdefault(sig, []).append(key)
+                where[sig] = idx
+                self.values.setdefault(key, array("d")).frombytes(
+                    np.asarray(vals, np.float64).tobytes()
+                )
+        for sig, ks in rows.items():
+            idx = where[sig]
+            s = steps if idx is None else steps[idx]
+            t = None if times is None else (times if idx is None else times[idx])
+            for g in self._groups(ks):
+                g.append(s, t)
+
+    def _groups(self, keys: list[str]) -> list[_Group]:
+        """The groups to extend for keys found in the same records: a group whose keys
+        are not all here is split, its step column copied for the keys that leave."""
+        by: dict[int, list[str]] = {}
+        for k in keys:
+            by.setdefault(id(self.group.get(k)), []).append(k)
+        out = []
+        for ks in by.values():
+            g = self.group.get(ks[0])
+            if g is None or g.keys != set(ks):
+                if g is not None:
+                    g.keys.difference_update(ks)
+                g = _Group(ks, g)
+                self.group.update(dict.fromkeys(ks, g))
+            out.append(g)
+        return out
 
     def _drop_summaries(
         self, recs: list[dict[str, Any]], pos: np.ndarray | None, first: int
@@ -221,25 +258,13 @@ class Columns:
                 self.notes.count(self.path, f"non-numeric {key!r} value", line, where)
         rank = rank or (lambda raw, name: 0 if raw.lower() == name else 1)
         owner: dict[str, str] = {}
-        for key in sorted(self.parts, key=lambda k: (rank(k, canonical(k)), k)):
+        for key in sorted(self.values, key=lambda k: (rank(k, canonical(k)), k)):
             owner.setdefault(canonical(key), key)
         series: dict[str, Series] = {}
-        for key in list(self.parts):
-            parts = self.parts.pop(key)  # free each key's chunks as it is joined
+        for key in list(self.values):
             name = canonical(key) if owner[canonical(key)] == key else key.strip().lower()
-            steps, vals = (
-                np.concatenate([p[0] for p in parts]),
-                restore(np.concatenate([p[1] for p in parts])),
-            )
-            times = None
-            if any(p[2] is not None for p in parts):
-                times = np.concatenate(
-                    [p[2] if p[2] is not None else np.full(len(p[0]), np.nan) for p in parts]
-                )
-                if (
-                    np.isfinite(times).any() and np.nanmedian(times) > 1e11
-                ):  # milliseconds since the epoch
-                    times = times / 1000.0
+            steps, times = self.group[key].arrays()
+            vals = restore(np.frombuffer(self.values.pop(key), np.float64))
             series[name] = Series.from_arrays(name, steps, vals, times, f"{trainer}: {key}")
         facts: dict[str, Fact] = {}
         if self.ended:
@@ -260,6 +285,35 @@ class Columns:
                 starts, f"{trainer}: a resume record at step {step} ({where})"
             )
         return series, facts
+
+
+class _Group:
+    """One step column (and time column, once a record has a time) for keys logged in
+    the same records; read back as numpy views shared by their Series."""
+
+    def __init__(self, keys: list[str], src: _Group | None = None) -> None:
+        self.keys = set(keys)
+        self.steps = array("q", src.steps) if src else array("q")
+        self.times = array("d", src.times) if src and src.times is not None else None
+        self._arrays: tuple[np.ndarray, np.ndarray | None] | None = None
+
+    def append(self, steps: np.ndarray, times: np.ndarray | None) -> None:
+        if times is not None and self.times is None:  # the first clock: earlier rows have none
+            self.times = array("d", [math.nan]) * len(self.steps)
+        if self.times is not None:
+            t = np.full(len(steps), np.nan) if times is None else times
+            self.times.frombytes(np.asarray(t, np.float64).tobytes())
+        self.steps.frombytes(np.asarray(steps, np.int64).tobytes())
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray | None]:
+        if self._arrays is None:
+            times = None if self.times is None else np.frombuffer(self.times, np.float64)
+            if times is not None and np.isfinite(times).any() and np.nanmedian(times) > 1e11:
+                times = times / 1000.0  # milliseconds since the epoch
+            steps = np.frombuffer(self.steps, np.int64)
+            steps.flags.writeable = False  # shared by several Series: no one may edit it
+            self._arrays = (steps, times)
+        return self._arrays
 
 
 def _eval_only(rec: dict[str, Any]) -> bool:

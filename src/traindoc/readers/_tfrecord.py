@@ -1,8 +1,9 @@
 """TFRecord framing and CRC32C for TensorBoard event files (FORMATS.md 4.1), numpy only.
 
 A record is `u64 length | masked crc32c(length) | data | masked crc32c(data)`.
-Finding record boundaries is the one sequential step (a tight Python loop over
-the length fields); every check after that is vectorised over all records:
+Files are read a block of whole records at a time (`blocks`). Finding record
+boundaries is the one sequential step, taken in vectorised runs of CRC-checked
+candidate headers (`_walk`); every check after that is vectorised over all records:
 CRC32C runs one table step per byte position across all records at once
 (records sorted by length, so step i touches only those longer than i).
 Nothing here needs tensorboard, protobuf or google-crc32c.
@@ -11,6 +12,8 @@ Nothing here needs tensorboard, protobuf or google-crc32c.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
+from typing import BinaryIO
 
 import numpy as np
 
@@ -108,44 +111,55 @@ def _view(data: bytes, dtype: str) -> np.ndarray:
     return np.ndarray((max(len(data) - size + 1, 0),), dtype, buffer=data, strides=(1,))
 
 
-def _walk(data: bytes) -> np.ndarray:
-    """Start offsets of the complete records. Records repeat a short length pattern
-    (the same tags every logging step), so after a few plain steps the next 4096
-    repeats of the last P lengths are predicted at once and checked against the
-    length fields found there; the matching prefix is taken (each prediction
-    rests only on lengths already confirmed) and the walk goes on from there."""
-    n, pos, out = len(data), 0, []
+def _walk(data: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """Start offsets of the complete records, following the length fields from byte 0.
+
+    The walk is sequential, but most of it is taken in vectorised runs: every byte
+    offset whose 8 bytes read as a length under 16 MB with a matching header CRC is a
+    candidate record start (false candidates inside payloads are rare, 2**-32 each),
+    and a run of candidates each ending where the next begins is one stretch of the
+    walk. The walk only ever takes a candidate it stands on, so the offsets are those
+    of a plain record-by-record walk; where none fits (a record over 16 MB, a bad
+    header CRC) it takes one plain step. Returns (starts, header CRC checked).
+    """
+    n = len(data)
     if n < 16:
-        return np.empty(0, np.int64)
-    u64 = _view(data, "<u8")
+        return np.empty(0, np.int64), np.empty(0, bool)
+    u8 = np.frombuffer(data, np.uint8)
+    m = n - 15  # a record start leaves room for its 16 bytes of framing
+    small = (_view(data, "<u4")[4 : 4 + m] == 0) & (u8[3 : 3 + m] == 0)
+    cand = np.flatnonzero(small)
+    nxt = cand + 16 + _view(data, "<u8")[cand].astype(np.int64)
+    # cheap first: a record ends at the block's end or where another candidate starts
+    keep = (nxt <= n) & ((nxt > n - 16) | small[np.minimum(nxt, m - 1)])
+    cand, nxt = cand[keep], nxt[keep]
+    del small, keep
+    if cand.size:
+        ok = crc32c_many(u8, cand, np.full(cand.size, 8)) == _view(data, "<u4")[cand + 8]
+        cand, nxt = cand[ok], nxt[ok]
+    # run ends: candidates whose record does not end where the next candidate starts
+    ends = np.r_[np.flatnonzero(nxt[:-1] != cand[1:]), cand.size - 1]
     unpack = struct.Struct("<Q").unpack_from
-    starts: list[int] = []
-    lens: list[int] = []
+    out: list[np.ndarray] = []
+    checked: list[np.ndarray] = []
+    pos = 0
     while pos + 12 <= n:
+        i = int(np.searchsorted(cand, pos))
+        if i < cand.size and cand[i] == pos:
+            j = int(ends[np.searchsorted(ends, i)])
+            out.append(cand[i : j + 1])
+            checked.append(np.ones(j + 1 - i, bool))
+            pos = int(nxt[j])
+            continue
         length = unpack(data, pos)[0]
         if pos + 16 + length > n:
             break
-        starts.append(pos)
-        lens.append(length)
+        out.append(np.array([pos], np.int64))
+        checked.append(np.zeros(1, bool))
         pos += 16 + length
-        if len(lens) < 16 or len(lens) % 8:
-            continue
-        for p in (1, 2, 3, 4, 5, 6, 8):
-            if lens[-p:] != lens[-2 * p : -p]:
-                continue
-            pat = np.tile(np.asarray(lens[-p:], dtype=np.int64), 4096)
-            nxt = pos + np.cumsum(pat + 16)  # where each predicted record would end
-            at = nxt - pat - 16
-            fits = nxt <= n
-            good = fits & (u64[np.minimum(at, n - 8)].astype(np.int64) == pat)
-            k = int(np.argmin(good)) if not good.all() else good.size
-            if k:
-                out += [np.asarray(starts, np.int64), at[:k]]
-                starts, lens = [], pat[k - p : k].tolist()
-                pos = int(nxt[k - 1])
-            break
-    out.append(np.asarray(starts, np.int64))
-    return np.concatenate(out)
+    if not out:
+        return np.empty(0, np.int64), np.empty(0, bool)
+    return np.concatenate(out), np.concatenate(checked)
 
 
 def split(data: bytes, check_crc: bool = True) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -155,30 +169,70 @@ def split(data: bytes, check_crc: bool = True) -> tuple[np.ndarray, np.ndarray, 
     when its header CRC holds; a bad header CRC ends the file there (the length
     cannot be trusted); a bad payload CRC drops only that record.
     """
+    offs, lens, problems, _, _ = _split(data, check_crc, True, 0)
+    return offs, lens, problems
+
+
+BLOCK = 8 << 20  # bytes read at a time: the per-record arrays of one block stay small
+
+
+def blocks(
+    f: BinaryIO, check_crc: bool = True, size: int = BLOCK
+) -> Iterator[tuple[bytes, np.ndarray, np.ndarray, list[str], int]]:
+    """(block, data offsets, lengths, problems, file offset of the block) per block read.
+
+    Each block holds whole records: a record cut by the block's end is carried to the
+    next read; only at the end of the file is it a truncated last record. Offsets are
+    within the block; the problems name file offsets.
+    """
+    carry, base = b"", 0
+    while True:
+        want = size
+        if len(carry) >= 8:  # a record longer than a block: read the rest of it at once
+            want = max(size, 16 + struct.unpack_from("<Q", carry)[0] - len(carry))
+        chunk = f.read(min(want, 1 << 34))
+        data = carry + chunk if carry else chunk
+        if not data:
+            return
+        offs, lens, problems, end, stop = _split(data, check_crc, not chunk, base)
+        yield data, offs, lens, problems, base
+        if stop or not chunk:
+            return
+        carry, base = data[end:], base + end
+
+
+def _split(
+    data: bytes, check_crc: bool, final: bool, base: int
+) -> tuple[np.ndarray, np.ndarray, list[str], int, bool]:
+    """split() of one block, plus where its whole records end and whether to stop there."""
     unpack = struct.Struct("<Q").unpack_from
     n = len(data)
-    heads, pos = _walk(data), 0
+    (heads, checked), pos, stop = _walk(data), 0, False
     if heads.size:
         pos = int(heads[-1]) + 16 + unpack(data, int(heads[-1]))[0]
     buf = np.frombuffer(data, dtype=np.uint8)
     lengths = _view(data, "<u8")[heads].astype(np.int64)
     problems: list[str] = []
     if check_crc and heads.size:
-        bad = np.flatnonzero(
-            crc32c_many(buf, heads, np.full(heads.size, 8)) != _view(data, "<u4")[heads + 8]
+        rest = np.flatnonzero(~checked)  # the walk's plain steps: their header CRC is unknown
+        wrong = (
+            crc32c_many(buf, heads[rest], np.full(rest.size, 8))
+            != _view(data, "<u4")[heads[rest] + 8]
         )
+        bad = rest[wrong]
         if bad.size:
             first = int(bad[0])
-            problems.append(f"bad record header CRC at byte {heads[first]}: stopped there")
-            heads, lengths, pos = heads[:first], lengths[:first], n
+            problems.append(f"bad record header CRC at byte {base + heads[first]}: stopped there")
+            heads, lengths, pos, stop = heads[:first], lengths[:first], n, True
     if pos < n:
         tail = data[pos : pos + 12]
         if len(tail) == 12 and masked_crc(tail[:8]) != struct.unpack("<I", tail[8:])[0]:
-            problems.append(f"corrupt record header at byte {pos}: stopped there")
-        else:
+            problems.append(f"bad record header CRC at byte {base + pos}: stopped there")
+            stop = True
+        elif final:
             want = 16 + unpack(tail[:8].ljust(8, b"\0"))[0] if len(tail) >= 8 else 16
             problems.append(
-                f"truncated last record at byte {pos} ({n - pos} of {want} bytes; "
+                f"truncated last record at byte {base + pos} ({n - pos} of {want} bytes; "
                 "the writer may still be running)"
             )
     offs = heads + 12
@@ -187,7 +241,8 @@ def split(data: bytes, check_crc: bool = True) -> tuple[np.ndarray, np.ndarray, 
         if not ok.all():
             bad = np.flatnonzero(~ok)
             problems.append(
-                f"{bad.size} record(s) with a bad data CRC skipped, first at byte {heads[bad[0]]}"
+                f"{bad.size} record(s) with a bad data CRC skipped, first at byte "
+                f"{base + heads[bad[0]]}"
             )
             offs, lengths = offs[ok], lengths[ok]
-    return offs, lengths, problems
+    return offs, lengths, problems, pos, stop

@@ -8,12 +8,13 @@ messages, decoded field by field (why not wandb's own classes: see wandb.py).
 
 from __future__ import annotations
 
+import io
 import json
 import struct
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from traindoc.readers import _protowire as protowire
 from traindoc.readers._base import Notes, to_float
@@ -24,39 +25,62 @@ _HDR = struct.Struct("<IHB")
 _TYPE_CRC = [zlib.crc32(bytes((t,))) for t in range(256)]
 
 
-def records(data: bytes, f: Path, notes: Notes) -> Iterator[bytes]:
-    """Complete records in file order; a truncated or corrupt chunk ends the walk with a Note."""
-    pos, n, parts = 7, len(data), []
-    while pos < n:
-        left = BLOCK - pos % BLOCK
-        if left < 7:  # block trailer: zero padding
-            pos += left
-            continue
-        if pos + 7 > n:
-            notes.add(f, f"truncated chunk header at byte {pos}; records before it kept")
+def records(
+    data: bytes | BinaryIO, f: Path, notes: Notes, chunk: int = 256 * BLOCK
+) -> Iterator[bytes]:
+    """Complete records in file order; a truncated or corrupt chunk ends the walk with a Note.
+
+    Read `chunk` bytes (whole blocks) at a time: a chunk never spans blocks, so only the
+    file's last read can end inside one; a record split over blocks is joined as it goes.
+    """
+    fh = io.BytesIO(data) if isinstance(data, bytes | bytearray) else data
+    buf, base, pos, parts = _fill(fh, chunk), 0, 7, []
+    while buf:
+        n = len(buf)
+        while pos < n:
+            left = BLOCK - pos % BLOCK
+            if left < 7:  # block trailer: zero padding
+                pos += left
+                continue
+            if pos + 7 > n:
+                notes.add(f, f"truncated chunk header at byte {base + pos}; records before it kept")
+                return
+            crc, length, kind = _HDR.unpack_from(buf, pos)
+            end = pos + 7 + length
+            if crc == 0 and length == 0 and kind == 0:  # zero-filled tail (preallocated file)
+                pos += left
+                continue
+            if end > n or length > left - 7:
+                notes.add(f, f"truncated record at byte {base + pos}; records before it kept")
+                return
+            payload = buf[pos + 7 : end]
+            if zlib.crc32(payload, _TYPE_CRC[kind]) != crc or not 1 <= kind <= 4:
+                notes.add(
+                    f,
+                    f"bad checksum at byte {base + pos}; records before it kept, the rest not read",
+                )
+                return
+            pos = end
+            if kind == 1:
+                yield payload
+            elif kind == 2:
+                parts = [payload]
+            elif kind == 3 and parts:
+                parts.append(payload)
+            elif kind == 4 and parts:
+                yield b"".join((*parts, payload))
+                parts = []
+        if n < chunk:  # the end of the file
             return
-        crc, length, kind = _HDR.unpack_from(data, pos)
-        end = pos + 7 + length
-        if crc == 0 and length == 0 and kind == 0:  # zero-filled tail (preallocated file)
-            pos += left
-            continue
-        if end > n or length > left - 7:
-            notes.add(f, f"truncated record at byte {pos}; records before it kept")
-            return
-        payload = data[pos + 7 : end]
-        if zlib.crc32(payload, _TYPE_CRC[kind]) != crc or not 1 <= kind <= 4:
-            notes.add(f, f"bad checksum at byte {pos}; records before it kept, the rest not read")
-            return
-        pos = end
-        if kind == 1:
-            yield payload
-        elif kind == 2:
-            parts = [payload]
-        elif kind == 3 and parts:
-            parts.append(payload)
-        elif kind == 4 and parts:
-            yield b"".join((*parts, payload))
-            parts = []
+        buf, base, pos = _fill(fh, chunk), base + n, pos - n
+
+
+def _fill(fh: BinaryIO, size: int) -> bytes:
+    """`size` bytes, fewer only at the end of the file."""
+    out = fh.read(size)
+    while 0 < len(out) < size and (more := fh.read(size - len(out))):
+        out += more
+    return out
 
 
 def fields(b: bytes) -> Iterator[tuple[int, Any]]:

@@ -21,6 +21,7 @@ from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
 from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
+from traindoc.readers._progress import progress
 
 _CHUNK = 4 << 20  # bytes read per batch
 _MAX_LINE = 64 << 20  # a longer "line" is garbage, not a metrics record
@@ -34,9 +35,10 @@ def read(path: str | Path) -> Run:
     mmcv = Mmcv()
     lines_seen = 0
     try:
-        with path.open("rb") as f:
+        with path.open("rb") as f, progress(path) as seen:
             tail, skipping = b"", False
             while chunk := f.read(_CHUNK):
+                seen(f.tell())
                 buf = tail + chunk
                 cut = buf.rfind(b"\n")
                 if cut < 0:

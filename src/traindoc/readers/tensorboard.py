@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -27,9 +28,10 @@ from traindoc.model import Fact, Input, Run, Series
 from traindoc.model.signals import canonical
 from traindoc.readers import _config, _sidefiles
 from traindoc.readers._base import Notes, ReadError
+from traindoc.readers._progress import progress
 from traindoc.readers._tbevents import decode, decode_fast
 from traindoc.readers._tbruns import chain, event_files, find_runs, first_step, is_event_file
-from traindoc.readers._tfrecord import split
+from traindoc.readers._tfrecord import blocks
 from traindoc.readers.training_args import facts_from_args
 
 
@@ -90,12 +92,11 @@ def read(path: str | Path) -> Run:
         raise ReadError(path, "no TensorBoard event files (*tfevents*) here")
     for m, f in files:
         try:
-            data = f.read_bytes()
+            with f.open("rb") as fh, progress(f) as seen:
+                inputs.append(Input(str(f), "tensorboard"))
+                _read_file(m, f, fh, acc, notes, seen)
         except OSError as exc:
-            notes.add(f, f"not read: {exc.strerror or exc}")
-            continue
-        inputs.append(Input(str(f), "tensorboard"))
-        _read_file(m, f, data, acc, notes)
+            notes.add(f, f"not read: {exc.strerror or exc}")  # kept: the blocks before it
     if not acc.parts and not acc.texts:  # nothing to diagnose: say why, not "healthy"
         if len(files) == 1 and not inputs:
             raise ReadError(files[0][1], "cannot read the event file")
@@ -127,26 +128,46 @@ def _resumed(members: list[Path], facts: dict[str, Fact], notes: Notes) -> None:
     )
 
 
-def _read_file(run: Path, f: Path, data: bytes, acc: _Acc, notes: Notes) -> None:
-    offs, lens, problems = split(data)
-    for msg in problems:
-        notes.add(
-            f,
-            f"{msg}; kept the {offs.size} records before it"
-            if "stopped" in msg or "truncated" in msg
-            else msg,
-        )
-    if not offs.size:
-        return
+def _read_file(
+    run: Path, f: Path, fh: BinaryIO, acc: _Acc, notes: Notes, seen: Callable[[int], None]
+) -> None:
+    """One event file, a block of whole records at a time: memory is one block's
+    worth of per-record arrays plus the points kept."""
+    plugin: dict[str, str] = {}  # a tag's plugin, learned from its first full decode
+    kept = 0
+    for data, offs, lens, problems, base in blocks(fh):
+        kept += offs.size
+        for msg in problems:
+            notes.add(
+                f,
+                f"{msg}; kept the {kept} records before it"
+                if "stopped" in msg or "truncated" in msg
+                else msg,
+            )
+        if offs.size:
+            _read_block(run, f, data, offs, lens, base, acc, notes, plugin)
+        seen(base + len(data))
+
+
+def _read_block(
+    run: Path,
+    f: Path,
+    data: bytes,
+    offs: np.ndarray,
+    lens: np.ndarray,
+    base: int,
+    acc: _Acc,
+    notes: Notes,
+    plugin: dict[str, str],
+) -> None:
     fast = decode_fast(data, offs, lens)
-    plugin: dict[str, str] = {}
     slow: dict[str, list[tuple[int, int, float, float]]] = {}
     for i in fast["rest"].tolist():
         o = int(offs[i])
         try:
             wall, step, values = decode(data[o : o + int(lens[i])])
         except (ValueError, IndexError, TypeError):
-            notes.count(f, "malformed event record", None, f"first at byte {o - 12}")
+            notes.count(f, "malformed event record", None, f"first at byte {base + o - 12}")
             continue
         for tag, kind, value, plug in values:
             if plug:

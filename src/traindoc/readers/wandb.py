@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from traindoc.model import Fact, Input, Run
 from traindoc.readers import _config
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
+from traindoc.readers._progress import progress
 from traindoc.readers._wandb_log import MAGIC, fields, history_row, items, records
 
 # HF's WandbCallback logs its own step; wandb's _step counts log() calls from 0.
@@ -84,19 +86,43 @@ def read(path: str | Path) -> Run:
 
 def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -> None:
     try:
-        data = f.read_bytes()
+        with f.open("rb") as fh, progress(f) as seen:
+            head = fh.read(7)
+            if len(head) < 7 or head[:6] != MAGIC:
+                what = (
+                    "file is empty" if not head else "no :W&B header; not a wandb transaction log"
+                )
+                raise ReadError(f, what)
+            fh.seek(0)
+            _read_records(f, fh, cols, config, facts, notes, seen)
     except OSError as exc:
         raise ReadError(f, f"cannot read: {exc.strerror or exc}") from None
-    if len(data) < 7 or data[:6] != MAGIC:
-        what = "file is empty" if not data else "no :W&B header; not a wandb transaction log"
-        raise ReadError(f, what)
+
+
+_ROWS = 50_000  # history rows handed to the columns at a time: no per-row dicts pile up
+
+
+def _read_records(
+    f: Path,
+    fh: BinaryIO,
+    cols: Columns,
+    config: dict,
+    facts: dict,
+    notes: Notes,
+    seen: Callable[[int], None],
+) -> None:
     rows: list[dict[str, float]] = []
-    exited = False
-    for n, rec in enumerate(records(data, f, notes)):
+    exited, step_key, done = False, None, 0
+    for n, rec in enumerate(records(fh, f, notes)):
         try:
             msg = dict(fields(rec))
             if (h := msg.get(2)) is not None:
                 rows.append(history_row(h))
+                if len(rows) >= _ROWS:
+                    step_key = _flush(rows, cols, step_key, done)
+                    done += len(rows)
+                    rows = []
+                    seen(fh.tell())
             elif (r := msg.get(17)) is not None:
                 _run(r, config, facts)
             elif (c := msg.get(5)) is not None:
@@ -112,16 +138,23 @@ def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -
             notes.count(f, "undecodable record", None, f"first is record {n}")
     if not exited:
         notes.add(f, "no exit record: the run was still going, was killed, or the copy is partial")
-    step_key = next((k for k in _STEP_KEYS if any(k in r for r in rows[:50])), "_step")
+    if rows:
+        _flush(rows, cols, step_key, done)
+    elif not done:
+        notes.add(f, "no history rows (nothing was logged with wandb.log)")
+
+
+def _flush(rows: list[dict[str, float]], cols: Columns, step_key: str | None, done: int) -> str:
+    """Hand a batch of history rows to the columns; the step key is fixed by the first."""
+    if step_key is None:
+        step_key = next((k for k in _STEP_KEYS if any(k in r for r in rows[:50])), "_step")
     for r in rows:
         if step_key in r:
             r["step"] = r.pop(step_key)
         for k in ("_step", "_runtime", *_STEP_KEYS):
             r.pop(k, None)
-    if rows:
-        cols.add(rows, None, 0)
-    else:
-        notes.add(f, "no history rows (nothing was logged with wandb.log)")
+    cols.add(rows, None, done)
+    return step_key
 
 
 def _run(b: bytes, config: dict, facts: dict) -> None:
