@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -82,10 +83,11 @@ def test_progress_draws_on_a_terminal_after_the_delay(
 
     err = Tty()
     monkeypatch.setattr("sys.stderr", err)
-    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setenv("TRAINDOC_PROGRESS_DELAY", "0")
     f = tmp_path / "big.jsonl"
     f.write_bytes(b"x" * 100)
     with _progress.progress(f) as seen:
         seen(50)
+        time.sleep(0.3)  # the bar is drawn by a timer thread
         seen(100)
     assert "big.jsonl" in err.getvalue()
