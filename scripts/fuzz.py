@@ -120,14 +120,26 @@ def replay(n: int, base: int) -> None:
 
     scratch = Path(tempfile.mkdtemp(prefix="traindoc-fuzz-"))
     case = harness.make_case(n, base, str(scratch / "MARKER"))
-    print(f"case {n}: seed {case.seed}, mutated {case.mutated}, fs {case.fs!r}, argv {case.argv}")
+    print(
+        f"case {n}: seed {case.seed}, level {case.level}, mutated {case.mutated}, "
+        f"fs {case.fs!r}, argv {case.argv}"
+    )
     keep = scratch / "case"
     harness._layout(case, keep)
     print(f"input kept in {keep}")
-    print(harness.run_case(case, scratch, scratch / "MARKER"))
+    t = time.monotonic()
+    print(harness.run_case(case, scratch, scratch / "MARKER"), f"({time.monotonic() - t:.2f} s)")
     root = scratch / "in"
     harness._layout(case, root)
     argv = [a.replace("{in}", str(root)).replace("{out}", str(scratch)) for a in case.argv]
+    if case.level != "cli":
+        try:
+            harness.call(case.level, argv)
+        except harness.allowed() as exc:
+            print("allowed error:", exc)
+        except Exception:
+            traceback.print_exc()
+        return
     res = CliRunner().invoke(app, argv)
     print("exit", res.exit_code, "stderr:", res.stderr[-2000:])
     if res.exception is not None and not isinstance(res.exception, SystemExit):
