@@ -167,7 +167,7 @@ def _text_head(head: bytes) -> bool:
 
     from traindoc.readers.logs.text import TextLog
 
-    if b"\x00" in head[:4096]:
+    if b"\x00" in head[:4096] or not head.strip():
         return False
     log = TextLog(Path("head"))
     log.feed(io.BytesIO(head))

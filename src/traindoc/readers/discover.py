@@ -31,7 +31,7 @@ def discover_runs(root: str | Path) -> list[Path]:
             found.append(d)
             return
         try:
-            entries = sorted(d.iterdir())
+            entries = sorted(d.iterdir(), key=_name)  # one dir: by name, not Path.__lt__
         except OSError:
             return
         files = [e for e in entries if e.is_file()]
@@ -68,3 +68,7 @@ def _is_hf(d: Path) -> bool:
 
 def _is_lightning(d: Path) -> bool:
     return (d / "metrics.csv").is_file()
+
+
+def _name(p: Path) -> str:
+    return p.name
