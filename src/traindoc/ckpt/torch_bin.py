@@ -28,6 +28,9 @@ from traindoc.model.checkpoint import DTYPE_SIZE
 from traindoc.safepickle import Global, PickleError, key
 
 MAX_PICKLE = 256 << 20  # data.pkl of a 70B model's state dict is a few MB
+# ~25 opcodes a tensor: 20,000 tensors, more than a shard holds. Each costs ~5 us in
+# pickletools, so a 3 MB data.pkl of nested calls took 16 s: refused past this.
+MAX_OPS = 500_000
 _STORAGES = {
     "FloatStorage": "F32",
     "HalfStorage": "F16",
@@ -127,7 +130,7 @@ def _read_zip(path: str, zf: zipfile.ZipFile) -> tuple[list[Entry], list[str]]:
     prefix = pkl[0].filename[: -len("data.pkl")]
     reader = _Reader()
     try:
-        obj = safepickle.load(zf.read(pkl[0]), reader.make, reader.persistent)
+        obj = safepickle.load(zf.read(pkl[0]), reader.make, reader.persistent, MAX_OPS)
     except PickleError as exc:  # any malformed pickle: report, never retry unsafely
         raise CheckpointError(path, f"data.pkl could not be read ({exc})") from None
     members = {i.filename: i for i in zf.infolist()}
