@@ -100,9 +100,9 @@ MUTATORS = {
 }
 _FS = ("fifo", "loop", "dir", "empty", "link-out", "many")
 # Most cases call the reader (or the Python API) in-process, where the bugs are and a
-# case costs milliseconds; a tenth go through the whole CLI for its exit statuses,
-# its one-line errors and the renderers. `watch` has no call below the CLI.
-LEVELS = (("cli", 0.1), ("api", 0.3), ("reader", 0.6))
+# case costs milliseconds; one in twenty goes through the whole CLI (~0.1 s) for its
+# exit statuses, its one-line errors and the renderers. `watch` has no call below it.
+LEVELS = (("cli", 0.05), ("api", 0.3), ("reader", 0.65))
 
 
 def make_case(n: int, base: int = 0, marker: str = "/nonexistent/MARKER") -> Case:

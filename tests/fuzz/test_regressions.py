@@ -316,3 +316,10 @@ def test_wandb_records_with_wrong_wire_types(tmp_path: Path) -> None:
         p.write_bytes(formats.wb_join(data[:7], bad))
         with contextlib.suppress(ReadError):
             pipeline.load_all(p)
+
+
+def test_trainer_state_nested_too_deeply(tmp_path: Path) -> None:
+    # numbers.loads turns the parser's RecursionError into a ValueError, not a JSONDecodeError
+    p = tmp_path / "trainer_state.json"
+    p.write_text('{"log_history": [], "deep": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert "nested too deeply" in _bad_input(tmp_path, "diagnose", str(tmp_path))
