@@ -15,6 +15,7 @@ they are skipped with a note, never unpickled.
 from __future__ import annotations
 
 import math
+import os
 import struct
 import zipfile
 import zlib
@@ -146,6 +147,12 @@ def _read_zip(path: str, zf: zipfile.ZipFile) -> tuple[list[Entry], list[str]]:
             entries.append(e)
     if not entries:
         notes.append(f"{path}: no tensors found")
+    size = os.path.getsize(path)  # the central directory can promise more than is there
+    if any(e.end > size for e in entries):
+        name = next(e.name for e in entries if e.end > size)
+        raise CheckpointError(
+            path, f"tensor {name!r} reaches past the end of the file (truncated?)"
+        )
     return entries, notes
 
 

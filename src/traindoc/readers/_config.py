@@ -69,8 +69,16 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def safe_yaml(text: str) -> Any:
-    """yaml.safe_load, on libyaml where it is there. Raises yaml.YAMLError, RecursionError."""
-    return yaml.load(text, Loader=_LOADER)
+    """yaml.safe_load, on libyaml where it is there. Raises yaml.YAMLError, RecursionError.
+
+    PyYAML's constructors raise whatever their converters do on a scalar that
+    parses but does not convert (int() of 5,000 digits, a !!timestamp its regex
+    does not match: AttributeError): bad input all the same, so a YAMLError.
+    """
+    try:
+        return yaml.load(text, Loader=_LOADER)
+    except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as exc:
+        raise yaml.YAMLError(f"{type(exc).__name__}: {str(exc)[:100]}") from None
 
 
 def load(path: Path, notes: Notes) -> dict[str, Any] | None:
