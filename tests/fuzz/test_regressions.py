@@ -342,13 +342,23 @@ def test_yaml_scalar_that_does_not_convert(tmp_path: Path, text: str) -> None:
     assert _run("preflight", "--config", str(p), "-f", "json")[0] in (0, 1, 2)
 
 
-@pytest.mark.parametrize("n", [6234, 6335])
-def test_torch_zip_whose_directory_promises_more_than_the_file(tmp_path: Path, n: int) -> None:
-    # fuzz cases (base 0): a member cut short under a central directory that still
-    # gives its full size; numpy's view of the short window raised ValueError
+# Fuzz cases (base 0) that failed once, replayed: (case, seed, what it found).
+FOUND = [
+    (6234, "torch-bin", "member cut short under a directory giving its full size: numpy view"),
+    (6335, "torch-bin", "the same through the API"),
+    (12222, "hf", "config.json architectures of the wrong type: TypeError"),
+    (13708, "own-bin", "zip name flagged UTF-8 that is not: UnicodeDecodeError"),
+    (19003, "own-bin", "encrypted zip member: RuntimeError"),
+    (3247, "yaml", "!!timestamp its regex does not match: AttributeError in PyYAML"),
+    (5016, "llamafactory", "trainer_state.json nested too deeply: ValueError"),
+]
+
+
+@pytest.mark.parametrize(("n", "seed", "what"), FOUND, ids=[str(f[0]) for f in FOUND])
+def test_fuzz_case_that_failed_once(tmp_path: Path, n: int, seed: str, what: str) -> None:
     from tests.fuzz import harness
 
     case = harness.make_case(n)
-    assert case.seed == "torch-bin"
+    assert case.seed == seed
     out = harness.run_case(case, tmp_path, tmp_path / "MARKER")
-    assert out.kind == "ok", out
+    assert out.kind == "ok", (what, out)

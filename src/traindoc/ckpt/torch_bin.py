@@ -114,7 +114,16 @@ def read_entries(path: str) -> tuple[list[Entry], list[str]]:
     try:
         with zipfile.ZipFile(path) as zf:
             return _read_zip(path, zf)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+    # zipfile raises RuntimeError for an encrypted member, UnicodeDecodeError for a
+    # name flagged UTF-8 that is not
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+        UnicodeDecodeError,
+    ) as exc:
         raise CheckpointError(path, f"broken zip archive ({_why(exc)})") from None
 
 

@@ -125,7 +125,7 @@ def _scalar_from_zip(p: Path, rebuilt: Any) -> int | None:
         return count(struct.unpack_from(fmt, raw, offset * size)[0])
     except (IndexError, KeyError, TypeError, ValueError, StopIteration, struct.error, OSError):
         return None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError):
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError):
         return None
 
 
