@@ -292,7 +292,7 @@ def test_training_args_of_too_many_opcodes_is_refused(tmp_path: Path) -> None:
 
 
 def test_folder_of_many_empty_files_is_quick(tmp_path: Path) -> None:
-    for i in range(5000):
+    for i in range(2000):
         (tmp_path / f"f{i}.txt").write_bytes(b"")
     (tmp_path / "metrics.jsonl").write_text('{"step": 1, "loss": 2.5}\n{"step": 2, "loss": 2.4}\n')
     code, secs = _timed("diagnose", str(tmp_path), "-f", "json")
@@ -362,3 +362,25 @@ def test_fuzz_case_that_failed_once(tmp_path: Path, n: int, seed: str, what: str
     assert case.seed == seed
     out = harness.run_case(case, tmp_path, tmp_path / "MARKER")
     assert out.kind == "ok", (what, out)
+
+
+@pytest.mark.parametrize("argv", [("ckpt", "{d}", "-f", "json"), ("preflight", "--resume", "{d}")])
+def test_side_file_that_is_a_fifo(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    # trainer_state.json as a FIFO: reading it waited for a writer that never came
+    import os
+
+    from tests.fuzz import seeds
+
+    seed = next(s for s in seeds.seeds() if s.name == "hf-ckpt")
+    for rel, data in seed.files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    d = tmp_path / "checkpoint-20"
+    (d / "trainer_state.json").unlink()
+    os.mkfifo(d / "trainer_state.json")
+    done: list[int] = []
+    t = threading.Thread(target=lambda: done.append(_run(*(a.format(d=d) for a in argv))[0]))
+    t.daemon = True
+    t.start()
+    t.join(30)
+    assert done and done[0] in (0, 1, 2)

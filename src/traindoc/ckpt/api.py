@@ -227,6 +227,8 @@ def _step_of(p: Path) -> int | None:
 
 
 def _read_json(p: Path) -> dict | None:
+    if not p.is_file():  # absent, or a FIFO whose open() would wait for a writer
+        return None
     try:
         doc = loads(p.read_bytes())
     except (OSError, ValueError):

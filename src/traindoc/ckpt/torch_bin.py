@@ -29,9 +29,10 @@ from traindoc.model.checkpoint import DTYPE_SIZE
 from traindoc.safepickle import Global, PickleError, key
 
 MAX_PICKLE = 256 << 20  # data.pkl of a 70B model's state dict is a few MB
-# ~25 opcodes a tensor: 20,000 tensors, more than a shard holds. Each costs ~5 us in
-# pickletools, so a 3 MB data.pkl of nested calls took 16 s: refused past this.
-MAX_OPS = 500_000
+# ~25 opcodes a tensor: 8,000 tensors, more than a shard holds (a 70B model has ~720).
+# Each costs 5-10 us in pickletools, so a 3 MB data.pkl of nested calls took 16 s:
+# refused past this.
+MAX_OPS = 200_000
 _STORAGES = {
     "FloatStorage": "F32",
     "HalfStorage": "F16",

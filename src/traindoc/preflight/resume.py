@@ -130,6 +130,8 @@ def _scalar_from_zip(p: Path, rebuilt: Any) -> int | None:
 
 
 def _json(p: Path) -> dict | None:
+    if not p.is_file():  # absent, or a FIFO whose open() would wait for a writer
+        return None
     try:
         doc = loads(p.read_bytes())
     except (OSError, ValueError):
