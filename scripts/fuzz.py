@@ -1,9 +1,10 @@
 """`make fuzz`: run >= 100,000 mutated inputs through every command, in-process.
 
-Two worker processes (the machine's cores) each run cases from tests/fuzz; the
-parent hands out case numbers, kills and restarts a worker that overruns the
-limit (a hang in C, where the in-worker alarm cannot reach), and prints one
-summary line. Failures are listed by class (exception and innermost frame) and
+Two worker processes (the machine's cores) each run cases from tests/fuzz, most
+below the CLI (at the reader or the Python API: see harness.LEVELS), laid out on
+/dev/shm where there is one; the parent hands out case numbers, kills and
+restarts a worker that overruns the limit (a hang in C, where the in-worker alarm
+cannot reach), and prints one summary line. Failures are listed by class (exception and innermost frame) and
 written to .cache/fuzz/failures.jsonl with their case numbers:
 `python scripts/fuzz.py --replay N` reruns one and shows its traceback.
 """
