@@ -351,6 +351,7 @@ FOUND = [
     (19003, "own-bin", "encrypted zip member: RuntimeError"),
     (3247, "yaml", "!!timestamp its regex does not match: AttributeError in PyYAML"),
     (5016, "llamafactory", "trainer_state.json nested too deeply: ValueError"),
+    (40888, "bars", "config line whose plan has more number slots than it: IndexError"),
 ]
 
 

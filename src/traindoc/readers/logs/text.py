@@ -655,7 +655,9 @@ def _num(nums: list[bytes], slot: int) -> float:
 def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
     nums = SPLIT.split(text)[1::2]
     out = []
-    for f in plan.fields:
+    for f in plan.fields:  # a plan found by key can have more slots than this line
+        if f.slot >= len(nums):
+            continue
         if f.role == "value" and (name := metric_name(f.key, f.unit, plan.context)):
             v = _num(nums, f.slot)
             if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
