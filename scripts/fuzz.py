@@ -1,9 +1,10 @@
 """`make fuzz`: run >= 100,000 mutated inputs through every command, in-process.
 
-Two worker processes (the machine's cores) each run cases from tests/fuzz; the
-parent hands out case numbers, kills and restarts a worker that overruns the
-limit (a hang in C, where the in-worker alarm cannot reach), and prints one
-summary line. Failures are listed by class (exception and innermost frame) and
+Two worker processes (the machine's cores) each run cases from tests/fuzz, most
+below the CLI (at the reader or the Python API: see harness.LEVELS), laid out on
+/dev/shm where there is one; the parent hands out case numbers, kills and
+restarts a worker that overruns the limit (a hang in C, where the in-worker alarm
+cannot reach), and prints one summary line. Failures are listed by class (exception and innermost frame) and
 written to .cache/fuzz/failures.jsonl with their case numbers:
 `python scripts/fuzz.py --replay N` reruns one and shows its traceback.
 """
@@ -14,6 +15,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -26,12 +28,15 @@ sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 KILL_AFTER_S = 15.0  # the alarm fires at 10 s; past this the worker is stuck in C
+# Cases are laid out in memory where there is a tmpfs: on disk, creating and removing
+# each case's directories cost more than reading most of them.
+_SHM = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
 def _worker(conn, base: int) -> None:
     from tests.fuzz import harness
 
-    scratch = Path(tempfile.mkdtemp(prefix="traindoc-fuzz-"))
+    scratch = Path(tempfile.mkdtemp(prefix="traindoc-fuzz-", dir=_SHM))
     os.chdir(scratch)  # a stray relative write lands here, not in the repo
     marker = scratch / "MARKER"
     harness.warm()
@@ -39,6 +44,8 @@ def _worker(conn, base: int) -> None:
     while True:
         n = conn.recv()
         if n is None:
+            os.chdir("/")
+            shutil.rmtree(scratch, ignore_errors=True)
             return
         t = time.monotonic()
         try:
@@ -120,14 +127,26 @@ def replay(n: int, base: int) -> None:
 
     scratch = Path(tempfile.mkdtemp(prefix="traindoc-fuzz-"))
     case = harness.make_case(n, base, str(scratch / "MARKER"))
-    print(f"case {n}: seed {case.seed}, mutated {case.mutated}, fs {case.fs!r}, argv {case.argv}")
+    print(
+        f"case {n}: seed {case.seed}, level {case.level}, mutated {case.mutated}, "
+        f"fs {case.fs!r}, argv {case.argv}"
+    )
     keep = scratch / "case"
     harness._layout(case, keep)
     print(f"input kept in {keep}")
-    print(harness.run_case(case, scratch, scratch / "MARKER"))
+    t = time.monotonic()
+    print(harness.run_case(case, scratch, scratch / "MARKER"), f"({time.monotonic() - t:.2f} s)")
     root = scratch / "in"
     harness._layout(case, root)
     argv = [a.replace("{in}", str(root)).replace("{out}", str(scratch)) for a in case.argv]
+    if case.level != "cli":
+        try:
+            harness.call(case.level, argv)
+        except harness.allowed() as exc:
+            print("allowed error:", exc)
+        except Exception:
+            traceback.print_exc()
+        return
     res = CliRunner().invoke(app, argv)
     print("exit", res.exit_code, "stderr:", res.stderr[-2000:])
     if res.exception is not None and not isinstance(res.exception, SystemExit):

@@ -86,11 +86,18 @@ def key(k: Any) -> Any:
 
 
 def load(
-    data: bytes, make: Make | None = None, persistent: Callable[[Any], Any] | None = None
+    data: bytes,
+    make: Make | None = None,
+    persistent: Callable[[Any], Any] | None = None,
+    max_ops: int | None = None,
 ) -> Any:
-    """The object a pickle describes, as inert data. Raises PickleError."""
+    """The object a pickle describes, as inert data. Raises PickleError.
+
+    `max_ops` bounds the opcodes read (each costs microseconds in pickletools): a
+    caller that knows how large its pickles are refuses a far larger one early.
+    """
     try:
-        return _Machine(make, persistent).run(data)
+        return _Machine(make, persistent).run(data, max_ops)
     except PickleError:
         raise
     except RecursionError:  # defensive: nothing here recurses
@@ -122,9 +129,11 @@ class _Machine:
                 return made
         return Call(func, args)
 
-    def run(self, data: bytes) -> Any:
+    def run(self, data: bytes, max_ops: int | None = None) -> Any:
         st, memo = self.stack, self.memo
-        for op, arg, _pos in pickletools.genops(data):
+        for i, (op, arg, _pos) in enumerate(pickletools.genops(data)):
+            if max_ops is not None and i >= max_ops:
+                raise PickleError(f"more than {max_ops:,} opcodes")
             name = op.name
             if name in _PUSH_ARG:
                 st.append(arg)

@@ -185,7 +185,7 @@ def safetensors(rng: random.Random, data: bytes) -> bytes:
     (n,) = struct.unpack_from("<Q", data)
     try:
         header = json.loads(data[8 : 8 + n])
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier mutation nested it past the stack
         return mutate.generic(rng, data)
     body = data[8 + n :]
     names = [k for k in header if k != "__metadata__"] or ["x"]

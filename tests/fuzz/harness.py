@@ -4,7 +4,8 @@ Pass means: the exit status is 0, 1 or 2; exit 2 prints exactly one line on stde
 naming the input; no run takes over LIMIT_S; nothing in the input directory is
 created, changed or removed; and no payload ran (a hostile pickle or YAML would
 create `marker`). Anything escaping the command other than exit 0/1/2 is a
-traceback. Cases are pure functions of (base, i), so a failure is replayed by
+traceback. Most cases enter below the CLI (`LEVELS`): there only the project's own
+errors for unusable input (`allowed()`) may escape. Cases are pure functions of (base, i), so a failure is replayed by
 its number (`scripts/fuzz.py --replay N`).
 """
 
@@ -36,6 +37,7 @@ class Case:
     files: dict[str, bytes]
     mutated: tuple[str, ...]
     fs: str = ""  # a special file-system shape: fifo, loop, many, dir, empty
+    level: str = "cli"  # cli | api | reader: how deep into traindoc the case enters
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,10 @@ MUTATORS = {
     "parquet": lambda r, d, m: formats.parquet(r, d) if r.random() < 0.7 else mutate.generic(r, d),
 }
 _FS = ("fifo", "loop", "dir", "empty", "link-out", "many")
+# Most cases call the reader (or the Python API) in-process, where the bugs are and a
+# case costs milliseconds; one in twenty goes through the whole CLI (~0.1 s) for its
+# exit statuses, its one-line errors and the renderers. `watch` has no call below it.
+LEVELS = (("cli", 0.05), ("api", 0.3), ("reader", 0.65))
 
 
 def make_case(n: int, base: int = 0, marker: str = "/nonexistent/MARKER") -> Case:
@@ -119,7 +125,17 @@ def make_case(n: int, base: int = 0, marker: str = "/nonexistent/MARKER") -> Cas
                 warnings.simplefilter("ignore")
                 data = MUTATORS[targets[name]](rng, data, marker)
         files[name] = data
-    return Case(n, seed.name, argv, files, tuple(picked), fs)
+    return Case(n, seed.name, argv, files, tuple(picked), fs, _level(rng.random(), argv[0]))
+
+
+def _level(r: float, command: str) -> str:
+    if command == "watch":
+        return "cli"
+    for level, share in LEVELS:
+        if r < share:
+            return level
+        r -= share
+    return "cli"
 
 
 def _layout(case: Case, root: Path) -> None:
@@ -145,7 +161,7 @@ def _layout(case: Case, root: Path) -> None:
         (victim.parent / "loop-b").symlink_to(victim.parent / "loop-a")
         (victim.parent / "checkpoint-99").symlink_to(victim.parent / "checkpoint-99")
     elif case.fs == "many":
-        for i in range(20_000):
+        for i in range(5_000):  # 20,000 took seconds to lay out and remove, per case
             (victim.parent / f"f{i}.txt").write_bytes(b"")
 
 
@@ -176,7 +192,10 @@ def warm() -> None:
     import contextlib
     import importlib
 
-    for name in ("traindoc.cli", "torch", "transformers", "safetensors.torch", "pyarrow.parquet"):
+    names = ("traindoc.cli", "torch", "transformers", "safetensors.torch", "pyarrow.parquet")
+    # the seeds' model (preflight --model builds it from config.json: 9 s of imports)
+    names += ("transformers.models.gpt2.modeling_gpt2",)
+    for name in names:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
 
@@ -185,12 +204,57 @@ def _alarm(signum, frame):
     raise Hang()
 
 
+def _opt(argv: list[str], name: str) -> str | None:
+    return argv[argv.index(name) + 1] if name in argv else None
+
+
+def call(level: str, argv: list[str]) -> None:
+    """Run argv below the CLI: the Python API (rules included) or the reader alone.
+
+    Returns normally or raises one of `allowed()`; anything else escaping is a bug.
+    """
+    import traindoc
+    from traindoc import pipeline
+    from traindoc.ckpt.api import summarize
+
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "diagnose":
+        if level == "api":
+            traindoc.diagnose(rest[0], pattern=_opt(rest, "--pattern")).to_json()
+        else:
+            pipeline.load_all(rest[0], pattern=_opt(rest, "--pattern"))
+    elif cmd == "ckpt":
+        if level == "api":
+            traindoc.ckpt(rest[0]).to_json()
+        else:
+            summarize(Path(rest[0]))
+    elif cmd == "compare":
+        pipeline.load(rest[0]), pipeline.load(rest[1])
+    elif cmd == "data":
+        traindoc.audit_data(rest[0], eval=_opt(rest, "--eval")).to_json()
+    elif cmd == "preflight":
+        traindoc.preflight(
+            model=_opt(rest, "--model"),
+            config_file=_opt(rest, "--config"),
+            data=_opt(rest, "--data"),
+            resume=_opt(rest, "--resume"),
+        ).to_json()
+    else:
+        raise ValueError(f"no in-process call for {cmd!r}")
+
+
+def allowed() -> tuple[type[BaseException], ...]:
+    """The errors traindoc's own functions promise for unusable input."""
+    from traindoc.ckpt.api import CheckpointError
+    from traindoc.data.readers import DataError
+    from traindoc.outcome import InputError
+    from traindoc.readers import ReadError
+
+    return (ReadError, InputError, CheckpointError, DataError)
+
+
 def run_case(case: Case, scratch: Path, marker: Path, limit: float = LIMIT_S) -> Outcome:
     """Lay the case out under scratch/in, run it, judge it; scratch is emptied after."""
-    from typer.testing import CliRunner
-
-    from traindoc.cli import app
-
     root, out = scratch / "in", scratch / "out"
     for p in (root, out):
         shutil.rmtree(p, ignore_errors=True)
@@ -202,7 +266,7 @@ def run_case(case: Case, scratch: Path, marker: Path, limit: float = LIMIT_S) ->
         old = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, limit)
         try:
-            res = CliRunner().invoke(app, argv, catch_exceptions=True)
+            judged = _invoke(case.level, argv, str(root))
         except Hang:
             return Outcome("hang", f"over {limit:g} s")
         finally:
@@ -213,19 +277,38 @@ def run_case(case: Case, scratch: Path, marker: Path, limit: float = LIMIT_S) ->
             return Outcome("code", "a payload ran (marker created)")
         if snapshot(root) != before:
             return Outcome("write", "the input directory changed")
-        if res.exception is not None and not isinstance(res.exception, SystemExit):
-            return Outcome("traceback", signature(res.exception), 1)
-        code = res.exit_code
-        if code not in (0, 1, 2):
-            return Outcome("traceback", f"exit status {code}", code)
-        if code == 2:
-            lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-            if len(lines) != 1:
-                return Outcome("stderr", f"exit 2 with {len(lines)} stderr lines: {lines[:3]}", 2)
-            named = str(root) in lines[0] or "--pattern" in lines[0]
-            if not named:
-                return Outcome("stderr", f"exit 2 without naming the input: {lines[0][:200]}", 2)
-        return Outcome("ok", "", code)
+        return judged
     finally:
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
+
+
+def _invoke(level: str, argv: list[str], root: str) -> Outcome:
+    if level != "cli":
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                call(level, argv)
+        except allowed():
+            return Outcome("ok", "", 2)
+        except Exception as exc:
+            return Outcome("traceback", f"[{level}] " + signature(exc), 1)
+        return Outcome("ok", "", 0)
+    from typer.testing import CliRunner
+
+    from traindoc.cli import app
+
+    res = CliRunner().invoke(app, argv, catch_exceptions=True)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        return Outcome("traceback", signature(res.exception), 1)
+    code = res.exit_code
+    if code not in (0, 1, 2):
+        return Outcome("traceback", f"exit status {code}", code)
+    if code == 2:
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        if len(lines) != 1:
+            return Outcome("stderr", f"exit 2 with {len(lines)} stderr lines: {lines[:3]}", 2)
+        named = root in lines[0] or "--pattern" in lines[0]
+        if not named:
+            return Outcome("stderr", f"exit 2 without naming the input: {lines[0][:200]}", 2)
+    return Outcome("ok", "", code)

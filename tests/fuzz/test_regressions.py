@@ -3,6 +3,7 @@ naming the file, or a partial report with a note; never a traceback or a hang.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -239,3 +240,148 @@ def test_monitor_never_waits_on_the_watchdogs_lock() -> None:
         m._lock.release()
     m.step(2, loss=1.0)  # the deferred finding is recorded now
     assert any(f.rule == "nonfinite-loss" for f in m.findings)
+
+
+# ---- hangs: inputs whose cost grew faster than their size ---------------------------
+
+
+def _timed(*argv: str) -> tuple[int, float]:
+    """Exit status and CPU seconds (not wall time: the machine may be shared)."""
+    import time
+
+    t = time.process_time()
+    code = _run(*argv)[0]
+    return code, time.process_time() - t
+
+
+@pytest.mark.parametrize("open_", ["[", "{"])
+def test_deeply_nested_yaml_config_is_quick(tmp_path: Path, open_: str) -> None:
+    # PyYAML's pure-Python scanner is quadratic in the flow depth (4 s for 20 KB);
+    # libyaml is linear and refuses the nesting.
+    from traindoc.readers._config import safe_yaml
+
+    d = 50_000
+    close = "]" if open_ == "[" else "}"
+    inner = open_ if open_ == "[" else '{"a": '
+    p = tmp_path / "axolotl.yml"
+    p.write_text("base_model: gpt2\nlearning_rate: 1e-4\ndeep: " + inner * d + "1" + close * d)
+    code, secs = _timed("preflight", "--config", str(p), "-f", "json")
+    assert code in (0, 1, 2) and secs < 5
+    assert safe_yaml("a: [1, {b: 2}]") == {"a": [1, {"b": 2}]}
+
+
+def test_long_lines_in_a_console_log_are_not_analysed(tmp_path: Path) -> None:
+    # each 400 KB line has its own shape: analysing and compiling them cost 2 s a line
+    from traindoc.readers.logs import lines
+
+    p = tmp_path / "train.log"
+    good = "".join(f"step {i} loss {3 - i / 20:.3f}\n" for i in range(1, 40))
+    junk = "".join(f" {k}%|##| {k}/2 [00:00<00:00, " + f"{k}(" * 100_000 + "\n" for k in range(10))
+    p.write_text(good + junk)
+    code, secs = _timed("diagnose", str(p), "-f", "json")
+    assert code in (0, 1) and secs < 5
+    assert lines.MAX_LINE < 400_000
+
+
+def test_training_args_of_too_many_opcodes_is_refused(tmp_path: Path) -> None:
+    # 16 MB of pickle is read at ~10 us an opcode: a minute, for a file that is ~4 KB
+    p = tmp_path / "training_args.bin"
+    p.write_bytes(pickles.pickle(b"(" + b"K\x01" * 200_000 + b"l"))
+    assert "opcodes" in _bad_input(p, "diagnose", str(p))
+    assert safepickle.load(pickles.pickle(b"(" + b"K\x01" * 10 + b"l"), max_ops=20) == [1] * 10
+
+
+def test_folder_of_many_empty_files_is_quick(tmp_path: Path) -> None:
+    for i in range(2000):
+        (tmp_path / f"f{i}.txt").write_bytes(b"")
+    (tmp_path / "metrics.jsonl").write_text('{"step": 1, "loss": 2.5}\n{"step": 2, "loss": 2.4}\n')
+    code, secs = _timed("diagnose", str(tmp_path), "-f", "json")
+    assert code in (0, 1, 2) and secs < 5
+
+
+def test_wandb_records_with_wrong_wire_types(tmp_path: Path) -> None:
+    import random
+
+    from tests.fuzz import formats, seeds
+    from traindoc import pipeline
+    from traindoc.readers import ReadError
+
+    seed = next(s for s in seeds.seeds() if s.name == "wandb")
+    ((name, data),) = seed.files.items()
+    recs = formats.wb_split(data)
+    for k in range(30):
+        rng = random.Random(k)
+        bad = [formats._wire_swap(rng, r) if rng.random() < 0.5 else r for r in recs]
+        p = tmp_path / str(k) / name
+        p.parent.mkdir(parents=True)
+        p.write_bytes(formats.wb_join(data[:7], bad))
+        with contextlib.suppress(ReadError):
+            pipeline.load_all(p)
+
+
+def test_trainer_state_nested_too_deeply(tmp_path: Path) -> None:
+    # numbers.loads turns the parser's RecursionError into a ValueError, not a JSONDecodeError
+    p = tmp_path / "trainer_state.json"
+    p.write_text('{"log_history": [], "deep": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert "nested too deeply" in _bad_input(tmp_path, "diagnose", str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "text", ["lr: " + "9" * 5000, "when: !!timestamp 2001-12-14x", "when: !!timestamp 2001-99-99"]
+)
+def test_yaml_scalar_that_does_not_convert(tmp_path: Path, text: str) -> None:
+    # PyYAML's constructors raise int()'s ValueError, or AttributeError on a bad timestamp
+    import yaml
+
+    from traindoc.readers._config import safe_yaml
+
+    with contextlib.suppress(yaml.YAMLError):
+        safe_yaml(text)
+    p = tmp_path / "tiny_pt.yaml"
+    p.write_text("model_name_or_path: gpt2\nstage: pt\n" + text + "\n")
+    assert _run("preflight", "--config", str(p), "-f", "json")[0] in (0, 1, 2)
+
+
+# Fuzz cases (base 0) that failed once, replayed: (case, seed, what it found).
+FOUND = [
+    (6234, "torch-bin", "member cut short under a directory giving its full size: numpy view"),
+    (6335, "torch-bin", "the same through the API"),
+    (12222, "hf", "config.json architectures of the wrong type: TypeError"),
+    (13708, "own-bin", "zip name flagged UTF-8 that is not: UnicodeDecodeError"),
+    (19003, "own-bin", "encrypted zip member: RuntimeError"),
+    (3247, "yaml", "!!timestamp its regex does not match: AttributeError in PyYAML"),
+    (5016, "llamafactory", "trainer_state.json nested too deeply: ValueError"),
+    (40888, "bars", "config line whose plan has more number slots than it: IndexError"),
+]
+
+
+@pytest.mark.parametrize(("n", "seed", "what"), FOUND, ids=[str(f[0]) for f in FOUND])
+def test_fuzz_case_that_failed_once(tmp_path: Path, n: int, seed: str, what: str) -> None:
+    from tests.fuzz import harness
+
+    case = harness.make_case(n)
+    assert case.seed == seed
+    out = harness.run_case(case, tmp_path, tmp_path / "MARKER")
+    assert out.kind == "ok", (what, out)
+
+
+@pytest.mark.parametrize("argv", [("ckpt", "{d}", "-f", "json"), ("preflight", "--resume", "{d}")])
+def test_side_file_that_is_a_fifo(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    # trainer_state.json as a FIFO: reading it waited for a writer that never came
+    import os
+
+    from tests.fuzz import seeds
+
+    seed = next(s for s in seeds.seeds() if s.name == "hf-ckpt")
+    for rel, data in seed.files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    d = tmp_path / "checkpoint-20"
+    (d / "trainer_state.json").unlink()
+    os.mkfifo(d / "trainer_state.json")
+    done: list[int] = []
+    t = threading.Thread(target=lambda: done.append(_run(*(a.format(d=d) for a in argv))[0]))
+    t.daemon = True
+    t.start()
+    t.join(30)
+    assert done and done[0] in (0, 1, 2)

@@ -85,7 +85,7 @@ def find_checkpoints(run_dir: str | Path, depth: int = 2) -> list[Path]:
             out.append(d)
             return
         try:
-            children = sorted(d.iterdir())
+            children = sorted(d.iterdir(), key=_by_name)
         except OSError:
             return
         for c in children:
@@ -158,10 +158,14 @@ def _summarize(p: Path, workers: int | None) -> CheckpointSummary:
     elif p.is_dir():
         weights = next((p / w for w in WEIGHT_NAMES if (p / w).is_file()), None)
         if weights is None:
-            weights = next((q for q in sorted(p.iterdir()) if _is_weight_file(q)), None)
+            weights = next(
+                (q for q in sorted(p.iterdir(), key=_by_name) if _is_weight_file(q)), None
+            )
         if weights is None:
             raise CheckpointError(str(p), "no weights file in this directory")
         fmt, jobs, n = _plan(weights)
+    elif not p.is_file():  # a FIFO or a device: opening it would wait for a writer
+        raise CheckpointError(str(p), "not a regular file")
     else:
         fmt, jobs, n = _plan(p)
     notes += n
@@ -235,6 +239,8 @@ def _step_of(p: Path) -> int | None:
 
 
 def _read_json(p: Path) -> dict | None:
+    if not p.is_file():  # absent, or a FIFO whose open() would wait for a writer
+        return None
     try:
         doc = loads(p.read_bytes())
     except (OSError, ValueError):
@@ -287,3 +293,9 @@ def _replace(s: CheckpointSummary, **kw: Any) -> CheckpointSummary:
     from dataclasses import replace
 
     return replace(s, **kw)
+
+
+def _by_name(p: Path) -> str:
+    """Sort key of one directory's entries: their names (Path.__lt__ is 5x slower, and
+    a folder of 20,000 files is sorted several times)."""
+    return p.name

@@ -15,6 +15,7 @@ they are skipped with a note, never unpickled.
 from __future__ import annotations
 
 import math
+import os
 import struct
 import zipfile
 import zlib
@@ -28,6 +29,10 @@ from traindoc.model.checkpoint import DTYPE_SIZE
 from traindoc.safepickle import Global, PickleError, key
 
 MAX_PICKLE = 256 << 20  # data.pkl of a 70B model's state dict is a few MB
+# ~25 opcodes a tensor: 8,000 tensors, more than a shard holds (a 70B model has ~720).
+# Each costs 5-10 us in pickletools, so a 3 MB data.pkl of nested calls took 16 s:
+# refused past this.
+MAX_OPS = 200_000
 _STORAGES = {
     "FloatStorage": "F32",
     "HalfStorage": "F16",
@@ -110,7 +115,16 @@ def read_entries(path: str) -> tuple[list[Entry], list[str]]:
     try:
         with zipfile.ZipFile(path) as zf:
             return _read_zip(path, zf)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+    # zipfile raises RuntimeError for an encrypted member, UnicodeDecodeError for a
+    # name flagged UTF-8 that is not
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+        UnicodeDecodeError,
+    ) as exc:
         raise CheckpointError(path, f"broken zip archive ({_why(exc)})") from None
 
 
@@ -127,7 +141,7 @@ def _read_zip(path: str, zf: zipfile.ZipFile) -> tuple[list[Entry], list[str]]:
     prefix = pkl[0].filename[: -len("data.pkl")]
     reader = _Reader()
     try:
-        obj = safepickle.load(zf.read(pkl[0]), reader.make, reader.persistent)
+        obj = safepickle.load(zf.read(pkl[0]), reader.make, reader.persistent, MAX_OPS)
     except PickleError as exc:  # any malformed pickle: report, never retry unsafely
         raise CheckpointError(path, f"data.pkl could not be read ({exc})") from None
     members = {i.filename: i for i in zf.infolist()}
@@ -143,6 +157,12 @@ def _read_zip(path: str, zf: zipfile.ZipFile) -> tuple[list[Entry], list[str]]:
             entries.append(e)
     if not entries:
         notes.append(f"{path}: no tensors found")
+    size = os.path.getsize(path)  # the central directory can promise more than is there
+    if any(e.end > size for e in entries):
+        name = next(e.name for e in entries if e.end > size)
+        raise CheckpointError(
+            path, f"tensor {name!r} reaches past the end of the file (truncated?)"
+        )
     return entries, notes
 
 

@@ -117,7 +117,7 @@ def _folder(run_dir: Path) -> Found | None:
 
 
 def _beside(run_dir: Path) -> Found | None:
-    files = [f for f in sorted(run_dir.iterdir()) if f.is_file() and _split(f)]
+    files = [f for f in sorted(run_dir.iterdir(), key=_by_name) if f.is_file() and _split(f)]
     train = [f for f in files if _split(f) == "train" and _is_data(f)]
     ev = [f for f in files if _split(f) == "eval" and _is_data(f)]
     return Found(train, ev, "data files in the run directory") if train else None
@@ -148,3 +148,9 @@ def _is_data(f: Path) -> bool:
         return True
     with f.open("rb") as fh:
         return fh.read(4096).lstrip()[:1] == b"["
+
+
+def _by_name(p: Path) -> str:
+    """Sort key of one directory's entries: their names (Path.__lt__ is 5x slower, and
+    a folder of 20,000 files is sorted several times)."""
+    return p.name

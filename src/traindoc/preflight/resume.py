@@ -125,11 +125,13 @@ def _scalar_from_zip(p: Path, rebuilt: Any) -> int | None:
         return count(struct.unpack_from(fmt, raw, offset * size)[0])
     except (IndexError, KeyError, TypeError, ValueError, StopIteration, struct.error, OSError):
         return None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError):
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError):
         return None
 
 
 def _json(p: Path) -> dict | None:
+    if not p.is_file():  # absent, or a FIFO whose open() would wait for a writer
+        return None
     try:
         doc = loads(p.read_bytes())
     except (OSError, ValueError):

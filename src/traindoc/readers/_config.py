@@ -62,10 +62,29 @@ _PRECISION = {
 _PRECISION |= {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "half": "fp16"}
 
 
+# libyaml when PyYAML was built with it: linear in the input and refusing nesting past
+# 1000 levels, where the pure-Python scanner is quadratic in the flow depth (a 20 KB
+# `[[[[...` took 4 s before its composer's RecursionError).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def safe_yaml(text: str) -> Any:
+    """yaml.safe_load, on libyaml where it is there. Raises yaml.YAMLError, RecursionError.
+
+    PyYAML's constructors raise whatever their converters do on a scalar that
+    parses but does not convert (int() of 5,000 digits, a !!timestamp its regex
+    does not match: AttributeError): bad input all the same, so a YAMLError.
+    """
+    try:
+        return yaml.load(text, Loader=_LOADER)
+    except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as exc:
+        raise yaml.YAMLError(f"{type(exc).__name__}: {str(exc)[:100]}") from None
+
+
 def load(path: Path, notes: Notes) -> dict[str, Any] | None:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
-        data = loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = loads(text) if path.suffix == ".json" else safe_yaml(text)
     except RecursionError:  # PyYAML composes nested nodes recursively
         notes.add(path, "not read: nested too deeply")
         return None

@@ -96,7 +96,8 @@ def read_all(dirs: list[Path], facts: dict[str, Fact], notes: Notes) -> list[Inp
 def _config(cfg: dict[str, Any], src: str, facts: dict[str, Fact], versions: dict) -> None:
     text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else {}
     vocab = cfg.get("vocab_size") or text.get("vocab_size")
-    arch = [a for a in cfg.get("architectures") or [] if isinstance(a, str)]
+    archs = cfg.get("architectures")
+    arch = [a for a in archs if isinstance(a, str)] if isinstance(archs, list) else []
     labels = cfg.get("id2label") if isinstance(cfg.get("id2label"), dict) else {}
     named = any(not _DEFAULT_LABEL.match(str(v)) for v in labels.values())
     if any(a.endswith(_CLASSIFIER) for a in arch) or (not arch and named):

@@ -34,7 +34,7 @@ def find_runs(root: str | Path) -> list[Path]:
 
     def walk(d: Path, depth: int) -> None:
         try:
-            entries = sorted(d.iterdir())
+            entries = sorted(d.iterdir(), key=_by_name)
         except OSError:
             return
         if any(is_event_file(e) for e in entries) or _is_keras(d):
@@ -126,3 +126,9 @@ def event_files(run: Path) -> list[Path]:
 def _file_key(p: Path) -> tuple[str, int, str]:
     m = _TS.search(p.name)
     return (str(p.parent), int(m.group(1)) if m else 0, p.name)
+
+
+def _by_name(p: Path) -> str:
+    """Sort key of one directory's entries: their names (Path.__lt__ is 5x slower, and
+    a folder of 20,000 files is sorted several times)."""
+    return p.name

@@ -41,16 +41,27 @@ def _mask(crc: np.ndarray) -> np.ndarray:
     return ((crc >> np.uint32(15)) | (crc << np.uint32(17))) + np.uint32(_MASK_DELTA)
 
 
-def crc32c_one(data: bytes) -> int:
-    try:  # C speed when google-crc32c is installed; same result either way
+def _c_crc32c():
+    """google-crc32c's function when installed (C speed, the same result), else None.
+    Looked up once: a failed import is not cached, and searching sys.path on every
+    record cost 1 ms a CRC."""
+    try:
         import google_crc32c
-
-        return int(google_crc32c.value(data))
     except ImportError:
-        crc, table = 0xFFFFFFFF, _TABLE_LIST
-        for byte in data:
-            crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-        return crc ^ 0xFFFFFFFF
+        return None
+    return google_crc32c.value
+
+
+_C_CRC32C = _c_crc32c()
+
+
+def crc32c_one(data: bytes) -> int:
+    if _C_CRC32C is not None:
+        return int(_C_CRC32C(data))
+    crc, table = 0xFFFFFFFF, _TABLE_LIST
+    for byte in data:
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
 
 
 def masked_crc(data: bytes) -> int:

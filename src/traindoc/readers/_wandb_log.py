@@ -84,9 +84,34 @@ def _fill(fh: BinaryIO, size: int) -> bytes:
 
 
 def fields(b: bytes) -> Iterator[tuple[int, Any]]:
-    """(field number, value) of one message: int for varints, bytes otherwise."""
+    """(field number, value) of one message: int for varints, bytes otherwise.
+
+    The wire type says what a value is, not the schema: a damaged record can hold a
+    varint where a message or string belongs. `fields`, `text`, `whole` and `double`
+    raise ValueError (an undecodable record) for a value of the wrong kind.
+    """
+    if not isinstance(b, bytes):
+        raise ValueError("a message field of the wrong wire type")
     for num, wire, v in protowire.fields(b):
         yield num, (b[v[0] : v[1]] if wire == 2 else v)
+
+
+def text(v: Any) -> str:
+    if not isinstance(v, bytes):
+        raise ValueError("a string field of the wrong wire type")
+    return v.decode()
+
+
+def whole(v: Any) -> int:
+    if not isinstance(v, int):
+        raise ValueError("an integer field of the wrong wire type")
+    return v
+
+
+def double(v: Any) -> float:
+    if not isinstance(v, bytes) or len(v) != 8:
+        raise ValueError("a double field of the wrong wire type")
+    return struct.unpack("<d", v)[0]
 
 
 def item(b: bytes) -> tuple[str, Any]:
@@ -94,14 +119,15 @@ def item(b: bytes) -> tuple[str, Any]:
     key, nested, value = "", [], None
     for num, v in fields(b):
         if num == 1:
-            key = v.decode()
+            key = text(v)
         elif num == 2:
-            nested.append(v.decode())
+            nested.append(text(v))
         elif num in (16, 7, 8):  # value_json, text, json
-            value = v.decode()
+            value = text(v)
         elif num == 6:  # typed double
-            value = struct.unpack("<d", v)[0]
+            value = double(v)
         elif num in (4, 5):  # bool, zigzag sint64
+            v = whole(v)
             value = v if num == 4 else (v >> 1) ^ -(v & 1)
     return key or ".".join(nested), value
 

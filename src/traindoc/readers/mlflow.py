@@ -55,8 +55,8 @@ def _subdirs(p: Path) -> list[Path]:
 
 def _meta(run: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load((run / "meta.yaml").read_text(encoding="utf-8", errors="replace"))
-    except (OSError, yaml.YAMLError):
+        data = _config.safe_yaml((run / "meta.yaml").read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -22,6 +22,10 @@ from traindoc.readers._base import ReadError
 from traindoc.safepickle import PickleError
 
 _MAX_PICKLE = 16 << 20  # a TrainingArguments pickle is ~4 KB; anything huge is not one
+# ~1,000 opcodes in a TrainingArguments, ~30 a parameter in an optimizer.pt (what
+# preflight --resume reads with it); reading one costs ~10 us, so a 16 MB pickle of
+# repeated calls would take a minute: refused past this many.
+_MAX_OPS = 100_000
 _TORCH_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 
 
@@ -56,17 +60,26 @@ def load_args(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
         data, maybe_legacy = _pickle_bytes(path)
-        obj = safepickle.load(data)
+        obj = safepickle.load(data, max_ops=_MAX_OPS)
         if maybe_legacy and obj == _TORCH_LEGACY_MAGIC:
             # legacy torch.save: magic, protocol, sys_info, then the object, one after
             # the other: each pickle ends at its STOP, the next starts right after it
             for _ in range(3):
                 data = data[_stop(data) + 1 :]
-                obj = safepickle.load(data)
+                obj = safepickle.load(data, max_ops=_MAX_OPS)
         args = safepickle.plain(obj)
     except PickleError as exc:  # hostile or broken bytes: unreadable, never retried
         raise ReadError(path, f"not a readable pickle ({exc})") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+    # zipfile raises RuntimeError for an encrypted member, UnicodeDecodeError for a
+    # name flagged UTF-8 that is not
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+        UnicodeDecodeError,
+    ) as exc:
         raise ReadError(path, f"broken zip archive ({type(exc).__name__})") from None
     except PermissionError:
         raise ReadError(path, "permission denied") from None

@@ -32,7 +32,7 @@ from traindoc.readers import _config
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 from traindoc.readers._progress import progress
-from traindoc.readers._wandb_log import MAGIC, fields, history_row, items, records
+from traindoc.readers._wandb_log import MAGIC, fields, history_row, items, records, text, whole
 
 # HF's WandbCallback logs its own step; wandb's _step counts log() calls from 0.
 _STEP_KEYS = ("train/global_step", "trainer/global_step", "global_step")
@@ -129,7 +129,7 @@ def _read_records(
                 items(c, config)
             elif (e := msg.get(18)) is not None:
                 exited = True
-                code = next((v for k, v in fields(e) if k == 1), 0)
+                code = whole(next((v for k, v in fields(e) if k == 1), 0))
                 facts["exit_code"] = Fact(code - (1 << 64) if code >> 63 else code, f"{f.name}")
                 facts["ended"] = Fact(True, f"{f.name}: the run's exit record")
             elif (t := msg.get(11)) is not None:
@@ -162,14 +162,14 @@ def _run(b: bytes, config: dict, facts: dict) -> None:
         if num == 4:
             items(v, config)
         elif num == 8 and v:
-            facts["wandb_name"] = Fact(v.decode(), "wandb run display_name")
+            facts["wandb_name"] = Fact(text(v), "wandb run display_name")
         elif num == 19:
             _telemetry(v, facts, "wandb run telemetry")
 
 
 def _telemetry(b: bytes, facts: dict, src: str) -> None:
     names = {5: "wandb", 6: "transformers", 4: "python"}
-    found = {names[n]: v.decode() for n, v in fields(b) if n in names and v}
+    found = {names[n]: text(v) for n, v in fields(b) if n in names and v}
     if found:
         old = facts.get("versions")
         facts["versions"] = Fact((old.value if old else {}) | found, src)

@@ -44,7 +44,12 @@ from traindoc.readers.logs.tables import columns_for
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
+# A line longer than this is a dump (a printed tensor, a minified JSON blob), not a
+# metric record, whose lines run to a few hundred bytes: it is not analysed, for the
+# shape analysis and its regex cost ~5 us a byte (a 400 KB line of brackets took 2 s).
+_MAX_SHAPED = 16 << 10
 _MAX_BAD = 100_000
+_DUMP = Plan("other")
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 _STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
@@ -153,6 +158,8 @@ class TextLog:
             no += 1
             if not raw:
                 continue
+            if len(raw) > lines.MAX_LINE:  # lines.blocks cuts only a line filling a block
+                raw = raw[: lines.MAX_LINE]
             if b"\r" in raw:
                 for piece in raw.split(b"\r"):
                     if piece.strip():
@@ -271,6 +278,8 @@ class TextLog:
         return got
 
     def _shape_of(self, text: bytes) -> tuple[Plan, Program | None]:
+        if len(text) > _MAX_SHAPED:
+            return _DUMP, None
         parts = SPLIT.split(text)
         shape = b"\x00".join(parts[0::2]) if len(parts) > 1 else text
         got = self._by_shape.get(shape)
@@ -646,7 +655,9 @@ def _num(nums: list[bytes], slot: int) -> float:
 def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
     nums = SPLIT.split(text)[1::2]
     out = []
-    for f in plan.fields:
+    for f in plan.fields:  # a plan found by key can have more slots than this line
+        if f.slot >= len(nums):
+            continue
         if f.role == "value" and (name := metric_name(f.key, f.unit, plan.context)):
             v = _num(nums, f.slot)
             if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
