@@ -1,6 +1,6 @@
 """First-batch loss: load the model from its local checkpoint, run a few batches.
 
-"Ask first: what is the first-batch loss?" (seed A). A loss far above ln(V)
+Ask first: what is the first-batch loss? A loss far above ln(V)
 before a single optimizer step means the starting point is broken, and no
 learning rate will fix it. Needs the `torch` extra (torch, transformers,
 safetensors); everything is imported lazily here and only here.

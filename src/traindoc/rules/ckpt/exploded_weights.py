@@ -37,10 +37,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     weight matrices). Flags a tensor `ratio`x above both, or `ratio_alone`x
     above its init scale.
 
-    **Why it matters.** Seed A: a checkpoint named "best" had an lm_head with
-    std 13.87 where healthy heads sit at 0.02-0.1. The first loss was 96
-    (8.9x ln V) and 300 steps went into undoing the damage. No learning rate
-    fixes a rotten starting point.
+    **Why it matters.** In `examples/seed-a`, a checkpoint named "best" has an
+    lm_head with std 13.87 where healthy heads sit at 0.02-0.1. The first loss
+    is 96 (8.9x ln V), and 300 steps at LR 1e-6 leave it there. No learning
+    rate fixes a rotten starting point quickly.
 
     **Known false positives.** Models with deliberately scaled layers (e.g.
     muP output multipliers folded into weights) can sit well above their

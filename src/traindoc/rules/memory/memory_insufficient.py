@@ -39,8 +39,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     with more accumulation, LoRA, QLoRA, shorter sequences.
 
     **Why it matters.** An out-of-memory error after the model has loaded and the
-    data has been tokenised costs minutes to hours per try; seed B's "a 7B model
-    on one 24 GB GPU" is the typical case: full fine-tuning needs ~16-18 bytes
+    data has been tokenised costs minutes to hours per try; a 7B model on one
+    24 GB GPU is the typical case: full fine-tuning needs ~16-18 bytes
     per parameter before activations.
 
     **Known false positives.** DeepSpeed ZeRO / FSDP shard the model states over

@@ -44,8 +44,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Why it matters.** fp16 is the most common cause of NaN in training: its
     range ends at 65504, and activations or gradients beyond that overflow.
     Models pre-trained in bf16 (LLaMA, T5, Gemma, ...) are known to produce
-    such values. Lowering the LR only delays the NaN (seed B: "intermittent
-    NaNs or huge gradients under FP16 -> switch to BF16 (or FP32)").
+    such values. Lowering the LR only delays the NaN: intermittent NaNs or huge
+    gradients under fp16 call for bf16 (or fp32).
 
     **Known false positives.** A handful of overflows while the loss scaler
     calibrates at the start is normal and not flagged.

@@ -127,7 +127,7 @@ class Curve:
         return rising or above
 
     def oscillating_plateau(self, min_drop: float = 1.2, min_band: float = 0.03) -> bool:
-        """Seed B: an early drop, then a saw-tooth band with no downward trend."""
+        """An early drop, then a saw-tooth band with no downward trend."""
         return self.drop >= min_drop and self.late.z > -1.96 and self.band >= min_band
 
 

@@ -85,8 +85,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     noise. A jump means the state that was restored is not the state that was
     saved: weights from another checkpoint (or none: back at ln(V)), a fresh
     optimizer (Adam's moments at zero make the first updates huge), or a
-    scheduler restarted at a high LR. Seed A's third suspect: "the resume is
-    lying".
+    scheduler restarted at a high LR: the resume is not what it claims.
 
     **Known false positives.** A resume onto a different data mixture or a new
     curriculum stage raises the loss legitimately; so does resuming with a
