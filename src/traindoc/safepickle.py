@@ -21,9 +21,23 @@ This module imports nothing of traindoc: readers/ and ckpt/ both use it.
 from __future__ import annotations
 
 import pickletools
+import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+# What reading a damaged torch zip archive (the container of .bin, training_args.bin and
+# optimizer.pt) can raise: zipfile raises RuntimeError for an encrypted member and
+# UnicodeDecodeError for a name flagged UTF-8 that is not.
+ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    UnicodeDecodeError,
+)
 
 MAX_MEMO = 1 << 20  # memo entries; a 7B model's state dict pickle uses ~10**4
 MAX_DEPTH = 200  # containers within containers; real checkpoints nest < 10

@@ -18,7 +18,6 @@ import math
 import os
 import struct
 import zipfile
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,16 +114,7 @@ def read_entries(path: str) -> tuple[list[Entry], list[str]]:
     try:
         with zipfile.ZipFile(path) as zf:
             return _read_zip(path, zf)
-    # zipfile raises RuntimeError for an encrypted member, UnicodeDecodeError for a
-    # name flagged UTF-8 that is not
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        EOFError,
-        NotImplementedError,
-        RuntimeError,
-        UnicodeDecodeError,
-    ) as exc:
+    except safepickle.ZIP_ERRORS as exc:
         raise CheckpointError(path, f"broken zip archive ({_why(exc)})") from None
 
 

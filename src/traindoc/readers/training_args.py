@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pickletools
 import zipfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +69,7 @@ def load_args(path: str | Path) -> dict[str, Any]:
         args = safepickle.plain(obj)
     except PickleError as exc:  # hostile or broken bytes: unreadable, never retried
         raise ReadError(path, f"not a readable pickle ({exc})") from None
-    # zipfile raises RuntimeError for an encrypted member, UnicodeDecodeError for a
-    # name flagged UTF-8 that is not
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        EOFError,
-        NotImplementedError,
-        RuntimeError,
-        UnicodeDecodeError,
-    ) as exc:
+    except safepickle.ZIP_ERRORS as exc:
         raise ReadError(path, f"broken zip archive ({type(exc).__name__})") from None
     except PermissionError:
         raise ReadError(path, "permission denied") from None
