@@ -69,13 +69,19 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     not_judged: list[Skipped] = []
     core: list[str] = []
     errors: list[str] = []
-    for spec in specs:
-        missing = spec.missing(run)
+    # Two passes: the symptom rules first, then the cause rules that read their
+    # findings (RuleSpec.reads) on a view of the run that carries them.
+    second = [s for s in specs if s.reads]
+    view = run
+    for spec in [s for s in specs if not s.reads] + second:
+        if second and spec is second[0]:
+            view = replace(run, symptoms=tuple(findings))
+        missing = spec.missing(view)
         if missing:
             skipped.append(Skipped(spec.id, "needs " + ", ".join(missing)))
             continue
         try:
-            for out in spec.check(run, spec.params):
+            for out in spec.check(view, spec.params):
                 if isinstance(out, NotJudged):
                     not_judged.append(Skipped(spec.id, out.reason))
                     if spec.core:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from traindoc.model.finding import Finding
+from traindoc.model.finding import Finding, Severity
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,10 +185,18 @@ class Run:
     data: Any = None  # a dataset audit (traindoc.model.data.DataSummary), when one was run
     # Findings a live monitor recorded while the run trained (<run>/traindoc/findings.jsonl).
     live: tuple[Finding, ...] = ()
+    # Findings of the symptom rules, handed by the engine to the cause rules that
+    # declare them (RuleSpec.reads), so a cause judges from what was found.
+    symptoms: tuple[Finding, ...] = ()
 
     def get(self, signal: str) -> Series | None:
         s = self.series.get(str(signal))
         return s if s is not None and len(s) else None
+
+    def symptom(self, *rules: str, at_least: Severity = Severity.WARNING) -> Finding | None:
+        """The most severe symptom finding of these rules at or above `at_least`."""
+        found = [f for f in self.symptoms if f.rule in rules and f.severity >= at_least]
+        return max(found, key=lambda f: f.severity) if found else None
 
     def fact(self, name: str, default: Any = None) -> Any:
         f = self.facts.get(name)
@@ -216,7 +224,7 @@ class Run:
         """An RL trainer (GRPO/PPO): its logged loss is a surrogate that sits near 0 or
         rises legitimately, so rules that read the loss as a learning curve skip it."""
         return self.fact("task") == "rl" or any(
-            self.get(k) is not None for k in ("reward", "reward_std")
+            self.get(k) is not None for k in ("reward", "reward_std", "frac_reward_zero_std")
         )
 
     @property

@@ -65,6 +65,9 @@ class RuleSpec:
     core: bool = False
     # The least data the rule judges from, in words (shown on its docs page).
     minimum: str = ""
+    # Symptom rules whose findings this (cause) rule reads from `run.symptoms`: it
+    # runs after them and judges from what they found, not from its own detector.
+    reads: tuple[str, ...] = ()
 
     @property
     def doc(self) -> str:
@@ -125,6 +128,7 @@ def rule(
     explained_by: tuple[str, ...] = (),
     core: bool = False,
     minimum: str = "",
+    reads: tuple[str, ...] = (),
 ) -> Callable[[Check], Check]:
     """Register a check function as rule `id`."""
     if family not in FAMILIES:
@@ -134,7 +138,7 @@ def rule(
         if id in _REGISTRY and _REGISTRY[id].check is not fn:
             raise ValueError(f"rule id {id!r} registered twice")
         _REGISTRY[id] = RuleSpec(
-            id, family, severity, fn, params, requires, uses, explained_by, core, minimum
+            id, family, severity, fn, params, requires, uses, explained_by, core, minimum, reads
         )
         return fn
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import fmt
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.grads._common import grad_spikes, loss_response, lr_peak_step
@@ -31,6 +31,11 @@ class Params:
     frequent_count: int = 5
     # ... and at least this share of the logged points (1 in 500).
     frequent_share: float = 0.002
+    # A paste shorter than this shows too few steps after a spike to call it absorbed ...
+    short_points: int = 20
+    # ... so one 100x the median of the others is a warning there (batch noise is
+    # within ~2x, a bad batch or an overflow reaches 100x).
+    huge_ratio: float = 100.0
 
 
 @rule(
@@ -135,8 +140,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # update was clipped or harmless. Frequent spikes with no loss to tell: warning.
     absorbed = resp is not None and not n_followed
     severity = Severity.WARNING if (n_followed or (frequent and not absorbed)) else Severity.INFO
-    if sp.n_points < 12 and resp is None:
-        severity = Severity.WARNING  # a 100x norm in a short paste needs looking at
+    if sp.n_points < p.short_points and (
+        resp is None or (sp.ratio[worst] >= p.huge_ratio and _isolated(gn, int(sp.steps[worst])))
+    ):
+        # a paste too short to see what the next steps did: a norm 100x the others
+        # needs looking at, whether or not the one loss after it moved
+        severity = Severity.WARNING
     clip_txt = (
         "clipping was off or unknown, so the full spike reached the weights"
         if clipped is not True
@@ -169,3 +178,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _isolated(gn: Series, step: int, within: float = 10.0) -> bool:
+    """The points on both sides of `step` sit near the log's median: a lone spike, not
+    a high stretch (an unstable start whose norms are all large, then settle)."""
+    f = gn.finite()
+    i = int(np.searchsorted(f.steps, step))
+    med = float(np.median(f.values))
+    around = f.values[max(i - 1, 0) : i][-1:].tolist() + f.values[i + 1 : i + 2].tolist()
+    return med > 0 and all(v <= within * med for v in around)

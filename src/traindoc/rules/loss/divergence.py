@@ -52,11 +52,15 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # Two points are enough when the floor ln(V) (ln(C)) is known: a sane start (under
+    # half the floor: a model that already predicts) followed by a loss above the
+    # floor is worse than uniform guessing after one logged interval of updates.
+    two_sane: float = 0.5
 
 
 @rule(
     "divergence",
-    minimum="3 logged losses (a rise no noise explains); 10 for the trend tests",
+    minimum="3 logged losses (a rise no noise explains), 2 above a known ln(V); 10 for the trend tests",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -89,7 +93,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     flagged when its last third all sits >= 50% above the lowest earlier point, or
     it climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning).
+    each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
+    known (vocab_size, the model family, ln(C)): a start under half the floor and a
+    next loss above it (error).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -117,7 +123,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit  # a part blew up and the run died before the smoothed total showed it
         return
     if n < p.min_points:
-        if n < p.short_min_points:
+        if n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None:
+            yield hit
+        elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
         elif (hit := _short_blowup(run, p, f)) is not None:
             yield hit
@@ -269,6 +277,49 @@ def _early_blowup(
             + "."
         ),
         severity=Severity.ERROR,
+    )
+
+
+def _worse_than_uniform(run: Run, p: Params, f: Series) -> Hit | None:
+    """Two logged losses, a sane one and then one above ln(V): wrecked by an update."""
+    fl_known = fl.known(run)
+    if fl_known is None:
+        return None
+    (a, b), (s0, s1) = f.values, f.steps
+    floor = fl_known.value
+    if not (0 < a < p.two_sane * floor and b > floor):
+        return None
+    evidence: dict[str, object] = {
+        "best_loss": float(a),
+        "best_step": int(s0),
+        "peak_loss": float(b),
+        "peak_step": int(s1),
+        "peak_ratio": float(b / a),
+        "floor": floor,
+        "onset_step": int(s1),
+        "points": 2,
+    }
+    if (lr := _lr_at(run, int(s0))) is not None:
+        evidence["lr_at_onset"] = lr
+    return Hit(
+        title=(
+            f"Loss went from {fmt(float(a))} (step {int(s0)}) to {fmt(float(b))} (step "
+            f"{int(s1)}), above the uniform floor ln({fl_known.count}) = {fmt(floor)}"
+        ),
+        step=int(s1),
+        end_step=int(s1),
+        evidence=evidence,
+        explanation=(
+            f"At step {int(s0)} the model predicted well (loss {fmt(float(a))}, under half of "
+            f"ln({fl_known.count})); one logged interval later it does worse than guessing "
+            "uniformly over its outputs. Only updates that wreck the weights do that: steps "
+            "far too large (LR too high, no warmup) or numerics breaking down."
+        ),
+        prescription=(
+            f"Restart from the checkpoint before step {int(s1)}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + "."
+        ),
     )
 
 

@@ -50,7 +50,7 @@ class Params:
     # Events examined (the largest residuals); bounds the work on pathological logs.
     max_events: int = 500
     # Short logs (a paste of 5-19 points) have no rolling level: a point 3x the
-    # median of the log that the next point comes back from (within 1.5x) is a spike.
+    # median of the log, with the points on both sides of it within 1.5x, is a spike.
     short_min_points: int = 5
     short_factor: float = 3.0
     short_back: float = 1.5
@@ -185,7 +185,9 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     back = [
         i
         for i in range(1, y.size - 1)
-        if y[i] >= p.short_factor * level and y[i + 1] <= p.short_back * level
+        # rises from the point before and comes back at the next: a steep descent
+        # (0.9, 0.4, 0.1, ...) has points far above its median but no spike
+        if y[i] >= p.short_factor * level and max(y[i - 1], y[i + 1]) <= p.short_back * level
     ]
     peak_i = int(np.argmax(y))
     pre = float(np.median(y[:peak_i])) if peak_i else math.nan

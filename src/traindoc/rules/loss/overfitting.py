@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import fmt, trend
-from traindoc.model import Run, Severity
-from traindoc.rules.api import Hit, rule
+from traindoc.model import Run, Series, Severity
+from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._evalcurve import (
     level_at,
     noise,
@@ -51,6 +51,9 @@ class Params:
     # Without a train loss, only a U-shaped eval counts: it fell >= 10% to its
     # minimum (it learned), then every later eval is higher than the one before.
     eval_only_learned: float = 0.10
+    # Mann-Kendall's normal z cannot reach 2.58 on 5-8 points; a train loss lower at each
+    # of 5+ logs is the exact test's answer (p = 1/5! < 0.01 under no trend).
+    falls_each_points: int = 5
     # A rise of 20%+ from the minimum is harm even while a task metric still edges up
     # (an eval loss up by half at every eval, WER a point better): it stays a warning.
     large_rise_rel: float = 0.20
@@ -66,7 +69,7 @@ class Params:
     uses=("loss", "epoch"),
     explained_by=("dataset-too-small", "duplicate-samples", "train-eval-leakage"),
 )
-def check(run: Run, p: Params) -> Iterator[Hit]:
+def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Eval loss rises (or stalls for 300+ steps) while the train loss keeps falling.
 
     **What it does.** Finds the minimum of the (lightly smoothed) eval loss. If
@@ -105,6 +108,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert ev is not None
     ev = ev.finite()
     if len(ev) < p.min_eval_points:
+        yield too_few("eval_loss", len(ev), p.min_eval_points)
         return
     e, st = ev.values, ev.steps
     es = smooth(e)
@@ -137,7 +141,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not (rising or stalled):
         return
     t_on, t_end, t_drop, t_z = train_change(tr, onset)
-    if not (t_drop >= p.train_drop_min and t_z <= p.train_z):
+    if not (t_drop >= p.train_drop_min and (t_z <= p.train_z or _falls_each(tr, onset, p))):
         return
     severity = None
     notes = []
@@ -237,6 +241,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _falls_each(loss: Series, onset: int, p: Params) -> bool:
+    """The train loss is lower at every log since the onset, over enough logs."""
+    y = loss.finite().after(onset).values
+    return y.size >= p.falls_each_points and bool(np.all(np.diff(y) < 0))
 
 
 def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:

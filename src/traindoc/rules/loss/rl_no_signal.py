@@ -9,7 +9,11 @@ import numpy as np
 
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
-from traindoc.rules.api import Hit, rule
+from traindoc.rules.api import Hit, NotJudged, rule, too_few
+
+# TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
+# reward_std 0 in every group.
+ZERO_STD_FRACTION = "frac_reward_zero_std"
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,11 @@ class Params:
     min_points: int = 10
     # ... and the dead stretch must be 20% of the log, i.e. a long window.
     min_frac: float = 0.20
+    # A log that is dead at EVERY point from its first is judged with fewer: with
+    # every advantage 0 and a zero gradient the policy cannot move, so it stays at
+    # that fixed point (each log point already averages many prompt groups). Three
+    # points is the least that shows "every log", not one unlucky batch.
+    min_all_dead: int = 3
 
 
 def _at(s: Series, steps: np.ndarray) -> np.ndarray:
@@ -49,17 +58,19 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
 
 @rule(
     "rl-no-signal",
-    minimum="10 logged reward / reward_std points",
+    minimum="10 logged reward / reward_std points (3 when every one of them is dead)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("reward_std|reward",),
+    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}",),
     uses=("grad_norm",),
+    core=True,
 )
-def check(run: Run, p: Params) -> Iterator[Hit]:
+def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """RL trainer (GRPO/PPO) with zero reward variance and zero grad norm: nothing to learn from.
 
-    **What it does.** On RL runs (those that log `reward_std` or `reward`) it looks for the longest stretch where reward_std is ~0 (every completion
+    **What it does.** On RL runs (those that log `reward_std`, `reward` or TRL's
+    `frac_reward_zero_std`) it looks for the longest stretch where reward_std is ~0 (every completion
     of a prompt group got the same reward) and grad_norm is ~0. A stretch of 10+
     log points and 20%+ of the run is an error; reward_std ~0 with no grad_norm
     logged is a warning. Without reward_std, a constant reward stands in for it.
@@ -69,6 +80,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and the run burns compute learning nothing. RL trainers log a loss that can
     legitimately be 0; what matters is grad_norm (>0 fine, =0 broken) and
     reward_std (0 = no learning signal). A 0 loss alone is never flagged here.
+
+    A short log (under 10 points) is judged only when every point of it is dead,
+    from 3 points up: the policy then sits at a fixed point it cannot leave (zero
+    advantages, zero gradient, no KL yet). A short log with some live points says
+    it could not judge.
 
     **Known false positives.** A stretch of prompts that are all trivially easy
     (or impossible) gives zero variance for a while; that is why only a long
@@ -81,29 +97,38 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     completions are not all truncated at max_completion_length.
     """
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
-    if std is None and reward is None:
+    zero_frac = run.get(ZERO_STD_FRACTION)
+    if std is None and reward is None and zero_frac is None:
         return
     if std is not None:
         base = std.finite()
         dead_signal = np.abs(base.values) <= p.std_eps
         what = "reward_std"
+    elif zero_frac is not None:
+        base = zero_frac.finite()
+        dead_signal = base.values >= 1 - p.std_eps
+        what = f"{ZERO_STD_FRACTION} = 1"
     else:
         assert reward is not None
         base = reward.finite()
         x = base.values
         if x.size < 3:
+            yield too_few("reward", x.size, p.min_all_dead)
             return
         # Constant reward: no change from either neighbour.
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
         what = "reward (constant)"
     n = base.steps.size
-    if n < p.min_points:
-        return
     g = _at(grad.finite(), base.steps) if grad is not None and len(grad.finite()) else None
     dead = dead_signal & (np.abs(g) <= p.grad_eps) if g is not None else dead_signal
+    short_and_mixed = n < p.min_points and (n < p.min_all_dead or not dead.all())
+    if short_and_mixed:
+        if dead.any() or n < p.min_all_dead:
+            yield too_few(what.split()[0], n, p.min_points)
+        return  # (no dead point at all: the signal is there, judged healthy)
     start, length = _longest_run(dead)
-    if length < max(p.min_points, p.min_frac * n):
+    if length < min(n, max(p.min_points, p.min_frac * n)):
         return
     s0, s1 = int(base.steps[start]), int(base.steps[start + length - 1])
     evidence = {

@@ -56,6 +56,14 @@ class Params:
     spike_min_learned: float = 0.05
 
 
+# Symptom findings (warning or error) that count as instability, by the sign they give.
+SYMPTOMS = {
+    "non-finite": ("nonfinite-loss", "nonfinite-gradients"),
+    "diverging": ("divergence",),
+    "spikes": ("loss-spike", "grad-spike"),
+}
+
+
 @rule(
     "lr-too-high",
     minimum="the peak LR (logged or configured) and the regime; the curve decides the severity",
@@ -66,6 +74,14 @@ class Params:
     uses=("lr", "loss", "grad_norm", "eval_loss", "fact:n_params"),
     # a curve wrecked by a bad resume is not the LR's fault
     explained_by=("fp16-instability", "absurd-initial-loss", "resume-loss-jump"),
+    reads=(
+        "divergence",
+        "nonfinite-loss",
+        "nonfinite-gradients",
+        "loss-spike",
+        "grad-spike",
+        "oscillating-plateau",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Peak learning rate above what the regime tolerates, with instability to show it.
@@ -156,8 +172,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         and not _eval_improving(run, c.late_start)
         and not (lr_frac is not None and lr_frac < p.converged_lr_fraction)
     )
+    # What the symptom rules found counts as well: a two-point blow-up or a short
+    # paste's spikes are theirs to detect, with their own minimum data.
+    plateau = plateau or (not solved and run.symptom("oscillating-plateau") is not None)
     if plateau:
         signs.append("oscillating")
+    for sign, rules in SYMPTOMS.items():
+        if sign not in signs and run.symptom(*rules) is not None:
+            signs.append(sign)
 
     # The tolerance table is for transformer LMs under AdamW. With no regime known
     # and a task known not to be language modelling (a classifier, a regressor),
