@@ -75,9 +75,13 @@ def series(name: str, spec: dict[str, Any]) -> Series:
     if spec.get("times"):
         t = spec["times"]
         dt = np.full(n, float(t.get("every", 1.0)))
+        if t.get("dts"):  # per-interval seconds, as segments (a run that slows down)
+            dt = np.concatenate([segment(s) for s in t["dts"]])[:n]
         if t.get("gap_before_last"):
             dt[-1] = float(t["gap_before_last"])
         times = 1_700_000_000.0 + np.cumsum(dt)
+        if t.get("whole_seconds"):  # a console's "10:00:01" stamps
+            times = np.floor(times)
     return Series.from_arrays(name, steps, values, times, source="synthetic")
 
 

@@ -30,6 +30,11 @@ class Params:
     min_points: int = 12
 
 
+# Logged intervals must span this many clock ticks (seconds, for whole-second stamps)
+# for a rate derived from them to resolve a halving.
+MIN_TICKS = 20.0
+
+
 def _rates(run: Run) -> tuple[Series, str] | None:
     thr = run.get("throughput")
     if thr is not None and len(thr.finite()) >= 2:
@@ -37,7 +42,12 @@ def _rates(run: Run) -> tuple[Series, str] | None:
     s = timed_series(run)
     if s is None:
         return None
-    steps, _, dt = intervals(s)
+    steps, times, dt = intervals(s)
+    # Whole-second stamps ("10:00:01") a few seconds apart make the rate jump between
+    # 1/1 s and 1/2 s: a "halving" that is only the clock's resolution.
+    integral = times.size > 0 and bool(np.all(times == np.round(times)))
+    if integral and dt.size and float(np.median(dt)) < MIN_TICKS:
+        return None
     ok = dt > 0
     dsteps = np.diff(steps).astype(np.float64)
     rate = dsteps[ok] / dt[ok]
@@ -67,6 +77,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     became the bottleneck (workers died, a slow shard), a resume onto slower
     hardware or without the compiled kernels, or growing sequence lengths in a
     curriculum.
+
+    Rates derived from whole-second timestamps are used only when the logged
+    intervals span 20+ seconds: at 1-3 s apart the clock's resolution alone moves
+    the rate 2x.
 
     **Known false positives.** A planned change of sequence length or batch size
     mid-run (curriculum, packing switched on) changes tokens/s legitimately;
