@@ -44,3 +44,28 @@ def test_every_rule_read_is_a_registered_symptom_rule() -> None:
         for r in spec.reads:
             assert r in specs, f"{spec.id} reads unknown rule {r}"
             assert not specs[r].reads, f"{spec.id} reads {r}, itself a cause rule"
+
+
+# Six per-epoch logs of a regression whose eval and train loss never move: too few
+# losses for no-learning's own test, but eval-stagnation spans the whole run.
+FLAT = {
+    "series": {
+        "loss": {
+            "every": 500,
+            "start": 500,
+            "segments": [{"values": [0.3512, 0.3509, 0.3511, 0.3507, 0.3510, 0.3508]}],
+        },
+        "eval_loss": {"every": 500, "start": 500, "segments": [{"n": 6, "const": 0.3498}]},
+    }
+}
+
+
+def test_no_learning_reads_a_whole_run_stagnation() -> None:
+    specs = load_all()
+    d = diagnose(build_run(FLAT), [specs["no-learning"], specs["eval-stagnation"]])
+    nl = next(f for f in d.findings if f.rule == "no-learning")
+    assert nl.severity == Severity.WARNING and nl.evidence["window_frac"] >= 0.95
+    stag = next(f for f in d.findings if f.rule == "eval-stagnation")
+    assert "no-learning" in stag.caused_by  # the stagnation is what not learning looks like
+    alone = diagnose(build_run(FLAT), [specs["no-learning"]])
+    assert not alone.findings and alone.not_judged[0].reason == "loss has 6 points; needs 10"

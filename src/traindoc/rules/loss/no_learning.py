@@ -10,10 +10,11 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.stats import bins, fmt, mad, trend
-from traindoc.model import Run, Series, Severity
+from traindoc.model import Finding, Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._evalcurve import task_metrics
 
 
 @dataclass(frozen=True)
@@ -42,17 +43,28 @@ class Params:
     fit_z: float = 2.0
     # Every one of this many logged grad norms NaN/Inf: no step can have been applied.
     min_dead_grads: int = 3
+    # An eval task metric (accuracy, F1, ...) identical to its printed digits at this
+    # many evals: a model whose weights move predicts differently on some of a
+    # held-out set's samples, so its predictions are frozen (usually one class) ...
+    frozen_metric_points: int = 4
+    # ... while the loss fell less than this (a falling loss with a saturated metric
+    # is a model that learns; a metric at its best value is solved, not frozen).
+    frozen_max_drop: float = 0.10
+    # With too few losses for its own test, an eval-stagnation over this share of the
+    # run (eval and train flat from the first eval on) is the run not learning.
+    whole_run: float = 0.95
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (a grad norm NaN at 3+ logs, or losses identical to a run at another LR, with fewer)",
+    minimum="10 logged losses (with fewer: a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
     requires=("loss|event:fp16-overflow",),
     uses=("lr", "grad_norm"),
     core=True,
+    reads=("eval-stagnation",),
     explained_by=(
         "fp16-instability",  # every update skipped by the loss scaler
         "lr-too-low",
@@ -89,6 +101,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     it, however short the log: each step was skipped by the loss scaler, or wrote
     NaN into the weights; either way nothing is learned.
 
+    With under 10 losses, an `eval-stagnation` that spans the whole run (eval and
+    train loss flat from the first eval on) is reported here as well: a run that
+    never moved is not learning, not stagnating.
+
+    An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
+    evals, off its best value, while the loss fell under 10%, also settles it
+    however short the log: on a held-out set of any size a model that changes
+    predicts differently somewhere, so its predictions are frozen (typically the
+    majority class).
+
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
     flagged however short: two LRs cannot give the same losses unless the LR never
@@ -118,6 +140,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if gn is not None and len(gn) >= p.min_dead_grads and not np.isfinite(gn.values).any():
         yield _dead_gradients(run, f, gn)
         return
+    if (hit := _frozen_metric(run, f, p)) is not None:
+        yield hit
+        return
     if starts_mid_run(f):
         return
     y = f.values
@@ -125,7 +150,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # Too few points to tell flat from noisy; a fall twice the most tolerant
         # regime's threshold, point after point, is learning all the same.
         falls = n >= 2 and y[-1] <= (1 - 2 * p.min_drop_unknown) * y[0] and _mostly_down(y)
-        if not falls:
+        if falls:
+            return
+        stalled = run.symptom("eval-stagnation")
+        at = fl.at_floor(run, "loss")
+        if at is not None and at.to_end:
+            return  # flat at ln(V) / ln(C): uniform-plateau's finding
+        if stalled is not None and stalled.evidence.get("window_frac", 0) >= p.whole_run:
+            yield _never_progressed(f, stalled)
+        else:
             yield too_few("loss", n, p.min_points)
         return
     kh, kt = max(3, int(p.head_fraction * n)), max(3, int(p.tail_fraction * n))
@@ -204,6 +237,84 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _never_progressed(f: Series, stalled: Finding) -> Hit:
+    ev = stalled.evidence
+    return Hit(
+        title=(
+            f"No progress over the whole run: eval loss flat at {fmt(ev['eval_level'])} at "
+            f"{ev['eval_points']} evals, train loss {fmt(ev['train_start'])} -> "
+            f"{fmt(ev['train_end'])}"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "eval_level": ev["eval_level"],
+            "eval_points": ev["eval_points"],
+            "start_loss": ev["train_start"],
+            "end_loss": ev["train_end"],
+            "window_frac": ev["window_frac"],
+        },
+        explanation=(
+            "From the first eval to the last neither the held-out loss nor the training loss "
+            "moved beyond its noise: whatever the run learned, it learned none of it after the "
+            "first logged point. The optimizer is not moving the model usefully."
+        ),
+        prescription=(
+            "Check the logged LR (0? never warmed up? far too low for the regime?), the "
+            "trainable-parameter count and the gradient norm; for a fine-tune, check that the "
+            "data is not what the model already predicts (eval loss flat from the start)."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
+    """An eval task metric stuck at one value while the loss barely moves."""
+    y = loss.values
+    if y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop:
+        return None
+    at = fl.at_floor(run, "loss")
+    if at is not None and at.to_end:
+        return None  # at ln(C) the metric is at chance: uniform-plateau's finding
+    for m, higher in task_metrics(run):
+        v = m.finite().values
+        if v.size < p.frozen_metric_points or np.ptp(v) != 0:
+            continue
+        value = float(v[0])
+        best = (1.0, 100.0) if higher else (0.0,)
+        if value in best:
+            continue  # solved: nothing left to change
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(value)} at every one of {v.size} evals while the loss "
+                f"moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions do not change"
+            ),
+            step=int(m.steps[0]),
+            end_step=int(m.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": value,
+                "evals": int(v.size),
+                "start_loss": float(y[0]),
+                "end_loss": float(y[-1]),
+            },
+            explanation=(
+                f"On a held-out set a model whose weights change predicts differently on at "
+                f"least some samples; {m.name} identical to the last digit at {v.size} evals "
+                "means the predictions are frozen, most often one class for every input "
+                "(the metric is then that class's share). The model is not learning the task."
+            ),
+            prescription=(
+                "Check the predictions' class distribution on a few eval batches; then the LR "
+                "(0, or far too low / high), the labels (encoded as the loss expects? all one "
+                "class?), class imbalance, and that the trained parameters are the ones used "
+                "for prediction."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _mostly_down(y: np.ndarray) -> bool:
