@@ -114,7 +114,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # than any in its first half (early stopping would not fire): slow progress.
     mid = i0 + points // 2
     best_before = float(e[i0:mid].min())
-    gain = (best_before - float(e[mid:].min())) / abs(best_before)
+    gain = (best_before - float(e[mid:].min())) / abs(best_before) if best_before else 0.0
     if gain >= p.band_rel:
         return
     t_on, t_end, t_drop, t_z = train_change(tr, start)

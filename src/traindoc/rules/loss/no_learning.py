@@ -67,6 +67,8 @@ class Params:
     reads=("eval-stagnation",),
     explained_by=(
         "fp16-instability",  # every update skipped by the loss scaler
+        "nonfinite-loss",  # NaN from the first step: no update is ever applied
+        "nonfinite-gradients",
         "lr-too-low",
         "schedule-not-applied",
         "no-trainable-parameters",
