@@ -54,6 +54,13 @@ class Params:
     # Mann-Kendall's normal z cannot reach 2.58 on 5-8 points; a train loss lower at each
     # of 5+ logs is the exact test's answer (p = 1/5! < 0.01 under no trend).
     falls_each_points: int = 5
+    # Without any eval: a fine-tune whose train loss sits under 0.05 nats (and 5% of
+    # where it started) for the last 2+ of 3+ epochs has memorised its training set;
+    # nothing measures what that did to held-out quality.
+    memorised_loss: float = 0.05
+    memorised_rel: float = 0.05
+    memorised_epochs: float = 2.0
+    memorised_min_epochs: float = 3.0
     # A rise of 20%+ from the minimum is harm even while a task metric still edges up
     # (an eval loss up by half at every eval, WER a point better): it stays a warning.
     large_rise_rel: float = 0.20
@@ -65,7 +72,7 @@ class Params:
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
-    requires=("eval_loss",),
+    requires=("eval_loss|loss",),
     uses=("loss", "epoch"),
     explained_by=("dataset-too-small", "duplicate-samples", "train-eval-leakage"),
 )
@@ -105,7 +112,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     less duplicated data. Check for train/eval leakage and duplicates.
     """
     ev, tr = run.get("eval_loss"), run.get("loss")
-    assert ev is not None
+    if ev is None:
+        if tr is not None:
+            yield from _memorised(run, tr, p)
+        return
     ev = ev.finite()
     if len(ev) < p.min_eval_points:
         yield too_few("eval_loss", len(ev), p.min_eval_points)
@@ -240,6 +250,55 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "(weight decay, dropout) or more / deduplicated data, and check train/eval leakage."
         ),
         severity=severity,
+    )
+
+
+def _memorised(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
+    """No eval logged: a fine-tune that drove its train loss to ~0 for epochs on end."""
+    ep, f = run.get("epoch"), loss.finite()
+    if ep is None or run.is_rl or run.regime not in ("full-finetune", "lora") or len(f) < 3:
+        return
+    epochs = float(np.nanmax(ep.values))
+    if not epochs >= p.memorised_min_epochs:
+        return
+    start = float(np.max(f.values[:3]))  # the level it started from (a fast first drop)
+    low = f.values <= min(p.memorised_loss, p.memorised_rel * start)
+    # the epoch each loss was logged at; the stretch of lows that reaches the end
+    at = np.interp(f.steps, ep.steps, ep.values)
+    if not low[-1]:
+        return
+    i0 = f.values.size - int(np.argmin(low[::-1])) if not low.all() else 0
+    since = float(at[i0])
+    if epochs - since < p.memorised_epochs:
+        return
+    onset = int(f.steps[i0])
+    yield Hit(
+        title=(
+            f"Train loss under {fmt(float(f.values[i0:].max()))} from epoch {since:.1f} to "
+            f"{epochs:.1f} with no eval logged: the model has memorised its training set"
+        ),
+        step=onset,
+        end_step=int(f.steps[-1]),
+        evidence={
+            "onset_step": onset,
+            "epoch_at_onset": since,
+            "epochs": epochs,
+            "train_start": start,
+            "train_last": float(f.values[-1]),
+            "eval_loss": "not logged",
+            "mode": "memorised",
+        },
+        explanation=(
+            f"A fine-tune that keeps its train loss near 0 ({fmt(float(f.values[-1]))} at the "
+            f"end, from {fmt(start)}) for {epochs - since:.1f} epochs reproduces its training "
+            "samples; past that point more epochs usually make held-out quality worse, and no "
+            "eval was logged to tell."
+        ),
+        prescription=(
+            f"Evaluate the checkpoint near step {onset} and the last one on held-out data "
+            "(eval_strategy='steps', an eval split); train fewer epochs (1-3 for most fine-"
+            "tunes), or add data; lower the LR or add regularisation (LoRA dropout, weight decay)."
+        ),
     )
 
 
