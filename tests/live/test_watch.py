@@ -178,3 +178,21 @@ def test_watch_names_a_real_hf_run_finished_at_max_steps(tmp_path: Path) -> None
     assert done is not None and done.step == 8
     assert "max_steps 8" in done.how or "train_runtime" in done.how
     assert (4, False) in seen  # checkpoint-4 (global_step 4 of 8) was not called finished
+
+
+def test_lightning_end_of_fit_line_in_a_console_log_is_the_end(tmp_path: Path) -> None:
+    import shutil
+
+    corpus = Path(__file__).parents[1] / "corpus" / "lightning-healthy" / "lightning_logs"
+    shutil.copytree(corpus, tmp_path / "lightning_logs")
+    w = Watcher(tmp_path, stall_after=1.0)
+    first = w.poll(now=0.0)
+    assert first.last_step == 191 and first.finished is None  # metrics.csv alone: no end
+    (tmp_path / "train.log").write_text(
+        "GPU available: False, used: False\n`Trainer.fit` stopped: `max_epochs=3` reached.\n"
+    )
+    done = w.poll(now=5.0).finished
+    assert done is not None and done.step == 191
+    assert done.how == "train.log: `Trainer.fit` stopped: `max_epochs=3` reached."
+    # finished, then silent for ever: not a stall
+    assert w.poll(now=10_000.0).stall is None
