@@ -196,3 +196,36 @@ def test_lightning_end_of_fit_line_in_a_console_log_is_the_end(tmp_path: Path) -
     assert done.how == "train.log: `Trainer.fit` stopped: `max_epochs=3` reached."
     # finished, then silent for ever: not a stall
     assert w.poll(now=10_000.0).stall is None
+
+
+def test_on_a_terminal_the_heartbeat_is_one_status_line(tmp_path: Path) -> None:
+    import io
+    import re
+
+    from traindoc.live.beat import Beat
+    from traindoc.live.command import _Printer
+    from traindoc.live.watch import Update
+    from traindoc.model import Finding, Severity
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    nan = Finding("nonfinite-loss", "loss", Severity.ERROR, "Loss is NaN", step=3)
+    shown = {}
+    for out in (Tty(), io.StringIO()):
+        p = _Printer(out, "error")
+        p.update(Update(beat=Beat(1, {"loss": 2.0})))
+        p.update(Update(beat=Beat(2, {"loss": 1.9})))
+        p.update(Update(findings=(nan,), beat=Beat(3, {"loss": math.nan})))
+        p.close()
+        shown[out.isatty()] = re.sub(r"\[\d\d:\d\d:\d\d\] ", "", out.getvalue())
+    # rewritten in place; cleared for a finding, which stays; the last one ended at exit
+    assert shown[True] == (
+        "\r\x1b[Kstep 1  loss 2\r\x1b[Kstep 2  loss 1.9\r\x1b[K"
+        "ERROR   nonfinite-loss (step 3): Loss is NaN\n\r\x1b[Kstep 3  loss nan\n"
+    )
+    assert shown[False] == (  # piped: plain lines
+        "step 1  loss 2\nstep 2  loss 1.9\nERROR   nonfinite-loss (step 3): Loss is NaN\n"
+        "step 3  loss nan\n"
+    )

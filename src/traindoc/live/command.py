@@ -53,8 +53,9 @@ def watch(
                 return show.worst
             time.sleep(interval)
     except KeyboardInterrupt:
-        show.clear()
         return show.worst
+    finally:
+        show.close()
 
 
 class _Printer:
@@ -116,6 +117,12 @@ class _Printer:
     def clear(self) -> None:
         if self._status:
             self.out.write(_CLEAR)
+            self._status = False
+
+    def close(self) -> None:
+        """The last status line stays on screen, ended."""
+        if self._status:
+            print(file=self.out, flush=True)
             self._status = False
 
 
