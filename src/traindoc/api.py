@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from traindoc.model import Fact, Run
+from traindoc.model import Run
 from traindoc.outcome import InputError
 from traindoc.result import Diagnosis, Unreadable
 from traindoc.settings import Settings
@@ -105,7 +105,7 @@ def diagnose(
             continue
         if len(entries) > 1:
             run = replace(run, name=name)
-        done.append(run_rules(_with_overrides(run, settings), specs))
+        done.append(run_rules(settings.override(run), specs))
     return Diagnosis(tuple(done), tuple(bad), settings)
 
 
@@ -290,16 +290,3 @@ def _entries(p: Path, parent: Path, checkpoints: bool) -> list[tuple[str, str, R
     if len(runs) == 1:
         return [(name, str(p), runs[0])]
     return [(f"{name} [{k + 1}/{len(runs)}]", str(p), r) for k, r in enumerate(runs)]
-
-
-def _with_overrides(run: Run, settings: Settings) -> Run:
-    """The run with the facts the user set (vocab size, regime, classes), naming the source."""
-    facts = dict(run.facts)
-    for key in ("vocab_size", "num_classes", "regime"):
-        value = getattr(settings, key)
-        if value is not None:
-            src = settings.source(key)
-            if settings.file is not None and src == str(settings.file):
-                src = f"{src}: {key.replace('_', '-')}"
-            facts[key] = Fact(value, src)
-    return replace(run, facts=facts)

@@ -445,17 +445,36 @@ def data(
 
 @app.command()
 def watch(
-    run_dir: Annotated[Path, typer.Argument(help="Output dir another process is writing.")],
+    run_dir: Annotated[
+        Path, typer.Argument(help="Output dir (or log file) another process is writing.")
+    ],
     interval: Annotated[float, typer.Option(help="Seconds between looks at the files.")] = 2.0,
+    every: Annotated[
+        float, typer.Option(min=0.001, help="Seconds between heartbeats (step, loss, LR).")
+    ] = 30.0,
     stall_after: Annotated[
         float | None, typer.Option(help="Report a stall after this many silent seconds.")
     ] = None,
     once: Annotated[bool, typer.Option(help="Look once and exit.")] = False,
+    fail_on: FailOnOpt = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
-    """Follow a run being written: print new findings as they appear, and stalls."""
+    """Follow a run being written: new findings as they appear, a heartbeat, stalls, the end."""
     from traindoc.live.command import watch as follow
 
-    raise typer.Exit(follow(run_dir, interval=interval, stall_after=stall_after, once=once))
+    settings = _settings(run_dir, config, select, ignore, fail_on)
+    raise typer.Exit(
+        follow(
+            run_dir,
+            interval=interval,
+            stall_after=stall_after,
+            once=once,
+            every=every,
+            settings=settings,
+        )
+    )
 
 
 @app.command()

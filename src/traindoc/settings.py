@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from traindoc.model import REGIMES
+from traindoc.model import REGIMES, Fact, Run
 from traindoc.outcome import InputError
 from traindoc.rules.api import FAMILIES, RuleSpec
 
@@ -92,6 +92,32 @@ class Settings:
                 spec = replace(spec, params=replace(spec.params, **_merged(spec.params, over)))
             out.append(spec)
         return out
+
+    def override(self, run: Run) -> Run:
+        """The run with the facts the user set (vocab size, regime, classes), naming the
+        source: what the settings say wins over what a reader inferred."""
+        facts = dict(run.facts)
+        for key in ("vocab_size", "num_classes", "regime"):
+            value = getattr(self, key)
+            if value is not None:
+                src = self.source(key)
+                if self.file is not None and src == str(self.file):
+                    src = f"{src}: {key.replace('_', '-')}"
+                facts[key] = Fact(value, src)
+        return replace(run, facts=facts)
+
+
+def resolve(value: Settings | str | Path | None, start: str | Path | None = None) -> Settings:
+    """`settings=` as the live API takes it: a Settings as is; a file names the settings
+    file; a directory, or None (then `start`, else the cwd), is searched upward from.
+    Raises SettingsError listing every problem, so a callback fails when it is built."""
+    if isinstance(value, Settings):
+        return value
+    if value is not None and Path(value).is_file():
+        return load(config=value, origin="api")
+    if value is not None and not Path(value).exists():
+        raise SettingsError(Path(value), ["no such settings file or directory"])
+    return load(value if value is not None else start, origin="api")
 
 
 def find(start: str | Path) -> Path | None:

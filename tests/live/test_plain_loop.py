@@ -150,3 +150,26 @@ def test_no_plateau_verdict_at_step_8_of_a_100k_run_in_warmup() -> None:
     assert "uniform-plateau" not in {f.rule for f in m.findings}
     d = m.diagnose()
     assert any(s.rule == "uniform-plateau" and "warmup" in s.reason for s in d.not_judged)
+
+
+@pytest.mark.parametrize(
+    ("facts", "flagged"),
+    [
+        ({"warmup_steps": 2000, "max_steps": 100_000}, False),  # inside the warmup
+        ({"max_steps": 100_000}, False),  # 8 steps are nothing of a 100,000-step plan
+        ({}, True),  # nothing known: 8 steps at ln(V) are the whole run
+    ],
+)
+def test_live_plateau_is_judged_against_the_plan(facts: dict, flagged: bool) -> None:
+    """Issue 12: step 8 of a run with warmup_steps=2000 is no plateau; the periodic
+    pass (after 8 steps) measures against the warmup and max_steps it was given."""
+    m = traindoc.Monitor(
+        vocab_size=50257, facts=facts, watchdog=False, settings=traindoc.Settings()
+    )
+    found = []
+    for step in range(1, 9):
+        found += m.step(step, loss=math.log(50257) + 0.001 * (step % 2))
+    assert ("uniform-plateau" in {f.rule for f in found}) is flagged
+    if not flagged:
+        (why,) = [s.reason for s in m.diagnose().not_judged if s.rule == "uniform-plateau"]
+        assert "warmup" in why or "100000-step plan" in why

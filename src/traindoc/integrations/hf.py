@@ -30,7 +30,8 @@ class TraindocCallback(TrainerCallback, CallbackSettings):
         self, args: Any, state: Any, control: Any, model: Any = None, **kw: Any
     ) -> None:
         config = getattr(model, "config", None)
-        vocab = self.vocab_size or getattr(config, "vocab_size", None)
+        settings = self.settings_for(args.output_dir)
+        vocab = self.vocab_size or settings.vocab_size or getattr(config, "vocab_size", None)
         facts = {
             "grad_accum": args.gradient_accumulation_steps,
             "per_device_batch": args.per_device_train_batch_size,
@@ -55,6 +56,7 @@ class TraindocCallback(TrainerCallback, CallbackSettings):
             rank=args.process_index,
             world_size=args.world_size,
             strict=self.strict,
+            settings=settings,
             **self.monitor_kwargs,
         )
         if model is not None:

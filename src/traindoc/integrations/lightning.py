@@ -42,8 +42,9 @@ class TraindocCallback(Callback, CallbackSettings):
         config = getattr(pl_module, "config", None) or getattr(
             getattr(pl_module, "model", None), "config", None
         )
+        settings = self.settings_for(trainer.default_root_dir)
         self.monitor = Monitor(
-            self.vocab_size or getattr(config, "vocab_size", None),
+            self.vocab_size or settings.vocab_size or getattr(config, "vocab_size", None),
             self.regime,
             output_dir=trainer.default_root_dir if self.write else None,
             facts={k: v for k, v in facts.items() if v is not None},
@@ -51,6 +52,7 @@ class TraindocCallback(Callback, CallbackSettings):
             rank=trainer.global_rank,
             world_size=trainer.world_size,
             strict=self.strict,
+            settings=settings,
             **self.monitor_kwargs,
         )
         if self.sample_every:

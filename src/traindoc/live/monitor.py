@@ -32,6 +32,7 @@ from traindoc.model import Fact, Finding, Run, Series, Severity
 from traindoc.model.numbers import MAX_STEP, count, number
 from traindoc.rules.api import RuleSpec
 from traindoc.rules.registry import load_all
+from traindoc.settings import Settings, resolve
 
 log = logging.getLogger("traindoc")
 
@@ -93,6 +94,11 @@ class Monitor:
     <output_dir>/traindoc/findings.jsonl with every metric seen in metrics.jsonl.
     A bug of the monitor's own is caught, reported once and disables it (unless
     `strict`): it never crashes training.
+
+    `settings` (a traindoc.settings.Settings, a settings file, or None: the
+    traindoc.toml / [tool.traindoc] found upward from `output_dir`, else the cwd)
+    selects the rules and their thresholds, as for `traindoc diagnose`; an error
+    in it raises SettingsError here, listing every problem.
     """
 
     def __init__(
@@ -114,6 +120,7 @@ class Monitor:
         world_size: int | None = None,
         strict: bool = False,
         name: str = "live",
+        settings: Settings | str | Path | None = None,
     ) -> None:
         from traindoc.model.signals import REGIMES
 
@@ -121,16 +128,20 @@ class Monitor:
             raise ValueError(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
         if full_every < 1:
             raise ValueError(f"full_every must be >= 1 (got {full_every})")
-        self.rules: dict[str, RuleSpec] = load_all()
+        # Bad settings fail here, before training starts, never inside a step.
+        self.settings = resolve(settings, output_dir)
+        known = load_all()
+        self.rules: dict[str, RuleSpec] = {s.id: s for s in self.settings.apply(known.values())}
         self.policy = policy or Policy()
-        unknown = sorted(set(self.policy.rules) - set(self.rules))
+        unknown = sorted(set(self.policy.rules) - set(known))
         if unknown:
             raise ValueError(
-                f"policy names unknown rule id(s) {', '.join(unknown)}; "
-                f"valid: {', '.join(self.rules)}"
+                f"policy names unknown rule id(s) {', '.join(unknown)}; valid: {', '.join(known)}"
             )
-        given: dict[str, Any] = {"vocab_size": vocab_size, "num_classes": num_classes}
-        given |= {"regime": regime, **(facts or {})}
+        # An argument wins over the settings file, as a CLI flag does.
+        args = {"vocab_size": vocab_size, "num_classes": num_classes, "regime": regime}
+        given = {k: getattr(self.settings, k) if v is None else v for k, v in args.items()}
+        given |= facts or {}
         self.facts = {k: v for k, v in given.items() if v is not None}
         self.rank = _env_int("RANK", 0) if rank is None else rank
         self.world_size = _env_int("WORLD_SIZE", 1) if world_size is None else world_size
@@ -159,7 +170,7 @@ class Monitor:
         self.skipped = 0  # values that were not numbers (step "x", loss "abc"), skipped
         self.sink = Sink(output_dir, self.facts) if output_dir and self.rank == 0 else None
         self.watchdog: Watchdog | None = None
-        if watchdog:
+        if watchdog and "stalled-training" in self.rules:  # an ignored rule costs no thread
             self.watchdog = Watchdog(
                 self._on_stall, stall_factor, stall_floor_s, on_error=self._internal
             )
