@@ -15,33 +15,27 @@ import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "traindoc"
 
-# Top first. A module may import the packages of any layer below its own; the
-# packages of one layer are independent and never import each other (rules and
-# readers never do, report never diagnoses, live never renders). A declared
-# package that does not exist (yet) is fine; one that exists undeclared is not.
-LAYERS: tuple[tuple[str, ...], ...] = (
-    # the root facade (imports lazily, on attribute access) and `python -m traindoc`
-    ("__init__", "__main__"),
-    # argv in, exit status out: typer wiring only
-    ("cli",),
-    # one module per command: arguments -> API -> render(result, fmt, out)
-    ("commands",),
-    # the Python API's functions; the framework callbacks (HF, Lightning) over live/
-    ("api", "integrations"),
-    # the Diagnosis a command or an API call returns (to_json, to_html, ...)
-    ("result",),
-    # renderers; the live monitor; preflight checks; the labelled-corpus evaluation
-    ("report", "live", "preflight", "corpus"),
-    # a run dir -> Run with checkpoints and data; run -> findings; [tool.traindoc]; A vs B
-    ("pipeline", "engine", "settings", "compare"),
-    # the rules; the log, checkpoint and dataset readers -- none imports another
-    ("rules", "readers", "ckpt", "data"),
-    # shared measurements (stats, floors, schedules, spikes, fmt); exit codes and InputError
-    ("measure", "outcome"),
-    # Run, Series, Finding, Fact, signals, facts, tensor roles: frozen data, no I/O
-    ("model",),
-    # the pickle walker and the progress bar: leaves that import no traindoc
-    ("safepickle", "progress"),
+# Top first: (packages, what lives there). A module may import the packages of any
+# layer below its own; the packages of one layer are independent and never import
+# each other (rules and readers never do, report never diagnoses, live never renders).
+# A declared package that does not exist (yet) is fine; one that exists undeclared is
+# not. docs/layout.md draws this (`make docs`).
+Layers = tuple[tuple[tuple[str, ...], str], ...]
+LAYERS: Layers = (
+    (("__init__", "__main__"), "the root facade (imports on first use); python -m traindoc"),
+    (("cli",), "argv in, exit status out: typer wiring only"),
+    (("commands",), "one module per command: arguments -> API -> render(result, fmt, out)"),
+    (("api", "integrations"), "the Python API's functions; the HF / Lightning callbacks"),
+    (("result",), "the Diagnosis a command or an API call returns (to_json, to_html)"),
+    (("report", "live", "preflight", "corpus"), "renderers; live monitor; preflight; corpus eval"),
+    (
+        ("pipeline", "engine", "settings", "compare"),
+        "run dir -> Run; Run -> findings; config; A vs B",
+    ),
+    (("rules", "readers", "ckpt", "data"), "the rules; the log, checkpoint and dataset readers"),
+    (("measure", "outcome"), "shared measurements and fmt; exit codes and InputError"),
+    (("model",), "Run, Series, Finding, signals, facts, tensor roles: frozen data, no I/O"),
+    (("safepickle", "progress"), "the pickle walker and the progress bar: import no traindoc"),
 )
 
 # Wrong-way imports known today, each with its owner. The command glue moves to
@@ -116,11 +110,12 @@ def private_owner(name: str, src: Path) -> str | None:
     return None
 
 
-def declared(layers: tuple[tuple[str, ...], ...]) -> dict[str, int]:
-    return {pkg: rank for rank, layer in enumerate(layers) for pkg in layer}
+def declared(layers: Layers) -> dict[str, int]:
+    """Package -> its layer's rank (0 at the top)."""
+    return {pkg: rank for rank, (layer, _) in enumerate(layers) for pkg in layer}
 
 
-def undeclared(src: Path, layers: tuple[tuple[str, ...], ...]) -> list[str]:
+def undeclared(src: Path, layers: Layers) -> list[str]:
     """Top-level modules and packages of src that LAYERS does not place."""
     tops = {p.stem for p in src.glob("*.py")} | {
         p.name for p in src.iterdir() if p.is_dir() and any(p.rglob("*.py"))
@@ -128,7 +123,7 @@ def undeclared(src: Path, layers: tuple[tuple[str, ...], ...]) -> list[str]:
     return sorted(tops - declared(layers).keys())
 
 
-def layer_violations(src: Path, layers: tuple[tuple[str, ...], ...]) -> dict[tuple[str, str], str]:
+def layer_violations(src: Path, layers: Layers) -> dict[tuple[str, str], str]:
     """(file, imported top-level package) -> the import, for every import that does not
     point strictly down the layers (same layer counts as wrong: they are independent)."""
     rank = declared(layers)
