@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import layout_doc
 from tests.fact_names import scan
 from traindoc.model.facts import CONFIG_NAMES, FACTS
 
@@ -129,3 +130,9 @@ def test_the_scan_finds_planted_names(tmp_path: Path) -> None:
     }
     assert got.unresolved == {"traindoc/readers/one.py:copy"}
     assert got.writes["vocab_size"] == {"traindoc/readers/one.py:4"}
+
+
+@pytest.mark.parametrize("block", sorted(layout_doc.BLOCKS))
+def test_the_layout_page_is_fresh(block: str) -> None:
+    """docs/layout.md shows the layers and facts the tests enforce (`make docs` redraws it)."""
+    assert layout_doc.shown(block) == layout_doc.BLOCKS[block](), "stale: run `make docs`"
