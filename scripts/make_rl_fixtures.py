@@ -44,7 +44,7 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_fixtures as mf
+from fixtures import common as mf
 
 ROOT = mf.ROOT
 CORPUS = ROOT / "tests" / "corpus"

@@ -263,7 +263,7 @@ def make_assets(names: tuple[str, ...] = TORCH_ASSETS) -> None:
 
 def make_corpus(only: list[str] | None = None) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
-    import make_fixtures as mf
+    from fixtures import common as mf
     from transformers.integrations import TensorBoardCallback
 
     cases = {
@@ -311,7 +311,7 @@ def make_corpus(only: list[str] | None = None) -> None:
             logging_steps=2,
             save_steps=150,
         )
-        stop = mf._StopAt()(150)
+        stop = mf.StopAt()(150)
         t = mf.trainer(
             out, mf.new_model(seed=0), mf.code_ds(), callbacks=[stop, TensorBoardCallback()], **kw
         )

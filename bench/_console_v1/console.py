@@ -31,7 +31,7 @@ import numpy as np
 from bench._console_v1 import _console_events as evidence
 from bench._console_v1 import _console_patterns as patterns
 from traindoc.model import Fact, Input, Run
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 
@@ -91,9 +91,9 @@ def read(path: str | Path, pattern: str | None = None) -> Run:
     inputs = [Input(str(path), "console")]
     for name in _CONFIGS:  # a config dump next to the log (vocab_size for the floor)
         side = path.parent / name
-        if side.is_file() and (cfg := _config.load(side, notes)) is not None:
+        if side.is_file() and (cfg := configs.load(side, notes)) is not None:
             inputs.append(Input(str(side), "run-config"))
-            facts = _config.facts_from(cfg, name) | facts
+            facts = configs.facts_from(cfg, name) | facts
             break
     return Run(path.stem, series, facts, tuple(inputs), notes.build(), events=tuple(events))
 

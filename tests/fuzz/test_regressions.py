@@ -258,7 +258,7 @@ def _timed(*argv: str) -> tuple[int, float]:
 def test_deeply_nested_yaml_config_is_quick(tmp_path: Path, open_: str) -> None:
     # PyYAML's pure-Python scanner is quadratic in the flow depth (4 s for 20 KB);
     # libyaml is linear and refuses the nesting.
-    from traindoc.readers._config import safe_yaml
+    from traindoc.readers.configs import safe_yaml
 
     d = 50_000
     close = "]" if open_ == "[" else "}"
@@ -333,7 +333,7 @@ def test_yaml_scalar_that_does_not_convert(tmp_path: Path, text: str) -> None:
     # PyYAML's constructors raise int()'s ValueError, or AttributeError on a bad timestamp
     import yaml
 
-    from traindoc.readers._config import safe_yaml
+    from traindoc.readers.configs import safe_yaml
 
     with contextlib.suppress(yaml.YAMLError):
         safe_yaml(text)

@@ -7,7 +7,7 @@ import pytest
 
 from traindoc.engine import diagnose
 from traindoc.model import Fact, Run, Series
-from traindoc.readers._facts import finalize
+from traindoc.readers.derived import finalize
 
 
 def _run(ga: int | None, train_over_eval: float, versions: dict | None = None) -> Run:

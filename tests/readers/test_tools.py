@@ -12,7 +12,7 @@ import yaml
 from tests.readers.helpers import load_checked, state, write_state
 from traindoc.engine import diagnose
 from traindoc.readers import load_run
-from traindoc.readers._config import tool_facts
+from traindoc.readers.configs import tool_facts
 
 CORPUS = Path(__file__).parents[1] / "corpus"
 

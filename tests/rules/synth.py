@@ -130,8 +130,8 @@ def checkpoint(spec: dict[str, Any]) -> Any:
       add: {classifier.weight: [2, 16]}   # extra tensors (other architectures' names)
       drop: [lm_head.weight]              # tensors this checkpoint does not hold
     """
-    from traindoc.ckpt.roles import classify
     from traindoc.model.checkpoint import CheckpointSummary, TensorStats
+    from traindoc.model.roles import classify
 
     m = {"layers": 2, "hidden": 16, "vocab": 256, "dtype": "F32", **(spec.get("model") or {})}
     layers, d, v = int(m["layers"]), int(m["hidden"]), int(m["vocab"])

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.ckpt.roles import classify
 from traindoc.model.checkpoint import TensorStats
+from traindoc.model.roles import classify
 
 # Elements per chunk: 512 Ki float32 = 2 MiB, so the chunk and its centred copy
 # stay in cache, and the float32 dot over 2^19 terms stays accurate to ~1e-6.

@@ -1,7 +1,9 @@
-"""Measurements of a run that rules, preflight and live mode share: one way to each.
+"""Measurements of a run that rules, preflight, live mode and report share: one way to each.
 
-`floor` (the uniform floors ln(V) and ln(C)), `curve` (a curve's levels, trend and
-noise, at any length from two points to millions), `jumps` (blow-ups and level jumps
-that hold in a short paste). Rules read these instead of re-deriving them with
-thresholds of their own, so two rules never disagree about the same run.
+`stats` (robust statistics and `fmt`, the number format of titles and tables),
+`floor` (the uniform floors ln(V) and ln(C)), `losses` (which series are losses),
+`schedule` (peak LR, warmup, planned length), `spikes` (the one loss-spike
+detector), `grads` (grad-norm spikes and whether the loss followed them). Rules
+read these instead of re-deriving them with thresholds of their own, so two rules
+never disagree about the same run. Over model/ only: no reader, rule or renderer.
 """

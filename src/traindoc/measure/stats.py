@@ -188,7 +188,12 @@ def tail(values: np.ndarray, frac: float = 0.1, min_n: int = 3) -> np.ndarray:
 
 
 def fmt(x: float, digits: int = 4) -> str:
-    """Numbers for titles: 4 significant digits, scientific when tiny or huge."""
+    """Numbers for titles: 4 significant digits, scientific when tiny or huge.
+
+    Here, at the bottom, rather than in report/: rules write numbers into their
+    titles and rules sit below report/, so both import it from measure/ and a
+    number reads the same in a finding's title and in a rendered table.
+    """
     if x is None or not math.isfinite(x):
         return str(x)
     if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):

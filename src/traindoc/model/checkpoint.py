@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Roles a tensor name maps to (traindoc.ckpt.roles). "bias" is the bias of a
+# Roles a tensor name maps to (traindoc.model.roles). "bias" is the bias of a
 # linear layer (zero at init, so never "exploded" or "zero" by itself).
 ROLES = (
     "embed",

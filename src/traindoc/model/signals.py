@@ -274,42 +274,4 @@ METRIC_KINDS = frozenset(
 )
 
 
-# Run facts: the names readers fill and rules read (value types in brackets).
-# Each is stored as a Fact(value, source) so a report can say where it came from.
-FACTS = {
-    "vocab_size": "[int] tokens in the output vocabulary (config.json, tokenizer, --vocab-size)",
-    "n_params": "[int] model parameters (checkpoint tensors, else estimated from config.json)",
-    "num_classes": "[int] classes of a classifier (ln(C) is its floor)",
-    "regime": "[str] pretraining | full-finetune | lora",
-    "task": "[str] lm | classification | detection | rl",
-    "trainer": "[str] which tool wrote the log: hf | lightning | jsonl | ...",
-    "max_steps": "[int] planned optimizer steps",
-    "ended": "[bool] the log records that training ended (HF's train_runtime summary, W&B's exit record)",
-    "num_train_epochs": "[float] planned epochs",
-    "per_device_batch": "[int] micro-batch per device",
-    "devices": "[int] data-parallel world size",
-    "grad_accum": "[int] gradient accumulation steps",
-    "effective_batch": "[int] per_device_batch x devices x grad_accum",
-    "max_grad_norm": "[float] clipping threshold; 0 or None = no clipping",
-    "precision": "[str] fp32 | bf16 | fp16",
-    "learning_rate": "[float] configured peak LR",
-    "lr_scheduler": "[str] linear | cosine | constant | constant_with_warmup | ...",
-    "warmup_steps": "[int] configured warmup steps",
-    "warmup_ratio": "[float] configured warmup as a fraction of max_steps",
-    "logging_steps": "[int]",
-    "eval_steps": "[int]",
-    "save_steps": "[int]",
-    "resume_steps": "[tuple[int, ...]] steps at which the run was resumed",
-    "same_loss_as": "[dict] another run in the same input whose losses are identical to this"
-    " run's although its LR differs: {run, lr, lr_here, points}",
-    "trainable_params": "[int] number of trainable parameters",
-    "dataset_size": "[int] training samples",
-    "dataset": "[str] the training data a config names (a path, or a hub name)",
-    "eval_dataset": "[str] the eval data a config names",
-    "dataset_dir": "[str] LLaMA-Factory's dataset_dir (dataset_info.json names the files)",
-    "loss_dtype": "[str] bf16 | fp16 | fp32: precision of the logged loss, for quantisation",
-    "versions": "[dict[str, str]] library versions found (transformers, torch, ...)",
-    "base_model": "[str] model the run started from",
-    "progress_after_last_step": "[dict] the console's training bar went on after the last"
-    " logged step: {units, usual (units between two logged steps), last_step, bar}",
-}
+# Run facts (the single values next to these series) are declared in model/facts.py.

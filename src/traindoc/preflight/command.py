@@ -217,7 +217,7 @@ def build_run(
     mem = _memory(info, facts)
     if mem:
         extra["memory"] = mem
-    from traindoc.readers._facts import finalize
+    from traindoc.readers.derived import finalize
 
     name = str(model or config or resume or "preflight")
     run = Run(

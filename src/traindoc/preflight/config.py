@@ -6,8 +6,8 @@ One entry point, `read_config(path)`, sniffs the kind by file and keys:
   through the restricted unpickler of readers/training_args.py (never executed);
 - TRL configs (`SFTConfig`, `DPOConfig`, `trl ... --config x.yaml`): TrainingArguments
   plus `max_length`, `packing`, `use_peft`, `load_in_4bit`, ...;
-- Axolotl and LLaMA-Factory YAMLs (readers/_config.tool_facts);
-- Lightning `hparams.yaml` and other free-form configs (readers/_config.facts_from).
+- Axolotl and LLaMA-Factory YAMLs (readers/configs.tool_facts);
+- Lightning `hparams.yaml` and other free-form configs (readers/configs.facts_from).
 
 Then the keys only preflight needs (sequence length, gradient checkpointing,
 optimizer, quantisation, adapter rank, logging/eval/save intervals) are added
@@ -21,9 +21,8 @@ from typing import Any
 
 from traindoc.model import Fact
 from traindoc.model.numbers import count, finite, number
-from traindoc.readers import ReadError
-from traindoc.readers._base import Notes
-from traindoc.readers._config import facts_from, load, tool_facts, tool_of
+from traindoc.readers import Notes, ReadError
+from traindoc.readers.configs import facts_from, load, tool_facts, tool_of
 from traindoc.readers.training_args import facts_from_args, load_args
 
 # Keys that only an HF TrainingArguments dump (or a subclass: TRL) carries together.

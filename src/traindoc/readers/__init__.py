@@ -1,7 +1,7 @@
 """Readers: turn whatever a training run left on disk into one `Run`.
 
 `load_run(path)` sniffs the path (detect.py), hands it to the one reader that
-fits, then derives the facts that need everything at once (_facts.py).
+fits, then derives the facts that need everything at once (derived.py).
 Readers never write to the run directory. Unusable input raises ReadError
 with a one-line message naming the file; partial problems become Notes.
 """
@@ -15,10 +15,11 @@ from pathlib import Path
 from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import live
 from traindoc.readers._base import Notes, ReadError
-from traindoc.readers._facts import finalize
+from traindoc.readers.derived import finalize
 from traindoc.readers.detect import SUPPORTED, Source, detect_dir, detect_file
 
-__all__ = ["SUPPORTED", "ReadError", "discover_runs", "load_run", "load_runs"]
+# Notes: what preflight (which reads config files with configs.load) counts problems in
+__all__ = ["SUPPORTED", "Notes", "ReadError", "discover_runs", "load_run", "load_runs"]
 STDIN = "-"
 
 
@@ -151,13 +152,13 @@ def _with_live(run: Run, path: Path) -> Run:
         findings, notes = live.read(found)
         inputs = (*run.inputs, Input(str(found), "traindoc-live"))
         return replace(run, live=findings, inputs=inputs, notes=(*run.notes, *notes))
-    from traindoc.readers import _config
+    from traindoc.readers import configs
 
     facts, notes_in = dict(run.facts), Notes()
     cfg = rec / live.CONFIG
-    if cfg.is_file() and (data := _config.load(cfg, notes_in)) is not None:
+    if cfg.is_file() and (data := configs.load(cfg, notes_in)) is not None:
         data = {k: v for k, v in data.items() if k != "log_dir"}
-        for key, fact in _config.facts_from(data, f"traindoc/{live.CONFIG}").items():
+        for key, fact in configs.facts_from(data, f"traindoc/{live.CONFIG}").items():
             facts.setdefault(key, fact)
     findings, notes = (), ()
     if (rec / live.FINDINGS).is_file():

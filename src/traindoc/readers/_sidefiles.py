@@ -16,7 +16,7 @@ from traindoc.model import Fact, Input
 from traindoc.model.numbers import count
 from traindoc.model.params import params_from_config
 from traindoc.readers._base import Notes, ReadError, to_float
-from traindoc.readers._config import find_tool_config
+from traindoc.readers.configs import find_tool_config
 from traindoc.readers.training_args import facts_from_args, load_args
 
 _CLASSIFIER = ("ForSequenceClassification", "ForImageClassification", "ForAudioClassification")

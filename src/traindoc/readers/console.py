@@ -13,7 +13,7 @@ from pathlib import Path
 
 from traindoc import progress
 from traindoc.model import Input, Run
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes
 from traindoc.readers.logs import text
 
@@ -32,8 +32,8 @@ def read_all(path: str | Path, pattern: str | None = None) -> list[Run]:
     notes = Notes()
     for name in _CONFIGS:
         side = path.parent / name
-        if side.is_file() and (cfg := _config.load(side, notes)) is not None:
-            extra = _config.facts_from(cfg, name)
+        if side.is_file() and (cfg := configs.load(side, notes)) is not None:
+            extra = configs.facts_from(cfg, name)
             inp = Input(str(side), "run-config")
             return [
                 replace(

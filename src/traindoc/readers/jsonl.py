@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from traindoc.model import Fact, Input, Run
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
 from traindoc.readers._progress import progress
@@ -67,9 +67,9 @@ def read(path: str | Path) -> Run:
     inputs = [Input(str(path), "jsonl")]
     for name in _CONFIGS:  # a loop's own config dump next to its log, if any
         side = path.parent / name
-        if side.is_file() and (data := _config.load(side, notes)) is not None:
+        if side.is_file() and (data := configs.load(side, notes)) is not None:
             inputs.append(Input(str(side), "run-config"))
-            facts = _config.facts_from(data, name) | facts
+            facts = configs.facts_from(data, name) | facts
             break
     return Run(path.stem, series, facts, tuple(inputs), notes.build())
 

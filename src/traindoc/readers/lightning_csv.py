@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from traindoc.model import Fact, Input, Run
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 
@@ -94,7 +94,7 @@ def read(path: str | Path) -> Run:
     facts["trainer"] = Fact("lightning", f"{csv_path.name}: Lightning CSVLogger")
     inputs = [Input(str(csv_path), "lightning-csv")]
     hp = csv_path.parent / "hparams.yaml"
-    if hp.is_file() and (data := _config.load(hp, notes)) is not None:
+    if hp.is_file() and (data := configs.load(hp, notes)) is not None:
         inputs.append(Input(str(hp), "lightning-hparams"))
-        facts = _config.facts_from(data, hp.name) | facts
+        facts = configs.facts_from(data, hp.name) | facts
     return Run(csv_path.parent.name, series, facts, tuple(inputs), notes.build())

@@ -23,7 +23,7 @@ import yaml
 from traindoc.model import Fact, Input, Run, Series
 from traindoc.model.numbers import count
 from traindoc.model.signals import canonical
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 
 _STATUS = {1: "RUNNING", 2: "SCHEDULED", 3: "FINISHED", 4: "FAILED", 5: "KILLED"}
@@ -55,7 +55,7 @@ def _subdirs(p: Path) -> list[Path]:
 
 def _meta(run: Path) -> dict[str, Any]:
     try:
-        data = _config.safe_yaml((run / "meta.yaml").read_text(encoding="utf-8", errors="replace"))
+        data = configs.safe_yaml((run / "meta.yaml").read_text(encoding="utf-8", errors="replace"))
     except (OSError, yaml.YAMLError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -140,7 +140,7 @@ def _param(text: str) -> Any:
 
 
 def _facts(params: dict[str, Any], status: Any, src: str) -> dict[str, Fact]:
-    facts = _config.facts_from(params, f"mlflow {src}")
+    facts = configs.facts_from(params, f"mlflow {src}")
     facts["trainer"] = Fact("mlflow", "MLflow tracking")
     if (st := to_float(status)) is not None or isinstance(status, str):
         label = _STATUS.get(count(st), str(status)) if st is not None else str(status)

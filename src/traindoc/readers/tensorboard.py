@@ -26,7 +26,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Run, Series
 from traindoc.model.signals import canonical
-from traindoc.readers import _config, _sidefiles
+from traindoc.readers import _sidefiles, configs
 from traindoc.readers._base import Notes, ReadError
 from traindoc.readers._progress import progress
 from traindoc.readers._tbevents import decode, decode_fast
@@ -301,9 +301,9 @@ def _facts(path: Path, acc: _Acc, facts: dict[str, Fact], notes: Notes, inputs: 
                 if versions:
                     facts["versions"] = Fact(versions, tag)
     hp = (path if path.is_dir() else path.parent) / "hparams.yaml"
-    if hp.is_file() and (cfg := _config.load(hp, notes)) is not None:
+    if hp.is_file() and (cfg := configs.load(hp, notes)) is not None:
         inputs.append(Input(str(hp), "lightning-hparams"))
-        for k, v in _config.facts_from(cfg, hp.name).items():
+        for k, v in configs.facts_from(cfg, hp.name).items():
             facts.setdefault(k, v)
         trainer, src = (
             "lightning",

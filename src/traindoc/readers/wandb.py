@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from traindoc.model import Fact, Input, Run
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 from traindoc.readers._progress import progress
@@ -68,7 +68,7 @@ def read(path: str | Path) -> Run:
     if not files and not (root / "files").is_dir():
         raise ReadError(root, "no run-*.wandb file and no files/ dir: not a wandb run dir")
     side = root / "files" / "config.yaml"
-    if not config and side.is_file() and (data := _config.load(side, notes)) is not None:
+    if not config and side.is_file() and (data := configs.load(side, notes)) is not None:
         config = {k: v.get("value") if isinstance(v, dict) else v for k, v in data.items()}
         inputs.append(Input(str(side), "wandb-config"))
     summary = root / "files" / "wandb-summary.json"
@@ -77,7 +77,7 @@ def read(path: str | Path) -> Run:
         inputs.append(Input(str(summary), "wandb-summary"))
     config.pop("_wandb", None)
     src = f"{files[-1].name}: config" if files else "config.yaml"
-    facts = _config.facts_from(config, src) | facts
+    facts = configs.facts_from(config, src) | facts
     series, col_facts = cols.finish("wandb")
     facts.update(col_facts)
     facts["trainer"] = Fact("wandb", f"{(files or [root])[-1].name}: W&B run")

@@ -23,7 +23,7 @@ import numpy as np
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import canonical
-from traindoc.readers import _config
+from traindoc.readers import configs
 from traindoc.readers.logs import events as evs
 from traindoc.readers.logs import heap, profiles
 from traindoc.readers.logs.records import Records
@@ -593,8 +593,8 @@ def _facts(log: TextLog) -> dict[str, Fact]:
     if cfg:
         lines = {k: no for k, (_, no) in log.config.items()}
         for fact in (
-            *_config.tool_facts(cfg, name).items(),
-            *_config.facts_from(cfg, name).items(),
+            *configs.tool_facts(cfg, name).items(),
+            *configs.facts_from(cfg, name).items(),
         ):
             key, f = fact
             if key not in facts:

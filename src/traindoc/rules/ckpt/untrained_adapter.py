@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from traindoc.ckpt.roles import module_of
 from traindoc.model import Run, Severity
+from traindoc.model.roles import module_of
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.ckpt._common import checkpoints
 

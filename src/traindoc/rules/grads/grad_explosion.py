@@ -8,11 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.grads import positive
 from traindoc.measure.stats import bins, fmt, median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.grads._common import lr_peak_step, positive
+from traindoc.rules.grads._common import lr_peak_step
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.grads import grad_spikes, loss_response
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.grads._common import grad_spikes, loss_response, lr_peak_step
+from traindoc.rules.grads._common import lr_peak_step
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.grads import grad_spikes, loss_response
 from traindoc.measure.stats import median
 from traindoc.model import Run, Series
-from traindoc.rules.grads._common import grad_spikes, loss_response
 from traindoc.rules.grads.grad_explosion import Params as ExplosionParams
 from traindoc.rules.grads.grad_explosion import check as explosion
 

@@ -1,7 +1,7 @@
 """Facts from a free-form run config (Lightning hparams.yaml, a loop's run_config.json).
 
-Such files have no schema, so only well-known spellings (and the FACTS names
-themselves) are taken, numbers only, at the top level or one level down.
+Such files have no schema, so only well-known spellings (and the fact names declared
+`from_config` in model/facts.py) are taken, numbers only, at the top level or one level down.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 import yaml
 
 from traindoc.model import Fact
+from traindoc.model.facts import CONFIG_NAMES
 from traindoc.model.numbers import MAX_STEP, count, loads
-from traindoc.model.signals import FACTS, REGIMES
+from traindoc.model.signals import REGIMES
 from traindoc.readers._base import Notes, to_float
 
 # config key (lower-cased) -> run fact
@@ -105,7 +106,7 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
             flat[str(key).lower()] = (str(key), value)
     out: dict[str, Fact] = {}
     for key, (name, value) in flat.items():
-        fact = ALIASES.get(key, key if key in FACTS else None)
+        fact = ALIASES.get(key, key if key in CONFIG_NAMES else None)
         if fact is None or fact in out:
             continue
         if fact == "precision":

@@ -3,6 +3,10 @@
 Roles decide what "normal" means for a tensor: an output head at std 13.87 is
 exploded, a norm weight at 1.0 is not, and a bias at zero is fine. Unknown
 names get role "other" and are still summarised.
+
+Pure naming, no I/O, so it sits in model/: the checkpoint reader (ckpt/stats.py)
+classifies with it and the ckpt rules name modules with it, and rules must not
+import a reader.
 """
 
 from __future__ import annotations
