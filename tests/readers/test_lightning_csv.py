@@ -75,3 +75,15 @@ def test_metrics_csv_directly_in_the_dir(tmp_path: Path) -> None:
     (tmp_path / "metrics.csv").write_text(CSV)
     run = load_checked(tmp_path)
     assert run.get("loss") is not None
+
+
+def test_val_loss_per_epoch_wins_over_a_final_test_loss(tmp_path: Path) -> None:
+    """`trainer.test()` appends one test_loss row: the eval curve is still val_loss."""
+    csv = CSV.rstrip("\n").replace("val_loss", "val_loss,test_loss") + "\n"
+    rows = csv.splitlines()
+    rows = [rows[0]] + [r + "," for r in rows[1:]] + ["1,,,7,,,,2.2"]
+    _version(tmp_path, 0, "\n".join(rows) + "\n")
+    run = load_checked(tmp_path)
+    ev = run.get("eval_loss")
+    assert ev is not None and ev.values.tolist() == [1.9, 1.6]
+    assert run.get("test_loss") is not None and run.get("test_loss").values.tolist() == [2.2]

@@ -258,7 +258,13 @@ class Columns:
                 self.notes.count(self.path, f"non-numeric {key!r} value", line, where)
         rank = rank or (lambda raw, name: 0 if raw.lower() == name else 1)
         owner: dict[str, str] = {}
-        for key in sorted(self.values, key=lambda k: (rank(k, canonical(k)), k)):
+
+        # Two spellings of one signal (Lightning's val_loss per epoch and test_loss once at
+        # the end): the reader's preference, then the one logged most often.
+        def order(k: str) -> tuple[int, int, str]:
+            return rank(k, canonical(k)), -len(self.values[k]), k
+
+        for key in sorted(self.values, key=order):
             owner.setdefault(canonical(key), key)
         series: dict[str, Series] = {}
         for key in list(self.values):

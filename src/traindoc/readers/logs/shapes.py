@@ -204,6 +204,9 @@ class Plan:
     context: str = ""  # "eval" for a validation / test line
     columns: tuple[str, ...] = ()  # a header's column names
     hint: bool = False  # names a metric next to a number (counted when not read)
+    # a config-shaped line that is a loop's record outside a block: one loss and no
+    # other words ("train loss:1.10886"); no config prints a loss
+    loose: bool = False
 
     @property
     def has_step(self) -> bool:
@@ -336,7 +339,9 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if steps and not keyed and all(f.role in ("epoch", "epoch_total", "skip") for f in fields):
         return Plan("epoch", tuple(fields))
     if len(keyed) == 1 and not steps:
-        return Plan("config", tuple(fields), context, hint=hint)
+        # (a quoted key is a printed dict cut short: "{'loss': 0.09" before a gap)
+        loose = _metric_kind(keyed[0]) in ("loss", "eval_loss") and not free and not dicts
+        return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)

@@ -252,6 +252,10 @@ class TextLog:
             vals = _values(text, plan)
             if self._blk is not None:
                 self._blk_vals.extend(vals)
+            elif plan.loose and len(vals) == 1:
+                # a lone "train loss:1.10886" is a loop's record: its step is the order
+                # of the lines
+                self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
             else:
                 for name, v in vals:
                     self.config.setdefault(name, (v, no))
