@@ -106,6 +106,12 @@ _SPECS = (
     FactSpec("empty_lines", "list[int]", "the first (up to 5) line numbers of those empty samples"),
     # --- how the run went: resumes, end, outcome --------------------------------------
     _config("resume_steps", "tuple[int, ...]", "steps at which the run was resumed"),
+    FactSpec(
+        "steps_ordinal",
+        "bool",
+        "no line prints a step: the steps are the order of the metric lines, not the "
+        "trainer's step numbers (a configured step count cannot be set against them)",
+    ),
     _config(
         "ended", "bool", "the log records that training ended (HF's train_runtime, W&B's exit)"
     ),

@@ -147,6 +147,8 @@ def build(log: TextLog) -> list[Run]:
         inp = Input(path, "text-log", counts, log.lines, misread, first, steps_from)
         name = log.path.stem if len(segments) == 1 else f"{log.path.stem} [{k + 1}/{len(segments)}]"
         facts["trainer"] = Fact(dialect, f"{log.path.name}: {dialect} lines")
+        if used and set(used) == {SRC_ORDINAL}:
+            facts["steps_ordinal"] = Fact(True, f"{log.path.name}: no step is printed")
         runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(found)))
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
         found = empty
@@ -293,13 +295,19 @@ def _resolve(
         missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
-    if np.isfinite(step).any():  # carry the step of the line before (else the one after)
+    ordinal = np.maximum(np.cumsum(train), 1).astype(np.float64)
+    known = np.flatnonzero(np.isfinite(step))
+    if known.size and known.size < missing.size and np.array_equal(step[known], ordinal[known]):
+        # the few printed steps are the lines' own positions ("<-- spike (step 4)" on the
+        # 4th of 9 lines): an annotation of the order, which numbers every line
+        step[missing], src[missing], src[known] = ordinal[missing], SRC_ORDINAL, SRC_ORDINAL
+        return
+    if known.size:  # carry the step of the line before (else the one after)
         filled = _ffill(step)
         first = step[np.isfinite(step)][0]
         step[missing] = np.where(np.isnan(filled[missing]), first, filled[missing])
         src[missing] = SRC_CARRY
         return
-    ordinal = np.maximum(np.cumsum(train), 1).astype(np.float64)
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
 
