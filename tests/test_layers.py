@@ -261,3 +261,14 @@ def test_core_never_imports_heavy_frameworks_at_module_level() -> None:
                 names = [node.module]
             bad += [f"{path.relative_to(SRC)}: {n}" for n in names if n.split(".")[0] in HEAVY]
     assert not bad, bad
+
+
+def test_renderers_read_model_data_not_the_engine() -> None:
+    """report/ takes Diagnosis from model/ (the data), never from the engine that made it."""
+    bad = [
+        f"{path.relative_to(SRC).as_posix()} imports {name}"
+        for path in sorted((SRC / "report").rglob("*.py"))
+        for name in sorted(imported(path, SRC))
+        if top_of(name, SRC) == "engine"
+    ]
+    assert not bad, bad

@@ -10,56 +10,17 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from traindoc.model import Finding, Run, Severity
+from traindoc.model import Finding, Run
+from traindoc.model.diagnosis import INCONCLUSIVE, VERDICTS, Diagnosis, Skipped
 from traindoc.rules.api import NotJudged, RuleSpec
 from traindoc.rules.registry import load_all
 
-VERDICTS = {Severity.ERROR: "broken", Severity.WARNING: "suspect"}
-INCONCLUSIVE = "inconclusive"
+# Diagnosis and Skipped are model data (traindoc.model.diagnosis); named here too, as before.
+__all__ = ["INCONCLUSIVE", "VERDICTS", "Diagnosis", "Skipped", "diagnose"]
+
 STALL = "stalled-training"
-
-
-@dataclass(frozen=True)
-class Skipped:
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Diagnosis:
-    run: Run
-    findings: tuple[Finding, ...]
-    skipped: tuple[Skipped, ...] = ()  # rules whose signals are absent: not relevant here
-    errors: tuple[str, ...] = ()  # internal rule errors: reported, never fatal
-    extra: dict = field(default_factory=dict)
-    # rules that are relevant but could not judge (too few points...), and why
-    not_judged: tuple[Skipped, ...] = ()
-    core_not_judged: tuple[str, ...] = ()
-
-    @property
-    def verdict(self) -> str:
-        """broken / suspect by the worst finding; inconclusive when nothing reaches warning
-        but a core rule could not judge (a paste of three lines is never healthy)."""
-        worst = max((f.severity for f in self.findings), default=None)
-        if worst is not None and worst >= Severity.WARNING:
-            return VERDICTS[worst]
-        return INCONCLUSIVE if self.core_not_judged else "healthy"
-
-    @property
-    def empty(self) -> bool:
-        """Nothing to judge yet: no metric series, checkpoint, data audit or finding."""
-        r = self.run
-        return not (self.findings or r.series or r.checkpoints or r.data is not None)
-
-    @property
-    def roots(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if not f.caused_by)
-
-    def first_anomaly_step(self) -> int | None:
-        steps = [f.step for f in self.findings if f.step is not None and f.severity > Severity.INFO]
-        return min(steps) if steps else None
 
 
 def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Run
 from traindoc.model.checkpoint import CheckpointSummary
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report._svg import num
 from traindoc.report.markdown import CONFIG_FACTS

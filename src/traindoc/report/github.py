@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report.location import where
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

@@ -19,8 +19,8 @@ from html import escape
 from typing import Any
 
 from traindoc import __version__
-from traindoc.engine import Diagnosis
 from traindoc.model import Run
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report import _html_cards as cards
 from traindoc.report import _html_panels as charts
 from traindoc.report._html_assets import CSS, SCRIPT

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from traindoc.engine import Diagnosis
 from traindoc.measure.stats import fmt
 from traindoc.model import Run
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 
 CONFIG_FACTS = (

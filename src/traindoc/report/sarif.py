@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from traindoc import __version__
-from traindoc.engine import Diagnosis
 from traindoc.model import Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report.json_report import finite
 from traindoc.report.location import uri, where
 from traindoc.rules.api import RuleSpec

@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Severity
+from traindoc.model.diagnosis import Diagnosis
 
 _STYLE = {
     "broken": "bold red",

@@ -6,9 +6,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from traindoc.engine import Diagnosis
 from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report.console import colored
 from traindoc.report.sparkline import sparkline
