@@ -153,7 +153,7 @@ class Watcher:
         self._finished = self._finished or _finished(run, list(self._files()))
         new = []
         for f in d.findings:
-            key = (f.rule, f.step)
+            key = (f.id, f.step)
             if key not in self._seen:
                 self._seen.add(key)
                 new.append(f)

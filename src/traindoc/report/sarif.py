@@ -109,6 +109,7 @@ def _result(f: Any, d: Diagnosis, index: dict[str, int]) -> dict[str, Any]:
         "message": {"text": text},
         "locations": [_location(file, line)] if file is not None else [],
         "properties": {
+            "id": f.id,
             "run": d.run.name,
             "verdict": d.verdict,
             "step": f.step,
