@@ -156,7 +156,19 @@ def test_live_records_merge_into_the_finding_with_their_id() -> None:
 def test_every_qualified_rule_names_evidence_its_findings_carry() -> None:
     """A qualifier reading a key no finding has would silently leave ids bare."""
     qualified = {s.id: s.qualifier_keys for s in RULES.values() if s.qualifier}
-    assert {"exploded-weights", "resume-loss-jump"} <= set(qualified)
+    assert {"exploded-weights", "resume-loss-jump", "throughput-drop"} <= set(qualified)
     for rule_id, keys in qualified.items():
         text = Path(RULES[rule_id].check.__code__.co_filename).read_text()
         assert all(f'"{k}"' in text for k in keys), (rule_id, keys)
+
+
+def test_a_live_straggler_is_not_folded_into_the_offline_drop() -> None:
+    """Same rule, other subject: the record names rank 1, the offline finding no rank."""
+    drop = Finding("throughput-drop", "resume", Severity.WARNING, "drop", 500)
+    straggler = replace(
+        drop, id="throughput-drop@rank-1", evidence={"rank": 1, "live": {"action": "warn"}}
+    )
+    (only,) = merge_live([drop], [straggler], RULES)
+    assert only == drop  # a warning made live on a shorter history is left to the log
+    stop = replace(straggler, evidence={"rank": 1, "live": {"action": "stop"}})
+    assert [f.id for f in merge_live([drop], [stop], RULES)] == [drop.id, stop.id]

@@ -30,7 +30,7 @@ from traindoc.live.policy import Policy
 from traindoc.live.watchdog import Stall, Watchdog
 from traindoc.model import Fact, Finding, Run, Series, Severity
 from traindoc.model.numbers import MAX_STEP, count, number
-from traindoc.rules.api import RuleSpec
+from traindoc.rules.api import Hit, RuleSpec
 from traindoc.rules.registry import load_all
 from traindoc.settings import Settings, resolve
 
@@ -363,7 +363,7 @@ class Monitor:
             if seen is not None and f.severity <= seen:
                 return False
             self._reported[f.id] = f.severity
-            if self.world_size > 1:
+            if self.world_size > 1 and "rank" not in f.evidence:  # a straggler names its own
                 f = replace(f, evidence={**f.evidence, "rank": self.rank})
             action = self.policy.action(f)
             self.findings.append(f)
@@ -384,13 +384,32 @@ class Monitor:
             self.sink.finding(f, action, time.time())
         return True
 
-    def report(self, finding: Finding) -> bool:
-        """Report a finding made outside the rules (adapters: stragglers)."""
+    def report(self, rule: str, hit: Hit) -> bool:
+        """Report what an adapter saw and no buffer holds (another rank's NaN) as rule
+        `rule`'s finding: its spec stamps the id, family and severity, as the engine does,
+        so an adapter cannot mislabel one. False when it was reported already, or the
+        settings ignore the rule."""
         try:
-            return self._report(finding, wait=False)
+            spec = self.rules.get(rule)
+            if spec is None:
+                if rule in load_all():
+                    return False  # ignored by the settings: not judged, not reported
+                raise ValueError(f"unknown rule id {rule!r}; valid: {', '.join(load_all())}")
+            return self._report(spec.finding(hit), wait=False)
         except Exception as exc:
             self._internal(exc)
             return False
+
+    def judge(self, run: Run, specs: Iterable[RuleSpec]) -> list[Finding]:
+        """Run these rules on a view an adapter assembled (the ranks' step times) and
+        report what they find, as the periodic pass does on the buffers."""
+        if self.disabled:
+            return []
+        try:
+            return self._run((), run, list(specs))
+        except Exception as exc:
+            self._internal(exc)
+            return []
 
     # --- stalls -------------------------------------------------------------
     def _on_stall(self, stall: Stall) -> None:
