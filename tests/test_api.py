@@ -140,3 +140,14 @@ def test_audit_data(tmp_path: Path) -> None:
     }
     with pytest.raises(traindoc.InputError):
         traindoc.audit_data(tmp_path / "missing.jsonl")
+
+
+def test_diagnosis_types_are_model_data_still_named_where_they_were() -> None:
+    """Renderers take them from model/; engine and result keep the old names for users."""
+    import traindoc.engine as engine
+    import traindoc.result as result
+    from traindoc.model import diagnosis
+
+    assert engine.Diagnosis is diagnosis.Diagnosis and engine.Skipped is diagnosis.Skipped
+    assert result.Unreadable is diagnosis.Unreadable
+    assert RunDiagnosis is diagnosis.Diagnosis

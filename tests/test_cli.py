@@ -183,7 +183,8 @@ def test_diagnose_links_the_absurd_first_loss_to_the_exploded_checkpoint(tmp_pat
     (run / "config.json").write_text(json.dumps({"vocab_size": 256, "model_type": "gpt2"}))
     (report,) = json.loads(traindoc("diagnose", str(run), "--format", "json").stdout)["runs"]
     rules = {f["rule"]: f for f in report["findings"]}
-    assert "exploded-weights" in rules["absurd-initial-loss"]["caused_by"]
+    assert rules["exploded-weights"]["id"] == "exploded-weights@best"  # caused_by names ids
+    assert "exploded-weights@best" in rules["absurd-initial-loss"]["caused_by"]
     assert rules["exploded-weights"]["caused_by"] == []
     off = json.loads(traindoc("diagnose", str(run), "-f", "json", "--no-checkpoints").stdout)
     assert "exploded-weights" not in {f["rule"] for f in off["runs"][0]["findings"]}

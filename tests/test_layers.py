@@ -261,3 +261,27 @@ def test_core_never_imports_heavy_frameworks_at_module_level() -> None:
                 names = [node.module]
             bad += [f"{path.relative_to(SRC)}: {n}" for n in names if n.split(".")[0] in HEAVY]
     assert not bad, bad
+
+
+def test_renderers_read_model_data_not_the_engine() -> None:
+    """report/ takes Diagnosis from model/ (the data), never from the engine that made it."""
+    bad = [
+        f"{path.relative_to(SRC).as_posix()} imports {name}"
+        for path in sorted((SRC / "report").rglob("*.py"))
+        for name in sorted(imported(path, SRC))
+        if top_of(name, SRC) == "engine"
+    ]
+    assert not bad, bad
+
+
+def test_findings_are_made_only_by_rule_specs() -> None:
+    """A Finding built by hand bypasses its rule's id, family, severity and docs: only the
+    spec (rules/api.py) makes one, and the model's own from_dict reads one back."""
+    bad = []
+    for path in SRC.rglob("*.py"):
+        if path.relative_to(SRC).as_posix() in ("rules/api.py", "model/finding.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Finding":
+                bad.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert not bad, bad

@@ -234,7 +234,8 @@ def _unexpected(ds: list[Diagnosis], allowed: set[str]) -> tuple[str, ...]:
     through causes: a consequence or a cause of an expected finding is part of the story."""
     out = []
     for d in ds:
-        edges = {(f.rule, c) for f in d.findings for c in f.caused_by}
+        rule_of = {f.id: f.rule for f in d.findings}  # caused_by names findings, by id
+        edges = {(f.rule, rule_of.get(c, c)) for f in d.findings for c in f.caused_by}
         story = {f.rule for f in d.findings if f.rule in allowed}
         grew = True
         while grew:  # everything connected to an expected finding through causes

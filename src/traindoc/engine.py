@@ -10,56 +10,18 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from traindoc.model import Finding, Run, Severity
+from traindoc.model import Finding, Run
+from traindoc.model.diagnosis import INCONCLUSIVE, VERDICTS, Diagnosis, Skipped
 from traindoc.rules.api import NotJudged, RuleSpec
+from traindoc.rules.causes import link_causes, same_subject, subject_keys, unique_ids
 from traindoc.rules.registry import load_all
 
-VERDICTS = {Severity.ERROR: "broken", Severity.WARNING: "suspect"}
-INCONCLUSIVE = "inconclusive"
+# Diagnosis and Skipped are model data (traindoc.model.diagnosis); named here too, as before.
+__all__ = ["INCONCLUSIVE", "VERDICTS", "Diagnosis", "Skipped", "diagnose", "link_causes"]
+
 STALL = "stalled-training"
-
-
-@dataclass(frozen=True)
-class Skipped:
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Diagnosis:
-    run: Run
-    findings: tuple[Finding, ...]
-    skipped: tuple[Skipped, ...] = ()  # rules whose signals are absent: not relevant here
-    errors: tuple[str, ...] = ()  # internal rule errors: reported, never fatal
-    extra: dict = field(default_factory=dict)
-    # rules that are relevant but could not judge (too few points...), and why
-    not_judged: tuple[Skipped, ...] = ()
-    core_not_judged: tuple[str, ...] = ()
-
-    @property
-    def verdict(self) -> str:
-        """broken / suspect by the worst finding; inconclusive when nothing reaches warning
-        but a core rule could not judge (a paste of three lines is never healthy)."""
-        worst = max((f.severity for f in self.findings), default=None)
-        if worst is not None and worst >= Severity.WARNING:
-            return VERDICTS[worst]
-        return INCONCLUSIVE if self.core_not_judged else "healthy"
-
-    @property
-    def empty(self) -> bool:
-        """Nothing to judge yet: no metric series, checkpoint, data audit or finding."""
-        r = self.run
-        return not (self.findings or r.series or r.checkpoints or r.data is not None)
-
-    @property
-    def roots(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if not f.caused_by)
-
-    def first_anomaly_step(self) -> int | None:
-        steps = [f.step for f in self.findings if f.step is not None and f.severity > Severity.INFO]
-        return min(steps) if steps else None
 
 
 def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
@@ -95,7 +57,7 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
                 f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
             )
     by_id = {s.id: s for s in specs}
-    findings = merge_live(findings, run.live, by_id)
+    findings = unique_ids(merge_live(unique_ids(findings), run.live, by_id))
     linked = link_causes(findings, by_id)
     return Diagnosis(
         run,
@@ -114,70 +76,39 @@ def merge_live(
 
     The offline rules see the whole log and win where both speak: their
     finding keeps its title and numbers, and gains `evidence["live"]` plus
-    the evidence only the live run had (a stalled thread's stack). A
-    live-only finding is kept when the log cannot show it: a stall (it needs
-    the clock while the run hung) or one the monitor stopped training for
-    (the log ends there). Other live-only warnings were made on a shorter
-    history and are left to the offline verdict.
+    the evidence only the live run had (a stalled thread's stack). Both speak
+    of the same thing when the ids match, or when a record naming only its
+    rule (written before ids existed) meets that rule's one offline finding,
+    and it is not about another checkpoint or resume. A live-only finding is
+    kept when the log cannot show it: a stall (it needs the clock while the
+    run hung) or one the monitor stopped training for (the log ends there).
+    Other live-only warnings were made on a shorter history and are left to
+    the offline verdict.
     """
     out = list(findings)
-    where = {f.rule: i for i, f in enumerate(out)}
+    where = {f.id: i for i, f in enumerate(out)}
     for f in live:
         seen = f.evidence.get("live", {})
-        if f.rule in where:
-            i = where[f.rule]
+        i = where.get(f.id)
+        if i is None and f.id == f.rule:
+            same = [j for j, g in enumerate(out) if g.rule == f.rule]
+            keys = subject_keys(specs.get(f.rule))
+            if len(same) == 1 and same_subject(f, out[same[0]], keys) is not False:
+                i = same[0]
+        if i is not None:
             if "live" not in out[i].evidence:
                 merged = {**f.evidence, **out[i].evidence, "live": {**seen, "step": f.step}}
                 out[i] = replace(out[i], evidence=merged)
         elif f.rule in specs and (f.rule == STALL or seen.get("action") == "stop"):
-            where[f.rule] = len(out)
+            where[f.id] = len(out)
             out.append(f)
     return out
-
-
-def link_causes(findings: list[Finding], specs: dict[str, RuleSpec]) -> list[Finding]:
-    """Add `caused_by` from each rule's `explained_by`, keeping the graph acyclic.
-
-    Edges are added in order of the cause's severity and onset, and an edge that
-    would close a cycle is dropped, so two rules that each claim to explain the
-    other end up with the more severe / earlier one as the root.
-    """
-    present = {f.rule for f in findings}
-    onset = {f.rule: (-(f.severity), f.step if f.step is not None else 1 << 62) for f in findings}
-    edges: dict[str, set[str]] = {f.rule: set() for f in findings}
-    wanted: list[tuple[tuple, str, str]] = []
-    for f in findings:
-        causes = set(f.caused_by)
-        spec = specs.get(f.rule)
-        if spec:
-            causes |= set(spec.explained_by)
-        for c in causes & present - {f.rule}:
-            wanted.append((onset[c], f.rule, c))
-    for _, effect, cause in sorted(wanted):
-        if not _reaches(edges, cause, effect):
-            edges[effect].add(cause)
-    # ties (same severity and onset) by id: a set's order changes with PYTHONHASHSEED
-    return [
-        f.with_causes(tuple(sorted(edges[f.rule], key=lambda c: (onset[c], c)))) for f in findings
-    ]
-
-
-def _reaches(edges: dict[str, set[str]], start: str, target: str) -> bool:
-    stack, seen = [start], set()
-    while stack:
-        node = stack.pop()
-        if node == target:
-            return True
-        if node not in seen:
-            seen.add(node)
-            stack.extend(edges.get(node, ()))
-    return False
 
 
 def order(findings: list[Finding]) -> list[Finding]:
     """Root causes first, then by severity, then by onset step."""
 
     def key(f: Finding) -> tuple:
-        return (bool(f.caused_by), -f.severity, f.step if f.step is not None else 1 << 62, f.rule)
+        return (bool(f.caused_by), -f.severity, f.step if f.step is not None else 1 << 62, f.id)
 
     return sorted(findings, key=key)

@@ -1,6 +1,6 @@
 """The value the Python API returns: a diagnosis of every run at a path, and its renderings.
 
-`runs` holds one per-run diagnosis (traindoc.engine.Diagnosis) for a single run
+`runs` holds one per-run diagnosis (traindoc.model.diagnosis.Diagnosis) for a single run
 and several for a folder, as the JSON report's `runs` do; the methods give
 exactly what the CLI prints for each format, and `_repr_html_` is what a
 notebook shows.
@@ -12,21 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from traindoc.engine import Diagnosis as RunDiagnosis
 from traindoc.model import Finding
+from traindoc.model.diagnosis import Diagnosis as RunDiagnosis
+from traindoc.model.diagnosis import Unreadable
 from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status
 from traindoc.settings import Settings
 
 _RANK = {"healthy": 0, "inconclusive": 1, "suspect": 2, "unreadable": 3, "broken": 4}
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A run of a folder that could not be read (the others are still diagnosed)."""
-
-    name: str
-    path: str
-    error: str
 
 
 @dataclass(frozen=True, repr=False)

@@ -2,7 +2,8 @@
 
 mode "hang": rank 1 stops calling into training after step 10 (seed A's silent
 hang, on one rank); rank 0 blocks in the next collective. mode "nan": rank 1's
-loss is NaN at step 5; both ranks must stop there.
+loss is NaN at step 5; both ranks must stop there. mode "straggler": rank 1's
+forward (its data loading) takes 3x rank 0's, for 30 steps.
 """
 
 from __future__ import annotations
@@ -33,10 +34,19 @@ def main(mode: str, out: str) -> None:
         if mode == "hang" and rank == 1 and step == 11:
             threading.Event().wait()  # hangs forever, no error
         loss = model(torch.randn(4, 8)).pow(2).mean()
+        if mode == "straggler":
+            time.sleep(0.15 if rank == 1 else 0.05)
+            busy = time.monotonic()  # before the backward's all-reduce evens the ranks out
         loss.backward()
         opt.step()
         opt.zero_grad()
         value = float("nan") if mode == "nan" and rank == 1 and step == 5 else loss.item()
+        if mode == "straggler":
+            m.step(step, loss=value)
+            sync.sync(m, step, value, busy_until=busy)
+            if step == 30:
+                break
+            continue
         time.sleep(0.05)
         try:
             sync.step(m, step, loss=value)  # m.step + the cross-rank check

@@ -85,3 +85,15 @@ def test_nan_on_one_rank_stops_all(tmp_path: Path) -> None:
     results = [json.loads((tmp_path / f"result-{r}.json").read_text()) for r in (0, 1)]
     assert [r["stopped_at"] for r in results] == [5, 5], log[-3000:]
     assert any(f.rule == "nonfinite-loss" for f in read_findings(tmp_path))
+
+
+def test_straggler_rank_is_named_by_the_throughput_rule(tmp_path: Path) -> None:
+    proc = _torchrun("straggler", tmp_path)
+    try:
+        proc.wait(timeout=90)
+    finally:
+        log = _kill(proc, tmp_path)
+    found = [f for f in read_findings(tmp_path) if f.rule == "throughput-drop"]
+    assert [f.id for f in found] == ["throughput-drop@rank-1"], log[-3000:]
+    assert found[0].evidence["rank"] == 1 and found[0].evidence["ratio"] >= 1.5
+    assert found[0].family == "resume" and found[0].step is not None and found[0].step <= 30

@@ -173,3 +173,32 @@ def test_live_plateau_is_judged_against_the_plan(facts: dict, flagged: bool) -> 
     if not flagged:
         (why,) = [s.reason for s in m.diagnose().not_judged if s.rule == "uniform-plateau"]
         assert "warmup" in why or "100000-step plan" in why
+
+
+def test_an_adapters_findings_are_stamped_by_the_rule_spec(tmp_path: Path) -> None:
+    """What an adapter sees (another rank's NaN, the ranks' step times) goes through a
+    registered rule: its id, family and severity, never hand-made ones."""
+    from traindoc.live.persist import read_findings
+    from traindoc.model import Run, Series
+    from traindoc.rules.api import Hit
+
+    m = traindoc.Monitor(output_dir=tmp_path, watchdog=False, rank=0, world_size=2)
+    assert m.report("nonfinite-loss", Hit(title="NaN on rank 1", step=5, evidence={"ranks": [1]}))
+    (nan,) = m.findings
+    assert (nan.id, nan.family, str(nan.severity)) == ("nonfinite-loss", "loss", "error")
+    times = {
+        f"rank_step_time_s/{r}": Series.from_arrays(
+            f"rank_step_time_s/{r}", list(range(1, 21)), [0.1 * (1 + 2 * r)] * 20
+        )
+        for r in range(2)
+    }
+    (slow,) = m.judge(Run("live", times), [m.rules["throughput-drop"]])
+    assert slow.id == "throughput-drop@rank-1" and slow.evidence["rank"] == 1  # not rank 0's
+    assert slow.step == 20 and slow.family == "resume"
+    m.close()
+    assert [f.id for f in read_findings(tmp_path)] == ["nonfinite-loss", "throughput-drop@rank-1"]
+    m2 = traindoc.Monitor(watchdog=False)
+    assert not m2.report("no-such-rule", Hit(title="x"))  # a bug of the adapter: disabled
+    assert m2.disabled and "no-such-rule" in m2.errors[0]
+    quiet = traindoc.Monitor(watchdog=False, settings=traindoc.Settings(ignore=("nonfinite-loss",)))
+    assert not quiet.report("nonfinite-loss", Hit(title="x")) and not quiet.disabled

@@ -32,7 +32,7 @@ def test_seed_a_exploded_head_gives_absurd_first_loss() -> None:
     assert time.perf_counter() - t0 < 30  # seconds on one CPU thread
     fb = extra["first_batch"]
     assert fb["loss"] > 2 * math.log(256)
-    assert found["absurd-initial-loss"].caused_by == ("exploded-weights",)
+    assert found["absurd-initial-loss"].caused_by == (found["exploded-weights"].id,)
     assert str(found["exploded-weights"].severity) == "error"
 
 

@@ -15,7 +15,7 @@ from traindoc.model import Run
 from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status, write_text
 
 if TYPE_CHECKING:
-    from traindoc.engine import Diagnosis
+    from traindoc.model.diagnosis import Diagnosis
     from traindoc.settings import Settings
 
 FORMATS = ("terminal", "json", "markdown", "github", "sarif")

@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import torch
 from torch import nn
 
 from traindoc.live.monitor import Monitor, TrainingStopped
-from traindoc.model import Finding, Severity
+from traindoc.model import Run, Series
+from traindoc.model.signals import RANK_STEP_TIME
+from traindoc.rules.api import Hit
 
 _BLOCK = re.compile(r"^(.*?\.\d+)\.")  # "transformer.h.3.attn.c_attn.weight" -> "transformer.h.3"
 _ACT = re.compile(r"relu|gelu|silu|swish|activation|tanh|sigmoid|mish", re.I)
@@ -148,8 +151,10 @@ class RankSync:
     """Shares each rank's (non-finite flag, step time) through the existing process group.
 
     Every `every` steps one all_gather of a 2-float tensor per rank: a NaN on
-    any rank stops all of them together, and the spread of step times flags a
-    straggler (slowest rank's median over `window` syncs >= `ratio` x the median rank).
+    any rank stops all of them together, and the spread of step times goes to the
+    throughput-drop rule, which names a straggler (the slowest rank's median over
+    `window` syncs >= `ratio` x the other ranks' median; `window` and `ratio` are its
+    straggler_window and straggler_ratio).
     """
 
     def __init__(self, every: int = 1, ratio: float = 1.5, window: int = 20) -> None:
@@ -162,8 +167,9 @@ class RankSync:
         self.active = dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1
         self.world = dist.get_world_size() if self.active else 1
         self._last: float | None = None
-        self._times: list[list[float]] = []
+        self._times: list[tuple[int, list[float]]] = []  # (step, each rank's step time)
         self._flagged = False
+        self._syncs = 0
 
     def step(
         self, monitor: Monitor, step: int, loss: float | None = None, **metrics: float
@@ -207,10 +213,8 @@ class RankSync:
         if any(flags) and not bad:
             who = [i for i, f in enumerate(flags) if f]
             monitor.report(
-                Finding(
-                    rule="nonfinite-loss",
-                    family="loss",
-                    severity=Severity.ERROR,
+                "nonfinite-loss",
+                Hit(
                     title=f"Loss is non-finite on rank(s) {who} at step {step}",
                     step=step,
                     evidence={"ranks": who, "first_bad_step": step},
@@ -218,39 +222,33 @@ class RankSync:
                     "rank through the all-reduce, so the whole run is affected.",
                     prescription="Inspect that rank's batch at this step (empty or fully "
                     "masked samples give 0/0) and the precision (bf16 over fp16).",
-                )
+                ),
             )
             return True
         return False
 
     def _straggler(self, monitor: Monitor, step: int, times: list[float]) -> None:
+        """Hand the ranks' recent step times to the throughput-drop rule, which names
+        a straggler (the window and ratio given here are its parameters)."""
         if min(times) <= 0 or self._flagged:
             return
-        self._times.append(times)
+        self._times.append((step, times))
         self._times = self._times[-self.window :]
-        if len(self._times) < self.window:
+        self._syncs += 1
+        # Judged every window/4 syncs (5 of 20), not every one: a straggler is named a
+        # few steps later, and the rule's ~0.3 ms stays off most steps.
+        if len(self._times) < self.window or self._syncs % max(1, self.window // 4):
             return
-        cols = torch.tensor(self._times).median(dim=0).values.tolist()
-        mid = sorted(cols)[len(cols) // 2]
-        slow = max(range(len(cols)), key=lambda i: cols[i])
-        if mid > 0 and cols[slow] >= self.ratio * mid:
-            self._flagged = True
-            monitor.report(
-                Finding(
-                    rule="throughput-drop",
-                    family="resume",
-                    severity=Severity.WARNING,
-                    title=f"Rank {slow} is a straggler: {cols[slow] / mid:.1f}x the median "
-                    "rank's step time",
-                    step=step,
-                    evidence={
-                        "straggler_rank": slow,
-                        "step_time_s": cols,
-                        "ratio": cols[slow] / mid,
-                    },
-                    explanation="Every rank waits for the slowest at each all-reduce, so the "
-                    "whole run goes at the straggler's pace.",
-                    prescription=f"Look at rank {slow}'s host: data loading, CPU contention, a "
-                    "throttled or shared GPU, uneven sequence lengths.",
-                )
+        spec = monitor.rules.get("throughput-drop")
+        if spec is None:
+            return
+        params = replace(spec.params, straggler_ratio=self.ratio, straggler_window=self.window)
+        steps = [s for s, _ in self._times]
+        series = {
+            f"{RANK_STEP_TIME}{r}": Series.from_arrays(
+                f"{RANK_STEP_TIME}{r}", steps, [t[r] for _, t in self._times], source="RankSync"
             )
+            for r in range(len(times))
+        }
+        found = monitor.judge(Run(monitor.name, series), [replace(spec, params=params)])
+        self._flagged = bool(found)  # named once; the check stops costing anything

@@ -145,4 +145,4 @@ def _num(v: float, name: str) -> str:
 def _line(f: Finding) -> str:
     stamp = time.strftime("%H:%M:%S")
     where = f"step {f.step}" if f.step is not None else "run"
-    return f"[{stamp}] {str(f.severity).upper():7} {f.rule} ({where}): {f.title}"
+    return f"[{stamp}] {str(f.severity).upper():7} {f.id} ({where}): {f.title}"

@@ -30,7 +30,7 @@ from traindoc.live.policy import Policy
 from traindoc.live.watchdog import Stall, Watchdog
 from traindoc.model import Fact, Finding, Run, Series, Severity
 from traindoc.model.numbers import MAX_STEP, count, number
-from traindoc.rules.api import RuleSpec
+from traindoc.rules.api import Hit, RuleSpec
 from traindoc.rules.registry import load_all
 from traindoc.settings import Settings, resolve
 
@@ -49,7 +49,7 @@ class TrainingStopped(RuntimeError):
     def __init__(self, finding: Finding) -> None:
         self.finding = finding
         super().__init__(
-            f"traindoc stopped training at step {finding.step}: [{finding.rule}] {finding.title}. "
+            f"traindoc stopped training at step {finding.step}: [{finding.id}] {finding.title}. "
             f"{finding.prescription}"
         )
 
@@ -349,7 +349,8 @@ class Monitor:
         return [f for f in d.findings if self._report(f, wait=False)]
 
     def _report(self, f: Finding, wait: bool = True) -> bool:
-        """Report a finding once per rule (again only if its severity rises).
+        """Report a finding once per id (again only if its severity rises): a second
+        resume's jump is news, the same jump seen by the next full pass is not.
 
         wait=False (the training thread): when the watchdog holds the lock, the finding
         is deferred to the next step instead of blocking training.
@@ -358,19 +359,19 @@ class Monitor:
             self._deferred.append(f)
             return False
         try:
-            seen = self._reported.get(f.rule)
+            seen = self._reported.get(f.id)
             if seen is not None and f.severity <= seen:
                 return False
-            self._reported[f.rule] = f.severity
-            if self.world_size > 1:
+            self._reported[f.id] = f.severity
+            if self.world_size > 1 and "rank" not in f.evidence:  # a straggler names its own
                 f = replace(f, evidence={**f.evidence, "rank": self.rank})
             action = self.policy.action(f)
             self.findings.append(f)
-            self.actions[f.rule] = action
+            self.actions[f.id] = action
         finally:
             self._lock.release()
         where = f" (rank {self.rank})" if self.world_size > 1 else ""
-        text = f"traindoc{where}: [{f.rule}] {f.title}"
+        text = f"traindoc{where}: [{f.id}] {f.title}"
         if action == "stop":
             if self.stop_finding is None:
                 self.stop_finding = f
@@ -383,13 +384,32 @@ class Monitor:
             self.sink.finding(f, action, time.time())
         return True
 
-    def report(self, finding: Finding) -> bool:
-        """Report a finding made outside the rules (adapters: stragglers)."""
+    def report(self, rule: str, hit: Hit) -> bool:
+        """Report what an adapter saw and no buffer holds (another rank's NaN) as rule
+        `rule`'s finding: its spec stamps the id, family and severity, as the engine does,
+        so an adapter cannot mislabel one. False when it was reported already, or the
+        settings ignore the rule."""
         try:
-            return self._report(finding, wait=False)
+            spec = self.rules.get(rule)
+            if spec is None:
+                if rule in load_all():
+                    return False  # ignored by the settings: not judged, not reported
+                raise ValueError(f"unknown rule id {rule!r}; valid: {', '.join(load_all())}")
+            return self._report(spec.finding(hit), wait=False)
         except Exception as exc:
             self._internal(exc)
             return False
+
+    def judge(self, run: Run, specs: Iterable[RuleSpec]) -> list[Finding]:
+        """Run these rules on a view an adapter assembled (the ranks' step times) and
+        report what they find, as the periodic pass does on the buffers."""
+        if self.disabled:
+            return []
+        try:
+            return self._run((), run, list(specs))
+        except Exception as exc:
+            self._internal(exc)
+            return []
 
     # --- stalls -------------------------------------------------------------
     def _on_stall(self, stall: Stall) -> None:
@@ -437,7 +457,7 @@ class Monitor:
             explanation += " GPU utilisation is 0%: the process is alive but not computing."
         # Reported again if the run stalls again after recovering.
         with self._lock:
-            self._reported.pop(f.rule, None)
+            self._reported.pop(f.id, None)
         self._report(replace(f, evidence=evidence, explanation=explanation))
         if self.sink is not None:
             self.sink.flush()

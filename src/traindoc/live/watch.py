@@ -16,10 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from traindoc.engine import Diagnosis, diagnose
+from traindoc.engine import STALL, Diagnosis, diagnose
 from traindoc.live.beat import Beat, Pacer
-from traindoc.model import Fact, Finding, Run, Severity
+from traindoc.model import Fact, Finding, Run
 from traindoc.readers import ReadError, load_run
+from traindoc.rules.api import Hit
 from traindoc.rules.registry import load_all
 from traindoc.settings import Settings, resolve
 
@@ -153,35 +154,36 @@ class Watcher:
         self._finished = self._finished or _finished(run, list(self._files()))
         new = []
         for f in d.findings:
-            key = (f.rule, f.step)
+            key = (f.id, f.step)
             if key not in self._seen:
                 self._seen.add(key)
                 new.append(f)
         return Update(findings=tuple(new), finished=self._finished)
 
     def _stall_finding(self, silence: float, limit: float) -> Finding:
+        """The watcher's own stall (its clock: when the files last changed), as a
+        stalled-training finding stamped by that rule's spec."""
         gaps = [b - a for a, b in zip(self._changes, self._changes[1:], strict=False)]
         usual = statistics.median(gaps) if gaps else None
-        return Finding(
-            rule="stalled-training",
-            family="resume",
-            severity=Severity.ERROR,
-            title=f"Logs stopped advancing after step {self._last_step}: nothing written for "
-            f"{silence:.0f} s" + (f" (usual {usual:.1f} s between writes)" if usual else ""),
-            step=self._last_step,
-            evidence={
-                "stalled_after_step": self._last_step,
-                "gap_s": round(silence, 3),
-                "usual_interval_s": usual,
-                "threshold_s": limit,
-                "ended_in_stall": True,
-            },
-            explanation="The training process has not written to its logs for far longer than "
-            "usual: a hang, or a step condition that never fires after a resume (GPU at 0%, "
-            "log frozen, no error).",
-            prescription="Check the process: alive with GPU at 0% is a hang (py-spy dump "
-            "--pid); after a resume, check the step arithmetic against gradient "
-            "accumulation and whether data skipping explains the wait.",
+        return self.rules[STALL].finding(
+            Hit(
+                title=f"Logs stopped advancing after step {self._last_step}: nothing written for "
+                f"{silence:.0f} s" + (f" (usual {usual:.1f} s between writes)" if usual else ""),
+                step=self._last_step,
+                evidence={
+                    "stalled_after_step": self._last_step,
+                    "gap_s": round(silence, 3),
+                    "usual_interval_s": usual,
+                    "threshold_s": limit,
+                    "ended_in_stall": True,
+                },
+                explanation="The training process has not written to its logs for far longer than "
+                "usual: a hang, or a step condition that never fires after a resume (GPU at 0%, "
+                "log frozen, no error).",
+                prescription="Check the process: alive with GPU at 0% is a hang (py-spy dump "
+                "--pid); after a resume, check the step arithmetic against gradient "
+                "accumulation and whether data skipping explains the wait.",
+            )
         )
 
     def follow(self, interval: float = 2.0) -> Iterator[Update]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
@@ -27,6 +28,20 @@ class Severity(IntEnum):
 
 @dataclass(frozen=True)
 class Finding:
+    """One thing a rule found in a run, with its evidence.
+
+    `id` names the finding within its run: `caused_by` lists ids, reports mark and
+    number findings by id, live records merge by id. It is the rule id, except for a
+    rule that emits one finding per checkpoint, per resume, ...: its spec says which
+    evidence tells them apart (RuleSpec.qualifier, "{checkpoint}"), and every finding of
+    that rule is `rule@value` (`exploded-weights@checkpoint-200`, `resume-loss-jump@1500`,
+    `throughput-drop@rank-3`), even when the run has just one, so an id does not change
+    as a run grows. The engine
+    makes ids unique within a run: findings that still share one get `@<step>`, then
+    `#2`, `#3` in the order the rule emitted them. Left empty, the id is the rule id
+    (what JSON written before ids existed loads as).
+    """
+
     rule: str
     family: str
     severity: Severity
@@ -37,6 +52,11 @@ class Finding:
     explanation: str = ""
     prescription: str = ""
     caused_by: tuple[str, ...] = ()
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", self.rule)
 
     def with_causes(self, causes: tuple[str, ...]) -> Finding:
         return replace(self, caused_by=causes)
@@ -63,10 +83,12 @@ class Finding:
             str(d.get("explanation") or ""),
             str(d.get("prescription") or ""),
             tuple(str(c) for c in d.get("caused_by") or ()),
+            str(d.get("id") or ""),
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "id": self.id,
             "rule": self.rule,
             "family": self.family,
             "severity": str(self.severity),
@@ -78,6 +100,14 @@ class Finding:
             "prescription": self.prescription,
             "caused_by": list(self.caused_by),
         }
+
+
+def qualified(rule: str, value: Any) -> str:
+    """`rule@value`, the value made safe for lists of ids ("a, b") and for HTML attributes."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = re.sub(r"[^\w.\-/]+", "-", str(value)).strip("-")
+    return f"{rule}@{text}" if text else rule
 
 
 def _step(v: Any) -> int | None:

@@ -220,6 +220,9 @@ _TIME = re.compile(
 _MEMORY = re.compile(r"mem|memory|vram", re.IGNORECASE)
 _EVAL = re.compile(r"^(?:eval|val|valid|validation|test|dev)(?:[_/ ]|$)", re.IGNORECASE)
 LOSS_SCALE = "loss_scale"
+# Per-rank step times, seconds between syncs: one series per rank, "rank_step_time_s/3",
+# as the live distributed adapter (integrations.torch.RankSync) gathers them.
+RANK_STEP_TIME = "rank_step_time_s/"
 
 
 _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Run
 from traindoc.model.checkpoint import CheckpointSummary
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report._svg import num
 from traindoc.report.markdown import CONFIG_FACTS
@@ -31,7 +31,7 @@ def findings_html(d: Diagnosis, num_of: Mapping[str, int]) -> str:
 
 
 def _card(f: Finding, num_of: Mapping[str, int]) -> str:
-    i = num_of[f.rule]
+    i = num_of[f.id]
     where = ""
     if f.step is not None:
         where = f"step {f.step}" if f.end_step in (None, f.step) else f"steps {f.step}–{f.end_step}"
@@ -42,10 +42,11 @@ def _card(f: Finding, num_of: Mapping[str, int]) -> str:
         for k, v in f.evidence.items()
     )
     return (
-        f'<div class="card sev-{f.severity}" data-f="f{i}" data-rule="{escape(f.rule)}">'
+        f'<div class="card sev-{f.severity}" data-f="f{i}" data-rule="{escape(f.rule)}" '
+        f'data-id="{escape(f.id)}">'
         f'<h3><span class="n">{i}</span><span class="sev">{escape(str(f.severity).upper())}'
         f"</span> {escape(f.title)}</h3>"
-        f'<div class="meta">{escape(f.rule)}{" · " + escape(meta) if meta else ""}</div>'
+        f'<div class="meta">{escape(f.id)}{" · " + escape(meta) if meta else ""}</div>'
         + (f'<p class="live">{escape(live)}</p>' if (live := live_line(f)) else "")
         + (f"<p><b>Why.</b> {escape(f.explanation)}</p>" if f.explanation else "")
         + (f'<p class="do"><b>Do.</b> {escape(f.prescription)}</p>' if f.prescription else "")

@@ -164,8 +164,8 @@ def lanes(findings: Sequence[Finding], x: XScale) -> str:
             else ""
         )
         out.append(
-            f'<g class="finding-mark f{i}" data-f="f{i}" data-rule="{escape(f.rule)}">'
-            f"<title>{escape(f'{i}. {f.title} [{f.rule}]')}</title>{bar}"
+            f'<g class="finding-mark f{i}" data-f="f{i}" data-rule="{escape(f.rule)}" '
+            f'data-id="{escape(f.id)}"><title>{escape(f"{i}. {f.title} [{f.id}]")}</title>{bar}'
             f'<text class="lane-text" x="{tx:.1f}" y="{y + 12}" text-anchor="{anchor}">'
             f"{escape(short)}</text></g>"
         )

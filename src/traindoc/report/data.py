@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from traindoc.engine import Diagnosis
 from traindoc.model.data import DataSummary
+from traindoc.model.diagnosis import Diagnosis
 
 
 def to_dict(d: Diagnosis, summary: DataSummary) -> dict[str, Any]:

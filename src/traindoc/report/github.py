@@ -1,6 +1,6 @@
 """`--format github`: one GitHub Actions workflow command per finding.
 
-`::error file=F,line=N,title=RULE::MESSAGE` (warning, notice for the other
+`::error file=F,line=N,title=ID::MESSAGE` (ID: the finding's id) (warning, notice for the other
 levels) makes the finding show on the file in the run's summary and, for a
 file in the pull request, on the diff. Escaping follows the runner's rules
 (actions/toolkit `command.ts`): in the message % CR LF; in a property also
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Finding, Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report.location import where
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -59,7 +59,7 @@ def render(diagnoses: Sequence[Diagnosis], unreadable: Sequence[tuple[str, str]]
                     message(f, d.run.name if many else None),
                     file=file,
                     line=line,
-                    title=f.rule,
+                    title=f.id,
                 )
             )
     for path, error in unreadable:

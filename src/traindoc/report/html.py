@@ -19,8 +19,8 @@ from html import escape
 from typing import Any
 
 from traindoc import __version__
-from traindoc.engine import Diagnosis
 from traindoc.model import Run
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report import _html_cards as cards
 from traindoc.report import _html_panels as charts
 from traindoc.report._html_assets import CSS, SCRIPT
@@ -34,9 +34,9 @@ def render(d: Diagnosis) -> str:
     x = charts.xscale(
         [run], [float(f.step) for f in spans] + [float(f.end_step or 0) for f in spans]
     )
-    num_of = {f.rule: i for i, f in enumerate(d.findings, 1)}
+    num_of = {f.id: i for i, f in enumerate(d.findings, 1)}
     marks = [
-        Mark(f"f{num_of[f.rule]}", float(f.step), charts.mark_end(f), charts.SEV_COLOR[f.severity])  # type: ignore[arg-type]
+        Mark(f"f{num_of[f.id]}", float(f.step), charts.mark_end(f), charts.SEV_COLOR[f.severity])  # type: ignore[arg-type]
         for f in spans
     ]
     plots, data = charts.panels([run], x, marks, single=True)

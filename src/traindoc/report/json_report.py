@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from traindoc import __version__
-from traindoc.engine import Diagnosis
+from traindoc.model.diagnosis import Diagnosis
 
 SCHEMA_VERSION = 2
 

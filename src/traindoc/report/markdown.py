@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from traindoc.engine import Diagnosis
 from traindoc.measure.stats import fmt
 from traindoc.model import Run
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 
 CONFIG_FACTS = (
@@ -42,7 +42,7 @@ def render(d: Diagnosis) -> str:
     out = [f"### traindoc: `{_cell(run.name)}` is **{d.verdict}**", ""]
     if d.findings:
         out += [
-            "| # | severity | rule | finding | steps | caused by |",
+            "| # | severity | finding id | finding | steps | caused by |",
             "|---|---|---|---|---|---|",
         ]
         for i, f in enumerate(d.findings, 1):
@@ -52,7 +52,7 @@ def render(d: Diagnosis) -> str:
                 else f"{f.step}" + (f"–{f.end_step}" if f.end_step not in (None, f.step) else "")
             )
             out.append(
-                f"| {i} | {f.severity} | `{f.rule}` | {_cell(f.title)} | {steps} | "
+                f"| {i} | {f.severity} | `{f.id}` | {_cell(f.title)} | {steps} | "
                 f"{', '.join(f.caused_by)} |"
             )
         out.append("")

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from traindoc import __version__
-from traindoc.engine import Diagnosis
 from traindoc.model import Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report.json_report import finite
 from traindoc.report.location import uri, where
 from traindoc.rules.api import RuleSpec
@@ -109,6 +109,7 @@ def _result(f: Any, d: Diagnosis, index: dict[str, int]) -> dict[str, Any]:
         "message": {"text": text},
         "locations": [_location(file, line)] if file is not None else [],
         "properties": {
+            "id": f.id,
             "run": d.run.name,
             "verdict": d.verdict,
             "step": f.step,

@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from traindoc.engine import Diagnosis
 from traindoc.model import Severity
+from traindoc.model.diagnosis import Diagnosis
 
 _STYLE = {
     "broken": "bold red",
@@ -41,9 +41,9 @@ def row(name: str, d: Diagnosis | None, error: str | None = None) -> dict[str, A
         }
     if d.empty:
         return {"run": name, "verdict": "no metrics", "steps": None, "root_causes": []}
-    roots = [f.rule for f in d.roots if f.severity >= Severity.WARNING]
+    roots = [f.id for f in d.roots if f.severity >= Severity.WARNING]
     if not roots:  # an info-level root behind a warning: name what the warning is
-        roots = [f.rule for f in d.findings if f.severity >= Severity.WARNING]
+        roots = [f.id for f in d.findings if f.severity >= Severity.WARNING]
     roots = list(dict.fromkeys(roots))
     return {"run": name, "verdict": d.verdict, "steps": d.run.last_step, "root_causes": roots}
 

@@ -6,9 +6,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from traindoc.engine import Diagnosis
 from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Severity
+from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report.console import colored
 from traindoc.report.sparkline import sparkline
@@ -94,7 +94,7 @@ def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
     line = Text(f"\n {i}. ")
     line.append(f"{str(f.severity).upper():7}", style=STYLE[f.severity])
     line.append(f" {f.title}", style="bold")
-    line.append(f"  [{f.rule}]", style="dim")
+    line.append(f"  [{f.id}]", style="dim")
     console.print(line)
     where = _where(f)
     if where or f.caused_by:

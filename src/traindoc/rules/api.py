@@ -8,11 +8,13 @@ The check function's docstring *is* the rule's documentation page.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from traindoc.model import Finding, Run, Severity
+from traindoc.model.finding import qualified
 
 FAMILIES = ("loss", "rate", "grads", "numerics", "resume", "ckpt", "data", "memory")
 
@@ -68,6 +70,10 @@ class RuleSpec:
     # Symptom rules whose findings this (cause) rule reads from `run.symptoms`: it
     # runs after them and judges from what they found, not from its own detector.
     reads: tuple[str, ...] = ()
+    # For a rule that emits one finding per checkpoint / resume / ...: what tells its
+    # findings apart, a format over their evidence ("{checkpoint}", "rank-{rank}"); each
+    # finding's id is `<id>@<qualifier>`, or the bare id when the evidence lacks a field.
+    qualifier: str = ""
 
     @property
     def doc(self) -> str:
@@ -98,6 +104,21 @@ class RuleSpec:
             explanation=hit.explanation,
             prescription=hit.prescription,
             caused_by=tuple(hit.caused_by),
+            id=self.finding_id(hit.evidence),
+        )
+
+    @property
+    def qualifier_keys(self) -> tuple[str, ...]:
+        """The evidence keys the qualifier reads."""
+        return tuple(f for _, f, _, _ in string.Formatter().parse(self.qualifier) if f)
+
+    def finding_id(self, evidence: Mapping[str, Any]) -> str:
+        """The rule id, qualified by the evidence that tells this finding apart."""
+        values = {k: evidence.get(k) for k in self.qualifier_keys}
+        if not values or None in values.values():
+            return self.id
+        return qualified(
+            self.id, self.qualifier.format_map({k: _plain(v) for k, v in values.items()})
         )
 
 
@@ -129,16 +150,34 @@ def rule(
     core: bool = False,
     minimum: str = "",
     reads: tuple[str, ...] = (),
+    qualifier: str = "",
 ) -> Callable[[Check], Check]:
     """Register a check function as rule `id`."""
     if family not in FAMILIES:
         raise ValueError(f"rule {id}: unknown family {family!r}; valid: {', '.join(FAMILIES)}")
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(qualifier) if f is not None]
+    except ValueError as exc:
+        raise ValueError(f"rule {id}: qualifier {qualifier!r} is not a format: {exc}") from None
+    if qualifier and not fields:
+        raise ValueError(f"rule {id}: qualifier {qualifier!r} names no evidence field")
 
     def deco(fn: Check) -> Check:
         if id in _REGISTRY and _REGISTRY[id].check is not fn:
             raise ValueError(f"rule id {id!r} registered twice")
         _REGISTRY[id] = RuleSpec(
-            id, family, severity, fn, params, requires, uses, explained_by, core, minimum, reads
+            id,
+            family,
+            severity,
+            fn,
+            params,
+            requires,
+            uses,
+            explained_by,
+            core,
+            minimum,
+            reads,
+            qualifier,
         )
         return fn
 

@@ -26,6 +26,12 @@ def page(spec: RuleSpec, example: str | None = None) -> str:
             f"{', '.join(spec.uses) or '-'}.",
             "",
         ]
+    if spec.qualifier:
+        lines += [
+            f"Finding id: `{spec.id}@{spec.qualifier}`, filled in from the finding's evidence "
+            f"(`{spec.id}` when the evidence lacks it), so several in one run stay apart.",
+            "",
+        ]
     if spec.explained_by:
         lines += [
             f"Linked as a consequence of: {', '.join(f'`{r}`' for r in spec.explained_by)}.",

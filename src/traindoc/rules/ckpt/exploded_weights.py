@@ -24,6 +24,7 @@ class Params:
     "exploded-weights",
     minimum="one checkpoint with readable tensors",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.ERROR,
     params=Params(),
 )

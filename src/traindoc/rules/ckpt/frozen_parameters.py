@@ -21,6 +21,7 @@ class Params:
     "frozen-parameters",
     minimum="two checkpoints of the same model at different steps",
     family="ckpt",
+    qualifier="{to}",  # one finding per compared pair (the model, its adapter)
     severity=Severity.WARNING,
     params=Params(),
 )

@@ -34,6 +34,7 @@ def _problems(c: CheckpointSummary, p: Params) -> list[str]:
     "misleading-best-checkpoint",
     minimum="a checkpoint labelled best with a metric, and the eval curve",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.ERROR,
     params=Params(),
 )

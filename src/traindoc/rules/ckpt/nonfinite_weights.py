@@ -13,6 +13,7 @@ from traindoc.rules.ckpt._common import at_start, checkpoints, names, nonfinite
     "nonfinite-weights",
     minimum="one checkpoint with readable tensors",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.ERROR,
 )
 def check(run: Run, p: None) -> Iterator[Hit]:

@@ -14,6 +14,7 @@ from traindoc.rules.ckpt._common import checkpoints
     "untied-embeddings",
     minimum="one checkpoint whose config ties embeddings",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.WARNING,
 )
 def check(run: Run, p: None) -> Iterator[Hit]:

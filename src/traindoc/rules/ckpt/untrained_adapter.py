@@ -14,6 +14,7 @@ from traindoc.rules.ckpt._common import checkpoints
     "untrained-adapter",
     minimum="one LoRA adapter checkpoint",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.ERROR,
 )
 def check(run: Run, p: None) -> Iterator[Hit]:

@@ -13,6 +13,7 @@ from traindoc.rules.ckpt._common import checkpoints, names, zeroed
     "zero-weights",
     minimum="one checkpoint with readable tensors",
     family="ckpt",
+    qualifier="{checkpoint}",  # one finding per checkpoint
     severity=Severity.ERROR,
 )
 def check(run: Run, p: None) -> Iterator[Hit]:

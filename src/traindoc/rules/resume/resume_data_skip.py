@@ -32,6 +32,7 @@ class Params:
     "resume-data-skip",
     minimum="a resume's data-skip line ('Will skip the first N batches')",
     family="resume",
+    qualifier="{resume_step}",  # one finding per resume
     severity=Severity.WARNING,
     params=Params(),
     uses=("loss", "fact:resume_steps"),

@@ -56,6 +56,7 @@ class Params:
     "resume-loss-jump",
     minimum="a known resume step with 3 logged losses on each side",
     family="resume",
+    qualifier="{resume_step}",  # one finding per resume
     severity=Severity.ERROR,
     params=Params(),
     requires=("loss",),

@@ -1,4 +1,5 @@
-"""throughput-drop: steps/s or tokens/s fall sharply and stay low mid-run."""
+"""throughput-drop: steps/s or tokens/s fall sharply and stay low mid-run, or one rank
+(a straggler) sets the pace of a distributed run."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from traindoc.measure.stats import bins, fmt
 from traindoc.model import Run, Series, Severity
+from traindoc.model.signals import RANK_STEP_TIME
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.resume._timing import intervals, longest_run, timed_series
 
@@ -28,6 +30,13 @@ class Params:
     min_low_bins: int = 3
     # Points (rates) needed at all: fewer cannot separate early and late.
     min_points: int = 12
+    # A straggler: its median step time 1.5x the other ranks' median. Every rank waits
+    # for the slowest at each all-reduce, so the run goes at its pace; uneven sequence
+    # lengths move per-rank times by +-20%, not 50%.
+    straggler_ratio: float = 1.5
+    # Syncs per rank the medians are taken over: one slow batch or a checkpoint save
+    # on one rank cannot move a median of 20.
+    straggler_window: int = 20
 
 
 # Logged intervals must span this many clock ticks (seconds, for whole-second stamps)
@@ -58,9 +67,10 @@ def _rates(run: Run) -> tuple[Series, str] | None:
     "throughput-drop",
     minimum="12 logged throughput points",
     family="resume",
+    qualifier="rank-{rank}",  # a straggler names its rank; the drop over time, none
     severity=Severity.WARNING,
     params=Params(),
-    uses=("throughput", "loss"),
+    uses=("throughput", "loss", RANK_STEP_TIME + "<rank>"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Steps/s or tokens/s fall sharply mid-run and stay low.
@@ -87,10 +97,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps/s derived from a log whose logging interval changed is still right,
     since it divides by the step difference.
 
+    In a distributed run monitored live, the same rule compares the ranks'
+    step times (`rank_step_time_s/<rank>`, gathered every sync): a rank whose
+    median over the last 20 syncs is 1.5x the other ranks' median is a
+    straggler, reported with its `rank`. Every rank waits for it at each
+    all-reduce, so the whole run goes at its pace.
+
     **What to do.** Find what changed at the onset step: GPU clocks and
     temperature (nvidia-smi -q -d PERFORMANCE), memory growth, dataloader wait
-    time (profile a few steps), the node the run was resumed on.
+    time (profile a few steps), the node the run was resumed on. For a
+    straggler, look at that rank's host: data loading, CPU contention, a
+    throttled or shared GPU, uneven sequence lengths.
     """
+    slow = _straggler(run, p)
+    if slow is not None:
+        yield slow
     got = _rates(run)
     if got is None:
         return
@@ -147,5 +168,44 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Look at what changed around step {onset}: GPU clocks/temperature "
             "(nvidia-smi -q -d PERFORMANCE), memory growth (a leak), dataloader wait time "
             "(profile a few steps), and the node/kernels if the run was resumed there."
+        ),
+    )
+
+
+def _straggler(run: Run, p: Params) -> Hit | None:
+    """The slowest rank, when its recent median step time is far above the others'."""
+    ranks = {
+        int(k[len(RANK_STEP_TIME) :]): s.finite().values[-p.straggler_window :]
+        for k, s in run.series.items()
+        if k.startswith(RANK_STEP_TIME) and k[len(RANK_STEP_TIME) :].isdigit()
+    }
+    if len(ranks) < 2 or any(v.size < p.straggler_window for v in ranks.values()):
+        return None
+    order = sorted(ranks)
+    meds = np.median(np.vstack([ranks[r] for r in order]), axis=1)  # one call: per sync
+    med = dict(zip(order, meds.tolist(), strict=True))
+    slow = max(med, key=med.__getitem__)
+    others = float(np.median([t for r, t in med.items() if r != slow]))
+    if not others > 0 or med[slow] < p.straggler_ratio * others:
+        return None
+    ratio = med[slow] / others
+    return Hit(
+        title=f"Rank {slow} is a straggler: {ratio:.1f}x the other ranks' step time",
+        step=run.last_step,
+        evidence={
+            "rank": slow,
+            "ratio": ratio,
+            "step_time_s": list(med.values()),
+            "others_median_s": others,
+            "syncs": p.straggler_window,
+        },
+        explanation=(
+            f"Over the last {p.straggler_window} syncs rank {slow} took a median "
+            f"{fmt(med[slow])} s per step, the other ranks {fmt(others)} s. Every rank waits "
+            "for the slowest at each all-reduce, so the whole run goes at the straggler's pace."
+        ),
+        prescription=(
+            f"Look at rank {slow}'s host: data loading, CPU contention, a throttled or shared "
+            "GPU, uneven sequence lengths."
         ),
     )
