@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -128,3 +129,34 @@ def train_change(
     b = float(np.median(f.values[-n:]))
     drop = (a - b) / abs(a) if a else 0.0
     return a, b, drop, trend(f.steps, f.values).z
+
+
+@dataclass(frozen=True)
+class MetricTrend:
+    """How a task metric moved after a step: improving, held or worse."""
+
+    name: str
+    at: float  # its level at the step
+    end: float  # its level at the end
+    verdict: str  # "improving" | "held" | "worse"
+
+
+def metric_trends(run: Run, onset: int, gain_rel: float, inside: bool = False) -> list[MetricTrend]:
+    """Each eval task metric's move after `onset`: better (worse) when its tail beats
+    (trails) its level at the onset by `gain_rel` (relative) and 2 of its noise sigmas.
+
+    `inside`: the onset level from the first points at or after it only (a window's
+    own start, not the climb before it)."""
+    out = []
+    for m, higher in task_metrics(run):
+        mf = m.finite()
+        after = mf.after(onset)
+        if len(after) < 2:
+            continue
+        at = float(np.median(after.values[:3])) if inside else level_at(mf, onset, k=3)
+        end = tail_level(mf.after(onset + 1).values)
+        gain = (end - at) if higher else (at - end)
+        thr = max(gain_rel * abs(at), 2 * noise(mf.values))
+        verdict = "improving" if gain > thr else "worse" if gain < -thr else "held"
+        out.append(MetricTrend(m.name, at, end, verdict))
+    return out

@@ -11,7 +11,7 @@ from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._evalcurve import noise, smooth, train_change
+from traindoc.rules.loss._evalcurve import metric_trends, noise, smooth, train_change
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,10 @@ class Params:
     train_z: float = -2.58
     # Under 10 points Mann-Kendall cannot reach that z (n=5: at most 2.2).
     trend_min_points: int = 10
+    # A task metric logged with the evals (accuracy, F1, WER) that still improves over
+    # the window by 0.5% (relative) and 2 of its noise sigmas is progress the loss does
+    # not show: a tuning hint (info), as overfitting reads the same metric.
+    metric_gain_rel: float = 0.005
 
 
 @rule(
@@ -79,7 +83,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A run that converged early and was simply kept
     training (a small task learnt in the first half) looks the same: then the fix
-    is just to stop earlier.
+    is just to stop earlier. When a task metric logged with the evals (accuracy,
+    F1, WER) still improves over the window, the run is still making progress the
+    loss does not show: the finding is info.
 
     **What to do.** Check the data first (duplicates, label conflicts, mixed
     domains); then tune schedule, effective batch and validation share together:
@@ -132,6 +138,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if t_drop <= -p.train_drop_min and (t_z >= -p.train_z or few_all_up):
         return  # train climbing: divergence's, not a stall
     e_level = float(np.median(e[i0:]))
+    gaining = [
+        m
+        for m in metric_trends(run, start, p.metric_gain_rel, inside=True)
+        if m.verdict == "improving"
+    ]
     yield Hit(
         title=(
             f"No progress for {window} steps ({window / max(span_total, 1):.0%} of the run): eval "
@@ -148,12 +159,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "train_start": t_on,
             "train_end": t_end,
             "train_drop_rel": t_drop,
+            **{f"{m.name}_at_start": m.at for m in gaining},
+            **{f"{m.name}_last": m.end for m in gaining},
         },
         explanation=(
             "Neither the held-out loss nor the training loss has moved beyond its noise for "
             "this stretch: the run is not learning anything more. A train loss in a band "
             "with validation flat is usually fixed by the LR schedule, not by more steps."
+            + "".join(
+                f" {m.name} still improved ({fmt(m.at)} -> {fmt(m.end)}): the task gains a "
+                "little, the loss does not show it."
+                for m in gaining
+            )
         ),
+        severity=Severity.INFO if gaining else None,
         prescription=(
             "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
             + advice.join(advice.schedule(run), advice.lower_lr(run, 3, 4), advice.batch(run))

@@ -12,10 +12,10 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._evalcurve import (
     level_at,
+    metric_trends,
     noise,
     smooth,
     tail_level,
-    task_metrics,
     train_change,
 )
 
@@ -168,31 +168,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         "mode": "rising" if rising else "stalled",
     }
     verdicts = []
-    for m, higher in task_metrics(run):
-        mf = m.finite()
-        if len(mf.after(onset)) < 2:
-            continue
-        at = level_at(mf, onset, k=3)
-        end = tail_level(mf.after(onset + 1).values)
-        gain = (end - at) if higher else (at - end)
-        thr = max(p.metric_gain_rel * abs(at), 2 * noise(mf.values))
-        verdict = "improving" if gain > thr else "worse" if gain < -thr else "held"
+    for mt in metric_trends(run, onset, p.metric_gain_rel):
+        name, at, end, verdict = mt.name, mt.at, mt.end, mt.verdict
         verdicts.append(verdict)
-        evidence[f"{m.name}_at_onset"] = at
-        evidence[f"{m.name}_last"] = end
+        evidence[f"{name}_at_onset"] = at
+        evidence[f"{name}_last"] = end
         if verdict == "improving":
             notes.append(
-                f"{m.name} kept improving ({fmt(at)} -> {fmt(end)}) after the onset, so the "
+                f"{name} kept improving ({fmt(at)} -> {fmt(end)}) after the onset, so the "
                 "model is still getting better at the task: the eval loss is probably "
                 "measuring confidence/calibration, not quality."
             )
         elif verdict == "held":
             notes.append(
-                f"{m.name} held its level after the onset ({fmt(at)} -> {fmt(end)}): the "
+                f"{name} held its level after the onset ({fmt(at)} -> {fmt(end)}): the "
                 "extra steps bought nothing, but the task quality did not suffer."
             )
         else:
-            notes.append(f"{m.name} got worse after the onset ({fmt(at)} -> {fmt(end)}).")
+            notes.append(f"{name} got worse after the onset ({fmt(at)} -> {fmt(end)}).")
     # Info when the task still improves, or holds while the eval loss moved little:
     # the loss measures calibration there. A large rise is harm even at a flat
     # accuracy (an overconfident model, a best checkpoint far back).
