@@ -70,6 +70,7 @@ class Params:
         "nonfinite-loss",  # NaN from the first step: no update is ever applied
         "nonfinite-gradients",
         "lr-too-low",
+        "lr-too-high",  # steps so large the model bounces and ends where it started
         "schedule-not-applied",
         "no-trainable-parameters",
         "absurd-initial-loss",

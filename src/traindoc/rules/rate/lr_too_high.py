@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, lr_fraction, trend
@@ -54,6 +56,11 @@ class Params:
     # A loss spike must rise at least 5% of what the run learned (head - best)
     # above its local median: relative spikes on a loss near zero are noise.
     spike_min_learned: float = 0.05
+    # Held-out loss worsening: 5+ evals whose last fifth sits >= 1.3x the best eval,
+    # while the train loss fell < 3% (not overfitting): the updates wreck the model.
+    eval_min_points: int = 5
+    eval_worse: float = 1.3
+    eval_train_fell: float = 0.03
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -90,7 +97,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     with the regime's tolerance: 2e-3 for pre-training, 2e-4 for full fine-tuning,
     1e-3 for LoRA (2e-3 when the regime is unknown). Above it, it looks for
     instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
-    sits 1.5x above its best (error), three or more loss / grad-norm spikes, or an
+    sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
+    loss does not fall (error), three or more loss / grad-norm spikes, or an
     oscillating plateau (warning). Without instability it is only info. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
     1e-3; for pre-training above 350M parameters all three scale down with
@@ -180,6 +188,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     for sign, rules in SYMPTOMS.items():
         if sign not in signs and run.symptom(*rules) is not None:
             signs.append(sign)
+    if "diverging" not in signs and _eval_worsens(run, p):
+        signs.append("diverging")  # held-out loss climbing while the train loss does not fall
 
     # The tolerance table is for transformer LMs under AdamW. With no regime known
     # and a task known not to be language modelling (a classifier, a regressor),
@@ -271,3 +281,22 @@ def _eval_improving(run: Run, since: int) -> bool:
     span = float(late.steps[-1] - late.steps[0])
     level = float(abs(late.values).mean()) or 1.0
     return tr.z < -1.96 and tr.slope * span / level <= -0.01
+
+
+def _eval_worsens(run: Run, p: Params) -> bool:
+    """The eval loss ends well above its best while the train loss has not fallen: the
+    model gets worse on held-out data without fitting the train set better (that would
+    be overfitting), i.e. the updates are wrecking it. Read from the evals, for logs
+    whose train loss is too sparse for a curve of its own."""
+    ev, tr = run.get("eval_loss"), run.get("loss")
+    if ev is None or tr is None:
+        return False
+    e, t = ev.finite().values, tr.finite().values
+    if e.size < p.eval_min_points or t.size < 3:
+        return False
+    k = max(2, e.size // 5)
+    best, late = float(e.min()), float(np.median(e[-k:]))
+    kt = max(1, t.size // 5)
+    t_start, t_end = float(np.median(t[:kt])), float(np.median(t[-kt:]))
+    train_fell = t_start > 0 and (t_start - t_end) / t_start >= p.eval_train_fell
+    return best > 0 and late >= p.eval_worse * best and not train_fell
