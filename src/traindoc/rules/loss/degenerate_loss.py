@@ -34,9 +34,10 @@ class Params:
     # A grid step this small relative to the value still shows batch-to-batch noise
     # (4 decimals at a loss of 1.1 is 1e-4 relative).
     informative_rel_resolution: float = 1e-3
-    # On a coarser grid, the rest of the run must vary by this many grid steps for a
-    # repeat to mean something.
+    # On a coarser grid, the logs around the repeat (this many on each side) must vary
+    # by this many grid steps for a repeat to mean something.
     noise_over_resolution: float = 4.0
+    neighbourhood: int = 10
     # Error when the repeat is this long; shorter is a warning.
     error_run: int = 10
     # HF Trainer <= 4.57 rounds logged losses to 4 decimals.
@@ -67,7 +68,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Finds the longest stretch of consecutive logged losses that are
     exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
     is 0 now) or exactly equal to each other (>= 5 at full precision, >= 10
-    on a coarse grid such as bf16 or 4-decimal rounding, where the rest of the run
+    on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
     must vary by >= 4 grid steps for the repeat to mean anything). A repeated bf16
     value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
     Zeros reached gradually from under 0.01 are convergence (info).
@@ -126,7 +127,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             continue  # seed A's 10.8125, ln(V) quantised: uniform-plateau's finding
         if grid:
             rel = grid / abs(v)
-            outside = np.r_[y[:s], y[s + length :]]
+            # the noise around the repeat, not of the whole run: a converged tail at
+            # 0.0002 on a 4-decimal grid repeats although the early loss was noisy
+            w = p.neighbourhood
+            outside = np.r_[y[max(0, s - w) : s], y[s + length : s + length + w]]
             sigma = mad(np.diff(outside)) / math.sqrt(2) if outside.size > 3 else 0.0
             informative = rel <= p.informative_rel_resolution or (
                 sigma >= p.noise_over_resolution * grid
