@@ -57,3 +57,17 @@ def test_a_loss_line_inside_a_step_block_stays_in_its_block(tmp_path: Path) -> N
     )
     (run,) = load_runs(p)
     assert run.get("loss").steps.tolist() == [2100, 2200]
+
+
+def test_settings_logged_behind_a_logger_prefix_are_config(tmp_path: Path) -> None:
+    """A script that logs its arguments one per line through `logging`."""
+    p = tmp_path / "record.log"
+    p.write_text(
+        "12/11/2023 05:14:10 - INFO - __main__ -   lr_scheduler_type: cosine\n"
+        "12/11/2023 05:14:10 - INFO - __main__ -   warmup_ratio: 0.03\n"
+        "{'loss': 1.52, 'learning_rate': 0.0001, 'epoch': 0.02}\n"
+        "{'loss': 1.31, 'learning_rate': 0.0001, 'epoch': 0.05}\n"
+    )
+    (run,) = load_runs(p)
+    assert run.fact("lr_scheduler") == "cosine"
+    assert run.fact("warmup_ratio") == 0.03

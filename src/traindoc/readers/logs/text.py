@@ -57,6 +57,19 @@ _STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 _CONFIG_TEXT = re.compile(
     rb"^\s*-{0,2}([A-Za-z_][\w.\-]{0,60})\s*[:=]\s*([\w./\-]{1,120})\s*,?\s*$"
 )
+# A logger's prefix before the message: "12/11/2023 05:14:10 - INFO - __main__ -   ",
+# "[2024-01-02 10:00:00,123] [INFO] ", "INFO:root:".
+_LOG_PREFIX = re.compile(
+    rb"^.{0,80}?\b(?:INFO|WARNING|WARN|DEBUG)\b(?:\]|:[\w.]*:|\s+-\s+[\w.<>]+\s+-|\s*-)?\s*"
+)
+
+
+def _message(text: bytes) -> bytes:
+    """The message of a logged line, without its logger's prefix (the line if none)."""
+    m = _LOG_PREFIX.match(text)
+    return text[m.end() :] if m else text
+
+
 # `--flag value` / `--flag=value` of a launch command, also inside prose.
 _CLI_FLAG = re.compile(
     rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
@@ -584,7 +597,7 @@ class TextLog:
             self._prose_run += 1
             if self._prose_run == 1:
                 self.breaks.append(no)
-        if b"\x00" not in text and (m := _CONFIG_TEXT.match(text)):
+        if b"\x00" not in text and (m := _CONFIG_TEXT.match(_message(text))):
             key = m.group(1).decode("utf-8", "replace").lower()
             self.config.setdefault(key, (m.group(2).decode("utf-8", "replace"), no))
             return
