@@ -14,6 +14,7 @@ from traindoc.model.checkpoint import CheckpointSummary
 from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report._svg import num
+from traindoc.report.line import steps_text
 from traindoc.report.markdown import CONFIG_FACTS
 
 
@@ -32,9 +33,7 @@ def findings_html(d: Diagnosis, num_of: Mapping[str, int]) -> str:
 
 def _card(f: Finding, num_of: Mapping[str, int]) -> str:
     i = num_of[f.id]
-    where = ""
-    if f.step is not None:
-        where = f"step {f.step}" if f.end_step in (None, f.step) else f"steps {f.step}–{f.end_step}"
+    where = steps_text(f)
     causes = ", ".join(f"#{num_of[c]} {c}" if c in num_of else c for c in f.caused_by)
     meta = " · ".join(x for x in (where, f"caused by {causes}" if causes else "") if x)
     ev = "".join(

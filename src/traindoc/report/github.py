@@ -10,10 +10,15 @@ file in the pull request, on the diff. Escaping follows the runner's rules
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from traindoc.model import Finding, Severity
 from traindoc.model.diagnosis import Diagnosis
+from traindoc.report.line import finding_line
 from traindoc.report.location import where
+
+if TYPE_CHECKING:
+    from traindoc.report.render import Report
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -33,12 +38,7 @@ def command(level: str, message: str, **props: object) -> str:
 
 def message(f: Finding, run_name: str | None = None) -> str:
     """The title, the steps, what to do; the run's name when several are reported."""
-    steps = ""
-    if f.step is not None and "step" not in f.title.lower():  # most titles already say it
-        steps = f" (steps {f.step}–{f.end_step})" if f.end_step not in (None, f.step) else ""
-        steps = steps or f" (step {f.step})"
-    head = f"{run_name}: " if run_name else ""
-    text = f"{head}{f.title}{steps}"
+    text = finding_line(f, run_name)
     if f.caused_by:
         text += f"\ncaused by {', '.join(f.caused_by)}"
     if f.prescription:
@@ -65,3 +65,8 @@ def render(diagnoses: Sequence[Diagnosis], unreadable: Sequence[tuple[str, str]]
     for path, error in unreadable:
         out.append(command("error", error, file=path, title="unreadable"))
     return "\n".join(out)
+
+
+def report(r: Report) -> str:
+    """`--format github` for any command's result."""
+    return render(r.runs, [(u.path, u.error) for u in r.unreadable])

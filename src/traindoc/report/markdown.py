@@ -7,12 +7,18 @@ around it — so nobody needs a round trip to ask.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from traindoc.measure.stats import fmt
 from traindoc.model import Run
 from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
+from traindoc.report.line import step_range
+
+if TYPE_CHECKING:
+    from traindoc.report.render import Report
 
 CONFIG_FACTS = (
     "regime",
@@ -33,46 +39,30 @@ CONFIG_FACTS = (
 )
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
+    """Text safe inside a table cell (and anywhere else in the report)."""
     return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def report(r: Report) -> str:
+    """`--format markdown` of diagnose and preflight: a block per run, then the summary."""
+    from traindoc.report import summary
+
+    parts = [render(d) for d in r.runs]
+    rows = r.summary()
+    if rows:
+        parts.append(summary.render_markdown(rows))
+    return "\n\n".join(parts)
 
 
 def render(d: Diagnosis) -> str:
     run = d.run
-    out = [f"### traindoc: `{_cell(run.name)}` is **{d.verdict}**", ""]
-    if d.findings:
-        out += [
-            "| # | severity | finding id | finding | steps | caused by |",
-            "|---|---|---|---|---|---|",
-        ]
-        for i, f in enumerate(d.findings, 1):
-            steps = (
-                ""
-                if f.step is None
-                else f"{f.step}" + (f"–{f.end_step}" if f.end_step not in (None, f.step) else "")
-            )
-            out.append(
-                f"| {i} | {f.severity} | `{f.id}` | {_cell(f.title)} | {steps} | "
-                f"{', '.join(f.caused_by)} |"
-            )
-        out.append("")
-        for f in d.findings:
-            live = live_line(f)
-            if f.caused_by and not live:
-                continue
-            out += [f"**{_cell(f.title)}** — {_cell(f.prescription)}", ""]
-            out += [f"_{_cell(live[0].upper() + live[1:])}._", ""] if live else []
-    elif d.verdict == "inconclusive":
-        out += ["Nothing wrong found, but too little was logged to call the run healthy:", ""]
-        core = set(d.core_not_judged)
-        out += [f"- `{s.rule}`: {_cell(s.reason)}" for s in d.not_judged if s.rule in core]
-        out.append("")
-    else:
-        out += ["No problems found.", ""]
+    out = [f"### traindoc: `{cell(run.name)}` is **{d.verdict}**", ""]
+    out += findings(d)
     cfg = [(k, run.fact(k)) for k in CONFIG_FACTS if run.fact(k) is not None]
     if cfg:
         out += ["<details><summary>Config</summary>", "", "| key | value | from |", "|---|---|---|"]
-        out += [f"| {k} | {_cell(str(v))} | {_cell(run.facts[k].source)} |" for k, v in cfg]
+        out += [f"| {k} | {cell(str(v))} | {cell(run.facts[k].source)} |" for k, v in cfg]
         out += ["", "</details>", ""]
     out += [versions_line(run.fact("versions") or {}), ""]
     step = d.first_anomaly_step()
@@ -83,9 +73,39 @@ def render(d: Diagnosis) -> str:
     read = read_lines(d)
     if read:
         out += ["<details><summary>What was read</summary>", ""]
-        out += [f"- {_cell(x)}" for x in read] + ["", "</details>", ""]
-    out.append(f"<sub>traindoc · inputs: {', '.join(_cell(i.path) for i in run.inputs)}</sub>")
+        out += [f"- {cell(x)}" for x in read] + ["", "</details>", ""]
+    out.append(f"<sub>traindoc · inputs: {', '.join(cell(i.path) for i in run.inputs)}</sub>")
     return "\n".join(out)
+
+
+def findings(d: Diagnosis) -> list[str]:
+    """The findings table and what to do about each root cause (or why none is listed)."""
+    out: list[str] = []
+    if d.findings:
+        out += [
+            "| # | severity | finding id | finding | steps | caused by |",
+            "|---|---|---|---|---|---|",
+        ]
+        for i, f in enumerate(d.findings, 1):
+            out.append(
+                f"| {i} | {f.severity} | `{f.id}` | {cell(f.title)} | {step_range(f)} | "
+                f"{', '.join(f.caused_by)} |"
+            )
+        out.append("")
+        for f in d.findings:
+            live = live_line(f)
+            if f.caused_by and not live:
+                continue
+            out += [f"**{cell(f.title)}** — {cell(f.prescription)}", ""]
+            out += [f"_{cell(live[0].upper() + live[1:])}._", ""] if live else []
+    elif d.verdict == "inconclusive":
+        out += ["Nothing wrong found, but too little was logged to call the run healthy:", ""]
+        core = set(d.core_not_judged)
+        out += [f"- `{s.rule}`: {cell(s.reason)}" for s in d.not_judged if s.rule in core]
+        out.append("")
+    else:
+        out += ["No problems found.", ""]
+    return out
 
 
 def versions_line(recorded: dict[str, str]) -> str:

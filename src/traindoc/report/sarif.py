@@ -9,16 +9,19 @@ Validated against the official schema in tests (tests/assets/sarif/).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from traindoc import __version__
 from traindoc.model import Severity
 from traindoc.model.diagnosis import Diagnosis
-from traindoc.report.json_report import finite
+from traindoc.report.json_report import dumps
+from traindoc.report.line import finding_line
 from traindoc.report.location import uri, where
 from traindoc.rules.api import RuleSpec
+
+if TYPE_CHECKING:
+    from traindoc.report.render import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where each rule's page is in the traindoc repository (docs/rules/<id>.md, made from
@@ -80,8 +83,12 @@ def render(
     unreadable: Sequence[tuple[str, str]] = (),
     specs: Iterable[RuleSpec] | None = None,
 ) -> str:
-    doc = finite(to_dict(diagnoses, unreadable, specs))
-    return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
+    return dumps(to_dict(diagnoses, unreadable, specs))
+
+
+def report(r: Report) -> str:
+    """`--format sarif` for any command's result."""
+    return render(r.runs, [(u.path, u.error) for u in r.unreadable])
 
 
 def _rule(s: RuleSpec) -> dict[str, Any]:
@@ -101,7 +108,7 @@ def _rule(s: RuleSpec) -> dict[str, Any]:
 
 def _result(f: Any, d: Diagnosis, index: dict[str, int]) -> dict[str, Any]:
     file, line = where(f, d.run)
-    text = f.title + (f" Do: {f.prescription}" if f.prescription else "")
+    text = finding_line(f) + (f" Do: {f.prescription}" if f.prescription else "")
     return {
         "ruleId": f.rule,
         "ruleIndex": index[f.rule],

@@ -11,6 +11,7 @@ from traindoc.model import Finding, Severity
 from traindoc.model.diagnosis import Diagnosis
 from traindoc.report._live import live_line
 from traindoc.report.console import colored
+from traindoc.report.line import steps_text
 from traindoc.report.sparkline import sparkline
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -96,7 +97,7 @@ def _finding(console: Console, f: Finding, i: int, d: Diagnosis) -> None:
     line.append(f" {f.title}", style="bold")
     line.append(f"  [{f.id}]", style="dim")
     console.print(line)
-    where = _where(f)
+    where = steps_text(f)
     if where or f.caused_by:
         extra = f"caused by {', '.join(f.caused_by)}" if f.caused_by else ""
         console.print(Text("    " + "  ·  ".join(x for x in (where, extra) if x), style="dim"))
@@ -163,14 +164,6 @@ def read_lines(d: Diagnosis, top: int = 6) -> list[str]:
         )
         out.append(f"audited data found with the run: {', '.join(data[:4])} ({rows})")
     return out
-
-
-def _where(f: Finding) -> str:
-    if f.step is None:
-        return ""
-    if f.end_step is not None and f.end_step != f.step:
-        return f"steps {f.step}–{f.end_step}"
-    return f"step {f.step}"
 
 
 def _short(v: object) -> str:
