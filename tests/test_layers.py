@@ -38,16 +38,10 @@ LAYERS: Layers = (
     (("safepickle", "progress"), "the pickle walker and the progress bar: import no traindoc"),
 )
 
-# Wrong-way imports known today, each with its owner. The command glue moves to
-# commands/ (issue 13, branch `commands`); delete an entry when its file is fixed or
-# gone -- the check below fails on a stale entry so the list cannot rot.
-KNOWN: dict[tuple[str, str], str] = {
-    ("data/command.py", "engine"): "command glue; moves to commands/data.py",
-    ("data/command.py", "settings"): "command glue; moves to commands/data.py",
-    ("data/command.py", "rules"): "command glue; moves to commands/data.py",
-    ("data/command.py", "report"): "command glue; moves to commands/data.py",
-    ("preflight/command.py", "report"): "command glue; moves to commands/preflight.py",
-}
+# Wrong-way imports known today, each with its owner and where it is going; delete an
+# entry when its file is fixed or gone -- the check below fails on a stale entry so the
+# list cannot rot. (Empty since the command glue moved to commands/.)
+KNOWN: dict[tuple[str, str], str] = {}
 
 HEAVY = {"torch", "transformers", "lightning", "pandas", "tensorboard"}
 

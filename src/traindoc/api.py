@@ -184,7 +184,9 @@ def audit_data(
 
     Raises InputError when the data cannot be read (or traindoc[data] is needed).
     """
-    from traindoc.data.command import audit_run
+    from traindoc.data.check import audit_run
+    from traindoc.engine import diagnose as run_rules
+    from traindoc.rules.registry import load_all
 
     if settings is None:
         settings = load_settings(
@@ -196,7 +198,7 @@ def audit_data(
             rules=rules,
             origin="api",
         )
-    d, result = audit_run(
+    run, result = audit_run(
         path,
         eval,
         text_field,
@@ -205,8 +207,8 @@ def audit_data(
         max_seq_len=max_seq_len,
         distributed=distributed,
         workers=workers,
-        settings=settings,
     )
+    d = run_rules(run, settings.apply(r for r in load_all().values() if r.family == "data"))
     return Diagnosis((d,), (), settings, "data", {"export": result.export})
 
 
@@ -241,7 +243,7 @@ def preflight(
 
     Raises InputError for unusable input.
     """
-    from traindoc.preflight.command import diagnose_setup
+    from traindoc.preflight.setup import diagnose_setup
 
     start = next((p for p in (model, config_file, data, resume) if p is not None), ".")
     if settings is None:

@@ -1,6 +1,9 @@
-"""Command line: the only layer that reads argv or prints.
+"""Command line: the only layer that reads argv; typer wiring over traindoc.commands.
 
-Exit status (../shared/RULES.md): 0 when nothing reaches --fail-on, 1 when
+Each command here declares its options, builds the settings and the Output,
+and calls its traindoc.commands module, which renders through report.render;
+an InputError from any of them becomes the one `traindoc: ...` line on
+stderr. Exit status (../shared/RULES.md): 0 when nothing reaches --fail-on, 1 when
 something does, 2 for unusable input, arguments or settings (one line on
 stderr; a settings file's errors are all listed, one per line).
 """
@@ -9,20 +12,19 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from traindoc import __version__
 from traindoc.model import REGIMES
-from traindoc.outcome import InputError, write_text
+from traindoc.outcome import InputError
 
 if TYPE_CHECKING:
-    from traindoc.result import Diagnosis
+    from traindoc.report.render import Output
     from traindoc.settings import Settings
 
 app = typer.Typer(
@@ -39,6 +41,12 @@ class Format(str, Enum):
     markdown = "markdown"
     github = "github"
     sarif = "sarif"
+
+
+class CompareFormat(str, Enum):
+    terminal = "terminal"
+    json = "json"
+    markdown = "markdown"
 
 
 class FailOn(str, Enum):
@@ -93,10 +101,21 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _console(width: int | None = None, no_color: bool = False) -> Console:
+def _out(width: int | None = None, no_color: bool = False, quiet: bool = False) -> Output:
+    """Where the report goes: stdout, fitted to it (report/console.py)."""
     from traindoc.report.console import make_console
+    from traindoc.report.render import Output
 
-    return make_console(width=width, color=False if no_color else None)
+    return Output(make_console(width=width, color=False if no_color else None), quiet=quiet)
+
+
+def _run(status: Callable[[], int]) -> NoReturn:
+    """Run a command; its status is the exit status, an InputError the one line and 2."""
+    try:
+        code = status()
+    except InputError as exc:
+        _fail(str(exc))
+    raise typer.Exit(code)
 
 
 def _settings(
@@ -151,7 +170,7 @@ def diagnose(
     quiet: QuietOpt = False,
 ) -> None:
     """Diagnose a finished or running training run (PATH `-` reads a log from stdin)."""
-    from traindoc.api import diagnose as diagnose_path
+    from traindoc.commands.diagnose import diagnose as command
 
     if regime is not None and regime not in REGIMES:
         _fail(f"unknown regime {regime!r}; valid: {', '.join(REGIMES)}")
@@ -165,52 +184,18 @@ def diagnose(
         vocab_size=vocab_size,
         num_classes=num_classes,
     )
-    try:
-        d = diagnose_path(path, checkpoints=checkpoints, pattern=pattern, settings=settings)
-    except InputError as exc:
-        _fail(str(exc))
-    n = len(d.runs) + len(d.unreadable)
-    if html is not None and n > 1:
-        print(f"traindoc: --html takes one run; {path} holds {n}", file=sys.stderr)
-    _show(d, format, _console(width, no_color), quiet)
-    if d.unreadable and n > 1:  # the reports stand; stderr names what could not be read
-        more = f" (and {len(d.unreadable) - 1} more unreadable)" if len(d.unreadable) > 1 else ""
-        print(f"traindoc: {d.unreadable[0].error}{more}", file=sys.stderr)
-    if html is not None and n == 1:
-        _write(html, d.to_html())
-    raise typer.Exit(d.exit_status())
-
-
-def _show(d: Diagnosis, format: Format, console: Console, quiet: bool = False) -> None:
-    """The one place that picks a diagnosis's renderer."""
-    if format is Format.json:
-        print(d.to_json())
-    elif format is Format.markdown:
-        print(d.to_markdown())
-    elif format is Format.github:
-        text = d.to_github()
-        if text:
-            print(text)
-    elif format is Format.sarif:
-        print(d.to_sarif())
-    elif quiet:
-        from traindoc.report.terminal import verdict_line
-
-        for r in d.runs:
-            console.print(verdict_line(r))
-        for u in d.unreadable:
-            console.print(f"[bold magenta] UNREADABLE [/]  {escape(u.name)}: {escape(u.error)}")
-    else:
-        from traindoc.report import summary
-        from traindoc.report.terminal import render as render_term
-
-        for r in d.runs:
-            render_term(r, console)
-        rows = d.summary()
-        if rows:
-            for u in d.unreadable:
-                console.print(f"[magenta]UNREADABLE[/] {escape(u.name)}: {escape(u.error)}")
-            summary.render_terminal(rows, console)
+    out = _out(width, no_color, quiet)
+    _run(
+        lambda: command(
+            path,
+            settings,
+            out,
+            fmt=format.value,
+            checkpoints=checkpoints,
+            pattern=pattern,
+            html=html,
+        )
+    )
 
 
 @app.command()
@@ -230,30 +215,11 @@ def ckpt(
     quiet: QuietOpt = False,
 ) -> None:
     """Check a checkpoint's tensors: exploded, NaN, zero, untrained adapters, frozen."""
-    from traindoc.api import ckpt as check
+    from traindoc.commands.ckpt import ckpt as command
 
     settings = _settings(path, config, select, ignore, fail_on)
-    try:
-        d = check(path, against=against, workers=workers, settings=settings)
-    except InputError as exc:
-        _fail(str(exc))
-    console = _console(width, no_color)
-    if format in (Format.terminal, Format.markdown) and not quiet:
-        # (markdown has no checkpoint table: it shows the terminal view, as it always did)
-        from traindoc.report.checkpoints import render_all, render_comparison
-        from traindoc.report.terminal import render_findings
-
-        r, cmp = d.runs[0], d.extra.get("comparison")
-        flagged = {
-            (f.evidence.get("checkpoint"), t) for f in r.findings for t in _tensor_names(f.evidence)
-        }
-        render_all(r.run.checkpoints, flagged, console)
-        if cmp is not None:
-            render_comparison(cmp, console)
-        render_findings(r, console)
-    else:
-        _show(d, format, console, quiet)
-    raise typer.Exit(d.exit_status())
+    out = _out(width, no_color, quiet)
+    _run(lambda: command(path, settings, out, fmt=format.value, against=against, workers=workers))
 
 
 @app.command()
@@ -262,8 +228,8 @@ def compare(
         list[Path], typer.Argument(help="Two or more runs; the first is the reference.")
     ],
     format: Annotated[
-        Format, typer.Option("--format", "-f", help="terminal or json.")
-    ] = Format.terminal,
+        CompareFormat, typer.Option("--format", "-f", help="terminal, json or markdown.")
+    ] = CompareFormat.terminal,
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write the runs overlaid as HTML here.")
     ] = None,
@@ -271,46 +237,10 @@ def compare(
     no_color: NoColorOpt = False,
 ) -> None:
     """Overlay runs and say the first step where each parts from the first (loss, LR, grad norm)."""
-    from traindoc.compare import compare_runs, config_diff
-    from traindoc.pipeline import load
-    from traindoc.readers import ReadError
+    from traindoc.commands.compare import compare as command
 
-    if len(paths) < 2:
-        _fail("compare needs at least two runs")
-    if format in (Format.github, Format.sarif, Format.markdown):
-        _fail(f"compare writes terminal or json, not {format.value}")
-    try:
-        runs = [load(p, checkpoints=False) for p in paths]
-    except ReadError as exc:
-        _fail(str(exc))
-    cmps, config = compare_runs(runs), config_diff(runs)
-    if format is Format.json:
-        import json
-
-        doc = {
-            "runs": [r.name for r in runs],
-            "config": [c.to_dict() for c in config],
-            "comparisons": [c.to_dict() for c in cmps],
-        }
-        print(json.dumps(doc, indent=2, default=str))
-    else:
-        from traindoc.report.compare_terminal import render as render_cmp
-
-        render_cmp(runs, cmps, _console(width, no_color), config)
-    if html is not None:
-        from traindoc.report.html import render_compare
-
-        _write(html, render_compare(runs, cmps, config))
-
-
-def _write(path: Path, text: str) -> None:
-    if (error := write_text(path, text)) is not None:
-        _fail(error)
-
-
-def _tensor_names(evidence: dict) -> list[str]:
-    names = evidence.get("tensors") or evidence.get("tensor") or []
-    return [names] if isinstance(names, str) else [n for n in names if isinstance(n, str)]
+    out = _out(width, no_color)
+    _run(lambda: command(paths, out, fmt=format.value, html=html))
 
 
 @app.command()
@@ -357,23 +287,23 @@ def preflight(
     quiet: QuietOpt = False,
 ) -> None:
     """Check the start, the rate, the resume and the memory before spending GPU time."""
-    from traindoc.preflight.command import preflight_command
+    from traindoc.commands.preflight import preflight as command
 
     start = next((p for p in (model, config, data, resume) if p is not None), Path("."))
     settings = _settings(start, settings_file, select, ignore, fail_on)
-    raise typer.Exit(
-        preflight_command(
-            model,
-            config,
-            data,
-            gpu,
-            gpu_mem,
-            resume,
-            format=format.value,
-            fail_on=settings.fail_on,
-            settings=settings,
-            console=_console(width, no_color),
-            quiet=quiet,
+    out = _out(width, no_color, quiet)
+    _run(
+        lambda: command(
+            settings,
+            out,
+            model=model,
+            config=config,
+            data=data,
+            gpu=gpu,
+            gpu_mem=gpu_mem,
+            resume=resume,
+            fmt=format.value,
+            html=html,
             learning_rate=learning_rate,
             per_device_batch=per_device_batch,
             grad_accum=grad_accum,
@@ -384,7 +314,6 @@ def preflight(
             precision=precision,
             seq_len=seq_len,
             regime=regime,
-            html=html,
         )
     )
 
@@ -419,26 +348,25 @@ def data(
     quiet: QuietOpt = False,
 ) -> None:
     """Audit a dataset: duplicates, near-duplicates, label conflicts, leakage, imbalance."""
-    from traindoc.data.command import data_command
+    from traindoc.commands.data import data as command
 
     settings = _settings(path, config, select, ignore, fail_on)
-    raise typer.Exit(
-        data_command(
+    out = _out(width, no_color, quiet)
+    _run(
+        lambda: command(
             path,
-            eval,
-            text_field,
-            label_field,
-            export,
-            format=format.value,
-            fail_on=settings.fail_on,
-            distributed=distributed,
+            settings,
+            out,
+            fmt=format.value,
+            eval_path=eval,
+            text_field=text_field,
+            label_field=label_field,
+            export=export,
             threshold=threshold,
             max_seq_len=max_seq_len,
+            distributed=distributed,
             workers=workers,
             html=html,
-            settings=settings,
-            console=_console(width, no_color),
-            quiet=quiet,
         )
     )
 
@@ -462,12 +390,14 @@ def watch(
     config: ConfigOpt = None,
 ) -> None:
     """Follow a run being written: new findings as they appear, a heartbeat, stalls, the end."""
-    from traindoc.live.command import watch as follow
+    from traindoc.commands.watch import watch as command
 
     settings = _settings(run_dir, config, select, ignore, fail_on)
-    raise typer.Exit(
-        follow(
+    out = _out()
+    _run(
+        lambda: command(
             run_dir,
+            out,
             interval=interval,
             stall_after=stall_after,
             once=once,
@@ -494,23 +424,13 @@ def rules(
     no_color: NoColorOpt = False,
 ) -> None:
     """List every rule: id, family, default severity, summary (--settings: the effective ones)."""
-    from rich.table import Table
+    from traindoc.commands.rules import rules as command
 
-    from traindoc.rules.registry import load_all
-
-    console = _console(width, no_color)
+    found = None
     if settings or path is not None:
-        from traindoc.report.settings import render as render_settings
-
         found = _settings(path or Path("."), config, select, ignore, fail_on)
-        render_settings(found, load_all().values(), console)
-        return
-    table = Table(box=None, header_style="bold")
-    for col in ("rule", "family", "severity", "what it flags"):
-        table.add_column(col)
-    for spec in load_all().values():
-        table.add_row(spec.id, spec.family, str(spec.severity), spec.summary)
-    console.print(table)
+    out = _out(width, no_color)
+    _run(lambda: command(out, found))
 
 
 @app.command()
@@ -518,18 +438,9 @@ def explain(
     rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. uniform-plateau.")],
 ) -> None:
     """Print one rule's documentation."""
-    from traindoc.rules.registry import load_all
+    from traindoc.commands.rules import explain as command
 
-    rules = load_all()
-    if rule_id not in rules:
-        _fail(f"unknown rule {rule_id!r}; run `traindoc rules` for the list")
-    spec = rules[rule_id]
-    print(f"{spec.id}  ({spec.family}, {spec.severity})\n")
-    print(spec.doc)
-    if spec.params is not None:
-        print("Thresholds:")
-        for name, value in vars(spec.params).items():
-            print(f"  {name} = {value}")
+    _run(lambda: command(rule_id, _out()))
 
 
 def _version(value: bool) -> None:

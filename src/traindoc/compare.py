@@ -169,6 +169,21 @@ def compare_runs(
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class RunComparison:
+    """What `traindoc compare` reports: the runs, where each parts from the first, and
+    their settings side by side. `command` names it for report.render."""
+
+    runs: tuple[Run, ...]
+    comparisons: tuple[Comparison, ...]
+    config: tuple[ConfigRow, ...]
+    command: str = "compare"
+
+    @classmethod
+    def of(cls, runs: Sequence[Run]) -> RunComparison:
+        return cls(tuple(runs), compare_runs(runs), config_diff(runs))
+
+
 def first_parting(a: Series, b: Series, signal: str, params: Params | None = None) -> Parting:
     """The first step from which `b` stays apart from `a`, beyond noise and tolerance."""
     p = params or Params()

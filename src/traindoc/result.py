@@ -15,7 +15,7 @@ from typing import Any
 from traindoc.model import Finding
 from traindoc.model.diagnosis import Diagnosis as RunDiagnosis
 from traindoc.model.diagnosis import Unreadable
-from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status
+from traindoc.outcome import EXIT_BAD_INPUT, exit_status
 from traindoc.settings import Settings
 
 _RANK = {"healthy": 0, "inconclusive": 1, "suspect": 2, "unreadable": 3, "broken": 4}
@@ -58,61 +58,34 @@ class Diagnosis:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report as a dict (strict JSON: non-finite numbers as strings)."""
-        from traindoc.report import json_report
+        from traindoc.report.render import to_dict
 
-        if self.command == "ckpt":
-            return json_report.finite(_ckpt_dict(self))
-        if self.command == "data":
-            from traindoc.report.data import to_dict
-
-            return to_dict(self.runs[0], self.runs[0].run.data)
-        if self.command == "preflight":
-            from traindoc.preflight.command import to_dict as preflight_dict
-
-            return preflight_dict(self.runs[0])
-        reports: list[dict[str, Any]] = [json_report.to_dict(r) for r in self.runs]
-        reports += [
-            {"run": {"name": u.name}, "verdict": "unreadable", "error": u.error}
-            for u in self.unreadable
-        ]
-        return json_report.finite(json_report.document(reports, self.summary() or None))
+        return to_dict(self)
 
     def to_json(self) -> str:
         """The JSON report: what `traindoc <command> --format json` prints."""
-        from traindoc.report.json_report import dumps
-
-        return dumps(self.to_dict())
+        return self._text("json")
 
     def to_markdown(self) -> str:
-        """A Markdown block per run (to paste into an issue), then the summary table."""
-        from traindoc.report import summary
-        from traindoc.report.markdown import render
-
-        parts = [render(r) for r in self.runs]
-        rows = self.summary()
-        if rows:
-            return "\n\n".join(parts) + "\n\n" + summary.render_markdown(rows)
-        return "\n\n".join(parts)
+        """The Markdown report (to paste into an issue): `--format markdown`."""
+        return self._text("markdown")
 
     def to_github(self) -> str:
         """GitHub Actions annotations, one `::error file=...::...` line per finding."""
-        from traindoc.report.github import render
-
-        return render(self.runs, [(u.path, u.error) for u in self.unreadable])
+        return self._text("github")
 
     def to_sarif(self) -> str:
         """A SARIF 2.1.0 log (GitHub code scanning, other CI viewers)."""
-        from traindoc.report.sarif import render
-
-        return render(self.runs, [(u.path, u.error) for u in self.unreadable])
+        return self._text("sarif")
 
     def to_html(self) -> str:
         """The self-contained HTML page of the first run (the CLI's `--html`)."""
-        from traindoc.report.html import render
+        return self._text("html")
 
-        if not self.runs:
-            raise InputError("no run could be read: " + "; ".join(u.error for u in self.unreadable))
-        return render(self.runs[0])
+    def _text(self, fmt: str) -> str:
+        from traindoc.report.render import to_text
+
+        return to_text(self, fmt)
 
     def summary(self) -> list[dict[str, Any]]:
         """The multi-run table's rows (empty for a single run)."""
@@ -158,14 +131,3 @@ class Diagnosis:
         )
         n = len(self.findings)
         return f"<traindoc.Diagnosis {self.verdict}: {names} ({n} finding{'s' * (n != 1)})>"
-
-
-def _ckpt_dict(d: Diagnosis) -> dict[str, Any]:
-    """`traindoc ckpt --format json`: the checkpoints' statistics, findings, the update."""
-    r, cmp = d.runs[0], d.extra.get("comparison")
-    return {
-        "checkpoints": [c.to_dict() for c in r.run.checkpoints],
-        "verdict": r.verdict,
-        "findings": [f.to_dict() for f in r.findings],
-        "against": cmp.to_dict() if cmp else None,
-    }

@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from tests.data.corpus import clean, planted, write
+from traindoc.commands.data import data
 from traindoc.data.audit import Options, audit
-from traindoc.data.command import data_command
 from traindoc.data.readers import DataError
 from traindoc.engine import diagnose
 from traindoc.model import Run
+from traindoc.outcome import InputError
+from traindoc.report.render import Output
 from traindoc.rules.registry import load_all
+from traindoc.settings import Settings
 
 FORMATS = ["jsonl", "json", "csv", "parquet", "arrow", "hf"]
 SUFFIX = {
@@ -24,6 +27,11 @@ SUFFIX = {
     "arrow": ".arrow",
     "hf": "",
 }
+
+
+def data_command(path: Path, format: str = "terminal", **options) -> int:
+    """`traindoc data PATH` with the default settings; its exit status."""
+    return data(path, Settings(), Output(), fmt=format, **options)
 
 
 def _data_findings(summary) -> dict:
@@ -109,7 +117,7 @@ def test_shards_and_dataset_dict(plant, tmp_path: Path) -> None:
     assert len(exported["leaked_eval"]) >= 9
 
 
-def test_malformed_lines_non_utf8_and_empty(tmp_path: Path, capsys) -> None:
+def test_malformed_lines_non_utf8_and_empty(tmp_path: Path) -> None:
     rows = clean(1100, seed=8)
     lines = [json.dumps(r).encode() for r in rows]
     lines[10] = b'{"text": "broken'
@@ -122,8 +130,8 @@ def test_malformed_lines_non_utf8_and_empty(tmp_path: Path, capsys) -> None:
     assert any("t.jsonl:11: malformed JSON" in n for n in s.notes)
     assert any("t.jsonl:21: not UTF-8" in n for n in s.notes)
     assert any("empty.jsonl: empty file" in n for n in s.notes)
-    assert data_command(tmp_path / "empty.jsonl") == 2
-    assert "no records" in capsys.readouterr().err
+    with pytest.raises(InputError, match="no records"):  # the CLI's one line, exit 2
+        data_command(tmp_path / "empty.jsonl")
 
 
 def test_mixed_schemas_noted(tmp_path: Path) -> None:

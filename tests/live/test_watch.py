@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from traindoc.live.command import watch
+from traindoc.commands.watch import watch
 from traindoc.live.watch import Watcher
+from traindoc.outcome import InputError
+from traindoc.report.console import make_console
+from traindoc.report.render import Output
 
 WRITER = """
-import json
-
-import pytest, math, sys, time
+import json, math, sys, time
 out = sys.argv[1]
 with open(out + "/metrics.jsonl", "a") as f:
     for step in range(1, 31):
@@ -52,10 +53,11 @@ def test_watch_command_once(tmp_path: Path, capsys) -> None:
     with (tmp_path / "metrics.jsonl").open("w") as f:
         for step in range(1, 6):
             f.write(json.dumps({"step": step, "loss": 96.0 if step == 1 else math.nan}) + "\n")
-    assert watch(tmp_path, once=True) == 1
+    assert watch(tmp_path, Output(), once=True) == 1
     out = capsys.readouterr().out
     assert "nonfinite-loss" in out
-    assert watch(tmp_path / "missing", once=True) == 2
+    with pytest.raises(InputError, match="no such file"):  # the CLI's exit 2
+        watch(tmp_path / "missing", Output(), once=True)
 
 
 def _append(path: Path, *records: dict) -> None:
@@ -118,7 +120,7 @@ def test_watch_waits_quietly_then_follows_a_growing_log_to_its_end(tmp_path: Pat
     rc: list[int] = []
     writer = threading.Thread(target=write, daemon=True)
     follower = threading.Thread(
-        target=lambda: rc.append(watch(run, interval=0.05, every=0.3, out=out)), daemon=True
+        target=lambda: rc.append(watch(run, _to(out), interval=0.05, every=0.3)), daemon=True
     )
     writer.start()
     follower.start()
@@ -133,6 +135,7 @@ def test_watch_waits_quietly_then_follows_a_growing_log_to_its_end(tmp_path: Pat
     assert len(beats) >= 2 and steps == sorted(set(steps))  # one per new step at most
     assert "loss " in beats[0] and "lr 1.00e-04" in beats[0]
     assert any("finished at step 12" in ln and "train_runtime" in ln for ln in lines)
+    assert lines[-1].endswith("out  ·  12 steps")  # the last diagnosis's verdict line
     assert "stalled" not in out.getvalue()
     assert rc == [0]
 
@@ -203,9 +206,9 @@ def test_on_a_terminal_the_heartbeat_is_one_status_line(tmp_path: Path) -> None:
     import re
 
     from traindoc.live.beat import Beat
-    from traindoc.live.command import _Printer
     from traindoc.live.watch import Update
     from traindoc.model import Finding, Severity
+    from traindoc.report.render import render
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -213,19 +216,43 @@ def test_on_a_terminal_the_heartbeat_is_one_status_line(tmp_path: Path) -> None:
 
     nan = Finding("nonfinite-loss", "loss", Severity.ERROR, "Loss is NaN", step=3)
     shown = {}
-    for out in (Tty(), io.StringIO()):
-        p = _Printer(out, "error")
-        p.update(Update(beat=Beat(1, {"loss": 2.0})))
-        p.update(Update(beat=Beat(2, {"loss": 1.9})))
-        p.update(Update(findings=(nan,), beat=Beat(3, {"loss": math.nan})))
-        p.close()
-        shown[out.isatty()] = re.sub(r"\[\d\d:\d\d:\d\d\] ", "", out.getvalue())
+    for buf in (Tty(), io.StringIO()):
+        out = _to(buf)
+        for u in (
+            Update(beat=Beat(1, {"loss": 2.0})),
+            Update(beat=Beat(2, {"loss": 1.9})),
+            Update(findings=(nan,), beat=Beat(3, {"loss": math.nan})),
+        ):
+            render(u, "terminal", out, kind="watch")
+        out.end_status()
+        shown[buf.isatty()] = re.sub(r"\[\d\d:\d\d:\d\d\] ", "", buf.getvalue())
     # rewritten in place; cleared for a finding, which stays; the last one ended at exit
     assert shown[True] == (
         "\r\x1b[Kstep 1  loss 2\r\x1b[Kstep 2  loss 1.9\r\x1b[K"
-        "ERROR   nonfinite-loss (step 3): Loss is NaN\n\r\x1b[Kstep 3  loss nan\n"
+        "ERROR   nonfinite-loss: Loss is NaN (step 3)\n\r\x1b[Kstep 3  loss nan\n"
     )
     assert shown[False] == (  # piped: plain lines
-        "step 1  loss 2\nstep 2  loss 1.9\nERROR   nonfinite-loss (step 3): Loss is NaN\n"
+        "step 1  loss 2\nstep 2  loss 1.9\nERROR   nonfinite-loss: Loss is NaN (step 3)\n"
         "step 3  loss nan\n"
     )
+
+
+def test_a_run_still_unreadable_at_the_next_look_is_said_once(tmp_path: Path) -> None:
+    _append(tmp_path / "metrics.jsonl", {"step": 1, "loss": 2.5})
+    w = Watcher(tmp_path)
+    assert w.poll(now=0.0).error is None
+    state = tmp_path / "trainer_state.json"
+    state.write_text('{"log_history": [')  # caught mid-write
+    first = w.poll(now=1.0).error
+    state.write_text('{"log_history": [  ')  # grown, still mid-write the same way
+    again = w.poll(now=2.0).error
+    state.write_text('{"log_history": [{')  # another error: said
+    other = w.poll(now=3.0).error
+    assert first is not None and "truncated JSON" in first
+    assert again is None
+    assert other is not None and other != first
+
+
+def _to(buf: object) -> Output:
+    """An Output writing into buf, as the CLI's would into stdout."""
+    return Output(make_console(file=buf, color=False))  # type: ignore[arg-type]

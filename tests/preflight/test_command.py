@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 
 from tests.preflight.conftest import ASSETS, SEED_A, needs_torch
+from traindoc.commands.preflight import preflight
 from traindoc.engine import diagnose
+from traindoc.outcome import InputError
 from traindoc.preflight import first_batch
-from traindoc.preflight.command import build_run, preflight_command, specs
+from traindoc.preflight.setup import build_run, specs
+from traindoc.report.render import Output
+from traindoc.settings import Settings
 
 
 def _ids(model=None, config=None, data=None, gpu=None, gpu_mem=None, resume=None, **flags):
@@ -296,16 +300,18 @@ def test_exit_codes_and_json(
     capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(first_batch, "available", lambda: False)
-    rc = preflight_command(SEED_A / "best", None, None, None, None, None, "json", "error")
+
+    def run(fmt: str = "terminal", **args) -> int:
+        return preflight(Settings(), Output(), fmt=fmt, **args)
+
+    rc = run("json", model=SEED_A / "best")
     out = json.loads(capsys.readouterr().out)
     assert rc == 1 and out["verdict"] == "broken"
-    rc = preflight_command(SEED_A / "checkpoint-30", None, None, None, None, None, "json", "error")
-    assert rc == 0
-    assert preflight_command(Path("/nope"), None, None, None, None, None, "terminal", "error") == 2
-    assert preflight_command(None, None, None, "Voodoo 3", None, None, "terminal", "error") == 2
-    assert (
-        preflight_command(None, None, None, None, None, None, "terminal", "error", regime="x") == 2
-    )
+    assert run("json", model=SEED_A / "checkpoint-30") == 0
+    # unusable input: the CLI's one line and exit 2
+    for bad in ({"model": Path("/nope")}, {"gpu": "Voodoo 3"}, {"regime": "x"}):
+        with pytest.raises(InputError):
+            run(**bad)
 
 
 def test_data_counts(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.preflight.conftest import ASSETS, needs_torch
-from traindoc.preflight.command import build_run
 from traindoc.preflight.config import read_config
+from traindoc.preflight.setup import build_run
 from traindoc.readers import ReadError
 
 

@@ -50,7 +50,7 @@ class Update:
     findings: tuple[Finding, ...] = ()
     stall: Finding | None = None
     last_step: int | None = None
-    error: str | None = None
+    error: str | None = None  # a re-read failed: said once, again when it changes
     waiting: bool = False  # nothing readable written yet (no step logged)
     beat: Beat | None = None
     finished: Finished | None = None
@@ -83,6 +83,7 @@ class Watcher:
         self._stalled = False
         self._last_step: int | None = None
         self._finished: Finished | None = None
+        self._error: str | None = None  # the last poll's read error
 
     def _files(self) -> Iterator[Path]:
         if self.root.is_file():
@@ -124,7 +125,10 @@ class Watcher:
         if self.last is not None and self.pacer.due(now, self._last_step):
             beat = self.pacer.beat(self.last.run)
         waiting = self._last_step is None
-        return replace(update, last_step=self._last_step, beat=beat, waiting=waiting)
+        # A file still mid-write at the next look: the same error, said once already.
+        error = update.error if update.error != self._error else None
+        self._error = update.error
+        return replace(update, last_step=self._last_step, beat=beat, waiting=waiting, error=error)
 
     def _idle(self, now: float) -> Update:
         # Before the first step a long silence is normal (loading the model, the

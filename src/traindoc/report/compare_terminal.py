@@ -4,18 +4,23 @@ shared axis, and where each parts from the first."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from traindoc.compare import Comparison, ConfigRow
+from traindoc.compare import Comparison, ConfigRow, RunComparison
 from traindoc.measure.stats import fmt
 from traindoc.model import Run
 from traindoc.report.sparkline import shared_sparklines
 
+if TYPE_CHECKING:
+    from traindoc.report.render import Output
 
-def _cell(v: object) -> str:
+
+def value_text(v: object) -> str:
+    """A setting's value in a table cell (— where a run does not record it)."""
     if v is None:
         return "—"
     if isinstance(v, float):
@@ -35,8 +40,12 @@ def config_table(runs: Sequence[Run], rows: Sequence[ConfigRow]) -> Table | None
         t.add_column(r.name)
     for row in rows:
         style = "bold" if row.differs else "dim"
-        t.add_row(row.key, *[_cell(v) for v in row.values], style=style)
+        t.add_row(row.key, *[value_text(v) for v in row.values], style=style)
     return t
+
+
+def view(c: RunComparison, out: Output) -> None:
+    render(c.runs, c.comparisons, out.console, c.config)
 
 
 def render(

@@ -16,7 +16,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from traindoc import __version__
 from traindoc.model import Run
@@ -25,6 +25,24 @@ from traindoc.report import _html_cards as cards
 from traindoc.report import _html_panels as charts
 from traindoc.report._html_assets import CSS, SCRIPT
 from traindoc.report._svg import Mark
+
+if TYPE_CHECKING:
+    from traindoc.compare import RunComparison
+    from traindoc.report.render import Report
+
+
+def report(r: Report) -> str:
+    """The HTML page of a command's result: its first run (diagnose, data, preflight)."""
+    from traindoc.outcome import InputError
+
+    if not r.runs:
+        raise InputError("no run could be read: " + "; ".join(u.error for u in r.unreadable))
+    return render(r.runs[0])
+
+
+def comparison(c: RunComparison) -> str:
+    """`traindoc compare --html`."""
+    return render_compare(c.runs, c.comparisons, c.config)
 
 
 def render(d: Diagnosis) -> str:

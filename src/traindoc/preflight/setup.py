@@ -1,23 +1,21 @@
-"""`traindoc preflight`: check a training setup before spending GPU time on it.
+"""What `traindoc preflight` diagnoses: a training setup, before GPU time is spent on it.
 
 Builds a Run from facts only (config, flags, model, checkpoint statistics, the
 resume checkpoint, the device, the data file and, with the torch extra, the
 first-batch loss) and runs on it the same rules `diagnose` uses wherever they
-can speak before a run, plus the preflight-only ones. Same formats and exit
-codes as diagnose: 0 below --fail-on, 1 at or above it, 2 for unusable input.
+can speak before a run, plus the preflight-only ones. The command that renders
+it is traindoc.commands.preflight; unusable input is a UsageError (exit 2).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from traindoc.model import REGIMES, Fact, Input, Note, Run, Series
-from traindoc.outcome import EXIT_BAD_INPUT, InputError, exit_status, write_text
+from traindoc.outcome import InputError
 from traindoc.preflight import first_batch
 from traindoc.preflight.config import read_config
 from traindoc.preflight.dataset import data_facts
@@ -72,39 +70,6 @@ _REGIMES = (*REGIMES, "continued-pretraining", "qlora")
 
 class UsageError(InputError):
     """Unusable input or arguments: exit 2 with this one line."""
-
-
-def preflight_command(
-    model: Path | None,
-    config: Path | None,
-    data: Path | None,
-    gpu: str | None,
-    gpu_mem: str | None,
-    resume: Path | None,
-    format: str = "terminal",
-    fail_on: str = "error",
-    html: Path | None = None,
-    settings: Any = None,
-    console: Any = None,
-    quiet: bool = False,
-    **flag_overrides: Any,
-) -> int:
-    """Run the preflight and print the report; returns the exit status."""
-    try:
-        d = diagnose_setup(
-            model, config, data, gpu, gpu_mem, resume, settings=settings, **flag_overrides
-        )
-    except UsageError as exc:
-        print(f"traindoc: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    render(d, format, console, quiet=quiet)
-    if html is not None:
-        from traindoc.report.html import render as render_html
-
-        if (error := write_text(html, render_html(d))) is not None:
-            print(f"traindoc: {error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-    return exit_status(d.findings, fail_on)
 
 
 def diagnose_setup(
@@ -349,55 +314,3 @@ def _memory(info: ModelInfo | None, facts: dict[str, Fact]) -> dict[str, Any] | 
         facts["memory_fixes"] = Fact(fx, "preflight memory estimate")
         out["fixes"] = fx
     return out
-
-
-def to_dict(d: Any) -> dict[str, Any]:
-    """The preflight JSON object: the report's keys plus `preflight` (the measurements)."""
-    from traindoc.report.json_report import finite, to_dict
-
-    out = to_dict(d)
-    out["preflight"] = dict(d.extra)
-    return finite(json.loads(json.dumps(out, default=str)))
-
-
-def render(d: Any, format: str, console: Any = None, *, quiet: bool = False) -> None:
-    extra = d.extra
-    if format == "json":
-        print(json.dumps(to_dict(d), indent=2, allow_nan=False))
-        return
-    if format == "markdown":
-        from traindoc.report.markdown import render as render_md
-
-        print(render_md(d))
-        return
-    if format == "github":
-        from traindoc.report.github import render as render_github
-
-        print(render_github([d]))
-        return
-    if format == "sarif":
-        from traindoc.report.sarif import render as render_sarif
-
-        print(render_sarif([d]))
-        return
-    from traindoc.report.console import make_console
-    from traindoc.report.terminal import render as render_term
-
-    console = console or make_console()
-    if quiet:
-        from traindoc.report.terminal import verdict_line
-
-        console.print(verdict_line(d, metrics_expected=False))
-        return
-    render_term(d, console, metrics_expected=False)
-    fb, mem = extra.get("first_batch"), extra.get("memory")
-    if fb:
-        console.print(
-            f"\n  first-batch loss {fb['loss']:.4g} vs ln(V) = {fb['floor']:.4g} "
-            f"({fb['ratio']:.2f}x; {len(fb['batches'])} batches of {fb['tokens']}, {fb['seconds']:.1f} s)",
-            style="dim",
-        )
-    if mem:
-        e = mem["estimate"]
-        parts = ", ".join(f"{k} {v:.2f}" for k, v in e.items() if k != "total")
-        console.print(f"  peak memory ~{e['total']:.2f} GiB ({parts}); {mem['setup']}", style="dim")
