@@ -86,15 +86,16 @@ class Series:
 
 
 def order_and_dedup(steps: np.ndarray) -> np.ndarray | None:
-    """Indices that sort `steps` stably and keep each step's last write; None when the
-    steps are already strictly increasing (nothing to do)."""
+    """What to take from `steps` (`steps[keep]`) to sort them stably and keep each step's
+    last write; None when they are already strictly increasing (nothing to do). A log in
+    order with repeated steps gets a boolean mask, 1 byte a point where indices are 8."""
     if steps.size < 2:
         return None
     rises = steps[1:] > steps[:-1]
     if rises.all():
         return None
     if bool(np.all(steps[1:] >= steps[:-1])):  # in order, steps repeated (micro-batches)
-        return np.flatnonzero(np.r_[rises, True])
+        return np.r_[rises, True]
     del rises
     order = np.argsort(steps, kind="stable")
     s = steps[order]

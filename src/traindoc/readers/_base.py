@@ -73,7 +73,7 @@ class Notes:
 # the text, and mapped back by `to_float` and `restore`. No real metric is one of
 # these exact numbers.
 NAN_STANDIN, POS_STANDIN, NEG_STANDIN = -7.25e305, 7.25e305, -7.5e305
-_VALUE_TOKENS = tuple(
+VALUE_TOKENS = tuple(
     (sep + tok, sep + rep)
     for sep in (b": ", b":", b", ", b",", b"[")
     for tok, rep in (
@@ -94,7 +94,7 @@ def loads_json(raw: bytes) -> Any:
     """
     text = raw
     if b"NaN" in raw or b"Infinity" in raw:
-        for token, standin in _VALUE_TOKENS:
+        for token, standin in VALUE_TOKENS:
             text = text.replace(token, standin)
     if b"NaN" not in text and b"Infinity" not in text:
         try:

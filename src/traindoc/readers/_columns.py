@@ -20,7 +20,7 @@ from array import array
 from collections.abc import Callable
 from datetime import datetime
 from itertools import chain, compress, count, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -54,6 +54,39 @@ class Columns:
     def restart(self) -> None:
         """A new source (another file) begins: its steps may legitimately start over."""
         self.last_step = None
+
+    def mark(self) -> _Mark:
+        """Where the columns stand now, for `rollback`: a streamed file that turns out
+        to be unreadable halfway must leave no trace."""
+        groups = {id(g): g for g in self.group.values()}.values()
+        return _Mark(
+            {k: len(a) for k, a in self.values.items()},
+            dict(self.group),
+            [
+                (g, set(g.keys), len(g.steps), None if g.times is None else len(g.times))
+                for g in groups
+            ],
+            {k: list(v) for k, v in self.bad.items()},
+            (self.records, self.step_key, self.last_step, self.ended, self.path, self.notes),
+            (len(self.resumes), len(self.marked)),
+        )
+
+    def rollback(self, m: _Mark) -> None:
+        for key in [k for k in self.values if k not in m.values]:
+            del self.values[key]
+        for key, n in m.values.items():
+            del self.values[key][n:]
+        self.group = m.group
+        for g, keys, steps, times in m.groups:
+            g.keys = keys
+            del g.steps[steps:]
+            if times is None:
+                g.times = None
+            elif g.times is not None:
+                del g.times[times:]
+        self.bad = m.bad
+        self.records, self.step_key, self.last_step, self.ended, self.path, self.notes = m.scalars
+        del self.resumes[m.lists[0] :], self.marked[m.lists[1] :]
 
     def _where(self, pos: int) -> tuple[int | None, str]:
         return (pos + 1, "") if self.unit == "line" else (None, f"first at {self.unit}[{pos}]")
@@ -291,6 +324,15 @@ class Columns:
                 starts, f"{trainer}: a resume record at step {step} ({where})"
             )
         return series, facts
+
+
+class _Mark(NamedTuple):
+    values: dict[str, int]  # key -> length
+    group: dict[str, _Group]
+    groups: list[tuple[_Group, set[str], int, int | None]]  # keys, steps and times lengths
+    bad: dict[str, list[int]]
+    scalars: tuple[int, str | None, float | None, bool, str, Notes]
+    lists: tuple[int, int]  # lengths of resumes and marked
 
 
 class _Group:
