@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """JSONL metrics logs of real size: traindoc's reader vs json.loads per line and pandas.
 
-    python bench/jsonl_bench.py [--gb 1] [--repeat 2]
+    python bench/jsonl_bench.py [--gb 1] [--repeat 2] [--dir /tmp/traindoc-bench]
 
 The log is what a custom loop or HF's on_log callback writes: a line per step with
 loss (4 decimals, as HF rounds it), grad_norm and learning_rate at full float repr,
 epoch and step; eval_loss, eval_runtime, eval_samples_per_second every 500 steps; a
 NaN grad_norm now and then (Python's json writes the bare token). Written once under
-.cache/bench/: 1 GB and a 100 MB slice for pandas (read_json(lines=True) on 1 GB needs
-several times the file in memory).
+--dir (never into the repository): 1 GB and a 100 MB slice for pandas
+(read_json(lines=True) on 1 GB needs several times the file in memory).
 
 Each reader runs in its own process, interleaved, best time of --repeat, with its peak
 RSS: reading the bytes (the physical reference), a bare `json.loads` per line (nothing
@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / ".cache" / "bench"
 
 
 def write(path: Path, size: int) -> None:
@@ -121,9 +120,10 @@ def main() -> None:
     ap.add_argument("--gb", type=float, default=1.0)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--only", nargs="*", help="run only these: bytes json read diagnose pandas")
+    ap.add_argument("--dir", type=Path, default=Path("/tmp/traindoc-bench"))
     a = ap.parse_args()
-    big = CACHE / f"metrics-{a.gb:g}gb.jsonl"
-    small = CACHE / "metrics-100mb.jsonl"
+    big = a.dir / f"metrics-{a.gb:g}gb.jsonl"
+    small = a.dir / "metrics-100mb.jsonl"
     if not big.exists():
         write(big, int(a.gb * 1e9))
     if not small.exists():

@@ -6,11 +6,15 @@ from __future__ import annotations
 import io
 import json
 import time
+from array import array
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from traindoc.readers import _progress, jsonl
+from traindoc.readers._base import Notes
+from traindoc.readers._columns import Columns, _compact
 
 
 def _log(path: Path) -> Path:
@@ -91,3 +95,30 @@ def test_progress_draws_on_a_terminal_after_the_delay(
         time.sleep(0.3)  # the bar is drawn by a timer thread
         seen(100)
     assert "big.jsonl" in err.getvalue()
+
+
+def test_repeated_steps_are_dropped_in_place_for_every_key_of_a_group() -> None:
+    """An eval line at a train line's step: each step keeps its last write, and the group's
+    columns shrink where they are (no copy of every column held next to it)."""
+    cols = Columns("x", Notes())
+    steps = (1, 2, 2, 3, 3, 3, 4)
+    recs = [{"step": s, "a": i, "b": -i, "time": 100 + i} for i, s in enumerate(steps)]
+    cols.add(recs[:3], None, 0)
+    cols.add(recs[3:], None, 3)
+    group = cols.group["a"]
+    series, _ = cols.finish("t")
+    assert series["a"].steps.tolist() == [1, 2, 3, 4] == series["b"].steps.tolist()
+    assert series["a"].values.tolist() == [0, 2, 5, 6]
+    assert series["b"].values.tolist() == [0, -2, -5, -6]
+    assert series["a"].times is not None and series["a"].times.tolist() == [100, 102, 105, 106]
+    assert len(group.steps) == 4 and len(group.times) == 4  # compacted in place
+
+
+@pytest.mark.parametrize("block", [1, 3, 1 << 20])
+def test_compact_in_blocks_equals_a_boolean_take(block: int) -> None:
+    rng = np.random.default_rng(1)
+    vals = rng.normal(size=50)
+    keep = rng.random(50) > 0.4
+    buf = array("d", vals.tobytes())
+    _compact(buf, keep, block)
+    assert list(buf) == vals[keep].tolist()

@@ -26,7 +26,9 @@ import numpy as np
 
 from traindoc.model import Fact, Series
 from traindoc.model.numbers import MAX_STEP
+from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical, is_eval, kind
+from traindoc.readers import _heap as heap
 from traindoc.readers._base import Notes, restore, to_float
 
 _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
@@ -299,12 +301,15 @@ class Columns:
 
         for key in sorted(self.values, key=order):
             owner.setdefault(canonical(key), key)
+        for g in {id(g): g for g in self.group.values()}.values():
+            g.dedup(self.values)
         series: dict[str, Series] = {}
         for key in list(self.values):
             name = canonical(key) if owner[canonical(key)] == key else key.strip().lower()
             steps, times = self.group[key].arrays()
             vals = restore(np.frombuffer(self.values.pop(key), np.float64))
             series[name] = Series.from_arrays(name, steps, vals, times, f"{trainer}: {key}")
+        heap.give_back(self.records)  # the batches' freed blocks, before the rules' arrays
         facts: dict[str, Fact] = {}
         if self.ended:
             facts["ended"] = Fact(True, f"{trainer}: the final summary record (train_runtime)")
@@ -353,6 +358,19 @@ class _Group:
             self.times.frombytes(np.asarray(t, np.float64).tobytes())
         self.steps.frombytes(np.asarray(steps, np.int64).tobytes())
 
+    def dedup(self, values: dict[str, array]) -> None:
+        """Keep each step's last write, in place, when the steps are in order but repeat
+        (an eval line at a train line's step): Series.from_arrays would copy every
+        column of the group for that, and hold both."""
+        keep = order_and_dedup(np.frombuffer(self.steps, np.int64))
+        if keep is None or keep.dtype != bool:
+            return  # in order already, or out of order (a resume): from_arrays sorts
+        _compact(self.steps, keep)
+        if self.times is not None:
+            _compact(self.times, keep)
+        for key in self.keys:
+            _compact(values[key], keep)
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray | None]:
         if self._arrays is None:
             times = None if self.times is None else np.frombuffer(self.times, np.float64)
@@ -362,6 +380,18 @@ class _Group:
             steps.flags.writeable = False  # shared by several Series: no one may edit it
             self._arrays = (steps, times)
         return self._arrays
+
+
+def _compact(buf: array, keep: np.ndarray, block: int = 1 << 20) -> None:
+    """buf = buf[keep], in place, a block at a time (writes never pass the reads)."""
+    view = np.frombuffer(buf, np.int64 if buf.typecode == "q" else np.float64)
+    w = 0
+    for a in range(0, view.size, block):
+        part = view[a : a + block][keep[a : a + block]]
+        view[w : w + part.size] = part
+        w += part.size
+    del view
+    del buf[w:]
 
 
 def _eval_only(rec: dict[str, Any]) -> bool:

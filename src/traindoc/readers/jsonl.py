@@ -23,7 +23,7 @@ from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
 from traindoc.readers._progress import progress
 
-_CHUNK = 4 << 20  # bytes read per batch
+_CHUNK = 256 << 10  # bytes read per batch: small, as orjson's buffer is ~14x it (_jsonarray)
 _MAX_LINE = 64 << 20  # a longer "line" is garbage, not a metrics record
 _CONFIGS = ("run_config.json", "hparams.yaml", "config.yaml", "args.json", "config.json")
 

@@ -23,9 +23,10 @@ import numpy as np
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import canonical
+from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import events as evs
-from traindoc.readers.logs import heap, profiles
+from traindoc.readers.logs import profiles
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
