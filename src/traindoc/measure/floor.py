@@ -204,6 +204,8 @@ class AtFloor:
 # (closer together) needs an accuracy at chance, or this much flatter.
 MAX_REL_SPREAD = 0.005
 MAX_REL_SPREAD_CLASSES = 0.001
+# Change points differenced per numpy call in _identical_stretch (bounded temporaries).
+_PART = 1 << 17
 
 
 def at_floor(
@@ -292,8 +294,24 @@ def _identical_stretch(values: np.ndarray, at_least: int) -> float | None:
     `at_least` of them."""
     if values.size < at_least:
         return None
-    change = np.flatnonzero(np.diff(values) != 0)
-    starts = np.r_[0, change + 1]
-    lengths = np.diff(np.r_[starts, values.size])
-    i = int(np.argmax(lengths))
-    return float(values[starts[i]]) if lengths[i] >= at_least else None
+    # Runs end where the value changes: run 0 is [0, change[0]], run k+1 starts at
+    # change[k] + 1. Lengths from the change points alone (a noisy curve changes at
+    # every point: the starts and lengths arrays would be 3 more copies of it).
+    change = np.flatnonzero(values[1:] != values[:-1])
+    if not change.size:
+        return float(values[0])
+    head, tail = int(change[0]) + 1, values.size - 1 - int(change[-1])
+    inner, at = 0, -1  # the first longest inner run (argmax's pick), a part at a time
+    for a in range(0, change.size - 1, _PART):
+        d = np.diff(change[a : a + _PART + 1])
+        j = int(np.argmax(d))
+        if d[j] > inner:
+            inner, at = int(d[j]), a + j
+    best = max(head, inner, tail)
+    if best < at_least:
+        return None
+    if head == best:
+        return float(values[0])
+    if inner == best:
+        return float(values[int(change[at]) + 1])
+    return float(values[int(change[-1]) + 1])

@@ -70,9 +70,10 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
     empty = Spikes(np.empty(0, np.int64), np.empty(0), np.empty(0), 0, math.nan)
     if len(g) < 12:
         return _short_spikes(g, empty)
-    y = np.log(g.values)
-    base = rolling_median(y, window)
-    resid = y - base
+    resid = np.log(g.values)
+    base = rolling_median(resid, window)
+    resid -= base  # y - base, in the log's own array: one series-long array, not three
+    del base
     skip = max(head, g.values.size // 100)
     sigma = mad(resid[skip:])
     if not math.isfinite(sigma):

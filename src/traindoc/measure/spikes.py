@@ -19,6 +19,8 @@ from traindoc.model import Series
 
 # Past this many points the local level is block medians interpolated back (O(n)).
 _ROLLING_MAX = 20_000
+# Points per numpy call on a long curve: its temporaries stay a few MB.
+_PART = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,16 @@ def baseline(values: np.ndarray, window: int = 25) -> np.ndarray:
     if n <= _ROLLING_MAX:
         return rolling_median(values, window)
     m = n // window
-    blocks = np.median(values[: m * window].reshape(m, window), axis=1)
+    rows = values[: m * window].reshape(m, window)
+    per = max(1, _PART // window)  # a part at a time: np.median copies what it is given
+    blocks = np.concatenate(
+        [np.median(rows[a : a + per], axis=1) for a in range(0, m, per)] or [np.empty(0)]
+    )
     centres = np.arange(m) * window + window / 2.0
-    return np.interp(np.arange(n), centres, blocks)
+    out = np.empty(n)
+    for a in range(0, n, _PART):
+        out[a : a + _PART] = np.interp(np.arange(a, min(n, a + _PART)), centres, blocks)
+    return out
 
 
 def loss_spikes(
@@ -80,7 +89,10 @@ def loss_spikes(
         scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
     head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
     min_abs = min_learned * max(head - float(base.min()), 0.0)
-    cand = (resid > k_sigma * scale) & (resid > min_rel * np.abs(base)) & (resid > min_abs)
+    cand = np.empty(n, bool)  # a part at a time: min_rel * |base| is a series-long float
+    for a in range(0, n, _PART):
+        r, b = resid[a : a + _PART], base[a : a + _PART]
+        cand[a : a + _PART] = (r > k_sigma * scale) & (r > min_rel * np.abs(b)) & (r > min_abs)
     if skip_until is not None:
         cand &= f.steps > skip_until
     idx = np.flatnonzero(cand)

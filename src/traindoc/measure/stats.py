@@ -33,6 +33,16 @@ def mad(x: np.ndarray) -> float:
     return float(MAD_TO_SIGMA * np.median(np.abs(x - np.median(x))))
 
 
+def diff_mad(x: np.ndarray) -> float:
+    """mad(np.diff(x)) without the n-long array of differences: `mad` looks at a strided
+    subsample of a long input, so only those differences are taken."""
+    m = x.size - 1
+    if m <= _SCALE_SAMPLE:
+        return mad(np.diff(x))
+    i = np.arange(0, m, -(-m // _SCALE_SAMPLE))
+    return mad(x[i + 1] - x[i])
+
+
 def robust_z(x: np.ndarray, center: np.ndarray | float, scale: np.ndarray | float) -> np.ndarray:
     scale = np.maximum(scale, 1e-12)
     return (x - center) / scale
@@ -67,7 +77,11 @@ def _bins(s: Series, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
     vals = np.empty(n_bins)
     for size in np.unique(sizes):
         rows = np.flatnonzero(sizes == size)
-        vals[rows] = np.median(f.values[edges[rows, None] + np.arange(size)], axis=1)
+        # gathered a few rows at a time: the whole matrix (and its index) is 2n numbers
+        per = max(1, _GATHER // int(size))
+        for r in range(0, rows.size, per):
+            rr = rows[r : r + per]
+            vals[rr] = np.median(f.values[edges[rr, None] + np.arange(size)], axis=1)
     st = f.steps[(edges[:-1] + edges[1:]) // 2].astype(np.float64)
     return st, vals
 
@@ -77,6 +91,9 @@ def _bins(s: Series, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
 _EXACT_MAX = 20_000
 # Robust scales of long series are estimated on a strided subsample this big.
 _SCALE_SAMPLE = 100_000
+# Points gathered (or interpolated) per numpy call over a long series: bounds the
+# temporaries to a few MB where a whole-series call would hold several copies of it.
+_GATHER = 1 << 17
 
 
 def rolling_median(x: np.ndarray, window: int) -> np.ndarray:
@@ -97,12 +114,19 @@ def rolling_median(x: np.ndarray, window: int) -> np.ndarray:
 def _block_median(x: np.ndarray, window: int) -> np.ndarray:
     n = x.size
     m = n // window
-    blocks = np.partition(x[: m * window].reshape(m, window), window // 2, axis=1)[:, window // 2]
+    rows, per = x[: m * window].reshape(m, window), max(1, _GATHER // window)
+    blocks = np.empty(m)  # each part's partition is a copy of it: a part at a time
+    for a in range(0, m, per):
+        blocks[a : a + per] = np.partition(rows[a : a + per], window // 2, axis=1)[:, window // 2]
     centres = np.arange(m) * window + (window - 1) / 2.0
     if n > m * window:
         blocks = np.r_[blocks, np.median(x[m * window :])]
         centres = np.r_[centres, (m * window + n - 1) / 2.0]
-    return np.interp(np.arange(n, dtype=np.float64), centres, blocks)
+    out = np.empty(n)
+    for a in range(0, n, _GATHER):
+        b = min(n, a + _GATHER)
+        out[a:b] = np.interp(np.arange(a, b, dtype=np.float64), centres, blocks)
+    return out
 
 
 @dataclass(frozen=True)
@@ -130,11 +154,18 @@ def trend(steps: np.ndarray, values: np.ndarray, max_points: int = 200) -> Trend
     Mann–Kendall needs no noise model and ignores outliers' magnitudes, which is
     what a saw-tooth loss band needs: "is there any monotone drift at all?".
     """
+    steps = np.asarray(steps)
     ok = np.isfinite(values)
-    x, y = np.asarray(steps, np.float64)[ok], np.asarray(values, np.float64)[ok]
-    if x.size > max_points:
-        s = Series.from_arrays("t", x.astype(np.int64), y)
+    n_ok = int(ok.sum())
+    if n_ok > max_points and steps.dtype == np.int64:  # long: binned, without float copies
+        every = n_ok == ok.size
+        s = Series.from_arrays("t", steps if every else steps[ok], values if every else values[ok])
         x, y = bins(s, max_points)
+    else:
+        x, y = np.asarray(steps, np.float64)[ok], np.asarray(values, np.float64)[ok]
+        if x.size > max_points:
+            s = Series.from_arrays("t", x.astype(np.int64), y)
+            x, y = bins(s, max_points)
     n = x.size
     if n < 4:
         return Trend(0.0, 0.0, n)

@@ -92,7 +92,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     hidden = ""
     loss = run.get("loss")
     if loss is not None:
-        at = np.isin(loss.steps, steps)
+        at = _isin(loss.steps, steps)
         logged = int(at.sum())
         finite_at = int(np.isfinite(loss.values[at]).sum())
         evidence["loss_logged_at_bad_steps"] = logged
@@ -155,3 +155,12 @@ def _loss_falls(run: Run, after_step: int) -> bool:
     f = loss.finite()
     v = f.values[f.steps >= after_step]
     return v.size >= 2 and float(v[-1]) < float(v[0])
+
+
+def _isin(a: np.ndarray, b: np.ndarray, part: int = 1 << 20) -> np.ndarray:
+    """np.isin(a, b) a part of `a` at a time: on a long loss its temporaries (an int64
+    copy of a, a table or a sort) are several times the loss."""
+    out = np.empty(a.size, bool)
+    for i in range(0, a.size, part):
+        out[i : i + part] = np.isin(a[i : i + part], b)
+    return out

@@ -99,21 +99,30 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # Zero at 4-decimal print precision: a cross-entropy of 1.8e-6 right after 12.18
     # (perplexity 1.0) is as impossible as an exact 0.
     zeros_at = np.abs(y) < p.zero_below
-    y = np.where(zeros_at, 0.0, y)
+    if zeros_at.any():  # else y as it is: no copy of a long loss
+        y = np.where(zeros_at, 0.0, y)
+    del zeros_at
     starts = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])
-    lengths = np.diff(np.r_[starts, n])
+    lengths = np.empty_like(starts)  # np.diff(np.r_[starts, n]) without the joined copy
+    np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+    lengths[-1] = n - starts[-1]
     # A zero stretch counts when long, or when it is where the log starts or ends
-    # (a short paste whose loss *is* 0 now: 12.18, 0.0, 0.0).
-    edge = (starts == 0) | (starts + lengths == n)
-    zero = (y[starts] == 0) & (
+    # (a short paste whose loss *is* 0 now: 12.18, 0.0, 0.0): the first and last.
+    edge = np.zeros(starts.size, bool)
+    edge[[0, -1]] = True
+    zero = (y == 0)[starts] & (
         (lengths >= p.min_zero_run) | (edge & (lengths >= p.min_edge_zero_run))
     )
     if zero.any():
         i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
         yield _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
         return
+    if int(lengths.max()) < p.min_repeat_fine:
+        return  # the longest repeat is too short: the loop below would stop at once
     dtype = str(run.fact("loss_dtype") or "").lower()
-    order = np.argsort(-lengths)
+    np.negative(lengths, out=lengths)  # argsort(-lengths) without a copy of them
+    order = np.argsort(lengths)
+    np.negative(lengths, out=lengths)
     for i in order[:5]:
         s, length = int(starts[i]), int(lengths[i])
         if length < p.min_repeat_fine:

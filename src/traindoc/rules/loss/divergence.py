@@ -10,7 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.losses import components
-from traindoc.measure.stats import bins, fmt, mad, rolling_median, trend
+from traindoc.measure.stats import bins, diff_mad, fmt, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -138,7 +138,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     before = st < tail_start
     if before.sum() < 3:
         return
-    sigma = mad(np.diff(f.values)) / math.sqrt(2)
+    sigma = diff_mad(f.values) / math.sqrt(2)
     se = 1.2533 * sigma / math.sqrt(kt)
     hit = _early_blowup(run, p, f, st, vals, late, kt)
     if hit is not None:

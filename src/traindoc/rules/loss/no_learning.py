@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import bins, fmt, mad, trend
+from traindoc.measure.stats import bins, diff_mad, fmt, trend
 from traindoc.model import Finding, Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -183,7 +183,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         min_drop = p.min_drop_finetune
     else:
         min_drop = p.min_drop_unknown
-    sigma = mad(np.diff(y)) / math.sqrt(2)  # point noise, trend-free
+    sigma = diff_mad(y) / math.sqrt(2)  # point noise, trend-free
     err = 1.2533 * sigma * math.sqrt(1 / kh + 1 / kt) / abs(start)
     tol = max(min_drop, p.noise_z * err)
     if drop >= tol or drop <= -tol:

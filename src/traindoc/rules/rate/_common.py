@@ -62,6 +62,7 @@ def size_scale(run: Run) -> tuple[float, str]:
 
 # Spike scans on longer series use block medians as the baseline.
 _SPIKE_POINTS = 20000
+_PART = 1 << 17  # points per numpy call on a long series (bounded temporaries)
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,10 @@ def spike_events(
     scale = mad(resid[::step])
     if not math.isfinite(scale) or scale <= 0:
         scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    hit = (resid > k * scale) & (resid > min_rel * np.abs(base)) & (resid > min_abs)
+    hit = np.empty(resid.size, bool)  # a part at a time: min_rel * |base| is series-long
+    for a in range(0, resid.size, _PART):
+        r, bs = resid[a : a + _PART], base[a : a + _PART]
+        hit[a : a + _PART] = (r > k * scale) & (r > min_rel * np.abs(bs)) & (r > min_abs)
     idx = np.flatnonzero(hit)
     if idx.size == 0:
         return idx

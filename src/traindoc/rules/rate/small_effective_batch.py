@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.schedule import effective_batch
-from traindoc.measure.stats import mad
+from traindoc.measure.stats import diff_mad
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import FINETUNE, relative_noise
@@ -129,4 +129,4 @@ def _short_noise(loss: Series) -> float:
     if len(f) < Params.short_noise_points:
         return math.nan
     level = float(np.median(f.values))
-    return mad(np.diff(f.values)) / math.sqrt(2) / abs(level) if level else math.nan
+    return diff_mad(f.values) / math.sqrt(2) / abs(level) if level else math.nan
