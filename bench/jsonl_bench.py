@@ -76,6 +76,8 @@ if which == "pandas":
 elif which in ("read", "diagnose"):
     from traindoc.readers import jsonl, load_run
     from traindoc.engine import diagnose
+with open("/proc/self/status") as f:  # the interpreter and imports, before any reading
+    base = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmRSS"))
 t = time.perf_counter()
 points = 0
 if which == "bytes":
@@ -99,11 +101,11 @@ if which in ("read", "diagnose"):
     points = sum(len(s) for s in series)
     arrays = {{id(a): a for s in series for a in (s.steps, s.values, s.times) if a is not None}}
     kept = sum(a.nbytes for a in arrays.values())  # steps shared by keys logged together
-print(dt, points, peak(), kept)
+print(dt, points, peak(), kept, base)
 """
 
 
-def _run(which: str, path: Path) -> tuple[float, int, int, int]:
+def _run(which: str, path: Path) -> tuple[float, int, int, int, int]:
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     code = _CHILD.format(src=str(ROOT / "src"))
     r = subprocess.run(
@@ -111,8 +113,8 @@ def _run(which: str, path: Path) -> tuple[float, int, int, int]:
     )
     if r.returncode:
         sys.exit(f"{which} failed:\n{r.stderr[-2000:]}")
-    t, n, rss, kept = r.stdout.split()[-4:]
-    return float(t), int(n), int(rss), int(kept)
+    t, n, rss, kept, base = r.stdout.split()[-5:]
+    return float(t), int(n), int(rss), int(kept), int(base)
 
 
 def main() -> None:
@@ -142,19 +144,22 @@ def main() -> None:
     }
     if a.only:
         jobs = {k: v for k, v in jobs.items() if k.split("-")[0] in a.only or k in a.only}
-    best: dict[str, tuple[float, int, int, int]] = {}
+    best: dict[str, tuple[float, int, int, int, int]] = {}
     for _ in range(a.repeat):  # interleaved: a noisy moment hits every reader alike
         for key, (_, path) in jobs.items():
             r = _run(key.split("-")[0], path)
             if key not in best or r[0] < best[key][0]:
-                best[key] = (r[0], r[1], max(r[2], best.get(key, r)[2]), r[3])
+                best[key] = (r[0], r[1], max(r[2], best.get(key, r)[2]), r[3], r[4])
     print(f"best of {a.repeat}, each in its own process, interleaved, on this machine")
-    for key, (t, n, rss, kept) in best.items():
+    for key, (t, n, rss, kept, base) in best.items():
         label, path = jobs[key]
         mb = path.stat().st_size / 1e6
         extra = ""
         if kept:
-            extra = f"{n:>11,} points, kept {kept / 1e6:.0f} MB, peak/kept {rss / kept:.1f}"
+            extra = (
+                f"{n:>11,} points, kept {kept / 1e6:.0f} MB, peak/kept {rss / kept:.1f}"
+                f" ({(rss - base) / kept:.1f} above the {base / 1e6:.0f} MB interpreter)"
+            )
         print(
             f"  {mb:5.0f} MB  {label:20s} {t:7.2f} s {mb / t:7.1f} MB/s  "
             f"peak RSS {rss / 1e6:6.0f} MB  {extra}"
