@@ -51,6 +51,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/console_bench.py
 	$(BIN)/python bench/tb_bench.py
 	$(BIN)/python bench/jsonl_bench.py
+	$(BIN)/python bench/trainer_state_bench.py
+	$(BIN)/python bench/wandb_bench.py
 	$(BIN)/python bench/ckpt_bench.py
 	$(BIN)/python bench/data_bench.py
 	$(BIN)/python bench/live_overhead.py
