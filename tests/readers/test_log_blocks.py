@@ -77,6 +77,33 @@ def test_keras_paste_starting_mid_epoch_is_one_run(tmp_path: Path) -> None:
     assert run.series["eval_loss"].steps.tolist() == [60000]
 
 
+def test_keras_finished_bars_without_epoch_lines_are_one_epoch_each(tmp_path: Path) -> None:
+    # visual-qa issue 24: Keras 1 prints each epoch's last bar only, with no "Epoch 2/4"
+    # line, and its sample counter overshoots the total by the last batch's remainder
+    body = "For the first 4 epochs its like :\n" + "".join(
+        f"215424/215375 [==============================] - {t}s - train loss: {v}     \n"
+        for t, v in ((418, 3.7656), (432, 3.7264), (439, 3.7595), (442, 3.7989))
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [1, 2, 3, 4]
+    assert run.series["loss"].values.tolist() == [3.7656, 3.7264, 3.7595, 3.7989]
+    assert run.inputs[0].steps_from.startswith("the epoch: one finished progress bar")
+    # the same counter on every line, short of its total: still one line per epoch
+    same = "".join(f"9000/9595 [=====>...] - 1s - loss: {v}\n" for v in (0.6, 0.5, 0.4))
+    (run,) = _read(tmp_path, same)
+    assert run.series["loss"].steps.tolist() == [1, 2, 3]
+
+
+def test_keras_bars_that_climb_keep_their_counter_as_the_step(tmp_path: Path) -> None:
+    # near miss: bars still running (and one finished) within one epoch count batches
+    body = "".join(
+        f"{n}/600 [=====>...] - ETA: 1s - loss: {v}\n"
+        for n, v in ((200, 0.9), (400, 0.8), (600, 0.7))
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [200, 400, 600]
+
+
 def test_tqdm_percent_is_not_the_step_and_epoch_summaries_sit_at_the_epoch_end(
     tmp_path: Path,
 ) -> None:
