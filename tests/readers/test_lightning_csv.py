@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.readers.helpers import load_checked
+from traindoc.model.signals import METRIC_KINDS, kind
 
 # The layout FORMATS.md 3 shows (lightning 2.6.6), over two epochs.
 CSV = """epoch,lr_epoch,lr_step,step,train_loss_epoch,train_loss_step,val_loss
@@ -87,3 +88,16 @@ def test_val_loss_per_epoch_wins_over_a_final_test_loss(tmp_path: Path) -> None:
     ev = run.get("eval_loss")
     assert ev is not None and ev.values.tolist() == [1.9, 1.6]
     assert run.get("test_loss") is not None and run.get("test_loss").values.tolist() == [2.2]
+
+
+def test_the_epoch_column_is_the_epoch_signal_not_a_metric(tmp_path: Path) -> None:
+    # the corpus collector asked: metrics.csv's `epoch` column gives the `epoch` series,
+    # the signal rules set steps against (overfitting, epoch-staircase), one point a step
+    _version(tmp_path, 0)
+    run = load_checked(tmp_path)
+    ep = run.get("epoch")
+    assert ep is not None and ep.steps.tolist() == [1, 3, 5, 7]
+    assert ep.values.tolist() == [0, 0, 1, 1]
+    assert kind("epoch") == "epoch" and "epoch" not in METRIC_KINDS
+    from_epoch = [k for k, s in run.series.items() if s.source == "lightning: epoch"]
+    assert from_epoch == ["epoch"]  # read once, under its signal's name

@@ -77,6 +77,74 @@ def test_keras_paste_starting_mid_epoch_is_one_run(tmp_path: Path) -> None:
     assert run.series["eval_loss"].steps.tolist() == [60000]
 
 
+def test_keras_finished_bars_without_epoch_lines_are_one_epoch_each(tmp_path: Path) -> None:
+    # visual-qa issue 24: Keras 1 prints each epoch's last bar only, with no "Epoch 2/4"
+    # line, and its sample counter overshoots the total by the last batch's remainder
+    body = "For the first 4 epochs its like :\n" + "".join(
+        f"215424/215375 [==============================] - {t}s - train loss: {v}     \n"
+        for t, v in ((418, 3.7656), (432, 3.7264), (439, 3.7595), (442, 3.7989))
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [1, 2, 3, 4]
+    assert run.series["loss"].values.tolist() == [3.7656, 3.7264, 3.7595, 3.7989]
+    assert run.inputs[0].steps_from.startswith("the epoch: one finished progress bar")
+    # the same counter on every line, short of its total: still one line per epoch
+    same = "".join(f"9000/9595 [=====>...] - 1s - loss: {v}\n" for v in (0.6, 0.5, 0.4))
+    (run,) = _read(tmp_path, same)
+    assert run.series["loss"].steps.tolist() == [1, 2, 3]
+
+
+def test_keras_bars_that_climb_keep_their_counter_as_the_step(tmp_path: Path) -> None:
+    # near miss: bars still running (and one finished) within one epoch count batches
+    body = "".join(
+        f"{n}/600 [=====>...] - ETA: 1s - loss: {v}\n"
+        for n, v in ((200, 0.9), (400, 0.8), (600, 0.7))
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [200, 400, 600]
+
+
+def test_a_markdown_table_laid_out_by_step_is_read_column_by_column(tmp_path: Path) -> None:
+    # aprender PR 2258: steps across, metrics down; "…" and "epoch avg" columns are no step;
+    # the second table (rank -> LR) is not laid out by step and gives no curve
+    body = (
+        "Measured live on an **RTX 4090** — 1.5B QLoRA, lr 2e-4 / rank 256 / seq 2048 on `x`:\n"
+        "\n"
+        "| step | 10 | 20 | 30 | … | 160 | epoch avg |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| loss | 4.31 | **1.44** | 7.08 | … | 13.83 | **11.18** |\n"
+        "| grad norm | 1.2 | 0.9 | 5.5 | … | 40.1 | 9.0 |\n"
+        "\n"
+        "It starts learning then blows up.\n"
+        "\n"
+        "| rank | ≤32 | 64 | 128 |\n"
+        "|---|---|---|---|\n"
+        "| lr | 2e-4 | 1e-4 | 5e-5 |\n"
+    )
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [10, 20, 30, 160]
+    assert run.series["loss"].values.tolist() == [4.31, 1.44, 7.08, 13.83]
+    assert run.series["grad_norm"].values.tolist() == [1.2, 0.9, 5.5, 40.1]
+    assert set(run.series) == {"loss", "grad_norm"}  # no rtx, seq or lr from the prose
+    epochs = "| Epoch | 1 | 2 | 3 |\n|---|---|---|---|\n| val_loss | 0.9 | 0.8 | 0.85 |\n"
+    (run,) = _read(tmp_path, epochs)
+    assert run.series["eval_loss"].steps.tolist() == [1, 2, 3]
+    ckpts = "| checkpoint | ckpt-500 | ckpt-1,000 |\n| loss | 2.1 | 1.9 |\n"
+    (run,) = _read(tmp_path, ckpts)
+    assert run.series["loss"].steps.tolist() == [500, 1000]
+
+
+def test_a_word_before_a_number_is_a_key_on_a_log_line_but_not_in_a_sentence(
+    tmp_path: Path,
+) -> None:
+    sentence = "We ran it on an RTX 4090 with seq 2048 and the loss 2.5 at the end\n"
+    (run,) = _read(tmp_path, "step 1 loss 3.0\n" + sentence)
+    assert "rtx" not in run.series and "seq" not in run.series
+    # near miss: the same words on a log line (no sentence around them) are its keys
+    (run,) = _read(tmp_path, "step 1 seq 2048 loss 3.0\nstep 2 seq 2048 loss 2.9\n")
+    assert run.series["seq"].values.tolist() == [2048, 2048]
+
+
 def test_tqdm_percent_is_not_the_step_and_epoch_summaries_sit_at_the_epoch_end(
     tmp_path: Path,
 ) -> None:

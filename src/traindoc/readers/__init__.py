@@ -177,6 +177,7 @@ def _with_live(run: Run, path: Path) -> Run:
 _READERS = {
     "hf": "hf_trainer",
     "lightning": "lightning_csv",
+    "ultralytics": "ultralytics",
     "tensorboard": "tensorboard",
     "jsonl": "jsonl",
     "llamafactory": "llamafactory",

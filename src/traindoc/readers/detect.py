@@ -13,6 +13,7 @@ from traindoc.model.numbers import loads
 from traindoc.model.signals import ALIASES, STEP_KEYS
 from traindoc.readers import live
 from traindoc.readers._base import to_float
+from traindoc.readers.ultralytics import RESULTS, is_results_csv
 
 SUPPORTED = (
     "HF Trainer output dir (trainer_state.json, checkpoint-*/)",
@@ -26,6 +27,7 @@ SUPPORTED = (
     "W&B run dir (wandb/offline-run-*/run-*.wandb, or files/wandb-summary.json)",
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
+    "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
 _SNIFF = 64 << 10
@@ -33,7 +35,7 @@ _SNIFF = 64 << 10
 
 @dataclass(frozen=True)
 class Source:
-    kind: str  # hf | lightning | jsonl | training_args | console
+    kind: str  # hf | lightning | ultralytics | jsonl | training_args | console
     path: Path
 
 
@@ -55,6 +57,9 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
             if (m := _VERSION.search(p.name)) and (p / "metrics.csv").is_file()
         ]
         found += [Source("lightning", p) for _, p in sorted(versions, reverse=True)]
+    # ultralytics' own per-epoch record; its TensorBoard events (when enabled) repeat it
+    if is_results_csv(root / RESULTS):
+        found.append(Source("ultralytics", root / RESULTS))
     # *.jsonl, and the JSON-lines logs that are named .json: detectron2's metrics.json,
     # mmengine's vis_data/scalars.json, mmcv's <time>.log.json
     named = [*root.glob("*.jsonl"), *root.glob("metrics.json"), *root.glob("*.log.json")]
@@ -139,7 +144,7 @@ def detect_file(path: Path) -> Source | None:
     if "tfevents" in name:
         return Source("tensorboard", path)
     if name.endswith(".csv"):
-        return Source("lightning", path)
+        return Source("ultralytics" if is_results_csv(path) else "lightning", path)
     try:
         head = _head(path)
     except OSError:

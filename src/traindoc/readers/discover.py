@@ -1,7 +1,7 @@
 """Find every run under a folder, so `traindoc diagnose PARENT` can diagnose each.
 
 A run is what `load_run` reads as one: an HF output dir, a Lightning version
-dir, a wandb run dir, an MLflow run dir (or an mlflow.db), a metrics JSONL
+dir, an ultralytics run dir, a wandb run dir, an MLflow run dir (or an mlflow.db), a metrics JSONL
 file, a captured console log, a TensorBoard run (readers.tensorboard.find_runs).
 The walk stops at a run's root, so a checkpoint-N/ or an HF dir's own wandb/
 and runs/ folders are never counted twice.
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from traindoc.readers import live, mlflow, tensorboard, wandb
 from traindoc.readers.detect import is_console, is_metrics_jsonl
+from traindoc.readers.ultralytics import RESULTS, is_results_csv
 
 _DEPTH = 5
 # folders inside a run or a tracker's bookkeeping: never a separate run
@@ -27,7 +28,13 @@ def discover_runs(root: str | Path) -> list[Path]:
     found: list[Path] = []
 
     def visit(d: Path, depth: int) -> None:
-        if _is_hf(d) or _is_lightning(d) or wandb.is_run_dir(d) or mlflow.is_run_dir(d):
+        if (
+            _is_hf(d)
+            or _is_lightning(d)
+            or _is_ultralytics(d)
+            or wandb.is_run_dir(d)
+            or mlflow.is_run_dir(d)
+        ):
             found.append(d)
             return
         try:
@@ -89,6 +96,10 @@ def _is_hf(d: Path) -> bool:
 
 def _is_lightning(d: Path) -> bool:
     return (d / "metrics.csv").is_file()
+
+
+def _is_ultralytics(d: Path) -> bool:
+    return is_results_csv(d / RESULTS)
 
 
 def _by_name(p: Path) -> str:

@@ -28,6 +28,7 @@ from traindoc.model.signals import (
     canonical,
     kind,
 )
+from traindoc.readers.logs.tables import is_axis_header
 
 SLOT = "\x00"
 _TOKEN = re.compile(
@@ -198,7 +199,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    # record | progress | epoch | header | row | config | title | prose | other
+    # record | progress | epoch | header | axis | row | config | title | prose | other
     kind: str
     fields: tuple[Field, ...] = ()
     context: str = ""  # "eval" for a validation / test line
@@ -229,6 +230,8 @@ def analyse(shape: str) -> Plan:
         return Plan("code")
     if "***" in shape and (title := _title(shape)) is not None:
         return title
+    if is_axis_header(shape):
+        return Plan("axis")
     toks = tokens(shape)
     slots = [i for i, t in enumerate(toks) if t.kind in ("slot", "qslot")]
     words = [t.text for t in toks if t.kind == "word"]
@@ -238,6 +241,7 @@ def analyse(shape: str) -> Plan:
     fields: list[Field] = []
     used: set[int] = set()  # token indices consumed as keys or units
     done: set[int] = set()
+    spaced: set[int] = set()  # slots whose key is a word before them with no `:` or `=`
     list_open = False
     for t in slots:
         if t in done:
@@ -260,8 +264,10 @@ def analyse(shape: str) -> Plan:
             fields.append(Field(n, "", "skip"))
             continue
         frac = _fraction(toks, t)
-        key, _sep, opened, key_idx = _key_left(toks, t, used)
+        key, sep, opened, key_idx = _key_left(toks, t, used)
         used.update(key_idx)
+        if key and not sep:
+            spaced.add(n)
         if list_open and not key:
             role = "skip"
             fields.append(Field(n, "", role))
@@ -289,7 +295,24 @@ def analyse(shape: str) -> Plan:
     for tk in toks:  # a run of CJK (or other non-ASCII) letters is a phrase of prose
         if tk.kind == "text" and len(tk.text) > 1 and any(ch.isalpha() for ch in tk.text):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
+    fields = _in_sentence(fields, free, spaced)
     return _classify(toks, fields, free, words)
+
+
+def _in_sentence(fields: list[Field], free: list[str], spaced: set[int]) -> list[Field]:
+    """In a sentence ("Measured on an RTX 4090 ... seq 2048 on ..."), a word followed by a
+    number with no `:` or `=` between is a word of the sentence (a product, a spec), not
+    a metric, unless it names a known signal: dropped, and its words count as prose
+    (in place on `free`). Function words tell a sentence from a log line's keys."""
+    if sum(1 for w in free if w.lower() in _FILLER) < 2:
+        return fields
+    out = []
+    for f in fields:
+        if f.role == "value" and f.slot in spaced and kind(_base_key(f.key)) == "other":
+            free.extend(f.key.split())
+            f = Field(f.slot, f.key, "skip", f.unit)
+        out.append(f)
+    return out
 
 
 # "***** Eval results *****" (TF Estimator, BERT), "***** eval metrics *****" (HF

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
 SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL, SRC_ALT = 5, 6, 7, 8, 9
+SRC_BAR_EPOCH = 10
 _SRC_WORDS = {
     SRC_STEP: "the step printed on each line",
     SRC_EPOCH: "epoch x batches per epoch + batch",
@@ -44,6 +45,7 @@ _SRC_WORDS = {
     SRC_CARRY: "the step of the line before (the line prints none)",
     SRC_ORDINAL: "the order of the lines (no step is printed: only the order is real)",
     SRC_ALT: "the iteration counter (the optimizer step printed beside it repeats)",
+    SRC_BAR_EPOCH: "the epoch: one finished progress bar per epoch (its count repeats)",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -191,6 +193,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ep: np.ndarray | None = None
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
+    done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
     for _, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -219,15 +222,33 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if inner is not None:
             ok = np.isnan(got) & np.isfinite(inner)
             got[ok], how[ok] = inner[ok], SRC_PROGRESS
+            if total is not None:
+                if done is None:
+                    done = np.zeros(rec.n, dtype=bool)
+                done[where[ok]] = inner[ok] >= total[ok]
         if epoch is not None:
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
+    _bar_epochs(step, src, done)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+
+
+def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:
+    """Keras prints one finished bar per epoch ("215424/215375 [====] - 418s - loss: 3.76")
+    and, without its "Epoch 3/10" lines, nothing else numbers them: when every progress
+    counter is a finished bar, or the counter is the same on every line, the counter
+    counts samples within an epoch, not the run, and the epoch is the step, in place."""
+    bars = np.flatnonzero(src == SRC_PROGRESS)
+    if bars.size < 2 or done is None:
+        return
+    if done[bars].all() or np.unique(step[bars]).size == 1:
+        step[bars] = np.arange(1, bars.size + 1, dtype=np.float64)
+        src[bars] = SRC_BAR_EPOCH
 
 
 def _misread(log: TextLog) -> tuple[int, str | None]:
@@ -330,7 +351,7 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) 
         bad = by_batches if (src == SRC_STEP).any() else by_batches & rec.flag("is_eval")
         step[bad], src[bad] = np.nan, SRC_NONE
     if (src == SRC_STEP).any():
-        weak = src == SRC_PROGRESS
+        weak = (src == SRC_PROGRESS) | (src == SRC_BAR_EPOCH)
         step[weak], src[weak] = np.nan, SRC_NONE
     elif (src == SRC_EPOCH_ONLY).any() and (src == SRC_EPOCH).any():
         _epoch_summaries(step, src, epoch)

@@ -5,10 +5,18 @@ tables keep their column names apart; a header printed with single spaces
 (`Step Training Loss Validation Loss`, as a notebook's table reads when pasted)
 is split into as many columns as its rows have numbers, choosing the split
 that names the most known metrics.
+
+A results table in a PR or a paper is often transposed: its columns are the
+steps (or checkpoints, or epochs) and its rows the metrics (`| step | 10 | 20 |
+… | epoch avg |` then `| loss | 4.31 | **1.44** | … |`). Its first header cell
+names the axis; a column whose header is not a step ("…", "epoch avg") is not
+a point of the curve.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from functools import lru_cache
 
 from traindoc.model.signals import TEXT_STEP_KEYS, kind
@@ -55,3 +63,41 @@ def _segment(words: tuple[str, ...], n: int) -> tuple[str, ...] | None:
 def _known(name: str) -> bool:
     low = name.lower()
     return kind(name) != "other" or low in TEXT_STEP_KEYS or low in ("epoch", "epochs")
+
+
+# The first header cell of a table laid out by step, and a column header that is a step.
+_AXES = frozenset(
+    {*TEXT_STEP_KEYS, "steps", "checkpoint", "checkpoints", "ckpt", "epoch", "epochs"}
+)
+_EPOCHS = frozenset({"epoch", "epochs"})
+_AXIS_CELL = r"(?i)(?:(?:step|steps|iter|checkpoint|ckpt|epoch)[\s_-]*)?"
+_STEP_CELL = re.compile(_AXIS_CELL + r"(\d[\d,]*)")
+# (in a shape a number is NUL, but "ckpt-500" is a name, its digits kept)
+_SLOT_CELL = re.compile(_AXIS_CELL + "(?=[\\d\x00])[\\d,\x00]+")
+
+
+def md_cells(text: str) -> list[str]:
+    """The cells of a Markdown table row, bold markers off."""
+    return [c.strip().strip("*").strip() for c in text.strip().strip("|").split("|")]
+
+
+def is_axis_header(shape: str) -> bool:
+    """A Markdown header row (as a shape: numbers are NUL) whose columns are steps."""
+    if not shape.lstrip().startswith("|"):
+        return False
+    cells = md_cells(shape)
+    return (
+        len(cells) >= 3
+        and cells[0].lower() in _AXES
+        and sum(1 for c in cells[1:] if _SLOT_CELL.fullmatch(c)) >= 2
+    )
+
+
+def axis_steps(cells: list[str]) -> tuple[bool, list[float]]:
+    """(the axis counts epochs, the step of each column after the first: NaN for a column
+    that is not a step) of a header row that is_axis_header accepted."""
+    steps = []
+    for c in cells[1:]:
+        m = _STEP_CELL.fullmatch(c)
+        steps.append(float(m.group(1).replace(",", "")) if m else math.nan)
+    return cells[0].lower() in _EPOCHS, steps

@@ -40,7 +40,7 @@ from traindoc.readers.logs.records import (
     to_row,
 )
 from traindoc.readers.logs.shapes import Plan, analyse
-from traindoc.readers.logs.tables import columns_for
+from traindoc.readers.logs.tables import axis_steps, columns_for, md_cells
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
@@ -130,6 +130,10 @@ class TextLog:
         self._epoch_ctx = math.nan
         self._header: tuple[str, ...] | None = None
         self._md = False  # the header is a Markdown table's: rows are split on |
+        # a Markdown table whose columns are steps: (line, counts epochs, step per column)
+        # and its rows so far, made records column by column when the table ends
+        self._axis: tuple[int, bool, list[float]] | None = None
+        self._axis_rows: list[tuple[str, list[float | None]]] = []
         self._prose_run = 0
         # a step line whose metrics follow one per indented line (OLMo's [step=1/N] block)
         self._blk: tuple[int, float, float] | None = None
@@ -162,6 +166,7 @@ class TextLog:
             self._line(no, text, rank)
         self._close_block()
         self._close_titled()
+        self._close_axis()
         if self._wandb:
             self._emit_wandb()
 
@@ -257,7 +262,13 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            self._close_axis()
             self._slow = self._slow or self._md
+        elif k == "axis":
+            self._close_axis()
+            cells = md_cells(text.decode("utf-8", "replace"))
+            self._axis, self._header, self._md = (no, *axis_steps(cells)), None, True
+            self._slow = True
         elif k == "row":
             self._row(no, text, plan, rank)
         elif k == "config":
@@ -285,6 +296,10 @@ class TextLog:
             return True
         if (text[:6] == b"wandb:" or self._wandb is not None) and self._wandb_summary(no, text):
             return True
+        if self._axis is not None:
+            if text.lstrip()[:1] == b"|" and self._axis_row(text):
+                return True
+            self._close_axis()  # the table ended
         return bool(self._md and text.lstrip()[:1] == b"|" and self._md_row(no, text, rank))
 
     def _learn(self, key: bytes, text: bytes) -> tuple:
@@ -450,6 +465,34 @@ class TextLog:
                 pairs.append((name, v))
         self._named_row(no, pairs, rank, {})
         return True
+
+    def _axis_row(self, text: bytes) -> bool:
+        """A row of a table laid out by step: its first cell names the metric, each
+        column under a step is one point ("…" and "epoch avg" columns are none)."""
+        assert self._axis is not None
+        at = self._axis[2]
+        cells = md_cells(text.decode("utf-8", "replace"))
+        if len(cells) != len(at) + 1:
+            return False
+        if all(set(c) <= set("-: ") for c in cells):
+            return True  # the |---|---| rule under the header
+        name = metric_name(cells[0], "", "")
+        if name is not None:  # else a row of counters, not measurements ("| GPU | 0 | 1 |")
+            self._axis_rows.append((name, [parse(c.encode()) for c in cells[1:]]))
+        return True
+
+    def _close_axis(self) -> None:
+        """One record per step column, in step order: the rows of a table are its
+        metrics, so emitting them row by row would send the steps back at each row."""
+        if self._axis is None:
+            return
+        (no, by_epoch, at), rows = self._axis, self._axis_rows
+        self._axis, self._axis_rows = None, []
+        src = steps.SRC_EPOCH_ONLY if by_epoch else steps.SRC_STEP
+        for j, step in enumerate(at):
+            vals = [(name, v) for name, got in rows if (v := got[j]) is not None]
+            if step == step and vals:
+                self.add_loose(no, vals, step, src, step if by_epoch else math.nan)
 
     def _named_row(
         self, no: int, pairs: list[tuple[str, float]], rank: int, rename: dict[str, str]

@@ -1,0 +1,190 @@
+"""Ultralytics run dir (runs/detect/train): results.csv, one row per epoch, + args.yaml.
+
+results.csv's header and cells are space-padded; its columns are `epoch`, the
+train loss components (`train/box_loss`, `train/cls_loss`, `train/dfl_loss`),
+`metrics/*(B)`, the val components and one LR per optimizer parameter group
+(`lr/pg0..2`; YOLOv5 writes `x/lr0..2` and keeps opt.yaml + hyp.yaml instead of
+args.yaml). Epochs are numbered from 0 by YOLOv5 and early YOLOv8, from 1 by
+later releases: the step is the number of epochs done, so both read alike. The
+total loss is left to readers/derived.py, which sums the logged components (the
+loss ultralytics optimises is their sum).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from traindoc.model import Fact, Input, Run, Series
+from traindoc.model.numbers import count
+from traindoc.model.run import order_and_dedup
+from traindoc.readers import configs
+from traindoc.readers._base import Notes, ReadError, to_float
+
+RESULTS = "results.csv"
+_LR = ("lr/pg", "x/lr")  # one LR column per parameter group
+# YOLOv5 and ultralytics accumulate gradients up to this nominal batch (nbs) when the
+# batch is smaller: accumulate = max(round(nbs / batch), 1) (their trainers' source)
+_NBS = 64
+_TASKS = {"detect": "detection", "segment": "detection", "obb": "detection", "pose": "detection"}
+_TASKS["classify"] = "classification"
+
+
+def is_results_csv(path: Path) -> bool:
+    """An ultralytics results.csv: an `epoch` column first, no `step` column (Lightning's
+    metrics.csv may also start with `epoch` and log `train/..._loss`), train/*_loss
+    columns and one LR column per parameter group."""
+    try:
+        with path.open("rb") as f:
+            head = f.readline(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    cols = [c.strip() for c in head.split(",")]
+    return (
+        cols[:1] == ["epoch"]
+        and "step" not in cols
+        and any(c.startswith("train/") and c.endswith("_loss") for c in cols)
+        and any(c.startswith(_LR) for c in cols)
+    )
+
+
+def read(path: str | Path) -> Run:
+    path = Path(path)
+    csv_path = path / RESULTS if path.is_dir() else path
+    notes = Notes()
+    header, rows = _rows(csv_path, notes)
+    epoch = np.array([r[0] for r in rows], np.float64)
+    done = epoch + 1 if epoch[0] == 0 else epoch  # epochs done at each row
+    steps = done.astype(np.int64)
+    facts: dict[str, Fact] = {"trainer": Fact("ultralytics", f"{csv_path.name}: header")}
+    keep = order_and_dedup(steps)
+    if keep is not None:  # an epoch written again (a resume from an earlier one): the last wins
+        if (back := np.flatnonzero(steps[1:] < steps[:-1])).size:
+            at = (int(steps[back[0] + 1]),)
+            facts["resume_steps"] = Fact(at, f"{csv_path.name}: the epoch went back")
+        rows, steps, done = [rows[i] for i in keep], steps[keep], done[keep]
+    table = np.array(rows, np.float64)
+    src = f"{csv_path.name}: "
+    series = {"epoch": Series.from_arrays("epoch", steps, done, None, src + "epoch")}
+    for j, name in enumerate(header[1:], 1):
+        series[name] = Series.from_arrays(name, steps, table[:, j], None, src + name)
+    lrs = [n for n in header if n.startswith(_LR)]
+    if lrs:
+        # The bias group warms down from warmup_bias_lr (0.1) while the weights warm up
+        # from 0: the schedule is the group that starts lowest (not pg0 in YOLOv8, whose
+        # first group is the biases; x/lr0 in the old YOLOv5 order, biases last).
+        main = min(lrs, key=lambda n: (_first(series[n].values), n))
+        why = f"{src}{main} (the group that warms up from 0; the others: {', '.join(lrs)})"
+        series["lr"] = Series.from_arrays("lr", steps, series[main].values, None, why)
+    inputs = [Input(str(csv_path), "ultralytics-csv")]
+    settings: dict[str, Any] = {}
+    where: dict[str, str] = {}  # setting -> the file it came from
+    for side in _side_files(csv_path.parent):
+        if (data := configs.load(side, notes)) is not None:
+            inputs.append(Input(str(side), "ultralytics-args"))
+            hyp = data.get("hyp")  # newer YOLOv5 copies hyp.yaml into opt.yaml
+            for key, v in [*(hyp.items() if isinstance(hyp, dict) else ()), *data.items()]:
+                settings[str(key)], where[str(key)] = v, side.name
+    facts = _facts(settings, where) | facts
+    return Run(csv_path.parent.name, series, facts, tuple(inputs), notes.build())
+
+
+def _rows(csv_path: Path, notes: Notes) -> tuple[list[str], list[list[float]]]:
+    try:
+        with csv_path.open(newline="", encoding="utf-8", errors="replace") as f:
+            reader = csv.reader(f)
+            header = [h.strip() for h in next(reader, [])]
+            if not header or header[0] != "epoch":
+                raise ReadError(csv_path, "not an ultralytics results.csv (no epoch column)")
+            rows = []
+            for row in reader:
+                if not row:
+                    continue
+                cells = [to_float(c.strip()) for c in row]
+                if len(cells) != len(header) or count(cells[0]) is None:
+                    what = "row with the wrong number of cells, or no epoch"
+                    notes.count(csv_path, what, reader.line_num)
+                    continue
+                rows.append([math.nan if c is None else c for c in cells])
+    except (OSError, csv.Error) as exc:
+        raise ReadError(csv_path, f"cannot read as CSV: {exc}") from None
+    if not rows:
+        raise ReadError(csv_path, "no epoch rows under the header")
+    return header, rows
+
+
+def _first(values: np.ndarray) -> float:
+    ok = values[np.isfinite(values)]
+    return float(ok[0]) if ok.size else math.inf
+
+
+def _side_files(d: Path) -> list[Path]:
+    """args.yaml (ultralytics), else YOLOv5's hyp.yaml and opt.yaml."""
+    if (d / "args.yaml").is_file():
+        return [d / "args.yaml"]
+    return [d / n for n in ("hyp.yaml", "opt.yaml") if (d / n).is_file()]
+
+
+def _facts(data: dict[str, Any], where: dict[str, str]) -> dict[str, Fact]:
+    """The settings the rules read, under ultralytics' own spellings (`where`: the file
+    each setting was read from)."""
+    out: dict[str, Fact] = {}
+
+    def num(key: str) -> float | None:
+        v = data.get(key)
+        return None if isinstance(v, bool) else to_float(v)
+
+    if (lr0 := num("lr0")) is not None:
+        out["learning_rate"] = Fact(lr0, f"{where['lr0']}: lr0")
+    epochs = num("epochs")
+    if epochs is not None and epochs > 0:
+        out["num_train_epochs"] = Fact(epochs, f"{where['epochs']}: epochs")
+    warm = num("warmup_epochs")
+    if warm is not None and epochs:
+        why = f"{where['warmup_epochs']}: warmup_epochs {warm:g} / epochs {epochs:g} (>= 100 iterations)"
+        out["warmup_ratio"] = Fact(warm / epochs, why)
+    batch = num("batch") if "batch" in data else num("batch_size")
+    if batch is not None and batch >= 1 and batch == int(batch):
+        key = "batch" if "batch" in data else "batch_size"
+        devices = _devices(data.get("device"))
+        out["per_device_batch"] = Fact(int(batch) // devices, f"{where[key]}: {key} / devices")
+        if devices > 1:
+            out["devices"] = Fact(devices, f"{where['device']}: device={data['device']}")
+        nbs = num("nbs") or _NBS
+        accum = max(round(nbs / batch), 1)
+        out["grad_accum"] = Fact(
+            accum, f"{where[key]}: max(round(nbs {nbs:g} / {key} {batch:g}), 1)"
+        )
+    if isinstance(data.get("cos_lr"), bool):
+        out["lr_scheduler"] = Fact(
+            "cosine" if data["cos_lr"] else "linear", f"{where['cos_lr']}: cos_lr"
+        )
+    elif isinstance(data.get("linear_lr"), bool):  # old YOLOv5: one-cycle cosine unless set
+        out["lr_scheduler"] = Fact(
+            "linear" if data["linear_lr"] else "cosine", f"{where['linear_lr']}: linear_lr"
+        )
+    if isinstance(opt := data.get("optimizer"), str) and opt.lower() != "auto":
+        out["optim"] = Fact(opt, f"{where['optimizer']}: optimizer")
+    if (wd := num("weight_decay")) is not None:
+        out["weight_decay"] = Fact(wd, f"{where['weight_decay']}: weight_decay")
+    if (seed := num("seed")) is not None and seed == int(seed):
+        out["seed"] = Fact(int(seed), f"{where['seed']}: seed")
+    if (task := _TASKS.get(str(data.get("task")))) is not None:
+        out["task"] = Fact(task, f"{where['task']}: task={data['task']}")
+    if isinstance(ds := data.get("data"), str) and ds:
+        out["dataset"] = Fact(ds, f"{where['data']}: data")
+    return out
+
+
+def _devices(device: Any) -> int:
+    """GPUs a `device` setting names ("0,1", [0, 1]); one otherwise (ultralytics' auto
+    device is the first GPU)."""
+    if isinstance(device, list):
+        return max(len(device), 1)
+    if isinstance(device, str) and "," in device:
+        return max(len([d for d in device.split(",") if d.strip()]), 1)
+    return 1

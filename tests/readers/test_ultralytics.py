@@ -1,0 +1,151 @@
+"""Ultralytics run dirs: results.csv (space-padded, one row per epoch) + args.yaml.
+
+The excerpts keep the layouts of the real cases in tests/real/healthy_yolov8*:
+early YOLOv8 numbers epochs from 0, later releases from 1 and add a time column,
+YOLOv5 writes x/lr* columns and opt.yaml + hyp.yaml.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.readers.helpers import load_checked
+from traindoc.readers import ReadError, discover_runs, load_run
+
+V8 = (
+    "                  epoch,         train/box_loss,         train/cls_loss,         "
+    "train/dfl_loss,   metrics/precision(B),      metrics/recall(B),       metrics/mAP50(B),"
+    "    metrics/mAP50-95(B),           val/box_loss,           val/cls_loss,           "
+    "val/dfl_loss,                 lr/pg0,                 lr/pg1,                 lr/pg2\n"
+    "                      0,                 1.6878,                 3.3859,                  "
+    "2.143,                 0.1762,                    0.2,                0.15826,"
+    "                0.05583,                  2.335,                  2.822,                 "
+    "3.3394,               0.070545,              0.0032727,              0.0032727\n"
+    "                      1,                  1.267,                 1.9629,                 "
+    "1.8428,                0.34394,                0.30556,                0.25946,"
+    "                0.12497,                 2.2896,                 2.6209,                 "
+    "3.4364,               0.040284,              0.0063445,              0.0063445\n"
+    "                      2,                 1.1897,                 1.7105,                 "
+    "1.7963,                0.59132,                0.46667,                0.48179,"
+    "                0.22066,                 1.9873,                 2.1012,                 "
+    "3.0045,              0.0097583,              0.0091522,              0.0091522\n"
+)
+ARGS = (
+    "task: detect\nmode: train\nmodel: yolov8s.yaml\ndata: fire-8/data.yaml\nepochs: 25\n"
+    "batch: 16\ndevice: ''\noptimizer: SGD\nseed: 0\ncos_lr: false\nclose_mosaic: 10\n"
+    "lr0: 0.01\nlrf: 0.01\nmomentum: 0.937\nweight_decay: 0.001\nwarmup_epochs: 3.0\n"
+    "warmup_bias_lr: 0.1\nnbs: 64\nsave_dir: runs/detect/train\n"
+)
+
+
+def _train_dir(root: Path, csv: str = V8, args: str | None = ARGS, name: str = "train") -> Path:
+    d = root / "runs" / "detect" / name
+    d.mkdir(parents=True)
+    (d / "results.csv").write_text(csv)
+    if args is not None:
+        (d / "args.yaml").write_text(args)
+    return d
+
+
+def test_a_run_dir_is_read_by_epoch_with_its_args(tmp_path: Path) -> None:
+    run = load_checked(_train_dir(tmp_path))
+    assert run.fact("trainer") == "ultralytics"
+    loss, ev, lr = run.get("loss"), run.get("eval_loss"), run.get("lr")
+    assert loss is not None and ev is not None and lr is not None
+    assert loss.steps.tolist() == [1, 2, 3]  # epochs done: numbered from 0 in the file
+    # the total is the sum of the logged components (readers/derived.py)
+    assert loss.values.tolist() == pytest.approx(
+        [1.6878 + 3.3859 + 2.143, 1.267 + 1.9629 + 1.8428, 1.1897 + 1.7105 + 1.7963]
+    )
+    assert loss.source.startswith("derived: sum of train/box_loss")
+    assert ev.values[0] == pytest.approx(2.335 + 2.822 + 3.3394)
+    # the weights' group, not pg0 (the biases, warming down from warmup_bias_lr)
+    assert lr.values.tolist() == [0.0032727, 0.0063445, 0.0091522]
+    assert run.get("lr/pg0").values[0] == 0.070545
+    assert run.get("epoch").values.tolist() == [1, 2, 3]
+    assert run.get("metrics/mAP50(B)").values[-1] == 0.48179
+    assert run.fact("learning_rate") == 0.01 and run.fact("num_train_epochs") == 25
+    assert run.fact("warmup_ratio") == pytest.approx(3 / 25)
+    assert run.fact("per_device_batch") == 16 and run.fact("grad_accum") == 4
+    assert run.fact("effective_batch") == 64
+    assert run.fact("lr_scheduler") == "linear" and run.fact("optim") == "SGD"
+    assert run.fact("task") == "detection" and run.fact("seed") == 0
+    assert [i.kind for i in run.inputs] == ["ultralytics-csv", "ultralytics-args"]
+    assert run.inputs[0].series is not None and run.inputs[0].series["loss"] == 3
+    assert not run.notes
+
+
+def test_the_results_file_itself_reads_the_args_beside_it(tmp_path: Path) -> None:
+    run = load_checked(_train_dir(tmp_path) / "results.csv")
+    assert run.fact("trainer") == "ultralytics" and run.fact("learning_rate") == 0.01
+
+
+def test_later_releases_number_epochs_from_1_and_log_the_time(tmp_path: Path) -> None:
+    csv = (
+        "epoch,time,train/box_loss,train/cls_loss,train/dfl_loss,metrics/mAP50(B),"
+        "val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,lr/pg1,lr/pg2\n"
+        "1,30.1,3.1458,3.4616,4.1755,0.01654,2.6153,3.9684,4.1245,0.00056,0.00056,0.00056\n"
+        "2,58.7,3.1205,3.3402,4.0059,0.03731,2.8777,4.4506,3.7605,0.00113,0.00113,0.00113\n"
+    )
+    run = load_checked(_train_dir(tmp_path, csv, args="batch: 4\ndevice: 0,1\ncos_lr: true\n"))
+    assert run.get("loss").steps.tolist() == [1, 2]
+    assert run.get("time").values.tolist() == [30.1, 58.7]
+    assert run.fact("per_device_batch") == 2 and run.fact("devices") == 2
+    assert run.fact("grad_accum") == 16  # round(nbs 64 / batch 4)
+    assert run.fact("lr_scheduler") == "cosine"
+
+
+def test_yolov5_keeps_its_settings_in_opt_and_hyp(tmp_path: Path) -> None:
+    d = tmp_path / "runs" / "train" / "exp"
+    d.mkdir(parents=True)
+    (d / "results.csv").write_text(
+        "               epoch,      train/box_loss,      train/obj_loss,      train/cls_loss,"
+        "   metrics/precision,        val/box_loss,        val/obj_loss,        val/cls_loss,"
+        "               x/lr0,               x/lr1,               x/lr2\n"
+        "                   0,             0.13071,            0.015376,            0.057805,"
+        "          0.00013152,             0.12547,            0.015036,             0.05584,"
+        "             0.00023,             0.00023,             0.09793\n"
+        "                   1,             0.12429,            0.017283,            0.052486,"
+        "            0.001327,             0.11867,            0.016385,            0.050149,"
+        "             0.00047,             0.00047,             0.09577\n"
+    )
+    (d / "opt.yaml").write_text("epochs: 500\nbatch_size: 16\nlinear_lr: false\nhyp: hyp.yaml\n")
+    (d / "hyp.yaml").write_text("lr0: 0.01\nwarmup_epochs: 3.0\nweight_decay: 0.0005\n")
+    (d / "events.out.tfevents.1637127080.host.1.0").write_bytes(b"")
+    run = load_checked(d)
+    assert run.fact("trainer") == "ultralytics"
+    assert run.get("lr").values.tolist() == [0.00023, 0.00047]  # x/lr2 is the biases here
+    assert run.get("loss").values[0] == pytest.approx(0.13071 + 0.015376 + 0.057805)
+    assert run.fact("learning_rate") == 0.01 and run.fact("num_train_epochs") == 500
+    assert run.fact("warmup_ratio") == pytest.approx(3 / 500)
+    assert run.fact("lr_scheduler") == "cosine"  # YOLOv5's one-cycle unless linear_lr
+    assert any("also found, not read" in n.message for n in run.notes)  # its TB events
+
+
+def test_a_lightning_csv_that_starts_with_epoch_stays_lightning(tmp_path: Path) -> None:
+    # near miss: Lightning logs train/..._loss too, but always with a step column
+    d = tmp_path / "lightning_logs" / "version_0"
+    d.mkdir(parents=True)
+    (d / "metrics.csv").write_text("epoch,lr-Adam,step,train/nll_loss\n0,0.01,9,2.5\n")
+    assert load_run(tmp_path).fact("trainer") == "lightning"
+    (tmp_path / "results.csv").write_text("epoch,step,train/box_loss,lr/pg0\n0,9,1.2,0.01\n")
+    assert load_run(tmp_path / "results.csv").fact("trainer") == "lightning"
+
+
+def test_bad_rows_are_counted_and_an_empty_table_is_one_line(tmp_path: Path) -> None:
+    bad = V8 + "                      3,                 1.1\n"
+    run = load_checked(_train_dir(tmp_path, bad, args=None))
+    assert run.get("loss").steps.tolist() == [1, 2, 3]
+    assert any("skipped 1 row" in n.message and n.line == 5 for n in run.notes)
+    empty = _train_dir(tmp_path, V8.split("\n", 1)[0] + "\n", args=None, name="train2")
+    with pytest.raises(ReadError, match=r"results\.csv: no epoch rows"):
+        load_run(empty)
+
+
+def test_every_train_dir_under_runs_is_a_run(tmp_path: Path) -> None:
+    _train_dir(tmp_path)
+    _train_dir(tmp_path, name="train2")
+    found = discover_runs(tmp_path)
+    assert [p.name for p in found] == ["train", "train2"]
