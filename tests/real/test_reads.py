@@ -83,13 +83,14 @@ def _csv_counts(path: Path) -> dict[str, int]:
 
 def _model_card_counts(path: Path) -> dict[str, int]:
     lines = path.read_text(encoding="utf-8").splitlines()
-    head = next(i for i, ln in enumerate(lines) if re.match(r"\|\s*Training Loss", ln))
-    names = [c.strip() for c in lines[head].strip("|").split("|")]
+    heads = [i for i, ln in enumerate(lines) if re.match(r"\|\s*Training Loss", ln)]
+    names = [c.strip() for c in lines[heads[0]].strip("|").split("|")]
     rows = []
-    for ln in lines[head + 2 :]:
-        if not ln.startswith("|"):
-            break
-        rows.append([c.strip().strip("*") for c in ln.strip().strip("|").split("|")])
+    for head in heads:  # a resumed run's card can hold a second table with the same header
+        for ln in lines[head + 2 :]:
+            if not ln.startswith("|"):
+                break
+            rows.append([c.strip().strip("*") for c in ln.strip().strip("|").split("|")])
     out = {}
     for name, col in (("loss", "Training Loss"), ("eval_loss", "Validation Loss")):
         i = names.index(col)
