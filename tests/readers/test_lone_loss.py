@@ -71,3 +71,19 @@ def test_settings_logged_behind_a_logger_prefix_are_config(tmp_path: Path) -> No
     (run,) = load_runs(p)
     assert run.fact("lr_scheduler") == "cosine"
     assert run.fact("warmup_ratio") == 0.03
+
+
+def test_a_bulleted_loss_in_a_results_list_is_no_train_record(tmp_path: Path) -> None:
+    """A model card: "It achieves the following results on the evaluation set: - Loss: nan"."""
+    p = tmp_path / "README.md"
+    p.write_text(
+        "It achieves the following results on the evaluation set:\n"
+        "- Loss: nan\n"
+        "- Bleu: 0.0\n\n"
+        "| Training Loss | Epoch | Step | Validation Loss | Bleu |\n"
+        "|:---:|:---:|:---:|:---:|:---:|\n"
+        "| No log | 1.0 | 38 | nan | 0.0 |\n"
+        "| No log | 2.0 | 76 | nan | 0.0 |\n"
+    )
+    for run in load_runs(p):
+        assert run.get("loss") is None

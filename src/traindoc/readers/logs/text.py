@@ -64,6 +64,9 @@ _LOG_PREFIX = re.compile(
 )
 
 
+_BULLETS = (b"- ", b"* ", "• ".encode())
+
+
 def _message(text: bytes) -> bytes:
     """The message of a logged line, without its logger's prefix (the line if none)."""
     m = _LOG_PREFIX.match(text)
@@ -113,6 +116,7 @@ class TextLog:
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
+        self._bullet = False  # the line being read was a list item ("- Loss: 0.45")
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
         self.epoch_totals: Counter[int] = Counter()  # epoch totals printed ("Epoch 3/10")
         self.lr_decimals: Counter[int] = Counter()
@@ -189,6 +193,7 @@ class TextLog:
     def _piece(self, no: int, text: bytes) -> None:
         rank = -1
         c = text[0]
+        self._bullet = text[:8].lstrip().startswith(_BULLETS)  # before the markup goes
         if c in _MARKUP and (c not in _BLANK or text[:16].lstrip()[:1] in _STRONG):
             text, rank, what = lines.clean(text)
             if what:
@@ -276,9 +281,10 @@ class TextLog:
             vals = _values(text, plan)
             if self._blk is not None:
                 self._blk_vals.extend(vals)
-            elif plan.loose and len(vals) == 1:
+            elif plan.loose and len(vals) == 1 and not self._bullet:
                 # a lone "train loss:1.10886" is a loop's record: its step is the order
-                # of the lines
+                # of the lines (a bullet is a list of results: a model card's "- Loss: 0.45"
+                # under "results on the evaluation set" is an eval value)
                 self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
             else:
                 for name, v in vals:
