@@ -22,14 +22,15 @@ of the series the reader returns (steps shared by keys logged together count onc
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench._child import run_child  # noqa: E402
 
 
 def write(path: Path, size: int) -> None:
@@ -135,15 +136,7 @@ print(dt, points, peak(), kept, base)
 
 
 def _run(which: str, path: Path) -> tuple[float, int, int, int, int]:
-    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
-    code = _CHILD.format(src=str(ROOT / "src"), root=str(ROOT))
-    r = subprocess.run(
-        [sys.executable, "-c", code, which, str(path)], capture_output=True, text=True, env=env
-    )
-    if r.returncode:
-        sys.exit(f"{which} failed:\n{r.stderr[-2000:]}")
-    t, n, rss, kept, base = r.stdout.split()[-5:]
-    return float(t), int(n), int(rss), int(kept), int(base)
+    return run_child(_CHILD.format(src=str(ROOT / "src"), root=str(ROOT)), which, path)
 
 
 def main() -> None:
