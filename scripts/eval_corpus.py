@@ -8,7 +8,7 @@ tuning) is reported apart again, and per reader.
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from traindoc.corpus import CaseResult, cases, real_cases, score, score_real
@@ -32,6 +32,9 @@ def main() -> int:
     _summary("own tiny trainings", own)
     for split in ("dev", "holdout"):
         _summary(f"real runs, {split}", [r for r in real if r.split == split])
+    print("\nreal runs by label and rule (counts only, so the holdout stays unread):")
+    for split in ("dev", "holdout"):
+        _tallies(split, [r for r in real if r.split == split])
     by_reader: dict[str, list[CaseResult]] = defaultdict(list)
     for r in real:
         by_reader[r.reader or "unreadable"].append(r)
@@ -54,6 +57,24 @@ def _table(title: str, results: list[CaseResult]) -> None:
         extra += f"  UNREADABLE {r.error[:100]}" if r.error else ""
         split = " [holdout]" if r.split == "holdout" else ""
         print(f"{mark} {r.name:<{width}}{split}  expected: {exp:<40} found: {got}{extra}")
+
+
+def _tallies(split: str, results: list[CaseResult]) -> None:
+    """Recall per label and false alarms per rule: where a split's misses live."""
+    hit: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for r in results:
+        if not r.healthy:
+            total.update(r.expected)
+            hit.update(set(r.expected) - set(r.missed))
+    healthy_fa = Counter(f for r in results if r.healthy for f in r.false_alarms)
+    faulty_fa = Counter(f for r in results if not r.healthy for f in r.false_alarms)
+    recall = ", ".join(f"{k} {hit[k]}/{n}" for k, n in total.most_common())
+    print(f"  {split:<8} recall by label: {recall}")
+    print(f"  {split:<8} false alarms on healthy runs by rule: {dict(healthy_fa.most_common())}")
+    print(
+        f"  {split:<8} unexpected findings on faulty runs by rule: {dict(faulty_fa.most_common())}"
+    )
 
 
 def _summary(title: str, results: list[CaseResult]) -> None:

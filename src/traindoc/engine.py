@@ -11,6 +11,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Iterable
 from dataclasses import replace
+from graphlib import TopologicalSorter
 
 from traindoc.model import Finding, Run
 from traindoc.model.diagnosis import INCONCLUSIVE, VERDICTS, Diagnosis, Skipped
@@ -24,6 +25,14 @@ __all__ = ["INCONCLUSIVE", "VERDICTS", "Diagnosis", "Skipped", "diagnose", "link
 STALL = "stalled-training"
 
 
+def _after_what_they_read(specs: list[RuleSpec]) -> list[RuleSpec]:
+    """Rules that read other rules' findings, each after those it reads (a rule that
+    reads itself or forms a cycle is a bug, and graphlib says so)."""
+    ids = {s.id: s for s in specs}
+    graph = {s.id: [r for r in s.reads if r in ids] for s in specs}
+    return [ids[i] for i in TopologicalSorter(graph).static_order()]
+
+
 def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     specs = list(rules) if rules is not None else list(load_all().values())
     findings: list[Finding] = []
@@ -31,12 +40,13 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     not_judged: list[Skipped] = []
     core: list[str] = []
     errors: list[str] = []
-    # Two passes: the symptom rules first, then the cause rules that read their
-    # findings (RuleSpec.reads) on a view of the run that carries them.
-    second = [s for s in specs if s.reads]
+    # The symptom rules first, then the cause rules that read findings
+    # (RuleSpec.reads), each after the rules it reads, on a view of the run that
+    # carries every finding made so far.
+    first = [s for s in specs if not s.reads]
     view = run
-    for spec in [s for s in specs if not s.reads] + second:
-        if second and spec is second[0]:
+    for spec in first + _after_what_they_read([s for s in specs if s.reads]):
+        if spec.reads:
             view = replace(run, symptoms=tuple(findings))
         missing = spec.missing(view)
         if missing:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from graphlib import CycleError
+
+import pytest
+
 from tests.rules.synth import build_run
-from traindoc.engine import diagnose
+from traindoc.engine import _after_what_they_read, diagnose
 from traindoc.model import Severity
 from traindoc.rules.registry import load_all
 
@@ -38,12 +43,51 @@ def test_without_the_symptom_rule_the_lr_alone_is_info() -> None:
     assert f.evidence["instability"] == "none"
 
 
-def test_every_rule_read_is_a_registered_symptom_rule() -> None:
+def test_every_rule_read_is_registered_and_runs_first() -> None:
     specs = load_all()
+    order = [s.id for s in _after_what_they_read([s for s in specs.values() if s.reads])]
     for spec in specs.values():
         for r in spec.reads:
             assert r in specs, f"{spec.id} reads unknown rule {r}"
-            assert not specs[r].reads, f"{spec.id} reads {r}, itself a cause rule"
+            if specs[r].reads:  # a rule that reads others runs after them
+                assert order.index(r) < order.index(spec.id), (r, spec.id)
+
+
+def test_a_cycle_of_reads_is_refused() -> None:
+    specs = load_all()
+    a = replace(specs["no-learning"], reads=("lr-too-high",))
+    with pytest.raises(CycleError):
+        _after_what_they_read([a, specs["lr-too-high"]])
+
+
+# A full fine-tune at 1e-3 (5x what it tolerates) whose loss never moves: the LR is
+# too high for it to find any descent. lr-too-high reads no-learning, itself a rule
+# that reads eval-stagnation, so it must run after it.
+STUCK = {
+    "facts": {"regime": "full-finetune"},
+    "series": {
+        "loss": {"segments": [{"n": 300, "const": 5.95}], "noise": 0.005},
+        "lr": {"segments": [{"n": 300, "const": 1e-3}]},
+    },
+}
+
+
+def test_lr_too_high_reads_a_run_that_never_learned() -> None:
+    specs = load_all()
+    rules = [specs[r] for r in ("lr-too-high", "no-learning")]
+    d = diagnose(build_run(STUCK), rules)
+    f = next(f for f in d.findings if f.rule == "lr-too-high")
+    assert f.severity == Severity.ERROR and "stuck" in f.evidence["instability"]
+    nl = next(f for f in d.findings if f.rule == "no-learning")
+    assert "lr-too-high" in nl.caused_by
+
+
+def test_a_usual_lr_that_never_learned_is_not_blamed() -> None:
+    specs = load_all()
+    case = {**STUCK, "series": {**STUCK["series"], "lr": {"segments": [{"n": 300, "const": 2e-5}]}}}
+    d = diagnose(build_run(case), [specs[r] for r in ("lr-too-high", "no-learning")])
+    assert not [f for f in d.findings if f.rule == "lr-too-high"]
+    assert [f for f in d.findings if f.rule == "no-learning"]
 
 
 # Six per-epoch logs of a regression whose eval and train loss never move: too few

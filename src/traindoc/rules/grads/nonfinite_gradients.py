@@ -13,10 +13,10 @@ from traindoc.rules.api import Hit, rule
 
 @dataclass(frozen=True)
 class Params:
-    # Under fp16 dynamic loss scaling an occasional overflow (Inf norm, step
-    # skipped, scale halved) is the scaler working: rare (<= 1% of points) and
-    # recovered (the last `recovered_points` norms finite) is a warning, not an error.
-    fp16_rare_share: float = 0.01
+    # Recovered (the last `recovered_points` norms finite) means the bad steps were
+    # skipped: a warning, not an error. Rare as well (<= 1% of points, e.g. an fp16
+    # scaler's overflow after each scale increase) with the loss falling: info.
+    rare_share: float = 0.01
     recovered_points: int = 5
     # Bad norms only in the first 2 logs (or 2% of them), then finite, with the loss
     # falling after: the scaler's calibration at the start (info).
@@ -46,12 +46,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     NaN/Inf step losses by the window average, so `trainer_state.json` shows a
     finite loss while `grad_norm` is NaN. The grad norm is the honest signal.
 
-    **Known false positives.** Under fp16 with dynamic loss scaling, a few Inf
-    norms (early, while the scaler calibrates, and now and then after each scale
-    increase) are skipped steps, not damage: rare (<= 1%), recovered and with the
-    loss falling they are info; with the loss not falling, a warning. Bad norms only in the
-    first logs (2, or 2%), finite after and with the loss falling, are info in any
-    precision: the step was skipped and the weights are intact.
+    **Known false positives.** Finite norms after the last bad one prove the
+    weights are intact: an optimizer step taken on a NaN gradient writes NaN into
+    the weights, and every later norm would be NaN. Something skipped those steps
+    (fp16's dynamic loss scaler while it calibrates and after each scale increase,
+    DeepSpeed's overflow check, a NaN guard), so a recovered run is a warning, not
+    an error. Rare (<= 1% of points, or only the first logs) and with the loss
+    falling after, it is info: the skipped steps cost nothing visible.
 
     **What to do.** Find the first bad step and the batch at it. Under fp16,
     switch to bf16 (or fp32); lowering the LR only delays the NaN. Otherwise
@@ -103,14 +104,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "logging_nan_inf_filter (on by default) replaces NaN/Inf losses by the window "
                 "average, so the loss column hides the NaN; the grad norm does not."
             )
+    # Finite norms after the last bad one prove the bad steps were skipped (a NaN
+    # written into the weights makes every later norm NaN): the damage is wasted
+    # steps, not broken weights, whatever the precision says.
     severity = Severity.ERROR
-    rare_fp16 = fp16 and share <= p.fp16_rare_share and recovered
-    if (start_only or rare_fp16) and falling:
-        # a dynamic loss scaler raises its scale every few thousand steps on purpose and
-        # overflows now and then: a skipped step, by design, while the loss keeps falling
-        severity = Severity.INFO
-    elif rare_fp16:
-        severity = Severity.WARNING
+    if recovered:
+        rare = start_only or share <= p.rare_share
+        severity = Severity.INFO if rare and falling else Severity.WARNING
     kind = "NaN" if n_nan == count else "Inf" if n_nan == 0 else "NaN/Inf"
     yield Hit(
         title=(
@@ -124,12 +124,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "A non-finite gradient norm means at least one gradient overflowed or became NaN; "
             "an optimizer step taken on it writes NaN into the weights."
             + (
-                " Under fp16 a rare, recovered overflow is the loss scaler skipping the step."
-                if severity == Severity.WARNING
-                else " Only the first logged norms are bad and the loss falls after them: the "
-                "steps were skipped while the loss scaler calibrated; the weights are intact."
-                if severity == Severity.INFO
-                else ""
+                " Here every norm after the last bad one is finite, so those steps were "
+                "skipped (a loss scaler or an overflow check) and the weights are intact"
+                + (
+                    "; they are rare and the loss keeps falling."
+                    if severity == Severity.INFO
+                    else ", but each skipped step is lost work."
+                )
+                if recovered
+                else " The log ends without the finite norms after the last bad one that would "
+                "show the weights survived it."
             )
             + hidden
         ),

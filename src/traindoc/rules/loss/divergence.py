@@ -60,7 +60,10 @@ class Params:
 
 @rule(
     "divergence",
-    minimum="3 logged losses (a rise no noise explains), 2 above a known ln(V); 10 for the trend tests",
+    minimum=(
+        "3 logged losses (a rise no noise explains), 2 above a known ln(V) or into +Inf; "
+        "10 for the trend tests"
+    ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -95,7 +98,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
-    next loss above it (error).
+    next loss above it (error).  A loss that goes from finite to +Inf and never comes back
+    near its level has overflowed: the end point of a blow-up, at any length (error).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -119,6 +123,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     f = loss.finite()
     n = len(f)
+    if (hit := _overflow(p, loss)) is not None:
+        yield hit  # the loss grew past what floats hold: the end point of a blow-up
+        return
     if (hit := _component_blowup(run, p)) is not None:
         yield hit  # a part blew up and the run died before the smoothed total showed it
         return
@@ -275,6 +282,47 @@ def _early_blowup(
             "Restart from the initial checkpoint (nothing after the blow-up is worth keeping); "
             + advice.join(*advice.steadier(run, "lower the peak LR 3-10x or more"))
             + "."
+        ),
+        severity=Severity.ERROR,
+    )
+
+
+def _overflow(p: Params, loss: Series) -> Hit | None:
+    """The loss goes from finite to +Inf and no finite loss after it is back near its
+    level: it grew past what floats hold. (A NaN alone can be a 0/0 in a healthy
+    model; +Inf is the limit of growth.)"""
+    v = loss.values
+    inf = np.flatnonzero(np.isposinf(v))
+    if not inf.size or not np.isfinite(v[: inf[0]]).any():
+        return None
+    i = int(inf[0])
+    before = v[:i][np.isfinite(v[:i])]
+    after = v[i:][np.isfinite(v[i:])]
+    level = float(np.median(before[-p.head_points :]))
+    if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
+        return None  # the loss came back: an overflowing batch, not a blow-up
+    step, last = int(loss.steps[i]), int(loss.steps[i - 1])
+    return Hit(
+        title=(
+            f"Loss overflows to +Inf at step {step} (from {fmt(float(before[-1]))} at step "
+            f"{last}) and does not come back"
+        ),
+        step=step,
+        end_step=int(loss.steps[-1]),
+        evidence={
+            "last_finite_loss": float(before[-1]),
+            "last_finite_step": last,
+            "inf_step": step,
+            "finite_after": int(after.size),
+        },
+        explanation=(
+            "A loss of +Inf is a loss that grew past the largest float: the logits or the "
+            "activations blew up, and the run never returned to its earlier level. Every "
+            "update after it is taken on garbage."
+        ),
+        prescription=(
+            f"Restart from a checkpoint before step {last}; lower the peak LR 3-10x, keep "
+            "gradient clipping on (max_grad_norm=1.0), and train in bf16 rather than fp16."
         ),
         severity=Severity.ERROR,
     )

@@ -61,6 +61,12 @@ class Params:
     eval_min_points: int = 5
     eval_worse: float = 1.3
     eval_train_fell: float = 0.03
+    # The loss broke (NaN/Inf, or a divergence began) while the logged LR was still
+    # rising at each of the last 3+ logs before it: the warmup had carried the LR past
+    # what the run takes, and the schedule was about to raise it further. Lower it
+    # to half the LR at the break.
+    rising_points: int = 3
+    below_break: float = 0.5
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -68,6 +74,9 @@ SYMPTOMS = {
     "non-finite": ("nonfinite-loss", "nonfinite-gradients"),
     "diverging": ("divergence",),
     "spikes": ("loss-spike", "grad-spike"),
+    # an LR above the regime's tolerance and a model that never learned or sits at
+    # chance: the steps are too large to find the descent at all
+    "stuck": ("uniform-plateau", "no-learning"),
 }
 
 
@@ -88,6 +97,8 @@ SYMPTOMS = {
         "loss-spike",
         "grad-spike",
         "oscillating-plateau",
+        "uniform-plateau",
+        "no-learning",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
@@ -99,7 +110,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
     sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
     loss does not fall (error), three or more loss / grad-norm spikes, or an
-    oscillating plateau (warning). Without instability it is only info. At the top
+    oscillating plateau (warning); a known regime's model that never learned or sits
+    at chance (no-learning, uniform-plateau) under Adam(W) (error). Without
+    instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
+    or a divergence's onset) while the logged LR still rose at each of the last 3
+    logs before it is a warning: the warmup carried the LR past what the run takes,
+    and the fix is half the LR at the break. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
     1e-3; for pre-training above 350M parameters all three scale down with
     GPT-3's LR-by-size table, e.g. x0.4 at 6.7B) only a diverging loss or an
@@ -139,6 +155,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     scale, size_why = size_scale(run)  # large pre-training models take smaller LRs
     tolerated = (p.tolerated[regime] if regime else p.unknown_tolerated) * scale
     plateau_lr = (p.plateau_lr[regime] if regime else tolerated) * scale
+    rising = _broke_rising(run, p)
+    if rising is not None:
+        yield _rising_hit(run, p, *rising)
+        return
     if pk.value < plateau_lr:
         return
     high = pk.value > tolerated
@@ -186,6 +206,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if plateau:
         signs.append("oscillating")
     for sign, rules in SYMPTOMS.items():
+        if sign == "stuck" and not (high and regime and "sgd" not in str(run.fact("optim", ""))):
+            # at chance with a usual LR is too low, bad data or a bug; and only a known
+            # regime under Adam(W) says what "too high" is (SGD takes 0.1 by design)
+            continue
         if sign not in signs and run.symptom(*rules) is not None:
             signs.append(sign)
     if "diverging" not in signs and _eval_worsens(run, p):
@@ -202,7 +226,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if not signs:
             return
     if high:
-        if {"non-finite", "diverging"} & set(signs):
+        if {"non-finite", "diverging", "stuck"} & set(signs):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
@@ -300,3 +324,62 @@ def _eval_worsens(run: Run, p: Params) -> bool:
     t_start, t_end = float(np.median(t[:kt])), float(np.median(t[-kt:]))
     train_fell = t_start > 0 and (t_start - t_end) / t_start >= p.eval_train_fell
     return best > 0 and late >= p.eval_worse * best and not train_fell
+
+
+def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
+    """(step, LR) where the loss broke while the logged LR still rose at each of the
+    last `rising_points` logs up to it: a NaN/Inf loss, or a divergence's onset."""
+    lr = run.get("lr")
+    if lr is None:
+        return None
+    broken = nonfinite_loss(run)
+    steps = []
+    if broken is not None and broken[0] != "eval_loss":
+        s = broken[1]
+        bad = ~np.isfinite(s.values)
+        if np.isfinite(s.values[: int(np.argmax(bad))]).any():  # finite before it broke
+            steps.append(int(s.steps[int(np.argmax(bad))]))
+    div = run.symptom("divergence")
+    if div is not None and div.step is not None:
+        steps.append(int(div.step))
+    if not steps:
+        return None
+    at = min(steps)
+    f = lr.finite()
+    before = f.values[f.steps <= at]
+    k = p.rising_points
+    if before.size < k or before[-1] <= 0:
+        return None
+    rose = bool((np.diff(before[-k:]) > 0).all()) and before[-1] >= float(before.max())
+    return (at, float(before[-1])) if rose else None
+
+
+def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
+    target = p.below_break * lr_at
+    what = "its loss became NaN/Inf" if nonfinite_loss(run) else "its loss began to diverge"
+    return Hit(
+        title=(
+            f"The loss broke at step {at} while the LR was still rising (now {fmt(lr_at)}): "
+            "the run cannot take the LR its schedule is climbing to"
+        ),
+        step=at,
+        evidence={
+            "break_step": at,
+            "lr_at_break": lr_at,
+            "target_lr": target,
+            "rising_logs": p.rising_points,
+            "peak_lr": (pk := peak_lr(run)) and pk.value,
+        },
+        explanation=(
+            f"The logged LR rose at each of the last {p.rising_points} logs up to step {at}, "
+            f"where {what}: the warmup carried the LR past what this model and batch "
+            "tolerate, and the schedule would raise it further."
+        ),
+        prescription=advice.join(
+            f"Lower the peak LR below the {fmt(lr_at)} at which the loss broke, to ~{fmt(target)}",
+            advice.schedule(run),
+            "restart from a checkpoint before the break",
+        )
+        + ".",
+        severity=Severity.WARNING,
+    )
