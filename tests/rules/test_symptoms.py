@@ -113,3 +113,23 @@ def test_no_learning_reads_a_whole_run_stagnation() -> None:
     assert "no-learning" in stag.caused_by  # the stagnation is what not learning looks like
     alone = diagnose(build_run(FLAT), [specs["no-learning"]])
     assert not alone.findings and alone.not_judged[0].reason == "loss has 6 points; needs 10"
+
+
+# Whisper-like: a 1000-step warmup (38% of the run) to an LR of 3e-3, the loss
+# climbing as the LR rises. The level hurt, not the ramp: warmup-too-long is info.
+RAMP = {
+    "facts": {"max_steps": 2640},
+    "series": {
+        "loss": {"every": 25, "segments": [{"n": 40, "from": 1.2, "to": 4.0}], "noise": 0.02},
+        "lr": {"every": 25, "segments": [{"n": 40, "from": 3e-6, "to": 3e-3}]},
+    },
+}
+
+
+def test_a_long_warmup_is_not_blamed_when_the_lr_was_too_high() -> None:
+    specs = load_all()
+    alone = diagnose(build_run(RAMP), [specs["warmup-too-long"]])
+    assert alone.findings[0].severity == Severity.WARNING
+    d = diagnose(build_run(RAMP), [specs[r] for r in ("warmup-too-long", "lr-too-high")])
+    assert next(f for f in d.findings if f.rule == "lr-too-high").severity >= Severity.WARNING
+    assert next(f for f in d.findings if f.rule == "warmup-too-long").severity == Severity.INFO

@@ -36,6 +36,7 @@ class Params:
     params=Params(),
     requires=("lr|fact:warmup_steps|fact:warmup_ratio",),
     uses=("lr",),
+    reads=("lr-too-high",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Warmup well above the 2-5% of total steps that works for most runs.
@@ -48,7 +49,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
     downward trend, seed B's plateau) or when no loss is logged to say otherwise;
-    when the loss falls or settles, info: a tuning hint.
+    when the loss falls or settles, info: a tuning hint. A quarter or more is info
+    too when the curve shows it cost nothing: the loss solved (100x below its start),
+    or an LR found too high (a longer ramp only kept that LR low for longer).
 
     **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -87,12 +90,19 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # the harm: a band with no downward trend after the early drop (seed B's
     # plateau), not a run that falls or settles.
     converging = c is not None and c.converging
-    harmed = c is None or (
-        not converging
+    harmed = loss is None or (
+        c is not None
+        and not converging
         and c.oscillating_plateau(p.plateau_min_drop, p.plateau_min_band)
         and c.persistence >= p.min_persistence
     )
-    severity = Severity.WARNING if strong or harmed else Severity.INFO
+    # A long warmup costs learning speed, so a quarter or more of the run spent in it
+    # is a warning unless the curve says it cost nothing: the task was solved (the
+    # loss 100x down), or the LR was too high anyway (a longer ramp only kept it low
+    # for longer; the level, not the ramp, hurt that run).
+    too_high = run.symptom("lr-too-high") is not None
+    costly = strong and not (c is not None and c.converged) and not too_high
+    severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
         title=(
             f"The LR was still warming up when the run ended at step {total}: the whole run "
@@ -111,7 +121,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "source": w.source,
             "complete": w.complete,
             "loss_converging": converging,
-            "loss_plateaued": c is not None and harmed,
+            "loss_plateaued": loss is not None and harmed,
         },
         explanation=(
             ("A quarter or more of the run" if strong else "A large share of the run")
