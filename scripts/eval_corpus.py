@@ -67,7 +67,13 @@ def _tallies(split: str, results: list[CaseResult]) -> None:
         if not r.healthy:
             total.update(r.expected)
             hit.update(set(r.expected) - set(r.missed))
-    healthy_fa = Counter(f for r in results if r.healthy for f in r.false_alarms)
+    # an error-level false alarm is marked "(error)": the done-when allows none
+    healthy_fa = Counter(
+        f + (" (error)" if f in r.errors else "")
+        for r in results
+        if r.healthy
+        for f in r.false_alarms
+    )
     faulty_fa = Counter(f for r in results if not r.healthy for f in r.false_alarms)
     recall = ", ".join(f"{k} {hit[k]}/{n}" for k, n in total.most_common())
     print(f"  {split:<8} recall by label: {recall}")

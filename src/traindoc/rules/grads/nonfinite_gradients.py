@@ -21,6 +21,10 @@ class Params:
     # Bad norms only in the first 2 logs (or 2% of them), then finite, with the loss
     # falling after: the scaler's calibration at the start (info).
     start_share: float = 0.02
+    # Norms bad to the end while the loss keeps learning: 5+ finite, positive losses
+    # after the first bad norm, whose last third sits 5%+ below their first third.
+    min_learn_points: int = 5
+    learn_drop: float = 0.05
 
 
 @rule(
@@ -52,7 +56,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (fp16's dynamic loss scaler while it calibrates and after each scale increase,
     DeepSpeed's overflow check, a NaN guard), so a recovered run is a warning, not
     an error. Rare (<= 1% of points, or only the first logs) and with the loss
-    falling after, it is info: the skipped steps cost nothing visible.
+    falling after, it is info: the skipped steps cost nothing visible. Norms bad to
+    the end while a positive loss keeps falling 5%+ over 5+ logs after the first bad
+    one is a warning too: NaN weights cannot learn (HF's filter would log 0.0), so
+    the norm is misreported or those steps skipped; never a finite norm at all is
+    a reporting quirk (info).
 
     **What to do.** Find the first bad step and the batch at it. Under fp16,
     switch to bf16 (or fp32); lowering the LR only delays the NaN. Otherwise
@@ -111,6 +119,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if recovered:
         rare = start_only or share <= p.rare_share
         severity = Severity.INFO if rare and falling else Severity.WARNING
+    elif _learns(run, int(steps[0]), p):
+        # NaN weights give a NaN loss at every step (HF's filter then logs 0.0): a
+        # positive loss that keeps falling after the first bad norm shows the weights
+        # are fine and the norm is what is broken: misreported, or those steps skipped.
+        # Never a finite norm at all is a reporting quirk (info).
+        severity = Severity.INFO if share >= 1.0 else Severity.WARNING
+        evidence["loss_learns_after"] = True
     kind = "NaN" if n_nan == count else "Inf" if n_nan == 0 else "NaN/Inf"
     yield Hit(
         title=(
@@ -132,6 +147,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                     else ", but each skipped step is lost work."
                 )
                 if recovered
+                else " Yet the loss keeps falling after the first bad norm, which NaN weights "
+                "cannot do: the norm is misreported (a known quirk of some DeepSpeed/FSDP "
+                "setups) or those steps were skipped."
+                if evidence.get("loss_learns_after")
                 else " The log ends without the finite norms after the last bad one that would "
                 "show the weights survived it."
             )
@@ -149,6 +168,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _learns(run: Run, since: int, p: Params) -> bool:
+    """The finite loss logged from `since` on, positive at every point, falls by `learn_drop` or more
+    (last third against first third, by medians) over `min_learn_points`+ points."""
+    loss = run.get("loss")
+    if loss is None:
+        return False
+    f = loss.finite()
+    v = f.values[f.steps >= since]
+    if v.size < p.min_learn_points:
+        return False
+    k = max(1, v.size // 3)
+    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    # a 0.0 among them is HF's filter standing in for NaN losses, not learning
+    return bool((v > 0).all()) and tail <= (1 - p.learn_drop) * head
 
 
 def _loss_falls(run: Run, after_step: int) -> bool:

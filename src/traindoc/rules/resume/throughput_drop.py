@@ -79,7 +79,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     or derives steps per second from the wall-clock times of the logged loss,
     reduces it to 20 per-bin medians and compares them with the early rate
     (median of the first quarter). A stretch of 3+ consecutive bins below 0.5x
-    the early rate is reported with its onset step.
+    the early rate is reported with its onset step: a warning while the rate is
+    still low at the end of the log, info when it came back (a transient slowdown
+    costs nothing from then on).
 
     **Why it matters.** Halved throughput doubles the cost of every remaining
     step. Common causes: thermal throttling or a degraded node, a memory leak
@@ -169,6 +171,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "(nvidia-smi -q -d PERFORMANCE), memory growth (a leak), dataloader wait time "
             "(profile a few steps), and the node/kernels if the run was resumed there."
         ),
+        # A slowdown the run came back from cost what it cost and costs nothing now;
+        # one that lasts to the end of the log doubles the price of every step left.
+        severity=Severity.INFO if recovered else None,
     )
 
 
