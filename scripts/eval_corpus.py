@@ -41,7 +41,9 @@ def main() -> int:
     print("\nreal runs per reader:")
     for reader, rs in sorted(by_reader.items()):
         ok = sum(r.ok for r in rs)
-        print(f"  {reader:<34} {ok}/{len(rs)} ok")
+        held = [r for r in rs if r.split == "holdout"]
+        part = f"   (holdout {sum(r.ok for r in held)}/{len(held)})" if held else ""
+        print(f"  {reader:<34} {ok}/{len(rs)} ok{part}")
     return 0
 
 

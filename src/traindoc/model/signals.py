@@ -92,6 +92,7 @@ ALIASES: dict[str, Signal] = {
             "grad-norm",
             "gradnorm",
             "grad_norm/total",
+            "actor/grad_norm",  # verl
         ],
         Signal.GRAD_NORM,
     ),
@@ -141,7 +142,10 @@ ALIASES: dict[str, Signal] = {
         ],
         Signal.THROUGHPUT,
     ),
-    **dict.fromkeys(["reward", "rewards/mean", "train/reward", "rewards/chosen"], Signal.REWARD),
+    **dict.fromkeys(
+        ["reward", "rewards/mean", "train/reward", "rewards/chosen", "critic/score/mean"],
+        Signal.REWARD,
+    ),
     **dict.fromkeys(["reward_std", "train/reward_std", "rewards/std"], Signal.REWARD_STD),
 }
 

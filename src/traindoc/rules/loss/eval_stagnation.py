@@ -51,6 +51,8 @@ class Params:
     params=Params(),
     requires=("eval_loss", "loss"),
     explained_by=(
+        # the eval stopped improving because the model now fits the train set only
+        "overfitting",
         "uniform-plateau",
         "no-learning",
         "oscillating-plateau",

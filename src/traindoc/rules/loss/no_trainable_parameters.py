@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import fmt, trend
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 
 
@@ -41,7 +41,7 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    uses=("loss", "grad_norm", "reward_std"),
+    uses=("loss", "grad_norm", "reward_std", "kl"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Nothing is being trained: grad norm exactly 0 with a flat loss, or 0 trainable parameters.
@@ -60,7 +60,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     while training fine, and some Megatron-DeepSpeed versions print `grad norm:
     0.000` because they do not compute it; the loss-is-flat condition keeps those
     out (a loss that trends away from its start, down or up, is being updated). RL runs with
-    zero reward variance also have zero gradients: that is `rl-no-signal`.
+    zero reward variance also have zero gradients: that is `rl-no-signal`. On an
+    RL run with reward variance (its loss is a surrogate ~0 by design) the KL to
+    the reference stands in for the flat loss: grad norm 0 and KL exactly 0 at
+    95%+ of 5+ logs means the policy never left the reference.
 
     **What to do.** Print `model.print_trainable_parameters()` (PEFT) or
     `sum(p.numel() for p in model.parameters() if p.requires_grad)` before
@@ -93,6 +96,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     std = run.get("reward_std")
     if std is not None and np.nanmedian(np.abs(std.values)) <= p.rl_std_eps:
         return  # zero advantages explain zero gradients: rl-no-signal
+    if run.is_rl:
+        # An RL loss is a surrogate that is legitimately ~0: judge the policy by its
+        # KL to the reference instead, which grows from the first update on.
+        if (hit := _rl_frozen(run, p, g, frac)) is not None:
+            yield hit
+        return
     lf = loss.finite()
     if len(lf) < p.min_points:
         return
@@ -130,6 +139,41 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "moves with the batches (a vanishing gradient would be small but non-zero)."
         ),
         prescription=_FIX,
+    )
+
+
+def _rl_frozen(run: Run, p: Params, g: Series, frac: float) -> Hit | None:
+    """Grad norm 0 and KL to the reference exactly 0 throughout, while the rewards
+    differ: the reward gives a signal but no update ever reaches the policy."""
+    kl = run.get("kl")
+    k = kl.finite() if kl is not None else None
+    if k is None or len(k) < p.min_points:
+        return None  # without the KL a zero norm may be a logging placeholder
+    kl_zero = float((np.abs(k.values) <= p.grad_eps).mean())
+    if kl_zero < p.zero_frac:
+        return None  # the policy moved away from the reference: the norm is mis-logged
+    return Hit(
+        title=(
+            f"Nothing is training: grad_norm is 0 at {frac:.0%} of {len(g)} logged steps and the "
+            f"KL to the reference is 0 at {kl_zero:.0%} of {len(k)}"
+        ),
+        step=int(g.steps[0]),
+        end_step=int(g.steps[-1]),
+        evidence={
+            "zero_grad_frac": frac,
+            "zero_kl_frac": kl_zero,
+            "grad_norm_max": float(np.max(np.abs(g.values))),
+            "kl_max": float(np.max(np.abs(k.values))),
+        },
+        explanation=(
+            "The rewards differ between completions (there is a signal), yet no gradient "
+            "reaches the weights: the policy is still exactly the reference model (KL 0) after "
+            "every logged step. The trainable set is empty or cut off from the loss, or the "
+            "optimizer step is lost (an engine / version bug)."
+        ),
+        prescription=_FIX
+        + " On RL stacks also try the current DeepSpeed / trainer release: a zero grad norm "
+        "with KL 0 throughout has been an engine bug.",
     )
 
 

@@ -36,6 +36,19 @@ class Params:
     min_all_dead: int = 3
 
 
+def reward_spread(run: Run) -> Series | None:
+    """max - min of the batch's rewards, from a `<reward>/max` and `<reward>/min` pair
+    (verl logs critic/score/max and /min but no std): 0 when every completion tied."""
+    for name, hi in run.series.items():
+        if not name.endswith("/max") or not any(w in name for w in ("score", "reward")):
+            continue
+        lo = run.series.get(name[: -len("max")] + "min")
+        if lo is None or len(hi) != len(lo) or not np.array_equal(hi.steps, lo.steps):
+            continue
+        return Series.from_arrays(name[: -len("/max")] + "/spread", hi.steps, hi.values - lo.values)
+    return None
+
+
 def _at(s: Series, steps: np.ndarray) -> np.ndarray:
     """Values of `s` at `steps` (the last logged value at or before each step)."""
     i = np.searchsorted(s.steps, steps, side="right") - 1
@@ -71,9 +84,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     **What it does.** On RL runs (those that log `reward_std`, `reward` or TRL's
     `frac_reward_zero_std`) it looks for the longest stretch where reward_std is ~0 (every completion
-    of a prompt group got the same reward) and grad_norm is ~0. A stretch of 10+
-    log points and 20%+ of the run is an error; reward_std ~0 with no grad_norm
-    logged is a warning. Without reward_std, a constant reward stands in for it.
+    of a prompt group got the same reward). A stretch of 10+ log points and 20%+
+    of the run is an error when grad_norm is ~0 over it too, else a warning (what
+    gradient there is comes from the KL / entropy terms, not from the reward).
+    Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
+    critic/score) stands in for it, then a constant reward.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -98,8 +113,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
     zero_frac = run.get(ZERO_STD_FRACTION)
+    spread = reward_spread(run)
     if std is None and reward is None and zero_frac is None:
         return
+    if std is None and spread is not None:
+        std = spread  # max - min of the batch's scores: 0 when every completion tied
     if std is not None:
         base = std.finite()
         dead_signal = np.abs(base.values) <= p.std_eps
@@ -121,7 +139,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         what = "reward (constant)"
     n = base.steps.size
     g = _at(grad.finite(), base.steps) if grad is not None and len(grad.finite()) else None
-    dead = dead_signal & (np.abs(g) <= p.grad_eps) if g is not None else dead_signal
+    # No reward difference anywhere is no task signal, whatever the grad norm: what
+    # gradient there is comes from the KL / entropy terms, which pull the policy back
+    # to the reference or spread it, never towards the reward. A zero grad norm as
+    # well (no such terms) makes it certain: an error rather than a warning.
+    dead = dead_signal
     short_and_mixed = n < p.min_points and (n < p.min_all_dead or not dead.all())
     if short_and_mixed:
         if dead.any() or n < p.min_all_dead:
@@ -148,7 +170,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         seg = r.values[(r.steps >= s0) & (r.steps <= s1)]
         if seg.size:
             evidence["reward_median"] = float(np.median(seg))
-    both = g is not None
+    both = g is not None and bool(np.all(np.abs(g[start : start + length]) <= p.grad_eps))
     title = f"No RL learning signal for {length} log points (steps {s0}-{s1}): {what} ~0" + (
         " and grad_norm ~0" if both else ""
     )
@@ -162,7 +184,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "Group-relative RL (GRPO, RLOO, PPO with group baselines) learns from reward "
             "differences between completions of the same prompt. With no variance every "
             "advantage is zero"
-            + (", and the zero grad_norm confirms that nothing is being updated." if both else ".")
+            + (
+                ", and the zero grad_norm confirms that nothing is being updated."
+                if both
+                else ", so what gradient there is comes from the KL / entropy terms, not "
+                "from the reward."
+                if g is not None
+                else "."
+            )
             + (f" The reward sits at {fmt(rm)}." if rm is not None else "")
             + " A 0 loss on its own is normal for these trainers; this is not."
         ),
