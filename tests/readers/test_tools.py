@@ -163,5 +163,8 @@ def test_trl_dpo_state(tmp_path: Path) -> None:
     ]
     write_state(tmp_path / "trainer_state.json", json.dumps(state(hist)))
     run = load_checked(tmp_path)
-    assert run.get("reward") is not None  # rewards/chosen is DPO's implicit reward
+    # rewards/chosen is DPO's implicit reward, not an RL reward: the DPO loss is a real
+    # logistic loss (ln 2 at the start), so the run is not judged as RL
+    assert run.get("reward") is None and run.get("rewards/chosen") is not None
     assert run.get("rewards/margins") is not None and run.get("logps/chosen") is not None
+    assert not run.is_rl

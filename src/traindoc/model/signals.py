@@ -143,7 +143,9 @@ ALIASES: dict[str, Signal] = {
         Signal.THROUGHPUT,
     ),
     **dict.fromkeys(
-        ["reward", "rewards/mean", "train/reward", "rewards/chosen", "critic/score/mean"],
+        # not DPO's rewards/chosen: an implicit reward of a real logistic loss, whose
+        # run is no RL run (its loss starts at ln 2 and can diverge)
+        ["reward", "rewards/mean", "train/reward", "critic/score/mean"],
         Signal.REWARD,
     ),
     **dict.fromkeys(["reward_std", "train/reward_std", "rewards/std"], Signal.REWARD_STD),

@@ -14,6 +14,7 @@ from traindoc.measure.stats import bins, diff_mad, fmt, mad, rolling_median, tre
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
+from traindoc.rules.loss._common import starts_mid_run
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # A loss this large is beyond any cross-entropy (-log of the smallest float32 is
+    # ~104) and any loss over normalised targets: activations have blown up. One point
+    # shows it, except the first of a run that starts there (absurd-initial-loss's).
+    astronomical: float = 1e6
     # Two points are enough when the floor ln(V) (ln(C)) is known: a sane start (under
     # half the floor: a model that already predicts) followed by a loss above the
     # floor is worse than uniform guessing after one logged interval of updates.
@@ -61,8 +66,8 @@ class Params:
 @rule(
     "divergence",
     minimum=(
-        "3 logged losses (a rise no noise explains), 2 above a known ln(V) or into +Inf; "
-        "10 for the trend tests"
+        "3 logged losses (a rise no noise explains), 2 above a known ln(V) or into +Inf, "
+        "1 of 1e6 or more; 10 for the trend tests"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -98,7 +103,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
-    next loss above it (error).  A loss that goes from finite to +Inf and never comes back
+    next loss above it (error). One point is enough for a loss of 1e6 or more past
+    the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf and never comes back
     near its level has overflowed: the end point of a blow-up, at any length (error).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
@@ -132,6 +138,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if n < p.min_points:
         if n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None:
             yield hit
+        elif n < p.short_min_points and (hit := _astronomical(run, p, f)) is not None:
+            yield hit  # one line is enough: no learning model has a loss of 1e32
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
         elif (hit := _short_blowup(run, p, f)) is not None:
@@ -281,6 +289,34 @@ def _early_blowup(
         prescription=(
             "Restart from the initial checkpoint (nothing after the blow-up is worth keeping); "
             + advice.join(*advice.steadier(run, "lower the peak LR 3-10x or more"))
+            + "."
+        ),
+        severity=Severity.ERROR,
+    )
+
+
+def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
+    """A finite loss >= `astronomical` after the start (or anywhere in a late window)."""
+    if not len(f) or run.fact("task") == "regression":
+        return None
+    i = int(np.argmax(f.values))
+    peak = float(f.values[i])
+    if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
+        return None
+    step = int(f.steps[i])
+    return Hit(
+        title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
+        step=step,
+        end_step=int(f.steps[-1]),
+        evidence={"peak_loss": peak, "peak_step": step, "points": len(f)},
+        explanation=(
+            f"A loss of {fmt(peak)} is beyond any cross-entropy (-log of the smallest float is "
+            "~104) and any loss over normalised targets: the weights or activations have grown "
+            "without bound, and every update from them is garbage."
+        ),
+        prescription=(
+            f"Restart from a checkpoint before step {step}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
             + "."
         ),
         severity=Severity.ERROR,

@@ -14,6 +14,9 @@ from traindoc.rules.api import Hit, NotJudged, rule, too_few
 # TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
 # reward_std 0 in every group.
 ZERO_STD_FRACTION = "frac_reward_zero_std"
+# DPO's implicit reward margin: beta * (policy - reference) log-ratio of chosen over
+# rejected. Exactly 0 at every log: the policy never differs from the reference.
+DPO_MARGINS = "rewards/margins"
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,40 @@ class Params:
     # that fixed point (each log point already averages many prompt groups). Three
     # points is the least that shows "every log", not one unlucky batch.
     min_all_dead: int = 3
+
+
+def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
+    """DPO whose implicit reward margin is exactly 0 at every log (3+): the policy and
+    the reference give every pair the same log-ratio, so the reference moves with the
+    policy (a deepcopy sharing its weights, the same adapter) or nothing is updated."""
+    m = margins.finite()
+    if len(m) < p.min_all_dead:
+        yield too_few(DPO_MARGINS, len(m), p.min_all_dead)
+        return
+    if not bool(np.all(np.abs(m.values) <= p.std_eps)):
+        return
+    s0, s1 = int(m.steps[0]), int(m.steps[-1])
+    yield Hit(
+        title=(
+            f"No preference signal for {len(m)} log points (steps {s0}-{s1}): DPO's "
+            "rewards/margins is exactly 0 at every one"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={"signal": DPO_MARGINS, "dead_points": len(m), "dead_frac": 1.0},
+        explanation=(
+            "The margin is beta x how much more the policy than the reference prefers the "
+            "chosen answer over the rejected one. It starts at 0 (the policy is the "
+            "reference) and moves with the first update; exactly 0 at every log means the "
+            "reference is the policy itself, or the policy is never updated. The loss then "
+            "stays at ln 2 = 0.6931."
+        ),
+        prescription=(
+            "Load the reference model separately (from_pretrained again, or ref_model=None "
+            "with PEFT so the trainer disables the adapter), not as a deepcopy or the same "
+            "object; then check that the policy has trainable parameters."
+        ),
+    )
 
 
 def reward_spread(run: Run) -> Series | None:
@@ -71,11 +108,14 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
 
 @rule(
     "rl-no-signal",
-    minimum="10 logged reward / reward_std points (3 when every one of them is dead)",
+    minimum=(
+        "10 logged reward / reward_std points (3 when every one of them is dead); "
+        "3 DPO reward margins"
+    ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}",),
+    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}",),
     uses=("grad_norm",),
     core=True,
 )
@@ -88,7 +128,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     of the run is an error when grad_norm is ~0 over it too, else a warning (what
     gradient there is comes from the KL / entropy terms, not from the reward).
     Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score) stands in for it, then a constant reward.
+    critic/score) stands in for it, then a constant reward. On DPO runs (no reward,
+    but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
+    the reference moves with the policy, or nothing is updated.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -115,6 +157,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     zero_frac = run.get(ZERO_STD_FRACTION)
     spread = reward_spread(run)
     if std is None and reward is None and zero_frac is None:
+        if (margins := run.get(DPO_MARGINS)) is not None:
+            yield from _dpo_no_margin(p, margins)
         return
     if std is None and spread is not None:
         std = spread  # max - min of the batch's scores: 0 when every completion tied

@@ -19,6 +19,9 @@ from traindoc.rules.grads.grad_explosion import check as explosion
 # Extra series names under which loggers write the dynamic loss scale / skipped steps.
 SCALE_KEYS = ("loss_scale", "scaler/scale", "grad_scale", "train/loss_scale")
 SKIP_KEYS = ("skipped_steps", "train/skipped_steps", "overflow_steps", "num_skipped_steps")
+# Megatron's "number of skipped iterations: N" counts the iterations skipped since the
+# previous log line (it resets), not a running total.
+PER_LOG_SKIP_KEYS = ("skipped_iterations",)
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class Params:
     # max(20, 1% of steps) is overflow in earnest.
     skipped_min: int = 20
     skipped_share: float = 0.01
+    # A per-log skip count equal to the iterations since the last log, at each of 3+
+    # logs: not one optimizer step was applied (no calibration skips every step).
+    all_skipped_logs: int = 3
     # Huge gradients: spikes >= 10x the local median that the loss followed,
     # at least twice ("intermittent", seed B): one recovered spike is grad-spike's.
     spike_ratio: float = 10.0
@@ -129,7 +135,10 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
     else:
         fact = run.fact("skipped_steps")
         n_skipped = float(fact) if fact is not None else None
-    if n_skipped is not None and n_skipped > max(t.skipped_min, t.skipped_share * span):
+    every = _every_step_skipped(run, t)
+    if every is not None:
+        out.append(every)
+    elif n_skipped is not None and n_skipped > max(t.skipped_min, t.skipped_share * span):
         out.append(Symptom("skipped-steps", first_step, f"{n_skipped:.0f} optimizer steps skipped"))
     out += _event_symptoms(run, t, span, counted=any(s.what == "skipped-steps" for s in out))
     return out
@@ -160,18 +169,21 @@ def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Sympt
 
 
 def is_fp16(run: Run) -> bool:
-    """fp16 by the config, or by the log itself when the config is silent: a dynamic
-    loss scale or loss-scaler overflow messages exist only in fp16 training (Megatron
-    prints a constant "loss scale: 1.0" in bf16: that is no scaler)."""
+    """fp16 by a logged loss scale above 1, else by the config, else by the log when
+    the config is silent: a dynamic loss scale or loss-scaler overflow messages exist
+    only in fp16 training (Megatron prints a constant "loss scale: 1.0" in bf16: that
+    is no scaler)."""
+    scale = _series(run, SCALE_KEYS)
+    v = scale.finite().values if scale is not None else np.empty(0)
+    # A logged scale above 1 is the dynamic scaler of this very run: it outweighs a
+    # precision setting read elsewhere (a config beside the log, a quoted --bf16 fix).
+    if bool((v > 1.0).any()):
+        return True
     precision = run.fact("precision")
     if precision is not None:
         return str(precision).lower() == "fp16"
     if any(e.kind in ("fp16-overflow", "loss-scale-minimum") for e in run.events):
         return True
-    scale = _series(run, SCALE_KEYS)
-    if scale is None:
-        return False
-    v = scale.finite().values
     return bool(v.size) and not (v.size >= 3 and bool(np.all(v == 1.0)))
 
 
@@ -179,3 +191,23 @@ def scale_floor(run: Run, t: Params) -> float:
     """The loss scale at which the scaler has given up: 1, or 2^12 under its start."""
     init = t.init_scale_fairseq if run.fact("trainer") == "fairseq" else t.init_scale
     return min(t.scale_min, init / t.scale_drop)
+
+
+def _every_step_skipped(run: Run, t: Params) -> Symptom | None:
+    """Every iteration of every logged interval skipped (Megatron's per-log count)."""
+    s = _series(run, PER_LOG_SKIP_KEYS)
+    if s is None:
+        return None
+    f = s.finite()
+    if len(f) < t.all_skipped_logs:
+        return None
+    # the first line's interval runs from step 0 to its own step
+    interval = np.diff(np.r_[0, f.steps]).astype(np.float64)
+    if not bool(np.all((f.values >= interval) & (f.values > 0))):
+        return None
+    return Symptom(
+        "skipped-steps",
+        int(f.steps[0]),
+        f"every one of the {int(f.steps[-1])} iterations logged was skipped "
+        f"({s.name} at each of {len(f)} logs): no optimizer step was applied",
+    )

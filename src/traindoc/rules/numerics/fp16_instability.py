@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.numerics._common import (
+    PER_LOG_SKIP_KEYS,
     SCALE_KEYS,
     SKIP_KEYS,
     Params,
@@ -22,7 +23,7 @@ from traindoc.rules.numerics._common import (
     severity=Severity.ERROR,
     params=Params(),
     requires=("fact:precision|" + "|".join(SCALE_KEYS) + "|event:fp16-overflow",),
-    uses=("loss", "grad_norm", *SCALE_KEYS, *SKIP_KEYS, "fact:skipped_steps"),
+    uses=("loss", "grad_norm", *SCALE_KEYS, *SKIP_KEYS, *PER_LOG_SKIP_KEYS, "fact:skipped_steps"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """fp16 training with NaNs, overflow or huge gradients: use bf16 or fp32.
