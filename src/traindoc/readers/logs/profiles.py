@@ -90,7 +90,7 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
 # Settings printed in words the key/value reading does not take: kohya-ss sd-scripts'
 # bilingual run header ("  num epochs / epoch数: 30", "  gradient accumulation steps /
 # 勾配を合計するステップ数 = 4") and the model card's "mixed_precision_training: Native AMP".
-_KOHYA = re.compile(rb"\s*([a-z][a-z *]{2,40}?) / [^:=]{1,40}?\s*[:=]\s*(\d+)\s*")
+_KOHYA = re.compile(rb"\s*([a-z][a-z *]{2,40}?) / [^:=]{1,80}?\s*[:=]\s*(\d+)\s*")
 _KOHYA_KEYS = {
     b"num epochs": "num_train_epochs",
     b"total optimization steps": "max_steps",
