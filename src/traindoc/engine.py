@@ -45,10 +45,18 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     # carries every finding made so far.
     first = [s for s in specs if not s.reads]
     view = run
+    blank = _nothing_logged(run)
     for spec in first + _after_what_they_read([s for s in specs if s.reads]):
         if spec.reads:
             view = replace(run, symptoms=tuple(findings))
         missing = spec.missing(view)
+        if missing and spec.core and blank and any("loss" in m.split("|") for m in missing):
+            # a training log that gave settings and events but no curve: the rules that
+            # call a run healthy could not look at it, which is not "nothing wrong"
+            reason = "no metric series was read from the log; needs " + ", ".join(missing)
+            not_judged.append(Skipped(spec.id, reason))
+            core.append(spec.id)
+            continue
         if missing:
             skipped.append(Skipped(spec.id, "needs " + ", ".join(missing)))
             continue
@@ -77,6 +85,12 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
         not_judged=tuple(not_judged),
         core_not_judged=tuple(dict.fromkeys(core)),
     )
+
+
+def _nothing_logged(run: Run) -> bool:
+    """A run read from training output that holds no series, checkpoint or data audit
+    (preflight checks a setup by design: its run has none of them)."""
+    return not (run.series or run.checkpoints or run.data is not None or run.fact("preflight"))
 
 
 def merge_live(

@@ -173,8 +173,9 @@ class Event:
     """A log line that is evidence by itself ("Gradient overflow. Skipping step").
 
     `kind` is a short stable name the rules match on (fp16-overflow,
-    loss-scale-minimum, resume-skip-batches, nccl-timeout, trainable-params);
-    `value` carries its number when it has one (batches skipped, params count).
+    loss-scale-minimum, resume, resume-skip-batches, resume-skip-epoch, nccl-timeout,
+    trainable-params, nonfinite-loss); `value` carries its number when it has one (the
+    resumed step, batches skipped, the epoch skipped, params count).
     """
 
     kind: str

@@ -50,6 +50,7 @@ ALIASES: dict[str, Signal] = {
             "train/ce_loss",
             "crossentropyloss",
             "loss/train/total",  # composer / llm-foundry
+            "avr_loss",  # kohya sd-scripts' bar: the mean over the last epoch's steps
         ],
         Signal.LOSS,
     ),

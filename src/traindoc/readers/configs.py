@@ -34,15 +34,22 @@ ALIASES = {
         ),
         "grad_accum",
     ),
-    **dict.fromkeys(("max_epochs", "num_train_epochs", "epochs"), "num_train_epochs"),
+    **dict.fromkeys(("max_epochs", "num_train_epochs", "epochs", "num_epochs"), "num_train_epochs"),
     **dict.fromkeys(
         ("gradient_clip_val", "max_grad_norm", "grad_clip", "clip_grad_norm"), "max_grad_norm"
     ),
     **dict.fromkeys(("num_classes", "num_labels", "n_classes"), "num_classes"),
     **dict.fromkeys(("devices", "num_devices", "world_size", "n_gpus"), "devices"),
-    **dict.fromkeys(("max_steps", "max_iters", "total_steps", "num_steps"), "max_steps"),
+    # (training_steps, lr_scheduler_warmup_*, total_train_batch_size, mixed_precision_training:
+    # the names HF Trainer's model card lists its hyperparameters under)
+    **dict.fromkeys(
+        ("max_steps", "max_iters", "total_steps", "num_steps", "training_steps"), "max_steps"
+    ),
     **dict.fromkeys(("vocab_size", "n_vocab"), "vocab_size"),
-    **dict.fromkeys(("warmup_steps", "warmup_iters"), "warmup_steps"),
+    **dict.fromkeys(("warmup_steps", "warmup_iters", "lr_scheduler_warmup_steps"), "warmup_steps"),
+    **dict.fromkeys(("warmup_ratio", "lr_scheduler_warmup_ratio"), "warmup_ratio"),
+    "total_train_batch_size": "effective_batch",
+    **dict.fromkeys(("mixed_precision", "mixed_precision_training"), "precision"),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
     **dict.fromkeys(
         ("train_file", "data_path", "dataset_path", "train_data_path", "train_data", "data_files"),
@@ -61,6 +68,9 @@ _PRECISION = {
     "64": "fp64",
 }
 _PRECISION |= {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "half": "fp16"}
+# HF's model card writes `mixed_precision_training: Native AMP` (or `Apex, opt level O1`)
+# only when TrainingArguments.fp16 is set (transformers modelcard.py): both are fp16.
+_PRECISION |= {"native amp": "fp16", "apex": "fp16"}
 
 
 # libyaml when PyYAML was built with it: linear in the input and refusing nesting past
@@ -110,7 +120,8 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
         if fact is None or fact in out:
             continue
         if fact == "precision":
-            prec = _PRECISION.get(str(value).lower().split("-")[0].removeprefix("torch."))
+            low = str(value).lower().split("-")[0].split(",")[0].strip()
+            prec = _PRECISION.get(low.removeprefix("torch."))
             if prec:
                 out[fact] = Fact(prec, f"{source}: {name}={value}")
         elif fact in _TEXT:

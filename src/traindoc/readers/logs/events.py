@@ -1,7 +1,7 @@
 """Log lines that are evidence by themselves: found per block, placed at a step, made facts.
 
 fp16 overflow and loss-scale messages, resume data skipping ("Will skip the
-first N batches"), NCCL timeouts and PEFT's trainable-parameter count become
+first N batches", kohya's "skipping epoch N because initial_step ..."), NCCL timeouts and PEFT's trainable-parameter count become
 `Run.events`, each at the step logged just before it (a resume at its own
 step), and facts where they state one (precision fp16, resume_steps,
 trainable_params), each with a "console: file:line" source.
@@ -49,14 +49,19 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"Fast-forwarding the dataloader past \d+ epochs and) (\d+) batches"
         ),
     ),
-    # HF v4 "Continuing training from global step 300"; v5 "... with epoch 0 and global step 10"
+    # HF v4 "Continuing training from global step 300"; v5 "... with epoch 0 and global step 10";
+    # kohya sd-scripts (--skip_until_initial_step) "skipping 500 steps / 500ステップをスキップします"
     (
         "resume",
         re.compile(
             rb"(?:Continuing training from global step|"
             rb"Resuming training from checkpoint with epoch \d+ and global step) (\d+)"
+            rb"|\bskipping (\d+) steps / "
         ),
     ),
+    # kohya sd-scripts then skips whole epochs: "skipping epoch 3 because initial_step
+    # (multiplied) is 1800" (the value is the epoch; the line keeps what is left to skip)
+    ("resume-skip-epoch", re.compile(rb"\bskipping epoch (\d+) because initial_step")),
     (
         "nccl-timeout",
         re.compile(
@@ -93,7 +98,8 @@ KEYS = {
     "fp16-overflow": (b"verflow", b"OVERFLOW"),
     "loss-scale-minimum": (b"inimum",),
     "resume-skip-batches": (b" batches",),
-    "resume": (b"global step",),
+    "resume": (b"global step", b" steps / "),
+    "resume-skip-epoch": (b"skipping epoch",),
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
 }
@@ -115,7 +121,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             ends = (body.find(b"\n", m.end()), body.find(b"\r", m.end()), len(body))
             b = min(x for x in ends if x >= 0)
             text = body[a:b].decode("utf-8", "replace").strip()[:300]
-            value = parse(m.group(1)) if rx.groups and m.group(1) else None
+            got = next((g for g in m.groups() if g), None)  # the alternative that matched
+            value = parse(got) if got else None
             line = int(np.searchsorted(nl, m.start())) + first_line
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
@@ -133,7 +140,7 @@ def place(found: list[Event], rec_line: np.ndarray, rec_step: np.ndarray) -> lis
             continue
         j = int(np.searchsorted(rec_line, e.line or 0, side="right")) - 1
         step = int(rec_step[j]) if j >= 0 else (int(rec_step[0]) if rec_step.size else None)
-        if e.kind == "resume-skip-batches" and resumed is not None:
+        if e.kind in ("resume-skip-batches", "resume-skip-epoch") and resumed is not None:
             step = resumed
         out.append(replace(e, step=step))
     return out

@@ -9,7 +9,8 @@ its quirks as facts the rules use:
 - llm.c prints the LR with 6 decimals (and nanoGPT-style logs with fixed
   decimals), so a decayed LR reads `0.000000`: `lr_print_decimals`;
 - fairseq prints `loss_scale 0` once the scale drops below 0.5;
-- HF Trainer's final `train_runtime` dict is a summary, not a curve point.
+- HF Trainer's final `train_runtime` dict is a summary, not a curve point;
+- kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs.
 
 """
 
@@ -50,6 +51,7 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("keras", r"\x00/\x00 \[=*[>.]*\]|^\x00/\x00 - |- loss: \x00"),
         ("lightning", r"v_num="),
         ("wandb", r"^wandb: "),
+        ("kohya", r"\x00/\x00 \[.*\bavr_loss="),
     )
 )
 
@@ -83,6 +85,28 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
     ):
         return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
     return {}
+
+
+# Settings printed in words the key/value reading does not take: kohya-ss sd-scripts'
+# bilingual run header ("  num epochs / epoch数: 30", "  gradient accumulation steps /
+# 勾配を合計するステップ数 = 4") and the model card's "mixed_precision_training: Native AMP".
+_KOHYA = re.compile(rb"\s*([a-z][a-z *]{2,40}?) / [^:=]{1,80}?\s*[:=]\s*(\d+)\s*")
+_KOHYA_KEYS = {
+    b"num epochs": "num_train_epochs",
+    b"total optimization steps": "max_steps",
+    b"gradient accumulation steps": "grad_accum",
+    b"batch size per device": "per_device_batch",
+}
+_CARD = re.compile(rb"\s*(?:[-*]\s+)?(mixed_precision_training)\s*:\s*(\S.{0,60}?)\s*")
+
+
+def setting(text: bytes) -> tuple[str, str] | None:
+    """(config key, value) of a trainer's settings line in words, else None."""
+    if b" / " in text and (m := _KOHYA.fullmatch(text)) and m.group(1) in _KOHYA_KEYS:
+        return _KOHYA_KEYS[m.group(1)], m.group(2).decode()
+    if b"mixed_precision_training" in text and (m := _CARD.fullmatch(text)):
+        return m.group(1).decode(), m.group(2).decode("utf-8", "replace")
+    return None
 
 
 def clean(

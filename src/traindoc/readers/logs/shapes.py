@@ -436,6 +436,8 @@ def _base_key(key: str) -> str:
 
 def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     base = _base_key(key).lower()
+    if unit == "%" and _is_punct(toks, t + 2, "|"):
+        return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
         return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
     if base in _EPOCH_KEYS:

@@ -191,6 +191,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # the epoch of the epoch x batches records (the only ones _epoch_summaries reads),
     # allocated on the first such record: most logs have none
     ep: np.ndarray | None = None
+    inn = np.empty(0)  # the counter beside the epoch of those records
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
@@ -218,7 +219,9 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 how[ok] = SRC_EPOCH
                 if ep is None:
                     ep = np.full(rec.n, np.nan, np.float32)
+                    inn = np.full(rec.n, np.nan, np.float32)  # exact to 16 M, as `ep`
                 ep[where[ok]] = epoch[ok]
+                inn[where[ok]] = inner[ok]
         if inner is not None:
             ok = np.isnan(got) & np.isfinite(inner)
             got[ok], how[ok] = inner[ok], SRC_PROGRESS
@@ -230,12 +233,30 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
+    if ep is not None:
+        sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
+        if _counts_the_run(ep[sel], inn[sel]):
+            step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
     _bar_epochs(step, src, done)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+
+
+def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:
+    """The counter beside the epoch goes on across epochs instead of starting over: it
+    counts the run (kohya's "epoch 2/30" lines between redraws of one "| 41/3280 [" bar
+    over all the optimizer steps), so epoch x batches would count the run once per epoch.
+    Needs an epoch with two records (a finished bar per epoch climbs nowhere) and a
+    climb across every new epoch."""
+    e = np.floor(epoch)
+    if e.size < 3 or np.unique(e).size < 2 or np.unique(e).size == e.size:
+        return False
+    d = np.diff(inner)
+    new = np.diff(e) != 0
+    return bool(np.all(d >= 0) and np.all(d[new] > 0))
 
 
 def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:

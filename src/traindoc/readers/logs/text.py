@@ -26,7 +26,7 @@ from traindoc.model import Event, Run
 from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
-from traindoc.readers.logs import events, lines, steps
+from traindoc.readers.logs import events, lines, profiles, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress
@@ -245,6 +245,10 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if k not in ("record", "progress") and (said := profiles.setting(text)) is not None:
+            # a setting in words ("num epochs / epoch数: 30", "... Apex, opt level O1")
+            self.config.setdefault(said[0], (said[1], no))
+            return
         if self._blk is not None and not (
             k == "config" and (text[:1] in (b" ", b"\t") or _has_metric(plan))
         ):
@@ -450,9 +454,7 @@ class TextLog:
         cols = columns_for(self._header, len(cells))
         if cols is None:
             return
-        from traindoc.readers.logs.profiles import table_renames
-
-        rename = table_renames(self._header)
+        rename = profiles.table_renames(self._header)
         self._named_row(
             no, [(n, _num(nums, f.slot)) for n, f in zip(cols, cells, strict=True)], rank, rename
         )

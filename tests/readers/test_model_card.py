@@ -1,0 +1,96 @@
+"""An HF Trainer model card (README.md): its hyperparameter list and its results table.
+
+The header bullets under "results on the evaluation set" are the final eval values,
+already in the table; `No log` in the Training Loss column is a value never logged
+(logging_steps above the run's steps), not a number and not a text column.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from traindoc.readers import load_runs
+
+CARD = """\
+It achieves the following results on the evaluation set:
+- Loss: 6.5909
+
+## Training procedure
+
+### Training hyperparameters
+
+The following hyperparameters were used during training:
+- learning_rate: 5e-05
+- train_batch_size: 32
+- gradient_accumulation_steps: 8
+- total_train_batch_size: 256
+- lr_scheduler_type: cosine
+- lr_scheduler_warmup_steps: 1000
+- num_epochs: 50
+- mixed_precision_training: Native AMP
+
+### Training results
+
+| Training Loss | Epoch | Step | Validation Loss |
+|:-------------:|:-----:|:----:|:---------------:|
+| No log        | 0.94  | 15   | 10.7009         |
+| No log        | 1.94  | 30   | 10.0799         |
+| No log        | 2.94  | 45   | nan             |
+"""
+
+
+def _card(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "README.md"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_the_hyperparameter_list_is_the_runs_plan(tmp_path: Path) -> None:
+    (run,) = load_runs(_card(tmp_path, CARD))
+    assert run.fact("warmup_steps") == 1000
+    assert run.fact("num_train_epochs") == 50
+    assert run.fact("effective_batch") == 256
+    assert run.fact("precision") == "fp16"  # the card says Native AMP only for --fp16
+    assert run.fact("learning_rate") == 5e-05 and run.fact("lr_scheduler") == "cosine"
+
+
+def test_no_log_rows_give_eval_points_and_no_train_loss(tmp_path: Path) -> None:
+    (run,) = load_runs(_card(tmp_path, CARD))
+    assert run.get("loss") is None  # not the header's "- Loss: 6.5909", not "No log"
+    ev = run.get("eval_loss")
+    assert ev is not None and ev.steps.tolist() == [15, 30, 45]
+    assert ev.values[0] == 10.7009 and math.isnan(ev.values[2])
+    assert run.get("epoch").values.tolist() == [0.94, 1.94, 2.94]
+
+
+def test_a_train_loss_logged_on_some_rows_is_read_on_those(tmp_path: Path) -> None:
+    """The near miss: a longer run whose first rows come before the first logging step."""
+    text = CARD.replace("| No log        | 2.94  | 45 ", "| 7.1234        | 2.94  | 45 ")
+    (run,) = load_runs(_card(tmp_path, text))
+    loss = run.get("loss")
+    assert loss is not None and loss.steps.tolist() == [45] and loss.values[0] == 7.1234
+    assert len(run.get("eval_loss")) == 3
+
+
+def test_max_steps_ratio_and_apex_spellings(tmp_path: Path) -> None:
+    """`training_steps` is written when max_steps is set; Apex is fp16 too."""
+    text = (
+        CARD.replace("- num_epochs: 50\n", "- training_steps: 45\n")
+        .replace("lr_scheduler_warmup_steps: 1000", "lr_scheduler_warmup_ratio: 0.1")
+        .replace("Native AMP", "Apex, opt level O1")
+    )
+    (run,) = load_runs(_card(tmp_path, text))
+    assert run.fact("max_steps") == 45 and run.fact("warmup_ratio") == 0.1
+    assert run.fact("precision") == "fp16"
+
+
+def test_no_precision_without_the_cards_line(tmp_path: Path) -> None:
+    """Without mixed_precision_training the card says nothing of precision (fp32 or bf16:
+    the card does not tell), and another tool's `mixed_precision: no` is no precision."""
+    plain = CARD.replace("- mixed_precision_training: Native AMP\n", "")
+    (run,) = load_runs(_card(tmp_path, plain))
+    assert run.fact("precision") is None
+    other = CARD.replace("- mixed_precision_training: Native AMP", "- mixed_precision: no")
+    (run,) = load_runs(_card(tmp_path, other))
+    assert run.fact("precision") is None
