@@ -66,7 +66,7 @@ def test_a_cycle_of_reads_is_refused() -> None:
 STUCK = {
     "facts": {"regime": "full-finetune"},
     "series": {
-        "loss": {"segments": [{"n": 300, "const": 5.95}], "noise": 0.005},
+        "loss": {"segments": [{"n": 300, "const": 4.3}], "noise": 0.005},
         "lr": {"segments": [{"n": 300, "const": 1e-3}]},
     },
 }

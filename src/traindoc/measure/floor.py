@@ -50,7 +50,11 @@ KNOWN_VOCABS = (
     65024,  # Falcon
 )
 # Class counts worth naming above 20 (datasets' sizes): any other count is coincidence.
-ROUND_CLASSES = (26, 32, 50, 64, 80, 91, 100, 101, 102, 128, 200, 256, 365, 500, 1000, 1024)
+# 384 and 512: extractive QA picks a start and an end among max_seq_length positions
+# (384 is run_qa.py's default, 512 BERT's limit), so a QA model that ignores its input
+# scores ln(384) per position.
+ROUND_CLASSES = (26, 32, 50, 64, 80, 91, 100, 101, 102, 128, 200, 256, 365, 384, 500, 512, 1000)
+ROUND_CLASSES += (1024,)
 MAX_SMALL_CLASSES = 20
 # How far above ln(V) a nearly uniform model's flat loss may sit (nats).
 ABOVE = 2e-3

@@ -136,6 +136,16 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
     for flag in ("bf16", "fp16"):  # TrainingArguments' flags (`--bf16 True`)
         if "precision" not in out and flag in flat and _true(flat[flag][1]):
             out["precision"] = Fact(flag, f"{source}: {flat[flag][0]}={flat[flag][1]}")
+    base = data.get("finetuned_from")  # a model card: "a fine-tuned version of X"
+    if isinstance(base, str) and base:
+        out.setdefault("base_model", Fact(base, f"{source}: fine-tuned version of {base}"))
+        if "regime" not in out:
+            lora = str(data.get("adapter", "")).lower() in ("lora", "qlora")  # a PEFT card
+            why = f"{source}: a fine-tuned version of {base}" + (
+                ", with a PEFT adapter" if lora else ", no PEFT adapter named"
+            )
+            out["regime"] = Fact("lora" if lora else "full-finetune", why)
+
     return out
 
 

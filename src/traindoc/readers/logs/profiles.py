@@ -100,12 +100,22 @@ _KOHYA_KEYS = {
 _CARD = re.compile(rb"\s*(?:[-*]\s+)?(mixed_precision_training)\s*:\s*(\S.{0,60}?)\s*")
 
 
+# An HF model card (trainer.create_model_card) names the base model in words, and a
+# PEFT card says so in its front matter and its framework versions.
+_FINETUNED = re.compile(rb"This model is a fine-tuned version of \[?([\w./-]+)\]?.*")
+_PEFT = re.compile(rb"\s*(?:library_name:\s*peft|[-*]\s+PEFT\s+\d[\w.]*)\s*")
+
+
 def setting(text: bytes) -> tuple[str, str] | None:
     """(config key, value) of a trainer's settings line in words, else None."""
     if b" / " in text and (m := _KOHYA.fullmatch(text)) and m.group(1) in _KOHYA_KEYS:
         return _KOHYA_KEYS[m.group(1)], m.group(2).decode()
     if b"mixed_precision_training" in text and (m := _CARD.fullmatch(text)):
         return m.group(1).decode(), m.group(2).decode("utf-8", "replace")
+    if text.startswith(b"This model is a fine-tuned") and (m := _FINETUNED.fullmatch(text)):
+        return "finetuned_from", m.group(1).decode("utf-8", "replace")
+    if b"eft" in text and _PEFT.fullmatch(text):
+        return "adapter", "lora"
     return None
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.schedule import effective_batch
-from traindoc.measure.stats import diff_mad
+from traindoc.measure.stats import diff_mad, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import FINETUNE, relative_noise
@@ -26,6 +26,12 @@ class Params:
     tiny_batch: int = 2
     # Points needed to measure noise on a short log (from consecutive differences).
     short_noise_points: int = 4
+    # A second half that still falls 3%+ of its level (a significant trend) shows the
+    # run learning through the noise: the small batch costs noise, not progress (info).
+    still_falls: float = 0.03
+    # Batch sampling noise stays under the loss's own level; spread beyond it (a loss
+    # jumping 0 <-> 160) is instability, left to the NaN / spike / fp16 rules.
+    max_batch_noise: float = 1.0
 
 
 @rule(
@@ -44,7 +50,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     for a fine-tuning run (full or LoRA) below 16, measures the loss noise: the
     robust spread (MAD) around a 25-point rolling median over the second half of
     the run, relative to the loss level (a short log: from consecutive
-    differences). Warning above 5%, info otherwise. The regime unknown gives at
+    differences). Warning above 5% while the second half no longer falls (a
+    noisy band that has stopped descending), info otherwise: a noisy loss that
+    still falls 3%+ is learning through the noise, and a spread above the loss's
+    own level is instability (NaN, spikes, fp16), not sampling noise. The regime unknown gives at
     most info, except for a batch of 1-2 (one or two samples a step in any
     regime); pre-training with a token batch and RL runs (prompts x generations,
     a surrogate loss) are skipped.
@@ -76,11 +85,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         noise = relative_noise(loss)
         if noise != noise:
             noise = _short_noise(loss)
-        noisy = noise == noise and noise >= p.noise_rel
+        # Swings larger than the loss itself are no sampling noise at any batch size
+        # (a 0 <-> 163 loss is numerics breaking): not this rule's harm.
+        noisy = noise == noise and p.noise_rel <= noise < p.max_batch_noise
         # A batch of one or two is one or two samples per step in any regime: when the
         # loss shows it, that is a warning even where the regime is unknown.
         tiny = eb <= p.tiny_batch
-        severity = Severity.WARNING if noisy and (regime in FINETUNE or tiny) else Severity.INFO
+        # The harm a small batch does is a noisy band that no longer descends; a noisy
+        # loss that still falls (or one that overfits to ~0) is paying only in noise.
+        harmed = noisy and not _still_falling(loss, p)
+        severity = Severity.WARNING if harmed and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
         run.fact("devices"),
@@ -120,6 +134,19 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _still_falling(loss: Series, p: Params) -> bool:
+    """The second half of the finite loss trends down (Mann-Kendall) by `still_falls`
+    or more of its level: the run is still learning through its noise."""
+    f = loss.finite()
+    half = f.values[f.values.size // 2 :]
+    if half.size < 4:
+        return False
+    t = trend(f.steps[f.values.size // 2 :], half)
+    level = float(np.median(np.abs(half))) or 1.0
+    span = float(f.steps[-1] - f.steps[f.values.size // 2])
+    return t.falling and -t.slope * span / level >= p.still_falls
 
 
 def _short_noise(loss: Series) -> float:

@@ -48,7 +48,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     logged step; a configured warmup is not set against lines that print no step). An LR still rising on the last record of a run that ended (a
     final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
-    downward trend, seed B's plateau) or when no loss is logged to say otherwise;
+    downward trend, seed B's plateau; the eval loss when no train loss is logged)
+    or when no loss at all is logged to say otherwise;
     when the loss falls or settles, info: a tuning hint. A quarter or more is info
     too when the curve shows it cost nothing: the loss solved (100x below its start),
     or an LR found too high (a longer ramp only kept that LR low for longer).
@@ -84,7 +85,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     strong = frac >= p.strong_frac
     # Below a quarter of the run, a long warmup on a curve that keeps falling is a
     # tuning hint (info): the docstring's "unless the curve also plateaus".
-    loss = run.get("loss")
+    # a run that logs only its evals (a model card) shows harm, or none, there
+    loss = run.get("loss") or run.get("eval_loss")
     c = curve(loss) if loss is not None else None
     # Below a quarter of the run it is a tuning hint (info) unless the curve shows
     # the harm: a band with no downward trend after the early drop (seed B's
