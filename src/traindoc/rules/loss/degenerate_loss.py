@@ -31,6 +31,10 @@ class Params:
     min_repeat_fine: int = 5
     # ... and for values on a coarse grid (bf16, 4 decimals) where chance repeats happen.
     min_repeat_coarse: int = 10
+    # A short log that is one value at EVERY point (3+), printed to 1e-3 of itself or
+    # finer (7.9712 at each of 4 epochs): the chance that a model whose weights change
+    # logs it is (resolution / noise) per repeat, so the whole log says it is frozen.
+    min_repeat_whole: int = 3
     # A grid step this small relative to the value still shows batch-to-batch noise
     # (4 decimals at a loss of 1.1 is 1e-4 relative).
     informative_rel_resolution: float = 1e-3
@@ -46,7 +50,7 @@ class Params:
 
 @rule(
     "degenerate-loss",
-    minimum="3 logged losses (0 or identical for a stretch)",
+    minimum="3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a log",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -69,7 +73,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
     is 0 now) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
-    must vary by >= 4 grid steps for the repeat to mean anything). A repeated bf16
+    must vary by >= 4 grid steps for the repeat to mean anything; 3 when the value is
+    the whole log and printed to 1e-3 of itself or finer: 1.0097 at each of 3 epochs). A repeated bf16
     value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
     Zeros reached gradually from under 0.01 are convergence (info).
 
@@ -117,7 +122,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
         yield _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
         return
-    if int(lengths.max()) < p.min_repeat_fine:
+    whole = int(lengths.max()) == n and n >= p.min_repeat_whole
+    if int(lengths.max()) < p.min_repeat_fine and not whole:
         return  # the longest repeat is too short: the loop below would stop at once
     dtype = str(run.fact("loss_dtype") or "").lower()
     np.negative(lengths, out=lengths)  # argsort(-lengths) without a copy of them
@@ -125,7 +131,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     np.negative(lengths, out=lengths)
     for i in order[:5]:
         s, length = int(starts[i]), int(lengths[i])
-        if length < p.min_repeat_fine:
+        if length < p.min_repeat_fine and not whole:
             return
         v = float(y[s])
         if v == 0:
@@ -144,7 +150,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             informative = rel <= p.informative_rel_resolution or (
                 sigma >= p.noise_over_resolution * grid
             )
-            if not informative or length < p.min_repeat_coarse:
+            # its own printed digits bound the grid too: 0.7 says nothing past 0.1
+            fine = whole and max(rel, _printed(v) / abs(v)) <= p.informative_rel_resolution
+            if not informative or (length < p.min_repeat_coarse and not fine):
                 continue
         end = int(steps[s + length - 1])
         yield Hit(
@@ -183,6 +191,14 @@ def _grid(v: float, dtype: str, p: Params) -> float | None:
     if round(v, p.hf_decimals) == v:
         return 10.0**-p.hf_decimals
     return None
+
+
+def _printed(v: float) -> float:
+    """The last printed digit's place in the shortest repr of `v` (0.7 -> 0.1)."""
+    text = repr(float(v))
+    if "e" in text or "." not in text:
+        return 0.0
+    return 10.0 ** -len(text.split(".")[1])
 
 
 def _at_floor(run: Run, v: float) -> bool:
