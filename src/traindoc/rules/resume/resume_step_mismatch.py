@@ -106,9 +106,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     count optimizer steps and test `step % N == 0` only when an optimizer step
     happened); resume with the accumulation the checkpoint was trained with;
     resume from a checkpoint that has optimizer.pt, scheduler.pt and rng_state.
+
+    From the log alone (no checkpoint to open) it checks the resume against the
+    plan: a resume step past `max_steps`, or skip lines that run past the planned
+    last epoch (kohya sd-scripts' "skipping epoch 49 because initial_step" of 30:
+    error, nothing is trained).
     """
     if run.fact("resume_step") is None:  # only the log's resumes: the plan is what we can check
-        hit = _beyond_plan(run, max(int(r) for r in run.fact("resume_steps")))
+        step = max(int(r) for r in run.fact("resume_steps"))
+        hit = _skips_past_plan(run, step) or _beyond_plan(run, step)
         if hit is not None:
             yield hit
         return
@@ -241,6 +247,53 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "RNG state."
         ),
         severity=severity,
+    )
+
+
+def _skips_past_plan(run: Run, step: int) -> Hit | None:
+    """A resume that skips epochs past the planned last one (kohya's "skipping epoch 49
+    because initial_step" of 30): it skipped more than the whole run, so the loop
+    ends without one optimizer step. The usual arithmetic: the resumed optimizer
+    step multiplied by the accumulation and then skipped again as if it were steps."""
+    epochs = run.fact("num_train_epochs")
+    skipped = [e for e in run.events if e.kind == "resume-skip-epoch" and e.value is not None]
+    if not skipped or not isinstance(epochs, (int, float)) or epochs <= 0:
+        return None
+    last = max(int(e.value) for e in skipped)
+    if last <= epochs:
+        return None
+    accum = run.fact("grad_accum")
+    line = max(skipped, key=lambda e: int(e.value))
+    return Hit(
+        title=(
+            f"The resume from step {step} skips epoch {last} of the {epochs:g} planned: it skips "
+            "past the end of the run, and nothing is trained"
+        ),
+        step=step,
+        evidence={
+            "resume_step": step,
+            "skipped_to_epoch": last,
+            "planned_epochs": epochs,
+            "grad_accum": accum,
+            "line": line.line,
+        },
+        explanation=(
+            f"Resuming at optimizer step {step} must skip the batches already trained; here the "
+            f"skip runs on to epoch {last}, beyond the {epochs:g} epochs planned, so the loop "
+            "exits without a single optimizer step (no error, no loss line)."
+            + (
+                f" With gradient accumulation {accum} the step count was turned into batches "
+                "and then skipped again as if it were steps: accumulation-times too far."
+                if isinstance(accum, int) and accum > 1
+                else ""
+            )
+        ),
+        prescription=(
+            "Skip step x accumulation batches in all, once (not epochs computed from the already "
+            "multiplied count); until the trainer is fixed, resume without skip_until_initial_step "
+            "or with gradient_accumulation_steps 1."
+        ),
+        severity=Severity.ERROR,
     )
 
 
