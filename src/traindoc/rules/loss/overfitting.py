@@ -45,12 +45,16 @@ class Params:
     # significant Mann-Kendall trend (the oscillating plateau of seed B is flat).
     train_drop_min: float = 0.03
     train_z: float = -2.58
+    # ... or simply halved (medians at the onset and at the end): no noise halves a loss.
+    train_halved: float = 0.5
     # A task metric counts as still improving (or as getting worse) when its tail
     # beats (trails) its onset value by 0.5% (relative) and 2 of its noise sigmas.
     metric_gain_rel: float = 0.005
     # Without a train loss, only a U-shaped eval counts: it fell >= 10% to its
     # minimum (it learned), then every later eval is higher than the one before.
     eval_only_learned: float = 0.10
+    # ... or, with 8+ evals since the minimum, they trend up (z >= 2.58) in all.
+    eval_only_trend_points: int = 8
     # Mann-Kendall's normal z cannot reach 2.58 on 5-8 points; a train loss lower at each
     # of 5+ logs is the exact test's answer (p = 1/5! < 0.01 under no trend).
     falls_each_points: int = 5
@@ -151,7 +155,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if not (rising or stalled):
         return
     t_on, t_end, t_drop, t_z = train_change(tr, onset)
-    if not (t_drop >= p.train_drop_min and (t_z <= p.train_z or _falls_each(tr, onset, p))):
+    # A train loss halved since the onset has fallen whatever a test on a few logs
+    # says (a model card repeats its last logged value at each eval: ties, no trend).
+    falls = t_z <= p.train_z or _falls_each(tr, onset, p) or t_drop >= p.train_halved
+    if not (t_drop >= p.train_drop_min and falls):
         return
     severity = None
     notes = []
@@ -304,19 +311,24 @@ def _falls_each(loss: Series, onset: int, p: Params) -> bool:
 def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
     """No train loss logged: a U-shaped eval curve, read on the raw evals (a rolling
     median would flatten the last rise): it fell >= 10% to its minimum, then rose at
-    each of >= 3 evals since, by >= 2% in all."""
+    each of >= 3 evals since (or, over 8+, trends up significantly), by >= 2% in all."""
     i_min = int(np.argmin(e))
     low = float(e[i_min])
     learned = (float(e[0]) - low) / abs(float(e[0])) if e[0] else 0.0
     rel_rise = (float(e[-1]) - low) / abs(low) if low else 0.0
-    steady = e.size - 1 - i_min >= p.min_after_points and bool(np.all(np.diff(e[i_min:]) > 0))
+    n_after = e.size - 1 - i_min
+    steady = n_after >= p.min_after_points and bool(np.all(np.diff(e[i_min:]) > 0))
+    # Noisy evals do not rise at every one: over 8+ since the minimum a significant
+    # upward trend (Mann-Kendall) says the same.
+    if not steady and n_after >= p.eval_only_trend_points:
+        steady = trend(st[i_min:], e[i_min:]).z >= -p.train_z
     if not (steady and rel_rise >= p.min_rise_rel and learned >= p.eval_only_learned):
         return
     onset = int(st[i_min])
     yield Hit(
         title=(
             f"Eval loss fell {learned:.0%} to {fmt(low)} at step {onset}, then rose "
-            f"at each of the {e.size - 1 - i_min} evals since ({rel_rise:+.0%})"
+            f"over the {n_after} evals since ({rel_rise:+.0%})"
         ),
         step=onset,
         end_step=int(st[-1]),

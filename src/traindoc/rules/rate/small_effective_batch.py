@@ -32,6 +32,8 @@ class Params:
     # Batch sampling noise stays under the loss's own level; spread beyond it (a loss
     # jumping 0 <-> 160) is instability, left to the NaN / spike / fp16 rules.
     max_batch_noise: float = 1.0
+    # A loss that ends 100x below its start is solved: its relative noise is no harm.
+    solved_rel: float = 0.01
 
 
 @rule(
@@ -52,8 +54,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the run, relative to the loss level (a short log: from consecutive
     differences). Warning above 5% while the second half no longer falls (a
     noisy band that has stopped descending), info otherwise: a noisy loss that
-    still falls 3%+ is learning through the noise, and a spread above the loss's
-    own level is instability (NaN, spikes, fp16), not sampling noise. The regime unknown gives at
+    still falls 3%+ is learning through the noise, one that ends 100x below its
+    start is solved, and a spread above the loss's own level is instability (NaN,
+    spikes, fp16), not sampling noise. The regime unknown gives at
     most info, except for a batch of 1-2 (one or two samples a step in any
     regime); pre-training with a token batch and RL runs (prompts x generations,
     a surrogate loss) are skipped.
@@ -93,7 +96,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         tiny = eb <= p.tiny_batch
         # The harm a small batch does is a noisy band that no longer descends; a noisy
         # loss that still falls (or one that overfits to ~0) is paying only in noise.
-        harmed = noisy and not _still_falling(loss, p)
+        harmed = noisy and not _still_falling(loss, p) and not _solved(loss, p)
         severity = Severity.WARNING if harmed and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
@@ -136,13 +139,25 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
+def _solved(loss: Series, p: Params) -> bool:
+    """The loss ends 100x below where it started: a task fitted to ~0, whose relative
+    noise is the jitter of a solved problem, not a band a larger batch would lower."""
+    f = loss.finite().values
+    k = max(1, f.size // 10)
+    head, tail = float(np.median(f[:k])), float(np.median(f[-k:]))
+    return head > 0 and tail <= p.solved_rel * head
+
+
 def _still_falling(loss: Series, p: Params) -> bool:
-    """The second half of the finite loss trends down (Mann-Kendall) by `still_falls`
-    or more of its level: the run is still learning through its noise."""
+    """The second half of the finite loss halves, or trends down (Mann-Kendall) by
+    `still_falls` or more of its level: the run is still learning through its noise."""
     f = loss.finite()
     half = f.values[f.values.size // 2 :]
     if half.size < 4:
         return False
+    k = max(1, half.size // 3)
+    if float(np.median(half[-k:])) <= 0.5 * float(np.median(half[:k])):
+        return True  # halved within the half: no test needed on a handful of epochs
     t = trend(f.steps[f.values.size // 2 :], half)
     level = float(np.median(np.abs(half))) or 1.0
     span = float(f.steps[-1] - f.steps[f.values.size // 2])
