@@ -90,9 +90,11 @@ def test_a_resume_that_only_skips_is_read_not_refused(tmp_path: Path) -> None:
     skips = [e for e in run.events if e.kind == "resume-skip-epoch"]
     assert [e.value for e in skips] == [1, 2, 31] and {e.step for e in skips} == {500}
     assert "initial_step (multiplied) is -1000" in skips[-1].text
-    # nothing judged the training: not healthy, and the report says why
+    # the skip runs past the 30 planned epochs: the resume trains nothing (broken), and
+    # the curve rules say why they could not judge
     d = diagnose(run)
-    assert d.verdict == "inconclusive"
+    assert d.verdict == "broken"
+    assert [f.evidence["skipped_to_epoch"] for f in d.findings] == [31]
     assert {s.rule for s in d.not_judged} >= {"no-learning", "divergence"}
     assert all("no metric series" in s.reason for s in d.not_judged)
 

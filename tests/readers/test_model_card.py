@@ -94,3 +94,38 @@ def test_no_precision_without_the_cards_line(tmp_path: Path) -> None:
     other = CARD.replace("- mixed_precision_training: Native AMP", "- mixed_precision: no")
     (run,) = load_runs(_card(tmp_path, other))
     assert run.fact("precision") is None
+
+
+KERAS_CARD = """\
+This model is a fine-tuned version of [distilbert-base-multilingual-cased](https://huggingface.co/x) on an unknown dataset.
+
+| Train Loss | Train Sparse Categorical Accuracy | Validation Loss | Validation Sparse Categorical Accuracy | Epoch |
+|:----------:|:---------------------------------:|:---------------:|:--------------------------------------:|:-----:|
+| 0.4908     | 0.8335                            | 0.2872          | 0.9060                                 | 0     |
+| 0.2496     | 0.9180                            | 0.3137          | 0.8978                                 | 1     |
+| 0.1947     | 0.9351                            | 0.3234          | 0.9062                                 | 2     |
+"""
+
+
+def test_a_keras_cards_table_with_four_word_column_names(tmp_path: Path) -> None:
+    (run,) = load_runs(_card(tmp_path, KERAS_CARD))
+    assert run.get("loss").values.tolist() == [0.4908, 0.2496, 0.1947]
+    assert run.get("eval_loss").values.tolist() == [0.2872, 0.3137, 0.3234]
+    assert run.fact("regime") == "full-finetune"  # "a fine-tuned version of", no PEFT
+    assert run.fact("base_model") == "distilbert-base-multilingual-cased"
+
+
+def test_a_peft_card_is_a_lora_fine_tune(tmp_path: Path) -> None:
+    (run,) = load_runs(_card(tmp_path, "---\nlibrary_name: peft\n---\n" + KERAS_CARD))
+    assert run.fact("regime") == "lora"
+
+
+def test_space_aligned_seven_word_names_are_still_a_sentence(tmp_path: Path) -> None:
+    """Only pipes or tabs bound a long name; a space-separated line of 4+ word chunks
+    is prose, and no table is read from it."""
+    text = (
+        "the loss went down at first  then the validation loss went up  epoch\n"
+        "0.49  0.28  0\n0.24  0.31  1\n0.19  0.32  2\n"
+    )
+    runs = load_runs(_card(tmp_path, text + KERAS_CARD))
+    assert runs[0].get("loss").values.tolist() == [0.4908, 0.2496, 0.1947]

@@ -642,7 +642,10 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
         if text.count(sep) >= 1:
             cols = [c.strip().strip("'\"") for c in text.strip(sep + " ").split(sep)]
             cols = [c for c in cols if c and set(c) - set("-: =")]
-            if len(cols) >= 2 and _names_metrics(cols):
+            # between pipes or tabs a name may run longer ("Validation Sparse Categorical
+            # Accuracy", a Keras card's column): the separator bounds it, not a sentence
+            words_max = 6 if sep in "\t|" else 3
+            if len(cols) >= 2 and _names_metrics(cols, words_max):
                 return Plan("header", columns=tuple(cols))
             if all(set(c) <= set("-: =") for c in text.strip("| ").split("|")):
                 return Plan("other")  # a markdown |---|---| rule
@@ -654,9 +657,9 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
     return Plan("other", hint=hint)
 
 
-def _names_metrics(cols: list[str]) -> bool:
+def _names_metrics(cols: list[str], words_max: int = 3) -> bool:
     """Column names, not a sentence: short names, at least one a metric, step or epoch."""
-    if any(len(c.split()) > 3 for c in cols):
+    if any(len(c.split()) > words_max for c in cols):
         return False
     known = sum(
         1
