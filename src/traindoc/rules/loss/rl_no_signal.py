@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
@@ -37,6 +38,59 @@ class Params:
     # that fixed point (each log point already averages many prompt groups). Three
     # points is the least that shows "every log", not one unlucky batch.
     min_all_dead: int = 3
+    # The reward is an RL run's learning curve: over 20+ logs, a last fifth within 5%
+    # (of the reward's scale) and 4 standard errors of the first fifth has not improved.
+    flat_min_points: int = 20
+    flat_rel: float = 0.05
+    flat_z: float = 4.0
+
+
+def _flat_reward(p: Params, reward: Series) -> Hit | None:
+    """A reward that does not improve over the whole run (20+ logs): the policy gets no
+    better at what it is rewarded for (warning)."""
+    r = reward.finite()
+    n = len(r)
+    if n < p.flat_min_points:
+        return None
+    v = r.values
+    k = max(3, n // 5)
+    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    sigma = diff_mad(v) / math.sqrt(2)
+    se = 1.2533 * sigma * math.sqrt(2 / k)
+    scale = max(abs(head), abs(tail), sigma, p.std_eps)
+    gain = tail - head
+    if gain >= p.flat_z * se or gain >= p.flat_rel * scale:
+        return None
+    s0, s1 = int(r.steps[0]), int(r.steps[-1])
+    return Hit(
+        title=(
+            f"The reward does not improve over {n} logs (steps {s0}-{s1}): "
+            f"{fmt(head)} at the start, {fmt(tail)} at the end"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "reward (flat)",
+            "reward_start": head,
+            "reward_end": tail,
+            "reward_gain": gain,
+            "noise": sigma,
+            "points": n,
+        },
+        explanation=(
+            "In RL the reward is the learning curve. Here its last fifth is no better than "
+            "its first, within the noise and 5% of its level: the completions differ in "
+            "reward, yet the updates do not make the better ones more likely (advantages "
+            "too small or too noisy, a KL or clip that holds the policy back, or a reward "
+            "the policy cannot reach)."
+        ),
+        prescription=(
+            "Score sampled completions by hand to check the reward ranks them sensibly; then "
+            "check the advantages (normalised, not ~0), the KL coefficient and clip range, the "
+            "LR, and that the policy's trainable parameters are the ones updated."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
@@ -130,7 +184,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
     critic/score) stands in for it, then a constant reward. On DPO runs (no reward,
     but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
-    the reference moves with the policy, or nothing is updated.
+    the reference moves with the policy, or nothing is updated. With a live reward
+    spread, a reward whose last fifth is no better than its first (within 4
+    standard errors and 5% of its level) over 20+ logs is a warning: the policy
+    gets no better at what it is rewarded for.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -195,6 +252,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return  # (no dead point at all: the signal is there, judged healthy)
     start, length = _longest_run(dead)
     if length < min(n, max(p.min_points, p.min_frac * n)):
+        if reward is not None and (hit := _flat_reward(p, reward)) is not None:
+            yield hit  # the rewards differ, but the policy never gets better at them
         return
     s0, s1 = int(base.steps[start]), int(base.steps[start + length - 1])
     evidence = {
