@@ -99,7 +99,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     model was wrecked into predicting uniformly ("does the loss return, or land at
     ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
     flagged when its last third all sits >= 50% above the lowest earlier point, or
-    it climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
+    its last finite loss does and the loss is NaN/Inf after it to the end, or it
+    climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
@@ -430,6 +431,14 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         and bool(np.all(np.diff(climb) > 0))
         and float(climb[-1]) >= (1 + p.min_rise) * float(y[i_low])
     )
+    # ... or a climb of 50%+ whose last finite point is where the loss turns NaN/Inf
+    # for good: it never came back, it broke on the way up.
+    raw = run.get("loss")
+    then_nonfinite = raw is not None and bool(
+        (~np.isfinite(raw.values[raw.steps > steps[-1]])).any()
+    )
+    into_nan = then_nonfinite and float(y[-1]) >= (1 + p.short_hold_rise) * best
+    holds = holds or into_nan
     if not (holds or orders or steady):
         return None
     # A jump that has fallen at each of the 3+ points since its peak, by 20%+ of the
@@ -448,10 +457,6 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     rise = p.short_hold_rise if (holds or orders) else p.min_rise
     up = np.flatnonzero(y[i_best:] >= (1 + rise) * best)
     onset = int(steps[i_best + int(up[0])]) if up.size else int(steps[i_best])
-    raw = run.get("loss")
-    then_nonfinite = raw is not None and bool(
-        (~np.isfinite(raw.values[raw.steps > steps[-1]])).any()
-    )
     evidence: dict[str, object] = {
         "best_loss": best,
         "best_step": int(steps[i_best]),
