@@ -95,7 +95,8 @@ def _model_card_counts(path: Path) -> dict[str, int]:
     for name, col in (("loss", "Training Loss"), ("eval_loss", "Validation Loss")):
         i = names.index(col)
         numeric = [r[names.index("Step")] for r in rows if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i])]
-        out[name] = len(set(numeric))
+        if numeric:  # a card whose every row says 'No log' has no such series at all
+            out[name] = len(set(numeric))
     return out
 
 
@@ -106,7 +107,11 @@ def _structured(case: Path) -> tuple[Path, dict[str, int]] | None:
         return main, _state_counts(main)
     if main.suffix == ".csv" and "metrics.csv" not in main.name:
         return main, _csv_counts(main)
-    if "model_cards" in str(main):
+    # Only Trainer cards ('| Training Loss | Epoch | Step |'); the Keras-callback cards
+    # ('| Train Loss | Validation Loss | Epoch |') have no Step column to count by and are
+    # held to reads.json alone.
+    card = "model_cards" in str(main)
+    if card and re.search(r"^\|\s*Training Loss", main.read_text(encoding="utf-8"), re.M):
         return main, _model_card_counts(main)
     return None
 
