@@ -34,6 +34,9 @@ class Params:
     # transformers train at; a few Adam steps at it move every weight by its whole init
     # scale) shows what those updates did, not the starting point.
     hot_lr: float = 0.05
+    # With V unknown a loss that never gets under ln(256k) may be a sum over the tokens
+    # of a sequence (CTC, ESPnet): judged only when no such sum reaches it (10k tokens).
+    sum_tokens: float = 10_000.0
 
 
 @rule(
@@ -76,7 +79,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
-    large ratio is an error.
+    large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
+    a WER/CER metric, ESPnet) that never gets under the common floor may be a sum
+    over an utterance (hundreds at the start, tens at the end): it is judged only
+    from 10,000x the floor, beyond any such sum.
 
     **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
     the init scale (output heads ~0.02). Restart from a clean checkpoint; ask
@@ -106,6 +112,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     v = run.vocab_size
     if v is None and severity < Severity.ERROR:
         return  # with V unknown, only the unambiguous case is worth saying
+    if v is None and not _per_token(run, loss, floor, start, p):
+        return  # a summed loss (CTC, a sequence's sum) is large by its reduction
     back = _recovered_at(loss, floor, p)
     if back is not None:
         severity = Severity.INFO  # a quirk of the init that cost a few steps, not the run
@@ -142,6 +150,28 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "relaunching. If you added tokens, initialise their embeddings to the mean."
         ),
         severity=severity,
+    )
+
+
+def _per_token(run: Run, loss: Series, floor: float, start: float, p: Params) -> bool:
+    """With V unknown, a speech run's loss reads as a per-token mean only if it gets
+    under the common floor at some point, or starts beyond what any sum over a
+    sequence reaches (10k tokens x ln(256k)): ESPnet's and CTC's summed losses start
+    in the hundreds and stay in the tens, which no uniform floor measures."""
+    if not _speech(run):
+        return True  # an LM's or classifier's logged loss is a per-token (sample) mean
+    f = loss.finite()
+    return bool((f.values < floor).any()) or start >= p.sum_tokens * floor
+
+
+def _speech(run: Run) -> bool:
+    """A speech recogniser (a CTC term, a WER / CER metric, ESPnet): its loss is often
+    summed over an utterance's frames or tokens (ctc_loss_reduction='sum')."""
+    names = [n.lower() for n in run.series]
+    return run.fact("trainer") == "espnet" or any(
+        "ctc" in n
+        or n.rsplit("/", 1)[-1].removeprefix("eval_").removeprefix("val_") in ("wer", "cer")
+        for n in names
     )
 
 
