@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import bins, diff_mad, fmt, trend
 from traindoc.model import Finding, Run, Series, Severity
 from traindoc.rules import advice
@@ -53,11 +54,16 @@ class Params:
     # With too few losses for its own test, an eval-stagnation over this share of the
     # run (eval and train flat from the first eval on) is the run not learning.
     whole_run: float = 0.95
+    # A short log from the start (4-9 points) whose every loss lies within 0.5% of
+    # their median: a model whose weights change moves its loss more than that over
+    # 4 logs (per-step noise alone is 1-10%; epoch means of a learning model fall).
+    flat_points: int = 4
+    flat_spread: float = 0.005
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -98,7 +104,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     Fewer than 10 points cannot separate flat from noisy: the rule then says it could
     not judge (the run is inconclusive unless something else is found), unless the
-    loss falls >= 4% with most steps down, which is learning however short.
+    loss falls >= 4% with most steps down, which is learning however short, or 4+
+    losses from the start (past the warmup) all lie within 0.5% of their median: a
+    loss that does not move at all (warning).
 
     A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
     it, however short the log: each step was skipped by the loss scaler, or wrote
@@ -161,6 +169,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             return  # flat at ln(V) / ln(C): uniform-plateau's finding
         if stalled is not None and stalled.evidence.get("window_frac", 0) >= p.whole_run:
             yield _never_progressed(f, stalled)
+        elif (hit := _flat_from_start(run, f, p)) is not None:
+            yield hit
         else:
             yield too_few("loss", n, p.min_points)
         return
@@ -239,6 +249,47 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "steps before spending the full budget."
         ),
         severity=severity,
+    )
+
+
+def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
+    """4-9 losses from the start of a run, all within `flat_spread` of their median,
+    past the warmup: the loss has not moved at all (warning)."""
+    y = f.values
+    if y.size < p.flat_points:
+        return None
+    w = warmup(run)
+    if w is not None and not w.complete:
+        return None  # the LR is still ramping up: too early to expect a move
+    level = float(np.median(y))
+    spread = float(y.max() - y.min()) / abs(level) if level else float("inf")
+    if spread > p.flat_spread:
+        return None
+    return Hit(
+        title=(
+            f"Loss does not move: {y.size} logs from the start all within {spread:.2%} of "
+            f"{fmt(level)} ({fmt(float(y[0]))} -> {fmt(float(y[-1]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(y.size),
+            "level": level,
+            "spread_rel": spread,
+            "start_loss": float(y[0]),
+            "end_loss": float(y[-1]),
+        },
+        explanation=(
+            f"Every logged loss lies within {spread:.2%} of the same level. Batches alone move "
+            "a loss by more than that, and a model whose weights change moves its mean: the "
+            "updates are not reaching the model, or are too small to matter."
+        ),
+        prescription=(
+            "Check the logged LR (0, or far too low for the regime), the trainable-parameter "
+            "count and the gradient norm (0?), that optimizer.step() runs and that the loss is "
+            "computed from the model's outputs (not detached), and the labels."
+        ),
+        severity=Severity.WARNING,
     )
 
 
