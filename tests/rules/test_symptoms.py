@@ -111,8 +111,10 @@ def test_no_learning_reads_a_whole_run_stagnation() -> None:
     assert nl.severity == Severity.WARNING and nl.evidence["window_frac"] >= 0.95
     stag = next(f for f in d.findings if f.rule == "eval-stagnation")
     assert "no-learning" in stag.caused_by  # the stagnation is what not learning looks like
+    # alone, the six losses within 0.2% of each other already say the loss never moves
     alone = diagnose(build_run(FLAT), [specs["no-learning"]])
-    assert not alone.findings and alone.not_judged[0].reason == "loss has 6 points; needs 10"
+    (f,) = alone.findings
+    assert f.evidence["spread_rel"] < 0.005 and "window_frac" not in f.evidence
 
 
 # Whisper-like: a 1000-step warmup (38% of the run) to an LR of 3e-3, the loss
