@@ -114,6 +114,7 @@ ALIASES: dict[str, Signal] = {
             "base_lr",
             "lr-decoupledadamw/group0",  # composer / llm-foundry
             "lr-adamw/group0",
+            "actor/lr",  # verl: the policy's LR (critic/lr is the value model's)
         ],
         Signal.LR,
     ),

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from traindoc.readers.logs.numbers import NUM_SRC
+
 CHUNK = 4 << 20
 # A single line longer than this is cut (a minified JSON blob is not a log line).
 MAX_LINE = 64 << 10
@@ -87,10 +89,37 @@ def starts_record(text: bytes) -> bool:
     return bool(_OPEN_DICT.match(text.lstrip()))
 
 
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_PREFIX = 12  # bytes of a logger's prefix compared (a Ray worker's "(main_task pid=9260")
+
+
+def own_line(held: bytes, text: bytes) -> bool:
+    """The line after a `\\` was printed by itself, not wrapped: it opens with the held
+    line's own prefix (the same Ray worker tag, a timestamp of the same form), which a
+    terminal does not repeat on the rest of a wrapped line."""
+    a = held.lstrip()[:_PREFIX].translate(_DIGITS)
+    return len(a) == _PREFIX and text.lstrip()[:_PREFIX].translate(_DIGITS) == a
+
+
 def still_open(text: bytes, joins: int) -> bool:
+    """Whether the joined text goes on: another `\\`, or a dict / JSON object still open.
+    An unbalanced bracket outside a dict is text (LaTeX's `\\[` in a printed answer),
+    which would otherwise swallow the metric lines after it."""
     if joins >= MAX_JOINS or len(text) >= MAX_JOIN:
         return False
-    return text.endswith(b"\\") or depth(text) > 0
+    return text.endswith(b"\\") or (depth(text) > 0 and bool(_OPEN_DICT.search(text)))
+
+
+_ENDS_IN_NUMBER = re.compile(NUM_SRC + rb"\s*\Z")
+
+
+def drop_cut_value(text: bytes) -> bytes:
+    """A record cut off before its closing bracket (a paste or a crash ends inside it, or
+    the next record starts): the number it ends in may be cut mid-digits ("9.9879" of
+    9.9879e-06), so that field goes; the fields closed by a comma are whole."""
+    if not _ENDS_IN_NUMBER.search(text[-64:]):
+        return text
+    return text[: max(text.rfind(b","), text.rfind(b"{"), text.rfind(b"[")) + 1]
 
 
 def depth(text: bytes) -> int:

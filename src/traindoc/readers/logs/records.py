@@ -109,6 +109,29 @@ class Program:
     has_stamp: bool = False
     special: bool = False  # a summary or a config dump: not a curve point
     dropped: bool = False  # the counters were freed (the steps are resolved)
+    scales: tuple[int, ...] = ()  # value columns printed in units of a bracketed scale
+    epoch_group: int | None = None  # the epoch's group (printed "0.0" or "0"?)
+    float_epoch: bool = False  # the epoch is printed with a decimal point: a rounded float
+    lr_scale_group: int | None = None  # the LR's printed scale (its decimals are finer)
+
+
+def power_of_ten(s: float) -> int | None:
+    """k when s is 10**k (a unit such as 1e-4), else None."""
+    if s > 0 and math.isfinite(s) and abs((e := math.log10(s)) - round(e)) < 1e-9:
+        return round(e)
+    return None
+
+
+def apply_scales(row: list[float], scales: tuple[int, ...]) -> None:
+    """Take the printed scales off the end of the row and apply them, in place: a scale
+    that is a power of ten is a unit (verl's `lr(1e-4):0.010`); another number in
+    brackets is not (a top-k, a count), and the value stays as printed."""
+    got = row[-len(scales) :]
+    del row[-len(scales) :]
+    for col, s in zip(scales, got, strict=True):
+        if (k := power_of_ten(s)) is not None:
+            # 0.010 / 1e4, not 0.010 * 1e-4: the division gives the 1e-06 printed
+            row[col] = row[col] * 10.0**k if k >= 0 else row[col] / 10.0**-k
 
 
 def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
@@ -117,15 +140,22 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     steps: list[tuple[int, int]] = []
     roles: dict[str, int] = {}
     lr_group = total_group = epoch_total_group = None
+    scale_of = {f.key: f.slot for f in plan.fields if f.role == "scale"}
+    scaled: list[tuple[int, int]] = []  # (value column, group of its printed scale)
+    lr_scale: int | None = None
     for f in plan.fields:
         if f.role == "value":
             name = metric_name(f.key, f.unit, plan.context)
             if name is None:
                 continue
+            if canonical(name) == "lr" and lr_group is None:
+                lr_group, lr_scale = f.slot, scale_of.get(f.key)  # verl's "actor/lr:0.000"
             if canonical(name) == "lr" and name in ("lr", "learning_rate"):
-                name, lr_group = "lr", f.slot
+                name = "lr"
             if name in {n for _, n in values}:  # a second column of one name on a line
                 name = f"{name}_{len(values)}"
+            if f.key in scale_of:
+                scaled.append((len(values), scale_of[f.key]))
             values.append((f.slot, name))
         elif f.role == "step":
             steps.append((_rank(f), f.slot))
@@ -151,6 +181,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
         if role in roles:
             add(role, roles[role])
     ncounters = len(extras)
+    groups.extend(slot for _, slot in scaled)  # read last, and taken off the row first
     width = len(values)
     # a line without a step may take the epoch of an "Epoch 3/10" line before it (kept by
     # the reader as a change log, not per record); a shape with a date has a timestamp
@@ -166,6 +197,8 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     prog.shape = shape.decode("utf-8", "replace")
     prog.epoch_total_group = epoch_total_group
     prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
+    prog.scales, prog.lr_scale_group = tuple(col for col, _ in scaled), lr_scale
+    prog.epoch_group = roles.get("epoch")
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)
     prog.train = not evals and any(not is_eval(n) for n in names if kind(n) in METRIC_KINDS)
@@ -377,7 +410,8 @@ class Records:
         return counters[p.extras[name]]
 
     def flag(self, name: str) -> np.ndarray:
-        """Per record: is_eval (an eval line) or train (carries a train metric)."""
+        """Per record: is_eval (an eval line), train (carries a train metric) or
+        float_epoch (its shape prints the epoch with a decimal point: `'epoch': 0.0`)."""
         out = np.zeros(self.n, dtype=bool)
         for p in self.programs:
             if getattr(p, name):
@@ -385,7 +419,7 @@ class Records:
         if self._loose_idx.size:
             if name == "is_eval":
                 out[self._loose_idx] = np.frombuffer(self.loose.eval, dtype=np.int8) == 1
-            else:
+            elif name == "train":
                 loose = np.zeros(self.loose.n, dtype=bool)
                 for col, (recs, _) in self.loose.cols.items():
                     if not is_eval(col) and kind(col) in METRIC_KINDS:

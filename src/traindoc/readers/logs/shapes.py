@@ -193,7 +193,9 @@ _CODE = re.compile(
 class Field:
     slot: int  # index of the number in the line
     key: str  # the key as printed ("" when the number has none)
-    role: str  # value | step | total | epoch | epoch_total | inner | inner_total | skip
+    # value | step | total | epoch | epoch_total | inner | inner_total | skip | scale
+    # (scale: the bracketed unit the value of the same key is printed in)
+    role: str
     unit: str = ""
 
 
@@ -263,7 +265,20 @@ def analyse(shape: str) -> Plan:
             done.add(j)
             fields.append(Field(n, "", "skip"))
             continue
+        if (scaled := _scale(toks, t)) is not None:  # verl's "actor/lr(1e-4):0.010"
+            key, v = scaled
+            used.add(t - 2)
+            done.add(v)
+            unit, unit_idx = _unit(toks, v)
+            used.update(unit_idx)
+            fields.append(Field(n, key, "scale"))
+            fields.append(Field(slot_no[v], key, _role(key, unit, toks, v, _next(toks, v)), unit))
+            continue
         frac = _fraction(toks, t)
+        if frac is not None and _share_count(toks, t):  # "Accuracy: 50.00% (4/8)"
+            done.add(frac)
+            fields.extend((Field(n, "", "skip"), Field(slot_no[frac], "", "skip")))
+            continue
         key, sep, opened, key_idx = _key_left(toks, t, used)
         used.update(key_idx)
         if key and not sep:
@@ -451,6 +466,30 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
             return "step"  # "420 | loss 3.56 | ..."
     return "value"
+
+
+def _share_count(toks: list[_Tok], t: int) -> bool:
+    """Slot t opens a fraction in brackets right after a percentage: the count the share
+    is of (`50.00% (4/8)`: 4 of 8 right), not a step or a batch counter."""
+    j = _prev(toks, t)
+    if not _is_punct(toks, j, "("):
+        return False
+    k = _prev(toks, j)
+    return _is_punct(toks, k, "%") and _is_slot(toks, k - 1)
+
+
+def _scale(toks: list[_Tok], t: int) -> tuple[str, int] | None:
+    """(key, token of its value) when slot t is a scale in brackets glued to a key, the
+    value after it printed in those units: verl's `actor/lr(1e-4):0.010` is 1e-6."""
+    if t < 2 or toks[t - 2].kind != "word":
+        return None
+    if not (_is_punct(toks, t - 1, "(") and _is_punct(toks, t + 1, ")")):
+        return None
+    j = _next(toks, t + 1)
+    if not (j < len(toks) and toks[j].kind == "punct" and toks[j].text in ":="):
+        return None
+    v = _next(toks, j)
+    return (toks[t - 2].text, v) if _is_slot(toks, v) else None
 
 
 def _fraction_fields(

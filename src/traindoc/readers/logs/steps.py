@@ -326,13 +326,15 @@ def _resolve(
         k = np.searchsorted(at, seq[missing])
         guess = step.copy()
         for m, kk in zip(missing.tolist(), k.tolist(), strict=True):
-            spe = _steps_per_epoch(sums[min(kk, len(sums) - 1)]) if sums else None
+            # a record after the last summary is of a run that printed none (the next run)
+            spe = _steps_per_epoch(sums[kk]) if kk < len(sums) else None
             if spe is not None and math.isfinite(epoch[m]):
                 guess[m] = round(epoch[m] * spe)
         # kept only when it numbers the train lines apart (too few steps per epoch to
         # round to distinct steps means the summary does not describe these lines)
         g = guess[missing][train[missing]]
-        if np.isfinite(g).all() and np.unique(g).size == g.size:
+        g = g[np.isfinite(g)]  # (the lines of a run with no summary keep none)
+        if g.size and np.unique(g).size == g.size:
             ok = missing[np.isfinite(guess[missing])]
             step[ok], src[ok] = guess[ok], SRC_SUMMARY
         missing = np.flatnonzero(np.isnan(step))
@@ -347,12 +349,47 @@ def _resolve(
         return
     if known.size:  # carry the step of the line before (else the one after)
         filled = _ffill(step)
+        nxt = _ffill(step[::-1])[::-1]  # the next printed step
         first = step[np.isfinite(step)][0]
+        after = missing[np.isfinite(filled[missing])]  # a step printed before them
         step[missing] = np.where(np.isnan(filled[missing]), first, filled[missing])
         src[missing] = SRC_CARRY
+        _carry_apart(rec, step, src, after, train, nxt)
         return
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
+
+
+def _carry_apart(
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    after: np.ndarray,
+    train: np.ndarray,
+    nxt: np.ndarray,
+) -> None:
+    """A carried train record at the step of the record of its own shape before it would
+    overwrite it (the last HF dict, with no bar drawn after it, takes the step of the one
+    before): it is the next logging step, one stride of that shape's printed steps on
+    (1 when it has none), in place. `after`: the carried records with a printed step
+    before them; kept only where no record passes the next printed step `nxt`."""
+    carried = np.zeros(step.size, dtype=bool)
+    carried[after] = True
+    for pid in np.unique(rec.plan[after[train[after]]]).tolist():
+        w = np.flatnonzero((rec.plan == pid) & train)
+        s, c = step[w], carried[w]
+        same = np.zeros(w.size, dtype=bool)
+        same[1:] = c[1:] & (s[1:] == s[:-1])
+        if not same.any():
+            continue
+        d = np.diff(np.unique(s[src[w] != SRC_CARRY]))
+        stride = float(np.median(d)) if d.size else 1.0
+        start = np.flatnonzero(~same)  # each group opens with a record of its own step
+        pos = np.arange(w.size) - start[np.searchsorted(start, np.arange(w.size), "right") - 1]
+        moved = s + pos * stride
+        limit = nxt[w]
+        if not np.any(moved > np.where(np.isnan(limit), np.inf, limit)):
+            step[w] = moved
 
 
 def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
@@ -365,7 +402,9 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) 
     loader's batches).
     """
     only = src == SRC_EPOCH_ONLY
-    if only.any() and ((src == SRC_STEP).any() or rec.fractional_epochs()):
+    if only.any() and (
+        (src == SRC_STEP).any() or rec.fractional_epochs() or _epoch_repeats(rec, step, only)
+    ):
         step[only], src[only] = np.nan, SRC_NONE
     by_batches = src == SRC_EPOCH
     if by_batches.any():
@@ -376,6 +415,20 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) 
         step[weak], src[weak] = np.nan, SRC_NONE
     elif (src == SRC_EPOCH_ONLY).any() and (src == SRC_EPOCH).any():
         _epoch_summaries(step, src, epoch)
+
+
+def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
+    """Two train records of one shape one after the other at the same whole epoch printed
+    as a float: the epoch is HF's rounded `'epoch': 0.0` (several logging steps inside
+    one printed value), not the position, for a line printed once per epoch never
+    repeats its epoch. Numbering them by the epoch would keep only the last of them.
+    An epoch printed as an integer ("Epoch: [0][50]") is a counter: the lines under
+    one epoch are its batches, still read one point per epoch."""
+    sel = np.flatnonzero(only & rec.flag("train") & rec.flag("float_epoch"))  # file order
+    if sel.size < 2:
+        return False
+    s, p = step[sel], rec.plan[sel]
+    return bool(np.any((s[1:] == s[:-1]) & (p[1:] == p[:-1])))
 
 
 def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
@@ -419,11 +472,15 @@ def _from_bars(
     src: np.ndarray,
 ) -> None:
     """Each stepless record takes the n of the first train bar printed after it and before
-    the next train record (an eval record between does not bound it), in place."""
+    the next train record (an eval record between does not bound it) or HF's final
+    train_runtime summary (which ends the run: a bar after it is the next run's), in place."""
     bl, bn = _train_bars(log)
     if not bl.size:
         return
+    ends = [int(sm["_seq"]) for sm in log.summaries if sm.get("_seq") is not None]
     tseq = seq[train]  # the next train record bounds the search
+    if ends:
+        tseq = np.sort(np.concatenate([tseq, np.array(ends, dtype=tseq.dtype)]))
     last = np.iinfo(np.int32).max
     for a in range(0, missing.size, _CHUNK):
         m = missing[a : a + _CHUNK]
@@ -444,7 +501,8 @@ def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray]:
     n = np.frombuffer(log.bar_n, dtype=np.float64)
     seq = np.frombuffer(log.bar_seq, dtype=np.int32).astype(np.int64)
     keep = np.zeros(total.size, dtype=bool)
-    totals = np.unique(total)
+    # a bar that counts to 1 is a one-off task (saving a file, merging weights), not a loop
+    totals = np.unique(total[total > 1]) if (total > 1).any() else np.unique(total)
     for t in totals:
         sel = total == t
         climbs = int(np.sum(np.diff(n[sel]) < 0)) <= 1 and np.unique(n[sel]).size > 1

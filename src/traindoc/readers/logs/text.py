@@ -34,9 +34,11 @@ from traindoc.readers.logs.records import (
     CONFIG_NAMES,
     Loose,
     Program,
+    apply_scales,
     compile_program,
     compile_shape,
     metric_name,
+    power_of_ten,
     to_row,
 )
 from traindoc.readers.logs.shapes import Plan, analyse
@@ -93,6 +95,8 @@ _CODE = re.compile(
     rb"|try:|except\b|raise |assert |@\w|#|print\()|\b(?:self|torch|args|np|F|nn|math)\.\w"
     rb"|:\s*(?:int|float|str|bool)\s*=|\w\($"
 )
+# A tqdm bar up to the end of its "[elapsed<left, rate, postfix]" (the postfix is inside).
+_TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _MARKUP = frozenset(b"[>-*+`~ \t")
 _BLANK = frozenset(b" \t")
 _STRONG = frozenset((b"[", b">", b"-", b"*", b"+", b"`", b"~"))
@@ -142,6 +146,7 @@ class TextLog:
         # a step line whose metrics follow one per indented line (OLMo's [step=1/N] block)
         self._blk: tuple[int, float, float] | None = None
         self._blk_vals: list[tuple[str, float]] = []
+        self._blk_total: int | None = None  # the step total its line printed
         self._wandb: dict[str, float] | None = None  # W&B's "Run summary:" being read
         self._wandb_line = 0
         self._held: tuple[int, bytes, int] | None = None  # a dict wrapped over lines
@@ -164,10 +169,10 @@ class TextLog:
         for body, first in lines.blocks(f):
             self.events.extend(events.find(body, first, self.path))
             self._block(body, first)
-        if self._held is not None:
+        if self._held is not None:  # the file ends inside a record
             no, text, rank = self._held
             self._held = None
-            self._line(no, text, rank)
+            self._cut(no, text, rank)
         self._close_block()
         self._close_titled()
         self._close_axis()
@@ -176,6 +181,11 @@ class TextLog:
 
     def _block(self, body: bytes, no: int) -> None:
         no -= 1
+        if b"\x00" in body:
+            # NUL bytes are what a crash leaves of a write that never landed (a file
+            # extended, its bytes not written); the text after them was written later,
+            # as a bar's next state is after a carriage return: a piece of its own.
+            body = body.replace(b"\x00", b"\r")
         for raw in body.split(b"\n"):
             no += 1
             if not raw:
@@ -191,6 +201,13 @@ class TextLog:
         self.lines = max(self.lines, no - 1 if body.endswith(b"\n") else no)
 
     def _piece(self, no: int, text: bytes) -> None:
+        if b"%|" in text and (m := _TQDM.search(text)) and lines.starts_record(text[m.end() :]):
+            # a dict printed on the bar's line ("| 0/1 [00:00<?, ?it/s]{'loss': 2.03, ..."):
+            # tqdm prints nothing after its "]", so it is a record of its own, numbered as
+            # any stepless record is (the bar that counts to 1 is not the training's)
+            self._piece(no, text[: m.end()])
+            self._piece(no, text[m.end() :])
+            return
         rank = -1
         c = text[0]
         self._bullet = text[:8].lstrip().startswith(_BULLETS)  # before the markup goes
@@ -216,11 +233,15 @@ class TextLog:
                 return None
             return no, text, rank
         hno, htext, hrank = held
+        if htext.endswith(b"\\") and lines.own_line(htext, text):
+            self._held = None
+            self._line(hno, htext, hrank)
+            return self._join(no, text, rank)
         if htext.endswith(b"\\"):
             htext = htext[:-1] + text.strip()
         elif lines.starts_record(text):  # a new record: the held one was cut, not wrapped
             self._held = None
-            self._line(hno, htext, hrank)
+            self._cut(hno, htext, hrank)
             return self._join(no, text, rank)
         else:
             htext = htext + b" " + text.strip()
@@ -230,6 +251,19 @@ class TextLog:
             return None
         self._held = None
         return hno, htext, hrank
+
+    def _cut(self, no: int, text: bytes, rank: int) -> None:
+        """A dict the file ends in, or the next record starts inside: its whole fields are
+        a record even when only one is left (`{'loss': 631.02, 'learning_rate': 0.0004`
+        is the loss; a lone quoted key is otherwise a config value)."""
+        kept = lines.drop_cut_value(text)
+        plan, _ = self._shape_of(kept)
+        vals = _values(kept, plan) if plan.kind == "config" else []
+        if not vals or not any(kind(k) in METRIC_KINDS for k, _ in vals):
+            self._line(no, kept, rank)
+            return
+        self._seq += 1
+        self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
 
     def _line(self, no: int, text: bytes, rank: int) -> None:
         self._seq += 1
@@ -260,6 +294,8 @@ class TextLog:
                 m = prog.rx.fullmatch(text) if prog is not None else None
                 if m is None:
                     return
+            if self._bar_pending and b"%|" in text:
+                self._bar_of_record(text)
             self._record(no, text, m.groups(), prog, rank)
         elif k == "progress":
             self._progress(no, text, plan, prog)
@@ -345,6 +381,8 @@ class TextLog:
             row = list(map(float, prog.take(groups)))
         except ValueError:
             row = to_row(prog.take(groups))
+        if prog.scales:
+            apply_scales(row, prog.scales)
         if prog.special:
             self._special(no, row, prog)
             return
@@ -395,10 +433,16 @@ class TextLog:
         g = prog.epoch_total_group
         if g is not None and (total := count(parse(groups[g]), 1, 10**6 - 1)) is not None:
             self.epoch_totals[total] += 1
+        if prog.epoch_group is not None and b"." in groups[prog.epoch_group]:
+            prog.float_epoch = True
         if prog.lr_group is not None:
             raw = groups[prog.lr_group]
             if b"e" not in raw and b"E" not in raw and b"." in raw:
-                self.lr_decimals[len(raw) - raw.index(b".") - 1] += 1
+                d = len(raw) - raw.index(b".") - 1
+                if prog.lr_scale_group is not None:  # 0.010 in units of 1e-4: 7 decimals
+                    k = power_of_ten(_num([groups[prog.lr_scale_group]], 0))
+                    d -= k or 0
+                self.lr_decimals[d] += 1
 
     def add_loose(
         self,
@@ -436,6 +480,19 @@ class TextLog:
             self.bar_seq.append(self._seq)
             self.bar_n.append(got[0])
             self.bar_total.append(got[1])
+
+    def _bar_of_record(self, text: bytes) -> None:
+        """A record printed on a tqdm bar's line ("| 6/1404 [00:38<1:13:23, 3.15s/it]  Baseline
+        Accuracy: 50.00%") is the bar drawn after the record before it, which it numbers."""
+        i = text.rfind(b"| ")
+        j = text.find(b" [", i + 2) if i >= 0 else -1
+        a, _, b = text[i + 2 : j].strip().partition(b"/") if j > 0 else (b"", b"", b"")
+        if a.isdigit() and b.isdigit():
+            self._bar_pending = False
+            self.bar_seq.append(self._seq)
+            self.bar_n.append(float(a))
+            self.bar_total.append(float(b))
+            self._seq += 1  # the record comes after its bar: the bar numbers the one before
 
     def _epoch(self, text: bytes, plan: Plan) -> None:
         nums = SPLIT.split(text)[1::2]
@@ -523,6 +580,7 @@ class TextLog:
         nums = SPLIT.split(text)[1::2]
         step = epoch = math.nan
         best = 1 << 30
+        total = None
         for f in plan.fields:
             v = _num(nums, f.slot)
             if f.role == "step" and v == v:
@@ -534,16 +592,20 @@ class TextLog:
             elif f.role == "inner" and step != step and best > len(_STEP_RANK):
                 step = v  # composer's "[batch=12/100]:" numbers its block
             elif f.role in ("total", "inner_total") and (t := count(v, 0, 10**15)) is not None:
-                self.totals[t] += 1
+                total = t
         if plan.context == "eval":  # an eval block sits at the train step before it
             step = math.nan
-        self._blk, self._blk_vals = (no, step, epoch), []
+        self._blk, self._blk_vals, self._blk_total = (no, step, epoch), [], total
 
     def _close_block(self) -> None:
         if self._blk is None:
             return
         no, step, epoch = self._blk
         vals, self._blk, self._blk_vals = self._blk_vals, None, []
+        if vals and self._blk_total is not None:
+            # the step total of a block that held metrics ("[step=1/739328,epoch=0]"); a
+            # script's own stage header ("[Step 1/5] 生成数据集...") holds none
+            self.totals[self._blk_total] += 1
         if {n for n, _ in vals} & CONFIG_NAMES and not _any_loss(vals):
             for k, v in vals:
                 self.config.setdefault(k, (v, no))
