@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from traindoc.readers.logs import text
@@ -276,3 +277,19 @@ def test_an_eval_line_carries_the_train_step_before_it(tmp_path: Path) -> None:
     )
     run = _one(tmp_path, body)
     assert run.get("eval_loss").steps.tolist() == [10, 20]
+
+
+def test_loss_parts_of_two_models_are_not_summed_into_one_loss() -> None:
+    """verl logs actor/pg_loss and critic/vf_loss: two models, so no derived `loss`;
+    ultralytics' train/box_loss + train/cls_loss share a namespace and are summed."""
+    from traindoc.model import Run, Series
+    from traindoc.readers.derived import finalize
+
+    def run(*names: str) -> Run:
+        steps = np.arange(1, 6)
+        series = {n: Series.from_arrays(n, steps, np.full(5, 0.5)) for n in names}
+        return finalize(Run("r", series, {}, (), ()))
+
+    assert run("actor/pg_loss", "critic/vf_loss").get("loss") is None
+    got = run("train/box_loss", "train/cls_loss").get("loss")
+    assert got is not None and got.values.tolist() == [1.0] * 5

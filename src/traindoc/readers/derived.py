@@ -100,8 +100,10 @@ def _derived_losses(run: Run) -> Run:
 
     A trainer that logs one train loss under its own name (`train/nll_loss`)
     logged its loss; one that logs only components (ultralytics' box, cls and
-    dfl losses, a YOLOv7 TensorBoard) optimises their sum. The source says how
-    each was made, and the originals stay.
+    dfl losses, a YOLOv7 TensorBoard) optimises their sum. Parts under different
+    namespaces (verl's actor/pg_loss and critic/vf_loss) belong to different
+    models, and no sum of them is one. The source says how each was made, and the
+    originals stay.
     """
     series = dict(run.series)
     for target, part in (
@@ -113,6 +115,8 @@ def _derived_losses(run: Run) -> Run:
         parts = [s for name, s in series.items() if kind(name) == part and len(s)]
         if not parts:
             continue
+        if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:
+            continue  # parts of two models (verl's actor/pg_loss, critic/vf_loss): no one loss
         if len(parts) == 1:
             (one,) = parts
             series[target] = replace(

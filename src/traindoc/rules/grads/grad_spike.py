@@ -72,7 +72,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     pre-clip spike absorbed by clipping is *not* a loss spike: clipping
     rescaled that update and the loss never noticed. So this is a warning only
     when the loss followed (or, with no loss logged, when the spikes are frequent),
-    and info when the loss is logged and did not follow, however often.
+    and info when the loss is logged and did not follow, however often. On an RL
+    run the loss is a surrogate: the reward is the curve, and "followed" means it
+    fell after the spike.
 
     A paste too short for a rolling baseline (3-11 norms) is judged too: a norm
     100x the median of the others is a spike.
@@ -92,7 +94,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     count = int(sp.steps.size)
     if count == 0:
         return
-    loss = run.get("loss")
+    loss, curve = run.get("loss"), "loss"
+    reward = run.get("reward") if run.is_rl else None
+    if reward is not None and len(reward.finite()) >= 4:
+        # an RL loss is a surrogate: the reward is the curve, and harm is it falling
+        loss, curve = Series.from_arrays("reward", reward.steps, -reward.values), "reward"
     resp = loss_response(loss, sp.steps) if loss is not None else None
     followed = resp.followed if resp is not None else np.zeros(count, bool)
     n_followed = int(followed.sum())
@@ -114,6 +120,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "max_grad_norm_value": float(sp.values[worst]),
         "log_sigma": sp.sigma,
         "loss_followed": n_followed if resp is not None else "unknown",
+        "curve": curve,
         "frequent": frequent,
         "max_grad_norm": clip,
         "clipped": clipped,
@@ -129,11 +136,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         evidence["settled_at_floor"] = bool(abs(settled - run.floor) < 0.05 * run.floor)
 
     if n_followed:
-        how = f"the loss followed {n_followed} of them"
+        how = f"the {curve} followed {n_followed} of them"
     elif resp is None:
         how = "no loss logged to tell whether it followed"
     else:
-        how = "the loss did not follow (absorbed)"
+        how = f"the {curve} did not follow (absorbed)"
     where = ""
     if peak is not None:
         where = f"; {before_peak} before the LR peak at step {peak}"

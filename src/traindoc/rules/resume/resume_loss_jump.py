@@ -90,7 +90,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A resume onto a different data mixture or a new
     curriculum stage raises the loss legitimately; so does resuming with a
-    deliberately changed learning rate.
+    deliberately changed learning rate. RL runs (a reward is logged) are skipped:
+    their loss is a surrogate of each batch's advantages and jumps by design.
 
     **What to do.** Check what was loaded: resume_from_checkpoint pointing at the
     right directory, optimizer.pt / scheduler.pt present and loaded (a fresh
@@ -99,6 +100,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
+    if run.is_rl:
+        return  # an RL loss is a surrogate of each batch's advantages: it jumps by design
     f = loss.finite()
     x, steps = f.values, f.steps
     floor = run.floor
