@@ -1,5 +1,7 @@
-"""One loss-spike detector: what loss-spike reports and the cause rules (warmup-too-short)
-count as an unstable start, so both agree on what a spike is.
+"""The spike detectors, in one place: `loss_spikes` (what loss-spike reports and
+warmup-too-short counts as an unstable start) and `spike_events` (the starts of
+spiky runs that lr-too-high and warmup-too-short count), so the rules agree on what
+a spike is. Gradient-norm spikes are measure.grads'.
 
 A spike is a short excursion (at most `max_len` logged points) at least `k_sigma`
 robust sigmas and `min_rel` above the local level (a centred rolling median) that
@@ -115,3 +117,41 @@ def loss_spikes(
             i = a + int(np.argmax(y[a : b + 1]))
             out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1))
     return sorted(out, key=lambda s: -s.rel)
+
+
+def spike_events(
+    values: np.ndarray, k: float = 6.0, min_rel: float = 0.25, min_abs: float = 0.0
+) -> np.ndarray:
+    """Indices where a run of spiky points starts (values must be finite): what the
+    cause rules (lr-too-high, warmup-too-short) count as instability.
+
+    A spike is k robust sigmas, `min_rel` of the local median and `min_abs` above it;
+    unlike `loss_spikes` it need not come back (a run of them counts once).
+    """
+    n = values.size
+    if n < 8:
+        return np.empty(0, np.int64)
+    if n <= _ROLLING_MAX:
+        base = rolling_median(values, 25)
+        x = values
+    else:
+        b = -(-n // _ROLLING_MAX)
+        m = n // b
+        x = values[: m * b]
+        # Baseline from <= 8 points per block: a rolling median over 25 blocks of
+        # those is as robust, at a fraction of a full per-block median.
+        cols = x.reshape(m, b)[:, :: max(1, b // 8)]
+        base = np.repeat(rolling_median(np.median(cols, axis=1), 25), b)
+    resid = x - base
+    step = max(1, resid.size // 200_000)  # MAD from a strided sample: same estimate, bounded cost
+    scale = mad(resid[::step])
+    if not math.isfinite(scale) or scale <= 0:
+        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    hit = np.empty(resid.size, bool)  # a part at a time: min_rel * |base| is series-long
+    for a in range(0, resid.size, _PART):
+        r, bs = resid[a : a + _PART], base[a : a + _PART]
+        hit[a : a + _PART] = (r > k * scale) & (r > min_rel * np.abs(bs)) & (r > min_abs)
+    idx = np.flatnonzero(hit)
+    if idx.size == 0:
+        return idx
+    return idx[np.r_[True, np.diff(idx) > 1]]

@@ -193,21 +193,6 @@ def quantum(value: float, dtype: str = "bf16") -> float:
     return 2.0 ** (math.floor(math.log2(abs(value))) - (bits - 1))
 
 
-def spikes(
-    values: np.ndarray, window: int = 25, k: float = 6.0, min_rel: float = 0.0
-) -> np.ndarray:
-    """Indices of points far above their rolling median (k robust sigmas and min_rel)."""
-    if values.size < 8:
-        return np.empty(0, np.int64)
-    base = rolling_median(values, window)
-    resid = values - base
-    scale = mad(resid)
-    if not math.isfinite(scale) or scale <= 0:
-        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    hit = (resid > k * scale) & (resid > min_rel * np.abs(base))
-    return np.flatnonzero(hit)
-
-
 def head(values: np.ndarray, frac: float = 0.1, min_n: int = 3) -> np.ndarray:
     n = max(min_n, int(values.size * frac))
     return values[:n]

@@ -60,11 +60,6 @@ def size_scale(run: Run) -> tuple[float, str]:
     return scale, f"{n / 1e9:.3g}B parameters: GPT-3's table gives ~{lr:.2g} at this size"
 
 
-# Spike scans on longer series use block medians as the baseline.
-_SPIKE_POINTS = 20000
-_PART = 1 << 17  # points per numpy call on a long series (bounded temporaries)
-
-
 @dataclass(frozen=True)
 class Curve:
     """The shape of a loss curve, from bin medians."""
@@ -162,42 +157,6 @@ def curve(loss: Series, late_frac: float = 0.5) -> Curve | None:
     low = float(rolling_median(med, 5).min())
     end = median(med[-max(3, med.size // 10) :])
     return Curve(head, level, tr, change, band, persistence, low, cut, end)
-
-
-def spike_events(
-    values: np.ndarray, k: float = 6.0, min_rel: float = 0.25, min_abs: float = 0.0
-) -> np.ndarray:
-    """Indices where a run of spiky points starts (values must be finite).
-
-    A spike is k robust sigmas, `min_rel` of the local median and `min_abs` above it.
-    """
-    n = values.size
-    if n < 8:
-        return np.empty(0, np.int64)
-    if n <= _SPIKE_POINTS:
-        base = rolling_median(values, 25)
-        x = values
-    else:
-        b = -(-n // _SPIKE_POINTS)
-        m = n // b
-        x = values[: m * b]
-        # Baseline from <= 8 points per block: a rolling median over 25 blocks of
-        # those is as robust, at a fraction of a full per-block median.
-        cols = x.reshape(m, b)[:, :: max(1, b // 8)]
-        base = np.repeat(rolling_median(np.median(cols, axis=1), 25), b)
-    resid = x - base
-    step = max(1, resid.size // 200_000)  # MAD from a strided sample: same estimate, bounded cost
-    scale = mad(resid[::step])
-    if not math.isfinite(scale) or scale <= 0:
-        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
-    hit = np.empty(resid.size, bool)  # a part at a time: min_rel * |base| is series-long
-    for a in range(0, resid.size, _PART):
-        r, bs = resid[a : a + _PART], base[a : a + _PART]
-        hit[a : a + _PART] = (r > k * scale) & (r > min_rel * np.abs(bs)) & (r > min_abs)
-    idx = np.flatnonzero(hit)
-    if idx.size == 0:
-        return idx
-    return idx[np.r_[True, np.diff(idx) > 1]]
 
 
 def nonfinite(run: Run, name: str, until: float | None = None) -> tuple[int, int | None]:

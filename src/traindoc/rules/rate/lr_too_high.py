@@ -9,12 +9,13 @@ import numpy as np
 
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr
+from traindoc.measure.spikes import spike_events
 from traindoc.measure.stats import fmt, lr_fraction, trend
 from traindoc.model import Run, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, nonfinite, size_scale, spike_events
+from traindoc.rules.rate._common import curve, nonfinite, size_scale
 
 
 @dataclass(frozen=True)

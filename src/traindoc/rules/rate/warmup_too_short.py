@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from traindoc.measure.schedule import peak_lr, total_steps, warmup
-from traindoc.measure.spikes import loss_spikes
+from traindoc.measure.spikes import loss_spikes, spike_events
 from traindoc.measure.stats import fmt, mad, median, rolling_median
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import nonfinite, spike_events
+from traindoc.rules.rate._common import nonfinite
 
 
 @dataclass(frozen=True)
