@@ -98,7 +98,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
     model was wrecked into predicting uniformly ("does the loss return, or land at
     ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
-    flagged when its last third all sits >= 50% above the lowest earlier point, or
+    flagged when its last third all sits >= 50% above the lowest earlier point (the
+    median of it and its neighbours: one lucky batch is no level), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
@@ -417,10 +418,13 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     best = float(y[i_best])
     if not best > 0:
         return None
+    # The level the rise is measured from: the minimum with its neighbours (a median of
+    # 3), so one lucky batch of a noisy per-step loss is not the "best" it rose from.
+    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
     late = y[-k:]
     peak_i = i_best + int(np.argmax(y[i_best:]))
     peak = float(y[peak_i])
-    holds = k >= 2 and bool(np.all(late >= (1 + p.short_hold_rise) * best))
+    holds = k >= 2 and bool(np.all(late >= (1 + p.short_hold_rise) * level))
     orders = peak >= p.short_orders * best and float(y[-1]) >= p.short_still_up * best
     # A steady climb: from the global minimum on, every point above the one before,
     # for 4+ points and 10%+ (a Keras run at RMSprop 1e-3 rising every epoch).
@@ -437,7 +441,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     then_nonfinite = raw is not None and bool(
         (~np.isfinite(raw.values[raw.steps > steps[-1]])).any()
     )
-    into_nan = then_nonfinite and float(y[-1]) >= (1 + p.short_hold_rise) * best
+    into_nan = then_nonfinite and float(y[-1]) >= (1 + p.short_hold_rise) * level
     holds = holds or into_nan
     if not (holds or orders or steady):
         return None

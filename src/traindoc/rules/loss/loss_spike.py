@@ -55,7 +55,8 @@ class Params:
     short_factor: float = 3.0
     short_back: float = 1.5
     # ... or a jump of 2x over the points before it that has fallen at each of the
-    # 3+ points since, by 20%+ of the jump: a spike still coming back.
+    # 3+ points since, by 20%+ of the jump: a spike still coming back (warning), or
+    # back below where it jumped from by the end (info: nothing lasting).
     recovering_factor: float = 2.0
     recovering_points: int = 3
     recovering_share: float = 0.2
@@ -206,7 +207,10 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     largest = max(back, key=lambda i: y[i]) if back else peak_i
     peak = float(y[largest])
     big = peak >= (p.huge_single_rel + 1) * ref
-    severity = Severity.WARNING if len(back) >= 2 or big or recovering else Severity.INFO
+    # a jump the loss has fallen back below by the end of the paste cost nothing lasting
+    came_back = recovering and float(after[-1]) <= pre
+    still = recovering and not came_back
+    severity = Severity.WARNING if len(back) >= 2 or big or still else Severity.INFO
     where = ", ".join(str(int(steps[i])) for i in back) if back else str(int(steps[peak_i]))
     what = (
         f"{len(back)} loss spike{'s' if len(back) > 1 else ''} in {y.size} logged points "

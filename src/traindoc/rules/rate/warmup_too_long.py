@@ -82,7 +82,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # below its peak at 0 and at it at 1000 cannot tell a 10-step warmup from 1000.
     if w.lower / float(total) < p.warn_frac:
         return
-    strong = frac >= p.strong_frac
+    strong = w.lower / float(total) >= p.strong_frac  # the least it can be, as above
     # Below a quarter of the run, a long warmup on a curve that keeps falling is a
     # tuning hint (info): the docstring's "unless the curve also plateaus".
     # a run that logs only its evals (a model card) shows harm, or none, there
