@@ -7,7 +7,7 @@ CORE := $(VENV)/.core
 STAMP := $(VENV)/.dev
 export OMP_WAIT_POLICY := PASSIVE
 
-.PHONY: demo test fuzz eval lint bench fixtures docs clean
+.PHONY: demo test fuzz eval probe lint bench fixtures docs clean
 
 # The core (what `make demo` needs) is light; tests add the optional extras.
 $(CORE): pyproject.toml
@@ -37,6 +37,11 @@ fuzz: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python scripts/eval_corpus.py
+
+# the dev corpus read at a sparser logging interval (1 point in 2, then in 3)
+probe: $(STAMP)
+	$(BIN)/python scripts/probe_thinned.py 2
+	$(BIN)/python scripts/probe_thinned.py 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
