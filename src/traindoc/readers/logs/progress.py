@@ -8,6 +8,8 @@ with no record after it, is that evidence (steps.py turns it into an event).
 Only the training bar counts: the bar total seen most often at a record (an
 eval bar has its own total, and HF prints the eval dict right after it). A
 bar whose count falls back on the same total is a new epoch's bar.
+
+The (n, total) of a bar line is read here too, for the reader and for steps.py.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from collections import Counter, deque
 from collections.abc import Callable
 
 import numpy as np
+
+from traindoc.readers.logs.records import compile_shape
+from traindoc.readers.logs.shapes import Plan
 
 # the silence rule's ratio (rules/resume/stalled_training.py): 20 usual intervals
 RATIO = 20.0
@@ -85,3 +90,30 @@ class Progress:
         if self._moved < RATIO * usual:
             return None
         return self._moved, usual, self.last
+
+
+def bar_numbers(text: bytes, bar: tuple) -> tuple[float, float] | None:
+    """(n, total) of a bar: tqdm's "| n/N [" by a few byte searches, else the shape's regex."""
+    i = text.rfind(b"| ")
+    j = text.find(b" [", i + 2) if i >= 0 else -1
+    if j > 0:
+        a, _, b = text[i + 2 : j].strip().partition(b"/")
+        if a.isdigit() and b.isdigit():
+            return float(a), float(b)
+    rx, gi, gj = bar
+    m = rx.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        return float(m.group(gi)), float(m.group(gj))
+    except ValueError:
+        return None
+
+
+def bar_of(plan: Plan, shape: bytes) -> tuple | None:
+    """(regex of the shape, group of n, group of N) for a progress bar's shape."""
+    inner = next((f.slot for f in plan.fields if f.role == "inner"), None)
+    total = next((f.slot for f in plan.fields if f.role == "inner_total"), None)
+    if inner is None or total is None:
+        return None
+    return compile_shape(shape), inner + 1, total + 1

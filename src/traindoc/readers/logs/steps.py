@@ -162,9 +162,9 @@ def build(log: TextLog) -> list[Run]:
 
 
 def _bar_total(bar: tuple) -> int | None:
-    from traindoc.readers.logs.text import _bar_numbers
+    from traindoc.readers.logs.progress import bar_numbers
 
-    got = _bar_numbers(bar[1], bar[2])
+    got = bar_numbers(bar[1], bar[2])
     return int(got[1]) if got and got[1] > 0 and got[1] == int(got[1]) else None
 
 

@@ -29,14 +29,13 @@ from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, profiles, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
-from traindoc.readers.logs.progress import Progress
+from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
     Loose,
     Program,
     apply_scales,
     compile_program,
-    compile_shape,
     metric_name,
     power_of_ten,
     to_row,
@@ -116,7 +115,7 @@ class TextLog:
         self.loose = Loose()
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
         self.bars_after = 0  # progress updates after the last record
-        self.progress = Progress(_bar_numbers)  # how far the training bar moved between records
+        self.progress = Progress(bar_numbers)  # how far the training bar moved between records
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
@@ -368,7 +367,7 @@ class TextLog:
                 prog = compile_program(len(self.programs), plan, shape)
                 self.programs.append(prog)
             if plan.kind == "progress":
-                prog = _bar_of(plan, shape)
+                prog = bar_of(plan, shape)
             got = self._by_shape[shape] = (plan, prog)
             if len(self._by_shape) > _CACHE_MAX:
                 self._by_shape.clear()
@@ -475,7 +474,7 @@ class TextLog:
         if not self._bar_pending:
             return
         self._bar_pending = False
-        got = _bar_numbers(text, bar)
+        got = bar_numbers(text, bar)
         if got is not None:
             self.bar_seq.append(self._seq)
             self.bar_n.append(got[0])
@@ -746,33 +745,6 @@ class TextLog:
                 vals.append((canonical(key), v))
         src = steps.SRC_STEP if step == step else steps.SRC_NONE
         self.add_loose(no, vals, step, src, math.nan, rank)
-
-
-def _bar_numbers(text: bytes, bar: tuple) -> tuple[float, float] | None:
-    """(n, total) of a bar: tqdm's "| n/N [" by a few byte searches, else the shape's regex."""
-    i = text.rfind(b"| ")
-    j = text.find(b" [", i + 2) if i >= 0 else -1
-    if j > 0:
-        a, _, b = text[i + 2 : j].strip().partition(b"/")
-        if a.isdigit() and b.isdigit():
-            return float(a), float(b)
-    rx, gi, gj = bar
-    m = rx.fullmatch(text)
-    if m is None:
-        return None
-    try:
-        return float(m.group(gi)), float(m.group(gj))
-    except ValueError:
-        return None
-
-
-def _bar_of(plan: Plan, shape: bytes) -> tuple | None:
-    """(regex of the shape, group of n, group of N) for a progress bar's shape."""
-    inner = next((f.slot for f in plan.fields if f.role == "inner"), None)
-    total = next((f.slot for f in plan.fields if f.role == "inner_total"), None)
-    if inner is None or total is None:
-        return None
-    return compile_shape(shape), inner + 1, total + 1
 
 
 def _num(nums: list[bytes], slot: int) -> float:
