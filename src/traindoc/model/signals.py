@@ -115,6 +115,9 @@ ALIASES: dict[str, Signal] = {
             "lr-decoupledadamw/group0",  # composer / llm-foundry
             "lr-adamw/group0",
             "actor/lr",  # verl: the policy's LR (critic/lr is the value model's)
+            # ESPnet2: optimizer 0, param group 0 (optim0_lr1 is group 1's, optim1_lr0 a
+            # second optimizer's: a GAN's discriminator)
+            "optim0_lr0",
         ],
         Signal.LR,
     ),
