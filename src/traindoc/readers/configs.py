@@ -51,13 +51,16 @@ ALIASES = {
     "total_train_batch_size": "effective_batch",
     **dict.fromkeys(("mixed_precision", "mixed_precision_training"), "precision"),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
+    # (a Keras model card's optimizer dict gives both: profiles.keras_optimizer)
+    **dict.fromkeys(("optim", "optimizer"), "optim"),
+    "weight_decay": "weight_decay",
     **dict.fromkeys(
         ("train_file", "data_path", "dataset_path", "train_data_path", "train_data", "data_files"),
         "dataset",
     ),
     **dict.fromkeys(("validation_file", "eval_file", "eval_data_path", "val_file"), "eval_dataset"),
 }
-_TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model"}
+_TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model", "optim"}
 _TEXT |= {"dataset", "eval_dataset", "dataset_dir"}
 _PRECISION = {
     "bf16": "bf16",

@@ -10,12 +10,14 @@ its quirks as facts the rules use:
   decimals), so a decayed LR reads `0.000000`: `lr_print_decimals`;
 - fairseq prints `loss_scale 0` once the scale drops below 0.5;
 - HF Trainer's final `train_runtime` dict is a summary, not a curve point;
-- kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs.
+- kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs;
+- a Keras model card prints the optimizer's config as a dict: settings, not a record.
 
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,17 +108,58 @@ _FINETUNED = re.compile(rb"This model is a fine-tuned version of \[?([\w./-]+)\]
 _PEFT = re.compile(rb"\s*(?:library_name:\s*peft|[-*]\s+PEFT\s+\d[\w.]*)\s*")
 
 
-def setting(text: bytes) -> tuple[str, str] | None:
-    """(config key, value) of a trainer's settings line in words, else None."""
+def setting(text: bytes) -> list[tuple[str, object]]:
+    """(config key, value) pairs of a trainer's settings line in words, else none."""
     if b" / " in text and (m := _KOHYA.fullmatch(text)) and m.group(1) in _KOHYA_KEYS:
-        return _KOHYA_KEYS[m.group(1)], m.group(2).decode()
+        return [(_KOHYA_KEYS[m.group(1)], m.group(2).decode())]
     if b"mixed_precision_training" in text and (m := _CARD.fullmatch(text)):
-        return m.group(1).decode(), m.group(2).decode("utf-8", "replace")
+        return [(m.group(1).decode(), m.group(2).decode("utf-8", "replace"))]
     if text.startswith(b"This model is a fine-tuned") and (m := _FINETUNED.fullmatch(text)):
-        return "finetuned_from", m.group(1).decode("utf-8", "replace")
+        return [("finetuned_from", m.group(1).decode("utf-8", "replace"))]
     if b"eft" in text and _PEFT.fullmatch(text):
-        return "adapter", "lora"
-    return None
+        return [("adapter", "lora")]
+    if b"optimi" in text[:16] and (m := _KERAS_OPTIMIZER.fullmatch(text)):
+        return keras_optimizer(m.group(1))
+    return []
+
+
+# A Keras model card lists the optimizer's get_config() as a dict: `- optimizer: {'name':
+# 'AdamWeightDecay', 'learning_rate': 0.001, ..., 'weight_decay_rate': 0.01}`; a schedule's
+# LR is a dict of its own ({'class_name': 'PolynomialDecay', 'config':
+# {'initial_learning_rate': 5.6e-05, ...}}), and mixed precision wraps the optimizer in a
+# LossScaleOptimizer ({'inner_optimizer': {'class_name': ..., 'config': {...}}, ...}).
+_KERAS_OPTIMIZER = re.compile(rb"\s*optimizer\s*:\s*(\{.{1,4000}\})\s*", re.DOTALL)
+_WEIGHT_DECAY = ("weight_decay_rate", "weight_decay")
+
+
+def keras_optimizer(raw: bytes) -> list[tuple[str, object]]:
+    """The optimizer's name, its (initial) LR and weight decay, from its printed config."""
+    try:
+        cfg = ast.literal_eval(raw.decode("utf-8", "replace"))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return []
+    for _ in range(3):  # a LossScaleOptimizer's inner optimizer, then its config
+        if not isinstance(cfg, dict):
+            return []
+        inner = cfg.get("inner_optimizer")
+        if isinstance(inner, dict):
+            cfg = inner
+        elif "name" not in cfg and isinstance(cfg.get("config"), dict):
+            cfg = cfg["config"]
+        else:
+            break
+    out: list[tuple[str, object]] = []
+    if isinstance(name := cfg.get("name") or cfg.get("class_name"), str):
+        out.append(("optimizer", name))
+    lr = cfg.get("learning_rate")
+    if isinstance(lr, dict) and isinstance(lr.get("config"), dict):
+        lr = lr["config"].get("initial_learning_rate")  # a schedule: its starting LR
+    if isinstance(lr, (int, float)) and not isinstance(lr, bool):
+        out.append(("learning_rate", float(lr)))
+    wd = next((cfg[k] for k in _WEIGHT_DECAY if k in cfg), None)
+    if isinstance(wd, (int, float)) and not isinstance(wd, bool):
+        out.append(("weight_decay", float(wd)))
+    return out
 
 
 def clean(

@@ -201,7 +201,8 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    # record | progress | epoch | header | axis | row | config | title | prose | other
+    # record | progress | epoch | header | axis | row | config | title | prose | summary
+    # | other
     kind: str
     fields: tuple[Field, ...] = ()
     context: str = ""  # "eval" for a validation / test line
@@ -234,6 +235,8 @@ def analyse(shape: str) -> Plan:
         return title
     if is_axis_header(shape):
         return Plan("axis")
+    if "epoch results: [train] " in shape and (m := _RESULTS.search(shape)):
+        return _epoch_results(shape, m.end())
     toks = tokens(shape)
     slots = [i for i, t in enumerate(toks) if t.kind in ("slot", "qslot")]
     words = [t.text for t in toks if t.kind == "word"]
@@ -311,7 +314,38 @@ def analyse(shape: str) -> Plan:
         if tk.kind == "text" and len(tk.text) > 1 and any(ch.isalpha() for ch in tk.text):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
     fields = _in_sentence(fields, free, spaced)
-    return _classify(toks, fields, free, words)
+    plan = _classify(toks, fields, free, words)
+    if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
+        return Plan("config", plan.fields, plan.context)
+    return plan
+
+
+# A dict that is the value of an `optimizer` key is that optimizer's settings (a Keras
+# model card's "- optimizer: {'name': 'Adam', 'learning_rate': 5e-05, ...}"), not a record.
+_OPTIMIZER_DICT = re.compile(r"\s*['\"]?optimi[sz]er['\"]?\s*[:=]\s*\{")
+
+
+# ESPnet2's epoch summary: "(trainer:343) INFO: 3epoch results: [train] iter_time=..,
+# loss=.., [valid] loss=.., acc=.., [att_plot] time=..". Its [train] part is the epoch's
+# mean of the window lines ("3epoch:train:1-1000batch: ...") already read, not a point of
+# their curve; its [valid] part is the epoch's validation, which ESPnet prints nowhere else.
+_RESULTS = re.compile(r"\x00epoch results: \[train\] ")
+
+
+def _epoch_results(shape: str, start: int) -> Plan:
+    """The [valid] section as an eval record, every other number skipped; a "summary"
+    (read as nothing, and not a line left unread) when the line has no [valid] part."""
+    at = shape.find("[valid] ", start)
+    sub = Plan("summary")
+    if at >= 0:
+        end = shape.find(" [", at + 8)  # the next section ("[att_plot]") ends it
+        sub = analyse(shape[at : end if end >= 0 else len(shape)])
+    if sub.kind != "record":
+        return Plan("summary")
+    before = shape.count(SLOT, 0, at)
+    fields = [Field(i, "", "skip") for i in range(before)]
+    fields += [Field(f.slot + before, f.key, f.role, f.unit) for f in sub.fields]
+    return Plan("record", tuple(fields), "eval", hint=True)
 
 
 def _in_sentence(fields: list[Field], free: list[str], spaced: set[int]) -> list[Field]:

@@ -278,9 +278,10 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
-        if k not in ("record", "progress") and (said := profiles.setting(text)) is not None:
+        if k not in ("record", "progress") and (said := profiles.setting(text)):
             # a setting in words ("num epochs / epoch数: 30", "... Apex, opt level O1")
-            self.config.setdefault(said[0], (said[1], no))
+            for key, value in said:
+                self.config.setdefault(key, (value, no))
             return
         if self._blk is not None and not (
             k == "config" and (text[:1] in (b" ", b"\t") or _has_metric(plan))

@@ -1,0 +1,171 @@
+"""Text-reader misreads found on real cases (tests/real), third batch: a Keras model card's
+optimizer dict (a setting, not a one-point LR run), ESPnet2's `optim0_lr0` (the LR of
+optimizer 0, param group 0) and its "Nepoch results:" summary line (not a window record).
+Each with a case the reader must read, one it must not, and a near miss."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from traindoc.readers.logs import text
+from traindoc.readers.logs.profiles import keras_optimizer
+
+
+def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
+    p = tmp_path / name
+    p.write_text(body, encoding="utf-8")
+    return text.read(p)
+
+
+def _one(tmp_path: Path, body: str, name: str = "train.log"):
+    (run,) = _read(tmp_path, body, name)
+    return run
+
+
+# -- 1. a Keras model card's optimizer dict is the run's settings ---------------------------
+_TABLE = (
+    "### Training results\n\n"
+    "| Train Loss | Validation Loss | Epoch |\n"
+    "|:----------:|:---------------:|:-----:|\n"
+    + "".join(
+        f"| {3.5 - e / 2:.4f}     | {2.4 + e / 3:.4f}          | {e}     |\n" for e in range(4)
+    )
+)
+
+
+def _card(optimizer: str) -> str:
+    return (
+        "It achieves the following results on the evaluation set:\n"
+        "- Train Loss: 2.0000\n- Validation Loss: 3.4000\n- Epoch: 3\n\n"
+        "The following hyperparameters were used during training:\n"
+        f"- optimizer: {optimizer}\n- training_precision: float32\n\n" + _TABLE
+    )
+
+
+def test_keras_optimizer_dict_is_config_and_the_card_one_run(tmp_path: Path) -> None:
+    opt = (
+        "{'name': 'AdamWeightDecay', 'learning_rate': 0.001, 'decay': 0.0, 'beta_1': 0.9, "
+        "'beta_2': 0.999, 'epsilon': 1e-07, 'amsgrad': False, 'weight_decay_rate': 0.01}"
+    )
+    run = _one(tmp_path, _card(opt), "README.md")
+    assert "lr" not in run.series
+    assert run.get("loss").steps.tolist() == [0, 1, 2, 3]
+    assert run.get("eval_loss").values[0] == pytest.approx(2.4)
+    assert run.fact("learning_rate") == pytest.approx(0.001)
+    assert run.fact("optim") == "AdamWeightDecay"
+    assert run.fact("weight_decay") == pytest.approx(0.01)
+
+
+def test_keras_schedule_and_loss_scale_wrapper_give_the_initial_lr() -> None:
+    raw = (
+        b"{'inner_optimizer': {'class_name': 'AdamWeightDecay', 'config': {'name': "
+        b"'AdamWeightDecay', 'learning_rate': {'class_name': 'PolynomialDecay', 'config': "
+        b"{'initial_learning_rate': 5.6e-05, 'decay_steps': 6000, 'name': None}}, "
+        b"'weight_decay_rate': 0.01}}, 'dynamic': True, 'initial_scale': 32768.0}"
+    )
+    got = dict(keras_optimizer(raw))
+    assert got == {"optimizer": "AdamWeightDecay", "learning_rate": 5.6e-05, "weight_decay": 0.01}
+
+
+def test_hf_card_optimizer_in_words_is_no_optimizer_fact(tmp_path: Path) -> None:
+    # near miss: HF Trainer's card names the optimizer in words, with no dict: nothing
+    # is made of it, and the card is still one run
+    run = _one(tmp_path, _card("Adam with betas=(0.9,0.999) and epsilon=1e-08"), "README.md")
+    assert "lr" not in run.series
+    assert run.get("loss").steps.tolist() == [0, 1, 2, 3]
+    assert run.fact("optim") is None
+
+
+def test_an_optimizer_dict_that_is_not_a_literal_gives_no_name() -> None:
+    assert keras_optimizer(b"{'name': <Adam object at 0x7f>, 'learning_rate': 0.1}") == []
+
+
+def test_a_logged_dict_with_a_learning_rate_is_still_a_record(tmp_path: Path) -> None:
+    # must not: HF's logged dicts carry the LR too; only the optimizer's own dict is config
+    body = "".join(
+        f"{{'loss': {2.0 - k / 10}, 'learning_rate': {1e-4 * (k + 1)}, 'epoch': {k / 4}}}\n"
+        for k in range(4)
+    )
+    run = _one(tmp_path, body)
+    assert len(run.get("lr")) == 4
+    assert run.fact("optim") is None
+
+
+# -- 2. ESPnet2's optim0_lr0 is the LR --------------------------------------------------------
+def _window(ep: int, a: int, b: int, loss: float, lr: str, gn: float = 50.0) -> str:
+    return (
+        f"(trainer:737) INFO: {ep}epoch:train:{a}-{b}batch: iter_time=1.5e-04, "
+        f"forward_time=0.142, loss={loss}, backward_time=0.253, grad_norm={gn}, "
+        f"clip=100.000, optim_step_time=0.046, {lr}, train_time=0.503\n"
+    )
+
+
+def test_espnet_optim0_lr0_is_the_lr(tmp_path: Path) -> None:
+    body = "".join(
+        _window(1, k * 1000 + 1, (k + 1) * 1000, 250.0 - 50 * k, f"optim0_lr0={1.3e-4 * (k + 1)}")
+        for k in range(3)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("lr").values.tolist() == pytest.approx([1.3e-4, 2.6e-4, 3.9e-4])
+    assert "optim0_lr0" not in run.series
+
+
+def test_espnet_other_param_groups_are_not_the_lr(tmp_path: Path) -> None:
+    # near miss: group 1 of optimizer 0, and optimizer 1 (a GAN's discriminator), keep
+    # their own names; group 0 alone is the LR
+    body = "".join(
+        _window(1, k + 1, k + 1, 9.0 - k, f"optim0_lr1={1e-3 * (k + 1)}, optim1_lr0=2e-4")
+        for k in range(3)
+    )
+    run = _one(tmp_path, body)
+    assert "lr" not in run.series
+    assert len(run.get("optim0_lr1")) == 3
+    assert len(run.get("optim1_lr0")) == 3
+
+
+# -- 3. ESPnet2's epoch summary is not a window record ----------------------------------------
+_SUMMARY = (
+    "(trainer:343) INFO: 1epoch results: [train] iter_time=2.794e-04, forward_time=0.142, "
+    "loss=141.051, backward_time=0.253, grad_norm=46.485, clip=100.000, "
+    "optim_step_time=0.046, optim0_lr0=4.0e-04, train_time=0.503"
+)
+_WINDOWS = "".join(
+    _window(1, k * 1000 + 1, (k + 1) * 1000, 250.0 - 80 * k, f"optim0_lr0={1e-4 * (k + 1)}")
+    for k in range(3)
+)
+
+
+def test_espnet_epoch_summary_is_not_a_window_point(tmp_path: Path) -> None:
+    # the stored #5633 paste: the summary is cut before its [valid] part
+    run = _one(tmp_path, _WINDOWS + _SUMMARY + "\n")
+    assert run.get("loss").values.tolist() == [250.0, 170.0, 90.0]
+    assert len(run.get("grad_norm")) == 3
+    assert "eval_loss" not in run.series
+    assert run.inputs[0].lines_not_understood == 0
+
+
+def test_espnet_epoch_summary_valid_part_is_the_eval(tmp_path: Path) -> None:
+    # a whole summary line: its [valid] section is the epoch's validation, read as an
+    # eval record; its [train] means and [att_plot] timings are not
+    full = (
+        _SUMMARY + ", time=16 minutes and 42.3 seconds, total_count=3000, [valid] "
+        "loss_att=70.2, acc=0.65, loss=73.2, time=1 minute and 2.1 seconds, "
+        "total_count=300, [att_plot] time=10.2 seconds, total_count=0\n"
+    )
+    run = _one(tmp_path, _WINDOWS + full + _window(2, 1, 1000, 60.0, "optim0_lr0=5e-4"))
+    assert run.get("loss").values.tolist() == [250.0, 170.0, 90.0, 60.0]
+    assert run.get("eval_loss").values.tolist() == [73.2]
+    assert run.get("eval_acc").values.tolist() == [0.65]
+    assert len(run.get("grad_norm")) == 4
+    assert run.get("eval_loss").steps[0] == run.get("loss").steps[2]  # at the epoch's end
+
+
+def test_a_results_line_of_another_trainer_is_unchanged(tmp_path: Path) -> None:
+    # near miss: "results:" without ESPnet's "Nepoch results: [train]" is read as before
+    body = "".join(
+        f"epoch {e} results: loss={3.0 - e / 2}, acc={0.5 + e / 10}\n" for e in (1, 2, 3)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == [2.5, 2.0, 1.5]
