@@ -150,10 +150,21 @@ ALIASES: dict[str, Signal] = {
     **dict.fromkeys(
         # not DPO's rewards/chosen: an implicit reward of a real logistic loss, whose
         # run is no RL run (its loss starts at ln 2 and can diverge)
-        ["reward", "rewards/mean", "train/reward", "critic/score/mean"],
+        [
+            "reward",
+            "rewards/mean",
+            "train/reward",
+            "critic/score/mean",  # verl: the task score (critic/rewards adds the KL penalty)
+            "env/reward_mean",  # TRL's PPOTrainer before 0.12
+            "ppo/mean_scores",
+            "objective/scores",  # TRL's PPO / RLOO from 0.12: the reward model's score
+        ],
         Signal.REWARD,
     ),
-    **dict.fromkeys(["reward_std", "train/reward_std", "rewards/std"], Signal.REWARD_STD),
+    **dict.fromkeys(
+        ["reward_std", "train/reward_std", "rewards/std", "env/reward_std", "ppo/std_scores"],
+        Signal.REWARD_STD,
+    ),
 }
 
 # Keys that carry the step counter in generic logs, in order of preference.

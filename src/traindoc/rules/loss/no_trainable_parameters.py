@@ -33,11 +33,18 @@ class Params:
     moved_rel: float = 0.5
     # reward_std ~0 means an RL run has zero advantages: that is rl-no-signal's case.
     rl_std_eps: float = 1e-6
+    # An RL run whose rewards differ at every log has non-zero advantages: a grad norm
+    # and KL exactly 0 at each of 2 logs cannot be batch luck (a zero norm needs every
+    # advantage 0), so 2 logs settle it there.
+    min_rl_points: int = 2
 
 
 @rule(
     "no-trainable-parameters",
-    minimum="a trainable-parameter count of 0, or 5 logged grad norms and losses",
+    minimum=(
+        "a trainable-parameter count of 0, or 5 logged grad norms and losses (2 grad norms "
+        "and KLs on an RL run whose rewards differ at every log)"
+    ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -63,7 +70,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     zero reward variance also have zero gradients: that is `rl-no-signal`. On an
     RL run with reward variance (its loss is a surrogate ~0 by design) the KL to
     the reference stands in for the flat loss: grad norm 0 and KL exactly 0 at
-    95%+ of 5+ logs means the policy never left the reference.
+    95%+ of 5+ logs means the policy never left the reference. When the rewards
+    differ within the groups at every log (reward_std above 0, or not every group
+    tied), 2 logs with grad norm and KL exactly 0 settle it: with non-zero
+    advantages an updated policy cannot have a zero gradient.
 
     **What to do.** Print `model.print_trainable_parameters()` (PEFT) or
     `sum(p.numel() for p in model.parameters() if p.requires_grad)` before
@@ -87,11 +97,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if loss is None or grad is None:
         return
     g = grad.finite()
-    if len(g) < p.min_points:
+    live = run.is_rl and _rewards_differ(run, p)
+    if len(g) < (p.min_rl_points if live else p.min_points):
         return
     zero = np.abs(g.values) <= p.grad_eps
     frac = float(zero.mean())
-    if frac < p.zero_frac:
+    if frac < (p.zero_frac if len(g) >= p.min_points else 1.0):
         return
     std = run.get("reward_std")
     if std is not None and np.nanmedian(np.abs(std.values)) <= p.rl_std_eps:
@@ -99,7 +110,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if run.is_rl:
         # An RL loss is a surrogate that is legitimately ~0: judge the policy by its
         # KL to the reference instead, which grows from the first update on.
-        if (hit := _rl_frozen(run, p, g, frac)) is not None:
+        if (hit := _rl_frozen(run, p, g, frac, live)) is not None:
             yield hit
         return
     lf = loss.finite()
@@ -142,15 +153,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
-def _rl_frozen(run: Run, p: Params, g: Series, frac: float) -> Hit | None:
+def _rewards_differ(run: Run, p: Params) -> bool:
+    """The completions' rewards differ within the groups at every log (reward_std above
+    0, or not every group tied): every advantage cannot be 0, so a policy that is
+    updated at all has a non-zero gradient, however short the log."""
+    std = run.get("reward_std")
+    if std is not None and len(std.finite()):
+        return bool(np.all(np.abs(std.finite().values) > p.rl_std_eps))
+    tied = run.get("frac_reward_zero_std")
+    return tied is not None and len(tied.finite()) > 0 and bool(np.all(tied.finite().values < 1))
+
+
+def _rl_frozen(run: Run, p: Params, g: Series, frac: float, live: bool) -> Hit | None:
     """Grad norm 0 and KL to the reference exactly 0 throughout, while the rewards
     differ: the reward gives a signal but no update ever reaches the policy."""
     kl = run.get("kl")
     k = kl.finite() if kl is not None else None
-    if k is None or len(k) < p.min_points:
+    if k is None or len(k) < (p.min_rl_points if live else p.min_points):
         return None  # without the KL a zero norm may be a logging placeholder
     kl_zero = float((np.abs(k.values) <= p.grad_eps).mean())
-    if kl_zero < p.zero_frac:
+    if kl_zero < (p.zero_frac if len(k) >= p.min_points else 1.0):
         return None  # the policy moved away from the reference: the norm is mis-logged
     return Hit(
         title=(

@@ -18,6 +18,8 @@ ZERO_STD_FRACTION = "frac_reward_zero_std"
 # DPO's implicit reward margin: beta * (policy - reference) log-ratio of chosen over
 # rejected. Exactly 0 at every log: the policy never differs from the reference.
 DPO_MARGINS = "rewards/margins"
+# The share of completions cut at the length limit (TRL / ms-swift, verl).
+CLIPPED = ("completions/clipped_ratio", "response_length/clip_ratio")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,10 @@ class Params:
     # that fixed point (each log point already averages many prompt groups). Three
     # points is the least that shows "every log", not one unlucky batch.
     min_all_dead: int = 3
+    # Every completion cut at the length limit (a clipped share this close to 1 at every
+    # log) with no reward difference at any log explains the dead signal outright:
+    # an unfinished answer matches no answer format, so one log of it is enough.
+    clipped_all: float = 0.99
     # The reward is an RL run's learning curve: over 20+ logs, a last fifth within 5%
     # (of the reward's scale) and 4 standard errors of the first fifth has not improved.
     flat_min_points: int = 20
@@ -129,9 +135,15 @@ def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
 
 def reward_spread(run: Run) -> Series | None:
     """max - min of the batch's rewards, from a `<reward>/max` and `<reward>/min` pair
-    (verl logs critic/score/max and /min but no std): 0 when every completion tied."""
-    for name, hi in run.series.items():
-        if not name.endswith("/max") or not any(w in name for w in ("score", "reward")):
+    (verl logs critic/score/max and /min but no std): 0 when every completion tied.
+    Without one, the advantages' pair (verl's critic/advantages): all advantages equal
+    is the same dead signal one step later."""
+    names = sorted(run.series, key=lambda n: "advantage" in n)  # rewards first
+    for name in names:
+        hi = run.series[name]
+        if not name.endswith("/max") or not any(
+            w in name for w in ("score", "reward", "advantage")
+        ):
             continue
         lo = run.series.get(name[: -len("max")] + "min")
         if lo is None or len(hi) != len(lo) or not np.array_equal(hi.steps, lo.steps):
@@ -163,14 +175,14 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
 @rule(
     "rl-no-signal",
     minimum=(
-        "10 logged reward / reward_std points (3 when every one of them is dead); "
-        "3 DPO reward margins"
+        "10 logged reward / reward_std points (3 when every one of them is dead, 1 when "
+        "every completion is also clipped); 3 DPO reward margins"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
     requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}",),
-    uses=("grad_norm",),
+    uses=("grad_norm", *CLIPPED),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -182,7 +194,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     of the run is an error when grad_norm is ~0 over it too, else a warning (what
     gradient there is comes from the KL / entropy terms, not from the reward).
     Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score) stands in for it, then a constant reward. On DPO runs (no reward,
+    critic/score, else critic/advantages) stands in for it, then a constant reward. On DPO runs (no reward,
     but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
     the reference moves with the policy, or nothing is updated. With a live reward
     spread, a reward whose last fifth is no better than its first (within 4
@@ -197,8 +209,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     A short log (under 10 points) is judged only when every point of it is dead,
     from 3 points up: the policy then sits at a fixed point it cannot leave (zero
-    advantages, zero gradient, no KL yet). A short log with some live points says
-    it could not judge.
+    advantages, zero gradient, no KL yet). With every completion cut at the length
+    limit at each log as well (TRL's `completions/clipped_ratio`, verl's
+    `response_length/clip_ratio` at 1), a single dead log is enough: an unfinished
+    answer matches no format, so the truncation explains the tie. A short log with
+    some live points says it could not judge.
 
     **Known false positives.** A stretch of prompts that are all trivially easy
     (or impossible) gives zero variance for a while; that is why only a long
@@ -245,7 +260,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     # to the reference or spread it, never towards the reward. A zero grad norm as
     # well (no such terms) makes it certain: an error rather than a warning.
     dead = dead_signal
+    clipped = _all_clipped(run, p)
     short_and_mixed = n < p.min_points and (n < p.min_all_dead or not dead.all())
+    if short_and_mixed and clipped is not None and n and dead.all():
+        short_and_mixed = False  # truncation explains the tie: judged at any length
     if short_and_mixed:
         if dead.any() or n < p.min_all_dead:
             yield too_few(what.split()[0], n, p.min_points)
@@ -277,6 +295,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     title = f"No RL learning signal for {length} log points (steps {s0}-{s1}): {what} ~0" + (
         " and grad_norm ~0" if both else ""
     )
+    if clipped is not None:
+        title += f", every completion cut at the length limit ({clipped.name} 1)"
+        evidence["clipped_signal"] = clipped.name
+        evidence["clipped_min"] = float(np.min(clipped.finite().values))
     rm = evidence.get("reward_median")
     yield Hit(
         title=title,
@@ -299,10 +321,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             + " A 0 loss on its own is normal for these trainers; this is not."
         ),
         prescription=(
-            "Score a few sampled completions with the reward function by hand: it probably "
-            "returns a constant (format/parsing mismatch). Then raise num_generations and the "
-            "sampling temperature, give partial credit instead of a 0/1 reward, and check the "
-            "completions are not all cut at max_completion_length."
+            "Raise max_completion_length (TRL) / max_response_length (verl) until most "
+            "completions finish, or ask for shorter answers in the prompt; then check a "
+            "few finished completions against the reward function."
+            if clipped is not None
+            else "Score a few sampled completions with the reward function by hand: it "
+            "probably returns a constant (format/parsing mismatch). Then raise "
+            "num_generations and the sampling temperature, give partial credit instead of "
+            "a 0/1 reward, and check the completions are not all cut at "
+            "max_completion_length."
         ),
         severity=None if both else Severity.WARNING,
     )
+
+
+def _all_clipped(run: Run, p: Params) -> Series | None:
+    """The clipped-completion share, when it is ~1 at every log: every answer was cut."""
+    for name in CLIPPED:
+        s = run.get(name)
+        if s is not None and len(s.finite()) and bool(np.all(s.finite().values >= p.clipped_all)):
+            return s
+    return None
