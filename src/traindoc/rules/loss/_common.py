@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from traindoc.model import Series
 
 
@@ -10,4 +12,6 @@ def starts_mid_run(loss: Series) -> bool:
     if not len(loss):
         return False  # nothing finite logged: no window to place
     first, last = int(loss.steps[0]), int(loss.steps[-1])
+    if len(loss) >= 2 and first <= float(np.median(np.diff(loss.steps))):
+        return False  # the first log one interval in: a run logged from its start
     return first > 50 and first > 0.25 * max(last - first, 1)

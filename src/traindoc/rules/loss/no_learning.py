@@ -59,11 +59,18 @@ class Params:
     # 4 logs (per-step noise alone is 1-10%; epoch means of a learning model fall).
     flat_points: int = 4
     flat_spread: float = 0.005
+    # A short log whose first loss is higher (an epoch mean that holds the first
+    # descent) but whose later losses (3+) lie within 1% of each other, with the eval
+    # loss within 1% at 3+ evals as well: after the first log neither curve moves. A
+    # model that learns lowers its epoch-mean train loss by more than 1% a log.
+    after_first_points: int = 3
+    after_first_spread: float = 0.01
+    after_first_evals: int = 3
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -106,7 +113,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not judge (the run is inconclusive unless something else is found), unless the
     loss falls >= 4% with most steps down, which is learning however short, or 4+
     losses from the start (past the warmup) all lie within 0.5% of their median: a
-    loss that does not move at all (warning).
+    loss that does not move at all (warning). Also a warning: the losses after the
+    first (3+; the first may average the first descent) within 1% of each other with
+    the eval loss within 1% at 3+ evals: after the first log neither curve moves.
 
     A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
     it, however short the log: each step was skipped by the loss scaler, or wrote
@@ -169,7 +178,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             return  # flat at ln(V) / ln(C): uniform-plateau's finding
         if stalled is not None and stalled.evidence.get("window_frac", 0) >= p.whole_run:
             yield _never_progressed(f, stalled)
-        elif (hit := _flat_from_start(run, f, p)) is not None:
+        elif (hit := _flat_from_start(run, f, p)) is not None or (
+            hit := _flat_after_first(run, f, p)
+        ) is not None:
             yield hit
         else:
             yield too_few("loss", n, p.min_points)
@@ -262,7 +273,7 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
     if w is not None and not w.complete:
         return None  # the LR is still ramping up: too early to expect a move
     level = float(np.median(y))
-    spread = float(y.max() - y.min()) / abs(level) if level else float("inf")
+    spread = _spread(y)
     if spread > p.flat_spread:
         return None
     return Hit(
@@ -288,6 +299,61 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
             "Check the logged LR (0, or far too low for the regime), the trainable-parameter "
             "count and the gradient norm (0?), that optimizer.step() runs and that the loss is "
             "computed from the model's outputs (not detached), and the labels."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _spread(y: np.ndarray) -> float:
+    """(max - min) / |median|: how far apart the values lie, relative to their level."""
+    level = float(np.median(y))
+    return float(y.max() - y.min()) / abs(level) if level else float("inf")
+
+
+def _flat_after_first(run: Run, f: Series, p: Params) -> Hit | None:
+    """A short log from the start whose train losses after the first (3+) and whose
+    evals (3+) each lie within 1%: after the first log nothing moves (warning)."""
+    y = f.values[1:]
+    ev = run.get("eval_loss")
+    e = ev.finite().values if ev is not None else np.empty(0)
+    if y.size < p.after_first_points or e.size < p.after_first_evals:
+        return None
+    w = warmup(run)
+    if w is not None and not w.complete:
+        return None
+    ty, te = _spread(y), _spread(e)
+    if ty > p.after_first_spread or te > p.after_first_spread:
+        return None
+    return Hit(
+        title=(
+            f"Nothing moves after the first log: train loss {fmt(float(y[0]))} -> "
+            f"{fmt(float(y[-1]))} within {ty:.2%} over {y.size} logs, eval loss within "
+            f"{te:.2%} of {fmt(float(np.median(e)))} at {e.size} evals"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(f.values.size),
+            "first_loss": float(f.values[0]),
+            "start_loss": float(y[0]),
+            "end_loss": float(y[-1]),
+            "train_spread_rel": ty,
+            "eval_points": int(e.size),
+            "eval_level": float(np.median(e)),
+            "eval_spread_rel": te,
+        },
+        explanation=(
+            "Only the first log is higher (it averages the first steps); after it the train "
+            f"loss stays within {ty:.2%} and the held-out loss within {te:.2%}. A model that "
+            "learns lowers its train loss by more than that from one log to the next, and a "
+            "fine-tune keeps fitting its train set: the updates stopped changing the model "
+            "after the first steps (an LR far too high or too low, a collapsed output, labels "
+            "it cannot fit)."
+        ),
+        prescription=(
+            "Check the predictions' class distribution on a few batches (one class for all?), "
+            "then the LR (a full fine-tune of a pretrained encoder wants ~1e-5-5e-5), the "
+            "labels and that the loss is computed from the model's outputs."
         ),
         severity=Severity.WARNING,
     )
