@@ -15,6 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._evalcurve import task_metrics
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,17 @@ class Params:
     # half the floor: a model that already predicts) followed by a loss above the
     # floor is worse than uniform guessing after one logged interval of updates.
     two_sane: float = 0.5
+    # Or, with V unknown, when the second loss is 2x the first and the evals say the
+    # same (the eval loss 2x as well, or a task metric halved / a WER doubled at the
+    # same logs): two curves jumping together is no batch noise.
+    two_jump: float = 2.0
 
 
 @rule(
     "divergence",
     minimum=(
-        "3 logged losses (a rise no noise explains), 2 above a known ln(V) or into +Inf, "
+        "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
+        "with the evals, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests"
     ),
     family="loss",
@@ -105,7 +111,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
-    next loss above it (error). One point is enough for a loss of 1e6 or more past
+    next loss above it (error); or, the floor unknown, a second loss 2x the first
+    with the evals jumping the same way (eval loss 2x, a task metric halved or a
+    WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf and never comes back
     near its level has overflowed: the end point of a blow-up, at any length (error).
 
@@ -138,7 +146,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit  # a part blew up and the run died before the smoothed total showed it
         return
     if n < p.min_points:
-        if n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None:
+        if (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None) or (
+            n == 2 and (hit := _two_confirmed(run, p, f)) is not None
+        ):
             yield hit
         elif n < p.short_min_points and (hit := _astronomical(run, p, f)) is not None:
             yield hit  # one line is enough: no learning model has a loss of 1e32
@@ -400,6 +410,64 @@ def _worse_than_uniform(run: Run, p: Params, f: Series) -> Hit | None:
             f"ln({fl_known.count})); one logged interval later it does worse than guessing "
             "uniformly over its outputs. Only updates that wreck the weights do that: steps "
             "far too large (LR too high, no warmup) or numerics breaking down."
+        ),
+        prescription=(
+            f"Restart from the checkpoint before step {int(s1)}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + "."
+        ),
+    )
+
+
+def _confirming_evals(run: Run, p: Params) -> list[str]:
+    """The eval curves that jumped the wrong way by `two_jump` from their first value to
+    their last (eval loss up, a higher-better metric halved, a lower-better one doubled)."""
+    out = []
+    ev = run.get("eval_loss")
+    curves = [(ev, False)] if ev is not None else []
+    for m, higher in [*curves, *task_metrics(run)]:
+        v = m.finite().values
+        if v.size < 2 or not v[0] > 0:
+            continue
+        worse = v[-1] <= v[0] / p.two_jump if higher else v[-1] >= p.two_jump * v[0]
+        if worse:
+            out.append(f"{m.name} {fmt(float(v[0]))} -> {fmt(float(v[-1]))}")
+    return out
+
+
+def _two_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
+    """Two logged losses, the second 2x the first, and the evals jump the wrong way too."""
+    (a, b), (s0, s1) = f.values, f.steps
+    if not (a > 0 and b >= p.two_jump * a):
+        return None
+    confirmed = _confirming_evals(run, p)
+    if not confirmed:
+        return None
+    evidence: dict[str, object] = {
+        "best_loss": float(a),
+        "best_step": int(s0),
+        "peak_loss": float(b),
+        "peak_step": int(s1),
+        "peak_ratio": float(b / a),
+        "onset_step": int(s1),
+        "points": 2,
+        "confirmed_by": confirmed,
+    }
+    if (lr := _lr_at(run, int(s0))) is not None:
+        evidence["lr_at_onset"] = lr
+    return Hit(
+        title=(
+            f"Loss went from {fmt(float(a))} (step {int(s0)}) to {fmt(float(b))} (step "
+            f"{int(s1)}, {fmt(float(b / a))}x), and the evals with it: " + ", ".join(confirmed)
+        ),
+        step=int(s1),
+        end_step=int(s1),
+        evidence=evidence,
+        explanation=(
+            f"Between two logs the training loss more than doubled and the held-out curves "
+            f"moved the same way ({', '.join(confirmed)}): the model got worse on every "
+            "measure at once, which no batch noise does. Updates that wreck the weights do: "
+            "steps too large for the loss surface (LR or momentum), or numerics breaking down."
         ),
         prescription=(
             f"Restart from the checkpoint before step {int(s1)}; "
