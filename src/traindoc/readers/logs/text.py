@@ -30,6 +30,7 @@ from traindoc.readers.logs import events, lines, profiles, steps
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
+from traindoc.readers.logs.prose import StatedLR
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
     Loose,
@@ -119,6 +120,7 @@ class TextLog:
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
+        self.stated_lr = StatedLR()  # an LR said in words (used when no setting gives one)
         self._bullet = False  # the line being read was a list item ("- Loss: 0.45")
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
         self.epoch_totals: Counter[int] = Counter()  # epoch totals printed ("Epoch 3/10")
@@ -716,6 +718,7 @@ class TextLog:
             return
         if self._cli_flags(no, text):
             return
+        self.stated_lr.scan(no, text)
         if plan.kind == "prose" and (m := _PROSE_BATCH.search(text)):
             # "I set the batch to 1": the one setting users state in words that matters
             # to the diagnosis (noise of a single-sample step).
@@ -808,7 +811,14 @@ def read(path: str | Path, pattern: str | None = None) -> list[Run]:
                 else ""
             ),
         )
+    stated = log.stated_lr.value()
+    if stated is not None and not any(k in log.config for k in _LR_SETTINGS):
+        log.config["learning_rate"] = stated
     return steps.build(log)
+
+
+# Settings that give the LR: a value stated in words does not override them.
+_LR_SETTINGS = ("lr", "learning_rate", "peak_lr", "max_lr")
 
 
 def _compile(pattern: str, path: Path) -> re.Pattern[bytes]:

@@ -1,0 +1,45 @@
+"""Settings a user states in words next to a pasted log ("the learning rate was 1e-3").
+
+An issue excerpt often logs no LR at all and says it in a sentence or in the call that
+started the run (`fit_one_cycle(2, max_lr=5e-4)`). The LR decides several verdicts
+(too high for the regime, too low), so one stated value is read as the configured
+LR. Several different values in one text are a discussion of a sweep ("1e-3 diverged,
+1e-5 learns"), not the run's setting: then none is taken.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "learning rate was 1e-3", "lr = 0.001", "max_lr=5e-4", "learning_rate: 2e-5", "lr of 3e-4"
+_STATED_LR = re.compile(
+    rb"(?i)(?<![\w.])(?:max_lr|learning[ _-]?rate|lr)\b\s*(?:(?:was|is|of|at|set\s+to|to)\s+)?"
+    rb"[=:]?\s*([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(?!\w|\.\d)"
+)
+# An LR above this is a number that merely follows the word ("lr 1000 steps").
+_MAX_LR = 100.0
+
+
+class StatedLR:
+    """The distinct LR values stated in a text's non-record lines."""
+
+    def __init__(self) -> None:
+        self.values: dict[float, int] = {}  # value -> first line
+
+    def scan(self, no: int, text: bytes) -> None:
+        if b"lr" not in text.lower() and b"rate" not in text.lower():
+            return
+        for m in _STATED_LR.finditer(text):
+            try:
+                v = float(m.group(1))
+            except ValueError:
+                continue
+            if 0 < v < _MAX_LR:
+                self.values.setdefault(v, no)
+
+    def value(self) -> tuple[float, int] | None:
+        """The one LR the text states, with its line; None when it states none or several."""
+        if len(self.values) != 1:
+            return None
+        ((v, no),) = self.values.items()
+        return v, no
