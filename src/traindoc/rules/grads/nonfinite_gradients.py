@@ -25,6 +25,11 @@ class Params:
     # after the first bad norm, whose last third sits 5%+ below their first third.
     min_learn_points: int = 5
     learn_drop: float = 0.05
+    # Not recovered is an error only on evidence of damage: the norms bad at each of
+    # the last 3+ logs (the NaN persists), or a non-finite loss from the first bad norm
+    # on. One or two bad norms ending the log, with finite losses, leave it open: the
+    # log stops before it could show the weights survived (warning).
+    persist_points: int = 3
 
 
 @rule(
@@ -60,7 +65,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the end while a positive loss keeps falling 5%+ over 5+ logs after the first bad
     one is a warning too: NaN weights cannot learn (HF's filter would log 0.0), so
     the norm is misreported or those steps skipped; never a finite norm at all is
-    a reporting quirk (info).
+    a reporting quirk (info). One or two bad norms that end the log, with finite
+    losses, are a warning: the log stops before it could show the damage; an error
+    needs the NaN to persist (bad at each of the last 3+ logs) or reach the loss.
 
     **What to do.** Find the first bad step and the batch at it. Under fp16,
     switch to bf16 (or fp32); lowering the LR only delays the NaN. Otherwise
@@ -126,6 +133,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # Never a finite norm at all is a reporting quirk (info).
         severity = Severity.INFO if share >= 1.0 else Severity.WARNING
         evidence["loss_learns_after"] = True
+    elif _tail_bad(bad) < p.persist_points and not _loss_broken(run, int(steps[0])):
+        severity = Severity.WARNING  # too little after the last bad norm to tell
+        evidence["undetermined"] = True
     kind = "NaN" if n_nan == count else "Inf" if n_nan == 0 else "NaN/Inf"
     yield Hit(
         title=(
@@ -151,6 +161,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "cannot do: the norm is misreported (a known quirk of some DeepSpeed/FSDP "
                 "setups) or those steps were skipped."
                 if evidence.get("loss_learns_after")
+                else " The log ends one or two logs after the last bad norm, with finite "
+                "losses: too soon to show whether the weights survived it."
+                if evidence.get("undetermined")
                 else " The log ends without the finite norms after the last bad one that would "
                 "show the weights survived it."
             )
@@ -168,6 +181,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _tail_bad(bad: np.ndarray) -> int:
+    """How many logs at the end of the log are bad, in a row."""
+    good = np.flatnonzero(~bad)
+    return int(bad.size - 1 - good[-1]) if good.size else int(bad.size)
+
+
+def _loss_broken(run: Run, since: int) -> bool:
+    """A non-finite loss logged at or after `since`: the NaN reached the forward pass."""
+    loss = run.get("loss")
+    if loss is None:
+        return False
+    v = loss.values[loss.steps >= since]
+    return bool(v.size) and not bool(np.isfinite(v).all())
 
 
 def _learns(run: Run, since: int, p: Params) -> bool:
