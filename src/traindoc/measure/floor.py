@@ -67,6 +67,41 @@ class Floor:
     how: str  # fact | known-tokenizer | padded-multiple | classes
 
 
+# Trainers whose logged loss is the model's own cross-entropy per token (or per
+# sample): LM and seq2seq stacks. A plain loop, Keras or Lightning may log anything
+# (an MSE over raw targets, a VAE's sum over pixels), where no ln(V) applies.
+CE_TRAINERS = frozenset(
+    {
+        "hf",
+        "llamafactory",
+        "megatron",
+        "nanogpt",
+        "llm.c",
+        "modded-nanogpt",
+        "mlx_lm",
+        "torchtitan",
+        "torchtune",
+        "litgpt",
+        "ms-swift",
+        "minimind",
+        "fairseq",
+        "deepspeed",
+    }
+)
+
+
+def cross_entropy(run: Run) -> bool:
+    """The logged loss is a cross-entropy over classes or tokens: the floor is known,
+    the task says so (lm, classification), the run fine-tunes a named base model, or
+    an LM trainer logged it."""
+    return (
+        run.floor is not None
+        or run.fact("task") in ("lm", "classification")
+        or run.fact("base_model") is not None
+        or run.fact("trainer") in CE_TRAINERS
+    )
+
+
 def loss_dtype(run: Run) -> str:
     """Precision of the logged loss; unknown -> bf16, the coarsest common one."""
     d = str(run.fact("loss_dtype") or "").lower()

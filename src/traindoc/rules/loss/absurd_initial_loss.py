@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
 from traindoc.measure.stats import fmt, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
@@ -68,8 +69,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
     (a large logit scale, say) cost a few steps, not the run.
 
-    Without V, a run whose task is known not to be a cross-entropy over classes or
-    tokens (a detector: box / mask loss terms logged) is not judged.
+    Without V, the loss must be known to be a cross-entropy over classes or tokens:
+    the task says so, the run fine-tunes a named base model, or an LM trainer (HF,
+    Megatron, nanoGPT, fairseq, ...) logged it. A plain loop's, Keras's or
+    Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
+    pixels, a detector's box terms) and is not judged against ln(V).
 
     A log that starts mid-run (an excerpt from step 2100) does not show the start
     and is not judged. A first row logged after a few updates at an LR of 0.05 or
@@ -90,8 +94,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     assert loss is not None
-    if run.floor is None and run.fact("task") not in (None, "lm", "classification"):
-        return  # a detector's summed box/mask losses have no ln(V) to compare with
+    if not fl.cross_entropy(run):
+        # a detector's summed box/mask losses, a regression's MSE or a VAE's sum over
+        # pixels: no ln(V) to compare with
+        return
     if starts_mid_run(loss.finite()):
         return  # an excerpt from step 2100 on does not show the starting point
     floor = run.floor or p.unknown_vocab_floor
