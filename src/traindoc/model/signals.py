@@ -158,6 +158,7 @@ ALIASES: dict[str, Signal] = {
             "env/reward_mean",  # TRL's PPOTrainer before 0.12
             "ppo/mean_scores",
             "objective/scores",  # TRL's PPO / RLOO from 0.12: the reward model's score
+            "rollout/ep_rew_mean",  # Stable-Baselines3: the mean episode return
         ],
         Signal.REWARD,
     ),

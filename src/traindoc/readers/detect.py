@@ -84,7 +84,7 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     found += [
         Source("console", p)
         for p in sorted(root.iterdir(), key=_by_name)
-        if p.suffix.lower() in _CONSOLE_EXT
+        if console_named(p)
         and p.is_file()
         and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
     ]
@@ -166,6 +166,18 @@ def detect_file(path: Path) -> Source | None:
 
 _CONSOLE_EXT = (".log", ".txt", ".out", ".err", ".md")
 _CONSOLE_NAMED = (".log", ".out", ".err")  # taken on the name alone (a .txt must show a line)
+# A log saved under a bare name ("log", "train_log", "training.log" without its dot):
+# taken only when its first bytes read as a log, as a .txt is
+_LOG_STEM = re.compile(
+    r"(?i)^(?:(?:train|training|val|eval|run|console|output)[_.-]?)?logs?(?:[_.-]?(?:train|training|\d+))?$"
+)
+
+
+def console_named(path: Path) -> bool:
+    """A name a console capture goes by: a text extension, or an extensionless log name
+    (the content still has to show a metric line, is_console)."""
+    suffix = path.suffix.lower()
+    return suffix in _CONSOLE_EXT or (not suffix and bool(_LOG_STEM.match(path.name)))
 
 
 def _text_head(head: bytes) -> bool:
@@ -184,9 +196,24 @@ def _text_head(head: bytes) -> bool:
 def is_console(path: Path) -> bool:
     """A text file with metric lines (or evidence lines) near its start."""
     try:
-        return _text_head(_head(path))
+        head = _head(path)
     except OSError:
         return False
+    if not path.suffix and not _looks_text(head):
+        return False  # a bare name says nothing: a binary called "log" is not read further
+    return _text_head(head)
+
+
+_CONTROL = bytes(c for c in range(32) if c not in (9, 10, 13, 27))
+
+
+def _looks_text(head: bytes) -> bool:
+    """Bytes a log is written in: almost no control bytes (tabs, newlines, carriage
+    returns and terminal escapes aside) in the first 4 KB."""
+    sample = head[:4096]
+    return (
+        bool(sample) and len(sample) - len(sample.translate(None, _CONTROL)) <= len(sample) // 100
+    )
 
 
 def _tracker_runs(root: Path, kind: str) -> list[Path]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from traindoc.readers import live, mlflow, tensorboard, wandb
-from traindoc.readers.detect import is_console, is_metrics_jsonl
+from traindoc.readers.detect import console_named, is_console, is_metrics_jsonl
 from traindoc.readers.ultralytics import RESULTS, is_results_csv
 
 _DEPTH = 5
@@ -44,7 +44,7 @@ def discover_runs(root: str | Path) -> list[Path]:
         files = [e for e in entries if e.is_file()]
         jsonl = [e for e in files if e.suffix == ".jsonl" and not live.is_findings(e)]
         jsonl = [e for e in jsonl if is_metrics_jsonl(e)]
-        logs = [e for e in files if e.suffix in _CONSOLE and d.name != "wandb" and is_console(e)]
+        logs = [e for e in files if _console(e) and d.name != "wandb" and is_console(e)]
         if len(jsonl) == 1 and len(logs) == 1:
             found.append(d)  # a loop's metrics.jsonl and its console: one run, read together
         else:
@@ -65,6 +65,11 @@ def discover_runs(root: str | Path) -> list[Path]:
         if not any(tb == r or tb.is_relative_to(r) or r.is_relative_to(tb) for r in found):
             found.append(tb)
     return _join_records(sorted(set(found)))
+
+
+def _console(p: Path) -> bool:
+    """A console capture's name: .log/.txt/.out, or an extensionless log name ("log")."""
+    return p.suffix in _CONSOLE or (not p.suffix and console_named(p))
 
 
 def _join_records(found: list[Path]) -> list[Path]:

@@ -51,6 +51,7 @@ _NOT_METRICS = frozenset(
         "thread",
         "cuda",
         "num_zeros",
+        "output",  # a script's print counter ("Output 3: Average over 100 episodes - ...")
     }
 )
 

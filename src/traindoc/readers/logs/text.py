@@ -27,6 +27,7 @@ from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, profiles, steps
+from traindoc.readers.logs.layouts import Layouts
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
@@ -158,6 +159,7 @@ class TextLog:
         # lines are first offered to a stateful reader (--pattern, a W&B block, a table)
         self._slow = pattern is not None
         self._joins = 0
+        self.layouts = Layouts(self)  # SB3 tables, vertical epoch blocks, darknet, comma pairs
 
     def release(self) -> None:
         """Free the per-record bookkeeping arrays (steps.build calls it once they are read)."""
@@ -174,6 +176,7 @@ class TextLog:
             no, text, rank = self._held
             self._held = None
             self._cut(no, text, rank)
+        self.layouts.close()
         self._close_block()
         self._close_titled()
         self._close_axis()
@@ -269,6 +272,8 @@ class TextLog:
     def _line(self, no: int, text: bytes, rank: int) -> None:
         self._seq += 1
         if self._slow and self._slow_line(no, text, rank):
+            return
+        if self.pattern is None and self.layouts.offer(no, text):
             return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)

@@ -1,0 +1,274 @@
+"""Log layouts that spread one record over several lines, or write it in no key/value
+syntax the shape analysis knows, each read by a small state machine of its own.
+
+- Stable-Baselines3's logger table: `| time/ | |` section rows, `|    loss | 0.01 |`
+  rows; one table is one record, numbered by its `time/total_timesteps`.
+- A vertical epoch block: pytorch-template's padded `    loss           : 1.48` lines
+  under `    epoch          : 65`, or a printed pandas Series under `TRAIN EPOCH  3:`
+  (`loss             1.386` rows up to `dtype: float64`). One block is one record;
+  `val_` keys are the epoch's eval record.
+- darknet's iteration line `999: 0.0, 0.0 avg, 0.001 rate, 3.2 seconds, 64 images`
+  (its `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
+- Comma-separated name,value pairs: `[3,    12] loss,0.41,,,` per batch (epoch, batch)
+  and `epoch,3, loss,3.7, mae,13.4,,` per epoch (the validation).
+
+Each is offered a line before the shape analysis (text.TextLog._line) and says
+whether it took it; gating on the first bytes keeps the cost off other lines.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from traindoc.model.signals import is_eval
+from traindoc.readers.logs.numbers import parse
+from traindoc.readers.logs.records import metric_name
+
+if TYPE_CHECKING:
+    from traindoc.readers.logs.text import TextLog
+
+SRC_STEP, SRC_EPOCH_ONLY, SRC_NONE = 0, 3, 4  # as steps.py numbers them
+
+# -- Stable-Baselines3 ----------------------------------------------------------------------
+_SB3_SECTION = re.compile(rb"^\|\s*([a-z_]+)/\s*\|\s*\|\s*$")
+_SB3_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w.]*)\s+\|\s*(\S+)\s*\|\s*$")
+# SB3's own names -> ours; keys not here keep their own name, the counters and
+# settings of its time/ section and of train/ (n_updates, clip_range) are not metrics
+_SB3_NAMES = {
+    "rollout/ep_rew_mean": "reward",
+    "eval/mean_reward": "eval_reward",
+    "train/loss": "loss",
+    "train/learning_rate": "lr",
+    "train/approx_kl": "kl",
+    "train/entropy_loss": "entropy",
+}
+_SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
+
+# -- vertical blocks ------------------------------------------------------------------------
+# pytorch-template pads its keys ('    {:15s}: {}'): the space before the colon is what
+# sets it apart from a YAML config ("  epochs: 100"), which has none
+_PADDED = re.compile(rb"^(\s+)([A-Za-z_][\w/]*)\s+:\s+(\S+)\s*$")
+_SERIES_HEAD = re.compile(rb"^(?i:train(?:ing)?)\s+(?i:epoch)\s+(\d+)\s*:\s*$")
+_SERIES_ROW = re.compile(rb"^([A-Za-z_][\w/]*)\s{2,}(\S+)\s*$")
+_SERIES_END = b"dtype:"
+_MAX_BLOCK = 200  # rows: a block past this is a table dump, not one epoch's record
+
+# -- darknet --------------------------------------------------------------------------------
+_DARKNET = re.compile(
+    rb"^\s*(\d+): (\S+), (\S+) avg(?: loss)?, (\S+) rate, (\S+) seconds, \d+ images"
+)
+_DARKNET_REGION = re.compile(rb"^\s*(?:v3 \(.*\) )?Region \d+ Avg \(?IOU: ")
+
+# -- comma pairs ----------------------------------------------------------------------------
+_BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
+_NAME = re.compile(rb"^[A-Za-z_]\w{0,60}$")
+_EPOCH_KEYS = (b"epoch", b"step", b"iter", b"iteration")
+_COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
+
+
+class Layouts:
+    """The multi-line and unusual layouts of one text log, fed line by line."""
+
+    def __init__(self, log: TextLog) -> None:
+        self.log = log
+        self._table: list[tuple[str, bytes]] | None = None  # SB3 rows so far
+        self._table_at = (0, 0, False)  # (line, seq, a stepless record waited for it)
+        self._block: list[tuple[str, float]] | None = None  # a vertical block's pairs
+        self._block_at = (0, b"", math.nan)  # (line, indent or b"" for a Series, epoch)
+        self._per_epoch: dict[int, int] = {}  # batches seen per epoch ([e, i] lines)
+
+    def offer(self, no: int, text: bytes) -> bool:
+        """True when a layout took the line (it is then not analysed as a shape)."""
+        c = text[:1]
+        if self._table is not None:
+            if c == b"|" and self._table_row(text):
+                return True
+            self.close_table()
+        if self._block is not None:
+            if self._block_row(text):
+                return True
+            self.close_block()
+        if c == b"|":
+            m = _SB3_SECTION.match(text)
+            if m is None:
+                return False
+            self._table = [(m.group(1).decode(), b"")]
+            self._table_at = (no, self.log._seq, self.log._bar_pending)
+            return True
+        if c in (b" ", b"\t"):
+            return self._open_padded(no, text)
+        if c.isdigit():
+            return self._darknet(no, text)
+        heads = (c == b"[" and _BATCH_PREFIX.match(text)) or text[:5].lower() in _COMMA_HEADS
+        if heads and self._commas(no, text):
+            return True
+        if c in b"Tt" and (m := _SERIES_HEAD.match(text)):
+            self._block, self._block_at = [], (no, b"", float(m.group(1)))
+            return True
+        return c in b"Rv" and bool(_DARKNET_REGION.match(text))
+
+    def close(self) -> None:
+        self.close_table()
+        self.close_block()
+
+    # -- SB3 ---------------------------------------------------------------------------------
+    def _table_row(self, text: bytes) -> bool:
+        assert self._table is not None
+        if (m := _SB3_SECTION.match(text)) is not None:
+            self._table.append((m.group(1).decode(), b""))
+            return True
+        if (m := _SB3_ROW.match(text)) is None or len(self._table) > _MAX_BLOCK:
+            return False
+        section = next((s for s, v in reversed(self._table) if not v), "")
+        self._table.append((f"{section}/{m.group(1).decode()}", m.group(2)))
+        return True
+
+    def close_table(self) -> None:
+        if self._table is None:
+            return
+        rows, self._table = self._table, None
+        no, seq, waited = self._table_at
+        got = {k: v for k, raw in rows if raw and (v := parse(raw)) is not None}
+        step = got.get("time/total_timesteps", got.get("time/iterations", math.nan))
+        vals = []
+        for key, v in got.items():
+            if key.startswith("time/") or key in _SB3_SKIP:
+                continue
+            name = _SB3_NAMES.get(key) or metric_name(key.split("/", 1)[1], "", "")
+            if name:
+                vals.append((name, v))
+        if not vals and step != step:
+            return
+        log = self.log
+        if waited and step == step:
+            # a stepless record printed just before the table (a callback's "Reward: 0.7"
+            # line) is of the same rollout: the table numbers it, as a bar numbers HF's dicts
+            log.bar_seq.append(seq)
+            log.bar_n.append(step)
+            log.bar_total.append(-1.0)
+        log.add_loose(no, vals, step, SRC_STEP if step == step else SRC_NONE, math.nan)
+
+    # -- vertical blocks -----------------------------------------------------------------------
+    def _open_padded(self, no: int, text: bytes) -> bool:
+        m = _PADDED.match(text)
+        if m is None or m.group(2).lower() != b"epoch":
+            return False
+        epoch = parse(m.group(3))
+        if epoch is None or epoch != int(epoch):
+            return False
+        self._block, self._block_at = [], (no, m.group(1), epoch)
+        return True
+
+    def _block_row(self, text: bytes) -> bool:
+        assert self._block is not None
+        indent = self._block_at[1]
+        if len(self._block) > _MAX_BLOCK:
+            return False
+        if indent:
+            m = _PADDED.match(text)
+            if m is None or m.group(1) != indent:
+                return False
+            key, raw = m.group(2), m.group(3)
+        else:
+            if text.startswith(_SERIES_END):
+                self.close_block()
+                return True
+            m = _SERIES_ROW.match(text)
+            if m is None:
+                return False
+            key, raw = m.group(1), m.group(2)
+        v = parse(raw)
+        if v is not None:
+            self._block.append((key.decode(), v))
+        return True
+
+    def close_block(self) -> None:
+        if self._block is None:
+            return
+        pairs, self._block = self._block, None
+        no, _, epoch = self._block_at
+        train: list[tuple[str, float]] = []
+        ev: list[tuple[str, float]] = []
+        for key, v in pairs:
+            low = key.lower()
+            if low.startswith("val_"):
+                name = metric_name(key, "", "eval")
+                if name and not is_eval(name):
+                    name = "eval_" + low[4:]
+                if name:
+                    ev.append((name, v))
+            elif name := metric_name(key, "", ""):
+                train.append((name, v))
+        log = self.log
+        log.add_loose(no, train, epoch, SRC_EPOCH_ONLY, epoch)
+        log.add_loose(no, ev, epoch, SRC_EPOCH_ONLY, epoch, is_eval=True)
+
+    # -- darknet ------------------------------------------------------------------------------
+    def _darknet(self, no: int, text: bytes) -> bool:
+        m = _DARKNET.match(text)
+        if m is None:
+            return False
+        got = [parse(g) for g in m.groups()]
+        step, loss, avg, lr, secs = got
+        if step is None:
+            return False
+        names = ("loss", "avg_loss", "lr", "time_s")
+        vals = [(n, v) for n, v in zip(names, (loss, avg, lr, secs), strict=True) if v is not None]
+        self.log.add_loose(no, vals, step, SRC_STEP, math.nan)
+        return True
+
+    # -- comma pairs --------------------------------------------------------------------------
+    def _commas(self, no: int, text: bytes) -> bool:
+        prefix = _BATCH_PREFIX.match(text)
+        body = text[prefix.end() :] if prefix else text
+        cells = [c.strip() for c in body.strip().rstrip(b",").split(b",")]
+        if len(cells) < 2 or len(cells) % 2 or not all(_NAME.match(c) for c in cells[0::2]):
+            return False
+        nums = [parse(c) for c in cells[1::2]]
+        if any(v is None for v in nums):
+            return False
+        pairs = [(k.decode(), v) for k, v in zip(cells[0::2], nums, strict=True) if v is not None]
+        log = self.log
+        if prefix is not None:
+            ep, i = int(prefix.group(1)), int(prefix.group(2))
+            step = self._batch_step(ep, i)
+            vals = [(n, v) for k, v in pairs if (n := metric_name(k, "", ""))]
+            log.add_loose(no, vals, step, SRC_STEP, float(ep))
+            return True
+        first = cells[0].lower()
+        if all(k.lower().startswith("best_") for k, _ in pairs):
+            for k, v in pairs:  # the run's closing summary: what it found best, not a record
+                log.config.setdefault(k.lower(), (v, no))
+            return True
+        if first not in _EPOCH_KEYS:
+            return False
+        at = pairs[0][1]
+        vals = [(n, v) for k, v in pairs[1:] if (n := _eval_name(k))]
+        # beside batch lines, a line per epoch is the validation's
+        held_out = bool(self._per_epoch)
+        if not held_out:
+            vals = [(n, v) for k, v in pairs[1:] if (n := metric_name(k, "", ""))]
+        if first == b"epoch":
+            log.add_loose(no, vals, at, SRC_EPOCH_ONLY, at, is_eval=held_out)
+        else:
+            log.add_loose(no, vals, at, SRC_STEP, math.nan, is_eval=held_out)
+        return True
+
+    def _batch_step(self, epoch: int, i: int) -> float:
+        """(epoch, batch) as one step: the batches per epoch are those the first epoch
+        logged (its steps are the batch numbers whatever that count is)."""
+        seen = self._per_epoch
+        seen[epoch] = max(seen.get(epoch, 0), i + 1)
+        first = min(seen)
+        per = seen[first]
+        return float((epoch - first) * per + i)
+
+
+def _eval_name(key: str) -> str | None:
+    """The name of a value on a per-epoch line of a batch log: the validation's."""
+    name = metric_name(key, "", "eval")
+    if name is None or is_eval(name):
+        return name
+    return "eval_" + name
