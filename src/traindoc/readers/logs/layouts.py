@@ -168,8 +168,8 @@ class Layouts:
             return False
         if indent:
             m = _PADDED.match(text)
-            if m is None or m.group(1) != indent:
-                return False
+            if m is None or m.group(1) != indent or m.group(2).lower() == b"epoch":
+                return False  # (the next epoch's block starts)
             key, raw = m.group(2), m.group(3)
         else:
             if text.startswith(_SERIES_END):

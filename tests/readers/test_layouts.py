@@ -1,0 +1,213 @@
+"""Layouts the text reader misread on real cases (tests/real), read by logs/layouts.py:
+an extensionless `log` file of comma name,value pairs (AgeEstimation), darknet's iteration
+line, vertical epoch blocks (pytorch-template, a printed pandas Series) and
+Stable-Baselines3's logger table. Each with a case the reader must read, one it must
+not, and a near miss."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from traindoc.readers import ReadError
+from traindoc.readers.detect import console_named, detect_dir, is_console
+from traindoc.readers.discover import discover_runs
+from traindoc.readers.logs import text
+
+
+def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
+    p = tmp_path / name
+    p.write_text(body, encoding="utf-8")
+    return text.read(p)
+
+
+def _one(tmp_path: Path, body: str, name: str = "train.log"):
+    (run,) = _read(tmp_path, body, name)
+    return run
+
+
+# -- 1. comma pairs, in a file named `log` ------------------------------------------------
+def _age_log(epochs: int = 3, per: int = 4) -> str:
+    out = []
+    for e in range(epochs):
+        out += [f"[{e}, {i:5d}] loss,{4.5 - e - i / 10:.3f},,,,," for i in range(per)]
+        out.append(f"epoch,{e}, loss,{3.7 + e / 10:.3f}, mae,{13.4 - e:.6f},,")
+        out.append(f"epoch,{e}, mae_test,{15.0 - e:.6f},,,,")
+    out.append("best_loss_epoch,0, best_val_loss,3.7, best_mae_epoch,2, best_val_mae,11.4")
+    return "\n".join(out) + "\n"
+
+
+def test_comma_pairs_batches_are_train_epochs_are_eval(tmp_path: Path) -> None:
+    run = _one(tmp_path, _age_log(), "log")
+    loss = run.get("loss")
+    assert loss.steps.tolist() == list(range(12))  # (epoch, i) with 4 batches an epoch
+    assert loss.values[5] == pytest.approx(3.4)
+    ev = run.get("eval_loss")
+    assert ev.values.tolist() == pytest.approx([3.7, 3.8, 3.9])
+    assert ev.steps.tolist() == [3, 7, 11]  # after each epoch's last batch
+    assert run.get("eval_mae").values.tolist() == pytest.approx([13.4, 12.4, 11.4])
+    assert not {"best_val_loss", "best_loss_epoch"} & set(run.series)  # a summary, no record
+
+
+def test_comma_pairs_without_batch_lines_are_train(tmp_path: Path) -> None:
+    body = "".join(f"epoch,{e}, loss,{2.0 - e / 10:.2f},,\n" for e in range(4))
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([2.0, 1.9, 1.8, 1.7])
+    assert "eval_loss" not in run.series
+
+
+def test_a_csv_table_is_not_comma_pairs(tmp_path: Path) -> None:
+    # near miss: a CSV header and its rows stay a table; pairs with a word value are none
+    body = "epoch,loss,acc\n0,2.0,0.1\n1,1.5,0.2\nepoch,3, optimizer,adam,,\n"
+    run = _one(tmp_path, body, "notes.txt")
+    assert run.get("loss").steps.tolist() == [0, 1]
+    assert run.get("loss").values.tolist() == pytest.approx([2.0, 1.5])
+    assert "eval_loss" not in run.series
+
+
+def test_an_extensionless_log_is_discovered_when_it_reads_as_a_log(tmp_path: Path) -> None:
+    (tmp_path / "log").write_text(_age_log(), encoding="utf-8")
+    (tmp_path / "train_log").write_bytes(b"\x00\x01\x02ELF" * 500)  # a binary: never read
+    (tmp_path / "LICENSE").write_text(_age_log(), encoding="utf-8")  # not a log's name
+    assert console_named(tmp_path / "log") and console_named(tmp_path / "training_log")
+    assert not console_named(tmp_path / "LICENSE") and not console_named(tmp_path / "catalog")
+    assert not is_console(tmp_path / "train_log")
+    assert discover_runs(tmp_path) == [tmp_path / "log"]
+    assert [s.path for s in detect_dir(tmp_path)] == [tmp_path / "log"]
+
+
+def test_an_extensionless_log_of_prose_is_not_a_run(tmp_path: Path) -> None:
+    (tmp_path / "log").write_text("fixed the data loader\nbumped the version\n")
+    assert not is_console(tmp_path / "log")
+    assert discover_runs(tmp_path) == []
+
+
+# -- 2. darknet ---------------------------------------------------------------------------
+_REGION = (
+    "Region 94 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.000001, .5R: -nan, "
+    ".75R: -nan,  count: 0\n"
+)
+
+
+def test_darknet_iteration_line(tmp_path: Path) -> None:
+    body = (
+        _REGION
+        + "998: 0.100000, 0.200000 avg, 0.009960 rate, 4.797707 seconds, 63872 images\n"
+        + "Loaded: 0.000041 seconds\n"
+        + _REGION
+        + "999: 0.000000, 0.150000 avg, 0.001000 rate, 3.2 seconds, 63936 images\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [998, 999]
+    assert run.get("loss").values.tolist() == pytest.approx([0.1, 0.0])
+    assert run.get("avg_loss").values.tolist() == pytest.approx([0.2, 0.15])
+    assert run.get("lr").values.tolist() == pytest.approx([0.00996, 0.001])
+    assert not {"region", "count", "avg_iou", "obj"} & set(run.series)
+
+
+def test_darknet_region_lines_alone_are_no_run(tmp_path: Path) -> None:
+    with pytest.raises(ReadError):
+        _read(tmp_path, _REGION * 3)
+
+
+def test_a_numbered_list_is_not_a_darknet_line(tmp_path: Path) -> None:
+    # near miss: "N: a, b avg" without the rate/seconds/images fields
+    run = _one(tmp_path, "12: 0.5, 0.4 avg\nstep 3 loss 1.0\nstep 4 loss 0.9\n")
+    assert run.get("loss").steps.tolist() == [3, 4]
+    assert "avg_loss" not in run.series
+
+
+# -- 3. vertical epoch blocks -------------------------------------------------------------
+def _template_block(epoch: int, loss: float, val: float) -> str:
+    return (
+        f"    epoch          : {epoch}\n"
+        f"    loss           : {loss}\n"
+        f"    accuracy       : 0.42\n"
+        f"    val_loss       : {val}\n"
+        f"    val_accuracy   : 0.38\n"
+    )
+
+
+def test_pytorch_template_block_is_one_record(tmp_path: Path) -> None:
+    body = "".join(_template_block(e, 1.5 - e / 10, 1.6 - e / 20) for e in (1, 2, 3))
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2, 3]
+    assert run.get("loss").values.tolist() == pytest.approx([1.4, 1.3, 1.2])
+    assert run.get("eval_loss").values.tolist() == pytest.approx([1.55, 1.5, 1.45])
+    assert run.get("accuracy").steps.tolist() == [1, 2, 3]
+    assert run.get("val_accuracy").steps.tolist() == [1, 2, 3]
+
+
+def test_pandas_series_block_is_one_record(tmp_path: Path) -> None:
+    body = "".join(
+        f"TRAIN EPOCH  {e}:\nloss             {1.39 - e / 100:.6f}\ncrl              0.1\n"
+        f"accuracy         0.25\ndtype: float64\n\nVal epoch {e} has acc 0.249 and loss 1.386\n"
+        for e in range(3)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [0, 1, 2]
+    assert run.get("loss").values.tolist() == pytest.approx([1.39, 1.38, 1.37])
+    assert run.get("crl").steps.tolist() == [0, 1, 2]
+    assert run.get("eval_loss").steps.tolist() == [0, 1, 2]
+
+
+def test_a_yaml_config_is_not_an_epoch_block(tmp_path: Path) -> None:
+    # near miss: YAML's "  epoch: 5" has no space before the colon; it stays config
+    body = "trainer:\n  epoch: 5\n  loss: 2.0\n  lr: 0.001\nstep 1 loss 3.0\nstep 2 loss 2.5\n"
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2]
+    assert run.get("loss").values.tolist() == pytest.approx([3.0, 2.5])
+
+
+# -- 4. Stable-Baselines3 logger tables ---------------------------------------------------
+def _sb3(it: int, reward: float | None = None) -> str:
+    rollout = (
+        f"| rollout/                |             |\n|    ep_rew_mean          | {reward:<11} |\n"
+        if reward is not None
+        else ""
+    )
+    return (
+        "-----------------------------------------\n"
+        + rollout
+        + "| time/                   |             |\n"
+        f"|    fps                  | 773         |\n"
+        f"|    iterations           | {it:<11} |\n"
+        f"|    total_timesteps      | {it * 2048:<11} |\n"
+        "| train/                  |             |\n"
+        f"|    approx_kl            | 0.016806401 |\n"
+        f"|    entropy_loss         | -1.38       |\n"
+        f"|    learning_rate        | 0.0003      |\n"
+        f"|    loss                 | {0.1 / it:<11.4f} |\n"
+        f"|    n_updates            | {it * 10:<11} |\n"
+        "-----------------------------------------\n"
+    )
+
+
+def test_sb3_table_is_one_record_at_its_timesteps(tmp_path: Path) -> None:
+    body = "Using cpu device\n" + "".join(_sb3(i, 0.1 * i) for i in (1, 2, 3))
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [2048, 4096, 6144]
+    assert run.get("reward").values.tolist() == pytest.approx([0.1, 0.2, 0.3])
+    assert run.get("lr").values[0] == pytest.approx(3e-4)
+    assert run.get("kl").values[0] == pytest.approx(0.016806401)
+    assert run.get("entropy").values[0] == pytest.approx(-1.38)
+    assert not {"fps", "n_updates", "iterations", "total_timesteps"} & set(run.series)
+
+
+def test_a_callback_print_before_each_table_is_numbered_by_it(tmp_path: Path) -> None:
+    body = "".join(
+        f"Output {i}: Average over 100 episodes - Reward: {0.02 * i}\n" + _sb3(i) for i in (1, 2, 3)
+    )
+    run = _one(tmp_path, body)
+    assert "output" not in run.series  # the print counter is no metric
+    assert run.get("reward").steps.tolist() == [2048, 4096, 6144]
+    assert run.get("reward").values.tolist() == pytest.approx([0.02, 0.04, 0.06])
+
+
+def test_a_markdown_table_is_not_an_sb3_table(tmp_path: Path) -> None:
+    # near miss: a Markdown results table (its first row is a header, not a "name/" section)
+    body = "| step | loss |\n|---|---|\n| 1 | 2.0 |\n| 2 | 1.5 |\n"
+    run = _one(tmp_path, body, "README.md")
+    assert run.get("loss").steps.tolist() == [1, 2]
+    assert "kl" not in run.series
