@@ -203,6 +203,7 @@ def test_a_callback_print_before_each_table_is_numbered_by_it(tmp_path: Path) ->
     assert "output" not in run.series  # the print counter is no metric
     assert run.get("reward").steps.tolist() == [2048, 4096, 6144]
     assert run.get("reward").values.tolist() == pytest.approx([0.02, 0.04, 0.06])
+    assert "logger table printed after" in run.inputs[0].steps_from
 
 
 def test_a_markdown_table_is_not_an_sb3_table(tmp_path: Path) -> None:

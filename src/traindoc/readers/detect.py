@@ -20,9 +20,10 @@ SUPPORTED = (
     "Lightning CSVLogger (lightning_logs/version_N/metrics.csv)",
     "JSONL metrics (*.jsonl, one JSON object per line)",
     "HF training_args.bin",
-    "any text log or pasted excerpt (*.log/*.txt/*.out/*.md, or - for stdin): key/value lines, "
-    "printed dicts, JSON objects, tables with a header row (HF, llm.c, nanoGPT, litgpt, "
-    "Megatron, DeepSpeed, fairseq, mmengine, detectron2, Keras, mlx_lm, torchtitan, ...)",
+    "any text log or pasted excerpt (*.log/*.txt/*.out/*.md, a bare `log`/`train_log`, or - for "
+    "stdin): key/value lines, printed dicts, JSON objects, tables with a header row (HF, llm.c, "
+    "nanoGPT, litgpt, Megatron, DeepSpeed, fairseq, mmengine, detectron2, Keras, mlx_lm, "
+    "torchtitan, darknet, Stable-Baselines3, ...)",
     "LLaMA-Factory output dir (trainer_log.jsonl + trainer_state.json)",
     "W&B run dir (wandb/offline-run-*/run-*.wandb, or files/wandb-summary.json)",
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",

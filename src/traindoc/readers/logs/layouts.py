@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 from traindoc.model.signals import is_eval
 from traindoc.readers.logs.numbers import parse
 from traindoc.readers.logs.records import metric_name
+from traindoc.readers.logs.steps import SRC_EPOCH_ONLY, SRC_NONE, SRC_STEP, TABLE_TOTAL
 
 if TYPE_CHECKING:
     from traindoc.readers.logs.text import TextLog
 
-SRC_STEP, SRC_EPOCH_ONLY, SRC_NONE = 0, 3, 4  # as steps.py numbers them
 
 # -- Stable-Baselines3 ----------------------------------------------------------------------
 _SB3_SECTION = re.compile(rb"^\|\s*([a-z_]+)/\s*\|\s*\|\s*$")
@@ -147,7 +147,7 @@ class Layouts:
             # line) is of the same rollout: the table numbers it, as a bar numbers HF's dicts
             log.bar_seq.append(seq)
             log.bar_n.append(step)
-            log.bar_total.append(-1.0)
+            log.bar_total.append(TABLE_TOTAL)
         log.add_loose(no, vals, step, SRC_STEP if step == step else SRC_NONE, math.nan)
 
     # -- vertical blocks -----------------------------------------------------------------------

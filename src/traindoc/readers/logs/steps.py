@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
 SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL, SRC_ALT = 5, 6, 7, 8, 9
 SRC_BAR_EPOCH = 10
+SRC_TABLE = 11
+# the total a logger table (layouts.py: SB3's) is entered with among the bars it stands for
+TABLE_TOTAL = -1.0
 _SRC_WORDS = {
     SRC_STEP: "the step printed on each line",
     SRC_EPOCH: "epoch x batches per epoch + batch",
@@ -46,6 +49,7 @@ _SRC_WORDS = {
     SRC_ORDINAL: "the order of the lines (no step is printed: only the order is real)",
     SRC_ALT: "the iteration counter (the optimizer step printed beside it repeats)",
     SRC_BAR_EPOCH: "the epoch: one finished progress bar per epoch (its count repeats)",
+    SRC_TABLE: "the step of the logger table printed after each line",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -474,7 +478,7 @@ def _from_bars(
     """Each stepless record takes the n of the first train bar printed after it and before
     the next train record (an eval record between does not bound it) or HF's final
     train_runtime summary (which ends the run: a bar after it is the next run's), in place."""
-    bl, bn = _train_bars(log)
+    bl, bn, bt = _train_bars(log)
     if not bl.size:
         return
     ends = [int(sm["_seq"]) for sm in log.summaries if sm.get("_seq") is not None]
@@ -490,11 +494,11 @@ def _from_bars(
         j = np.searchsorted(bl, at, side="right")
         ok = (j < bl.size) & (bl[np.minimum(j, bl.size - 1)] < nxt)
         step[m[ok]] = bn[j[ok]]
-        src[m[ok]] = SRC_BAR
+        src[m[ok]] = np.where(bt[j[ok]] == TABLE_TOTAL, SRC_TABLE, SRC_BAR)
 
 
-def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray]:
-    """(order, n) of the training progress bars among those read (the first after each
+def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(order, n, total) of the training progress bars among those read (the first after each
     record): the train bar climbs from record to record; an eval loop's bar is read
     when it starts, at 0 every time (a resume opens a new train bar, with its total)."""
     total = np.frombuffer(log.bar_total, dtype=np.float64)
@@ -508,9 +512,10 @@ def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray]:
         climbs = int(np.sum(np.diff(n[sel]) < 0)) <= 1 and np.unique(n[sel]).size > 1
         if climbs or totals.size == 1:
             keep |= sel
+    keep |= total == TABLE_TOTAL  # a logger table counts the run's own steps, beside any bar
     if not keep.any():
         keep = total == Counter(total.tolist()).most_common(1)[0][0]
-    return seq[keep], n[keep]
+    return seq[keep], n[keep], total[keep]
 
 
 def _steps_per_epoch(summary: dict[str, float]) -> float | None:
