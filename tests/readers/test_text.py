@@ -265,6 +265,18 @@ def test_olmo_blocks_and_wandb_summaries(tmp_path: Path) -> None:
     assert math.isnan(run.get("loss").values[0]) and run.get("lr").values[0] == 0.0
 
 
+def test_wandb_summary_keeps_unknown_metrics_not_bookkeeping(tmp_path: Path) -> None:
+    wb = (
+        "wandb: Run summary:\nwandb:    critic/advantages/max 0\nwandb:    critic/advantages/min 0\n"
+        "wandb:    critic/score/mean 0\nwandb:    _runtime 3605.2\nwandb:    _timestamp 1720000000\n"
+        "wandb: \n"
+    )
+    run = _one(tmp_path, wb)
+    assert run.get("critic/advantages/max").values.tolist() == [0.0]
+    assert run.get("reward").values.tolist() == [0.0]  # critic/score/mean
+    assert run.get("_runtime") is None and run.get("runtime") is None
+
+
 def test_config_lines_are_facts_not_points(tmp_path: Path) -> None:
     body = (
         "learning_rate: 7e-5\nlr_scheduler_type: cosine\nper_device_train_batch_size: 4\n"

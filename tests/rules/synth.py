@@ -7,6 +7,7 @@ runs cannot do precisely. A series is a list of segments:
     loss:
       start: 1          # first step (default 1)
       every: 1          # step interval (default 1)
+      steps: [12, 95]   # or the steps themselves, one per value (an excerpt's gap)
       segments:
         - {n: 40, from: 96, to: 10.82, shape: exp}   # exp | linear (default)
         - {n: 260, const: 10.8125}
@@ -64,6 +65,9 @@ def series(name: str, spec: dict[str, Any]) -> Series:
     n = values.size
     start, every = int(spec.get("start", 1)), int(spec.get("every", 1))
     steps = start + every * np.arange(n)
+    if "steps" in spec:  # explicit steps: an excerpt with a gap (epoch 12, then 95-100)
+        steps = np.asarray(spec["steps"], dtype=np.int64)
+        assert steps.size == n, f"{name}: {steps.size} steps for {n} values"
     rng = np.random.default_rng(int(spec.get("seed", 0)))
     if spec.get("noise"):
         values = values + rng.normal(0, float(spec["noise"]), n)

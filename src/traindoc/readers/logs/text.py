@@ -696,7 +696,10 @@ class TextLog:
         vals = [
             (name, v)
             for k, v in summary.items()
-            if k not in _WANDB_STEPS and (name := metric_name(k, "", "")) and kind(name) != "other"
+            # every metric the run logged (a summary lists them on purpose; unknown
+            # names such as verl's critic/advantages/max are kept as their own series),
+            # but not W&B's own bookkeeping (_runtime, _timestamp, _wandb)
+            if k not in _WANDB_STEPS and not k.startswith("_") and (name := metric_name(k, "", ""))
         ]
         src = steps.SRC_STEP if step == step else steps.SRC_NONE
         self.add_loose(self._wandb_line, vals, step, src, math.nan)

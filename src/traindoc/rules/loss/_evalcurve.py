@@ -125,8 +125,14 @@ def train_change(
     if len(f) < 5:
         return math.nan, math.nan, math.nan, 0.0
     n = max(3, int(len(f) * frac))
-    a = float(np.median(f.values[:n]))
-    b = float(np.median(f.values[-n:]))
+    # A level is the points of its end of the log, not the points across a gap (an
+    # excerpt that jumps from epoch 12 to 95): those within the span n evenly spaced
+    # logs would cover.
+    reach = (n - 1) * float(np.median(np.diff(f.steps))) * 1.5
+    head = f.values[:n][f.steps[:n] <= f.steps[0] + reach]
+    tail = f.values[-n:][f.steps[-n:] >= f.steps[-1] - reach]
+    a = float(np.median(head))
+    b = float(np.median(tail))
     drop = (a - b) / abs(a) if a else 0.0
     return a, b, drop, trend(f.steps, f.values).z
 

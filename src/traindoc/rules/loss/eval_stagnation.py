@@ -35,6 +35,9 @@ class Params:
     # 3%: runs in between (train creeping down 1-3%) are left to neither rule.
     train_drop_min: float = 0.01
     train_z: float = -2.58
+    # A train loss halved over the window is learning whatever a trend test on a few
+    # points says (no batch noise halves a level): with eval flat, overfitting's case.
+    train_halved: float = 0.5
     # Under 10 points Mann-Kendall cannot reach that z (n=5: at most 2.2).
     trend_min_points: int = 10
     # A task metric logged with the evals (accuracy, F1, WER) that still improves over
@@ -74,7 +77,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps and 40%+ of the run, no eval in its second half is 0.5% better than
     the best of its first half (no new best), and the train loss is not clearly falling
     either (a significant trend; under 10 points, every point lower than the
-    last) nor clearly rising (that is `divergence`), nothing is being learnt.
+    last; at any length, a level halved) nor clearly rising (that is `divergence`), nothing is being learnt.
 
     **Why it matters.** Seed B: after the early drop the loss oscillated in a
     band for ~1,000 steps "and validation on a 5% hold-out did not improve".
@@ -134,7 +137,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     t = tr.finite()
     t_win = t.values[t.steps >= start]
     few_all_down = t_win.size < p.trend_min_points and bool(np.all(np.diff(t_win) < 0))
-    if t_drop >= p.train_drop_min and (t_z <= p.train_z or few_all_down):
+    if t_drop >= p.train_halved or (
+        t_drop >= p.train_drop_min and (t_z <= p.train_z or few_all_down)
+    ):
         return
     few_all_up = t_win.size < p.trend_min_points and bool(np.all(np.diff(t_win) > 0))
     if t_drop <= -p.train_drop_min and (t_z >= -p.train_z or few_all_up):

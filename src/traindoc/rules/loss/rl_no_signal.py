@@ -138,7 +138,9 @@ def reward_spread(run: Run) -> Series | None:
     (verl logs critic/score/max and /min but no std): 0 when every completion tied.
     Without one, the advantages' pair (verl's critic/advantages): all advantages equal
     is the same dead signal one step later."""
-    names = sorted(run.series, key=lambda n: "advantage" in n)  # rewards first
+    # the task score first (verl: critic/score; critic/rewards adds the KL penalty),
+    # then rewards, then advantages
+    names = sorted(run.series, key=lambda n: ("advantage" in n, "score" not in n))
     for name in names:
         hi = run.series[name]
         if not name.endswith("/max") or not any(
@@ -176,7 +178,8 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     "rl-no-signal",
     minimum=(
         "10 logged reward / reward_std points (3 when every one of them is dead, 1 when "
-        "every completion is also clipped); 3 DPO reward margins"
+        "every completion is also clipped or the grad norm or advantages are dead too); "
+        "3 DPO reward margins"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -212,8 +215,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     advantages, zero gradient, no KL yet). With every completion cut at the length
     limit at each log as well (TRL's `completions/clipped_ratio`, verl's
     `response_length/clip_ratio` at 1), a single dead log is enough: an unfinished
-    answer matches no format, so the truncation explains the tie. A short log with
-    some live points says it could not judge.
+    answer matches no format, so the truncation explains the tie. One or two dead
+    logs are a warning when a second signal is dead at them too (the grad norm
+    exactly 0, or verl's advantages all equal besides its scores): a tie that leaves
+    no gradient at all is what the pasted run looks like. A short log with some live
+    points says it could not judge.
 
     **Known false positives.** A stretch of prompts that are all trivially easy
     (or impossible) gives zero variance for a while; that is why only a long
@@ -237,7 +243,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if std is not None:
         base = std.finite()
         dead_signal = np.abs(base.values) <= p.std_eps
-        what = "reward_std"
+        what = std.name if std is spread else "reward_std"
     elif zero_frac is not None:
         base = zero_frac.finite()
         dead_signal = base.values >= 1 - p.std_eps
@@ -264,6 +270,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     short_and_mixed = n < p.min_points and (n < p.min_all_dead or not dead.all())
     if short_and_mixed and clipped is not None and n and dead.all():
         short_and_mixed = False  # truncation explains the tie: judged at any length
+    few = n < p.min_all_dead
+    if short_and_mixed and n and dead.all() and _corroborated(run, p, base.steps, g, std):
+        short_and_mixed = False  # a second dead signal at the same logs: a warning
     if short_and_mixed:
         if dead.any() or n < p.min_all_dead:
             yield too_few(what.split()[0], n, p.min_points)
@@ -331,8 +340,36 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "a 0/1 reward, and check the completions are not all cut at "
             "max_completion_length."
         ),
-        severity=None if both else Severity.WARNING,
+        severity=None if both and not few else Severity.WARNING,
     )
+
+
+def _corroborated(
+    run: Run, p: Params, steps: np.ndarray, g: np.ndarray | None, std: Series | None
+) -> bool:
+    """At a log or two with no reward difference, a second signal dead at the same
+    logs: the grad norm exactly 0, or (verl) the advantages all equal besides the
+    scores. One tied batch can happen; a tie that leaves no gradient at all, or that
+    the advantages repeat, is what the whole pasted run looks like."""
+    if g is not None and g.size and bool(np.all(np.abs(g) <= p.grad_eps)):
+        return True
+    adv = _advantage_spread(run)
+    if adv is None or std is None or std.name == adv.name:
+        return False
+    at = _at(adv, steps)
+    return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
+
+
+def _advantage_spread(run: Run) -> Series | None:
+    """max - min of the advantages (verl's critic/advantages/max and /min)."""
+    for name, hi in run.series.items():
+        if name.endswith("/max") and "advantage" in name:
+            lo = run.series.get(name[: -len("max")] + "min")
+            if lo is not None and np.array_equal(hi.steps, lo.steps):
+                return Series.from_arrays(
+                    name[: -len("/max")] + "/spread", hi.steps, hi.values - lo.values
+                )
+    return None
 
 
 def _all_clipped(run: Run, p: Params) -> Series | None:
