@@ -114,12 +114,6 @@ class Layouts:
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
         c = text[:1]
-        if self._outs is not None and not (c in b"IWEF" and self._caffe(no, text)):
-            self.close_outputs()
-        if c in b"IWEF" and c and _GLOG.match(text):
-            return self._caffe(no, text)
-        if c in b"[TV " and c and self._summary(no, text):
-            return True
         if self._table is not None:
             if c == b"|" and self._table_row(text):
                 return True
@@ -128,6 +122,11 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if c in b"IWEF" and c and _GLOG.match(text):
+            return self._caffe(no, text)
+        self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
+        if c in b"[TV " and c and self._summary(no, text):
+            return True
         if c == b"|":
             m = _SB3_SECTION.match(text)
             if m is None:
@@ -172,6 +171,7 @@ class Layouts:
             if name and v is not None and (test or name != "loss"):
                 self._outs[2].append((name, v))
             return True
+        self.close_outputs()
         if (i := _CAFFE_ITER.match(msg)) is not None:
             step = float(i.group(1))
             if i.group(2):
@@ -194,7 +194,7 @@ class Layouts:
         if c == b"[" and b"INFO] " in text[:40] and (m := _ONMT_STEP.search(text, 0, 80)):
             self._iter = float(m.group(1))  # OpenNMT's train line: the shapes read it
             return False
-        if (c == b"[" or c == b"V") and (m := _ONMT_VALID.search(text)) is not None:
+        if b"Validation " in text and (m := _ONMT_VALID.search(text)) is not None:
             v = parse(m.group(2))
             if v is None:
                 return False
