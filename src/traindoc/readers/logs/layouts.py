@@ -11,6 +11,15 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   (its `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
 - Comma-separated name,value pairs: `[3,    12] loss,0.41,,,` per batch (epoch, batch)
   and `epoch,3, loss,3.7, mae,13.4,,` per epoch (the validation).
+- Caffe's glog net outputs: `Test net output #0: accuracy = 0.68` under `Iteration 1000,
+  Testing net (#0)` is the eval at 1000; `Train net output #1: xent = 9.2 (* 20 = 184
+  loss)` a train value of the iteration before it (its `Iteration N, loss = X` and
+  `lr = X` lines are key/value records the shape analysis reads).
+- A trainer's validation summary on lines of its own, numbered by the train record
+  before it: OpenNMT-py's `Validation perplexity: 56.1`, timm's last `Test: [  48/48]`
+  line (its running means), the `all  128  929  0.5  0.4  0.45  0.3` row under a YOLOv5 /
+  YOLOv7 console table (P, R, mAP@.5, mAP@.5:.95). timm's `Train: 3 [ 50/1251 (  4%)]`
+  line is read here too: its step is epoch * batches + batch.
 
 Each is offered a line before the shape analysis (text.TextLog._line) and says
 whether it took it; gating on the first bytes keeps the cost off other lines.
@@ -67,6 +76,25 @@ _NAME = re.compile(rb"^[A-Za-z_]\w{0,60}$")
 _EPOCH_KEYS = (b"epoch", b"step", b"iter", b"iteration")
 _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
 
+# -- Caffe (glog) ---------------------------------------------------------------------------
+_GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*")
+_CAFFE_ITER = re.compile(rb"Iteration (\d+)(, Testing net \(#\d+\))?")
+_CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
+
+# -- validation summaries -------------------------------------------------------------------
+_ONMT_STEP = re.compile(rb"\bStep (\d+)/\s*\d+;")
+_ONMT_VALID = re.compile(rb"(?:^|\] )Validation (perplexity|accuracy|xent): (\S+)\s*$")
+_TIMM_TRAIN = re.compile(
+    rb"^Train: (\d+) \[\s*(\d+)/(\d+) \(\s*\d+%\)\]\s+Loss:\s*(\S+) \(\s*\S+\)"
+)
+_TIMM_TEST = re.compile(rb"^Test(?: \(EMA\))?: \[\s*(\d+)/(\d+)\]")
+_TIMM_PAIR = re.compile(rb"(Loss|Acc@1|Acc@5|LR):\s*(\S+)(?: \(\s*(\S+)\))?")
+_TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
+_YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
+# Images, Labels, P, R, mAP@.5, mAP@.5:.95
+_YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
+_YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
+
 
 class Layouts:
     """The multi-line and unusual layouts of one text log, fed line by line."""
@@ -78,6 +106,10 @@ class Layouts:
         self._block: list[tuple[str, float]] | None = None  # a vertical block's pairs
         self._block_at = (0, b"", math.nan)  # (line, indent or b"" for a Series, epoch)
         self._per_epoch: dict[int, int] = {}  # batches seen per epoch ([e, i] lines)
+        self._iter = math.nan  # the step of the last Caffe `Iteration N` / OpenNMT `Step N`
+        self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
+        self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
+        self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -90,6 +122,11 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if c in b"IWEF" and c and _GLOG.match(text):
+            return self._caffe(no, text)
+        self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
+        if c in b"[TV " and c and self._summary(no, text):
+            return True
         if c == b"|":
             m = _SB3_SECTION.match(text)
             if m is None:
@@ -112,6 +149,110 @@ class Layouts:
     def close(self) -> None:
         self.close_table()
         self.close_block()
+        self.close_outputs()
+
+    # -- Caffe --------------------------------------------------------------------------------
+    def _caffe(self, no: int, text: bytes) -> bool:
+        m = _GLOG.match(text)
+        if m is None:
+            return False
+        msg = text[m.end() :]
+        if (o := _CAFFE_OUT.match(msg)) is not None:
+            test = o.group(1) == b"Test"
+            v = parse(o.group(3))
+            key = o.group(2).decode("utf-8", "replace")
+            name = _eval_name(key) if test else metric_name(key, "", "")
+            if self._outs is not None and self._outs[1] != test:
+                self.close_outputs()
+            if self._outs is None:
+                self._outs = (no, test, [])
+            # the train net's `loss` output is the solver's `Iteration N, loss` unsmoothed:
+            # the loss is that line's
+            if name and v is not None and (test or name != "loss"):
+                self._outs[2].append((name, v))
+            return True
+        self.close_outputs()
+        if (i := _CAFFE_ITER.match(msg)) is not None:
+            step = float(i.group(1))
+            if i.group(2):
+                self._test_at = step
+                return True
+            self._iter = step
+        return False
+
+    def close_outputs(self) -> None:
+        if self._outs is None:
+            return
+        (no, test, vals), self._outs = self._outs, None
+        step = self._test_at if test else self._iter
+        if step == step:
+            self.log.add_loose(no, vals, step, SRC_STEP, math.nan, is_eval=test)
+
+    # -- validation summaries -----------------------------------------------------------------
+    def _summary(self, no: int, text: bytes) -> bool:
+        c = text[:1]
+        if c == b"[" and b"INFO] " in text[:40] and (m := _ONMT_STEP.search(text, 0, 80)):
+            self._iter = float(m.group(1))  # OpenNMT's train line: the shapes read it
+            return False
+        if b"Validation " in text and (m := _ONMT_VALID.search(text)) is not None:
+            v = parse(m.group(2))
+            if v is None:
+                return False
+            name = {b"perplexity": "eval_ppl", b"accuracy": "eval_accuracy"}.get(
+                m.group(1), "eval_loss"
+            )
+            at = self._iter
+            self.log.add_loose(
+                no, [(name, v)], at, SRC_STEP if at == at else SRC_NONE, math.nan, is_eval=True
+            )
+            return True
+        if c == b"T":
+            return self._timm(no, text)
+        if c == b" ":
+            return self._yolo(no, text)
+        return False
+
+    def _timm(self, no: int, text: bytes) -> bool:
+        if (m := _TIMM_TRAIN.match(text)) is not None:
+            ep, i, last = (int(g) for g in m.group(1, 2, 3))
+            step = float(ep * last + i)  # "[  i/N" counts batches 0..N-1 of N
+            vals = [
+                (_TIMM_NAMES[k], v)
+                for k, raw, _ in _TIMM_PAIR.findall(text, m.start(4) - 6)
+                if (v := parse(raw)) is not None
+            ]
+            self._at = (step, float(ep))
+            self.log.add_loose(no, vals, step, SRC_STEP, float(ep))
+            return True
+        if (m := _TIMM_TEST.match(text)) is None:
+            return False
+        if m.group(1) == m.group(2):  # the last batch: its running means are the eval's
+            vals = [
+                ("eval_" + _TIMM_NAMES[k], v)
+                for k, _, mean in _TIMM_PAIR.findall(text, m.end())
+                if k != b"LR" and mean and (v := parse(mean)) is not None
+            ]
+            step, ep = self._at
+            if step == step:
+                self.log.add_loose(no, vals, step, SRC_STEP, ep, is_eval=True)
+        return True
+
+    def _yolo(self, no: int, text: bytes) -> bool:
+        log = self.log
+        header = log._header
+        if header is None or "gpu_mem" not in {h.lower() for h in header}:
+            return False
+        if (m := _YOLO_ROW.match(text)) is not None:
+            self._at = (float(m.group(1)), float(m.group(1)))
+            return False  # the table's row: the reader's own
+        if (m := _YOLO_ALL.match(text)) is None:
+            return False
+        got = [parse(g) for g in m.groups()[2:]]
+        ep = self._at[1]
+        if ep == ep and all(v is not None for v in got):
+            vals = [(n, v) for n, v in zip(_YOLO_EVAL, got, strict=True) if v is not None]
+            log.add_loose(no, vals, ep, SRC_EPOCH_ONLY, ep, is_eval=True)
+        return True
 
     # -- SB3 ---------------------------------------------------------------------------------
     def _table_row(self, text: bytes) -> bool:

@@ -11,7 +11,8 @@ its quirks as facts the rules use:
 - fairseq prints `loss_scale 0` once the scale drops below 0.5;
 - HF Trainer's final `train_runtime` dict is a summary, not a curve point;
 - kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs;
-- a Keras model card prints the optimizer's config as a dict: settings, not a record.
+- a Keras model card prints the optimizer's config as a dict: settings, not a record;
+- OpenNMT-py names its training loss `xent` (and prints `ppl`, its exp): that is the loss.
 
 """
 
@@ -46,6 +47,7 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("deepspeed", r"step=\x00, skipped=\x00"),
         ("torchtitan", r"step: +\x00 +loss: "),
         ("torchtune", r"Step \x00 \| loss:"),
+        ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
         ("fairseq", r"num_updates|train_inner|\| wps "),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
@@ -168,7 +170,10 @@ def clean(
     notes: list[Note],
     path: str,
 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Drop placeholder series: a loss that is exactly -1 on every step is not a loss."""
+    """Drop placeholder series: a loss that is exactly -1 on every step is not a loss.
+    Name a dialect's loss that it prints under its own name (OpenNMT-py's `xent`)."""
+    if dialect == "opennmt" and "xent" in raw and "loss" not in raw:
+        raw = {("loss" if k == "xent" else k): v for k, v in raw.items()}
     out = {}
     for key, (steps, vals, times) in raw.items():
         if "loss" in key and vals.size and np.all(vals == -1.0):

@@ -1,0 +1,199 @@
+"""Console logs of trainers the generic key/value reading got wrong or only half read:
+Caffe's glog net outputs, OpenNMT-py's `xent` and validation lines, timm's `Train:` /
+`Test:` lines, the val `all` row under a YOLOv5/v7 table (read by logs/layouts.py), and
+PaddleOCR / TF estimator / TF Object Detection lines, which it reads as they are. The
+real excerpts are under assets/trainers/, each with its source in a `.source.txt`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from traindoc.readers import ReadError
+from traindoc.readers.logs import text
+
+ASSETS = Path(__file__).parent / "assets" / "trainers"
+
+
+def _asset(name: str):
+    (run,) = text.read(ASSETS / name)
+    return run
+
+
+def _one(tmp_path: Path, body: str):
+    p = tmp_path / "train.log"
+    p.write_text(body, encoding="utf-8")
+    (run,) = text.read(p)
+    return run
+
+
+def test_every_asset_names_its_source() -> None:
+    logs = sorted(ASSETS.glob("*.log"))
+    assert len(logs) >= 9
+    for log in logs:
+        src = log.with_suffix(".source.txt").read_text()
+        assert src.startswith("https://github.com/")
+
+
+# -- Caffe ---------------------------------------------------------------------------------
+def test_caffe_test_net_outputs_are_evals_at_the_testing_iteration() -> None:
+    run = _asset("caffe_tsn.log")
+    assert run.get("eval_accuracy").steps.tolist() == [1000]
+    assert run.get("eval_accuracy").values.tolist() == pytest.approx([0.685882])
+    assert run.get("eval_loss").values.tolist() == pytest.approx([1.75962])
+    assert run.get("loss").steps.tolist() == [940, 960, 980, 1000, 1020]
+    assert run.get("loss").values[3] == pytest.approx(4.31525)  # not the test net's 1.76
+    assert run.get("lr").values.tolist() == pytest.approx([0.001] * 5)
+
+
+def test_caffe_train_net_outputs_are_train_values_of_their_iteration() -> None:
+    run = _asset("caffe_captioner.log")
+    assert run.get("loss").values.tolist()[:3] == pytest.approx([184.354, 1746.73, 1746.73])
+    xent = run.get("cross_entropy_loss")
+    assert xent.steps.tolist() == [0, 100, 200]
+    assert xent.values.tolist() == pytest.approx([9.21768, 87.3365, 87.3365])
+    assert run.get("accuracy").values.tolist() == pytest.approx([0, 1, 1])
+    assert not any(k.startswith("eval_") for k in run.series)
+
+
+def test_caffe_train_net_loss_output_does_not_replace_the_solver_loss(tmp_path: Path) -> None:
+    # near miss: the train net's `loss` output is the unsmoothed loss; the solver's line is
+    # the curve
+    g = "I0515 11:05:31.873651 37636 "
+    body = "".join(
+        f"{g}solver.cpp:239] Iteration {i}, loss = {6.9 - i / 1000:.4f}\n"
+        f"{g}solver.cpp:258]     Train net output #0: loss = 7.5 (* 1 = 7.5 loss)\n"
+        for i in (0, 20, 40)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([6.9, 6.88, 6.86])
+    assert "eval_loss" not in run.series
+
+
+def test_a_net_output_line_outside_glog_is_not_read(tmp_path: Path) -> None:
+    body = "Test net output #0: accuracy = 0.5\nstep 1 loss 2.0\nstep 2 loss 1.9\n"
+    run = _one(tmp_path, body)
+    assert "eval_accuracy" not in run.series
+    assert run.get("loss").steps.tolist() == [1, 2]
+
+
+# -- OpenNMT-py ----------------------------------------------------------------------------
+def test_opennmt_xent_is_the_loss_and_validation_lines_are_evals() -> None:
+    run = _asset("onmt_966.log")
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [380000, 509900, 509950, 510000]
+    assert loss.values.tolist() == pytest.approx([4.01, 4.02, 3.98, 3.96])
+    assert run.get("eval_ppl").steps.tolist() == [380000, 510000]
+    assert run.get("eval_ppl").values.tolist() == pytest.approx([56.168, 56.168])
+    assert run.get("eval_accuracy").values.tolist() == pytest.approx([35.9623, 35.9623])
+    assert run.get("acc").values[0] == pytest.approx(42.02)
+
+
+def test_xent_without_opennmt_lines_keeps_its_name(tmp_path: Path) -> None:
+    # near miss: another tool's xent next to its own loss is not renamed
+    body = "step 1 loss 2.0 xent 1.5\nstep 2 loss 1.9 xent 1.4\n"
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([2.0, 1.9])
+    assert run.get("xent").values.tolist() == pytest.approx([1.5, 1.4])
+
+
+# -- timm ----------------------------------------------------------------------------------
+# timm train.py's format strings (no real log in the search corpora): `Train: {epoch}
+# [{batch_idx:>4d}/{len(loader)} ({pct:>3.0f}%)]  Loss: {val} ({avg}) ...` and
+# `Test: [{batch_idx:>4d}/{last_idx}]  ...  Acc@1: {val} ({avg})`
+_TIMM = (
+    "Train: 0 [   0/1251 (  0%)]  Loss: 6.931 (6.931)  Time: 3.1s,  330.0/s  "
+    "(3.1s,  330.0/s)  LR: 1.000e-06  Data: 2.5 (2.5)\n"
+    "Train: 0 [1250/1251 (100%)]  Loss: 6.921 (6.926)  Time: 0.3s, 3300.0/s  "
+    "(0.3s, 3300.0/s)  LR: 1.000e-06  Data: 0.1 (0.1)\n"
+    "Test: [   0/48]  Time: 1.0 (1.0)  Loss:  6.8 (6.8)  Acc@1:   0.0 ( 0.0)  Acc@5:   0.5 ( 0.5)\n"
+    "Test: [  48/48]  Time: 1.0 (1.0)  Loss:  6.8 (6.85)  Acc@1:   0.1 ( 0.12)  Acc@5:   0.5 ( 0.6)\n"
+    "Train: 1 [   0/1251 (  0%)]  Loss: 6.831 (6.831)  Time: 3.1s,  330.0/s  "
+    "(3.1s,  330.0/s)  LR: 2.000e-04  Data: 2.5 (2.5)\n"
+)
+
+
+def test_timm_train_lines_are_numbered_by_epoch_and_batch(tmp_path: Path) -> None:
+    run = _one(tmp_path, _TIMM)
+    assert run.get("loss").steps.tolist() == [0, 1250, 1251]
+    assert run.get("loss").values.tolist() == pytest.approx([6.931, 6.921, 6.831])
+    assert run.get("lr").values.tolist() == pytest.approx([1e-6, 1e-6, 2e-4])
+
+
+def test_timm_last_test_line_is_the_eval(tmp_path: Path) -> None:
+    run = _one(tmp_path, _TIMM)
+    assert run.get("eval_loss").steps.tolist() == [1250]
+    assert run.get("eval_loss").values.tolist() == pytest.approx([6.85])  # the mean
+    assert run.get("eval_acc1").values.tolist() == pytest.approx([0.12])
+    assert "test" not in run.series and "train" not in run.series
+
+
+def test_timm_test_lines_before_a_train_line_are_no_eval(tmp_path: Path) -> None:
+    # near miss: a validate-only run has no train step to put its eval at
+    body = _TIMM.split("Test:", 1)[1].split("Train:", 1)[0]
+    with pytest.raises(ReadError):
+        _one(tmp_path, "Test:" + body)
+
+
+# -- YOLOv5 / YOLOv7 -----------------------------------------------------------------------
+def test_yolov7_val_rows_are_evals_of_the_epoch_before_them() -> None:
+    run = _asset("yolov7_849.log")
+    assert run.get("loss").steps.tolist() == [32, 33]
+    assert run.get("box_loss").values.tolist() == pytest.approx([0.05461, 0.05069])
+    # the first `all` row is epoch 31's, printed before any train row here: not read
+    assert run.get("eval_map50").steps.tolist() == [32, 33]
+    assert run.get("eval_map50").values.tolist() == pytest.approx([0.00909, 0.0118])
+    assert run.get("eval_precision").values.tolist() == pytest.approx([0.874, 0.882])
+
+
+def test_yolov5_val_row() -> None:
+    run = _asset("yolov5_5050.log")
+    assert run.get("loss").values.tolist() == pytest.approx([0.09476])
+    assert run.get("eval_map50_95").steps.tolist() == [14]
+    assert run.get("eval_map50_95").values.tolist() == pytest.approx([0.218])
+    assert run.get("eval_recall").values.tolist() == pytest.approx([0.562])
+
+
+def test_an_all_row_without_a_yolo_table_is_not_an_eval(tmp_path: Path) -> None:
+    body = "step 1 loss 2.0\n    all   66   66   0.5   0.5   0.4   0.2\nstep 2 loss 1.9\n"
+    run = _one(tmp_path, body)
+    assert not any(k.startswith("eval_") for k in run.series)
+    assert run.get("loss").steps.tolist() == [1, 2]
+
+
+# -- read as they are ----------------------------------------------------------------------
+def test_paddleocr_lines() -> None:
+    run = _asset("paddleocr_9740.log")
+    assert run.get("loss").steps.tolist() == [100, 200]
+    assert run.get("loss").values.tolist() == pytest.approx([115.099876, 119.360352])
+    assert run.get("lr").values.tolist() == [0.0, 0.0]
+    run = _asset("paddleocr_13159.log")
+    assert run.get("loss").steps.tolist() == [172, 180, 190]
+    assert run.get("epoch").values.tolist() == [4, 5, 5]  # "[4/500]" is the epoch
+
+
+def test_tf_object_detection_v2_lines_printed_twice() -> None:
+    run = _asset("tfod_v2.log")
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [100, 200, 300, 400, 500, 600, 700, 800, 900]
+    assert loss.values.tolist()[:3] == pytest.approx([1.396, 1.192, 1.346])
+
+
+def test_tf_slim_global_step_lines() -> None:
+    run = _asset("tf_slim_2980.log")
+    assert run.get("loss").steps.tolist() == list(range(1, 9))
+    assert run.get("loss").values[0] == pytest.approx(79.3501)
+    assert not any("step/sec" in k or k == "global_step/sec" for k in run.series)
+
+
+def test_tf_estimator_loss_line(tmp_path: Path) -> None:
+    # from the estimator's LoggingTensorHook format ("loss = %s, step = %s (%.3f sec)")
+    body = "".join(
+        f"INFO:tensorflow:loss = {0.7 - i / 10:.2f}, step = {i * 100} (10.0 sec)\n"
+        "INFO:tensorflow:global_step/sec: 10.0\n"
+        for i in range(1, 4)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [100, 200, 300]
+    assert run.get("loss").values.tolist() == pytest.approx([0.6, 0.5, 0.4])
