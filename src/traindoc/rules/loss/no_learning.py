@@ -70,7 +70,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals, or losses identical to a run at another LR)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -129,7 +129,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     evals, off its best value, while the loss fell under 10%, also settles it
     however short the log: on a held-out set of any size a model that changes
     predicts differently somewhere, so its predictions are frozen (typically the
-    majority class).
+    majority class). Two evals suffice when the first is at step 0, before any
+    update (Caffe's `test_initialization`): the trained model then scores exactly
+    what the untrained one did, whatever the loss did in between.
 
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
@@ -391,26 +393,40 @@ def _never_progressed(f: Series, stalled: Finding) -> Hit:
 
 
 def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
-    """An eval task metric stuck at one value while the loss barely moves."""
+    """An eval task metric stuck at one value while the loss barely moves, or at the
+    value the untrained model scored (an eval before the first update)."""
     y = loss.values
-    if y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop:
+    if y.size < 2 or not y[0] > 0:
         return None
+    flat = (y[0] - y[-1]) / y[0] < p.frozen_max_drop
     at = fl.at_floor(run, "loss")
     if at is not None and at.to_end:
         return None  # at ln(C) the metric is at chance: uniform-plateau's finding
     for m, higher in task_metrics(run):
-        v = m.finite().values
-        if v.size < p.frozen_metric_points or np.ptp(v) != 0:
+        mf = m.finite()
+        v = mf.values
+        if v.size < 2 or np.ptp(v) != 0:
             continue
         value = float(v[0])
         best = (1.0, 100.0) if higher else (0.0,)
         if value in best:
             continue  # solved: nothing left to change
+        # Scored before any update (at or before the first logged loss) and again at
+        # the end to the printed digit: whatever the loss did, the predictions are the
+        # untrained model's (a worst value of 0 can still be "too early": not counted).
+        from_init = int(mf.steps[0]) <= min(int(loss.steps[0]), 0) and value not in (0.0, 0.5)
+        if not (from_init or (flat and v.size >= p.frozen_metric_points)):
+            continue
+        title = (
+            f"{m.name} is {fmt(value)} before the first update (step {int(mf.steps[0])}) and "
+            f"still {fmt(value)} at step {int(mf.steps[-1])}, while the loss moves "
+            f"{fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions are the untrained model's"
+            if from_init and v.size < p.frozen_metric_points
+            else f"{m.name} is {fmt(value)} at every one of {v.size} evals while the loss "
+            f"moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions do not change"
+        )
         return Hit(
-            title=(
-                f"{m.name} is {fmt(value)} at every one of {v.size} evals while the loss "
-                f"moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions do not change"
-            ),
+            title=title,
             step=int(m.steps[0]),
             end_step=int(m.steps[-1]),
             evidence={
