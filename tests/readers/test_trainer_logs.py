@@ -197,3 +197,21 @@ def test_tf_estimator_loss_line(tmp_path: Path) -> None:
     run = _one(tmp_path, body)
     assert run.get("loss").steps.tolist() == [100, 200, 300]
     assert run.get("loss").values.tolist() == pytest.approx([0.6, 0.5, 0.4])
+
+
+def test_torch7_err_is_the_loss(tmp_path: Path) -> None:
+    body = "".join(
+        f"Epoch: [11][{i}/10000] Time 0.675 Err {e} Top1-%: 0.00 LR 1e-02 DataLoadingTime 0.015\n"
+        for i, e in ((1383, 6.9076), (1384, 6.9091), (1385, 6.9048))
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([6.9076, 6.9091, 6.9048])
+    assert run.get("err") is None and run.fact("trainer") == "torch7"
+
+
+def test_near_miss_an_err_column_elsewhere_keeps_its_name(tmp_path: Path) -> None:
+    body = "".join(
+        f"step {i} | loss {2.0 - i / 10:.2f} | err {0.5 - i / 100:.2f}\n" for i in range(1, 5)
+    )
+    run = _one(tmp_path, body)
+    assert run.get("err") is not None and len(run.get("loss")) == 4

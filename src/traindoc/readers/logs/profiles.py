@@ -12,7 +12,8 @@ its quirks as facts the rules use:
 - HF Trainer's final `train_runtime` dict is a summary, not a curve point;
 - kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs;
 - a Keras model card prints the optimizer's config as a dict: settings, not a record;
-- OpenNMT-py names its training loss `xent` (and prints `ppl`, its exp): that is the loss.
+- OpenNMT-py names its training loss `xent` (and prints `ppl`, its exp): that is the loss;
+  Torch7's ImageNet trainers print it as `Err` (their criterion's value).
 
 """
 
@@ -48,6 +49,7 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("torchtitan", r"step: +\x00 +loss: "),
         ("torchtune", r"Step \x00 \| loss:"),
         ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
+        ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
         ("fairseq", r"num_updates|train_inner|\| wps "),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
@@ -164,6 +166,11 @@ def keras_optimizer(raw: bytes) -> list[tuple[str, object]]:
     return out
 
 
+# Dialects that print their training loss under a name of their own: OpenNMT-py's
+# `xent`; the Torch7 ImageNet trainers' `Err` (the criterion's value, not an error rate).
+_OWN_LOSS = {"opennmt": "xent", "torch7": "err"}
+
+
 def clean(
     raw: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]],
     dialect: str,
@@ -172,8 +179,9 @@ def clean(
 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
     """Drop placeholder series: a loss that is exactly -1 on every step is not a loss.
     Name a dialect's loss that it prints under its own name (OpenNMT-py's `xent`)."""
-    if dialect == "opennmt" and "xent" in raw and "loss" not in raw:
-        raw = {("loss" if k == "xent" else k): v for k, v in raw.items()}
+    own = _OWN_LOSS.get(dialect)
+    if own is not None and own in raw and "loss" not in raw:
+        raw = {("loss" if k == own else k): v for k, v in raw.items()}
     out = {}
     for key, (steps, vals, times) in raw.items():
         if "loss" in key and vals.size and np.all(vals == -1.0):
