@@ -180,9 +180,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             return  # flat at ln(V) / ln(C): uniform-plateau's finding
         if stalled is not None and stalled.evidence.get("window_frac", 0) >= p.whole_run:
             yield _never_progressed(f, stalled)
-        elif (hit := _flat_from_start(run, f, p)) is not None or (
-            hit := _flat_after_first(run, f, p)
-        ) is not None:
+        elif (hit := _short_verdict(run, f, p)) is not None:
             yield hit
         else:
             yield too_few("loss", n, p.min_points)
@@ -310,6 +308,14 @@ def _spread(y: np.ndarray) -> float:
     """(max - min) / |median|: how far apart the values lie, relative to their level."""
     level = float(np.median(y))
     return float(y.max() - y.min()) / abs(level) if level else float("inf")
+
+
+def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
+    """What a short log (under 10 losses) from the start shows, most specific first."""
+    for sign in (_flat_from_start, _flat_after_first):
+        if (hit := sign(run, f, p)) is not None:
+            return hit
+    return None
 
 
 def _flat_after_first(run: Run, f: Series, p: Params) -> Hit | None:
