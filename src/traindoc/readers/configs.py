@@ -49,7 +49,9 @@ ALIASES = {
     **dict.fromkeys(("warmup_steps", "warmup_iters", "lr_scheduler_warmup_steps"), "warmup_steps"),
     **dict.fromkeys(("warmup_ratio", "lr_scheduler_warmup_ratio"), "warmup_ratio"),
     "total_train_batch_size": "effective_batch",
-    **dict.fromkeys(("mixed_precision", "mixed_precision_training"), "precision"),
+    **dict.fromkeys(
+        ("mixed_precision", "mixed_precision_training", "training_precision"), "precision"
+    ),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
     # (a Keras model card's optimizer dict gives both: profiles.keras_optimizer)
     **dict.fromkeys(("optim", "optimizer"), "optim"),
@@ -74,6 +76,9 @@ _PRECISION |= {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "half":
 # HF's model card writes `mixed_precision_training: Native AMP` (or `Apex, opt level O1`)
 # only when TrainingArguments.fp16 is set (transformers modelcard.py): both are fp16.
 _PRECISION |= {"native amp": "fp16", "apex": "fp16"}
+# A Keras card's `training_precision` is the dtype policy's name: mixed_float16 computes
+# in fp16 with a loss scale, mixed_bfloat16 in bf16 (keras mixed_precision.Policy).
+_PRECISION |= {"mixed_float16": "fp16", "mixed_bfloat16": "bf16"}
 
 
 # libyaml when PyYAML was built with it: linear in the input and refusing nesting past

@@ -1,6 +1,6 @@
 """Log lines that are evidence by themselves: found per block, placed at a step, made facts.
 
-fp16 overflow and loss-scale messages, resume data skipping ("Will skip the
+fp16 overflow and loss-scale messages (and other non-finite-gradient skips), resume data skipping ("Will skip the
 first N batches", kohya's "skipping epoch N because initial_step ..."), NCCL timeouts and PEFT's trainable-parameter count become
 `Run.events`, each at the step logged just before it (a resume at its own
 step), and facts where they state one (precision fp16, resume_steps,
@@ -27,12 +27,15 @@ STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 # regex (which has no literal prefix to speed its scan) on the many logs without them.
 EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # apex/fairseq/Megatron "Gradient overflow.  Skipping step, ... reducing loss scale to X";
-    # DeepSpeed "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768"
+    # DeepSpeed "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768";
+    # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
+    # skipped update on a non-finite gradient, under amp or not
     (
         "fp16-overflow",
         re.compile(
             rb"(?:Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
-            rb"[Oo]verflow detected\.? [Ss]kipping step)"
+            rb"[Oo]verflow detected\.? [Ss]kipping step|"
+            rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to)\s*(" + NUM + rb"))?"
         ),
     ),
@@ -95,7 +98,7 @@ KEYS = {
         b"loss encountered",
         b"OSS IS",
     ),
-    "fp16-overflow": (b"verflow", b"OVERFLOW"),
+    "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating"),
     "loss-scale-minimum": (b"inimum",),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
@@ -103,6 +106,10 @@ KEYS = {
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
 }
+
+
+# The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
+_NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 
 
 def find(body: bytes, first_line: int, path: Path) -> list[Event]:
@@ -167,9 +174,12 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         first = next(e for e in events if e.kind in ("resume", "resume-skip-batches"))
         facts["resume_steps"] = Fact(tuple(sorted({*old, *starts})), f"{src(first)}: {first.text}")
     over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
-    if over:
+    # a loss scaler's messages say fp16; a skip on a NaN grad norm (ESPnet) happens in fp32 too
+    scaler = [e for e in over if not _NO_SCALER.search(e.text)]
+    if scaler:
         facts["precision"] = Fact(
-            "fp16", f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}"
+            "fp16",
+            f"{src(scaler[0])}: {len(scaler)} fp16 loss-scale message(s), e.g. {scaler[0].text!r}",
         )
     # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
     # step's own logged value stays: the warning is about a later batch)

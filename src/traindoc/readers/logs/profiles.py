@@ -46,11 +46,12 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("minimind", r"Epoch:\[\x00/\x00\]\(\x00/\x00\)"),
         ("megatron", r"iteration +\x00/ *\x00 \|"),
         ("deepspeed", r"step=\x00, skipped=\x00"),
-        ("torchtitan", r"step: +\x00 +loss: "),
+        ("torchtitan", r"step: +\x00  +loss: "),  # two spaces: "step:  1  loss: 12.2"
         ("torchtune", r"Step \x00 \| loss:"),
         ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
         ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
         ("fairseq", r"num_updates|train_inner|\| wps "),
+        ("espnet", r"\x00epoch:(?:train|valid):|\x00epoch results: \["),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
         ("mlx_lm", r"Iter \x00: (?:Train|Val) loss"),
@@ -95,7 +96,8 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
 
 # Settings printed in words the key/value reading does not take: kohya-ss sd-scripts'
 # bilingual run header ("  num epochs / epoch数: 30", "  gradient accumulation steps /
-# 勾配を合計するステップ数 = 4") and the model card's "mixed_precision_training: Native AMP".
+# 勾配を合計するステップ数 = 4"), the HF model card's "mixed_precision_training: Native AMP"
+# and the Keras card's "training_precision: mixed_float16" (its dtype policy).
 _KOHYA = re.compile(rb"\s*([a-z][a-z *]{2,40}?) / [^:=]{1,80}?\s*[:=]\s*(\d+)\s*")
 _KOHYA_KEYS = {
     b"num epochs": "num_train_epochs",
@@ -103,7 +105,9 @@ _KOHYA_KEYS = {
     b"gradient accumulation steps": "grad_accum",
     b"batch size per device": "per_device_batch",
 }
-_CARD = re.compile(rb"\s*(?:[-*]\s+)?(mixed_precision_training)\s*:\s*(\S.{0,60}?)\s*")
+_CARD = re.compile(
+    rb"\s*(?:[-*]\s+)?(mixed_precision_training|training_precision)\s*:\s*(\S.{0,60}?)\s*"
+)
 
 
 # An HF model card (trainer.create_model_card) names the base model in words, and a
@@ -116,7 +120,7 @@ def setting(text: bytes) -> list[tuple[str, object]]:
     """(config key, value) pairs of a trainer's settings line in words, else none."""
     if b" / " in text and (m := _KOHYA.fullmatch(text)) and m.group(1) in _KOHYA_KEYS:
         return [(_KOHYA_KEYS[m.group(1)], m.group(2).decode())]
-    if b"mixed_precision_training" in text and (m := _CARD.fullmatch(text)):
+    if b"precision" in text and (m := _CARD.fullmatch(text)):
         return [(m.group(1).decode(), m.group(2).decode("utf-8", "replace"))]
     if text.startswith(b"This model is a fine-tuned") and (m := _FINETUNED.fullmatch(text)):
         return [("finetuned_from", m.group(1).decode("utf-8", "replace"))]

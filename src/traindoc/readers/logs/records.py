@@ -21,7 +21,7 @@ import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
 from traindoc.readers.logs.numbers import to_num
-from traindoc.readers.logs.shapes import Field, Plan
+from traindoc.readers.logs.shapes import Field, Plan, is_furniture
 
 NUMG = rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
@@ -56,6 +56,13 @@ _NOT_METRICS = frozenset(
 )
 
 
+# What a metric's name can hold: letters, digits and the separators trainers name with
+# (`train/loss`, `loss_ce`, `rec@1`, `coco/ap (l)`, `memory(gib)`, `s0.acc`, `mAP_0.5:0.95`).
+# A quote, `=`, `,` or a backslash is code or a printed string around a number
+# (`loss='binary_crossentropy',\n`), never a name.
+_NAME_OK = re.compile(r"[^'\"=,\\`{}]+")
+
+
 def metric_name(key: str, unit: str, context: str) -> str | None:
     """The column a value goes to: its key normalised (eval context applied), or a name
     from its unit when it has no key ("512.3ms", "206859 tok/s"); None to drop it."""
@@ -74,7 +81,7 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = low.replace(" ", "_")
-    if name in _NOT_METRICS:
+    if name in _NOT_METRICS or is_furniture(name) or not _NAME_OK.fullmatch(name):
         return None
     name = _RENAMES.get(name, name)
     if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
@@ -367,6 +374,18 @@ class Records:
         self._ctx = None
         if ctx is not None and len(ctx[0]):
             self._ctx = (np.frombuffer(ctx[0], dtype=np.int32), np.frombuffer(ctx[1], np.float64))
+
+    def where(self, p: Program) -> np.ndarray:
+        """The records of one shape, in file order."""
+        return self._where[p.pid]
+
+    def count(self, p: Program) -> int:
+        return int(self._where[p.pid].size)
+
+    def values(self, p: Program) -> dict[str, np.ndarray]:
+        """One shape's value columns by name (views, no copy)."""
+        values, _ = self._cols[p.pid]
+        return dict(zip(p.names, values, strict=False))
 
     def ctx_at(self, where: np.ndarray) -> np.ndarray | None:
         """The epoch of the last "Epoch 3/10" line before each of these records."""

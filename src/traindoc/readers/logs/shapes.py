@@ -80,7 +80,27 @@ _FURNITURE = frozenset(
         "__main__",
     }
 )
+# A logger's level as `%(levelname)s` prints it: the line's furniture, never a word of the
+# key after it ("INFO: 1epoch:train:...", "INFO Train: [0/300]").
+_LEVELS = frozenset({"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "FATAL", "TRACE"})
+# A source file named before a number is where the line was logged ("main.py:310",
+# "(main_prune.py 310):"), not what was measured.
+_SOURCE = re.compile(r"\w\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|rs|go|java|scala|lua|jl|js|ts)$")
 MAX_KEY_WORDS = 4
+
+
+def is_furniture(name: str) -> bool:
+    """A logger's furniture alone ("trainer" of "(trainer:737)", "info", "root"): no
+    measurement's name, unless it names one ("error") or counts the run ("step")."""
+    low = name.lower()
+    return (
+        low in _FURNITURE
+        and low not in _STEP_KEYS
+        and low not in _EPOCH_KEYS
+        and kind(low) == "other"
+    )
+
+
 # Words of a sentence, never part of a metric's name: a key ends where they are
 # ("the loss is 2.3" has no key; "Num of training step: 4092" is "training step").
 _FILLER = frozenset(
@@ -585,10 +605,12 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         return tk.text[1:-1], sep, opened, [j]
     if tk.kind != "word":
         return "", sep, opened, []
-    if tk.text.lower() in _FILLER:
+    if tk.text.lower() in _FILLER or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
         return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
+    if _SOURCE.search(tk.text):
+        return "", sep, opened, [j]  # "(main_prune.py 310):": where, not what
     idx = [j]
     if sep != "=":
         k = j - 1
@@ -601,6 +623,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             and k - 1 not in used
             and not (k >= 2 and toks[k - 2].kind in ("slot", "qslot"))
             and toks[k - 1].text.lower() not in _FILLER
+            and toks[k - 1].text not in _LEVELS
         ):
             idx.insert(0, k - 1)
             k -= 2

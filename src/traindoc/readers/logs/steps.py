@@ -25,8 +25,8 @@ from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import canonical
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
+from traindoc.readers.logs import evals, profiles
 from traindoc.readers.logs import events as evs
-from traindoc.readers.logs import profiles
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
@@ -89,6 +89,12 @@ def build(log: TextLog) -> list[Run]:
     del train, ep
     heap.give_back(n)
     step = _as_int(step)  # every record has its step now: one integer array from here on
+    for where in evals.rename_repeats(rec, step, src == SRC_STEP):
+        notes.append(
+            Note(
+                path, f"{where} repeat the step of the line before in another layout: read as evals"
+            )
+        )
     # The epoch printed on each line (HF's 2.94): where the run is in its plan.
     epochs = rec.extra("epoch") if rec.has("epoch") else None
     epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
