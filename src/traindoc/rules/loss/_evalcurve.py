@@ -70,7 +70,8 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
         m = _PREFIX.match(name)
         rest = name[m.end() :] if m else name
         if not m and (
-            not (ev_steps and set(s.steps.tolist()) <= ev_steps)
+            # (a series longer than the evals cannot be logged at their steps only)
+            not (ev_steps and len(s) <= len(ev_steps) and set(s.steps.tolist()) <= ev_steps)
             or any(f"{pre}{name}" in run.series for pre in _PREFIXES)
         ):
             continue  # a train metric (Keras logs acc next to val_acc each epoch)

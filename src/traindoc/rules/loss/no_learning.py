@@ -405,9 +405,8 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
     if y.size < 2 or not y[0] > 0:
         return None
     flat = (y[0] - y[-1]) / y[0] < p.frozen_max_drop
-    at = fl.at_floor(run, "loss")
-    if at is not None and at.to_end:
-        return None  # at ln(C) the metric is at chance: uniform-plateau's finding
+    if not flat and not any(len(s) and s.steps[0] <= 0 for s in run.series.values()):
+        return None  # a falling loss, and no eval before the first update to compare with
     for m, higher in task_metrics(run):
         mf = m.finite()
         v = mf.values
@@ -423,6 +422,9 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
         from_init = int(mf.steps[0]) <= min(int(loss.steps[0]), 0) and value not in (0.0, 0.5)
         if not (from_init or (flat and v.size >= p.frozen_metric_points)):
             continue
+        at = fl.at_floor(run, "loss")  # only now: on a long loss it is the costly part
+        if at is not None and at.to_end:
+            return None  # at ln(C) the metric is at chance: uniform-plateau's finding
         title = (
             f"{m.name} is {fmt(value)} before the first update (step {int(mf.steps[0])}) and "
             f"still {fmt(value)} at step {int(mf.steps[-1])}, while the loss moves "

@@ -182,7 +182,16 @@ def is_fp16(run: Run) -> bool:
     precision = run.fact("precision")
     if precision is not None:
         return str(precision).lower() == "fp16"
-    if any(e.kind in ("fp16-overflow", "loss-scale-minimum") for e in run.events):
+    # A loss scaler's message ("Gradient overflow", DeepSpeed's "OVERFLOW!", a loss
+    # scale); not ESPnet's "grad norm is nan. Skipping updating", printed in fp32 too.
+    if any(
+        e.kind == "loss-scale-minimum"
+        or (
+            e.kind == "fp16-overflow"
+            and ("overflow" in e.text.lower() or "scale" in e.text.lower())
+        )
+        for e in run.events
+    ):
         return True
     return bool(v.size) and not (v.size >= 3 and bool(np.all(v == 1.0)))
 
