@@ -381,41 +381,21 @@ def _worse_than_uniform(run: Run, p: Params, f: Series) -> Hit | None:
     fl_known = fl.known(run)
     if fl_known is None:
         return None
-    (a, b), (s0, s1) = f.values, f.steps
+    (a, b), s0 = f.values, f.steps[0]
     floor = fl_known.value
     if not (0 < a < p.two_sane * floor and b > floor):
         return None
-    evidence: dict[str, object] = {
-        "best_loss": float(a),
-        "best_step": int(s0),
-        "peak_loss": float(b),
-        "peak_step": int(s1),
-        "peak_ratio": float(b / a),
-        "floor": floor,
-        "onset_step": int(s1),
-        "points": 2,
-    }
-    if (lr := _lr_at(run, int(s0))) is not None:
-        evidence["lr_at_onset"] = lr
-    return Hit(
-        title=(
-            f"Loss went from {fmt(float(a))} (step {int(s0)}) to {fmt(float(b))} (step "
-            f"{int(s1)}), above the uniform floor ln({fl_known.count}) = {fmt(floor)}"
-        ),
-        step=int(s1),
-        end_step=int(s1),
-        evidence=evidence,
-        explanation=(
+    return _two_point_hit(
+        run,
+        f,
+        f"above the uniform floor ln({fl_known.count}) = {fmt(floor)}",
+        (
             f"At step {int(s0)} the model predicted well (loss {fmt(float(a))}, under half of "
             f"ln({fl_known.count})); one logged interval later it does worse than guessing "
             "uniformly over its outputs. Only updates that wreck the weights do that: steps "
             "far too large (LR too high, no warmup) or numerics breaking down."
         ),
-        prescription=(
-            f"Restart from the checkpoint before step {int(s1)}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        {"floor": floor},
     )
 
 
@@ -437,12 +417,31 @@ def _confirming_evals(run: Run, p: Params) -> list[str]:
 
 def _two_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
     """Two logged losses, the second 2x the first, and the evals jump the wrong way too."""
-    (a, b), (s0, s1) = f.values, f.steps
+    (a, b) = f.values
     if not (a > 0 and b >= p.two_jump * a):
         return None
     confirmed = _confirming_evals(run, p)
     if not confirmed:
         return None
+    return _two_point_hit(
+        run,
+        f,
+        f"{fmt(float(b / a))}x, and the evals with it: " + ", ".join(confirmed),
+        (
+            f"Between two logs the training loss more than doubled and the held-out curves "
+            f"moved the same way ({', '.join(confirmed)}): the model got worse on every "
+            "measure at once, which no batch noise does. Updates that wreck the weights do: "
+            "steps too large for the loss surface (LR or momentum), or numerics breaking down."
+        ),
+        {"confirmed_by": confirmed},
+    )
+
+
+def _two_point_hit(
+    run: Run, f: Series, what: str, explanation: str, extra: dict[str, object]
+) -> Hit:
+    """The finding of a two-point blow-up: from the first loss to the second, `what`."""
+    (a, b), (s0, s1) = f.values, f.steps
     evidence: dict[str, object] = {
         "best_loss": float(a),
         "best_step": int(s0),
@@ -451,24 +450,19 @@ def _two_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
         "peak_ratio": float(b / a),
         "onset_step": int(s1),
         "points": 2,
-        "confirmed_by": confirmed,
+        **extra,
     }
     if (lr := _lr_at(run, int(s0))) is not None:
         evidence["lr_at_onset"] = lr
     return Hit(
         title=(
             f"Loss went from {fmt(float(a))} (step {int(s0)}) to {fmt(float(b))} (step "
-            f"{int(s1)}, {fmt(float(b / a))}x), and the evals with it: " + ", ".join(confirmed)
+            f"{int(s1)}), {what}"
         ),
         step=int(s1),
         end_step=int(s1),
         evidence=evidence,
-        explanation=(
-            f"Between two logs the training loss more than doubled and the held-out curves "
-            f"moved the same way ({', '.join(confirmed)}): the model got worse on every "
-            "measure at once, which no batch noise does. Updates that wreck the weights do: "
-            "steps too large for the loss surface (LR or momentum), or numerics breaking down."
-        ),
+        explanation=explanation,
         prescription=(
             f"Restart from the checkpoint before step {int(s1)}; "
             + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
