@@ -215,3 +215,26 @@ def test_near_miss_an_err_column_elsewhere_keeps_its_name(tmp_path: Path) -> Non
     )
     run = _one(tmp_path, body)
     assert run.get("err") is not None and len(run.get("loss")) == 4
+
+
+def test_swin_epoch_and_batch_fractions_number_one_run(tmp_path: Path) -> None:
+    line = (
+        "[2021-04-25 05:35:19 swin_base_patch4_window7_224](main.py 225): INFO Train: "
+        "[{e}/300][{i}/5004]\teta 0:17:06 lr 0.000500\ttime 1.1737 (1.0765)\tloss {x:.4f} "
+        "({x:.4f})\tgrad_norm 1.0323 (1.1000)\tmem 8000MB\n"
+    )
+    body = "".join(
+        line.format(e=e, i=i, x=6.9 - 0.5 * e - 1e-4 * i) for e in range(3) for i in (0, 2500, 5000)
+    )
+    p = tmp_path / "log_rank0.txt"
+    p.write_text(body)
+    (run,) = text.read(p)  # one run, not one per epoch
+    assert run.get("loss").steps.tolist() == [0, 2500, 5000, 5004, 7504, 10004, 10008, 12508, 15008]
+
+
+def test_near_miss_two_fractions_apart_are_not_epoch_and_batch(tmp_path: Path) -> None:
+    body = "".join(f"step {s}/300 | tokens 12/40 | loss {2.0 - s / 100:.2f}\n" for s in range(1, 6))
+    p = tmp_path / "log.txt"
+    p.write_text(body)
+    (run,) = text.read(p)
+    assert run.get("loss").steps.tolist() == [1, 2, 3, 4, 5]

@@ -557,9 +557,17 @@ def _fraction_fields(
     if base in _INNER_KEYS:
         return [Field(n, key, "inner"), Field(m, key, "inner_total")]
     if not key:
+        # Two fractions in a row, "Train: [0/300][4050/5004]" (Swin, DeiT): the first is
+        # the epoch, this one the batch within it.
+        glued = _is_punct(toks, t - 1, "[") and _is_punct(toks, t - 2, "]")
+        if glued and len(before) >= 2 and before[-1].slot == n - 1 and before[-2].slot == n - 2:
+            prev = before[-2]
+            if (prev.role, before[-1].role) in (("value", "skip"), ("inner", "inner_total")):
+                before[-2:] = [
+                    Field(prev.slot, prev.key, "epoch"),
+                    Field(n - 1, prev.key, "epoch_total"),
+                ]
         # (100/44160) after an epoch, fairseq's "epoch 001: 100 / 1000", tqdm's "| 12/240 ["
-        if any(f.role == "epoch" for f in before):
-            return [Field(n, "", "inner"), Field(m, "", "inner_total")]
         return [Field(n, "", "inner"), Field(m, "", "inner_total")]
     return [Field(n, key, "value"), Field(m, key, "skip")]
 
