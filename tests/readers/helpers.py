@@ -102,3 +102,18 @@ def gpt2_config(**kw) -> dict:
         "tie_word_embeddings": True,
         "transformers_version": "5.24.0",
     } | kw
+
+
+def read_log(tmp_path: Path, body: str | bytes, name: str = "train.log") -> list[Run]:
+    """The runs the text reader makes of `body` written to a file named `name`."""
+    from traindoc.readers.logs import text
+
+    p = tmp_path / name
+    p.write_bytes(body if isinstance(body, bytes) else body.encode())
+    return text.read(p)
+
+
+def one_log(tmp_path: Path, body: str | bytes, name: str = "train.log") -> Run:
+    """The single run the text reader makes of `body` (fails if it makes several)."""
+    (run,) = read_log(tmp_path, body, name)
+    return run

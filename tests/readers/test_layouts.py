@@ -10,21 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.readers.helpers import one_log as _one
+from tests.readers.helpers import read_log as _read
 from traindoc.readers import ReadError
 from traindoc.readers.detect import console_named, detect_dir, is_console
 from traindoc.readers.discover import discover_runs
-from traindoc.readers.logs import text
-
-
-def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
-    p = tmp_path / name
-    p.write_text(body, encoding="utf-8")
-    return text.read(p)
-
-
-def _one(tmp_path: Path, body: str, name: str = "train.log"):
-    (run,) = _read(tmp_path, body, name)
-    return run
 
 
 # -- 1. comma pairs, in a file named `log` ------------------------------------------------

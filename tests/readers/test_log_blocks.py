@@ -5,13 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers.logs import text
-
-
-def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
-    p = tmp_path / name
-    p.write_text(body)
-    return text.read(p)
+from tests.readers.helpers import read_log as _read
 
 
 def test_tf_estimator_eval_block_is_an_eval_record(tmp_path: Path) -> None:

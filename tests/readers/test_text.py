@@ -13,20 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.readers.helpers import one_log as _one
+from tests.readers.helpers import read_log as _read
 from traindoc.readers import ReadError, load_runs
-from traindoc.readers.logs import text
-
-
-def _read(tmp_path: Path, body: str | bytes, name: str = "train.log") -> list:
-    p = tmp_path / name
-    p.write_bytes(body if isinstance(body, bytes) else body.encode())
-    return text.read(p)
-
-
-def _one(tmp_path: Path, body: str | bytes, name: str = "train.log"):
-    (run,) = _read(tmp_path, body, name)
-    return run
-
 
 # (line repeated for steps, the step it gives, metrics it must give) per layout
 LINES = [

@@ -11,19 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from traindoc.readers.logs import text
+from tests.readers.helpers import one_log as _one
+from tests.readers.helpers import read_log as _read
 from traindoc.readers.logs.lines import drop_cut_value
-
-
-def _read(tmp_path: Path, body: str | bytes) -> list:
-    p = tmp_path / "train.log"
-    p.write_bytes(body if isinstance(body, bytes) else body.encode())
-    return text.read(p)
-
-
-def _one(tmp_path: Path, body: str | bytes):
-    (run,) = _read(tmp_path, body)
-    return run
 
 
 def _dict(loss: float, lr: float, epoch: str) -> str:

@@ -9,20 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from traindoc.readers.logs import text
+from tests.readers.helpers import one_log as _one
 from traindoc.readers.logs.profiles import keras_optimizer
-
-
-def _read(tmp_path: Path, body: str, name: str = "train.log") -> list:
-    p = tmp_path / name
-    p.write_text(body, encoding="utf-8")
-    return text.read(p)
-
-
-def _one(tmp_path: Path, body: str, name: str = "train.log"):
-    (run,) = _read(tmp_path, body, name)
-    return run
-
 
 # -- 1. a Keras model card's optimizer dict is the run's settings ---------------------------
 _TABLE = (
