@@ -32,8 +32,13 @@ class Params:
     # Batch sampling noise stays under the loss's own level; spread beyond it (a loss
     # jumping 0 <-> 160) is instability, left to the NaN / spike / fp16 rules.
     max_batch_noise: float = 1.0
-    # A loss that ends 100x below its start is solved: its relative noise is no harm.
-    solved_rel: float = 0.01
+    # A loss that ends 10x below its start has fitted its task: noise relative to a
+    # level that low is the jitter of a fitted problem, not a band a batch would lower.
+    solved_rel: float = 0.1
+    # An eval loss (3+ evals) ending within 1% of its best is a model still getting
+    # better on held-out data: the noisy train band costs nothing visible.
+    eval_points: int = 3
+    eval_at_best: float = 0.01
 
 
 @rule(
@@ -54,9 +59,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the run, relative to the loss level (a short log: from consecutive
     differences). Warning above 5% while the second half no longer falls (a
     noisy band that has stopped descending), info otherwise: a noisy loss that
-    still falls 3%+ is learning through the noise, one that ends 100x below its
-    start is solved, and a spread above the loss's own level is instability (NaN,
-    spikes, fp16), not sampling noise. The regime unknown gives at
+    still falls 3%+ is learning through the noise, one that ends 10x below its
+    start has fitted its task, an eval loss (3+ evals) ending at its best says
+    held-out quality still improves, and a spread above the loss's own level is
+    instability (NaN, spikes, fp16), not sampling noise. The regime unknown gives at
     most info, except for a batch of 1-2 (one or two samples a step in any
     regime); pre-training with a token batch and RL runs (prompts x generations,
     a surrogate loss) are skipped.
@@ -96,7 +102,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         tiny = eb <= p.tiny_batch
         # The harm a small batch does is a noisy band that no longer descends; a noisy
         # loss that still falls (or one that overfits to ~0) is paying only in noise.
-        harmed = noisy and not _still_falling(loss, p) and not _solved(loss, p)
+        harmed = (
+            noisy
+            and not _still_falling(loss, p)
+            and not _solved(loss, p)
+            and not _eval_at_best(run, p)
+        )
         severity = Severity.WARNING if harmed and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
@@ -139,12 +150,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
+def _eval_at_best(run: Run, p: Params) -> bool:
+    """The eval loss ends at (within 1% of) its best, below where it began: held-out
+    quality still improves, so the train loss's band is noise the run learns through."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return False
+    e = ev.finite().values
+    if e.size < p.eval_points:
+        return False
+    best = float(e.min())
+    return float(e[-1]) <= best + p.eval_at_best * abs(best) and float(e[0]) > best
+
+
 def _solved(loss: Series, p: Params) -> bool:
-    """The loss ends 100x below where it started: a task fitted to ~0, whose relative
-    noise is the jitter of a solved problem, not a band a larger batch would lower."""
+    """The loss ends 10x below where it started: a task fitted, whose relative noise
+    is the jitter of a fitted problem, not a band a larger batch would lower."""
     f = loss.finite().values
     k = max(1, f.size // 10)
-    head, tail = float(np.median(f[:k])), float(np.median(f[-k:]))
+    # where it started: the first 3 logs (a fast first drop is not the start level)
+    head, tail = float(np.max(f[:3])), float(np.median(f[-k:]))
     return head > 0 and tail <= p.solved_rel * head
 
 

@@ -51,8 +51,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     downward trend, seed B's plateau; the eval loss when no train loss is logged)
     or when no loss at all is logged to say otherwise;
     when the loss falls or settles, info: a tuning hint. A quarter or more is info
-    too when the curve shows it cost nothing: the loss solved (100x below its start),
-    or an LR found too high (a longer ramp only kept that LR low for longer).
+    too when the curve shows it cost nothing: the loss still falling at the end of
+    the run, or solved (100x below its start), or an LR found too high (a longer
+    ramp only kept that LR low for longer). A run that was warmup to its last log
+    never trained at its planned LR: a warning unless the loss was solved.
 
     **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -103,7 +105,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # loss 100x down), or the LR was too high anyway (a longer ramp only kept it low
     # for longer; the level, not the ramp, hurt that run).
     too_high = run.symptom("lr-too-high") is not None
-    costly = strong and not (c is not None and c.converged) and not too_high
+    # A run that was warmup to its end never trained at its planned LR: harm unless it
+    # solved its task anyway. Otherwise a quarter or more is an efficiency hint (info)
+    # while the curve shows a clean descent: still falling at the end, or solved.
+    never_peaked = not w.complete or frac >= 0.98  # (planned length known: see above)
+    solved = c is not None and c.converged
+    costly = (never_peaked and not solved) or (strong and not converging and not solved)
+    costly = costly and not too_high
     severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
         title=(
