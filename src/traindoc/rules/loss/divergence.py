@@ -66,6 +66,11 @@ class Params:
     # same (the eval loss 2x as well, or a task metric halved / a WER doubled at the
     # same logs): two curves jumping together is no batch noise.
     two_jump: float = 2.0
+    # A stretch at one LR (moves within 2%) that ends with the LR divided by 2x or
+    # more (a step decay, ReduceLROnPlateau) is judged on its own: a rise there is a
+    # divergence the cut ended, not a run that "recovered".
+    lr_level: float = 0.02
+    lr_cut: float = 2.0
 
 
 @rule(
@@ -73,7 +78,7 @@ class Params:
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
         "with the evals, or into +Inf, "
-        "1 of 1e6 or more; 10 for the trend tests"
+        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended)"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -116,6 +121,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf and never comes back
     near its level has overflowed: the end point of a blow-up, at any length (error).
+    A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
+    ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
+    above where the stretch began diverged at that LR, even when the cut rescued the
+    run's end (warning).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -157,6 +166,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         elif (hit := _short_blowup(run, p, f)) is not None:
             yield hit
         return
+    hit = _early_blowup(run, p, f, *bins(f), _late(p, f), max(3, int(p.tail_fraction * n)))
+    if hit is None:
+        hit = _late_rise(run, p, f)
+    if hit is None:
+        hit = _cut_short(run, p, f)
+    if hit is not None:
+        yield hit
+
+
+def _late(p: Params, f: Series) -> float:
+    """Median of the last 10% of the finite points (3 at least): where the run ended."""
+    return float(np.median(f.values[-max(3, int(p.tail_fraction * len(f))) :]))
+
+
+def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
+    """The late level 10%+ above the best smoothed level, beyond noise, with a rising
+    trend since the best (warning), or 50%+ / back on the floor (error)."""
+    n = len(f)
     st, vals = bins(f)
     nb = vals.size
     kt = max(3, int(p.tail_fraction * n))
@@ -164,27 +191,23 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     tail_start = f.steps[-kt]
     before = st < tail_start
     if before.sum() < 3:
-        return
+        return None
     sigma = diff_mad(f.values) / math.sqrt(2)
     se = 1.2533 * sigma / math.sqrt(kt)
-    hit = _early_blowup(run, p, f, st, vals, late, kt)
-    if hit is not None:
-        yield hit
-        return
     sm = rolling_median(vals, p.smooth)
     i_best = int(np.argmin(np.where(before, sm, np.inf)))
     best = float(sm[i_best])
     scale = max(abs(best), 1e-12)
     rise = (late - best) / scale
     if rise < p.min_rise or late - best < p.noise_z * se:
-        return
+        return None
     after = slice(i_best, nb)
     tr = trend(st[after], vals[after])
     floor = run.floor
     back_at_floor = floor is not None and best < 0.9 * floor and late >= 0.97 * floor
     blowup = rise >= p.blowup_rise or back_at_floor
     if not blowup and not tr.rising:
-        return
+        return None
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
@@ -201,7 +224,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         evidence["floor"] = floor
     if (lr := _lr_at(run, onset)) is not None:
         evidence["lr_at_onset"] = lr
-    yield Hit(
+    return Hit(
         title=(
             f"Loss diverges: from a best of {fmt(best)} (step {int(st[i_best])}) it climbs "
             f"to {fmt(late)} ({rise:+.0%}), from step {onset}"
@@ -222,6 +245,70 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _cut_short(run: Run, p: Params, f: Series) -> Hit | None:
+    """A rise at a constant LR that the schedule's cut ended: the loss climbed for a
+    whole stretch at one LR and only came down when the LR was divided (a step decay,
+    ReduceLROnPlateau, an anneal-on-plateau loop). The run's end looks recovered; the
+    stretch before the cut diverged at that LR: it ends 10%+ above where it began."""
+    for lo, hi, lr, cut_to in _constant_lr_stretches(run, p):
+        keep = (f.steps >= lo) & (f.steps < hi)
+        seg = Series(f.name, f.steps[keep], f.values[keep], None, f.source)
+        if len(seg) < p.min_points:
+            continue
+        # The stretch as a whole left the model worse than it found it: it ends 10%+
+        # above where it began. (After a step decay a loss often dips fast and creeps
+        # back up a little at the new LR, still far below where the stretch began.)
+        head = float(np.median(seg.values[: p.head_points]))
+        if not _late(p, seg) >= (1 + p.min_rise) * head:
+            continue
+        hit = _late_rise(run, p, seg)
+        if hit is None:
+            continue
+        ev = dict(hit.evidence) | {"lr": lr, "lr_cut_to": cut_to, "cut_step": hi}
+        return Hit(
+            title=(
+                f"Loss diverges at LR {fmt(lr)}: from a best of {fmt(ev['best_loss'])} it "
+                f"climbs to {fmt(ev['late_loss'])} ({ev['rise']:+.0%}) until the LR is cut "
+                f"to {fmt(cut_to)} at step {hi}"
+            ),
+            step=hit.step,
+            end_step=hi,
+            evidence=ev,
+            explanation=(
+                f"At a constant LR of {fmt(lr)} the training loss went up and stayed up for "
+                "the whole stretch; it came down only when the schedule cut the LR. The "
+                "updates at that LR were making the model worse: every step of the stretch "
+                "was wasted, and the run restarts from a worse point than its best."
+            ),
+            prescription=(
+                f"Start below {fmt(lr)} (the cut to {fmt(cut_to)} is what worked); "
+                + advice.join(*advice.steadier(run, "or lower the peak LR 3-10x"))
+                + "."
+            ),
+            severity=Severity.WARNING,  # the cut rescued the run: not its end state
+        )
+    return None
+
+
+def _constant_lr_stretches(run: Run, p: Params) -> Iterator[tuple[int, int, float, float]]:
+    """(first step, cut step, LR, LR after) of each stretch logged at one LR (within
+    `lr_level`) that ends with the LR divided by `lr_cut` or more. A cosine or
+    linear decay changes the LR a little at every log: it has no such stretch."""
+    lr = run.get("lr")
+    if lr is None or len(lr) < 2 * p.min_points:
+        return
+    lf = lr.finite()
+    v, st = lf.values, lf.steps
+    if v.size < 2 or (v <= 0).any():
+        return
+    # a new level wherever the LR moves by more than `lr_level` of itself
+    breaks = np.flatnonzero(np.abs(np.diff(v)) > p.lr_level * v[:-1]) + 1
+    starts = np.concatenate(([0], breaks))
+    for a, b in zip(starts[:-1], breaks, strict=True):
+        if v[b] <= v[b - 1] / p.lr_cut:
+            yield int(st[a]), int(st[b]), float(v[b - 1]), float(v[b])
 
 
 def _early_blowup(
