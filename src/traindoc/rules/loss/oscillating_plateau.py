@@ -83,7 +83,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     whose last third is > 5% above its first is climbing, not a plateau). Flags when
     that band covers >= 30% of the run (of the planned run, `max_steps`, when known), follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
     level), the LR has not decayed to near 0 there, and eval loss (if logged) is not
-    improving.
+    improving (a significant falling trend with a 2%+ drop over the band, or a fall
+    at every one of 5+ evals there, however small).
 
     **Why it matters.** Seed B (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
     oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
@@ -193,7 +194,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         evidence["band_lr_fraction_of_peak"] = lr_frac
     if eval_stats is not None:
         e_drop, e_z, _ = eval_stats
-        if e_drop > p.eval_improving and e_z < p.falling_z:
+        if e_z < p.falling_z and (e_drop > p.eval_improving or _eval_falls_each(run, onset, p)):
             return  # validation still improving: not the stalled picture
         evidence["eval_drop_over_band"] = e_drop
     yield Hit(
@@ -223,6 +224,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _eval_falls_each(run: Run, onset: int, p: Params) -> bool:
+    """The eval loss fell at every one of its 5+ evals over the band: however slowly
+    (a low LR, a decayed schedule), held-out quality is still improving."""
+    ev = run.get("eval_loss")
+    e = ev.finite().after(onset).values if ev is not None else np.empty(0)
+    return e.size >= p.eval_min_points and bool((np.diff(e) < 0).all())
 
 
 def _eval_over(run: Run, onset: int, p: Params) -> tuple[float, float, int] | None:
