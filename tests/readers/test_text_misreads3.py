@@ -157,3 +157,28 @@ def test_a_results_line_of_another_trainer_is_unchanged(tmp_path: Path) -> None:
     )
     run = _one(tmp_path, body)
     assert run.get("loss").values.tolist() == [2.5, 2.0, 1.5]
+
+
+def test_a_value_named_before_at_step_is_that_metric(tmp_path: Path) -> None:
+    # TensorFlow tutorials print "Average loss at step 2000 : 4.37" (word2vec) and
+    # "Loss at step 100 : nan": the words before `at step` name the value
+    body = "Starting Training\n" + "".join(
+        f"Average loss at step {s} : {v}\n" for s, v in ((2000, 4.37), (4000, 3.9), (6000, 3.71))
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [2000, 4000, 6000]
+    assert run.get("loss").values.tolist() == [4.37, 3.9, 3.71]
+    nan = _one(tmp_path, "".join(f"loss at iteration {i}: nan\n" for i in (10, 20, 30)))
+    assert len(nan.get("loss")) == 3
+
+
+def test_a_message_at_a_step_is_not_a_metric(tmp_path: Path) -> None:
+    # near miss: "Saved checkpoint at step 500: 3" names no metric, and a bare
+    # "at step N: v" has no name to give the value
+    body = "".join(
+        f"step {s} loss: {v}\nSaved checkpoint at step {s}: 1\n"
+        for s, v in ((1, 2.0), (2, 1.8), (3, 1.7))
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == [2.0, 1.8, 1.7]
+    assert not any("checkpoint" in name for name in run.series)

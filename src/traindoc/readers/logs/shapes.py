@@ -593,6 +593,8 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         j = _prev(toks, j)
         if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":  # "key:=v", "a::b"
             j = _prev(toks, j)
+    if j >= 0 and toks[j].kind == "slot" and (named := _at_step(toks, j, used)) is not None:
+        return named[0], sep, opened, named[1]  # "Average loss at step 2000 : 4.37"
     # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name;
     # "Average Loss (valid) 0.0032": the split it is measured on, kept on the key
     qual, qual_idx = "", []
@@ -639,6 +641,40 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
     return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+
+
+def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] | None:
+    """(key, its token indices) when the number at j is a step named after the value's
+    key: "Loss at step 100 : 5.2", "Average loss at step 2000: 4.37" (TensorFlow's
+    word2vec tutorial), "loss at iteration 30: nan". The key is the words before `at`."""
+    k = _prev(toks, j)
+    if k < 0 or toks[k].kind != "word" or toks[k].text.lower() not in _AT_STEP_WORDS:
+        return None
+    m = _prev(toks, k)
+    if m < 0 or toks[m].kind != "word" or toks[m].text.lower() != "at":
+        return None
+    idx: list[int] = []
+    n = _prev(toks, m)
+    while (
+        len(idx) < MAX_KEY_WORDS
+        and n >= 0
+        and toks[n].kind == "word"
+        and n not in used
+        and toks[n].text.lower() not in _FILLER
+        and toks[n].text not in _LEVELS
+    ):
+        idx.insert(0, n)
+        if n < 2 or toks[n - 1].text != " ":
+            break
+        n -= 2
+    if not idx:
+        return None
+    keep = _best_suffix([toks[i].text for i in idx])
+    idx = idx[len(idx) - keep :]
+    return " ".join(toks[i].text for i in idx), idx + [m]
+
+
+_AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
 
 
 def _best_suffix(words: list[str]) -> int:
