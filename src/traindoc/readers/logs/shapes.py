@@ -671,7 +671,7 @@ def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] 
         return None
     keep = _best_suffix([toks[i].text for i in idx])
     idx = idx[len(idx) - keep :]
-    return " ".join(toks[i].text for i in idx), idx + [m]
+    return " ".join(toks[i].text for i in idx), [*idx, m]
 
 
 _AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
