@@ -15,6 +15,7 @@ from typing import Any
 
 from traindoc.model import Finding, Run, Severity
 from traindoc.model.finding import qualified
+from traindoc.model.signals import kind
 
 FAMILIES = ("loss", "rate", "grads", "numerics", "resume", "ckpt", "data", "memory")
 
@@ -132,6 +133,8 @@ def _has(run: Run, need: str) -> bool:
         return run.fact(need[5:]) is not None
     if need.startswith("event:"):
         return any(e.kind == need[6:] for e in run.events)
+    if need.startswith("kind:"):  # any series of that kind ("kind:task": an accuracy, F1 ...)
+        return any(kind(name) == need[5:] for name in run.series)
     return run.get(need) is not None
 
 

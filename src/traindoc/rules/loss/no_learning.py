@@ -12,6 +12,7 @@ from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import bins, diff_mad, fmt, trend
 from traindoc.model import Finding, Run, Series, Severity
+from traindoc.model.signals import kind
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
@@ -70,11 +71,11 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|event:fp16-overflow",),
+    requires=("loss|event:fp16-overflow|kind:task",),
     uses=("lr", "grad_norm"),
     core=True,
     reads=("eval-stagnation",),
@@ -131,7 +132,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     predicts differently somewhere, so its predictions are frozen (typically the
     majority class). Two evals suffice when the first is at step 0, before any
     update (Caffe's `test_initialization`): the trained model then scores exactly
-    what the untrained one did, whatever the loss did in between.
+    what the untrained one did, whatever the loss did in between. With no loss
+    logged at all, an eval metric and its train counterpart each identical at 4+
+    logs (not at 0, 1 or 100) settle it the same way (warning).
 
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
@@ -151,7 +154,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
         return
     loss = run.get("loss")
-    if loss is None or run.is_rl:
+    if run.is_rl:
+        return
+    if loss is None:  # only task metrics logged (an accuracy per epoch)
+        if (hit := _frozen_metrics(run, p)) is not None:
+            yield hit
         return
     f = loss.finite()
     n = len(f)
@@ -459,6 +466,46 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _frozen_metrics(run: Run, p: Params) -> Hit | None:
+    """No loss logged: an eval metric and its train counterpart each identical to the
+    printed digit at 4+ logs. Two sets of samples scored the same every time by a
+    model whose weights move is not possible: its predictions are frozen."""
+    evals = [m for m, _ in task_metrics(run)]
+    frozen = [s for s in run.series.values() if kind(s.name) == "task" and _stuck(s, p)]
+    ev = next((s for s in frozen if any(s is m for m in evals)), None)
+    tr = next((s for s in frozen if not any(s is m for m in evals)), None)
+    if ev is None or tr is None:
+        return None
+    e, t = float(ev.finite().values[0]), float(tr.finite().values[0])
+    return Hit(
+        title=(
+            f"{ev.name} is {fmt(e)} at every one of {len(ev)} evals and {tr.name} {fmt(t)} "
+            f"at every one of {len(tr)} logs: the predictions do not change"
+        ),
+        step=int(min(ev.steps[0], tr.steps[0])),
+        end_step=int(max(ev.steps[-1], tr.steps[-1])),
+        evidence={"metric": ev.name, "value": e, "evals": len(ev), "train_metric": tr.name},
+        explanation=(
+            "A model whose weights change scores at least some samples differently from one "
+            f"epoch to the next; {ev.name} and {tr.name} both identical to the last digit mean "
+            "the predictions are frozen, most often one class for every input (the metric is "
+            "then that class's share). The model is not learning the task."
+        ),
+        prescription=(
+            "Log the loss too; check the predictions' class distribution, then the LR (0, or "
+            "far too low / high), the labels, and that the trained parameters are the ones "
+            "used for prediction."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _stuck(s: Series, p: Params) -> bool:
+    """Identical at 4+ logs, and not at a metric's ends (1.0 / 100 solved, 0 not started)."""
+    v = s.finite().values
+    return v.size >= p.frozen_metric_points and np.ptp(v) == 0 and v[0] not in (0.0, 1.0, 100.0)
 
 
 def _mostly_down(y: np.ndarray) -> bool:
