@@ -108,7 +108,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # A run that was warmup to its end never trained at its planned LR: harm unless it
     # solved its task anyway. Otherwise a quarter or more is an efficiency hint (info)
     # while the curve shows a clean descent: still falling at the end, or solved.
-    never_peaked = not w.complete or frac >= 0.98  # (planned length known: see above)
+    # (the LR still rising where the log ends counts only when the log reaches the
+    # planned end: a run cut by a NaN at 11% of its plan says nothing of its warmup)
+    reached_end = run.fact("ended") or (run.last_step or 0) >= 0.95 * total
+    never_peaked = frac >= 0.98 or (not w.complete and bool(reached_end))
     solved = c is not None and c.converged
     costly = (never_peaked and not solved) or (strong and not converging and not solved)
     costly = costly and not too_high
