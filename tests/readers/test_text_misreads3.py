@@ -182,3 +182,49 @@ def test_a_message_at_a_step_is_not_a_metric(tmp_path: Path) -> None:
     run = _one(tmp_path, body)
     assert run.get("loss").values.tolist() == [2.0, 1.8, 1.7]
     assert not any("checkpoint" in name for name in run.series)
+
+
+def test_a_launch_command_with_single_dash_flags_is_the_runs_config(tmp_path: Path) -> None:
+    # OpenNMT-py / Lua Torch scripts take `-optim adam -learning_rate 1.0`: on a launch
+    # command they are settings (the optimizer decides what LR is too high), not a record
+    body = (
+        "+ python train.py -data d -gpuid 0 -brnn -layers 2 -batch_size 80 -epochs 20 "
+        "-optim adam -dropout 0.2 -learning_rate 1.0\n"
+        + "".join(
+            f"Epoch  1,  {s}/21692; acc:   0.4; ppl: {p}; 22 s elapsed\n"
+            for s, p in ((50, 90.0), (100, 80.0), (150, 70.0))
+        )
+    )
+    run = _one(tmp_path, body)
+    assert run.fact("optim") == "adam" and run.fact("learning_rate") == 1.0
+    assert run.fact("per_device_batch") == 80
+    assert "layers" not in run.series and "gpuid" not in run.series
+
+
+def test_single_dash_words_outside_a_launch_command_are_not_flags(tmp_path: Path) -> None:
+    # near miss: "-optim adam" in prose (no `python x.py`) stays prose
+    body = "I tried -optim adam as well\n" + "".join(
+        f"step {s} loss: {v}\n" for s, v in ((1, 2.0), (2, 1.8), (3, 1.7))
+    )
+    assert _one(tmp_path, body).fact("optim") is None
+
+
+def test_a_perplexity_only_log_has_its_loss_as_ln_ppl(tmp_path: Path) -> None:
+    # OpenNMT prints `ppl:` and no loss; the loss is its log (and the task a token CE)
+    from traindoc.readers.derived import finalize
+
+    body = "".join(
+        f"Epoch  1,  {s}/21692; acc:  30.1; ppl: {p}; 22 s elapsed\n"
+        for s, p in ((50, 148.41), (100, 54.6), (150, 20.09))
+    )
+    run = finalize(_one(tmp_path, body))
+    assert [round(v, 2) for v in run.get("loss").values] == [5.0, 4.0, 3.0]
+    assert run.get("loss").source.startswith("derived: ln(ppl)")
+    assert run.fact("task") == "lm"
+    # near miss: a log that prints its loss keeps it (the perplexity is not used)
+    both = "".join(
+        f"step {s} loss: {v} ppl: {p}\n"
+        for s, v, p in ((1, 2.5, 12.2), (2, 2.0, 7.4), (3, 1.9, 6.7))
+    )
+    kept = finalize(_one(tmp_path, both))
+    assert kept.get("loss").values.tolist() == [2.5, 2.0, 1.9]

@@ -135,3 +135,50 @@ def test_a_long_warmup_is_not_blamed_when_the_lr_was_too_high() -> None:
     d = diagnose(build_run(RAMP), [specs[r] for r in ("warmup-too-long", "lr-too-high")])
     assert next(f for f in d.findings if f.rule == "lr-too-high").severity >= Severity.WARNING
     assert next(f for f in d.findings if f.rule == "warmup-too-long").severity == Severity.INFO
+
+
+# OpenNMT-py with `-optim adam -learning_rate 1.0`, regime unknown: a loss pinned at
+# the perplexity cap. Adam at 50x the most tolerant table value is too high for any
+# network; SGD at 1.0 is OpenNMT's default and proves nothing.
+ADAM_FAR = {
+    "facts": {"optim": "adam", "learning_rate": 1.0},
+    "series": {"loss": {"every": 50, "start": 50, "segments": [{"n": 6, "const": 100.0}]}},
+}
+
+
+def _lr_severity(case: dict, *rules: str) -> Severity | None:
+    specs = load_all()
+    d = diagnose(build_run(case), [specs[r] for r in ("lr-too-high", *rules)])
+    return next((f.severity for f in d.findings if f.rule == "lr-too-high"), None)
+
+
+def test_adam_far_past_any_table_that_never_learned_is_blamed_whatever_the_regime() -> None:
+    assert _lr_severity(ADAM_FAR, "no-learning") == Severity.ERROR
+
+
+def test_sgd_at_the_same_lr_or_adam_under_the_far_bound_is_not() -> None:
+    sgd = {**ADAM_FAR, "facts": {"optim": "sgd", "learning_rate": 1.0}}
+    assert _lr_severity(sgd, "no-learning") == Severity.INFO
+    near = {**ADAM_FAR, "facts": {"optim": "adam", "learning_rate": 1e-2}}
+    assert _lr_severity(near, "no-learning") == Severity.INFO
+
+
+# Two logs at LR 2.0 whose first (after 49 updates) is 6776, far above any ln(V): the
+# updates at that LR wrecked the model before the first log (OpenNMT transformer).
+WRECKED = {
+    "facts": {"trainer": "opennmt"},
+    "series": {
+        "loss": {"every": 50, "start": 50, "segments": [{"values": [6776.2, 6487.7]}]},
+        "lr": {"every": 50, "start": 50, "segments": [{"values": [2.0, 2.0]}]},
+    },
+}
+
+
+def test_a_first_loss_wrecked_by_updates_at_a_hot_lr_is_the_lrs() -> None:
+    assert _lr_severity(WRECKED, "absurd-initial-loss") == Severity.ERROR
+    # near miss: the same loss logged at step 1, before any update, is the init's
+    at_init = {
+        **WRECKED,
+        "series": {k: {**v, "every": 1, "start": 1} for k, v in WRECKED["series"].items()},
+    }
+    assert _lr_severity(at_init, "absurd-initial-loss") == Severity.INFO

@@ -86,6 +86,7 @@ CE_TRAINERS = frozenset(
         "minimind",
         "fairseq",
         "deepspeed",
+        "opennmt",  # xent: the per-token cross-entropy of a translation model
     }
 )
 

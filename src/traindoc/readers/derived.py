@@ -135,7 +135,28 @@ def _derived_losses(run: Run) -> Run:
             total += p.values[np.searchsorted(p.steps, common)]
         names = " + ".join(p.name for p in parts)
         series[target] = Series.from_arrays(target, common, total, None, f"derived: sum of {names}")
+    _from_perplexity(series)
     return replace(run, series=series) if len(series) != len(run.series) else run
+
+
+# A perplexity is exp of the mean cross-entropy: OpenNMT, fairseq and PyTorch's word
+# language model print `ppl` where others print the loss.
+_PPL = re.compile(r"^(?:(train|eval|val|valid|validation|dev|test)[_/ ])?(ppl|perplexity)$", re.I)
+
+
+def _from_perplexity(series: dict[str, Series]) -> None:
+    """`loss` / `eval_loss` as ln(perplexity) when a log prints only the perplexity."""
+    for name, s in list(series.items()):
+        m = _PPL.match(name)
+        if m is None or not len(s):
+            continue
+        target = Signal.LOSS.value if m.group(1) in (None, "train") else Signal.EVAL_LOSS.value
+        if target in series:
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = np.where(s.values > 0, np.log(s.values), np.nan)
+        source = f"derived: ln({name}), {s.source or 'the log'} prints only the perplexity"
+        series[target] = replace(s, name=target, values=values, source=source)
 
 
 def _effective_batch(facts: dict[str, Fact]) -> None:
@@ -184,6 +205,9 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")
     elif _val(facts, "vocab_size"):
         facts["task"] = Fact("lm", f"inferred: {facts['vocab_size'].source}")
+    elif (loss := run.get(Signal.LOSS)) is not None and loss.source.startswith("derived: ln("):
+        # a perplexity is exp of a token-level cross-entropy: a language / translation model
+        facts["task"] = Fact("lm", f"inferred: {loss.source}")
     elif name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None):
         facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
 

@@ -80,6 +80,12 @@ def _message(text: bytes) -> bytes:
 _CLI_FLAG = re.compile(
     rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
 )
+# Single-dash flags (`-optim adam -learning_rate 1.0`: OpenNMT, Lua Torch, fairseq-era
+# scripts) count only on a launch command: elsewhere `-0.5` or `-v` mean other things.
+_LAUNCH = re.compile(rb"(?:^|[\s+$>])(?:python[\d.]*|th|torchrun|deepspeed)\s+\S+\.(?:py|lua)\b")
+_CLI_SHORT = re.compile(
+    rb"(?<![\w-])-([A-Za-z][A-Za-z_]{1,40})\s+(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'-][^\s,\\\"']{0,119})"
+)
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
@@ -285,6 +291,12 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if (
+            k in ("record", "config", "other")
+            and _LAUNCH.search(text)
+            and self._cli_flags(no, text)
+        ):
+            return  # `python train.py -lr 1.0 -epochs 20`: the run's settings, not a record
         if k not in ("record", "progress") and (said := profiles.setting(text)):
             # a setting in words ("num epochs / epoch数: 30", "... Apex, opt level O1")
             for key, value in said:
@@ -708,6 +720,8 @@ class TextLog:
         """A launch command pasted with the log (`--lr_scheduler_type cosine \\`, or
         inline in prose): its flags are the run's config. True when it had some."""
         flags = _CLI_FLAG.findall(text) if b"--" in text else []
+        if _LAUNCH.search(text):
+            flags += _CLI_SHORT.findall(text)
         for key, value in flags:
             self.config.setdefault(
                 key.decode("utf-8", "replace").lower().replace("-", "_"),

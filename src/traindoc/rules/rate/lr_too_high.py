@@ -68,6 +68,10 @@ class Params:
     # to half the LR at the break.
     rising_points: int = 3
     below_break: float = 0.5
+    # Adam(W) at 10x the most tolerant table value (2e-2) or more is too high for any
+    # network: a run that never learned or sits at chance there is the LR's, whatever
+    # the regime.
+    adam_far: float = 10.0
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -79,6 +83,8 @@ SYMPTOMS = {
     # chance: the steps are too large to find the descent at all
     "stuck": ("uniform-plateau", "no-learning"),
 }
+# (and "wrecked": absurd-initial-loss after updates at the LR, read from its evidence)
+_SHOWN = {"non-finite": "NaN/Inf", "wrecked": "a first loss far above ln(V) after updates at it"}
 
 
 @rule(
@@ -92,6 +98,7 @@ SYMPTOMS = {
     # a curve wrecked by a bad resume is not the LR's fault
     explained_by=("fp16-instability", "absurd-initial-loss", "resume-loss-jump"),
     reads=(
+        "absurd-initial-loss",
         "divergence",
         "nonfinite-loss",
         "nonfinite-gradients",
@@ -112,7 +119,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
     loss does not fall (error), three or more loss / grad-norm spikes, or an
     oscillating plateau (warning); a known regime's model that never learned or sits
-    at chance (no-learning, uniform-plateau) under Adam(W) (error). Without
+    at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
+    Adam(W) at 2e-2 or more (error); a first logged loss far above ln(V) that came
+    after updates at this LR (absurd-initial-loss's "after hot updates", error). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
     logs before it is a warning: the warmup carried the LR past what the run takes,
@@ -206,15 +215,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     plateau = plateau or (not solved and run.symptom("oscillating-plateau") is not None)
     if plateau:
         signs.append("oscillating")
+    optim = str(run.fact("optim", "")).lower()
+    # Adam's step moves every weight by ~LR whatever the gradient's scale: 10x the most
+    # tolerant table value is too high for any network, whatever the regime.
+    adam_far = "adam" in optim and pk.value >= p.adam_far * p.unknown_tolerated
     for sign, rules in SYMPTOMS.items():
-        if sign == "stuck" and not (high and regime and "sgd" not in str(run.fact("optim", ""))):
+        if sign == "stuck" and not (high and (regime or adam_far) and "sgd" not in optim):
             # at chance with a usual LR is too low, bad data or a bug; and only a known
-            # regime under Adam(W) says what "too high" is (SGD takes 0.1 by design)
+            # regime under Adam(W), or Adam far past any table, says what "too high" is
+            # (SGD takes 0.1 by design)
             continue
         if sign not in signs and run.symptom(*rules) is not None:
             signs.append(sign)
     if "diverging" not in signs and _eval_worsens(run, p):
         signs.append("diverging")  # held-out loss climbing while the train loss does not fall
+    absurd = run.symptom("absurd-initial-loss")
+    if high and absurd is not None and "lr_before_first_log" in absurd.evidence:
+        signs.append("wrecked")  # the first log came after updates at this LR, far above ln(V)
 
     # The tolerance table is for transformer LMs under AdamW. With no regime known
     # and a task known not to be language modelling (a classifier, a regressor),
@@ -227,7 +244,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if not signs:
             return
     if high:
-        if {"non-finite", "diverging", "stuck"} & set(signs):
+        if {"non-finite", "diverging", "stuck", "wrecked"} & set(signs):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
@@ -242,7 +259,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     target = (p.target[regime] if regime else p.unknown_target) * scale
     what = REGIME_WORDS.get(regime or "", "a typical run") + (" at this size" if size_why else "")
     shown = (
-        ", ".join("NaN/Inf" if s == "non-finite" else s for s in signs)
+        ", ".join(_SHOWN.get(s, s) for s in signs)
         if signs
         else "no instability in the curves (yet)"
     )
