@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -89,6 +90,23 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     return name
 
 
+# The timings HF Trainer.evaluate() adds to every dict it logs: a dict that carries one
+# was logged by an eval as a whole, though a trainer's own keys in it can lack the
+# prefix (unsloth/TRL's GRPO prints `'num_tokens'` and `'completions/mean_length'` next
+# to `'eval_loss'`); read as train names they overwrite the train point of that step.
+EVAL_MARKS = frozenset({"eval_runtime", "eval_samples_per_second", "eval_steps_per_second"})
+
+
+def eval_marked(names: Iterable[str | None]) -> bool:
+    """The names are those of a dict an evaluation logged (see EVAL_MARKS)."""
+    return not EVAL_MARKS.isdisjoint(names)
+
+
+def as_eval(name: str) -> str:
+    """A name of an eval-marked dict: `eval_<name>` unless it already names an eval."""
+    return name if is_eval(name) else "eval_" + name
+
+
 @dataclass
 class Program:
     """How the numbers of one shape become a record (built once per shape)."""
@@ -151,11 +169,14 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     scale_of = {f.key: f.slot for f in plan.fields if f.role == "scale"}
     scaled: list[tuple[int, int]] = []  # (value column, group of its printed scale)
     lr_scale: int | None = None
+    marked = eval_marked(metric_name(f.key, f.unit, "") for f in plan.fields if f.role == "value")
     for f in plan.fields:
         if f.role == "value":
             name = metric_name(f.key, f.unit, plan.context)
             if name is None:
                 continue
+            if marked:
+                name = as_eval(name)
             if canonical(name) == "lr" and lr_group is None:
                 lr_group, lr_scale = f.slot, scale_of.get(f.key)  # verl's "actor/lr:0.000"
             if canonical(name) == "lr" and name in ("lr", "learning_rate"):
@@ -200,7 +221,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
         width += 1
     names = tuple(n for _, n in values)
     take = itemgetter(*groups) if len(groups) > 1 else (lambda g, i=groups: (g[i[0]],))
-    evals = plan.context == "eval"
+    evals = plan.context == "eval" or marked
     prog = Program(pid, plan, rx, names, take, width, extras, lr_group, total_group, evals)
     prog.shape = shape.decode("utf-8", "replace")
     prog.epoch_total_group = epoch_total_group

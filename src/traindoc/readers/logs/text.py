@@ -37,7 +37,9 @@ from traindoc.readers.logs.records import (
     Loose,
     Program,
     apply_scales,
+    as_eval,
     compile_program,
+    eval_marked,
     metric_name,
     power_of_ten,
     to_row,
@@ -776,6 +778,8 @@ def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
             v = _num(nums, f.slot)
             if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
                 out.append(("lr" if canonical(name) == "lr" else name, v))
+    if eval_marked(n for n, _ in out):
+        out = [(as_eval(n), v) for n, v in out]
     return out
 
 

@@ -1,0 +1,77 @@
+"""Reader fixes found on real cases (issue 12, readers7): eval dicts whose keys lack the
+eval_ prefix, an entropy term read as the loss, ETA fields read as numbers, and the
+settings an argparse Namespace or `key=value` lines print at the top of a log.
+
+Each fix has a real case it must read, and a near miss it must leave alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import one_log
+from traindoc.readers.logs import text
+
+REAL = Path(__file__).resolve().parents[1] / "real"
+
+# -- 1. an eval dict (HF's eval timings in it) is an eval as a whole -------------------------
+
+_DPO_TRAIN = (
+    "{{'loss': {loss}, 'learning_rate': 5e-07, 'rewards/chosen': {rc}, "
+    "'rewards/margins': 0.01, 'epoch': {ep}}}\n"
+)
+_BAR = " {p}%|###       | {n}/30 [00:{n}<00:40,  1.02s/it]\n"
+_EVAL_BAR = "100%|##########| 8/8 [00:03<00:00,  2.41it/s]\n"
+_DPO_EVAL = (
+    "{{'loss': {loss}, 'rewards/chosen': {rc}, 'rewards/margins': 0.5, "
+    "'eval_runtime': 3.3, 'eval_samples_per_second': 19.4, 'eval_steps_per_second': 2.4, "
+    "'epoch': {ep}}}\n"
+)
+
+
+def test_gspo_eval_dict_keys_are_eval_series() -> None:
+    # unsloth/TRL's GRPO eval dict prints num_tokens and completions/* without the prefix,
+    # after the one train dict: read as train names they overwrote its values at step 1
+    case = REAL / "rl_no_signal_unsloth_gspo_dapo_reward_4_of_4_reward_std_0_gradnorm_0"
+    (run,) = text.read(case / "log_excerpt.txt")
+    assert list(run.get("completions/mean_length").values) == [77.5]
+    assert list(run.get("num_tokens").values) == [83968.0]
+    assert list(run.get("eval_completions/mean_length").values) == [40.13690476190476]
+    assert list(run.get("eval_num_tokens").values) == [1001646.0]
+    assert list(run.get("loss").values) == [0.0]
+
+
+def test_dpo_eval_dict_with_bare_loss_is_the_eval_loss(tmp_path: Path) -> None:
+    # TRL's DPO eval dict as some versions print it: its own keys bare, HF's timings added
+    body = (
+        _DPO_TRAIN.format(loss=0.6931, rc=0.0, ep=0.5)
+        + _BAR.format(p=33, n=10)
+        + _DPO_TRAIN.format(loss=0.6500, rc=0.1, ep=1.0)
+        + _EVAL_BAR
+        + _DPO_EVAL.format(loss=0.9, rc=-0.4, ep=1.0)
+        + _BAR.format(p=66, n=20)
+        + _DPO_TRAIN.format(loss=0.6000, rc=0.2, ep=1.5)
+        + _BAR.format(p=99, n=30)
+    )
+    run = one_log(tmp_path, body)
+    assert list(run.get("loss").values) == [0.6931, 0.65, 0.6]
+    assert list(run.get("eval_loss").steps) == [20]
+    assert list(run.get("eval_loss").values) == [0.9]
+    assert list(run.get("eval_rewards/chosen").values) == [-0.4]
+    assert list(run.get("rewards/chosen").values) == [0.0, 0.1, 0.2]
+
+
+def test_dict_without_eval_timings_keeps_its_train_names(tmp_path: Path) -> None:
+    # near miss: a loop printing train and eval loss in one dict, no evaluate() timings;
+    # and HF's end-of-training summary, whose timings are train_*
+    body = "".join(
+        f"{{'loss': {2.0 - s / 10}, 'eval_loss': {2.5 - s / 10}, 'step': {s}}}\n"
+        for s in range(1, 5)
+    ) + (
+        "{'train_runtime': 12.5, 'train_samples_per_second': 6.4, "
+        "'train_steps_per_second': 0.8, 'train_loss': 1.8, 'epoch': 1.0}\n"
+    )
+    run = one_log(tmp_path, body)
+    assert list(run.get("loss").values) == [1.9, 1.8, 1.7, 1.6]
+    assert list(run.get("eval_loss").values) == [2.4, 2.3, 2.2, 2.1]
+    assert "eval_train_loss" not in run.series
