@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.readers.helpers import one_log
+from traindoc.model.signals import kind
+from traindoc.pipeline import load_all
 from traindoc.readers.logs import text
 
 REAL = Path(__file__).resolve().parents[1] / "real"
@@ -75,3 +79,52 @@ def test_dict_without_eval_timings_keeps_its_train_names(tmp_path: Path) -> None
     assert list(run.get("loss").values) == [1.9, 1.8, 1.7, 1.6]
     assert list(run.get("eval_loss").values) == [2.4, 2.3, 2.2, 2.1]
     assert "eval_train_loss" not in run.series
+
+
+# -- 2. an entropy term is never the loss -----------------------------------------------------
+
+
+def test_verl_summary_loss_is_the_pg_loss_not_the_entropy() -> None:
+    case = REAL / "rl_no_signal_verl_tool_n1_wandb_summary_rewards_advantages_all_zero"
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    loss = run.get("loss")
+    assert list(loss.values) == [0.0]
+    assert "actor/pg_loss" in loss.source and "entropy" not in loss.source
+    assert list(run.get("actor/entropy_loss").values) == [0.1888]
+
+
+@pytest.mark.parametrize(
+    "name", ["actor/entropy_loss", "entropy_loss", "entropy loss", "loss/entropy", "ent_coef_loss"]
+)
+def test_entropy_terms_are_not_losses(name: str) -> None:
+    assert kind(name) == "entropy"
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [
+        # near misses: a cross-entropy is the loss, whatever its spelling
+        ("cross_entropy_loss", "loss"),
+        ("train/CrossEntropyLoss", "loss"),
+        ("cross-entropy loss", "component_loss"),
+        ("binary_cross_entropy_loss", "component_loss"),
+        ("xent_loss", "component_loss"),
+        # an entropy that no name calls a loss stays a plain series
+        ("eval_entropy", "other"),
+        ("agent_loss", "component_loss"),
+    ],
+)
+def test_cross_entropy_is_not_an_entropy_term(name: str, what: str) -> None:
+    assert kind(name) == what
+
+
+def test_text_line_entropy_loss_keeps_its_name(tmp_path: Path) -> None:
+    # a console line naming "entropy loss" and "policy loss": the entropy is never `loss`
+    body = "".join(
+        f"step {s} | policy loss {0.5 - s / 100:.2f} | entropy loss {1.2 - s / 100:.2f}\n"
+        for s in range(1, 6)
+    )
+    run = one_log(tmp_path, body)
+    assert list(run.get("entropy_loss").values) == [1.19, 1.18, 1.17, 1.16, 1.15]
+    assert list(run.get("loss").values) == [0.49, 0.48, 0.47, 0.46, 0.45]
+    assert "loss_1" not in run.series  # was the entropy, read as a second loss
