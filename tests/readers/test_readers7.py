@@ -128,3 +128,56 @@ def test_text_line_entropy_loss_keeps_its_name(tmp_path: Path) -> None:
     assert list(run.get("entropy_loss").values) == [1.19, 1.18, 1.17, 1.16, 1.15]
     assert list(run.get("loss").values) == [0.49, 0.48, 0.47, 0.46, 0.45]
     assert "loss_1" not in run.series  # was the entropy, read as a second loss
+
+
+# -- 3. an ETA, elapsed or time-left field is a clock, never a metric ------------------------
+
+_CLOCKS = {"eta", "elapsed", "elapsed_time", "remaining_time", "time_s", "time_h", "time_m"}
+
+
+def test_mmdet_eta_in_days_is_not_a_series() -> None:
+    # "eta: 3 days, 0:11:00" was read as eta = 3
+    case = REAL / "divergence_mmdet_faster_rcnn_1gpu_lr002_loss_1e26"
+    (run,) = text.read(case / "log_excerpt.txt")
+    assert not _CLOCKS & set(run.series)
+    assert len(run.get("lr")) == len(run.get("time")) == 10  # the step time stays
+
+
+def test_swift_elapsed_and_remaining_durations_are_not_series() -> None:
+    # "elapsed_time": "1m 30s", "remaining_time": "10h 30m 51s": 1, 30, 10, 30, 51 were series
+    case = REAL / "no_learning_swift_ovis2_34b_lora_sft_loss0_gradnorm0_from_step1"
+    (run,) = text.read(case / "log_excerpt.txt")
+    assert not {n for n in run.series if n.startswith(("time_", "elapsed", "remaining"))}
+    assert list(run.get("loss").values) == [0.0] * 5
+
+
+def test_paddle_and_keras_etas(tmp_path: Path) -> None:
+    paddle = "".join(
+        f"[2021/09/14 10:00:0{i}] ppdet.engine INFO: Epoch: [0] [{i * 20:>4}/1000] "
+        f"learning_rate: 0.000100 loss: {2.5 - i / 10:.1f} eta: {i} day, 2:03:0{i} "
+        f"batch_cost: 0.4{i} ips: 20.{i} images/s\n"
+        for i in range(1, 5)
+    )
+    run = one_log(tmp_path, paddle, "paddle.log")
+    assert not _CLOCKS & set(run.series)
+    assert list(run.get("loss").values) == [2.4, 2.3, 2.2, 2.1]
+    assert list(run.get("batch_cost").values) == [0.41, 0.42, 0.43, 0.44]
+    keras = "".join(
+        f"{n}/600 [=====>...] - ETA: {6 - n // 100}s - loss: {1 - n / 1000:.1f}\n"
+        for n in range(100, 600, 100)
+    )
+    run = one_log(tmp_path, keras, "keras.log")
+    assert "eta" not in run.series and len(run.get("loss")) == 5
+
+
+def test_step_times_are_not_clocks(tmp_path: Path) -> None:
+    # near miss: a time per step is a rate of the run, whatever the word "elapsed" in it
+    body = "".join(
+        f" iteration {s}/ 100 | elapsed time per iteration (ms): 53{s}.6 | lm loss: "
+        f"{5 - s / 10:.1f} | data_time: 0.0{s} | time left: 1:0{s}:00\n"
+        for s in range(1, 5)
+    )
+    run = one_log(tmp_path, body)
+    assert len(run.get("elapsed_time_per_iteration")) == 4
+    assert len(run.get("data_time")) == 4
+    assert not {"time_left", "left"} & set(run.series)

@@ -22,7 +22,7 @@ import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
 from traindoc.readers.logs.numbers import to_num
-from traindoc.readers.logs.shapes import Field, Plan, is_furniture
+from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
 NUMG = rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
@@ -56,7 +56,6 @@ _NOT_METRICS = frozenset(
     }
 )
 
-
 # What a metric's name can hold: letters, digits and the separators trainers name with
 # (`train/loss`, `loss_ce`, `rec@1`, `coco/ap (l)`, `memory(gib)`, `s0.acc`, `mAP_0.5:0.95`).
 # A quote, `=`, `,` or a backslash is code or a printed string around a number
@@ -82,7 +81,7 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = low.replace(" ", "_")
-    if name in _NOT_METRICS or is_furniture(name) or not _NAME_OK.fullmatch(name):
+    if name in _NOT_METRICS or is_furniture(name) or is_clock(name) or not _NAME_OK.fullmatch(name):
         return None
     name = _RENAMES.get(name, name)
     if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
