@@ -14,6 +14,8 @@ import pytest
 from tests.readers.helpers import one_log
 from traindoc.model.signals import kind
 from traindoc.pipeline import load_all
+from traindoc.readers import configs
+from traindoc.readers.configs import pretrained
 from traindoc.readers.logs import text
 
 REAL = Path(__file__).resolve().parents[1] / "real"
@@ -181,3 +183,109 @@ def test_step_times_are_not_clocks(tmp_path: Path) -> None:
     assert len(run.get("elapsed_time_per_iteration")) == 4
     assert len(run.get("data_time")) == 4
     assert not {"time_left", "left"} & set(run.series)
+
+
+# -- 4. an argparse Namespace and `key = 'value'` lines are settings, read literally ---------
+
+
+def _facts(run) -> dict:
+    return {k: f.value for k, f in run.facts.items()}
+
+
+def test_word_lm_namespace_is_settings_not_a_record() -> None:
+    case = REAL / "divergence_word_lm_rnn_tanh_lr20_loss_above_ln_vocab_rising_to_17_wikitext2"
+    (log,) = case.glob("*.md")
+    (run,) = text.read(log)
+    facts = _facts(run)
+    assert facts["learning_rate"] == 20 and facts["num_train_epochs"] == 6
+    assert facts["max_grad_norm"] == 0.25 and facts["per_device_batch"] == 20
+    assert facts["dataset"] == "./data/wikitext-2"
+    assert "base_model" not in facts  # model='RNN_TANH' is an architecture, trained from scratch
+    # it was a record at "step" 6: an lr point and a series per number
+    assert not {"bptt", "nhid", "emsize", "clip"} & set(run.series)
+    assert run.get("lr").steps[0] == 200
+
+
+def test_sweep_summary_gives_each_run_its_own_namespace() -> None:
+    log = REAL / "lr_too_high_unet_oxfordpets_seg_lr2e3_tfevents/runs/best_res_3run.txt"
+    first, second = text.read(log)
+    assert _facts(first)["learning_rate"] == 0.001
+    assert _facts(second)["learning_rate"] == 0.002  # UNet_lr2e_3's Namespace, not the first
+    for run in (first, second):
+        facts = _facts(run)
+        assert facts["optim"] == "Adam" and facts["per_device_batch"] == 32
+        assert facts["dataset"] == "/hpc/archive/T_2024_DLAGM/matteo.gianvenuti/"
+        assert "base_model" not in facts  # model_name='UNet_lr1e_3'
+
+
+def test_nanogpt_config_lines_name_the_base_model() -> None:
+    (run,) = text.read(REAL / "nan_nanogpt_gpt2_finetune_shakespeare_iter1/log_excerpt.txt")
+    facts = _facts(run)
+    assert facts["base_model"] == "gpt2"  # init_from = 'gpt2', not the commented 'gpt2-xl'
+    assert facts["dataset"] == "shakespeare"
+    assert facts["learning_rate"] == 3e-5
+
+
+def test_namespace_keeps_its_literals_and_runs_nothing(tmp_path: Path) -> None:
+    # near miss: values that are not literals (a device, a function, a call) are skipped,
+    # never evaluated; the literals around them are kept
+    body = (
+        "Namespace(lr=0.1, device=device(type='cuda'), act=<function relu at 0x7f3a>, "
+        "data=__import__('os').getcwd(), model='resnet50', optimizer='sgd', warmup=500, "
+        "tags=['a', 'b,c'], epochs=3)\n"
+        + "".join(f"step {s} loss {2 - s / 10:.1f}\n" for s in range(1, 5))
+    )
+    facts = _facts(one_log(tmp_path, body))
+    assert facts["learning_rate"] == 0.1 and facts["optim"] == "sgd"
+    assert facts["warmup_steps"] == 500 and facts["num_train_epochs"] == 3
+    assert "dataset" not in facts and "base_model" not in facts
+
+
+def test_cut_namespace_keeps_what_is_whole(tmp_path: Path) -> None:
+    body = "Namespace(model='bert-base-uncased', lr=2e-05, warmup=0.1, data='glue/mr\n"
+    body += "".join(f"step {s} loss {0.7 - s / 100:.2f}\n" for s in range(1, 5))
+    facts = _facts(one_log(tmp_path, body))
+    assert facts["base_model"] == "bert-base-uncased"
+    assert facts["learning_rate"] == 2e-05 and facts["warmup_ratio"] == 0.1
+    assert "dataset" not in facts  # its value was cut: not a literal
+
+
+def test_quoted_setting_lines_near_misses(tmp_path: Path) -> None:
+    body = (
+        "model = 'LSTM'\n"  # an architecture: no base model
+        "wandb_run_name = 'ft-' + str(time.time())\n"  # an expression, not a literal
+        "task = 'sst2'\n"  # not a setting a fact is taken from
+        + "".join(f"step {s} loss {2 - s / 10:.1f}\n" for s in range(1, 5))
+    )
+    facts = _facts(one_log(tmp_path, body))
+    assert not {"base_model", "task"} & set(facts)
+
+
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [
+        ("gpt2", True),
+        ("meta-llama/Llama-2-7b-hf", True),
+        ("Qwen/Qwen2.5-0.5B-Instruct", True),
+        ("bert-base-uncased", True),
+        ("LSTM", False),
+        ("UNet", False),
+        ("resnet50", False),
+        ("resume", False),
+        ("bertscore", False),
+    ],
+)
+def test_pretrained_families(name: str, known: bool) -> None:
+    assert pretrained(name) is known
+
+
+def test_config_files_share_the_setting_aliases() -> None:
+    # the table is configs.py's: a Lightning hparams.yaml with the same keys reads the same
+    got = configs.facts_from({"model": "gpt2", "clip": 1.0, "opt": "adamw", "warmup": 0.06}, "h")
+    assert {k: f.value for k, f in got.items()} == {
+        "base_model": "gpt2",
+        "max_grad_norm": 1.0,
+        "optim": "adamw",
+        "warmup_ratio": 0.06,
+    }
+    assert "base_model" not in configs.facts_from({"arch": "UNet"}, "h")

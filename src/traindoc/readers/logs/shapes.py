@@ -242,7 +242,7 @@ class Field:
 @dataclass(frozen=True, slots=True)
 class Plan:
     # record | progress | epoch | header | axis | row | config | title | prose | summary
-    # | other
+    # | settings | other
     kind: str
     fields: tuple[Field, ...] = ()
     context: str = ""  # "eval" for a validation / test line
@@ -271,6 +271,8 @@ def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
     if _CODE.search(shape):
         return Plan("code")
+    if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
+        return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:
         return title
     if is_axis_header(shape):

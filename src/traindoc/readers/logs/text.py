@@ -26,7 +26,7 @@ from traindoc.model import Event, Run
 from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
-from traindoc.readers.logs import events, lines, profiles, steps
+from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
@@ -123,6 +123,7 @@ class TextLog:
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
+        self.namespaces: list[tuple[int, dict[str, object]]] = []  # (line, its settings)
         self.stated_lr = StatedLR()  # an LR said in words (used when no setting gives one)
         self._bullet = False  # the line being read was a list item ("- Loss: 0.45")
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
@@ -287,6 +288,9 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if k == "settings":
+            self._namespace(no, text)
+            return
         if k not in ("record", "progress") and (said := profiles.setting(text)):
             # a setting in words ("num epochs / epoch数: 30", "... Apex, opt level O1")
             for key, value in said:
@@ -342,6 +346,15 @@ class TextLog:
             self._open_block(no, text, plan)
         else:
             self._other(no, text, plan)
+
+    def _namespace(self, no: int, text: bytes) -> None:
+        """An argparse Namespace dump: its settings, kept per dump as well, for a file
+        that holds several runs prints one before each (steps.py gives each run its own)."""
+        said = settings.namespace(text)
+        if said:
+            self.namespaces.append((no, said))
+            for key, value in said.items():
+                self.config.setdefault(key, (value, no))
 
     def _slow_line(self, no: int, text: bytes, rank: int) -> bool:
         if self.pattern is not None:
@@ -725,6 +738,9 @@ class TextLog:
         if b"\x00" not in text and (m := _CONFIG_TEXT.match(_message(text))):
             key = m.group(1).decode("utf-8", "replace").lower()
             self.config.setdefault(key, (m.group(2).decode("utf-8", "replace"), no))
+            return
+        if b"=" in text and (said := settings.assignment(_message(text))):
+            self.config.setdefault(said[0], (said[1], no))
             return
         if self._cli_flags(no, text):
             return
