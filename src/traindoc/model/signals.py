@@ -249,11 +249,17 @@ RANK_STEP_TIME = "rank_step_time_s/"
 
 
 _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
+# An entropy term named as a loss (verl's actor/entropy_loss, SB3's entropy_loss, SAC's
+# ent_coef_loss): a regulariser the optimiser subtracts or a temperature's own loss,
+# never the model's loss nor a part that sums to it. A cross-entropy (cross_entropy_loss,
+# crossentropyloss, xent) is the loss, and is not one.
+ENTROPY = "entropy"
+_ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?![a-z]))")
 
 
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
-    eval_component_loss | loss_scale | time | memory | other.
+    eval_component_loss | entropy | loss_scale | time | memory | other.
 
     Task metrics (accuracy, WER, BLEU, mAP, ...) are kept apart from losses so a
     rule never reads a rising accuracy as a rising loss.
@@ -270,6 +276,8 @@ def kind(name: str) -> str:
         return "memory"
     if "loss" in low and _PPL.search(low):
         return "task"  # Megatron's "lm loss PPL": exp(loss), a perplexity, not a loss
+    if "loss" in low and _ENTROPY.search(low):
+        return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if _TASK.search(low) or _TASK.search(c):
@@ -295,6 +303,7 @@ METRIC_KINDS = frozenset(
         "task",
         "component_loss",
         "eval_component_loss",
+        ENTROPY,
         LOSS_SCALE,
     }
 )

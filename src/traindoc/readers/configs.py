@@ -36,7 +36,8 @@ ALIASES = {
     ),
     **dict.fromkeys(("max_epochs", "num_train_epochs", "epochs", "num_epochs"), "num_train_epochs"),
     **dict.fromkeys(
-        ("gradient_clip_val", "max_grad_norm", "grad_clip", "clip_grad_norm"), "max_grad_norm"
+        ("gradient_clip_val", "max_grad_norm", "grad_clip", "clip_grad_norm", "clip"),
+        "max_grad_norm",
     ),
     **dict.fromkeys(("num_classes", "num_labels", "n_classes"), "num_classes"),
     **dict.fromkeys(("devices", "num_devices", "world_size", "n_gpus"), "devices"),
@@ -54,14 +55,48 @@ ALIASES = {
     ),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
     # (a Keras model card's optimizer dict gives both: profiles.keras_optimizer)
-    **dict.fromkeys(("optim", "optimizer"), "optim"),
+    **dict.fromkeys(("optim", "optimizer", "opt"), "optim"),
     "weight_decay": "weight_decay",
     **dict.fromkeys(
-        ("train_file", "data_path", "dataset_path", "train_data_path", "train_data", "data_files"),
+        (
+            "train_file",
+            "data_path",
+            "dataset_path",
+            "train_data_path",
+            "train_data",
+            "data_files",
+            "data",
+            "data_dir",
+            "dataset",
+        ),
         "dataset",
     ),
     **dict.fromkeys(("validation_file", "eval_file", "eval_data_path", "val_file"), "eval_dataset"),
 }
+# Keys that name the network (an argparse `--model`, nanoGPT's `init_from`): the run's base
+# model only when the value names a pretrained family (`model='gpt2'`), not when it is an
+# architecture built from scratch (`model='LSTM'`, `arch='UNet'`), whose loss may be
+# anything (a Dice loss) where a named base model says the loss is a cross-entropy.
+_MODEL_KEYS = ("model", "arch", "architecture", "model_name", "init_from")
+_PRETRAINED = re.compile(
+    r"(?i)^(?:[\w.\-]+/)*(?:gpt2|gpt-?neox?|gpt-?j|pythia|opt-\d|llama|meta-llama|tinyllama"
+    r"|mistral|mixtral|qwen|gemma|phi-\d|falcon|bloom|t5|mt5|flan-t5|bart|mbart|bert|roberta"
+    r"|xlm-roberta|deberta|distilbert|albert|electra|smollm|whisper|wav2vec2|stablelm|olmo"
+    r"|internlm|baichuan|chatglm|deepseek)(?![a-z])"
+)
+# `warmup`: a count of steps when whole, a share of them when a fraction.
+_WARMUP = "warmup"
+# Every key a printed settings dump (an argparse Namespace, a config module's lines) is
+# read for: the rest of such a dump is not a run fact.
+SETTING_KEYS = frozenset(ALIASES) | frozenset(_MODEL_KEYS) | {_WARMUP}
+
+
+def pretrained(name: object) -> bool:
+    """`name` names a known pretrained model family (`gpt2`, `bert-base-uncased`,
+    `meta-llama/Llama-2-7b-hf`)."""
+    return isinstance(name, str) and _PRETRAINED.match(name.strip()) is not None
+
+
 _TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model", "optim"}
 _TEXT |= {"dataset", "eval_dataset", "dataset_dir"}
 _PRECISION = {
@@ -141,6 +176,15 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
             whole = value.strip().lstrip("+-").isdigit()
             num = count(num, -MAX_STEP) if whole and count(num, -MAX_STEP) is not None else num
             out[fact] = Fact(num, f"{source}: {name}={value!r}")
+    for key in _MODEL_KEYS:
+        if "base_model" not in out and key in flat and pretrained(flat[key][1]):
+            out["base_model"] = Fact(flat[key][1].strip(), f"{source}: {flat[key][0]}")
+    if _WARMUP in flat:
+        name, v = flat[_WARMUP]
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 1:
+            out.setdefault("warmup_steps", Fact(v, f"{source}: {name}"))
+        elif isinstance(v, float) and 0 < v < 1:
+            out.setdefault("warmup_ratio", Fact(v, f"{source}: {name}"))
     for flag in ("bf16", "fp16"):  # TrainingArguments' flags (`--bf16 True`)
         if "precision" not in out and flag in flat and _true(flat[flag][1]):
             out["precision"] = Fact(flag, f"{source}: {flat[flag][0]}={flat[flag][1]}")

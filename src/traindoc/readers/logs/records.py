@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -21,7 +22,7 @@ import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
 from traindoc.readers.logs.numbers import to_num
-from traindoc.readers.logs.shapes import Field, Plan, is_furniture
+from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
 NUMG = rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
@@ -55,7 +56,6 @@ _NOT_METRICS = frozenset(
     }
 )
 
-
 # What a metric's name can hold: letters, digits and the separators trainers name with
 # (`train/loss`, `loss_ce`, `rec@1`, `coco/ap (l)`, `memory(gib)`, `s0.acc`, `mAP_0.5:0.95`).
 # A quote, `=`, `,` or a backslash is code or a printed string around a number
@@ -81,12 +81,29 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = low.replace(" ", "_")
-    if name in _NOT_METRICS or is_furniture(name) or not _NAME_OK.fullmatch(name):
+    if name in _NOT_METRICS or is_furniture(name) or is_clock(name) or not _NAME_OK.fullmatch(name):
         return None
     name = _RENAMES.get(name, name)
     if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
         name = "eval_" + name
     return name
+
+
+# The timings HF Trainer.evaluate() adds to every dict it logs: a dict that carries one
+# was logged by an eval as a whole, though a trainer's own keys in it can lack the
+# prefix (unsloth/TRL's GRPO prints `'num_tokens'` and `'completions/mean_length'` next
+# to `'eval_loss'`); read as train names they overwrite the train point of that step.
+EVAL_MARKS = frozenset({"eval_runtime", "eval_samples_per_second", "eval_steps_per_second"})
+
+
+def eval_marked(names: Iterable[str | None]) -> bool:
+    """The names are those of a dict an evaluation logged (see EVAL_MARKS)."""
+    return not EVAL_MARKS.isdisjoint(names)
+
+
+def as_eval(name: str) -> str:
+    """A name of an eval-marked dict: `eval_<name>` unless it already names an eval."""
+    return name if is_eval(name) else "eval_" + name
 
 
 @dataclass
@@ -151,11 +168,14 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     scale_of = {f.key: f.slot for f in plan.fields if f.role == "scale"}
     scaled: list[tuple[int, int]] = []  # (value column, group of its printed scale)
     lr_scale: int | None = None
+    marked = eval_marked(metric_name(f.key, f.unit, "") for f in plan.fields if f.role == "value")
     for f in plan.fields:
         if f.role == "value":
             name = metric_name(f.key, f.unit, plan.context)
             if name is None:
                 continue
+            if marked:
+                name = as_eval(name)
             if canonical(name) == "lr" and lr_group is None:
                 lr_group, lr_scale = f.slot, scale_of.get(f.key)  # verl's "actor/lr:0.000"
             if canonical(name) == "lr" and name in ("lr", "learning_rate"):
@@ -200,7 +220,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
         width += 1
     names = tuple(n for _, n in values)
     take = itemgetter(*groups) if len(groups) > 1 else (lambda g, i=groups: (g[i[0]],))
-    evals = plan.context == "eval"
+    evals = plan.context == "eval" or marked
     prog = Program(pid, plan, rx, names, take, width, extras, lr_group, total_group, evals)
     prog.shape = shape.decode("utf-8", "replace")
     prog.epoch_total_group = epoch_total_group

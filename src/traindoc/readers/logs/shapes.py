@@ -101,6 +101,26 @@ def is_furniture(name: str) -> bool:
     )
 
 
+# A time of arrival, or the time gone or left, is a clock on the run, never a metric:
+# printed as "eta: 0:12:34", "eta: 1 day, 2:03:04" (PaddleOCR, mmdet), "ETA: 2s" (Keras),
+# "elapsed_time": "1m 30s" (swift), "6907 sec elapsed" (cxxnet), its number is a part of
+# a duration (the days, the minutes), and so are the numbers after it that carry a
+# duration's unit ("30s" of "1m 30s"). A time per step ("elapsed time per iteration") is
+# a rate, and stays.
+_CLOCK_NAME = re.compile(
+    r"(?:\w+/)?(?:total_|time_)?(?:eta|elapsed|left|remaining|remain|to_go)"
+    r"(?:_time|_s|_sec|_secs|_seconds)?"
+)
+
+
+def is_clock(name: str) -> bool:
+    """`name` (lower case, `_` for spaces) is an ETA, elapsed or time-left field."""
+    return _CLOCK_NAME.fullmatch(name) is not None
+
+
+_DURATION_UNITS = frozenset({"d", "day", "days", "h", "hr", "hrs", "m", "min", "mins", "s", "sec"})
+
+
 # Words of a sentence, never part of a metric's name: a key ends where they are
 # ("the loss is 2.3" has no key; "Num of training step: 4092" is "training step").
 _FILLER = frozenset(
@@ -222,7 +242,7 @@ class Field:
 @dataclass(frozen=True, slots=True)
 class Plan:
     # record | progress | epoch | header | axis | row | config | title | prose | summary
-    # | other
+    # | settings | other
     kind: str
     fields: tuple[Field, ...] = ()
     context: str = ""  # "eval" for a validation / test line
@@ -251,6 +271,8 @@ def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
     if _CODE.search(shape):
         return Plan("code")
+    if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
+        return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:
         return title
     if is_axis_header(shape):
@@ -268,6 +290,7 @@ def analyse(shape: str) -> Plan:
     done: set[int] = set()
     spaced: set[int] = set()  # slots whose key is a word before them with no `:` or `=`
     list_open = False
+    clock = False  # the last keyed number was an ETA / elapsed time: its parts follow
     for t in slots:
         if t in done:
             continue
@@ -323,6 +346,11 @@ def analyse(shape: str) -> Plan:
             done.add(frac)
             m = slot_no[frac]
             fields.extend(_fraction_fields(key, n, m, toks, t, fields))
+            continue
+        if key:
+            clock = is_clock(_base_key(key).lower().replace(" ", "_"))
+        elif clock and unit.lower() in _DURATION_UNITS:  # "30s" of "elapsed_time": "1m 30s"
+            fields.append(Field(n, "", "skip", unit))
             continue
         fields.append(Field(n, key, _role(key, unit, toks, t, nxt), unit))
     free = [

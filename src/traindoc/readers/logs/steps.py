@@ -11,6 +11,7 @@ wins and the resume is a fact).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
@@ -129,6 +130,7 @@ def build(log: TextLog) -> list[Run]:
     dialect = profiles.dialect(log)
     times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
     placed = [evs.place(log.events, line[idx], step[idx]) for idx in segments]
+    own = _own_settings(log, [int(line[idx[0]]) if idx.size else 0 for idx in segments])
     empty = evs.place(log.events, line[:0], step[:0]) if not segments else []
     # the per-record bookkeeping is no longer needed: free it before the series are made
     del line, keep, epoch
@@ -147,7 +149,7 @@ def build(log: TextLog) -> list[Run]:
                 series["epoch"] = Series.from_arrays(
                     "epoch", step[at], ep_val[inside], None, f"{log.path.name}: epoch"
                 )
-        facts = dict(base_facts)
+        facts = dict(base_facts) if own[k] is None else _facts(log, own[k])
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
@@ -705,13 +707,32 @@ def _merge(got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.nda
     return where[order], vals[order]
 
 
-def _facts(log: TextLog) -> dict[str, Fact]:
-    """Facts the text states: its config lines, the planned total, the LR's print resolution."""
+def _own_settings(log: TextLog, firsts: list[int]) -> list[tuple[int, dict] | None]:
+    """Per run of the file, the Namespace dump printed last before its first record, when
+    the file holds several dumps and that one is not the first (which the file-wide
+    settings already are): a sweep's summary prints one before each run's results."""
+    out: list[tuple[int, dict] | None] = [None] * len(firsts)
+    if len(log.namespaces) < 2:
+        return out
+    at = [no for no, _ in log.namespaces]
+    for k, first in enumerate(firsts):
+        i = bisect.bisect_left(at, first) - 1
+        if i > 0:
+            out[k] = log.namespaces[i]
+    return out
+
+
+def _facts(log: TextLog, own: tuple[int, dict] | None = None) -> dict[str, Fact]:
+    """Facts the text states: its config lines, the planned total, the LR's print resolution;
+    `own`: a run's own settings dump (line, settings), over the file's."""
     name = log.path.name
-    cfg = {k: v for k, (v, _) in log.config.items()}
+    config = dict(log.config)
+    if own is not None:
+        config |= {k: (v, own[0]) for k, v in own[1].items()}
+    cfg = {k: v for k, (v, _) in config.items()}
     facts: dict[str, Fact] = {}
     if cfg:
-        lines = {k: no for k, (_, no) in log.config.items()}
+        lines = {k: no for k, (_, no) in config.items()}
         for fact in (
             *configs.tool_facts(cfg, name).items(),
             *configs.facts_from(cfg, name).items(),

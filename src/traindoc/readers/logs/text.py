@@ -26,7 +26,7 @@ from traindoc.model import Event, Run
 from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
-from traindoc.readers.logs import events, lines, profiles, steps
+from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
@@ -37,7 +37,9 @@ from traindoc.readers.logs.records import (
     Loose,
     Program,
     apply_scales,
+    as_eval,
     compile_program,
+    eval_marked,
     metric_name,
     power_of_ten,
     to_row,
@@ -127,6 +129,7 @@ class TextLog:
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
         self._bar_pending = False  # a record without a step waits for the next bar
         self.config: dict[str, tuple[object, int]] = {}
+        self.namespaces: list[tuple[int, dict[str, object]]] = []  # (line, its settings)
         self.stated_lr = StatedLR()  # an LR said in words (used when no setting gives one)
         self._bullet = False  # the line being read was a list item ("- Loss: 0.45")
         self.totals: Counter[int] = Counter()  # step totals printed ("step 120/5000")
@@ -291,6 +294,9 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if k == "settings":
+            self._namespace(no, text)
+            return
         if (
             k in ("record", "config", "other")
             and _LAUNCH.search(text)
@@ -352,6 +358,15 @@ class TextLog:
             self._open_block(no, text, plan)
         else:
             self._other(no, text, plan)
+
+    def _namespace(self, no: int, text: bytes) -> None:
+        """An argparse Namespace dump: its settings, kept per dump as well, for a file
+        that holds several runs prints one before each (steps.py gives each run its own)."""
+        said = settings.namespace(text)
+        if said:
+            self.namespaces.append((no, said))
+            for key, value in said.items():
+                self.config.setdefault(key, (value, no))
 
     def _slow_line(self, no: int, text: bytes, rank: int) -> bool:
         if self.pattern is not None:
@@ -738,6 +753,9 @@ class TextLog:
             key = m.group(1).decode("utf-8", "replace").lower()
             self.config.setdefault(key, (m.group(2).decode("utf-8", "replace"), no))
             return
+        if b"=" in text and (said := settings.assignment(_message(text))):
+            self.config.setdefault(said[0], (said[1], no))
+            return
         if self._cli_flags(no, text):
             return
         self.stated_lr.scan(no, text)
@@ -790,6 +808,8 @@ def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
             v = _num(nums, f.slot)
             if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
                 out.append(("lr" if canonical(name) == "lr" else name, v))
+    if eval_marked(n for n, _ in out):
+        out = [(as_eval(n), v) for n, v in out]
     return out
 
 
