@@ -132,7 +132,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     predicts differently somewhere, so its predictions are frozen (typically the
     majority class). Two evals suffice when the first is at step 0, before any
     update (Caffe's `test_initialization`): the trained model then scores exactly
-    what the untrained one did, whatever the loss did in between. With no loss
+    what the untrained one did, whatever the loss did in between. The eval loss
+    and an eval metric both identical to 4+ significant digits at 2+ evals logged
+    steps apart (3+ for HF, whose final evaluate() of the best checkpoint repeats
+    it) say no update reached the weights in between (warning). With no loss
     logged at all, an eval metric and its train counterpart each identical at 4+
     logs (not at 0, 1 or 100) settle it the same way (warning).
 
@@ -169,7 +172,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if gn is not None and len(gn) >= p.min_dead_grads and not np.isfinite(gn.values).any():
         yield _dead_gradients(run, f, gn)
         return
-    if (hit := _frozen_metric(run, f, p)) is not None:
+    if (hit := _frozen_metric(run, f, p)) is not None or (hit := _frozen_evals(run)) is not None:
         yield hit
         return
     if starts_mid_run(f):
@@ -500,6 +503,57 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _frozen_evals(run: Run) -> Hit | None:
+    """The eval loss and an eval task metric each identical, to 4+ significant digits, at
+    2+ evals logged at different steps: two measures of a held-out set that do not move
+    at all while steps are taken mean the weights did not change between the evals."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return None
+    e = ev.finite()
+    # HF's final evaluate() after load_best_model_at_end scores the best checkpoint
+    # again, at the last step: two evals of an HF run can repeat by design
+    least = 3 if run.fact("trainer") in ("hf", "llamafactory") else 2
+    if len(e) < least or np.ptp(e.values) != 0 or e.steps[0] == e.steps[-1]:
+        return None
+    if not _digits(e.values[0]):
+        return None
+    for m, _ in task_metrics(run):
+        v = m.finite()
+        if len(v) < 2 or np.ptp(v.values) != 0 or not _digits(v.values[0]):
+            continue
+        if v.values[0] in (0.0, 1.0, 100.0):
+            continue
+        loss, metric = float(e.values[0]), float(v.values[0])
+        return Hit(
+            title=(
+                f"eval loss {fmt(loss)} and {m.name} {fmt(metric)} are identical at steps "
+                f"{int(e.steps[0])} and {int(e.steps[-1])}: the model did not change between them"
+            ),
+            step=int(e.steps[0]),
+            end_step=int(e.steps[-1]),
+            evidence={"eval_loss": loss, "metric": m.name, "value": metric, "evals": len(e)},
+            explanation=(
+                f"{int(e.steps[-1] - e.steps[0])} steps passed between two evals that agree to "
+                "every printed digit on two measures of the held-out set. Weights that change "
+                "move an eval loss in its 4th digit; these did not, so no update reached them "
+                "(an LR decayed to ~0, frozen parameters, or a skipped optimizer step)."
+            ),
+            prescription=(
+                "Print the LR with enough digits (it may have decayed to ~0), check that the "
+                "optimizer steps and that the trained parameters require grad."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _digits(x: float, n: int = 4) -> bool:
+    """x printed with n+ significant digits (56.168, 35.9623): no coincidence repeats it."""
+    text = f"{x:.10g}".lstrip("-0.").replace(".", "")
+    return len(text.rstrip("0")) >= n if "e" not in text else False
 
 
 def _stuck(s: Series, p: Params) -> bool:
