@@ -19,6 +19,10 @@ from traindoc.model.signals import Signal, kind
 PRETRAIN_RATIO = 0.9
 # below this it clearly started from learned weights
 FINETUNE_RATIO = 0.7
+# ... when the first loss is logged after some updates: within its first tens of steps a
+# from-scratch LM falls from ln(V) to the unigram entropy of its text (0.55-0.7 ln(V):
+# 7.4 of 10.8 nats for GPT-2's BPE), so only under half of ln(V) says trained weights.
+FINETUNE_RATIO_LATE = 0.5
 
 
 def finalize(run: Run) -> Run:
@@ -191,7 +195,7 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
         rel = "≈" if ratio < 1.1 else "above"
         src = f"inferred: first loss {first:.4g} {rel} ln(V)={floor:.4g}"
         facts["regime"] = Fact("pretraining", src)
-    elif ratio < FINETUNE_RATIO:
+    elif ratio < (FINETUNE_RATIO if int(loss.steps[0]) <= 1 else FINETUNE_RATIO_LATE):
         src = f"inferred: first loss {first:.4g} well below ln(V)={floor:.4g}"
         facts["regime"] = Fact("full-finetune", src)
 
