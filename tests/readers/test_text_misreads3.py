@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.readers.helpers import one_log as _one
+from tests.readers.helpers import read_log
 from traindoc.readers.logs.profiles import keras_optimizer
 
 # -- 1. a Keras model card's optimizer dict is the run's settings ---------------------------
@@ -228,3 +229,27 @@ def test_a_perplexity_only_log_has_its_loss_as_ln_ppl(tmp_path: Path) -> None:
     )
     kept = finalize(_one(tmp_path, both))
     assert kept.get("loss").values.tolist() == [2.5, 2.0, 1.9]
+
+
+_KERAS_BARS = "".join(
+    f"12299/12300 [============================>.] - ETA: 0s - loss: {tr}\n"
+    f"12300/12300 [==============================] - 2773s 225ms/step - loss: {tr} - val_loss: {va}\n"
+    for tr, va in ((1.6080, 1.5564), (1.5307, 1.5285), (1.4806, 1.5510), (1.4509, 1.5861))
+)
+
+
+def test_keras_bars_without_epoch_lines_that_restart_after_finishing_are_epochs(
+    tmp_path: Path,
+) -> None:
+    # Keras's bar counts samples within an epoch; with no "Epoch 3/10" lines, a
+    # counter that starts over right after a finished bar is the next epoch of the
+    # same run (the yolov2 paste was read as 3 runs)
+    run = _one(tmp_path, _KERAS_BARS)
+    assert run.get("eval_loss").values.tolist() == [1.5564, 1.5285, 1.551, 1.5861]
+    assert run.get("eval_loss").steps.tolist() == [12300, 24600, 36900, 49200]
+
+
+def test_a_counter_that_starts_over_before_finishing_is_still_a_new_run(tmp_path: Path) -> None:
+    # near miss: a restart that cuts the bar short (no finished line before it)
+    body = "".join(f"{k}/100 [====>....] - ETA: 9s - loss: {3 - k / 100}\n" for k in (10, 20, 30))
+    assert len(read_log(tmp_path, body + body)) == 2

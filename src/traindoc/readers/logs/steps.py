@@ -282,6 +282,16 @@ def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> N
     if done[bars].all() or np.unique(step[bars]).size == 1:
         step[bars] = np.arange(1, bars.size + 1, dtype=np.float64)
         src[bars] = SRC_BAR_EPOCH
+        return
+    # Redraws of the bar between its finished lines ("12299/12300 [===>.] - ETA: 0s"
+    # then "12300/12300 [====] - 2773s"): the counter starts over only after it
+    # finished, so it counts within an epoch, and each finished bar ends one.
+    fin = done[bars]
+    at = step[bars]
+    back = np.flatnonzero(np.diff(at) < 0) + 1  # where the counter starts over
+    if fin.sum() >= 2 and back.size and fin[back - 1].all():
+        epoch = np.concatenate(([0], np.cumsum(fin[:-1])))
+        step[bars] = epoch * float(at[fin].max()) + at
 
 
 def _misread(log: TextLog) -> tuple[int, str | None]:
