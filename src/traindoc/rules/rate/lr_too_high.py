@@ -10,8 +10,8 @@ import numpy as np
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.spikes import spike_events
-from traindoc.measure.stats import fmt, lr_fraction, trend
-from traindoc.model import Run, Severity
+from traindoc.measure.stats import fmt, lr_fraction, rolling_median, trend
+from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -72,6 +72,17 @@ class Params:
     # network: a run that never learned or sits at chance there is the LR's, whatever
     # the regime.
     adam_far: float = 10.0
+    # The hot phase: from the LR's peak to where it falls under half of it. A loss whose
+    # best level there (its last fifth, or a 5-point median's low) is within 10% of
+    # where the phase began (its first 3 logs),
+    # and whose end is 10%+ below that best once the schedule decays the LR, learned
+    # only when the LR came down: the peak was too high to learn at. The phase must be
+    # 20%+ of the run with 10+ losses, and 5+ losses must follow it.
+    hot_fraction: float = 0.5
+    hot_min_share: float = 0.2
+    hot_min_points: int = 10
+    hot_learned: float = 0.10
+    cooled_drop: float = 0.10
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -121,7 +132,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     oscillating plateau (warning); a known regime's model that never learned or sits
     at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
     Adam(W) at 2e-2 or more (error); a first logged loss far above ln(V) that came
-    after updates at this LR (absurd-initial-loss's "after hot updates", error). Without
+    after updates at this LR (absurd-initial-loss's "after hot updates", error); a
+    loss that learned under 10% over the hot phase (from the LR's peak until it is
+    under half of it, 20%+ of the run) and ends 10%+ below its best there once the schedule decays the LR:
+    it learned only when the LR came down (warning). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
     logs before it is a warning: the warmup carried the LR past what the run takes,
@@ -229,6 +243,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             signs.append(sign)
     if "diverging" not in signs and _eval_worsens(run, p):
         signs.append("diverging")  # held-out loss climbing while the train loss does not fall
+    if high and not solved and loss is not None and _learned_only_cooled(run, loss, p):
+        signs.append("learned only as the LR decayed")
     absurd = run.symptom("absurd-initial-loss")
     if high and absurd is not None and "lr_before_first_log" in absurd.evidence:
         signs.append("wrecked")  # the first log came after updates at this LR, far above ln(V)
@@ -323,6 +339,36 @@ def _eval_improving(run: Run, since: int) -> bool:
     span = float(late.steps[-1] - late.steps[0])
     level = float(abs(late.values).mean()) or 1.0
     return tr.z < -1.96 and tr.slope * span / level <= -0.01
+
+
+def _learned_only_cooled(run: Run, loss: Series, p: Params) -> bool:
+    """The loss did not fall while the logged LR was at half its peak or more, and fell
+    10%+ after the schedule took it below: the run learned only once the LR came down."""
+    lr = run.get("lr")
+    if lr is None or len(lr) < p.hot_min_points:
+        return False
+    lf, f = lr.finite(), loss.finite()
+    if not len(lf) or not len(f) or lf.values.max() <= 0:
+        return False
+    # from where the LR reaches its peak (the warmup's descent is not the hot phase's)
+    first = int(np.argmax(lf.values >= 0.98 * lf.values.max()))
+    hot = lf.values >= p.hot_fraction * lf.values.max()
+    cooled = np.flatnonzero(~hot[first:])
+    if not cooled.size:
+        return False  # hot to the end: the main curve tests judge that
+    start, end = int(lf.steps[first]), int(lf.steps[first + int(cooled[0])])
+    inside = f.values[(f.steps >= start) & (f.steps < end)]
+    after = f.values[f.steps >= end]
+    span = float(f.steps[-1] - f.steps[0]) or 1.0
+    if inside.size < p.hot_min_points or after.size < 5 or (end - start) / span < p.hot_min_share:
+        return False
+    head = float(np.median(inside[:3]))  # where the phase began
+    # the best level it reached at peak LR: its last fifth, or a 5-point median's low
+    tail = float(np.median(inside[-max(2, inside.size // 5) :]))
+    best = min(tail, float(rolling_median(inside, 5).min()))
+    low = float(np.median(after[-max(2, after.size // 5) :]))
+    # under 10% learned at peak LR, then 10%+ more once the LR came down
+    return head > 0 and best >= (1 - p.hot_learned) * head and low <= (1 - p.cooled_drop) * best
 
 
 def _eval_worsens(run: Run, p: Params) -> bool:
