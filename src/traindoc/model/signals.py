@@ -118,6 +118,7 @@ ALIASES: dict[str, Signal] = {
             # ESPnet2: optimizer 0, param group 0 (optim0_lr1 is group 1's, optim1_lr0 a
             # second optimizer's: a GAN's discriminator)
             "optim0_lr0",
+            "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
         ],
         Signal.LR,
     ),

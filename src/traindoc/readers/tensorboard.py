@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from traindoc.model import Fact, Input, Run, Series
-from traindoc.model.signals import canonical
+from traindoc.model.signals import Signal, canonical
 from traindoc.readers import _sidefiles, configs
 from traindoc.readers._base import Notes, ReadError
 from traindoc.readers._progress import progress
@@ -256,14 +256,39 @@ def _rank(key: tuple[str, str], name: str) -> tuple[int, int, str]:
     return (key[1] != ".", kind, low)
 
 
+# A loss tag that says how often it is logged ("Train/Loss per Iteration", "Train/Average
+# Loss per Epoch"): one loss at two granularities, which derived.py would otherwise sum
+# as parts. Kept to loss tags, so "Time per Iteration" stays a time.
+_GRAIN = re.compile(
+    r"^(.*?)(?:\b(?:average|avg|mean)\s+)?(loss)\s+per\s+(?:iteration|iter|step|batch|epoch)$", re.I
+)
+
+
+def _signal(tag: str) -> tuple[str, bool]:
+    """(canonical name, whether the tag names it exactly)."""
+    c = canonical(tag)
+    if c == tag.strip().lower() and (m := _GRAIN.match(tag.strip())):
+        plain = canonical(m.group(1) + m.group(2))
+        if plain in (Signal.LOSS.value, Signal.EVAL_LOSS.value):
+            return plain, False
+    return c, True
+
+
 def _series(acc: _Acc, notes: Notes) -> tuple[dict[str, Series], dict[str, Fact]]:
     owner: dict[str, tuple[str, str]] = {}
-    for key in sorted(acc.parts, key=lambda k: _rank(k, canonical(k[0]))):
-        owner.setdefault(canonical(key[0]), key)
+
+    def order(k: tuple[str, str]) -> tuple:
+        name, exact = _signal(k[0])
+        n = sum(p[0].size for p in acc.parts[k])  # the finest of a loss's granularities
+        return (not exact, *_rank(k, name)[:2], -n if not exact else 0, k[0].lower())
+
+    for key in sorted(acc.parts, key=order):
+        owner.setdefault(_signal(key[0])[0], key)
     series = {}
     for key, parts in acc.parts.items():
-        name = canonical(key[0]) if owner[canonical(key[0])] == key else key[0].strip().lower()
-        if name in series or (name != canonical(key[0]) and name in owner):
+        sig = _signal(key[0])[0]
+        name = sig if owner[sig] == key else key[0].strip().lower()
+        if name in series or (name != sig and name in owner):
             name = f"{key[1]}/{key[0]}".lower()  # a sub-writer's tag that the main one also has
         steps, vals, walls = (np.concatenate([p[i] for p in parts]) for i in range(3))
         tag = acc.tags.get(key, key[0])
