@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from traindoc.pipeline import load_all
+from traindoc.readers import jsonl
 from traindoc.readers import tensorboard as tb
 from traindoc.readers._tbevents import encode_scalar, encode_version
 from traindoc.readers._tfrecord import frame
@@ -55,3 +57,42 @@ def test_per_epoch_loss_alone_is_the_loss_and_real_parts_still_sum(tmp_path: Pat
     run = tb.read(_events(parts, pts))
     assert "loss" not in run.series  # tensorboard keeps the parts; derived.py sums them
     assert "train/time per iteration" in run.series
+
+
+# -- 2. mainrun's event-tagged JSON lines: validation_step is eval, config is facts --------
+
+_MAINRUN = REAL / "healthy_mainrun_muon_hybrid_lr0p01_best_of_optimizer_sweep_val_1p277"
+
+
+def test_mainrun_validation_steps_are_eval_and_config_is_facts() -> None:
+    run = jsonl.read(_MAINRUN / "mainrun.log")
+    assert len(run.get("loss")) == 1883
+    ev = run.get("eval_loss")
+    assert len(ev) == 23 and ev.steps[:2].tolist() == [1, 89]
+    assert round(float(ev.values[0]), 4) == 2.1175
+    assert "lr" not in run.series and "epoch" not in run.series  # config / info events
+    assert run.fact("learning_rate") == 0.01
+    assert "hyperparameters_configured" in run.facts["learning_rate"].source
+
+
+def test_mainrun_folder_reads_without_failing_and_loss_log_reads_its_splits() -> None:
+    (run,) = load_all(_MAINRUN, checkpoints=False)
+    assert len(run.get("loss")) == 1883 and len(run.get("eval_loss")) == 23
+    run = jsonl.read(_MAINRUN / "loss.log")
+    assert len(run.get("loss")) == 23 and len(run.get("eval_loss")) == 23
+    assert round(float(run.get("eval_loss").values[0]), 4) == 2.1174
+
+
+def test_event_names_that_are_not_eval_or_config_stay_records(tmp_path: Path) -> None:
+    body = (
+        '{"event": "training_step", "step": 1, "loss": 3.0, "lr": 0.1}\n'
+        '{"event": "train_validation_metrics", "step": 2, "loss": 2.5, "lr": 0.1}\n'
+    )
+    (tmp_path / "metrics.log").write_text(body)
+    run = jsonl.read(tmp_path / "metrics.log")
+    assert run.get("loss").values.tolist() == [3.0, 2.5] and "eval_loss" not in run.series
+    assert len(run.get("lr")) == 2
+    # split keys are losses only in a file named for its loss
+    (tmp_path / "scores.jsonl").write_text('{"step": 1, "train": 0.5, "val": 0.4}\n')
+    run = jsonl.read(tmp_path / "scores.jsonl")
+    assert "loss" not in run.series and "train" in run.series

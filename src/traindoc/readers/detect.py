@@ -74,6 +74,7 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         and is_metrics_jsonl(p)
     ]
     found += [Source("jsonl", p) for p in sorted(jsonl, key=_jsonl_rank)]
+    found += [Source("jsonl", p) for p in _json_logs(root)]
     if not found or found[0].kind != "hf":  # HF's runs/ holds the curves of its state
         from traindoc.readers.tensorboard import find_runs
 
@@ -88,6 +89,7 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         if console_named(p)
         and p.is_file()
         and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
+        and not any(s.path == p for s in found)
     ]
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
@@ -97,6 +99,18 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         ):
             found += detect_dir(sub, depth - 1)
     return found
+
+
+def _json_logs(root: Path) -> list[Path]:
+    """`*.log` files of JSON lines (mainrun's mainrun.log and loss.log): read as JSONL, as
+    the same file named on its own is (detect_file), not by the console reader. The
+    largest first: it holds the most records."""
+    logs = [
+        p
+        for p in root.glob("*.log")
+        if p.is_file() and not live.is_findings(p) and is_metrics_jsonl(p)
+    ]
+    return sorted(logs, key=lambda p: (-p.stat().st_size, p.name))
 
 
 def _newest(run: Path) -> float:

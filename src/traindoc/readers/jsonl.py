@@ -21,6 +21,7 @@ from traindoc.model import Fact, Input, Run
 from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
+from traindoc.readers._eventlog import Events
 from traindoc.readers._progress import progress
 
 _CHUNK = 256 << 10  # bytes read per batch: small, as orjson's buffer is ~14x it (_jsonarray)
@@ -32,7 +33,7 @@ def read(path: str | Path) -> Run:
     path = Path(path)
     notes = Notes()
     cols = Columns(str(path), notes)
-    mmcv = Mmcv()
+    mmcv = Adapt(path)
     lines_seen = 0
     try:
         with path.open("rb") as f, progress(path) as seen:
@@ -63,6 +64,8 @@ def read(path: str | Path) -> Run:
     if cols.records == 0:
         raise ReadError(path, "no line holds a JSON object; not a JSONL metrics file", 1)
     series, facts = cols.finish("jsonl")
+    for event, fields in mmcv.events.config:  # the first event's value wins
+        facts = configs.facts_from(fields, f"{path.name}: {event} event") | facts
     facts["trainer"] = Fact("jsonl", f"{path.name}: JSON lines")
     inputs = [Input(str(path), "jsonl")]
     for name in _CONFIGS:  # a loop's own config dump next to its log, if any
@@ -72,6 +75,31 @@ def read(path: str | Path) -> Run:
             facts = configs.facts_from(data, name) | facts
             break
     return Run(path.stem, series, facts, tuple(inputs), notes.build())
+
+
+# A file named for its loss whose keys are the splits (mainrun's loss.log:
+# {"step", "epoch", "train", "val"}): each number is that split's loss.
+_LOSS_FILE = ("loss", "losses")
+_SPLITS = {"train": "train_loss", "val": "val_loss", "valid": "val_loss", "test": "test_loss"}
+
+
+class Adapt:
+    """The record layouts a JSON-lines file may use, applied in turn: event-tagged
+    records, split-named losses in a loss file, mmcv's per-epoch counters."""
+
+    def __init__(self, path: Path) -> None:
+        self.events, self.mmcv = Events(), Mmcv()
+        self.loss_file = path.stem.lower() in _LOSS_FILE
+
+    def apply(self, recs: list[dict]) -> list[dict]:
+        return [r for _, r in self.keep(recs)]
+
+    def keep(self, recs: list[dict]) -> list[tuple[int, dict]]:
+        kept = self.events.keep(recs)
+        if self.loss_file:
+            kept = [(i, {_SPLITS.get(k, k): v for k, v in r.items()}) for i, r in kept]
+        inner = self.mmcv.keep([r for _, r in kept])
+        return [(kept[j][0], r) for j, r in inner]
 
 
 class Mmcv:
@@ -123,7 +151,7 @@ def _batch(
     notes: Notes,
     path: Path,
     last: bool = False,
-    mmcv: Mmcv | None = None,
+    mmcv: Adapt | None = None,
 ) -> None:
     """Parse lines[first:...] fast; fall back to one line at a time if anything is off."""
     if b"" not in lines:
