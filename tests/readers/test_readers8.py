@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.readers.helpers import one_log
+from traindoc.model.signals import is_eval, kind
 from traindoc.pipeline import load_all
 from traindoc.readers import jsonl
 from traindoc.readers import tensorboard as tb
@@ -96,3 +98,39 @@ def test_event_names_that_are_not_eval_or_config_stay_records(tmp_path: Path) ->
     (tmp_path / "scores.jsonl").write_text('{"step": 1, "train": 0.5, "val": 0.4}\n')
     run = jsonl.read(tmp_path / "scores.jsonl")
     assert "loss" not in run.series and "train" in run.series
+
+
+# -- 3. spaCy training tables: component losses sum to the loss, scores are eval ---------
+
+
+def test_spacy3_table_losses_and_scores() -> None:
+    case = REAL / "no_learning_spacy3_trf_ner_score_0p00_every_eval_loss_trans_179_to_124605"
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    assert run.get("loss").steps.tolist() == [0, 200, 400]  # the cut-short 4th row: none
+    assert run.get("loss").values.tolist() == [453.51, 141926.54, 44716.09]
+    assert run.get("ner_loss").values.tolist() == [273.93, 17320.93, 15215.25]
+    assert kind("eval_ents_f1") == "task" and is_eval("eval_ents_f1")
+    assert run.get("eval_ents_f1").values.tolist() == [0.0, 0.0, 0.0]
+    assert run.get("epoch").values.tolist() == [0.0, 2.0, 4.0]
+
+
+def test_spacy2_table_is_read_per_iteration() -> None:
+    case = REAL / "no_learning_spacy2_cli_ner_loss_always_0p000_itn0_ner_f_10p3"
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    assert run.get("loss").values.tolist() == [0.0]
+    assert "sum of dep_loss + ner_loss" in run.get("loss").source
+    assert run.get("eval_ner_f1").values.tolist() == [10.256]
+    assert run.get("eval_ner_recall").values.tolist() == [40.0]
+
+
+def test_tables_that_are_not_spacys_keep_their_names(tmp_path: Path) -> None:
+    # an "E  #" table without loss columns is not spaCy's; a single-space header is still
+    # segmented by its rows, a spaced one is not re-cut for a short row
+    run = one_log(tmp_path, "E  #  acc\n1  10  0.5\n2  20  0.6\n")
+    assert "e" in run.series and "eval_acc" not in run.series
+    body = "step  train loss  val loss\n1  2.0  2.1\n2  1.5  1.9\n3  1.2\n"
+    run = one_log(tmp_path, body)
+    assert sorted(run.series) == ["eval_loss", "loss"]
+    assert run.get("loss").values.tolist() == [2.0, 1.5]
+    run = one_log(tmp_path, "Step Training Loss\n1 2.0\n2 1.5\n")
+    assert run.get("loss").values.tolist() == [2.0, 1.5]

@@ -91,6 +91,42 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
         set(_ULTRALYTICS) - {"total"}
     ):
         return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
+    return _spacy(header)
+
+
+# spaCy's `spacy train` tables. v2: `Itn.  Dep Loss  NER Loss  UAS  NER P.  NER R.  NER F.
+# Tag %  Token %  CPU WPS  GPU WPS`, one row per pass over the data; v3: `E  #  LOSS
+# TOK2VEC  LOSS NER  ENTS_F  ENTS_P  ENTS_R  SCORE`, epoch, step, then each component's
+# loss and the dev-set scores. The component losses sum to the loss (derived.py); the
+# scores are eval metrics, named so kind() reads them as task metrics.
+_SPACY2 = {
+    "itn.": "epoch",
+    "uas": "eval_uas_score",
+    "tag %": "eval_tag_acc",
+    "token %": "eval_token_acc",
+}
+_SPACY3 = {"e": "epoch", "#": "step", "score": "eval_score", "speed": "wps"}
+_PRF = {"p": "precision", "r": "recall", "f": "f1"}
+
+
+def _spacy(header: tuple[str, ...]) -> dict[str, str]:
+    low = [h.strip().lower() for h in header]
+    if low[:1] == ["itn."] and any(h.endswith(" loss") for h in low):
+        out = {h: _SPACY2[x] for h, x in zip(header, low, strict=True) if x in _SPACY2}
+        for h, x in zip(header, low, strict=True):
+            if m := re.fullmatch(r"(\w+) ([prf])\.", x):  # "NER P."
+                out[h] = f"eval_{m.group(1)}_{_PRF[m.group(2)]}"
+        return out
+    if low[:2] == ["e", "#"] and any(h.startswith("loss ") for h in low):
+        out = {h: _SPACY3[x] for h, x in zip(header, low, strict=True) if x in _SPACY3}
+        for h, x in zip(header, low, strict=True):
+            if x.startswith("loss "):  # "LOSS TRANS..." (a long name cut short)
+                out[h] = x[5:].rstrip(".").replace(" ", "_") + "_loss"
+            elif m := re.fullmatch(r"(\w+)_([prf])", x):  # ENTS_F
+                out[h] = f"eval_{m.group(1)}_{_PRF[m.group(2)]}"
+            elif h not in out and re.fullmatch(r"[a-z]+_[a-z]+", x):  # TAG_ACC, DEP_UAS
+                out[h] = f"eval_{x}"
+        return out
     return {}
 
 

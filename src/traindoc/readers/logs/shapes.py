@@ -251,6 +251,9 @@ class Plan:
     # a config-shaped line that is a loop's record outside a block: one loss and no
     # other words ("train loss:1.10886"); no config prints a loss
     loose: bool = False
+    # a header whose columns the separators bound (tabs, pipes, 2+ spaces): a row with
+    # fewer numbers is cut short (a truncated last line), not one to re-segment
+    bounded: bool = False
 
     @property
     def has_step(self) -> bool:
@@ -814,12 +817,12 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
             # Accuracy", a Keras card's column): the separator bounds it, not a sentence
             words_max = 6 if sep in "\t|" else 3
             if len(cols) >= 2 and _names_metrics(cols, words_max):
-                return Plan("header", columns=tuple(cols))
+                return Plan("header", columns=tuple(cols), bounded=True)
             if all(set(c) <= set("-: =") for c in text.strip("| ").split("|")):
                 return Plan("other")  # a markdown |---|---| rule
     cols = [c.strip() for c in re.split(r"\s{2,}", text) if c.strip()]
     if len(cols) >= 2 and _names_metrics(cols):
-        return Plan("header", columns=tuple(cols))
+        return Plan("header", columns=tuple(cols), bounded=True)
     if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
         return Plan("header", columns=tuple(words))  # single-space header: segmented later
     return Plan("other", hint=hint)

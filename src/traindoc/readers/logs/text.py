@@ -148,6 +148,7 @@ class TextLog:
         self._seq = 0
         self._epoch_ctx = math.nan
         self._header: tuple[str, ...] | None = None
+        self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._md = False  # the header is a Markdown table's: rows are split on |
         # a Markdown table whose columns are steps: (line, counts epochs, step per column)
         # and its rows so far, made records column by column when the table ends
@@ -332,6 +333,7 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            self._bounded = plan.bounded
             self._close_axis()
             self._slow = self._slow or self._md
         elif k == "axis":
@@ -543,7 +545,7 @@ class TextLog:
         nums = SPLIT.split(text)[1::2]
         cells = [f for f in plan.fields if f.role != "inner_total"]  # "1/99" is one cell
         cols = columns_for(self._header, len(cells))
-        if cols is None:
+        if cols is None or (self._bounded and len(cells) != len(self._header)):
             return
         rename = profiles.table_renames(self._header)
         self._named_row(
@@ -599,7 +601,7 @@ class TextLog:
         step, src, epoch = math.nan, steps.SRC_NONE, math.nan
         vals: list[tuple[str, float]] = []
         for name, v in pairs:
-            low = name.strip().lower()
+            low = rename.get(name, name).strip().lower()
             if low in _STEP_RANK:
                 step, src = v, steps.SRC_STEP
             elif low in ("epoch", "epochs"):
