@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, read_log
 from traindoc.model.signals import is_eval, kind
 from traindoc.pipeline import load_all
 from traindoc.readers import jsonl
@@ -134,3 +134,30 @@ def test_tables_that_are_not_spacys_keep_their_names(tmp_path: Path) -> None:
     assert run.get("loss").values.tolist() == [2.0, 1.5]
     run = one_log(tmp_path, "Step Training Loss\n1 2.0\n2 1.5\n")
     assert run.get("loss").values.tolist() == [2.0, 1.5]
+
+
+# -- 4. MXNet: a batch counter that starts over each epoch, and Train-/Validation- names --
+
+_MX = "INFO:root:Epoch[{e}] Batch [{b}]  Speed: 5000.00 samples/sec     Train-accuracy={a}\n"
+
+
+def test_mxnet_epochs_are_one_run() -> None:
+    case = REAL / "no_learning_mxnet_mnist_mlp_gpu_train_acc_0p1_chance_7_epochs_cpu_0p9"
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    acc = run.get("train_accuracy")
+    assert len(acc) == 19 and acc.steps[:2].tolist() == [100, 200]
+    assert acc.steps[-1] == 6 * 900 + 900  # epoch x the largest batch printed + batch
+    val = run.get("validation_accuracy")
+    assert is_eval("validation_accuracy") and kind("validation_accuracy") == "task"
+    assert val.steps.tolist() == [5400, 6300]  # after its epoch's last batch line
+    assert val.values.tolist() == [0.098029, 0.098029]
+
+
+def test_batch_counters_that_do_not_start_over_at_each_epoch_stay(tmp_path: Path) -> None:
+    one_epoch = "".join(_MX.format(e=1, b=b, a=0.1) for b in range(1, 6))
+    run = one_log(tmp_path, one_epoch)
+    assert run.get("train_accuracy").steps.tolist() == [1, 2, 3, 4, 5]
+    # the counter goes back inside an epoch: a restart, not epoch x batches
+    body = "".join(_MX.format(e=0, b=b, a=0.1) for b in (100, 200, 300, 400))
+    body += "".join(_MX.format(e=0, b=b, a=0.2) for b in (100, 200, 300, 400))
+    assert len(read_log(tmp_path, body)) == 2

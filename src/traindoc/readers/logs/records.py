@@ -63,6 +63,11 @@ _NOT_METRICS = frozenset(
 _NAME_OK = re.compile(r"[^'\"=,\\`{}]+")
 
 
+# MXNet names a metric by its split with a dash ("Train-accuracy", "Validation-accuracy"):
+# the split is a prefix, as in train_accuracy, so an eval one reads as eval.
+_SPLIT_DASH = re.compile(r"^(train|validation)-(?=[a-z])")
+
+
 def metric_name(key: str, unit: str, context: str) -> str | None:
     """The column a value goes to: its key normalised (eval context applied), or a name
     from its unit when it has no key ("512.3ms", "206859 tok/s"); None to drop it."""
@@ -80,7 +85,7 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     if low.startswith(("train ", "eval ")) and "/" in low:  # composer: "Train loss/train/total"
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
-    name = low.replace(" ", "_")
+    name = _SPLIT_DASH.sub(r"\1_", low.replace(" ", "_"))
     if name in _NOT_METRICS or is_furniture(name) or is_clock(name) or not _NAME_OK.fullmatch(name):
         return None
     name = _RENAMES.get(name, name)

@@ -207,6 +207,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
+    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # epoch + batch, no total
     for _, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -234,6 +235,9 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                     inn = np.full(rec.n, np.nan, np.float32)  # exact to 16 M, as `ep`
                 ep[where[ok]] = epoch[ok]
                 inn[where[ok]] = inner[ok]
+        if inner is not None and epoch is not None and total is None:
+            ok = np.isfinite(epoch) & np.isfinite(inner)
+            bare.append((where[ok], epoch[ok], inner[ok]))
         if inner is not None:
             ok = np.isnan(got) & np.isfinite(inner)
             got[ok], how[ok] = inner[ok], SRC_PROGRESS
@@ -245,6 +249,13 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
+    if bare and (got := _within_epochs(bare)) is not None:
+        at, e, i, per = got
+        base = math.floor(float(e.min())) if base is None else base
+        step[at], src[at] = (np.floor(e) - base) * per + i, SRC_EPOCH
+        if ep is None:
+            ep, inn = np.full(rec.n, np.nan, np.float32), np.full(rec.n, np.nan, np.float32)
+        ep[at], inn[at] = e, i
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel]):
@@ -255,6 +266,26 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+
+
+def _within_epochs(
+    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """Records with an epoch and a batch counter but no batch total (MXNet's Speedometer:
+    "Epoch[5] Batch [900]  Speed: ..."), whose counter starts over at every new epoch and
+    only there: (records, epochs, batches, batches per epoch) to number them epoch x
+    batches + batch, with the largest batch printed as the epoch's length. Else the
+    counter read as the step sends the steps back at each epoch, a new run each time."""
+    at = np.concatenate([b[0] for b in bare])
+    order = np.argsort(at, kind="stable")
+    at = at[order]
+    e = np.concatenate([b[1] for b in bare])[order]
+    i = np.concatenate([b[2] for b in bare])[order]
+    back = np.flatnonzero(i[1:] < i[:-1])
+    new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
+    if at.size < 3 or not back.size or np.any(e[1:] < e[:-1]) or not np.isin(back, new).all():
+        return None
+    return at, e, i, float(np.max(i))
 
 
 def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:
