@@ -161,3 +161,43 @@ def test_batch_counters_that_do_not_start_over_at_each_epoch_stay(tmp_path: Path
     body = "".join(_MX.format(e=0, b=b, a=0.1) for b in (100, 200, 300, 400))
     body += "".join(_MX.format(e=0, b=b, a=0.2) for b in (100, 200, 300, 400))
     assert len(read_log(tmp_path, body)) == 2
+
+
+# -- 5. apex / fairseq loss-scale messages: fp16-overflow events and a loss_scale series --
+
+
+def test_apex_overflow_lines_alone_give_the_scale_by_their_order() -> None:
+    case = REAL / "fp16_instability_apex_amp_loss_scale_halved_to_1e-316_every_step_overflows"
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    assert len(run.events) == 29 and {e.kind for e in run.events} == {"fp16-overflow"}
+    scale = run.get("loss_scale")
+    assert scale.steps.tolist() == list(range(1, 30))
+    assert scale.values[0] == 8.165126103939127e-202 and scale.values[-1] == 8.289046e-317
+    assert run.fact("precision") == "fp16" and run.fact("steps_ordinal") is True
+
+
+def test_fairseq_overflow_warnings_extend_the_logged_scale() -> None:
+    case = (
+        REAL
+        / "fp16_instability_fairseq_scaling_nmt_loss_scale_0p5_to_min_crash_valid_8p30_vs_best_4p46"
+    )
+    (run,) = load_all(case / "log_excerpt.txt", checkpoints=False)
+    over = [e for e in run.events if e.kind == "fp16-overflow"]
+    assert len(over) == 12  # the issue title quoting the message is not one
+    assert [e.value for e in over[:2]] == [0.25, 0.125]
+    scale = run.get("loss_scale")
+    assert scale.steps.tolist() == [10198, 10199]
+    assert scale.values.tolist() == [0.5, 0.0001220703125]
+    assert run.fact("precision") == "fp16"
+
+
+def test_overflow_lines_before_the_last_logged_scale_leave_it(tmp_path: Path) -> None:
+    body = (
+        "| epoch 001 | loss 6.3 | num_updates 100 | loss_scale 128.0\n"
+        "| WARNING: overflow detected, setting loss scale to: 64.0\n"
+        "| epoch 002 | loss 6.1 | num_updates 200 | loss_scale 64.0\n"
+        'it fails after "overflow detected, setting loss scale to: 0.5"\n'
+    )
+    run = one_log(tmp_path, body)
+    assert run.get("loss_scale").values.tolist() == [128.0, 64.0]
+    assert len(run.events) == 1 and run.events[0].value == 64.0

@@ -28,6 +28,7 @@ STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # apex/fairseq/Megatron "Gradient overflow.  Skipping step, ... reducing loss scale to X";
     # DeepSpeed "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768";
+    # fairseq (legacy) "| WARNING: overflow detected, setting loss scale to: 0.25";
     # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
     # skipped update on a non-finite gradient, under amp or not
     (
@@ -35,8 +36,10 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         re.compile(
             rb"(?:Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
+            rb"(?<![\"'`])[Oo]verflow detected,(?= setting loss scale to)|"  # not one quoted
             rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
-            rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to)\s*(" + NUM + rb"))?"
+            rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?)"
+            rb"\s*(" + NUM + rb"))?"
         ),
     ),
     (
@@ -196,9 +199,37 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         else:
             steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
         series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
-    scale = [(e.step, e.value) for e in over if e.value is not None and e.step is not None]
-    if scale and "loss_scale" not in series:
-        arr = np.array(scale, np.float64)
-        series["loss_scale"] = Series.from_arrays(
-            "loss_scale", arr[:, 0], arr[:, 1], None, "console: overflow lines"
-        )
+    if _scale_series([e for e in over if e.value is not None], series):
+        facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
+
+
+def _scale_series(over: list[Event], series: dict) -> bool:
+    """The loss scale the overflow lines print, as a series (in place). A log with no step
+    at all (apex's messages alone) numbers them by their order: each is one skipped
+    step. Where the log's own records print the scale, the lines after its last record
+    say where it went next: one point, the last value, one step on (a skipped update
+    does not advance the step counter, so no step of its own is printed for them).
+    True when the steps are the lines' order."""
+    if not over:
+        return False
+    old = series.get("loss_scale")
+    if old is None:
+        if all(e.step is None for e in over):
+            steps = np.arange(1, len(over) + 1, dtype=np.float64)
+            vals = np.array([e.value for e in over], np.float64)
+            src = "console: overflow lines, numbered by their order (no step printed)"
+        else:
+            pts = np.array([(e.step, e.value) for e in over if e.step is not None], np.float64)
+            steps, vals, src = pts[:, 0], pts[:, 1], "console: overflow lines"
+        series["loss_scale"] = Series.from_arrays("loss_scale", steps, vals, None, src)
+        return "order" in src
+    if not len(old):
+        return False
+    last = float(old.steps[-1])
+    after = [e for e in over if e.step is not None and e.step >= last]
+    if after:
+        steps = np.r_[old.steps, last + 1]
+        vals = np.r_[old.values, after[-1].value]
+        src = f"{old.source} + the last of {len(after)} overflow line(s) after it"
+        series["loss_scale"] = Series.from_arrays("loss_scale", steps, vals, None, src)
+    return False

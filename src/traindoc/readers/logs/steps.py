@@ -166,10 +166,10 @@ def build(log: TextLog) -> list[Run]:
             facts["steps_ordinal"] = Fact(True, f"{log.path.name}: no step is printed")
         runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(found)))
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
-        found = empty
-        facts = profiles.event_facts(found, dict(base_facts), {}, log.path)
+        found, series = empty, {}
+        facts = profiles.event_facts(found, dict(base_facts), series, log.path)
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
-        runs.append(Run(log.path.stem, {}, facts, (inp,), tuple(notes), events=tuple(found)))
+        runs.append(Run(log.path.stem, series, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
 
 
