@@ -201,3 +201,27 @@ def test_overflow_lines_before_the_last_logged_scale_leave_it(tmp_path: Path) ->
     run = one_log(tmp_path, body)
     assert run.get("loss_scale").values.tolist() == [128.0, 64.0]
     assert len(run.events) == 1 and run.events[0].value == 64.0
+
+
+# -- 6. Keras 1: the epoch line after "Epoch 000NN: early stopping" is the next epoch's ---
+
+
+def test_keras1_epoch_after_early_stopping_is_kept() -> None:
+    case = REAL / (
+        "healthy_keras1_kanji_cnn_adam_lr_div10_after_earlystop_val_acc_0p975_then_retrain"
+        "_from_scratch_log"
+    )
+    runs = load_all(case / "model_training_log.txt", checkpoints=False)
+    first = runs[0].get("loss")
+    assert len(first) == 19 and first.steps[-2:].tolist() == [18, 19]
+    assert first.values[-2:].tolist() == [0.4897, 0.4847]
+    assert len(runs[1].get("eval_loss")) == 14
+
+
+def test_an_unpadded_epoch_heading_still_numbers_its_line(tmp_path: Path) -> None:
+    body = "Epoch 1/3\n10s - loss: 0.9\nEpoch 2/3\n10s - loss: 0.7\nEpoch 3/3\n10s - loss: 0.5\n"
+    run = one_log(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2, 3]
+    # an "Epoch 2:" heading without the five-digit padding is still a heading
+    body = "Epoch 1: \n10s - loss: 0.9\nEpoch 2: \n10s - loss: 0.7\n"
+    assert one_log(tmp_path, body).get("loss").steps.tolist() == [1, 2]

@@ -95,6 +95,10 @@ _PROSE_BATCH = re.compile(
 _BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
 # A heading that names the epoch of the lines under it ("Epoch 4: ", "=== Epoch 2/12 ==="),
 # not a setting ("epochs: 400", "epoch: 100").
+# Keras callbacks' messages name an epoch zero-padded to five digits ("Epoch 00018: early
+# stopping", 0-based in Keras 1), where a heading is "Epoch 19/50": such a line is about
+# the epoch that ended, and the metric line after it is still the next epoch's.
+_CALLBACK_EPOCH = re.compile(rb"\s*Epoch 0\d{4}: [A-Za-z]")
 _EPOCH_HEADING = re.compile(rb"(?i)\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*")
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
@@ -326,6 +330,8 @@ class TextLog:
         elif k == "progress":
             self._progress(no, text, plan, prog)
         elif k == "epoch":
+            if _CALLBACK_EPOCH.match(text):
+                return
             self._epoch(text, plan)
             if _EPOCH_HEADING.fullmatch(text):  # "Epoch 4: " then "Train loss 0.16" lines
                 self._open_block(no, text, plan)
