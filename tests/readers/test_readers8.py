@@ -43,12 +43,16 @@ def test_lbsgd_iteration_loss_is_the_loss_and_lr_is_read() -> None:
     assert len(run.get("train/average loss per epoch")) == 300
     lr = run.get("lr")
     assert len(lr) == 300 and round(float(lr.values[-1]), 6) == 0.004
+    # the epoch tags sit on the iteration axis: each at the last iteration before it
+    assert lr.steps[:2].tolist() == [49, 98] and lr.steps[-1] == 14700
+    assert run.get("test/accuracy").steps[:2].tolist() == [49, 98]
 
 
 def test_per_epoch_loss_alone_is_the_loss_and_real_parts_still_sum(tmp_path: Path) -> None:
     epoch = _events(tmp_path, {"Train/Average Loss per Epoch": [(1, 2.0), (2, 1.5)]})
     run = tb.read(epoch)
     assert run.get("loss").values.tolist() == [2.0, 1.5]
+    assert run.get("loss").steps.tolist() == [1, 2]  # no iteration axis to move to
     parts = tmp_path / "parts"
     parts.mkdir()
     pts = {

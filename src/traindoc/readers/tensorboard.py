@@ -294,6 +294,16 @@ def _series(acc: _Acc, notes: Notes) -> tuple[dict[str, Series], dict[str, Fact]
         tag = acc.tags.get(key, key[0])
         where = tag if key[1] == "." else f"{key[1]}/ {tag}"
         series[name] = Series.from_arrays(name, steps, vals, walls, f"tensorboard: {where}")
+    fine = owner.get(Signal.LOSS.value)
+    if fine is not None and not _signal(fine[0])[1]:
+        coarse = [
+            k[0].strip().lower()
+            for k in acc.parts
+            if k != fine and _signal(k[0]) == (Signal.LOSS.value, False)
+        ]
+        for c in coarse:
+            if c in series:
+                _on_iterations(series, series[Signal.LOSS.value], series[c])
     facts = {}
     if acc.drops:
         firsts = {f: min(d[1] for d in drops) for f, drops in acc.drops.items()}
@@ -304,6 +314,27 @@ def _series(acc: _Acc, notes: Notes) -> tuple[dict[str, Series], dict[str, Fact]
             tuple(sorted(set(firsts.values()))), f"tensorboard: step went back: {where}"
         )
     return series, facts
+
+
+def _on_iterations(series: dict[str, Series], fine: Series, coarse: Series) -> None:
+    """A writer that logs its loss per iteration and per epoch puts the epoch's tags (the
+    epoch loss, test accuracy, LR) on the epoch axis, 1..300 beside 1..14,700: read
+    against the loss they would sit at the first epochs' iterations. Each such point
+    moves to the last iteration logged before it (by wall time), in place. A series
+    moves when its steps are all epoch steps and it has wall times."""
+    if fine.times is None or coarse.times is None or not len(coarse) or not len(fine):
+        return
+    if np.any(np.diff(fine.times) < 0) or 2 * coarse.steps.max() > fine.steps.max():
+        return
+    epochs = coarse.steps
+    for name, s in list(series.items()):
+        if s is fine or s.times is None or not np.isin(s.steps, epochs).all():
+            continue
+        at = np.searchsorted(fine.times, s.times, side="right") - 1
+        if np.any(at < 0) or np.any(np.diff(at) <= 0):
+            continue  # logged before any iteration, or two in one iteration: leave it
+        src = f"{s.source} (epoch axis: at the iteration logged before it)"
+        series[name] = Series.from_arrays(name, fine.steps[at], s.values, s.times, src)
 
 
 def _facts(path: Path, acc: _Acc, facts: dict[str, Fact], notes: Notes, inputs: list) -> None:
