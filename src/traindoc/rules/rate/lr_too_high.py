@@ -72,6 +72,10 @@ class Params:
     # network: a run that never learned or sits at chance there is the LR's, whatever
     # the regime.
     adam_far: float = 10.0
+    # An LR from here up, with no optimizer named, is SGD's usual range (0.1 for a
+    # ResNet, scaled with the batch up to 1.6): the AdamW table does not apply unless
+    # the run is known to be an LM (or its regime is known).
+    sgd_range: float = 2e-2
     # The hot phase: from the LR's peak to where it falls under half of it. A loss whose
     # best level there (its last fifth, or a 5-point median's low) is within 10% of
     # where the phase began (its first 3 logs),
@@ -163,8 +167,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     counted, and a rise only counts as divergence when it is at least 5% of what
     the run learned. The regime table is for transformer LMs under AdamW: with no
     regime and a task known not to be an LM (a small classifier at Adam 3e-3, a
-    detector at SGD 0.02: the task is inferred from box/mask loss terms) neither
-    a high LR alone nor spikes are reported; only NaN/Inf or a diverging loss is. NaNs under fp16 are usually a dtype
+    detector at SGD 0.02: the task is inferred from box/mask loss terms), or an LR
+    of 2e-2+ with no optimizer named and no LM task (SGD's range: a ResNet at 0.1-1.6),
+    neither a high LR alone nor spikes are reported; only NaN/Inf or a diverging loss is. NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
 
@@ -252,7 +257,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # The tolerance table is for transformer LMs under AdamW. With no regime known
     # and a task known not to be language modelling (a classifier, a regressor),
     # the LR alone proves nothing: only the curves can accuse it.
-    table_applies = regime is not None or run.fact("task") in (None, "lm")
+    # An LR of 2e-2 or more with no optimizer named is SGD's range (ResNets train at
+    # 0.1-1.6), where an unknown task is no more an AdamW LM's than a named classifier.
+    sgd_range = pk.value >= p.sgd_range and "adam" not in optim
+    task = run.fact("task")
+    table_applies = regime is not None or task == "lm" or (task is None and not sgd_range)
     if not table_applies:
         # Off the table's ground (a detector under SGD at 0.02 is normal) only a NaN or
         # a diverging loss accuses the LR; spikes and bands are that task's noise.
