@@ -75,7 +75,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     config alone: a warmup under those bounds at such a peak LR.
 
     **Known false positives.** Resumed runs whose log starts after the warmup
-    (the measured warmup is then 0): pass the config. An unstable start can also
+    (the measured warmup is then 0): pass the config. A paste that prints no step
+    numbers its lines, so a warmup measured from its logged LR has no length in
+    steps: it is not judged. An unstable start can also
     come from a broken checkpoint or fp16 overflow (linked when found).
 
     **What to do.** Add a linear warmup of 2-5% of total steps
@@ -85,6 +87,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     pk, w, total = peak_lr(run), warmup(run), total_steps(run)
     if pk is None or w is None or not total:
         return
+    if run.fact("steps_ordinal") and w.source != "config":
+        return  # lines of a paste that prints no step (with gaps): its warmup has no length
     regime = run.regime if run.regime in p.high_lr else None
     high = p.high_lr[regime] if regime else p.unknown_high_lr
     frac = w.steps / float(total)
