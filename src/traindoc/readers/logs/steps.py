@@ -37,6 +37,7 @@ SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
 SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL, SRC_ALT = 5, 6, 7, 8, 9
 SRC_BAR_EPOCH = 10
 SRC_TABLE = 11
+SRC_EPOCH_SHARE = 12
 # the total a logger table (layouts.py: SB3's) is entered with among the bars it stands for
 TABLE_TOTAL = -1.0
 _SRC_WORDS = {
@@ -51,6 +52,7 @@ _SRC_WORDS = {
     SRC_ALT: "the iteration counter (the optimizer step printed beside it repeats)",
     SRC_BAR_EPOCH: "the epoch: one finished progress bar per epoch (its count repeats)",
     SRC_TABLE: "the step of the logger table printed after each line",
+    SRC_EPOCH_SHARE: "the next numbered line's step x the epoch's share of it",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -407,10 +409,30 @@ def _resolve(
         after = missing[np.isfinite(filled[missing])]  # a step printed before them
         step[missing] = np.where(np.isnan(filled[missing]), first, filled[missing])
         src[missing] = SRC_CARRY
+        _before_first(rec, step, src, missing[np.isnan(filled[missing])], known[0])
         _carry_apart(rec, step, src, after, train, nxt)
         return
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
+
+
+def _before_first(
+    rec: Records, step: np.ndarray, src: np.ndarray, before: np.ndarray, k: int
+) -> None:
+    """Records before the first numbered one (two HF dicts above one tqdm bar) would all
+    take its step and collapse into it: where both print the epoch, a record sits at
+    that step scaled by its share of the epoch (HF's epoch is step / steps per epoch),
+    in place; kept only when the guesses are distinct and below the known step."""
+    if not before.size or not rec.has("epoch"):
+        return
+    epoch = rec.extra("epoch")
+    e0 = float(epoch[k])
+    if not (math.isfinite(e0) and e0 > 0):
+        return
+    guess = np.round(step[k] * epoch[before] / e0)
+    ok = np.isfinite(guess) & (guess >= 0) & (guess < step[k])
+    if ok.all() and np.unique(guess).size == guess.size:
+        step[before], src[before] = guess, SRC_EPOCH_SHARE
 
 
 def _carry_apart(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -21,6 +21,10 @@ class Params:
     min_zero_run: int = 3
     # ... or fewer when they start or end the log: that is the run's state, not a blip.
     min_edge_zero_run: int = 2
+    # One zero is enough when it is the log's last value and the loss just before was
+    # at least this: 0.1 -> < 5e-5 in one logged interval is no descent a model makes
+    # (a paste that ends "1.7328, then 0.0"), so it is the state the run is in now.
+    sudden_from: float = 0.1
     # "Zero" is anything a 4-decimal logger prints as 0.0000.
     zero_below: float = 5e-5
     # Level before the zeros under which 0 is convergence (memorised set, rounding
@@ -50,7 +54,10 @@ class Params:
 
 @rule(
     "degenerate-loss",
-    minimum="3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a log",
+    minimum=(
+        "3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a "
+        "log; 2 when the last is 0 right after a loss of 0.1 or more"
+    ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -71,7 +78,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **What it does.** Finds the longest stretch of consecutive logged losses that are
     exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
-    is 0 now) or exactly equal to each other (>= 5 at full precision, >= 10
+    is 0 now; 1 when it is the last log and the loss before it was >= 0.1, a drop
+    no descent makes in one interval: warning) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
     must vary by >= 4 grid steps for the repeat to mean anything; 3 when the value is
     the whole log and printed to 1e-3 of itself or finer: 1.0097 at each of 3 epochs). A repeated bf16
@@ -118,9 +126,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     zero = (y == 0)[starts] & (
         (lengths >= p.min_zero_run) | (edge & (lengths >= p.min_edge_zero_run))
     )
+    # a last log at 0 right after a sane loss (one zero, the state the paste ends in)
+    sudden = bool(y[-1] == 0 and lengths[-1] == 1 and y[-2] >= p.sudden_from)
+    zero[-1] |= sudden
     if zero.any():
         i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
-        yield _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
+        hit = _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
+        if lengths[i] == 1:  # one log: the run's state now, not yet a stretch of them
+            hit = replace(hit, severity=min(hit.severity, Severity.WARNING))
+        yield hit
         return
     whole = int(lengths.max()) == n and n >= p.min_repeat_whole
     if int(lengths.max()) < p.min_repeat_fine and not whole:
@@ -235,8 +249,12 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         )
     return Hit(
         title=(
-            f"Loss is {'exactly 0' if exact else '0 to 4 decimals'} for {length} consecutive "
-            f"logs (steps {int(steps[s])}-{end})"
+            f"Loss is {'exactly 0' if exact else '0 to 4 decimals'} "
+            + (
+                f"at the last log (step {end})"
+                if length == 1
+                else f"for {length} consecutive logs (steps {int(steps[s])}-{end})"
+            )
             + (f", after {pre:.4g}" if before.size else ", from the first log")
         ),
         step=int(steps[s]),
