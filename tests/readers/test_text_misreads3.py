@@ -253,3 +253,25 @@ def test_a_counter_that_starts_over_before_finishing_is_still_a_new_run(tmp_path
     # near miss: a restart that cuts the bar short (no finished line before it)
     body = "".join(f"{k}/100 [====>....] - ETA: 9s - loss: {3 - k / 100}\n" for k in (10, 20, 30))
     assert len(read_log(tmp_path, body + body)) == 2
+
+
+def test_hf_dicts_above_one_bar_keep_their_own_steps_by_epoch(tmp_path: Path) -> None:
+    # two dicts, then one tqdm bar at 16/376: the bar numbers the last; the first sits
+    # at its share of the epoch (0.02 / 0.04 of 16), not on top of it
+    body = (
+        "{'loss': 1.7328, 'grad_norm': 1.96e-05, 'learning_rate': 9.9e-06, 'epoch': 0.02}\n"
+        "{'loss': 0.0, 'grad_norm': 3.9e-06, 'learning_rate': 9.7e-06, 'epoch': 0.04}\n"
+        "  4%|####9          | 16/376 [17:36<6:36:00, 66.00s/it]\n"
+    )
+    loss = _one(tmp_path, body).get("loss")
+    assert loss.steps.tolist() == [8, 16] and loss.values.tolist() == [1.7328, 0.0]
+
+
+def test_dicts_above_a_bar_without_an_epoch_still_share_its_step(tmp_path: Path) -> None:
+    # near miss: no epoch to place the first by, so nothing is invented
+    body = (
+        "{'loss': 1.7328, 'learning_rate': 9.9e-06}\n"
+        "{'loss': 1.5, 'learning_rate': 9.7e-06}\n"
+        "  4%|####9          | 16/376 [17:36<6:36:00, 66.00s/it]\n"
+    )
+    assert len(_one(tmp_path, body).get("loss")) == 1
