@@ -275,3 +275,30 @@ def test_dicts_above_a_bar_without_an_epoch_still_share_its_step(tmp_path: Path)
         "  4%|####9          | 16/376 [17:36<6:36:00, 66.00s/it]\n"
     )
     assert len(_one(tmp_path, body).get("loss")) == 1
+
+
+def test_a_dict_no_bar_follows_takes_the_bar_drawn_before_it(tmp_path: Path) -> None:
+    # HF draws the bar to step 70 and then prints step 70's dict; the paste ends there.
+    # The dict before the first numbered one sits one logging interval back (50)
+    bars = "".join(
+        f"  1%|          | {n}/4967 [11:52<14:16:32, 10.47s/it]\n" for n in range(60, 71)
+    )
+    body = (
+        "{'loss': 14.6804, 'grad_norm': 86.9, 'learning_rate': 3.3e-06, 'epoch': 0.01}\n"
+        "{'loss': 14.3597, 'grad_norm': 90.6, 'learning_rate': 4.0e-06, 'epoch': 0.01}\n"
+        + bars
+        + "{'loss': 8195.7664, 'grad_norm': nan, 'learning_rate': 4.7e-06, 'epoch': 0.01}\n"
+    )
+    loss = _one(tmp_path, body).get("loss")
+    assert loss.steps.tolist() == [50, 60, 70]
+    assert loss.values.tolist() == [14.6804, 14.3597, 8195.7664]
+
+
+def test_a_bar_before_the_first_dict_numbers_nothing(tmp_path: Path) -> None:
+    # near miss: a 0% bar drawn before any step is not the first dict's step
+    body = (
+        "  0%|          | 0/4967 [00:00<?, ?it/s]\n"
+        "{'loss': 2.1, 'learning_rate': 1e-05, 'epoch': 0.0}\n"
+        "{'loss': 2.0, 'learning_rate': 1e-05, 'epoch': 0.0}\n"
+    )
+    assert 0 not in _one(tmp_path, body).get("loss").steps.tolist()

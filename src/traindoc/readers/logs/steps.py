@@ -38,6 +38,7 @@ SRC_BAR, SRC_SUMMARY, SRC_CARRY, SRC_ORDINAL, SRC_ALT = 5, 6, 7, 8, 9
 SRC_BAR_EPOCH = 10
 SRC_TABLE = 11
 SRC_EPOCH_SHARE = 12
+SRC_INTERVAL_BACK = 13
 # the total a logger table (layouts.py: SB3's) is entered with among the bars it stands for
 TABLE_TOTAL = -1.0
 _SRC_WORDS = {
@@ -53,6 +54,7 @@ _SRC_WORDS = {
     SRC_BAR_EPOCH: "the epoch: one finished progress bar per epoch (its count repeats)",
     SRC_TABLE: "the step of the logger table printed after each line",
     SRC_EPOCH_SHARE: "the next numbered line's step x the epoch's share of it",
+    SRC_INTERVAL_BACK: "one logging interval per line back from the first numbered line",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -372,6 +374,9 @@ def _resolve(
     if len(log.bar_seq):
         _from_bars(log, seq, missing, train, step, src)
         missing = np.flatnonzero(np.isnan(step))
+    if missing.size and len(log.pre_seq):
+        _from_bar_before(log, seq, missing, train, step, src)
+        missing = np.flatnonzero(np.isnan(step))
     if missing.size and log.summaries and rec.has("epoch"):
         epoch = rec.extra("epoch")
         # each record's own run: the first summary printed after it (a resumed run's
@@ -421,18 +426,42 @@ def _before_first(
 ) -> None:
     """Records before the first numbered one (two HF dicts above one tqdm bar) would all
     take its step and collapse into it: where both print the epoch, a record sits at
-    that step scaled by its share of the epoch (HF's epoch is step / steps per epoch),
-    in place; kept only when the guesses are distinct and below the known step."""
-    if not before.size or not rec.has("epoch"):
+    that step scaled by its share of the epoch (HF's epoch is step / steps per epoch);
+    else, when the numbered records after it are evenly spaced, one interval back per
+    record, in place; kept only when the guesses are distinct and below the known step."""
+    if not before.size:
         return
-    epoch = rec.extra("epoch")
-    e0 = float(epoch[k])
-    if not (math.isfinite(e0) and e0 > 0):
+    if rec.has("epoch"):
+        epoch = rec.extra("epoch")
+        e0 = float(epoch[k])
+        if math.isfinite(e0) and e0 > 0:
+            guess = np.round(step[k] * epoch[before] / e0)
+            if _placed(guess, step[k]):
+                step[before], src[before] = guess, SRC_EPOCH_SHARE
+                return
+    # else one logging interval per record back from it, when the numbered records
+    # that follow are evenly spaced (HF's logging_steps): the interval is theirs. Only
+    # records of its own shape (two dicts of one trainer): a line of another kind above
+    # it (a config's "loss: 2.0") is no record of the run.
+    before = before[rec.plan[before] == rec.plan[k]]
+    if not before.size:
         return
-    guess = np.round(step[k] * epoch[before] / e0)
-    ok = np.isfinite(guess) & (guess >= 0) & (guess < step[k])
-    if ok.all() and np.unique(guess).size == guess.size:
-        step[before], src[before] = guess, SRC_EPOCH_SHARE
+    after = step[k:][np.isfinite(step[k:])]
+    d = np.diff(np.unique(after))
+    if d.size >= 1 and np.ptp(d) == 0:
+        guess = step[k] - d[0] * np.arange(before.size, 0, -1)
+        if _placed(guess, step[k]):
+            step[before], src[before] = guess, SRC_INTERVAL_BACK
+
+
+def _placed(guess: np.ndarray, below: float) -> bool:
+    """Guessed steps that are whole, distinct, at or above 0 and below the known one."""
+    return bool(
+        np.isfinite(guess).all()
+        and (guess >= 0).all()
+        and (guess < below).all()
+        and np.unique(guess).size == guess.size
+    )
 
 
 def _carry_apart(
@@ -566,6 +595,31 @@ def _from_bars(
         ok = (j < bl.size) & (bl[np.minimum(j, bl.size - 1)] < nxt)
         step[m[ok]] = bn[j[ok]]
         src[m[ok]] = np.where(bt[j[ok]] == TABLE_TOTAL, SRC_TABLE, SRC_BAR)
+
+
+def _from_bar_before(
+    log: TextLog,
+    seq: np.ndarray,
+    missing: np.ndarray,
+    train: np.ndarray,
+    step: np.ndarray,
+    src: np.ndarray,
+) -> None:
+    """A train record that no bar follows (the paste ends, or the next record comes
+    first) takes the n of the bar drawn right before it, when that bar went past the
+    numbered train record before it: HF draws the bar to a step and then prints that
+    step's dict, in place. (A bar before the first record may be a 0% bar drawn before
+    any step: it numbers nothing.)"""
+    pseq = np.frombuffer(log.pre_seq, dtype=np.int32).astype(np.int64)
+    pn = np.frombuffer(log.pre_n, dtype=np.float64)
+    tr = np.flatnonzero(train)
+    # the step of the train record before each train record (NaN when none is known)
+    prev = np.r_[np.nan, _ffill(step[tr])[:-1]] if tr.size else np.empty(0)
+    for i in np.flatnonzero(np.isnan(step[tr])).tolist():  # the missing train records
+        m = int(tr[i])
+        j = int(np.searchsorted(pseq, seq[m]))
+        if j < pseq.size and pseq[j] == seq[m] and pn[j] > prev[i]:  # (NaN: no step before)
+            step[m], src[m] = pn[j], SRC_BAR
 
 
 def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -128,6 +128,9 @@ class TextLog:
         self.ctx_seq, self.ctx_val = array("i"), array("d")  # "Epoch 3/10" lines: order, epoch
         self.loose = Loose()
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
+        # the last bar drawn before a record (HF draws the bar to a step, then prints that
+        # step's dict): numbers a record that no bar follows
+        self.pre_seq, self.pre_n = array("i"), array("d")
         self.bars_after = 0  # progress updates after the last record
         self.progress = Progress(bar_numbers)  # how far the training bar moved between records
         self.last_bar: tuple | None = None  # (line, text, bar) of the last progress bar
@@ -180,6 +183,7 @@ class TextLog:
         self.rec_line, self.rec_seq = array("i"), array("i")
         self.rec_plan, self.rec_rank = array("h"), array("b")
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
+        self.pre_seq, self.pre_n = array("i"), array("d")
 
     # -- the pass ---------------------------------------------------------------------------
     def feed(self, f: BinaryIO) -> None:
@@ -443,6 +447,7 @@ class TextLog:
         self.rec_seq.append(self._seq)
         self.rec_plan.append(prog.pid)
         self.rec_rank.append(rank)
+        self._bar_before()
         self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = prog.needs_ctx
@@ -461,9 +466,18 @@ class TextLog:
         self.rec_seq.append(self._seq)
         self.rec_plan.append(pid)
         self.rec_rank.append(rank)
+        self._bar_before()
         self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = True
+
+    def _bar_before(self) -> None:
+        """Note the n of the bar drawn right before this record, if any was."""
+        if self.bars_after and self.last_bar is not None:
+            got = bar_numbers(self.last_bar[1], self.last_bar[2])
+            if got is not None:
+                self.pre_seq.append(self._seq)
+                self.pre_n.append(got[0])
 
     def _sample(self, groups: tuple[bytes, ...], prog: Program) -> None:
         """Facts read off the first records of a shape: the step total, the LR's decimals."""

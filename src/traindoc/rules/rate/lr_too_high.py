@@ -68,6 +68,9 @@ class Params:
     # to half the LR at the break.
     rising_points: int = 3
     below_break: float = 0.5
+    # ... at an LR of 1e-5 or more (half the full fine-tune target): a run that breaks
+    # below the smallest usual LR is broken by something else (init, data, precision).
+    rising_min_lr: float = 1e-5
     # Adam(W) at 10x the most tolerant table value (2e-2) or more is too high for any
     # network: a run that never learned or sits at chance there is the LR's, whatever
     # the regime.
@@ -142,8 +145,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     it learned only when the LR came down (warning). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
-    logs before it is a warning: the warmup carried the LR past what the run takes,
-    and the fix is half the LR at the break. At the top
+    logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
+    the run takes, and the fix is half the LR at the break. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
     1e-3; for pre-training above 350M parameters all three scale down with
     GPT-3's LR-by-size table, e.g. x0.4 at 6.7B) only a diverging loss or an
@@ -424,7 +427,7 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
     if before.size < k or before[-1] <= 0:
         return None
     rose = bool((np.diff(before[-k:]) > 0).all()) and before[-1] >= float(before.max())
-    return (at, float(before[-1])) if rose else None
+    return (at, float(before[-1])) if rose and before[-1] >= p.rising_min_lr else None
 
 
 def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
