@@ -283,7 +283,8 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
     if w is not None and not w.complete:
         return None  # the LR is still ramping up: too early to expect a move
     level = float(np.median(y))
-    spread = _spread(y)
+    # the farthest any loss lies from their median, relative to it (as the docs say)
+    spread = float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
     if spread > p.flat_spread:
         return None
     return Hit(
