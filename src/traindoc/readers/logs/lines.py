@@ -122,5 +122,18 @@ def drop_cut_value(text: bytes) -> bytes:
     return text[: max(text.rfind(b","), text.rfind(b"{"), text.rfind(b"[")) + 1]
 
 
+# A Keras line cut mid-name (" - loss: 0.7657 - acc: 0.7393 - val" where a paste ends):
+# the dangling name would mark the whole line an eval (its "val" is a word of the line).
+_CUT_NAME = re.compile(rb"(:\s*" + NUM_SRC + rb")\s+-\s+[A-Za-z_]\w*\s*\Z")
+
+
+def drop_cut_name(text: bytes) -> bytes:
+    """A `- name: value` line whose last name lost its colon and value: the name goes."""
+    if b" - " not in text[-40:]:
+        return text
+    m = _CUT_NAME.search(text[-200:])
+    return text[: len(text) - len(text[-200:]) + m.end(1)] if m else text
+
+
 def depth(text: bytes) -> int:
     return text.count(b"{") + text.count(b"[") - text.count(b"}") - text.count(b"]")

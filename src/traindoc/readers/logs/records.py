@@ -198,6 +198,10 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
             epoch_total_group = f.slot
         elif f.role in ("epoch", "inner", "inner_total"):
             roles.setdefault(f.role, f.slot)
+    if any(n == "best" for _, n in values) and any(kind(n) == "eval_loss" for _, n in values):
+        # fairseq's valid line ends in "best 4.46376": the best valid loss so far (its
+        # checkpoint metric, the loss by default), a running minimum, not a metric "best"
+        values = [(slot, "eval_best_loss" if n == "best" else n) for slot, n in values]
     steps.sort()
     groups = [slot for slot, _ in values]
     extras: dict[str, int] = {}
@@ -421,6 +425,21 @@ class Records:
         out = np.full(where.size, np.nan)
         ok = j >= 0
         out[ok] = vals[j[ok]]
+        return out
+
+    def next_ctx_at(self, where: np.ndarray) -> np.ndarray:
+        """The epoch of the first "Epoch 3/10" line after each of these records (NaN when
+        none follows): a record before it, with no heading of its own above it (the paste
+        starts, or resumes after a gap, mid-epoch), is in the epoch before that one."""
+        out = np.full(where.size, np.nan)
+        if self._ctx is None:
+            return out
+        at, vals = self._ctx
+        ok = ~np.isnan(vals)
+        at, vals = at[ok], vals[ok]
+        j = np.searchsorted(at, self.seq[where], side="right")
+        has = j < at.size
+        out[has] = vals[j[has]]
         return out
 
     def first_ctx(self) -> float:

@@ -110,6 +110,7 @@ def is_furniture(name: str) -> bool:
 _CLOCK_NAME = re.compile(
     r"(?:\w+/)?(?:total_|time_)?(?:eta|elapsed|left|remaining|remain|to_go)"
     r"(?:_time|_s|_sec|_secs|_seconds)?"
+    r"|time_cost"  # MXNet's "Epoch[5] Time cost=1.147": the epoch's wall time
 )
 
 
@@ -329,6 +330,8 @@ def analyse(shape: str) -> Plan:
             fields.extend((Field(n, "", "skip"), Field(slot_no[frac], "", "skip")))
             continue
         key, sep, opened, key_idx = _key_left(toks, t, used)
+        if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
+            key, key_idx = "Time cost", [w, *key_idx]  # a two-word key before its `=`
         used.update(key_idx)
         if key and not sep:
             spaced.add(n)
@@ -601,6 +604,14 @@ def _fraction_fields(
         # (100/44160) after an epoch, fairseq's "epoch 001: 100 / 1000", tqdm's "| 12/240 ["
         return [Field(n, "", "inner"), Field(m, "", "inner_total")]
     return [Field(n, key, "value"), Field(m, key, "skip")]
+
+
+def _time_before(toks: list[_Tok], j: int) -> int | None:
+    """The index of a "Time" word right before the word at j ("Time cost=1.147")."""
+    k = j - 2
+    if k >= 0 and toks[j - 1].text == " " and toks[k].kind == "word" and toks[k].text == "Time":
+        return k
+    return None
 
 
 def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, list[int]]:

@@ -225,13 +225,18 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if inner is not None and total is not None and (pre := np.isnan(ctx)).any():
                 # a paste that starts mid-epoch: the batches before the first "Epoch 2/12"
                 # line are epoch 1's (the counter starting over there is the new epoch)
-                ctx = np.where(pre, rec.first_ctx() - 1, ctx)
+                ctx = np.where(pre, rec.next_ctx_at(where) - 1, ctx)
             epoch = ctx if epoch is None else np.where(np.isnan(epoch), ctx, epoch)
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
         if epoch is not None and inner is not None and total is not None:
             ok = np.isfinite(epoch) & np.isfinite(inner) & np.isfinite(total) & (total > 0)
             if ok.any():
-                base = math.floor(float(epoch[ok][0])) if base is None else base
+                if base is None:
+                    base = math.floor(float(epoch[ok][0]))
+                    if "ctx" in ex:
+                        # an "Epoch 39/200" heading counts from 1 (0 when it starts at 0):
+                        # a paste that starts at epoch 39 is not the run's first epochs
+                        base = min(base, 1)
                 got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]
                 how[ok] = SRC_EPOCH
                 if ep is None:

@@ -100,6 +100,10 @@ _BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
 # the epoch that ended, and the metric line after it is still the next epoch's.
 _CALLBACK_EPOCH = re.compile(rb"\s*Epoch 0\d{4}: [A-Za-z]")
 _EPOCH_HEADING = re.compile(rb"(?i)\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*")
+# A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
+# loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
+# ("Accuracy=0.65") until the next record.
+_EVAL_PREFIX = re.compile(rb"(?i)\s*(?:test|val|valid|validation|dev)\b")
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # Program source printed before a log (record .txt files, scripts in an issue): not a log line.
@@ -154,6 +158,8 @@ class TextLog:
         self._by_shape: dict[bytes, tuple] = {}
         self._seq = 0
         self._epoch_ctx = math.nan
+        self._rec_epoch = math.nan  # the epoch the last record printed
+        self._lone_eval = False  # a lone eval line was read since that record
         self._header: tuple[str, ...] | None = None
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._md = False  # the header is a Markdown table's: rows are split on |
@@ -238,6 +244,9 @@ class TextLog:
             if what:
                 if what == "gap":
                     self.breaks.append(no)
+                    if self.ctx_val:  # the epochs cut out: the last heading no longer holds
+                        self.ctx_seq.append(self._seq + 1)  # from the next line on
+                        self.ctx_val.append(math.nan)
                 return
         if self._held is not None or (b"{" in text or text.endswith(b"\\")):
             joined = self._join(no, text, rank)
@@ -289,6 +298,8 @@ class TextLog:
 
     def _line(self, no: int, text: bytes, rank: int) -> None:
         self._seq += 1
+        if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
+            text = lines.drop_cut_name(text)
         if self._slow and self._slow_line(no, text, rank):
             return
         if self.pattern is None and self.layouts.offer(no, text):
@@ -358,6 +369,8 @@ class TextLog:
             vals = _values(text, plan)
             if self._blk is not None:
                 self._blk_vals.extend(vals)
+            elif self._lone_eval_line(no, text, plan, vals, rank):
+                return
             elif plan.loose and len(vals) == 1 and not self._bullet:
                 # a lone "train loss:1.10886" is a loop's record: its step is the order
                 # of the lines (a bullet is a list of results: a model card's "- Loss: 0.45"
@@ -370,6 +383,29 @@ class TextLog:
             self._open_block(no, text, plan)
         else:
             self._other(no, text, plan)
+
+    def _lone_eval_line(
+        self, no: int, text: bytes, plan: Plan, vals: list[tuple[str, float]], rank: int
+    ) -> bool:
+        """A lone `Test loss=0.90` (or the `Accuracy=0.65` after it) under a record that
+        printed its epoch: an eval point at that epoch, not a setting."""
+        ep = self._rec_epoch
+        if ep != ep or len(vals) != 1 or self._bullet or kind(vals[0][0]) not in METRIC_KINDS:
+            return False
+        if not self._lone_eval:
+            if plan.context != "eval" or not _EVAL_PREFIX.match(_message(text)):
+                return False
+            self._lone_eval = True
+        self.add_loose(
+            no,
+            [(as_eval(vals[0][0]), vals[0][1])],
+            ep,
+            steps.SRC_EPOCH_ONLY,
+            ep,
+            rank,
+            is_eval=True,
+        )
+        return True
 
     def _namespace(self, no: int, text: bytes) -> None:
         """An argparse Namespace dump: its settings, kept per dump as well, for a file
@@ -439,6 +475,9 @@ class TextLog:
         if prog.ncounters:
             prog.counters.extend(row[nv:])
             del row[nv:]
+        g = prog.epoch_group
+        self._rec_epoch = _num([groups[g]], 0) if g is not None else math.nan
+        self._lone_eval = False
         if prog.has_stamp:
             m = _STAMP.search(text, 0, 80)
             row.append(steps.stamp(m) if m else math.nan)
