@@ -86,6 +86,13 @@ def test_keras_headers_from_zero_and_whole_lines_are_unchanged(tmp_path: Path) -
     assert _steps(run, "eval_loss") == [100.0, 200.0, 300.0]
 
 
+def test_an_epoch_printed_on_the_line_still_counts_from_the_first_seen() -> None:
+    # "Train Epoch: 65 [128/316 (41%)]": the line's own epoch, not a heading's; a later
+    # "epoch : 65" config line does not make it one
+    run = load_run(REAL / "no_learning_attnsleep_predicts_majority_class_epoch65_acc_0p42_f1_0p12")
+    assert _steps(run, "loss") == [0.0, 128.0, 256.0]
+
+
 def test_a_trailing_word_after_a_dash_is_kept_off_a_non_keras_line(tmp_path: Path) -> None:
     run = one_log(tmp_path, "step 1 - loss: 0.9 - done\nstep 2 - loss: 0.8 - done\n")
     assert _values(run, "loss") == [0.9, 0.8]

@@ -219,6 +219,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             src[where] = np.where(ok, SRC_STEP, SRC_NONE)
             continue
         epoch = ex.get("epoch")
+        headed = epoch is None and "ctx" in ex  # the epoch is a heading's ("Epoch 3/10")
         inner, total = ex.get("inner"), ex.get("inner_total")
         if "ctx" in ex:
             ctx = ex["ctx"]
@@ -233,7 +234,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if ok.any():
                 if base is None:
                     base = math.floor(float(epoch[ok][0]))
-                    if "ctx" in ex:
+                    if headed:
                         # an "Epoch 39/200" heading counts from 1 (0 when it starts at 0):
                         # a paste that starts at epoch 39 is not the run's first epochs
                         base = min(base, 1)
