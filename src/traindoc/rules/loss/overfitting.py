@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.stats import fmt, trend
+from traindoc.measure.stats import fmt, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._evalcurve import (
@@ -65,6 +66,10 @@ class Params:
     memorised_rel: float = 0.05
     memorised_epochs: float = 2.0
     memorised_min_epochs: float = 3.0
+    # Overfitting fits the train set better: a train loss that ends 20%+ above its best
+    # before the onset (a rise in both curves, then a partial fall) is a run made worse
+    # on its own data too, divergence's or the LR's, not a generalisation gap.
+    train_worse: float = 1.2
     # A rise of 20%+ from the minimum is harm even while a task metric still edges up
     # (an eval loss up by half at every eval, WER a point better): it stays a warning.
     large_rise_rel: float = 0.20
@@ -98,7 +103,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     train loss keeps falling, that is incipient overfitting: stop, or lower the
     LR now".
 
-    **Known false positives.** Eval loss rising is not always overfitting. It
+    **Known false positives.** Eval loss rising is not always overfitting. When
+    the train loss ends 20%+ above its best before the onset (by 5%+ of what it
+    learned), both curves got worse: that is not overfitting and is not reported. It
     often rises right after the first epoch of fine-tuning while the model still
     gets better at the task (the title says when the onset is near one epoch).
     For ASR the WER can keep improving while eval loss rises; when task metrics
@@ -160,6 +167,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     falls = t_z <= p.train_z or _falls_each(tr, onset, p) or t_drop >= p.train_halved
     if not (t_drop >= p.train_drop_min and falls):
         return
+    if _train_worse_than_before(tr, onset, t_end, p):
+        return  # both losses rose: the model got worse on its own data too, not overfitting
     severity = None
     notes = []
     evidence = {
@@ -251,6 +260,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _train_worse_than_before(tr: Series, onset: int, t_end: float, p: Params) -> bool:
+    """The train loss ends `train_worse` x above its best (5-point median) up to the onset,
+    by 5%+ of what it had learned (a loss near 0 wobbles by large ratios of nothing)."""
+    f = tr.finite()
+    before = f.values[f.steps <= onset]
+    if before.size < 5 or not math.isfinite(t_end):
+        return False
+    best = float(rolling_median(before, 5).min())
+    learned = float(np.median(before[:3])) - best
+    return best > 0 and t_end >= p.train_worse * best and t_end - best >= 0.05 * learned
 
 
 def _memorised(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
