@@ -105,7 +105,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     **Known false positives.** Eval loss rising is not always overfitting. When
     the train loss ends 20%+ above its best before the onset (by 5%+ of what it
-    learned), both curves got worse: that is not overfitting and is not reported. It
+    learned), both curves got worse: that is not overfitting and is not reported. A
+    last eval equal to every digit to the best before it is that checkpoint scored
+    again (load_best_model_at_end), not a point of the curve: it is left out. It
     often rises right after the first epoch of fine-tuning while the model still
     gets better at the task (the title says when the onset is near one epoch).
     For ASR the WER can keep improving while eval loss rises; when task metrics
@@ -127,7 +129,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         if tr is not None:
             yield from _memorised(run, tr, p)
         return
-    ev = ev.finite()
+    ev = _without_rescore(ev.finite())
     if len(ev) < p.min_eval_points:
         yield too_few("eval_loss", len(ev), p.min_eval_points)
         return
@@ -260,6 +262,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _without_rescore(ev: Series) -> Series:
+    """The evals less a last one that jumps back to, to every digit, the best of the
+    evals before it, after a worse one: the best checkpoint scored again at the end
+    (load_best_model_at_end, a final test of the saved model), not a point of the curve."""
+    v = ev.values
+    if v.size < 4:
+        return ev
+    best = int(np.argmin(v[:-1]))
+    if v[-1] != v[best] or not v[-2] > v[best]:  # (a stall repeats its value at each eval)
+        return ev
+    return Series(ev.name, ev.steps[:-1], v[:-1], None, ev.source)
 
 
 def _train_worse_than_before(tr: Series, onset: int, t_end: float, p: Params) -> bool:
