@@ -13,6 +13,7 @@ from traindoc.measure.stats import mad, quantum
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._evalcurve import task_metrics
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,9 @@ class Params:
     # at least this: 0.1 -> < 5e-5 in one logged interval is no descent a model makes
     # (a paste that ends "1.7328, then 0.0"), so it is the state the run is in now.
     sudden_from: float = 0.1
+    # ... or when an eval task metric ends under half its scale: the model solves
+    # nothing, so its training loss cannot be 0 (spaCy's `ner_loss 0.000`, NER F 10.3).
+    unsolved_share: float = 0.5
     # "Zero" is anything a 4-decimal logger prints as 0.0000.
     zero_below: float = 5e-5
     # Level before the zeros under which 0 is convergence (memorised set, rounding
@@ -56,7 +60,8 @@ class Params:
     "degenerate-loss",
     minimum=(
         "3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a "
-        "log; 2 when the last is 0 right after a loss of 0.1 or more"
+        "log; 2 when the last is 0 right after a loss of 0.1 or more; 1 beside an eval "
+        "metric under half its scale"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -79,7 +84,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Finds the longest stretch of consecutive logged losses that are
     exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
     is 0 now; 1 when it is the last log and the loss before it was >= 0.1, a drop
-    no descent makes in one interval: warning) or exactly equal to each other (>= 5 at full precision, >= 10
+    no descent makes in one interval, or when an eval task metric ends under half its
+    scale, which a loss of 0 cannot fit: warning) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
     must vary by >= 4 grid steps for the repeat to mean anything; 3 when the value is
     the whole log and printed to 1e-3 of itself or finer: 1.0097 at each of 3 epochs). A repeated bf16
@@ -107,8 +113,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     f = loss.finite()
     y, steps = f.values, f.steps
     n = y.size
-    if n < p.min_edge_zero_run:
-        return
+    if n < p.min_edge_zero_run and not (n == 1 and _task_unsolved(run, p)):
+        return  # (one log of 0 beside a held-out score far from solved still counts)
     # Zero at 4-decimal print precision: a cross-entropy of 1.8e-6 right after 12.18
     # (perplexity 1.0) is as impossible as an exact 0.
     zeros_at = np.abs(y) < p.zero_below
@@ -126,9 +132,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     zero = (y == 0)[starts] & (
         (lengths >= p.min_zero_run) | (edge & (lengths >= p.min_edge_zero_run))
     )
-    # a last log at 0 right after a sane loss (one zero, the state the paste ends in)
-    sudden = bool(y[-1] == 0 and lengths[-1] == 1 and y[-2] >= p.sudden_from)
-    zero[-1] |= sudden
+    # a last log at 0 right after a sane loss (one zero, the state the paste ends in),
+    # or beside a held-out score far from solved (a loss of 0 fits nothing then)
+    sudden = bool(y[-1] == 0 and lengths[-1] == 1 and n >= 2 and y[-2] >= p.sudden_from)
+    zero[-1] |= sudden or bool(y[-1] == 0 and _task_unsolved(run, p))
     if zero.any():
         i = int(np.flatnonzero(zero)[np.argmax(lengths[zero])])
         hit = _zeros(run, f.steps, y, int(starts[i]), int(lengths[i]), p)
@@ -223,6 +230,18 @@ def _at_floor(run: Run, v: float) -> bool:
     return lo <= v <= hi
 
 
+def _task_unsolved(run: Run, p: Params) -> bool:
+    """An eval task metric (higher is better) ends under half its scale (F1 10.3 of 100):
+    a training loss of exactly 0 then fits nothing; it is a loss that was never computed."""
+    for m, higher in task_metrics(run):
+        v = m.finite().values
+        if higher and v.size:
+            scale = 100.0 if float(v.max()) > 1.0 else 1.0
+            if float(v[-1]) < p.unsolved_share * scale:
+                return True
+    return False
+
+
 def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: Params) -> Hit:
     raw = run.get("loss")
     exact = raw is None or not bool(((raw.values != 0) & (np.abs(raw.values) < p.zero_below)).any())
@@ -251,7 +270,11 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         title=(
             f"Loss is {'exactly 0' if exact else '0 to 4 decimals'} "
             + (
-                f"at the last log (step {end})"
+                (
+                    f"at its only log (step {end})"
+                    if y.size == 1
+                    else f"at the last log (step {end})"
+                )
                 if length == 1
                 else f"for {length} consecutive logs (steps {int(steps[s])}-{end})"
             )
