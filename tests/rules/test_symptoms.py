@@ -117,6 +117,53 @@ def test_no_learning_reads_a_whole_run_stagnation() -> None:
     assert f.evidence["spread_rel"] < 0.005 and "window_frac" not in f.evidence
 
 
+def _sparse_flat(first_eval: int) -> dict:
+    """6 flat train losses from step 25, and evals every 264 steps from `first_eval`,
+    flat at 3.57: a run that never moved, seen at a sparse eval interval."""
+    n = (2640 - first_eval) // 264 + 1
+    return {
+        "series": {
+            "loss": {
+                "steps": [25, 300, 800, 1300, 1800, 2300],
+                "segments": [{"values": [2.028, 2.001, 1.994, 2.012, 1.985, 1.998]}],
+            },
+            "eval_loss": {
+                "every": 264,
+                "start": first_eval,
+                "segments": [
+                    {
+                        "values": [
+                            3.571,
+                            3.565,
+                            3.568,
+                            3.562,
+                            3.566,
+                            3.569,
+                            3.564,
+                            3.567,
+                            3.563,
+                            3.565,
+                        ][:n]
+                    }
+                ],
+            },
+        }
+    }
+
+
+def test_flat_from_the_first_eval_is_the_whole_run_at_any_eval_interval() -> None:
+    specs = load_all()
+    rules = [specs["no-learning"], specs["eval-stagnation"]]
+    d = diagnose(build_run(_sparse_flat(264)), rules)
+    nl = next(f for f in d.findings if f.rule == "no-learning")
+    # the window starts at the first eval (step 264), so it spans only ~91% of the run
+    assert nl.evidence["window_frac"] < 0.95 and nl.evidence["from_first_eval"]
+    # near miss: flat only from a first eval 3 intervals in, which is not the whole run
+    late = diagnose(build_run(_sparse_flat(792)), rules)
+    assert not [f for f in late.findings if f.rule == "no-learning"]
+    assert any(s.rule == "no-learning" for s in late.not_judged)
+
+
 # Whisper-like: a 1000-step warmup (38% of the run) to an LR of 3e-3, the loss
 # climbing as the LR rises. The level hurt, not the ramp: warmup-too-long is info.
 RAMP = {

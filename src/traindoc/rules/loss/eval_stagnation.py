@@ -145,6 +145,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if t_drop <= -p.train_drop_min and (t_z >= -p.train_z or few_all_up):
         return  # train climbing: divergence's, not a stall
     e_level = float(np.median(e[i0:]))
+    # Flat from the first eval, which came within one eval interval of the start: at
+    # any eval interval that is the whole run (a sparser one only starts it later).
+    interval = float(np.median(np.diff(st))) if st.size > 1 else 0.0
+    from_start = i0 == 0 and st[0] - first <= interval
     gaining = [
         m
         for m in metric_trends(run, start, p.metric_gain_rel, inside=True)
@@ -160,6 +164,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         evidence={
             "window_steps": window,
             "window_frac": window / max(span_total, 1),
+            "from_first_eval": bool(from_start),
             "eval_points": points,
             "eval_level": e_level,
             "eval_band": float(hi[i0] - lo[i0]),

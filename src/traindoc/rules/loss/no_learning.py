@@ -122,9 +122,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     it, however short the log: each step was skipped by the loss scaler, or wrote
     NaN into the weights; either way nothing is learned.
 
-    With under 10 losses, an `eval-stagnation` that spans the whole run (eval and
-    train loss flat from the first eval on) is reported here as well: a run that
-    never moved is not learning, not stagnating.
+    With under 10 losses, an `eval-stagnation` that spans the whole run (95%+ of
+    it, or flat from a first eval that came within one eval interval of the start)
+    is reported here as well: a run that never moved is not learning, not stagnating.
 
     An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
     evals, off its best value, while the loss fell under 10%, also settles it
@@ -188,7 +188,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         at = fl.at_floor(run, "loss")
         if at is not None and at.to_end:
             return  # flat at ln(V) / ln(C): uniform-plateau's finding
-        if stalled is not None and stalled.evidence.get("window_frac", 0) >= p.whole_run:
+        whole = stalled is not None and (
+            stalled.evidence.get("window_frac", 0) >= p.whole_run
+            or stalled.evidence.get("from_first_eval", False)
+        )
+        if whole:
             yield _never_progressed(f, stalled)
         elif (hit := _short_verdict(run, f, p)) is not None:
             yield hit
@@ -394,6 +398,7 @@ def _never_progressed(f: Series, stalled: Finding) -> Hit:
             "start_loss": ev["train_start"],
             "end_loss": ev["train_end"],
             "window_frac": ev["window_frac"],
+            "from_first_eval": ev.get("from_first_eval", False),
         },
         explanation=(
             "From the first eval to the last neither the held-out loss nor the training loss "
