@@ -47,6 +47,10 @@ class Params:
     # The reward is an RL run's learning curve: over 20+ logs, a last fifth within 5%
     # (of the reward's scale) and 4 standard errors of the first fifth has not improved.
     flat_min_points: int = 20
+    # Dead at 75%+ of 10+ logs, scattered: three quarters of the batches gave every
+    # completion of a group the same reward, so three quarters of the compute produced
+    # no policy gradient (unless the reward still rises: the rest carries it).
+    dead_share: float = 0.75
     flat_rel: float = 0.05
     flat_z: float = 4.0
 
@@ -97,6 +101,17 @@ def _flat_reward(p: Params, reward: Series) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _reward_rises(p: Params, reward: Series) -> bool:
+    """The reward's last fifth is 5%+ (of its scale) above its first: the live batches
+    still teach the policy something."""
+    v = reward.finite().values
+    if v.size < 5:
+        return False
+    k = max(1, v.size // 5)
+    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    return tail - head >= p.flat_rel * max(abs(head), abs(tail), p.std_eps)
 
 
 def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
@@ -196,7 +211,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     of a prompt group got the same reward). A stretch of 10+ log points and 20%+
     of the run is an error when grad_norm is ~0 over it too, else a warning (what
     gradient there is comes from the KL / entropy terms, not from the reward).
-    Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
+    Dead at 75%+ of 10+ logs, scattered, is the same lack of signal (a warning),
+    unless the reward's last fifth still rises 5% above its first; unlike the
+    longest stretch, that share survives a sparser logging interval. Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
     critic/score, else critic/advantages) stands in for it, then a constant reward. On DPO runs (no reward,
     but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
     the reference moves with the policy, or nothing is updated. With a live reward
@@ -278,32 +295,44 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             yield too_few(what.split()[0], n, p.min_points)
         return  # (no dead point at all: the signal is there, judged healthy)
     start, length = _longest_run(dead)
+    span = np.zeros(n, dtype=bool)
+    span[start : start + length] = True
+    mostly = False
     if length < min(n, max(p.min_points, p.min_frac * n)):
-        if reward is not None and (hit := _flat_reward(p, reward)) is not None:
-            yield hit  # the rewards differ, but the policy never gets better at them
-        return
-    s0, s1 = int(base.steps[start]), int(base.steps[start + length - 1])
+        # Scattered rather than in one stretch: dead at most logs of a long one is the
+        # same lack of signal, and unlike the longest stretch it survives a sparser
+        # logging interval.
+        mostly = n >= p.min_points and float(dead.mean()) >= p.dead_share
+        if not mostly or (reward is not None and _reward_rises(p, reward)):
+            if reward is not None and (hit := _flat_reward(p, reward)) is not None:
+                yield hit  # the rewards differ, but the policy never gets better at them
+            return
+        span, length = dead, int(dead.sum())
+    s0, s1 = int(base.steps[span][0]), int(base.steps[span][-1])
     evidence = {
         "signal": what,
         "dead_points": length,
         "dead_frac": length / n,
         "start_step": s0,
         "end_step": s1,
-        "grad_norm_max": float(np.nanmax(np.abs(g[start : start + length])))
-        if g is not None
-        else None,
+        "grad_norm_max": float(np.nanmax(np.abs(g[span]))) if g is not None else None,
     }
+    if mostly:
+        evidence["mode"] = "most logs"
     if std is not None:
-        evidence["reward_std_max"] = float(np.max(np.abs(base.values[start : start + length])))
+        evidence["reward_std_max"] = float(np.max(np.abs(base.values[span])))
     if reward is not None:
         r = reward.finite()
         seg = r.values[(r.steps >= s0) & (r.steps <= s1)]
         if seg.size:
             evidence["reward_median"] = float(np.median(seg))
-    both = g is not None and bool(np.all(np.abs(g[start : start + length]) <= p.grad_eps))
-    title = f"No RL learning signal for {length} log points (steps {s0}-{s1}): {what} ~0" + (
-        " and grad_norm ~0" if both else ""
+    both = g is not None and bool(np.all(np.abs(g[span]) <= p.grad_eps))
+    where = (
+        f"at {length} of {n} log points ({length / n:.0%}, steps {s0}-{s1})"
+        if mostly
+        else f"for {length} log points (steps {s0}-{s1})"
     )
+    title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
     if clipped is not None:
         title += f", every completion cut at the length limit ({clipped.name} 1)"
         evidence["clipped_signal"] = clipped.name
