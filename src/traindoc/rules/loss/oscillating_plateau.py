@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import fmt, lr_fraction, mad, trend
+from traindoc.measure.stats import diff_mad, fmt, lr_fraction, mad, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -50,6 +50,9 @@ class Params:
     converged_lr_fraction: float = 0.15
     # Eval loss falling by more than this over the band = the run is still improving.
     eval_improving: float = 0.02
+    # The band's drop plus this many standard errors must stay under twice the drop
+    # bound: with few points in a wide band, a slow descent cannot be ruled out.
+    flat_z: float = 2.0
     # Raw points the trend tests see, whatever the log's length.
     sample_points: int = 200
 
@@ -159,6 +162,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
     max_drop = p.max_band_drop_eval_flat if eval_flat else p.max_band_drop
     if early_drop < p.min_early_drop or band_drop > max_drop or width < p.min_rel_width:
+        return
+    # "Flat" must be shown, not merely not refuted: a trend test on few points misses a
+    # slow descent inside a wide band, so the drop's upper bound (2 standard errors of
+    # the thirds' medians, from the band's own noise) must stay under twice the bound.
+    se = 1.2533 * diff_mad(band) / math.sqrt(2) * math.sqrt(2 / third) / level
+    if band_drop + p.flat_z * se > 2 * max_drop:
         return
     if band_drop < -p.max_band_rise:
         return  # the band climbs: divergence's, not a plateau
