@@ -80,6 +80,7 @@ _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
 _GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*")
 _CAFFE_ITER = re.compile(rb"Iteration (\d+)(, Testing net \(#\d+\))?")
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
+_CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #")
 
 # -- validation summaries -------------------------------------------------------------------
 _ONMT_STEP = re.compile(rb"\bStep (\d+)/\s*\d+;")
@@ -122,8 +123,10 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
-        if c in b"IWEF" and c and _GLOG.match(text):
-            return self._caffe(no, text)
+        if c in b"IWEF" and c and (m := _GLOG.match(text)):
+            return self._caffe(no, text[m.end() :])
+        if c in b"IT" and c and text.startswith(_CAFFE_BARE):
+            return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if c in b"[TV " and c and self._summary(no, text):
             return True
@@ -152,11 +155,8 @@ class Layouts:
         self.close_outputs()
 
     # -- Caffe --------------------------------------------------------------------------------
-    def _caffe(self, no: int, text: bytes) -> bool:
-        m = _GLOG.match(text)
-        if m is None:
-            return False
-        msg = text[m.end() :]
+    def _caffe(self, no: int, msg: bytes) -> bool:
+        """One Caffe solver message (its glog prefix, if any, removed)."""
         if (o := _CAFFE_OUT.match(msg)) is not None:
             test = o.group(1) == b"Test"
             v = parse(o.group(3))

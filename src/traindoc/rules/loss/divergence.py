@@ -78,12 +78,13 @@ class Params:
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
         "with the evals, or into +Inf, "
-        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended)"
+        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended); "
+        "without a train loss, 2 eval losses into +Inf / 87.3365"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss",),
+    requires=("loss|eval_loss",),
     uses=("lr",),
     core=True,
     explained_by=(
@@ -119,8 +120,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
     WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf and never comes back
-    near its level has overflowed: the end point of a blow-up, at any length (error).
+    the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf (or to 87.3365 =
+    -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
+    comes back near its level has overflowed: the end point of a blow-up, at any
+    length, read from the eval loss when no train loss is logged (error).
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
@@ -143,8 +146,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     gradient clipping (max_grad_norm ~1.0).
     """
     loss = run.get("loss")
-    assert loss is not None
     if run.is_rl:
+        return
+    if loss is None:  # only evals: an eval loss that overflowed says it as well
+        ev = run.get("eval_loss")
+        if ev is not None and (hit := _overflow(p, ev)) is not None:
+            yield hit
         return
     f = loss.finite()
     n = len(f)
@@ -422,38 +429,60 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     )
 
 
+# -ln(FLT_MIN): the loss of a float32 softmax whose true-class probability underflowed
+# and was clamped to the smallest normal float (Caffe's SoftmaxWithLoss prints 87.3365).
+# It is +Inf with a floor under it, and Caffe users read it as such.
+SATURATED = -math.log(float(np.finfo(np.float32).tiny))
+
+
+def _overflowed(v: np.ndarray) -> np.ndarray:
+    """+Inf, or the clamped +Inf of a float32 softmax (87.3365 to 4 decimals)."""
+    return np.isposinf(v) | (np.abs(v - SATURATED) <= 1e-3)
+
+
 def _overflow(p: Params, loss: Series) -> Hit | None:
-    """The loss goes from finite to +Inf and no finite loss after it is back near its
-    level: it grew past what floats hold. (A NaN alone can be a 0/0 in a healthy
-    model; +Inf is the limit of growth.)"""
+    """The loss goes from finite to +Inf (or its clamped value 87.3365) and no finite
+    loss after it is back near its level: it grew past what floats hold. (A NaN alone
+    can be a 0/0 in a healthy model; +Inf is the limit of growth.)"""
     v = loss.values
-    inf = np.flatnonzero(np.isposinf(v))
-    if not inf.size or not np.isfinite(v[: inf[0]]).any():
+    over = _overflowed(v)
+    inf = np.flatnonzero(over)
+    if not inf.size or not (np.isfinite(v[: inf[0]]) & ~over[: inf[0]]).any():
         return None
     i = int(inf[0])
-    before = v[:i][np.isfinite(v[:i])]
-    after = v[i:][np.isfinite(v[i:])]
+    ok = np.isfinite(v) & ~over
+    before, after = v[:i][ok[:i]], v[i:][ok[i:]]
     level = float(np.median(before[-p.head_points :]))
     if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
         return None  # the loss came back: an overflowing batch, not a blow-up
     step, last = int(loss.steps[i]), int(loss.steps[i - 1])
+    what = "Eval loss" if loss.name == "eval_loss" else "Loss"
+    clamped = bool(np.isfinite(v[i]))
+    to = f"saturates at {float(v[i]):.4f} = -ln(FLT_MIN)" if clamped else "overflows to +Inf"
     return Hit(
         title=(
-            f"Loss overflows to +Inf at step {step} (from {fmt(float(before[-1]))} at step "
-            f"{last}) and does not come back"
+            f"{what} {to} at step {step} (from {fmt(float(before[-1]))} at step {last}) and "
+            "does not come back"
         ),
         step=step,
         end_step=int(loss.steps[-1]),
         evidence={
+            "signal": loss.name,
             "last_finite_loss": float(before[-1]),
             "last_finite_step": last,
             "inf_step": step,
             "finite_after": int(after.size),
+            **({"saturated_at": float(v[i])} if clamped else {}),
         },
         explanation=(
-            "A loss of +Inf is a loss that grew past the largest float: the logits or the "
-            "activations blew up, and the run never returned to its earlier level. Every "
-            "update after it is taken on garbage."
+            (
+                f"{float(v[i]):.4f} is -ln of the smallest float32: the softmax gave the true "
+                "class a probability that underflowed to 0 and was clamped, on every sample: "
+                if clamped
+                else "A loss of +Inf is a loss that grew past the largest float: "
+            )
+            + "the logits or the activations blew up, and the run never returned to its "
+            "earlier level. Every update after it is taken on garbage."
         ),
         prescription=(
             f"Restart from a checkpoint before step {last}; lower the peak LR 3-10x, keep "
