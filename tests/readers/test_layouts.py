@@ -202,3 +202,34 @@ def test_a_markdown_table_is_not_an_sb3_table(tmp_path: Path) -> None:
     run = _one(tmp_path, body, "README.md")
     assert run.get("loss").steps.tolist() == [1, 2]
     assert "kl" not in run.series
+
+
+# -- Caffe net outputs pasted without their glog prefixes ----------------------------------
+
+CAFFE_BARE = """Iteration 18000, Testing net (#0)
+Test net output #0: accuracy/top-1 = 0.24
+Test net output #1: accuracy/top-5 = 0.486
+Test net output #2: loss = 3.30735 (* 1 = 3.30735 loss)
+Iteration 19000, Testing net (#0)
+Test net output #0: accuracy/top-1 = 0.008
+Test net output #1: accuracy/top-5 = 0.037
+Test net output #2: loss = 87.3366 (* 1 = 87.3366 loss)
+"""
+
+
+def test_caffe_test_outputs_without_glog_prefixes_are_evals_at_their_iteration(
+    tmp_path: Path,
+) -> None:
+    run = _one(tmp_path, CAFFE_BARE)
+    ev = run.series["eval_loss"]
+    assert ev.steps.tolist() == [18000, 19000]
+    assert ev.values.tolist() == [3.30735, 87.3366]
+    assert run.series["eval_accuracy/top-1"].values.tolist() == [0.24, 0.008]
+    assert "loss" not in run.series  # a test net output is not the train loss
+
+
+def test_a_prose_line_that_starts_with_iteration_is_not_a_caffe_record(tmp_path: Path) -> None:
+    body = "Iteration speed is fine\nstep 1 loss 2.5\nstep 2 loss 2.4\nstep 3 loss 2.3\n"
+    run = _one(tmp_path, body)
+    assert run.series["loss"].values.tolist() == [2.5, 2.4, 2.3]
+    assert "eval_loss" not in run.series
