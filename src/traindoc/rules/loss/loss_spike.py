@@ -60,11 +60,17 @@ class Params:
     recovering_factor: float = 2.0
     recovering_points: int = 3
     recovering_share: float = 0.2
+    # A paste of 2-19 points: the grad norm jumping 10x from one log to the next, and
+    # the loss 1.5x over its level before it at that log or the next one. Either jump
+    # alone can be a noisy batch; both together are the optimizer thrown off its path
+    # (warning), whether or not the paste lasts long enough to show it come back.
+    led_grad_factor: float = 10.0
+    led_loss_factor: float = 1.5
 
 
 @rule(
     "loss-spike",
-    minimum="5 logged losses (a 3x point that comes back); 20 for the rolling-level test",
+    minimum="5 logged losses (a 3x point that comes back), 2 with grad norms (a 10x grad jump with a 1.5x loss jump); 20 for the rolling-level test",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -92,6 +98,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
 
+    A paste of 2-19 points whose grad norm jumps 10x from one log to the next while
+    the loss jumps 1.5x over its earlier level at that log or the next is a warning,
+    whether or not the paste lasts long enough to show the loss come back: a noisy
+    batch moves one of them, not both.
+
     **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
     variable lengths) makes many small "spikes": when they exceed 2% of points the
     rule stays silent. Epoch-boundary staircases step down, not up, and are ignored.
@@ -109,7 +120,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     y = f.values
     n = y.size
     if n < p.min_points:
-        if n >= p.short_min_points:
+        if (hit := _grad_led(run, f, p)) is not None:
+            yield hit
+        elif n >= p.short_min_points:
             yield from _short(run, f, p)
         return
     warm = run.fact("warmup_steps")
@@ -174,6 +187,65 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
+    """A short paste whose grad norm jumps 10x between two logs while the loss jumps
+    1.5x over its level at that log or the next: a loss spike the gradient led."""
+    gn = run.get("grad_norm")
+    if gn is None or len(f) < 2:
+        return None
+    g = gn.finite()
+    gv = np.interp(f.steps, g.steps, g.values) if len(g) >= 2 else None
+    if gv is None or not np.array_equal(np.isin(f.steps, g.steps), np.ones(len(f), bool)):
+        return None  # the two must be logged at the same steps
+    y, steps = f.values, f.steps
+    for i in range(1, y.size):
+        if not (gv[i - 1] > 0 and gv[i] >= p.led_grad_factor * gv[i - 1]):
+            continue
+        level = float(np.median(y[:i]))
+        j = next((k for k in (i, i + 1) if k < y.size and y[k] >= p.led_loss_factor * level), None)
+        if j is None or not level > 0:
+            continue
+        peak, came_back = float(y[j]), bool(j + 1 < y.size and y[-1] <= p.short_back * level)
+        return Hit(
+            title=(
+                f"Loss jumped {fmt(level)} -> {fmt(peak)} ({peak / level:.1f}x) at step "
+                f"{int(steps[j])}, as the grad norm jumped {fmt(float(gv[i - 1]))} -> "
+                f"{fmt(float(gv[i]))} ({gv[i] / gv[i - 1]:.0f}x) at step {int(steps[i])}"
+                + ("; it came back" if came_back else "; the paste ends before it comes back")
+            ),
+            step=int(steps[j]),
+            end_step=int(steps[-1]),
+            evidence={
+                "count": 1,
+                "largest_step": int(steps[j]),
+                "largest_value": peak,
+                "largest_baseline": level,
+                "largest_rel": peak / level - 1,
+                "grad_norm_before": float(gv[i - 1]),
+                "grad_norm_at_largest": float(gv[i]),
+                "grad_step": int(steps[i]),
+                "came_back": came_back,
+                "points": int(y.size),
+            },
+            explanation=(
+                f"Between two logs the gradient grew {gv[i] / gv[i - 1]:.0f}x and the loss "
+                f"{peak / level:.1f}x: one update (or a few) large enough to throw the model off "
+                "the path it was on. A noisy batch moves one of them, not both."
+            ),
+            prescription=(
+                f"Restart from a checkpoint before step {int(steps[i - 1])} if it does not come "
+                "back; "
+                + advice.join(
+                    *advice.steadier(run, "lower the peak LR 2-3x"),
+                    f"inspect the batches at step {int(steps[i])}",
+                )
+                + "."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
