@@ -37,13 +37,18 @@ class Params:
     # and KL exactly 0 at each of 2 logs cannot be batch luck (a zero norm needs every
     # advantage 0), so 2 logs settle it there.
     min_rl_points: int = 2
+    # ... and one log settles it when no group tied at all (frac_reward_zero_std 0: every
+    # group's advantages are non-zero) and it comes after the first optimizer step (the
+    # KL is 0 by construction before it): a warning, one log being one log.
+    one_log_min_step: int = 2
 
 
 @rule(
     "no-trainable-parameters",
     minimum=(
         "a trainable-parameter count of 0, or 5 logged grad norms and losses (2 grad norms "
-        "and KLs on an RL run whose rewards differ at every log)"
+        "and KLs on an RL run whose rewards differ at every log, 1 past step 1 when no group "
+        "tied)"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -73,7 +78,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     95%+ of 5+ logs means the policy never left the reference. When the rewards
     differ within the groups at every log (reward_std above 0, or not every group
     tied), 2 logs with grad norm and KL exactly 0 settle it: with non-zero
-    advantages an updated policy cannot have a zero gradient.
+    advantages an updated policy cannot have a zero gradient. One such log is a
+    warning when no group tied at all (frac_reward_zero_std 0) and it was logged
+    after the first optimizer step (step 2+; before it the KL is 0 by construction).
 
     **What to do.** Print `model.print_trainable_parameters()` (PEFT) or
     `sum(p.numel() for p in model.parameters() if p.requires_grad)` before
@@ -98,7 +105,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     g = grad.finite()
     live = run.is_rl and _rewards_differ(run, p)
-    if len(g) < (p.min_rl_points if live else p.min_points):
+    one = live and len(g) == 1 and _every_group_differs(run, p, int(g.steps[0]))
+    if len(g) < (p.min_rl_points if live else p.min_points) and not one:
         return
     zero = np.abs(g.values) <= p.grad_eps
     frac = float(zero.mean())
@@ -110,7 +118,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if run.is_rl:
         # An RL loss is a surrogate that is legitimately ~0: judge the policy by its
         # KL to the reference instead, which grows from the first update on.
-        if (hit := _rl_frozen(run, p, g, frac, live)) is not None:
+        if (hit := _rl_frozen(run, p, g, frac, live, one)) is not None:
             yield hit
         return
     lf = loss.finite()
@@ -164,20 +172,36 @@ def _rewards_differ(run: Run, p: Params) -> bool:
     return tied is not None and len(tied.finite()) > 0 and bool(np.all(tied.finite().values < 1))
 
 
-def _rl_frozen(run: Run, p: Params, g: Series, frac: float, live: bool) -> Hit | None:
+def _every_group_differs(run: Run, p: Params, step: int) -> bool:
+    """No prompt group tied at this log (frac_reward_zero_std exactly 0), and the log
+    comes after the first optimizer step (the step is printed, not a line count)."""
+    tied = run.get("frac_reward_zero_std")
+    if tied is None or run.fact("steps_ordinal") or step < p.one_log_min_step:
+        return False
+    t = tied.finite()
+    return len(t) == 1 and float(t.values[0]) == 0.0
+
+
+def _rl_frozen(
+    run: Run, p: Params, g: Series, frac: float, live: bool, one: bool = False
+) -> Hit | None:
     """Grad norm 0 and KL to the reference exactly 0 throughout, while the rewards
     differ: the reward gives a signal but no update ever reaches the policy."""
     kl = run.get("kl")
     k = kl.finite() if kl is not None else None
-    if k is None or len(k) < (p.min_rl_points if live else p.min_points):
+    need = 1 if one else (p.min_rl_points if live else p.min_points)
+    if k is None or len(k) < need:
         return None  # without the KL a zero norm may be a logging placeholder
     kl_zero = float((np.abs(k.values) <= p.grad_eps).mean())
     if kl_zero < (p.zero_frac if len(k) >= p.min_points else 1.0):
         return None  # the policy moved away from the reference: the norm is mis-logged
     return Hit(
         title=(
-            f"Nothing is training: grad_norm is 0 at {frac:.0%} of {len(g)} logged steps and the "
-            f"KL to the reference is 0 at {kl_zero:.0%} of {len(k)}"
+            f"Nothing is training: grad_norm and the KL to the reference are exactly 0 at step "
+            f"{int(g.steps[0])}, though no prompt group's rewards tied"
+            if len(g) == 1
+            else f"Nothing is training: grad_norm is 0 at {frac:.0%} of {len(g)} logged steps "
+            f"and the KL to the reference is 0 at {kl_zero:.0%} of {len(k)}"
         ),
         step=int(g.steps[0]),
         end_step=int(g.steps[-1]),
@@ -196,6 +220,7 @@ def _rl_frozen(run: Run, p: Params, g: Series, frac: float, live: bool) -> Hit |
         prescription=_FIX
         + " On RL stacks also try the current DeepSpeed / trainer release: a zero grad norm "
         "with KL 0 throughout has been an engine bug.",
+        severity=Severity.WARNING if len(g) == 1 else None,
     )
 
 
