@@ -66,6 +66,11 @@ class Params:
     # same (the eval loss 2x as well, or a task metric halved / a WER doubled at the
     # same logs): two curves jumping together is no batch noise.
     two_jump: float = 2.0
+    # A short log's last loss 3x the median of the 3 before it, with every eval curve
+    # logged at that step worse than at the eval before (by 5%+): the model itself got
+    # worse, not one batch (warning: the log ends before it could come back).
+    last_jump: float = 3.0
+    last_eval_worse: float = 0.05
     # A stretch at one LR (moves within 2%) that ends with the LR divided by 2x or
     # more (a step decay, ReduceLROnPlateau) is judged on its own: a rise there is a
     # divergence the cut ended, not a run that "recovered".
@@ -115,7 +120,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning). Two points suffice when the floor is
+    each of 4+ points by 10%+ in all (warning); or its last loss is 3x the median of
+    the 3 before it while every eval curve logged at that step is 5%+ worse than at
+    the eval before (warning: the model got worse, not one batch). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
@@ -170,7 +177,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             yield hit  # one line is enough: no learning model has a loss of 1e32
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
-        elif (hit := _short_blowup(run, p, f)) is not None:
+        elif (hit := _short_blowup(run, p, f) or _last_jump_confirmed(run, p, f)) is not None:
             yield hit
         return
     hit = _early_blowup(run, p, f, *bins(f), _late(p, f), max(3, int(p.tail_fraction * n)))
@@ -550,6 +557,64 @@ def _two_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
             "steps too large for the loss surface (LR or momentum), or numerics breaking down."
         ),
         {"confirmed_by": confirmed},
+    )
+
+
+def _last_jump_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log whose last loss jumps 3x, with the evals at that step worse as well."""
+    y, steps = f.values, f.steps
+    if y.size < 4:
+        return None
+    before = float(np.median(y[-4:-1]))
+    if not (before > 0 and y[-1] >= p.last_jump * before):
+        return None
+    ev = run.get("eval_loss")
+    curves = [(ev, False)] if ev is not None else []
+    worse, better = [], 0
+    for m, higher in [*curves, *task_metrics(run)]:
+        mf = m.finite()
+        late = mf.steps > steps[-2]  # logged with (or after) the jump, not before it
+        if late.sum() != 1 or late[0] or not mf.values[~late].size:
+            continue
+        a, b = float(mf.values[~late][-1]), float(mf.values[late][0])
+        if not a > 0:
+            continue
+        change = (b - a) / a * (-1 if higher else 1)
+        if change >= p.last_eval_worse:
+            worse.append(f"{m.name} {fmt(a)} -> {fmt(b)}")
+        else:
+            better += 1
+    if not worse or better:
+        return None
+    s1, peak = int(steps[-1]), float(y[-1])
+    return Hit(
+        title=(
+            f"Loss jumps {fmt(before)} -> {fmt(peak)} ({peak / before:.1f}x) at the last log, "
+            f"step {s1}, and the eval there is worse too: " + ", ".join(worse)
+        ),
+        step=s1,
+        end_step=s1,
+        evidence={
+            "best_loss": before,
+            "peak_loss": peak,
+            "peak_step": s1,
+            "peak_ratio": peak / before,
+            "onset_step": s1,
+            "confirmed_by": worse,
+            "points": int(y.size),
+        },
+        explanation=(
+            f"The logged train loss (an average over the logging interval) grew {peak / before:.1f}x "
+            "in one interval, and the held-out curves measured at the same step moved the "
+            "same way: the weights themselves got worse, which one bad batch does not do. "
+            "The log ends there, so whether it came back is not known."
+        ),
+        prescription=(
+            f"Keep the checkpoint before step {s1}; "
+            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
+            + "."
+        ),
+        severity=Severity.WARNING,
     )
 
 
