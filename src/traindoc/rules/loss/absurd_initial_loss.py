@@ -79,7 +79,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and is not judged. A first row logged after a few updates at an LR of 0.05 or
     more (HF's first row at step 4, averaging steps 1-4, at LR 1.0) may show the
     updates' damage rather than the start: a warning, caused by the LR when
-    `lr-too-high` fires too, and the advice to log the first step.
+    `lr-too-high` fires too, and the advice to log the first step. A first row
+    logged after updates whose grad norm, logged with it, is already NaN/Inf shows
+    those updates' damage: info, caused by `nonfinite-gradients`.
 
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
@@ -123,9 +125,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     back = _recovered_at(loss, floor, p)
     if back is not None:
         severity = Severity.INFO  # a quirk of the init that cost a few steps, not the run
+    if _nonfinite_updates_before(run, loss):
+        # The first row averages a window whose updates already had NaN/Inf gradients:
+        # its level is the damage of those updates, not the starting point.
+        severity, caused_by = Severity.INFO, ("nonfinite-gradients",)
+    else:
+        caused_by = ()
     what = f"ln({v})" if v else "ln(V) of any common vocabulary"
     hot = _hot_lr_before(run, int(loss.steps[0]), p)
-    if hot is not None and back is None:
+    if hot is not None and back is None and not caused_by:
         yield _after_hot_updates(loss, float(first[0]), floor, what, hot, ratio)
         return
     yield Hit(
@@ -133,6 +141,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor "
             f"{what} = {floor:.2f}"
             + (f"; back under it by step {back}, then learns" if back is not None else "")
+            + ("; logged after updates whose grad norm is already NaN/Inf" if caused_by else "")
         ),
         step=int(loss.steps[0]),
         evidence={
@@ -143,6 +152,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "vocab_size": v,
             "expected_init_loss": floor,
             "back_under_floor_at_step": back,
+            **({"grad_norm_at_first_log": "non-finite"} if caused_by else {}),
         },
         explanation=(
             "A model that guesses uniformly scores ln(V); a fresh model starts there and a "
@@ -156,7 +166,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "relaunching. If you added tokens, initialise their embeddings to the mean."
         ),
         severity=severity,
+        caused_by=caused_by,
     )
+
+
+def _nonfinite_updates_before(run: Run, loss: Series) -> bool:
+    """The first loss was logged after updates (at step 2+, or at an epoch past 0) whose
+    gradient norm, logged with it, is already NaN/Inf."""
+    gn = run.get("grad_norm")
+    if gn is None or not len(gn):
+        return False
+    first = int(loss.steps[0])
+    at = gn.values[gn.steps <= first]
+    if not at.size or np.isfinite(at[-1]):
+        return False
+    ep = run.get("epoch")
+    epoch = float(ep.values[0]) if ep is not None and len(ep) else 0.0
+    return (first > 1 and not run.fact("steps_ordinal")) or epoch > 0
 
 
 def _per_token(run: Run, loss: Series, floor: float, start: float, p: Params) -> bool:
