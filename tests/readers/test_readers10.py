@@ -180,3 +180,29 @@ def test_a_lone_running_mean_is_the_loss(tmp_path: Path) -> None:
     body = "".join(f"step {s} avg_loss {1 / s}\n" for s in (1, 2, 3))
     run = load_run(_write(tmp_path, body))
     assert [v for _, v in _points(run, "loss")] == [1.0, 0.5, 1 / 3]
+
+
+_T5 = REAL / "fp16_overflow_every_step_deepspeed_zero2_t5_11b_scale1"
+
+
+def test_a_message_cut_mid_line_is_an_event_not_a_record() -> None:
+    # the paste ends in "Attempted loss scale: 1, r": once read as a record
+    # (attempted_loss_scale at ordinal step 1, and every event with it)
+    run = load_run(_T5)
+    assert "attempted_loss_scale" not in run.series
+    assert _overflows(run) == [98, 99, 100, 101, 115, 116, 117, 118]
+    assert [s for s, _ in _points(run, "loss_scale")] == [
+        98.0,
+        99.0,
+        100.0,
+        101.0,
+        115.0,
+        116.0,
+        117.0,
+    ]
+
+
+def test_a_loss_scale_record_is_still_read(tmp_path: Path) -> None:
+    body = "".join(f"step {s} loss {2 - s / 10} loss_scale {2.0 ** (16 - s)}\n" for s in (1, 2, 3))
+    run = one_log(tmp_path, body)
+    assert _points(run, "loss_scale") == [(1.0, 32768.0), (2.0, 16384.0), (3.0, 8192.0)]

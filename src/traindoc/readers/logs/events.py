@@ -111,6 +111,13 @@ KEYS = {
 }
 
 
+# A loss scaler's skipped-step message: evidence (an event), never a metric record; cut
+# mid-message ("Attempted loss scale: 1, r") it would read as one ("attempted_loss_scale").
+SKIP_MESSAGE = re.compile(
+    rb"Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+    rb"[Oo]verflow detected\.? [Ss]kipping step"
+)
+
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 

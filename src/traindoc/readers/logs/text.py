@@ -335,6 +335,8 @@ class TextLog:
         self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
 
     def _line(self, no: int, text: bytes, rank: int) -> None:
+        if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
+            return  # a loss scaler's skipped step: an event (events.find), not a record
         self._seq += 1
         if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
             text = lines.drop_cut_name(text)
