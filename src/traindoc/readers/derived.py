@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from traindoc.model import Fact, Note, Run, Series
-from traindoc.model.signals import Signal, kind
+from traindoc.model.signals import Signal, is_eval, kind
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
 PRETRAIN_RATIO = 0.9
@@ -26,7 +26,7 @@ FINETUNE_RATIO_LATE = 0.5
 
 
 def finalize(run: Run) -> Run:
-    run = _accumulated_loss(_derived_losses(run))
+    run = _accumulated_loss(_derived_losses(_placeholder_loss(run)))
     facts = dict(run.facts)
     _effective_batch(facts)
     _task(run, facts)
@@ -99,6 +99,66 @@ def _accumulated_loss(run: Run) -> Run:
     return replace(run, series=series, notes=(*run.notes, Note(loss.source, why)))
 
 
+# A loss that names itself the one the trainer optimised: NeMo-Megatron's
+# reduced_train_loss (the loss averaged over data-parallel ranks), a `train_loss`.
+_TRAINER_LOSS = re.compile(r"^(?:reduced_\w*loss|train(?:ing)?_loss)$", re.I)
+
+
+def _placeholder_loss(run: Run) -> Run:
+    """`loss` from the trainer's own train loss where the `loss` slot prints a placeholder.
+
+    Lightning's progress bar has a `loss` slot that NeMo-Megatron never fills: every
+    refresh prints `loss=nan` beside the `reduced_train_loss=3.910` it logs instead. A
+    `loss` that is NaN at every step where such a loss is finite is that placeholder, not
+    a non-finite loss; a NaN where the trainer's loss is NaN too stays (the run diverged).
+    """
+    loss = run.series.get(Signal.LOSS.value)
+    if loss is None or not len(loss):
+        return run
+    for name, alt in run.series.items():
+        if not _TRAINER_LOSS.match(name) or is_eval(name) or not len(alt):
+            continue
+        shared, li, ai = np.intersect1d(loss.steps, alt.steps, return_indices=True)
+        if not shared.size or not np.isnan(loss.values[li]).all():
+            continue
+        if not np.isfinite(alt.values[ai]).any():
+            continue
+        rest = ~np.isin(loss.steps, alt.steps)
+        steps = np.r_[loss.steps[rest], alt.steps]
+        values = np.r_[loss.values[rest], alt.values]
+        source = (
+            f"{alt.source or name}: {name}, the trainer's loss (its `loss` slot prints nan, "
+            f"a placeholder, at the {shared.size} step(s) both are logged)"
+        )
+        series = dict(run.series)
+        series[Signal.LOSS.value] = Series.from_arrays(
+            Signal.LOSS.value, steps, values, None, source
+        )
+        return replace(run, series=series)
+    return run
+
+
+# Running means of a loss printed beside its step value (NVIDIA's BERT `average_loss` and
+# `step_loss`): two views of one loss, never parts of it.
+_RUNNING = re.compile(r"^(?:average|avg|running|mean|smoothed|moving)_loss$", re.I)
+_STEP_VIEW = re.compile(r"^(?:step|batch|iter|iteration)_loss$", re.I)
+
+
+def _parts(parts: list[Series], names: set[str]) -> list[Series]:
+    """The parts a loss is the sum of: without the suffixed copies of a name printed twice
+    on a line (records.py names the second `val_loss_step_13`), and, where a step value
+    of the loss is printed, without its running mean (the step value is the loss, as
+    darknet's `loss` is beside its `avg_loss`: a mean lags the curve the rules read)."""
+    out = [
+        p
+        for p in parts
+        if not (re.match(r"^(.+)_\d+$", p.name) and p.name.rsplit("_", 1)[0] in names)
+    ]
+    if any(_STEP_VIEW.match(p.name) for p in out):
+        out = [p for p in out if not _RUNNING.match(p.name)]
+    return out
+
+
 def _derived_losses(run: Run) -> Run:
     """`loss` / `eval_loss` when the log names only its parts.
 
@@ -117,6 +177,7 @@ def _derived_losses(run: Run) -> Run:
         if target in series:
             continue
         parts = [s for name, s in series.items() if kind(name) == part and len(s)]
+        parts = _parts(parts, set(series))
         if not parts:
             continue
         if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:

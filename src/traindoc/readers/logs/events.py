@@ -111,6 +111,13 @@ KEYS = {
 }
 
 
+# A loss scaler's skipped-step message: evidence (an event), never a metric record; cut
+# mid-message ("Attempted loss scale: 1, r") it would read as one ("attempted_loss_scale").
+SKIP_MESSAGE = re.compile(
+    rb"Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+    rb"[Oo]verflow detected\.? [Ss]kipping step"
+)
+
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 
@@ -136,14 +143,53 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             line = int(np.searchsorted(nl, m.start())) + first_line
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
-            out.append((m.start(), Event(kind, text, str(path), line, None, value, t)))
+            at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
+            out.append((m.start(), Event(kind, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
 
 
-def place(found: list[Event], rec_line: np.ndarray, rec_step: np.ndarray) -> list[Event]:
-    """Each event at the step of the last metric line before it (a resume at its own)."""
+# A tqdm bar's "| 378/2724 [13:58:09<86:18:35, 132.44s/it]" (its count is group 1).
+_BAR = re.compile(rb"\|\s*(\d+)/\d+\s*\[[^\]\n\r]{0,300}\]")
+_BAR_AT_START = re.compile(rb"[^|\n\r]{0,200}?\d{1,3}%\|[^|\n\r]{0,200}(?=\|)")
+
+
+def _bar_step(body: bytes, a: int, start: int, b: int) -> int | None:
+    """The step an overflow message printed on a tqdm bar's line was in: a message printed
+    after bar n is step n + 1's (HF runs the optimizer step, DeepSpeed prints, then the bar
+    is drawn to n + 1 over it). A message on a line of its own whose next line is such a
+    bar-and-message line (a paste cut the bar before it) is in the step that bar ends, n.
+    None otherwise: a bar drawn on a line of its own (apex's prints under a GAN's bar,
+    several scalers a step) does not say which step a message was in."""
+    if (m := _last(_BAR.finditer(body, a, start))) is not None:
+        return int(m.group(1)) + 1
+    if a and body[a - 1 : a] == b"\r":
+        return None  # a piece of a line redrawn over: not a line of its own
+    nxt = b + 1
+    end = min(x for x in (body.find(b"\n", nxt), len(body)) if x >= 0)
+    head = _BAR_AT_START.match(body, nxt, end)
+    if head is None or (m := _BAR.match(body, head.end(), end)) is None:
+        return None
+    return int(m.group(1)) if body[m.end() : end].strip() else None
+
+
+def _last(it):
+    m = None
+    for m in it:  # noqa: B007 - the last match is the one wanted
+        pass
+    return m
+
+
+def place(
+    found: list[Event], rec_line: np.ndarray, rec_step: np.ndarray, by_bar: bool = False
+) -> list[Event]:
+    """Each event at the step of the last metric line before it (a resume at its own).
+    An overflow message printed on a tqdm bar's line keeps the step the bar says (see
+    _bar_step) where the records are numbered by that bar too (or there are none)."""
     out, resumed = [], None
     for e in found:
+        if e.step is not None and e.kind == "fp16-overflow" and by_bar:
+            out.append(e)
+            continue
         if e.kind == "resume":
             resumed = count(e.value)
             out.append(replace(e, step=resumed))
@@ -199,8 +245,13 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         else:
             steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
         series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
-    if _scale_series([e for e in over if e.value is not None], series):
+    if _scale_series(over, series):
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
+        # each message is one skipped step: numbered by their order as the scale's points
+        # are (a message cut before its value is a skip too, numbered where it stands)
+        skips = [e for e in over if e.kind == "fp16-overflow"]
+        order = {id(e): k for k, e in enumerate(skips, 1)}
+        events[:] = [replace(e, step=order[id(e)]) if id(e) in order else e for e in events]
 
 
 def _scale_series(over: list[Event], series: dict) -> bool:
@@ -210,23 +261,30 @@ def _scale_series(over: list[Event], series: dict) -> bool:
     say where it went next: one point, the last value, one step on (a skipped update
     does not advance the step counter, so no step of its own is printed for them).
     True when the steps are the lines' order."""
-    if not over:
+    if not any(e.value is not None for e in over):
         return False
     old = series.get("loss_scale")
     if old is None:
         if all(e.step is None for e in over):
-            steps = np.arange(1, len(over) + 1, dtype=np.float64)
-            vals = np.array([e.value for e in over], np.float64)
+            skips = [e for e in over if e.kind == "fp16-overflow"]
+            at = [(k, e.value) for k, e in enumerate(skips, 1) if e.value is not None]
+            steps = np.array([k for k, _ in at], np.float64)
+            vals = np.array([v for _, v in at], np.float64)
             src = "console: overflow lines, numbered by their order (no step printed)"
         else:
-            pts = np.array([(e.step, e.value) for e in over if e.step is not None], np.float64)
+            pts = np.array(
+                [(e.step, e.value) for e in over if e.step is not None and e.value is not None],
+                np.float64,
+            )
+            if not pts.size:
+                return False
             steps, vals, src = pts[:, 0], pts[:, 1], "console: overflow lines"
         series["loss_scale"] = Series.from_arrays("loss_scale", steps, vals, None, src)
         return "order" in src
     if not len(old):
         return False
     last = float(old.steps[-1])
-    after = [e for e in over if e.step is not None and e.step >= last]
+    after = [e for e in over if e.step is not None and e.value is not None and e.step >= last]
     if after:
         steps = np.r_[old.steps, last + 1]
         vals = np.r_[old.values, after[-1].value]

@@ -81,6 +81,10 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     base = key.strip().strip("'\"")
     if base.endswith(")") and "(" in base:
         base = base[: base.index("(")]
+    if base.startswith("PARAMETER "):
+        # dllogger's "DLL <time> - PARAMETER loss_scale : 4.6e-10": PARAMETER is the step
+        # field of a value logged outside any iteration, not a part of its name
+        base = base[len("PARAMETER ") :].lstrip()
     low = base.lower()
     if low.startswith(("train ", "eval ")) and "/" in low:  # composer: "Train loss/train/total"
         context = "eval" if low.startswith("eval") else context

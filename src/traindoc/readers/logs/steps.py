@@ -133,9 +133,14 @@ def build(log: TextLog) -> list[Run]:
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
     times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
-    placed = [evs.place(log.events, line[idx], step[idx]) for idx in segments]
+    # an overflow message on a bar's line keeps the bar's step where the records take theirs
+    # from the bar too (HF's printed dicts), or where there are no records
+    placed = [
+        evs.place(log.events, line[idx], step[idx], bool((src[idx] == SRC_BAR).all()))
+        for idx in segments
+    ]
     own = _own_settings(log, [int(line[idx[0]]) if idx.size else 0 for idx in segments])
-    empty = evs.place(log.events, line[:0], step[:0]) if not segments else []
+    empty = evs.place(log.events, line[:0], step[:0], True) if not segments else []
     # the per-record bookkeeping is no longer needed: free it before the series are made
     del line, keep, epoch
     rec.release()

@@ -114,9 +114,33 @@ _CODE = re.compile(
 )
 # A tqdm bar up to the end of its "[elapsed<left, rate, postfix]" (the postfix is inside).
 _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
+# Where a bar is drawn: "Epoch 0:   3%|▎         | 565/20101 [" (its postfix may be cut).
+_BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
+# A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
+_LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
 _MARKUP = frozenset(b"[>-*+`~ \t")
 _BLANK = frozenset(b" \t")
 _STRONG = frozenset((b"[", b">", b"-", b"*", b"+", b"`", b"~"))
+
+
+def _refreshes(text: bytes) -> list[bytes]:
+    """A line drawn with several bars, cut before each one's description: after the ", "
+    that ends the previous refresh's postfix ("..., throughput=19.00, Epoch 0:   3%|"),
+    else at the bar itself. The text before the first bar (a refresh cut at its start)
+    stays a piece of its own. One piece when one bar is drawn."""
+    bars = list(_BAR_START.finditer(text))
+    if len(bars) < 2:
+        return [text]
+    cuts, prev = [0], 0
+    for i, m in enumerate(bars):
+        comma = text.rfind(b", ", prev, m.start())
+        if comma >= 0:
+            cuts.append(comma + 2)
+        elif i:
+            cuts.append(m.start())
+        prev = m.end()
+    pieces = [text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)]
+    return [p for p in pieces if p.strip()]
 
 
 class TextLog:
@@ -229,6 +253,20 @@ class TextLog:
         self.lines = max(self.lines, no - 1 if body.endswith(b"\n") else no)
 
     def _piece(self, no: int, text: bytes) -> None:
+        if text.count(b"%|") > 1 and len(parts := _refreshes(text)) > 1:
+            # a bar's refreshes pasted as one line (the carriage returns lost): each is a
+            # record of its own, as after a "\r"; read as one line, the repeated postfix
+            # keys became suffixed copies (loss_5, loss_12) of one point
+            for part in parts:
+                self._piece(no, part)
+            return
+        if b"%|" in text and (m := _TQDM.search(text)) and _LOGGER_LINE.match(text, m.end()):
+            # a logger's line printed after the bar on its line ("| 378/2724 [13:58:09<86:18:35,
+            # 132.44s/it][2023-06-07 22:16:00,018] [INFO] ... OVERFLOW! ..."): tqdm prints
+            # nothing after its "]", so the bar is one piece and the message another
+            self._piece(no, text[: m.end()])
+            self._piece(no, text[m.end() :])
+            return
         if b"%|" in text and (m := _TQDM.search(text)) and lines.starts_record(text[m.end() :]):
             # a dict printed on the bar's line ("| 0/1 [00:00<?, ?it/s]{'loss': 2.03, ..."):
             # tqdm prints nothing after its "]", so it is a record of its own, numbered as
@@ -297,6 +335,8 @@ class TextLog:
         self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
 
     def _line(self, no: int, text: bytes, rank: int) -> None:
+        if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
+            return  # a loss scaler's skipped step: an event (events.find), not a record
         self._seq += 1
         if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
             text = lines.drop_cut_name(text)
