@@ -330,6 +330,10 @@ def analyse(shape: str) -> Plan:
             fields.extend((Field(n, "", "skip"), Field(slot_no[frac], "", "skip")))
             continue
         key, sep, opened, key_idx = _key_left(toks, t, used)
+        if key and _is_punct(toks, key_idx[0] - 1, "#") and _role(key, "", toks, t, nxt) == "value":
+            used.update(key_idx)  # "#Images: 200" (PaddleSeg's eval): a count, never a metric
+            fields.append(Field(n, key, "skip"))
+            continue
         if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
             key, key_idx = "Time cost", [w, *key_idx]  # a two-word key before its `=`
         used.update(key_idx)

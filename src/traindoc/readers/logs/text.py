@@ -70,6 +70,9 @@ _LOG_PREFIX = re.compile(
 
 
 _BULLETS = (b"- ", b"* ", "• ".encode())
+# A loop's line pasted as a comment ("# Epoch: 001/010 | Train: 10.000% | Loss: 2.520%",
+# rasbt's notebooks' output in an issue): the record after the `#`, not program source.
+_COMMENTED = re.compile(rb"#+[ \t]+(?=(?i:epoch|iter|iteration|step)\b\s*:?\s*\d[^|\n]*\|)")
 
 
 def _message(text: bytes) -> bytes:
@@ -237,6 +240,8 @@ class TextLog:
             self._piece(no, text[m.end() :])
             return
         rank = -1
+        if text[:1] == b"#" and (m := _COMMENTED.match(text)):
+            text = text[m.end() :]
         c = text[0]
         self._bullet = text[:8].lstrip().startswith(_BULLETS)  # before the markup goes
         if c in _MARKUP and (c not in _BLANK or text[:16].lstrip()[:1] in _STRONG):
