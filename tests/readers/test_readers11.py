@@ -1,5 +1,5 @@
 """Reader fixes found on real cases (issue 12, readers11): PaddleSeg's `[EVAL]` line,
-mmdet's COCO `bbox_mAP` on an epoch line, ultralytics' results.csv with validation off,
+MS-G3D's eval lines, mmdet's COCO `bbox_mAP` on an epoch line, ultralytics' results.csv with validation off,
 rasbt's `# Epoch: 001/010 | Train: 10.000%` lines and trainers' bookkeeping fields.
 
 Each fix has a real case it must read, and a near miss it must leave alone.
@@ -53,6 +53,34 @@ def test_kappa_outside_an_eval_line_keeps_its_name(tmp_path: Path) -> None:
     body = "".join(f"iter: {i} loss: {2.0 - i / 10:.2f} kappa: 0.{i}\n" for i in range(1, 5))
     run = one_log(tmp_path, body)
     assert "kappa" in run.series and "eval_kappa" not in run.series
+
+
+# -- 2. MS-G3D: "Eval epoch: 18" / "Mean test loss of 155 batches: 3.71." / "Top1: 23.71%"
+
+_MSG3D = REAL / "healthy_msg3d_kinetics_skeleton_maintainer_log_slow_noisy_top1_23p7_to_25p4_lr0p1"
+
+
+def test_msg3d_eval_lines_are_eval_points_at_their_epoch() -> None:
+    run = load_run(_MSG3D / "log_excerpt.txt")
+    assert _steps(run, "eval_loss") == [18.0, 19.0, 20.0, 21.0, 33.0, 34.0, 35.0]
+    assert abs(_values(run, "eval_loss")[3] - 3.621506498705956) < 1e-12  # not the post-gap one
+    # the lines right after the excerpt gap name no epoch: no point is made of them
+    assert _steps(run, "eval_top1") == [18.0, 19.0, 20.0, 33.0, 34.0, 35.0]
+    assert _values(run, "eval_top1")[:3] == [23.71, 24.47, 23.75]
+    assert _steps(run, "eval_top5") == [18.0, 19.0, 20.0, 33.0, 34.0]
+    assert _steps(run, "loss") == [19.0, 20.0, 21.0, 33.0, 34.0, 35.0]
+    # "[ Sun Oct 20 09:00:31 2019 ]" is a date, not a value named "Sun Oct"
+    assert not any("oct" in n for n in run.series)
+    assert "top1" not in run.series
+
+
+def test_a_top1_line_without_an_eval_heading_is_left_to_the_generic_reader(
+    tmp_path: Path,
+) -> None:
+    body = "".join(f"epoch: {e} loss: 1.{e}0 Top1: 5{e}.0%\n" for e in range(1, 5))
+    run = one_log(tmp_path, body)
+    assert _values(run, "top1") == [51.0, 52.0, 53.0, 54.0]
+    assert not any(n.startswith("eval_") for n in run.series)
 
 
 # -- 3. mmdet 2.x: "Epoch [8][4015/4015] lr: 2.000e-02, bbox_mAP: 0.7220, ..." ----------
