@@ -99,12 +99,11 @@ def test_bad_lines_are_counted_once_with_first_line(tmp_path: Path) -> None:
 
 def test_text_columns_are_ignored_with_one_note(tmp_path: Path) -> None:
     lines = [
-        json.dumps({"step": i, "loss": 1.0, "split": "train", "elapsed_time": "0:00:42"})
-        for i in range(3)
+        json.dumps({"step": i, "loss": 1.0, "split": "train", "phase": "0:00:42"}) for i in range(3)
     ]
     run = load_checked(_write(tmp_path / "m.jsonl", lines))
     assert set(run.series) == {"loss"}
-    assert [n.message for n in run.notes] == ["ignored non-numeric keys: elapsed_time, split"]
+    assert [n.message for n in run.notes] == ["ignored non-numeric keys: phase, split"]
 
 
 def test_step_regression_is_a_resume(tmp_path: Path) -> None:

@@ -15,6 +15,22 @@ import orjson
 
 from traindoc.model import Note, numbers
 
+# A trainer's bookkeeping beside its metrics: how far along the run is (LlamaFactory's
+# trainer_log.jsonl: total_steps, percentage, elapsed_time, remaining_time) and what it
+# costs (ms-swift: memory(GiB), train_speed(iter/s)). Never a measurement of learning:
+# no series is made of them (keys lower case, a bracketed unit dropped).
+BOOKKEEPING = frozenset(
+    {"total_steps", "percentage", "elapsed_time", "remaining_time", "memory", "train_speed"}
+)
+
+
+def is_bookkeeping(key: str) -> bool:
+    """`key` (any case, with or without a bracketed unit) is one of BOOKKEEPING."""
+    low = key.strip().lower()
+    if low.endswith(")") and "(" in low:
+        low = low[: low.index("(")].rstrip()
+    return low in BOOKKEEPING
+
 
 class ReadError(Exception):
     """The input cannot be read at all. str() is one line naming the file."""

@@ -29,7 +29,7 @@ from traindoc.model.numbers import MAX_STEP
 from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import STEP_KEYS, TIME_KEYS, canonical, is_eval, kind
 from traindoc.readers import _heap as heap
-from traindoc.readers._base import Notes, restore, to_float
+from traindoc.readers._base import Notes, is_bookkeeping, restore, to_float
 
 _COUNTERS = set(STEP_KEYS) | set(TIME_KEYS)
 # Stands for "key not in this record" in the fast path; no real metric is -7.7e307.
@@ -117,7 +117,7 @@ class Columns:
         rows: dict[bytes | None, list[str]] = {}  # keys by the records that hold them
         where: dict[bytes | None, np.ndarray | None] = {}
         for key in sorted(keys, key=str):
-            if key in (step_key, time_key) or key.lower() in _COUNTERS:
+            if key in (step_key, time_key) or key.lower() in _COUNTERS or is_bookkeeping(key):
                 continue  # counters and clocks are axes, not metrics
             idx, vals = self._values(recs, key, pos)
             if vals.size:

@@ -27,6 +27,7 @@ from traindoc.readers._base import Notes, ReadError, to_float
 
 RESULTS = "results.csv"
 _LR = ("lr/pg", "x/lr")  # one LR column per parameter group
+_VAL = ("val/", "metrics/")  # what the validation after an epoch writes
 # YOLOv5 and ultralytics accumulate gradients up to this nominal batch (nbs) when the
 # batch is smaller: accumulate = max(round(nbs / batch), 1) (their trainers' source)
 _NBS = 64
@@ -70,8 +71,12 @@ def read(path: str | Path) -> Run:
     table = np.array(rows, np.float64)
     src = f"{csv_path.name}: "
     series = {"epoch": Series.from_arrays("epoch", steps, done, None, src + "epoch")}
+    ran = _validated(header, table)
     for j, name in enumerate(header[1:], 1):
-        series[name] = Series.from_arrays(name, steps, table[:, j], None, src + name)
+        at = ran if name.startswith(_VAL) else slice(None)
+        if not table[at, j].size:
+            continue
+        series[name] = Series.from_arrays(name, steps[at], table[at, j], None, src + name)
     lrs = [n for n in header if n.startswith(_LR)]
     if lrs:
         # The bias group warms down from warmup_bias_lr (0.1) while the weights warm up
@@ -115,6 +120,17 @@ def _rows(csv_path: Path, notes: Notes) -> tuple[list[str], list[list[float]]]:
     if not rows:
         raise ReadError(csv_path, "no epoch rows under the header")
     return header, rows
+
+
+def _validated(header: list[str], table: np.ndarray) -> np.ndarray:
+    """Per row: validation ran. With `val: false` ultralytics still writes the val
+    columns, every one 0 until the final epoch's validation: all val losses exactly 0
+    together is a validation not run (no real loss is 0.0 in every component), and
+    its zero metrics are no measurement either."""
+    cols = [j for j, n in enumerate(header) if n.startswith("val/") and n.endswith("_loss")]
+    if not cols:
+        return np.ones(len(table), bool)
+    return ~(table[:, cols] == 0).all(axis=1)
 
 
 def _first(values: np.ndarray) -> float:

@@ -13,7 +13,10 @@ its quirks as facts the rules use:
 - kohya-ss sd-scripts prints its plan in a bilingual header, not as key/value pairs;
 - a Keras model card prints the optimizer's config as a dict: settings, not a record;
 - OpenNMT-py names its training loss `xent` (and prints `ppl`, its exp): that is the loss;
-  Torch7's ImageNet trainers print it as `Err` (their criterion's value).
+  Torch7's ImageNet trainers print it as `Err` (their criterion's value);
+- the skeleton-action trainers (MS-G3D, 2s-AGCN, CTR-GCN) print each eval as its own
+  lines under a ctime stamp: `Eval epoch: 18`, `Mean test loss of 155 batches: 3.71.`,
+  `Top1: 23.71%`, `Top5: 45.47%`: eval points at that epoch (`skeleton_eval`).
 
 """
 
@@ -150,6 +153,28 @@ _CARD = re.compile(
 # PEFT card says so in its front matter and its framework versions.
 _FINETUNED = re.compile(rb"This model is a fine-tuned version of \[?([\w./-]+)\]?.*")
 _PEFT = re.compile(rb"\s*(?:library_name:\s*peft|[-*]\s+PEFT\s+\d[\w.]*)\s*")
+
+
+_CTIME_STAMP = rb"(?:\[ [A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4} \]\s*)?"
+_SKELETON_EVAL = re.compile(
+    _CTIME_STAMP + rb"(?:Eval epoch: (\d{1,6})"
+    rb"|Mean test loss of \d+ batches: ([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\.?"
+    rb"|Top(\d{1,2}): (\d+(?:\.\d+)?)%)\s*"
+)
+
+
+def skeleton_eval(text: bytes) -> tuple[str, float] | None:
+    """("epoch", N) for an `Eval epoch: N` heading, (name, value) for an eval line after
+    it (`eval_loss`, `eval_top1`, ...); None for any other line."""
+    m = _SKELETON_EVAL.fullmatch(text)
+    if m is None:
+        return None
+    ep, loss, k, top = m.groups()
+    if ep is not None:
+        return "epoch", float(ep)
+    if loss is not None:
+        return "eval_loss", float(loss)
+    return f"eval_top{k.decode()}", float(top)
 
 
 def setting(text: bytes) -> list[tuple[str, object]]:

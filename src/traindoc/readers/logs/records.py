@@ -21,6 +21,7 @@ from operator import itemgetter
 import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
+from traindoc.readers._base import BOOKKEEPING
 from traindoc.readers.logs.numbers import to_num
 from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
@@ -30,6 +31,24 @@ _RATE = {"it/s", "it/sec", "tok/s", "tokens/s", "tokens/sec", "samples/s", "step
 _TIME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"}
 # Names that mean more than they say: DeepSpeed's "skipped=3" counts fp16-skipped steps.
 _RENAMES = {"skipped": "skipped_steps"}
+# Task metrics signals.kind does not know, that an eval line prints beside its mIoU
+# (PaddleSeg's "[EVAL] #Images: 200 mIoU: 0.5000 Acc: 1.0000 Kappa: nan"): eval names there.
+_EVAL_TASKS = frozenset({"kappa"})
+# A split's name alone over a percentage is its accuracy (rasbt's deeplearning-models:
+# "Epoch: 001/010 | Train: 10.000% | Valid: 9.800% | Loss: 2.303"); a loss in % is
+# a print bug there ("Loss: 2.520%"), and stays a loss.
+_SPLIT_SHARE = {
+    "train": "train_acc",
+    "training": "train_acc",
+    "valid": "eval_acc",
+    "validation": "eval_acc",
+    "val": "eval_acc",
+    "test": "eval_acc",
+}
+# mmdet's COCO evaluation ("bbox_mAP: 0.7220, bbox_mAP_50: 0.9190", "coco/segm_mAP"): an
+# eval result whatever line it is on (mmdet 2.x prints it on an `Epoch [8][4015/4015]`
+# line like a train record's); `_copypaste` is the same numbers again as one string.
+_COCO_EVAL = re.compile(r"(?:coco/)?(?:bbox|segm)_map(?:_[a-z0-9]+)?")
 # Counters printed beside metrics that are not measurements of the training.
 _NOT_METRICS = frozenset(
     {
@@ -90,10 +109,24 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = _SPLIT_DASH.sub(r"\1_", low.replace(" ", "_"))
-    if name in _NOT_METRICS or is_furniture(name) or is_clock(name) or not _NAME_OK.fullmatch(name):
+    if unit == "%" and (split := _SPLIT_SHARE.get(name)):
+        return split
+    if (
+        name in _NOT_METRICS
+        or name in BOOKKEEPING
+        or is_furniture(name)
+        or is_clock(name)
+        or not _NAME_OK.fullmatch(name)
+    ):
         return None
     name = _RENAMES.get(name, name)
-    if context == "eval" and not is_eval(name) and kind(name) in ("loss", "component_loss", "task"):
+    if _COCO_EVAL.fullmatch(name):
+        return None if name.endswith("_copypaste") else as_eval(name.removeprefix("coco/"))
+    if (
+        context == "eval"
+        and not is_eval(name)
+        and (kind(name) in ("loss", "component_loss", "task") or name in _EVAL_TASKS)
+    ):
         name = "eval_" + name
     return name
 

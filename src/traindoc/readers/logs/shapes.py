@@ -107,6 +107,11 @@ def is_furniture(name: str) -> bool:
 # a duration (the days, the minutes), and so are the numbers after it that carry a
 # duration's unit ("30s" of "1m 30s"). A time per step ("elapsed time per iteration") is
 # a rate, and stays.
+# time.ctime()'s weekday and month ("Sun Oct 20 09:00:31 2019", MS-G3D's and 2s-AGCN's
+# log prefix): the day after them is a date's, never a value named "Sun Oct".
+_CTIME = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+)
 _CLOCK_NAME = re.compile(
     r"(?:\w+/)?(?:total_|time_)?(?:eta|elapsed|left|remaining|remain|to_go)"
     r"(?:_time|_s|_sec|_secs|_seconds)?"
@@ -330,6 +335,14 @@ def analyse(shape: str) -> Plan:
             fields.extend((Field(n, "", "skip"), Field(slot_no[frac], "", "skip")))
             continue
         key, sep, opened, key_idx = _key_left(toks, t, used)
+        if _CTIME.fullmatch(key):  # "[ Sun Oct 20 09:00:31 2019 ]": a date, not a metric
+            used.update(key_idx)
+            fields.append(Field(n, key, "skip"))
+            continue
+        if key and _is_punct(toks, key_idx[0] - 1, "#") and _role(key, "", toks, t, nxt) == "value":
+            used.update(key_idx)  # "#Images: 200" (PaddleSeg's eval): a count, never a metric
+            fields.append(Field(n, key, "skip"))
+            continue
         if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
             key, key_idx = "Time cost", [w, *key_idx]  # a two-word key before its `=`
         used.update(key_idx)

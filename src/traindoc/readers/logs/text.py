@@ -70,6 +70,9 @@ _LOG_PREFIX = re.compile(
 
 
 _BULLETS = (b"- ", b"* ", "• ".encode())
+# A loop's line pasted as a comment ("# Epoch: 001/010 | Train: 10.000% | Loss: 2.520%",
+# rasbt's notebooks' output in an issue): the record after the `#`, not program source.
+_COMMENTED = re.compile(rb"#+[ \t]+(?=(?i:epoch|iter|iteration|step)\b\s*:?\s*\d[^|\n]*\|)")
 
 
 def _message(text: bytes) -> bytes:
@@ -184,6 +187,8 @@ class TextLog:
         self._epoch_ctx = math.nan
         self._rec_epoch = math.nan  # the epoch the last record printed
         self._lone_eval = False  # a lone eval line was read since that record
+        self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
+        self._skeleton = False  # such a heading was seen
         self._header: tuple[str, ...] | None = None
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._md = False  # the header is a Markdown table's: rows are split on |
@@ -275,6 +280,8 @@ class TextLog:
             self._piece(no, text[m.end() :])
             return
         rank = -1
+        if text[:1] == b"#" and (m := _COMMENTED.match(text)):
+            text = text[m.end() :]
         c = text[0]
         self._bullet = text[:8].lstrip().startswith(_BULLETS)  # before the markup goes
         if c in _MARKUP and (c not in _BLANK or text[:16].lstrip()[:1] in _STRONG):
@@ -282,6 +289,7 @@ class TextLog:
             if what:
                 if what == "gap":
                     self.breaks.append(no)
+                    self._eval_epoch = math.nan  # its epoch's lines may be cut out
                     if self.ctx_val:  # the epochs cut out: the last heading no longer holds
                         self.ctx_seq.append(self._seq + 1)  # from the next line on
                         self.ctx_val.append(math.nan)
@@ -343,6 +351,10 @@ class TextLog:
         if self._slow and self._slow_line(no, text, rank):
             return
         if self.pattern is None and self.layouts.offer(no, text):
+            return
+        if (b"Eval epoch: " in text or b"Mean test loss of " in text or b"Top" in text[:40]) and (
+            self._skeleton_eval(no, text, rank)
+        ):
             return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)
@@ -445,6 +457,24 @@ class TextLog:
             rank,
             is_eval=True,
         )
+        return True
+
+    def _skeleton_eval(self, no: int, text: bytes, rank: int) -> bool:
+        """An MS-G3D / 2s-AGCN eval line (profiles.skeleton_eval): its `Eval epoch: N`
+        heading, or a value under it as an eval point at that epoch."""
+        got = profiles.skeleton_eval(text)
+        if got is None:
+            return False
+        name, v = got
+        if name == "epoch":
+            self._eval_epoch, self._skeleton = v, True
+            return True
+        ep = self._eval_epoch
+        if ep != ep:
+            # after a gap no heading says which epoch it is: no point (before any heading
+            # it is not this trainer's line: left to the generic reader)
+            return self._skeleton
+        self.add_loose(no, [(name, v)], ep, steps.SRC_EPOCH_ONLY, ep, rank, is_eval=True)
         return True
 
     def _namespace(self, no: int, text: bytes) -> None:
