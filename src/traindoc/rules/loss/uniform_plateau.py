@@ -10,6 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
+from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
@@ -29,11 +30,16 @@ class Params:
     min_plan_fraction: float = 0.02
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
+    # A paste of 1-2 losses: the last one in the floor's band, logged after an epoch or
+    # 100 steps, with an accuracy at chance 1/C at each of 2+ logs. Two measures of the
+    # same model agreeing that it guesses uniformly; either alone can be a coincidence.
+    short_after_steps: int = 100
+    short_metric_points: int = 2
 
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1 with an accuracy at chance at 2 logs",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -63,7 +69,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     ...) or a multiple of 128/64 when the log's resolution allows (evidence
     `inferred_vocab_size`), or on a class count (2-20, or a round one such as 50,
     100, 1000) when an accuracy in the log sits at chance 1/C or the curve is flat to
-    0.1% (evidence `inferred_classes`). Also flagged without a loss: a top-1 and a
+    0.1% (evidence `inferred_classes`). A paste of one or two losses is flagged
+    (warning) when the last one sits in the floor's band after an epoch or 100 steps
+    and an accuracy is at chance 1/C at each of 2+ logs: two measures agree that
+    the model guesses. Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -104,6 +113,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if not found:
         n = max(len(run.get(s).finite()) for s in signals)  # type: ignore[union-attr]
         if n < p.min_points:
+            if (hit := _short_at_chance(run, signals, p)) is not None:
+                yield hit
+                return
             yield NotJudged(f"loss has {n} point{'s' * (n != 1)}; needs {p.min_points}")
         return
     # The training loss first; the eval loss when only it sits there (or longer).
@@ -112,6 +124,61 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield NotJudged(why)
         return
     yield _hit(run, at, p)
+
+
+def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
+    """A paste of one or two losses whose last one is at ln(C) after updates, beside an
+    accuracy at chance 1/C at 2+ logs (warning)."""
+    for name in signals:
+        f = run.get(name).finite()  # type: ignore[union-attr]
+        if not len(f):
+            continue
+        v, step = float(f.values[-1]), int(f.steps[-1])
+        ep = run.get("epoch")
+        epoch = float(np.interp(step, ep.steps, ep.values)) if ep is not None and len(ep) else 0.0
+        if not (epoch >= 1 or (not run.fact("steps_ordinal") and step >= p.short_after_steps)):
+            continue  # before an epoch or 100 updates a fresh model is at ln(C) by design
+        flo = fl.known(run) or fl.infer(v, 0.0, run)
+        if flo is None or flo.count > 1024:
+            continue
+        lo, hi = fl.band(run, flo.value)
+        chance = fl.chance_metric(run, flo.count)
+        if not lo <= v <= hi or chance is None:
+            continue
+        metric = run.get(chance)
+        mv = metric.finite().values if metric is not None else np.array([])
+        error = any(t in chance.lower() for t in ("err",))
+        if mv.size < p.short_metric_points or not all(
+            fl.at_chance(np.array([x]), flo.count, error) for x in mv
+        ):
+            continue
+        when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
+        return Hit(
+            title=(
+                f"Loss is {fmt(v)} at {when}, the uniform floor ln({flo.count}) = "
+                f"{flo.value:.4f}, and {chance} is at chance 1/{flo.count} at every log"
+            ),
+            step=step,
+            end_step=step,
+            evidence={
+                "signal": name,
+                "median_loss": v,
+                "floor": flo.value,
+                "vocab_size": flo.count,
+                "points_at_floor": 1,
+                "at_chance": chance,
+                "metric_points": int(mv.size),
+            },
+            explanation=(
+                f"A loss of ln({flo.count}) and an accuracy of 1/{flo.count} are both what a "
+                f"model scores when it gives each of {flo.count} classes the same probability: "
+                f"its output ignores the input. After {when} of training, two measures agreeing "
+                "on it is no coincidence, short as the paste is."
+            ),
+            prescription=_prescription(run, flo.count),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
