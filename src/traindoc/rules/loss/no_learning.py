@@ -135,7 +135,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     what the untrained one did, whatever the loss did in between. The eval loss
     and an eval metric both identical to 4+ significant digits at 2+ evals logged
     steps apart (3+ for HF, whose final evaluate() of the best checkpoint repeats
-    it) say no update reached the weights in between (warning). With no loss
+    it) say no update reached the weights in between (warning); with no eval loss,
+    the train loss identical to 4+ digits at its 2+ logs and an eval metric repeated
+    at 2+ evals among them say the same (PaddleSeg: loss 0.1503 and mIoU 0.5000 at
+    two logs 100 iterations apart). With no loss
     logged at all, an eval metric and its train counterpart each identical at 4+
     logs (not at 0, 1 or 100) settle it the same way (warning).
 
@@ -514,33 +517,48 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
 def _frozen_evals(run: Run) -> Hit | None:
     """The eval loss and an eval task metric each identical, to 4+ significant digits, at
     2+ evals logged at different steps: two measures of a held-out set that do not move
-    at all while steps are taken mean the weights did not change between the evals."""
+    at all while steps are taken mean the weights did not change between the evals.
+    With no eval loss, the train loss identical to 4+ digits at its 2+ logs and an eval
+    metric repeated at 2+ evals among them say the same."""
     ev = run.get("eval_loss")
-    if ev is None:
-        return None
-    e = ev.finite()
     # HF's final evaluate() after load_best_model_at_end scores the best checkpoint
     # again, at the last step: two evals of an HF run can repeat by design
     least = 3 if run.fact("trainer") in ("hf", "llamafactory") else 2
-    if len(e) < least or np.ptp(e.values) != 0 or e.steps[0] == e.steps[-1]:
+    if ev is None:
+        # No eval loss: the train loss frozen to 4+ digits at its 2+ logs carries the
+        # digits, and the metric need only repeat (0.5000 is printed as 0.5).
+        tr = run.get("loss")
+        e = tr.finite() if tr is not None else None
+        need_digits = False
+    else:
+        e, need_digits = ev.finite(), True
+    if e is None or len(e) < least or np.ptp(e.values) != 0 or e.steps[0] == e.steps[-1]:
         return None
     if not _digits(e.values[0]):
         return None
+    which = "eval loss" if ev is not None else "train loss"
     for m, _ in task_metrics(run):
         v = m.finite()
-        if len(v) < 2 or np.ptp(v.values) != 0 or not _digits(v.values[0]):
+        if len(v) < 2 or np.ptp(v.values) != 0 or (need_digits and not _digits(v.values[0])):
             continue
+        if not need_digits and not (v.steps[0] <= e.steps[-1] and v.steps[-1] >= e.steps[0]):
+            continue  # the metric's evals must fall among the frozen train logs
         if v.values[0] in (0.0, 1.0, 100.0):
             continue
         loss, metric = float(e.values[0]), float(v.values[0])
         return Hit(
             title=(
-                f"eval loss {fmt(loss)} and {m.name} {fmt(metric)} are identical at steps "
+                f"{which} {fmt(loss)} and {m.name} {fmt(metric)} are identical at steps "
                 f"{int(e.steps[0])} and {int(e.steps[-1])}: the model did not change between them"
             ),
             step=int(e.steps[0]),
             end_step=int(e.steps[-1]),
-            evidence={"eval_loss": loss, "metric": m.name, "value": metric, "evals": len(e)},
+            evidence={
+                ("eval_loss" if ev is not None else "train_loss"): loss,
+                "metric": m.name,
+                "value": metric,
+                "evals": len(e),
+            },
             explanation=(
                 f"{int(e.steps[-1] - e.steps[0])} steps passed between two evals that agree to "
                 "every printed digit on two measures of the held-out set. Weights that change "
