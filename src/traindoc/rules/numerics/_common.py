@@ -50,6 +50,8 @@ class Params:
     # at least twice ("intermittent", seed B): one recovered spike is grad-spike's.
     spike_ratio: float = 10.0
     spike_count: int = 2
+    # Overflow messages at this many consecutive steps past the calibration allowance.
+    overflow_streak: int = 4
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,10 @@ def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Sympt
             )
         )
     over = [e for e in run.events if e.kind == "fp16-overflow"]
-    if not counted and len(over) > max(t.skipped_min, t.skipped_share * span):
+    streak = _overflow_streak(run, over, t)
+    if streak is not None:
+        out.append(streak)
+    elif not counted and len(over) > max(t.skipped_min, t.skipped_share * span):
         out.append(
             Symptom(
                 "overflow-messages",
@@ -166,6 +171,31 @@ def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Sympt
             )
         )
     return out
+
+
+def _overflow_streak(run: Run, over: list, t: Params) -> Symptom | None:
+    """Overflow messages at 4+ consecutive optimizer steps past the calibration (step
+    20+): after calibrating, a scaler overflows once in a while and then runs for its
+    scale window; skipping step after step halves it towards its minimum."""
+    if run.fact("steps_ordinal"):
+        return None  # numbered in order, not by step: consecutive numbers say nothing
+    steps = np.array(sorted({int(e.step) for e in over if e.step is not None}))
+    steps = steps[steps > t.skipped_min]
+    if steps.size < t.overflow_streak:
+        return None
+    breaks = np.flatnonzero(np.diff(steps) != 1)
+    starts = np.r_[0, breaks + 1]
+    ends = np.r_[breaks, steps.size - 1]
+    k = int(np.argmax(ends - starts))
+    n = int(ends[k] - starts[k] + 1)
+    if n < t.overflow_streak:
+        return None
+    a, b = int(steps[starts[k]]), int(steps[ends[k]])
+    return Symptom(
+        "overflow-streak",
+        a,
+        f"loss-scale overflow at each of the {n} steps {a}-{b}: no step applied",
+    )
 
 
 def is_fp16(run: Run) -> bool:

@@ -38,7 +38,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     scale of 1 or less); more than max(20, 1% of
     steps) skipped optimizer steps ("Gradient overflow. Skipping step", counted
     from a skipped-steps series or, in a console log, from the overflow messages
-    themselves; a "loss scale already at minimum" line counts by itself); and
+    themselves; a "loss scale already at minimum" line counts by itself, and so
+    do overflow messages at 4+ consecutive steps past step 20: after calibrating,
+    a scaler skips a step now and then, not one after another); and
     huge gradients (grad-norm spikes >= 10x that the loss followed, or a 10x
     rising grad norm).
 
