@@ -275,17 +275,24 @@ def at_floor(
         k = min(nb, max(min_points, 5, int(0.3 * nb)))
         tail = f.values[f.steps >= st[-k]]
         level, spread = float(np.median(tail)), mad(tail)
+        chance = None
         if not math.isfinite(spread) or spread > MAX_REL_SPREAD * abs(level):
             # Not a flat tail; but a value printed identically for a long stretch
             # (SwAV at 2.3026 for 64 epochs, then escaping) is as flat as a curve gets.
             same = _identical_stretch(f.values, max(min_points, 5, int(min_fraction * n)))
-            if same is None:
-                return None
-            level, spread, tail = same, 0.0, f.values[f.values == same]
-        floor = infer(level, spread, run)
+            if same is not None:
+                level, spread, tail = same, 0.0, f.values[f.values == same]
+            else:
+                # ... or an accuracy at chance 1/C names C, and the band decides.
+                chance = _classes_at_chance(run, level)
+                if chance is None:
+                    return None
+        floor = chance[0] if chance else infer(level, spread, run)
         if floor is None:
             return None
-        if floor.how == "classes":
+        if chance:
+            corroborated = chance[1]
+        elif floor.how == "classes":
             corroborated = chance_metric(run, floor.count, int(st[-k]))
             if corroborated is None and (
                 spread > MAX_REL_SPREAD_CLASSES * abs(level) or tail.size < 3
@@ -327,6 +334,26 @@ def at_floor(
         (lo, hi),
         corroborated,
     )
+
+
+def _classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
+    """(ln C, the metric) for the class count C that an accuracy logged at chance 1/C
+    (to within 0.01) and the loss's level in ln(C)'s band both point to, or None: with
+    a noisy or short loss, the metric names C and the loss need only agree with it."""
+    for c in range(2, MAX_SMALL_CLASSES + 1):
+        lo, hi = band(run, math.log(c))
+        if not lo <= level <= hi:
+            continue
+        name = chance_metric(run, c)
+        s = run.get(name) if name else None
+        if s is None:
+            continue
+        v = s.finite().values
+        v = v / 100.0 if np.median(v) > 1.5 else v
+        p = 1.0 - v if any(t in name.lower() for t in _ERR) else v
+        if abs(float(np.median(p)) - 1.0 / c) <= 0.01:
+            return Floor(c, math.log(c), "classes"), name
+    return None
 
 
 def _identical_stretch(values: np.ndarray, at_least: int) -> float | None:
