@@ -16,11 +16,20 @@ import orjson
 from traindoc.model import Note, numbers
 
 # A trainer's bookkeeping beside its metrics: how far along the run is (LlamaFactory's
-# trainer_log.jsonl: total_steps, percentage, elapsed_time, remaining_time) and what it
-# costs (ms-swift: memory(GiB), train_speed(iter/s)). Never a measurement of learning:
-# no series is made of them (keys lower case, a bracketed unit dropped).
+# trainer_log.jsonl: total_steps, percentage, elapsed_time, remaining_time, and the
+# running count total_tokens, 0 unless it is asked to count) and what it costs (ms-swift:
+# memory(GiB), train_speed(iter/s)). Never a measurement of learning: no series is made
+# of them (keys lower case, a bracketed unit dropped).
 BOOKKEEPING = frozenset(
-    {"total_steps", "percentage", "elapsed_time", "remaining_time", "memory", "train_speed"}
+    {
+        "total_steps",
+        "percentage",
+        "elapsed_time",
+        "remaining_time",
+        "total_tokens",
+        "memory",
+        "train_speed",
+    }
 )
 
 

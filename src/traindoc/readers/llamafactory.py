@@ -27,7 +27,7 @@ from traindoc.readers._base import Notes, ReadError, loads_json, to_float
 from traindoc.readers._columns import Columns
 
 LOG = "trainer_log.jsonl"
-_DROP = {"percentage", "remaining_time", "elapsed_time", "total_steps"}
+_DROP = {"percentage", "remaining_time", "elapsed_time", "total_steps", "total_tokens"}
 _SPAN = re.compile(r"(?:(\d+) days?, )?(\d+):(\d\d):(\d\d(?:\.\d+)?)$")
 
 

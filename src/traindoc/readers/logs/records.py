@@ -72,6 +72,7 @@ _NOT_METRICS = frozenset(
         "cuda",
         "num_zeros",
         "output",  # a script's print counter ("Output 3: Average over 100 episodes - ...")
+        "bs",  # a batch-size annotation (MS-G3D's "Mean training loss: 1.6621 (BS 32: 3.3243)")
     }
 )
 
