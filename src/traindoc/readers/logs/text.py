@@ -71,8 +71,15 @@ _LOG_PREFIX = re.compile(
 
 _BULLETS = (b"- ", b"* ", "• ".encode())
 # A loop's line pasted as a comment ("# Epoch: 001/010 | Train: 10.000% | Loss: 2.520%",
-# rasbt's notebooks' output in an issue): the record after the `#`, not program source.
-_COMMENTED = re.compile(rb"#+[ \t]+(?=(?i:epoch|iter|iteration|step)\b\s*:?\s*\d[^|\n]*\|)")
+# rasbt's notebooks' output in an issue, and its final "# Test accuracy: 10.00%"): the
+# record after the `#`, not program source.
+_COMMENTED = re.compile(
+    rb"#+[ \t]+(?=(?i:epoch|iter|iteration|step)\b\s*:?\s*\d[^|\n]*\|"
+    rb"|(?i:test|valid|validation|val)\s+(?i:accuracy|acc|loss)\s*:\s*[\d.]+%?\s*$)"
+)
+# A split's accuracy on a lone eval line ("Test accuracy: 10.00%"): the eval accuracy,
+# the name the split's share on the epoch lines takes ("Valid: 9.800%").
+_SPLIT_ACC = re.compile(r"(?:test|valid|validation|val|dev)_(?:accuracy|acc)")
 
 
 def _message(text: bytes) -> bytes:
@@ -445,12 +452,15 @@ class TextLog:
         if ep != ep or len(vals) != 1 or self._bullet or kind(vals[0][0]) not in METRIC_KINDS:
             return False
         if not self._lone_eval:
-            if plan.context != "eval" or not _EVAL_PREFIX.match(_message(text)):
+            # the split is a free word ("Test loss=0.90") or opens the key ("Test accuracy")
+            split = plan.context == "eval" or _SPLIT_ACC.fullmatch(vals[0][0]) is not None
+            if not split or not _EVAL_PREFIX.match(_message(text)):
                 return False
             self._lone_eval = True
+        name = "eval_acc" if _SPLIT_ACC.fullmatch(vals[0][0]) else as_eval(vals[0][0])
         self.add_loose(
             no,
-            [(as_eval(vals[0][0]), vals[0][1])],
+            [(name, vals[0][1])],
             ep,
             steps.SRC_EPOCH_ONLY,
             ep,
