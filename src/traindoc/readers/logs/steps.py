@@ -239,9 +239,13 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if ok.any():
                 if base is None:
                     base = math.floor(float(epoch[ok][0]))
-                    if headed:
-                        # an "Epoch 39/200" heading counts from 1 (0 when it starts at 0):
-                        # a paste that starts at epoch 39 is not the run's first epochs
+                    if headed or np.unique(np.floor(epoch[ok])).size > 1:
+                        # an "Epoch 39/200" heading counts from 1 (0 when it starts at 0),
+                        # and so do epochs printed on the lines when the paste spans
+                        # several (mmdet 2.x's "Epoch [5][300/4015]" ... "Epoch [8][...]"):
+                        # not the run's first epochs, (epoch - 1) x 4015 + 300 places them
+                        # in it. One epoch's lines ("Train Epoch: 65 [128/316 (41%)]")
+                        # are read from their own start: nothing else places them.
                         base = min(base, 1)
                 got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]
                 how[ok] = SRC_EPOCH
@@ -314,7 +318,33 @@ def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:
         return False
     d = np.diff(inner)
     new = np.diff(e) != 0
-    return bool(np.all(d >= 0) and np.all(d[new] > 0))
+    return bool(np.all(d >= 0) and np.all(d[new] > 0) and _even_epochs(e, inner))
+
+
+# How far the epochs' lengths may disagree and still be one run's equal epochs (a bar
+# redrawn a little after the epoch line, a last epoch cut short).
+_EVEN_SLACK = 1.5
+
+
+def _even_epochs(e: np.ndarray, inner: np.ndarray) -> bool:
+    """A counter over the run passes its epochs at an even pace: some length P puts
+    every epoch's records between (e - 1) x P and e x P (epochs counted from 1, or
+    from 0). A paste with a gap climbs too (mmdet 2.x's "Epoch [5][300/4015]" ...
+    "Epoch [8][3950/4015]"), but no P fits it: epochs 1-4 within 300 steps and
+    epochs 5-7 over 3550 is a counter that starts over at each epoch."""
+    for first in (1.0, 0.0):
+        n = e - first + 1  # the epoch's ordinal, from 1
+        if n.min() < 1:
+            continue
+        lo, hi = 0.0, math.inf
+        for k in np.unique(n).tolist():
+            at = inner[n == k]
+            lo = max(lo, float(at.max()) / k)
+            if k > 1:
+                hi = min(hi, float(at.min()) / (k - 1))
+        if lo <= _EVEN_SLACK * hi + 1:
+            return True
+    return False
 
 
 def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:
@@ -428,8 +458,59 @@ def _resolve(
         _before_first(rec, step, src, missing[np.isnan(filled[missing])], known[0])
         _carry_apart(rec, step, src, after, train, nxt)
         return
+    # two loggers printing each step (LLaMA-Factory's callback line, then HF's dict):
+    # one record of the order, not two
+    ordinal = np.maximum(np.cumsum(train & ~_reprints(rec, train)), 1).astype(np.float64)
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
+
+
+# Two prints of one value agree to this share (the callback rounds to 4 decimals:
+# `4.9999e-02` for HF's 0.04999871292419044) or to this much (`0.0000` for 0.0).
+_REPRINT_RTOL, _REPRINT_ATOL = 1e-3, 5e-5
+
+
+def _reprints(rec: Records, train: np.ndarray) -> np.ndarray:
+    """Train records that print again the record just before them: another shape (other
+    columns) at the same printed epoch, every value the two share agreeing to the
+    precision printed. LLaMA-Factory logs each step twice, once by its callback
+    (`llmtuner.extras.callbacks - {'loss': 0.0000, 'learning_rate': 4.9999e-02,
+    'epoch': 0.01}`) and once as HF's dict; numbered by their order the two prints
+    would be two steps. Records of the same columns are never reprints, whatever
+    their epoch (HF's `'epoch': 0.0` on every line of the first steps)."""
+    out = np.zeros(rec.n, dtype=bool)
+    if not rec.has("epoch"):
+        return out
+    sel = np.flatnonzero(train & (rec.plan >= 0))
+    if sel.size < 2:
+        return out
+    epoch = rec.extra("epoch")
+    names = {p.pid: p.names for p in rec.programs}
+    a, b = sel[:-1], sel[1:]
+    pa, pb = rec.plan[a], rec.plan[b]
+    cand = np.flatnonzero(
+        (b == a + 1) & np.isfinite(epoch[a]) & (epoch[a] == epoch[b]) & (pa != pb)
+    )
+    if not cand.size:
+        return out
+    vals = {p.pid: rec.values(p) for p in rec.programs}
+    pos = {p.pid: rec.where(p) for p in rec.programs}
+
+    def value(i: int, pid: int, name: str) -> float:
+        return float(vals[pid][name][np.searchsorted(pos[pid], i)])
+
+    for c in cand.tolist():
+        i, j, pi, pj = int(a[c]), int(b[c]), int(pa[c]), int(pb[c])
+        if set(names[pi]) == set(names[pj]):
+            continue
+        shared = [n for n in names[pi] if n in names[pj] and n != "epoch"]
+        if not shared:
+            continue
+        x = np.array([value(i, pi, n) for n in shared])
+        y = np.array([value(j, pj, n) for n in shared])
+        if np.isclose(x, y, rtol=_REPRINT_RTOL, atol=_REPRINT_ATOL, equal_nan=True).all():
+            out[j] = True
+    return out
 
 
 def _before_first(
@@ -538,12 +619,17 @@ def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
     one printed value), not the position, for a line printed once per epoch never
     repeats its epoch. Numbering them by the epoch would keep only the last of them.
     An epoch printed as an integer ("Epoch: [0][50]") is a counter: the lines under
-    one epoch are its batches, still read one point per epoch."""
+    one epoch are its batches, still read one point per epoch. "One shape" is the
+    same value columns: the numbers' own spelling splits one dict into several shapes
+    (`'loss': 1.968` and `'loss': 0.0`, `7.1e-09` and `1.4e-07`)."""
     sel = np.flatnonzero(only & rec.flag("train") & rec.flag("float_epoch"))  # file order
     if sel.size < 2:
         return False
-    s, p = step[sel], rec.plan[sel]
-    return bool(np.any((s[1:] == s[:-1]) & (p[1:] == p[:-1])))
+    cols: dict[tuple[str, ...], int] = {}
+    kind_of = {p.pid: cols.setdefault(p.names, len(cols)) for p in rec.programs}
+    s = step[sel]
+    k = np.array([kind_of.get(int(pid), -1) for pid in rec.plan[sel]])
+    return bool(np.any((s[1:] == s[:-1]) & (k[1:] == k[:-1])))
 
 
 def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
