@@ -12,6 +12,7 @@ through such a level.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,6 +206,11 @@ def chance_metric(run: Run, count: int, since: int | None = None) -> str | None:
     """The first accuracy / error series at chance for `count` classes (from step
     `since` on), or None: a model that ignores its input scores chance on all of them.
     """
+    return next(chance_metrics(run, count, since), None)
+
+
+def chance_metrics(run: Run, count: int, since: int | None = None) -> Iterator[str]:
+    """Every accuracy / error series at chance for `count` classes, by name."""
     for name in sorted(run.series):
         low = name.lower()
         error = any(t in low for t in _ERR)
@@ -218,8 +224,7 @@ def chance_metric(run: Run, count: int, since: int | None = None) -> str | None:
         f = s.finite()
         vals = f.values if since is None else f.values[f.steps >= since]
         if vals.size and at_chance(vals, count, error):
-            return name
-    return None
+            yield name
 
 
 @dataclass(frozen=True)

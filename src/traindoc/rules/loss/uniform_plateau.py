@@ -142,16 +142,14 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         if flo is None or flo.count > 1024:
             continue
         lo, hi = fl.band(run, flo.value)
-        chance = fl.chance_metric(run, flo.count)
-        if not lo <= v <= hi or chance is None:
+        if not lo <= v <= hi:
             continue
-        metric = run.get(chance)
-        mv = metric.finite().values if metric is not None else np.array([])
-        error = any(t in chance.lower() for t in ("err",))
-        if mv.size < p.short_metric_points or not all(
-            fl.at_chance(np.array([x]), flo.count, error) for x in mv
-        ):
+        chance = next(
+            (m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, p)), None
+        )
+        if chance is None:
             continue
+        mv = run.get(chance).finite().values  # type: ignore[union-attr]
         when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
         return Hit(
             title=(
@@ -179,6 +177,16 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _every_log(run: Run, name: str, flo: fl.Floor, p: Params) -> bool:
+    """The metric is at chance 1/C at each of its 2+ logs."""
+    s = run.get(name)
+    mv = s.finite().values if s is not None else np.array([])
+    error = "err" in name.lower()
+    return mv.size >= p.short_metric_points and all(
+        fl.at_chance(np.array([x]), flo.count, error) for x in mv
+    )
 
 
 def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
