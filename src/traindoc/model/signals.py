@@ -256,6 +256,12 @@ _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
 # crossentropyloss, xent) is the loss, and is not one.
 ENTROPY = "entropy"
 _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?![a-z]))")
+# A loss under an older name: PaddlePaddle's `avg_cost` / `Cost`, MXNet's `CrossEntropy=`
+# metric. Read as a part, so derived.py makes it the loss only where no `loss` is logged
+# (a `cost` next to a `loss` stays an extra); a `Time cost` is a time (matched first).
+_COST = re.compile(
+    r"^(?:train_|training_|avg_|mean_)?(?:cost|cross_?entropy|cross-entropy)$", re.IGNORECASE
+)
 
 
 def kind(name: str) -> str:
@@ -281,6 +287,8 @@ def kind(name: str) -> str:
         return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
+    if _COST.match(low):
+        return "component_loss"
     if _TASK.search(low) or _TASK.search(c):
         return "task"
     return "other"

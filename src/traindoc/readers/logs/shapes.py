@@ -45,7 +45,7 @@ _STEP_KEYS = frozenset(TEXT_STEP_KEYS)
 _CANONICAL = frozenset(
     {"loss", "eval_loss", "grad_norm", "lr", "throughput", "reward", "reward_std"}
 )
-_EPOCH_KEYS = frozenset({"epoch", "epochs", "ep", "train/epoch", "round"})
+_EPOCH_KEYS = frozenset({"epoch", "epochs", "ep", "train/epoch", "round", "pass"})
 _INNER_KEYS = frozenset({"batch", "batches", "iter_in_epoch", "it_in_epoch"})
 _EVAL_WORDS = frozenset(
     {"valid", "validation", "val", "eval", "evaluation", "evaluating", "test", "testing", "dev"}
@@ -377,8 +377,13 @@ def analyse(shape: str) -> Plan:
         for i, tk in enumerate(toks)
         if tk.kind == "word" and i not in used and toks[i].text.lower() not in _FURNITURE
     ]
-    for tk in toks:  # a run of CJK (or other non-ASCII) letters is a phrase of prose
-        if tk.kind == "text" and len(tk.text) > 1 and any(ch.isalpha() for ch in tk.text):
+    for i, tk in enumerate(toks):  # a run of CJK (or other non-ASCII) letters is prose
+        if (
+            i not in used
+            and tk.kind == "text"
+            and len(tk.text) > 1
+            and any(ch.isalpha() for ch in tk.text)
+        ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
@@ -464,7 +469,12 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         return Plan("config", tuple(fields), context)
     named = len(keyed) + sum(1 for f in fields if f.role in ("step", "epoch") and f.key)
     if len(free) >= 4 and len(free) > 2 * named and not dicts:
-        return Plan("prose", tuple(fields), context, hint=hint)
+        # a "cost" in a sentence ("multiply the total cost by 20%") is a word, not a metric
+        # a reader missed: only a loss by that name in a log line's key
+        cost_free = _named_number(toks) or any(
+            _metric_kind(f) in METRIC_KINDS and not f.key.lower().endswith("cost") for f in keyed
+        )
+        return Plan("prose", tuple(fields), context, hint=cost_free)
     steps = [f for f in fields if f.role in ("step", "inner", "epoch")]
     if progress and not metric:
         pre = _before_bar(fields)
@@ -494,6 +504,8 @@ def _named_number(toks: list[_Tok]) -> bool:
     for i, tk in enumerate(toks):
         if tk.kind != "word" or kind(tk.text) not in METRIC_KINDS:
             continue
+        if tk.text.lower().endswith("cost"):
+            continue  # "multiply the total cost by 20%": a word of a sentence, not a loss
         seen = 0
         for nxt in toks[i + 1 : i + 10]:
             if nxt.kind in ("slot", "qslot"):
@@ -650,6 +662,8 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             j = _prev(toks, j)
     if j >= 0 and toks[j].kind == "slot" and (named := _at_step(toks, j, used)) is not None:
         return named[0], sep, opened, named[1]  # "Average loss at step 2000 : 4.37"
+    if _bracketed(toks, j, used):
+        return toks[j - 1].text, sep, opened, [j - 2, j - 1, j]  # "[loss]: 4.99", "[Loss] nan"
     # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name;
     # "Average Loss (valid) 0.0032": the split it is measured on, kept on the key
     qual, qual_idx = "", []
@@ -664,6 +678,8 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     tk = toks[j]
     if j in used or (j > 0 and toks[j - 1].kind in ("slot", "qslot")):
         return "", sep, opened, []
+    if tk.kind == "text" and sep == ":" and _is_punct(toks, j + 1, ":") and _cjk_key(tk.text):
+        return tk.text, sep, opened, [j]  # "训练次数: 100" (its colon full-width in the log)
     if tk.kind == "quoted":
         if not sep:
             return "", sep, opened, []
@@ -696,6 +712,27 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
     return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+
+
+def _cjk_key(text: str) -> bool:
+    """A short run of letters of another script glued to its colon is a name ("训练次数:
+    100", "损失: 0.5"); a longer run is a sentence that ends in a colon."""
+    return len(text) <= 12 and all(ch.isalpha() for ch in text)
+
+
+def _bracketed(toks: list[_Tok], j: int, used: set[int]) -> bool:
+    """A key in square brackets, its value after them ("[epoch]: 199, [loss]: 4.99" of a
+    custom logger, "| [Loss] 51566519.44 | [step] 89 |"): the brackets are the key's
+    markup, as quotes are; a level ("[INFO] 3") or a filler word never is one."""
+    if j < 2 or not _is_punct(toks, j, "]") or not _is_punct(toks, j - 2, "["):
+        return False
+    word = toks[j - 1]
+    return (
+        word.kind == "word"
+        and j - 1 not in used
+        and word.text not in _LEVELS
+        and word.text.lower() not in _FILLER
+    )
 
 
 def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] | None:

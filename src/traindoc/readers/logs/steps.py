@@ -293,8 +293,10 @@ def _within_epochs(
     """Records with an epoch and a batch counter but no batch total (MXNet's Speedometer:
     "Epoch[5] Batch [900]  Speed: ..."), whose counter starts over at every new epoch and
     only there: (records, epochs, batches, batches per epoch) to number them epoch x
-    batches + batch, with the largest batch printed as the epoch's length. Else the
-    counter read as the step sends the steps back at each epoch, a new run each time."""
+    batches + batch, with the largest batch printed as the epoch's length (one more when
+    the counter starts over at 0, PaddlePaddle's "Pass 55, Batch 0, Cost ...": its last
+    batch and the next epoch's first would share a step). Else the counter read as the
+    step sends the steps back at each epoch, a new run each time."""
     at = np.concatenate([b[0] for b in bare])
     order = np.argsort(at, kind="stable")
     at = at[order]
@@ -304,7 +306,8 @@ def _within_epochs(
     new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
     if at.size < 3 or not back.size or np.any(e[1:] < e[:-1]) or not np.isin(back, new).all():
         return None
-    return at, e, i, float(np.max(i))
+    zero_based = bool(np.any(i[back + 1] == 0))
+    return at, e, i, float(np.max(i)) + zero_based
 
 
 def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:

@@ -128,6 +128,9 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# Full-width punctuation a CJK input method types ("训练次数：100, Loss：1.98"): read as
+# its ASCII form, or the key before it is glued to a word of another script.
+_FW_COLON, _FW_COMMA = "：".encode(), "，".encode()
 _MARKUP = frozenset(b"[>-*+`~ \t")
 _BLANK = frozenset(b" \t")
 _STRONG = frozenset((b"[", b">", b"-", b"*", b"+", b"`", b"~"))
@@ -286,6 +289,8 @@ class TextLog:
             self._piece(no, text[: m.end()])
             self._piece(no, text[m.end() :])
             return
+        if b"\xef\xbc" in text:  # a full-width colon / comma ("Loss：1.98", a Chinese print)
+            text = text.replace(_FW_COLON, b": ").replace(_FW_COMMA, b", ")
         rank = -1
         if text[:1] == b"#" and (m := _COMMENTED.match(text)):
             text = text[m.end() :]
