@@ -145,3 +145,25 @@ _MXNET = (
 def test_mxnet_cross_entropy_metric_is_the_loss(tmp_path: Path) -> None:
     run = _loaded(tmp_path, _MXNET)
     assert _values(run, "loss") == [4.200497, 4.100497]
+
+
+# GluonCV's train scripts print `[Epoch {}] Training cost: {:.3f}, {metrics}`: the epoch's
+# wall time in seconds (tests/readers/test_readers9.py checks its real MXNet logs too).
+def test_gluoncv_training_cost_is_the_epochs_seconds(tmp_path: Path) -> None:
+    from tests.readers.helpers import one_log
+
+    body = "".join(
+        f"[Epoch {e}] Training cost: {1851.4 - e:.3f}, Train-loss={0.9 - 0.1 * e:.3f}\n"
+        for e in range(3)
+    )
+    run = one_log(tmp_path, body)
+    assert not any("cost" in n for n in run.series)
+    assert float(run.series["loss"].values.max()) < 1
+
+
+def test_a_training_cost_off_a_gluoncv_epoch_line_stays_a_metric(tmp_path: Path) -> None:
+    from tests.readers.helpers import one_log
+
+    body = "".join(f"Epoch {e}, Training cost: {2.3 - 0.1 * e:.2f}\n" for e in range(3))
+    run = one_log(tmp_path, body)
+    assert any("cost" in n for n in run.series)

@@ -345,6 +345,8 @@ def analyse(shape: str) -> Plan:
             continue
         if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
             key, key_idx = "Time cost", [w, *key_idx]  # a two-word key before its `=`
+        elif key == "Training cost" and text_starts(toks, "[Epoch"):
+            key = "Time cost"  # GluonCV's `[Epoch 3] Training cost: 185.4`: the epoch's seconds
         used.update(key_idx)
         if key and not sep:
             spaced.add(n)
@@ -629,6 +631,16 @@ def _fraction_fields(
         # (100/44160) after an epoch, fairseq's "epoch 001: 100 / 1000", tqdm's "| 12/240 ["
         return [Field(n, "", "inner"), Field(m, "", "inner_total")]
     return [Field(n, key, "value"), Field(m, key, "skip")]
+
+
+def text_starts(toks: list[_Tok], prefix: str) -> bool:
+    """The line's tokens, joined, begin with `prefix`."""
+    out = ""
+    for tk in toks:
+        out += tk.text
+        if len(out) >= len(prefix):
+            break
+    return out.startswith(prefix)
 
 
 def _time_before(toks: list[_Tok], j: int) -> int | None:
