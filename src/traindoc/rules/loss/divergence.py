@@ -189,6 +189,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
 
 
+def _steadier_from(run: Run, lead: str) -> str:
+    """`lead` (where to go back to), then the advice for a steadier run: LR 3-10x lower first."""
+    return f"{lead}; " + advice.join(*advice.steadier(run, "lower the peak LR 3-10x")) + "."
+
+
 def _late(p: Params, f: Series) -> float:
     """Median of the last 10% of the finite points (3 at least): where the run ended."""
     return float(np.median(f.values[-max(3, int(p.tail_fraction * len(f))) :]))
@@ -252,11 +257,7 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
             "the loss surface (LR too high, warmup too short) or of numerics breaking "
             "down (fp16 overflow, exploding gradients)."
         ),
-        prescription=(
-            f"Roll back to a checkpoint before step {onset}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        prescription=_steadier_from(run, f"Roll back to a checkpoint before step {onset}"),
         severity=severity,
     )
 
@@ -427,11 +428,7 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
             "~104) and any loss over normalised targets: the weights or activations have grown "
             "without bound, and every update from them is garbage."
         ),
-        prescription=(
-            f"Restart from a checkpoint before step {step}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {step}"),
         severity=Severity.ERROR,
     )
 
@@ -609,11 +606,7 @@ def _last_jump_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
             "same way: the weights themselves got worse, which one bad batch does not do. "
             "The log ends there, so whether it came back is not known."
         ),
-        prescription=(
-            f"Keep the checkpoint before step {s1}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        prescription=_steadier_from(run, f"Keep the checkpoint before step {s1}"),
         severity=Severity.WARNING,
     )
 
@@ -644,11 +637,7 @@ def _two_point_hit(
         end_step=int(s1),
         evidence=evidence,
         explanation=explanation,
-        prescription=(
-            f"Restart from the checkpoint before step {int(s1)}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        prescription=_steadier_from(run, f"Restart from the checkpoint before step {int(s1)}"),
     )
 
 
@@ -736,11 +725,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
             "back. The updates are wrecking the model: steps too large for the loss surface "
             "(LR too high, no warmup, a batch too small for the LR) or numerics breaking down."
         ),
-        prescription=(
-            f"Restart from a checkpoint before step {onset}; "
-            + advice.join(*advice.steadier(run, "lower the peak LR 3-10x"))
-            + "."
-        ),
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.ERROR if blowup else Severity.WARNING,
     )
 

@@ -196,9 +196,9 @@ def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
     if gn is None or len(f) < 2:
         return None
     g = gn.finite()
-    gv = np.interp(f.steps, g.steps, g.values) if len(g) >= 2 else None
-    if gv is None or not np.array_equal(np.isin(f.steps, g.steps), np.ones(len(f), bool)):
+    if len(g) < 2 or not np.isin(f.steps, g.steps).all():
         return None  # the two must be logged at the same steps
+    gv = g.values[np.searchsorted(g.steps, f.steps)]
     y, steps = f.values, f.steps
     for i in range(1, y.size):
         if not (gv[i - 1] > 0 and gv[i] >= p.led_grad_factor * gv[i - 1]):
