@@ -72,6 +72,16 @@ class Params:
     # ... at an LR of 1e-5 or more (half the full fine-tune target): a run that breaks
     # below the smallest usual LR is broken by something else (init, data, precision).
     rising_min_lr: float = 1e-5
+    # An LR range test read off the warmup: the loss (5-point median) bottoms out while
+    # the LR still climbs, then sits 1.5x+ above that bottom once the LR has doubled
+    # past it - over 5+ logs that trend up (Mann-Kendall z >= 1.96) - and the first 3+
+    # logs at the peak stay there. The run learns at the LR of the bottom and unlearns
+    # above it: lower the peak to that LR.
+    turn_rise: float = 1.5
+    turn_lr_growth: float = 2.0
+    turn_points: int = 5
+    turn_z: float = 1.96
+    turn_peak_points: int = 3
     # Adam(W) at 10x the most tolerant table value (2e-2) or more is too high for any
     # network: a run that never learned or sits at chance there is the LR's, whatever
     # the regime.
@@ -148,7 +158,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
-    the run takes, and the fix is half the LR at the break. At the top
+    the run takes, and the fix is half the LR at the break. So is a warmup that reads as
+    an LR range test: the loss (5-point median) bottoms out while the LR climbs, rises
+    over 5+ logs as the LR more than doubles, and its first 3 logs at the peak sit 1.5x+
+    above the bottom (an eval loss, when logged, no better there): the fix is the LR of
+    the bottom. At the top
     of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
     1e-3; for pre-training above 350M parameters all three scale down with
     GPT-3's LR-by-size table, e.g. x0.4 at 6.7B) only a diverging loss or an
@@ -192,6 +206,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rising = _broke_rising(run, p)
     if rising is not None:
         yield _rising_hit(run, p, *rising)
+        return
+    turned = None if run.is_rl else _turned_up_warming(run, p)
+    if turned is not None:
+        yield _turned_hit(run, p, turned)
         return
     if pk.value < plateau_lr:
         return
@@ -460,6 +478,105 @@ def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
             f"Lower the peak LR below the {fmt(lr_at)} at which the loss broke, to ~{fmt(target)}",
             advice.schedule(run),
             "restart from a checkpoint before the break",
+        )
+        + ".",
+        severity=Severity.WARNING,
+    )
+
+
+@dataclass(frozen=True)
+class _Turn:
+    step: int  # where the loss bottomed out
+    lr: float  # the LR there
+    low: float  # the 5-point median's bottom
+    at_peak: float  # the loss's median over its first logs at the peak LR
+    peak_step: int
+    peak_lr: float
+    eval_at_turn: float | None
+    eval_at_peak: float | None
+
+
+def _turned_up_warming(run: Run, p: Params) -> _Turn | None:
+    """The loss bottomed out during the warmup and rose with the LR to 1.5x+ that bottom
+    by the time the LR peaked, and stayed up there: the LR range test's reading, in a
+    run (it learns at the LR of the bottom and unlearns above it)."""
+    lr, loss = run.get("lr"), run.get("loss")
+    if lr is None or loss is None:
+        return None
+    lf, f = lr.finite(), loss.finite()
+    if len(lf) < p.turn_points or len(f) < p.turn_points + 2 or lf.values.max() <= 0:
+        return None
+    top = float(lf.values.max())
+    peak_step = int(lf.steps[int(np.argmax(lf.values >= 0.98 * top))])
+    warm = f.steps <= peak_step
+    if warm.sum() < p.turn_points + 2:  # a bottom with 2+ logs before it, 5+ logs of rise
+        return None
+    med = rolling_median(f.values[warm], p.turn_points)
+    i = int(np.argmin(med))
+    turn_step = int(f.steps[i])
+    lr_turn = float(np.interp(turn_step, lf.steps, lf.values))
+    low = float(med[i])
+    rise = f.values[warm][i:]
+    at_peak = f.values[f.steps >= peak_step][: p.turn_peak_points]
+    if (
+        low <= 0
+        or lr_turn <= 0
+        or top < p.turn_lr_growth * lr_turn
+        or rise.size < p.turn_points
+        or at_peak.size < p.turn_peak_points
+        or float(np.median(at_peak)) < p.turn_rise * low
+        or float(at_peak.min()) < low
+        or trend(f.steps[warm][i:], rise).z < p.turn_z
+    ):
+        return None
+    ev = run.get("eval_loss")
+    e_turn = e_peak = None
+    if ev is not None and len(e := ev.finite()):
+        # held-out loss must agree when it is logged: no better at the peak than near the turn
+        e_turn = float(e.values[int(np.argmin(np.abs(e.steps - turn_step)))])
+        later = e.values[e.steps >= peak_step]
+        e_peak = float(later[0]) if later.size else None
+        if e_peak is not None and e_peak < e_turn:
+            return None
+    return _Turn(turn_step, lr_turn, low, float(np.median(at_peak)), peak_step, top, e_turn, e_peak)
+
+
+def _turned_hit(run: Run, p: Params, t: _Turn) -> Hit:
+    held = (
+        f"; the eval loss went {fmt(t.eval_at_turn)} -> {fmt(t.eval_at_peak)}"
+        if t.eval_at_turn is not None and t.eval_at_peak is not None
+        else ""
+    )
+    return Hit(
+        title=(
+            f"The loss bottomed out at {fmt(t.low)} at step {t.step} (LR {fmt(t.lr)}) and rose "
+            f"with the warmup to {fmt(t.at_peak)} at the peak LR {fmt(t.peak_lr)}{held}"
+        ),
+        step=t.step,
+        end_step=t.peak_step,
+        evidence={
+            "turn_step": t.step,
+            "lr_at_turn": t.lr,
+            "loss_at_turn": t.low,
+            "peak_step": t.peak_step,
+            "peak_lr": t.peak_lr,
+            "loss_at_peak": t.at_peak,
+            "rise": t.at_peak / t.low,
+            "target_lr": t.lr,
+            **({"eval_at_turn": t.eval_at_turn} if t.eval_at_turn is not None else {}),
+            **({"eval_at_peak": t.eval_at_peak} if t.eval_at_peak is not None else {}),
+        },
+        explanation=(
+            f"The run learned while the LR climbed to {fmt(t.lr)}, then its loss rose "
+            f"{t.at_peak / t.low:.1f}x as the warmup took the LR {t.peak_lr / t.lr:.0f}x higher, "
+            "and stayed up at the peak: past that LR each step undoes more than it learns "
+            "(what an LR range test shows)."
+        ),
+        prescription=advice.join(
+            f"Lower the peak LR from {fmt(t.peak_lr)} to ~{fmt(t.lr)}, the LR at which the "
+            "loss was lowest",
+            advice.schedule(run),
+            f"keep the checkpoint near step {t.step} if one was saved",
         )
         + ".",
         severity=Severity.WARNING,
