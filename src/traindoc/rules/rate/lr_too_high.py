@@ -511,22 +511,23 @@ def _turned_up_warming(run: Run, p: Params) -> _Turn | None:
     warm = f.steps <= peak_step
     if warm.sum() < p.turn_points + 2:  # a bottom with 2+ logs before it, 5+ logs of rise
         return None
-    med = rolling_median(f.values[warm], p.turn_points)
+    steps, values = f.steps[warm], f.values[warm]
+    med = rolling_median(values, p.turn_points)
     i = int(np.argmin(med))
-    turn_step = int(f.steps[i])
+    turn_step = int(steps[i])
     lr_turn = float(np.interp(turn_step, lf.steps, lf.values))
     low = float(med[i])
-    rise = f.values[warm][i:]
     at_peak = f.values[f.steps >= peak_step][: p.turn_peak_points]
+    peak_level = float(np.median(at_peak)) if at_peak.size else 0.0
     if (
         low <= 0
         or lr_turn <= 0
         or top < p.turn_lr_growth * lr_turn
-        or rise.size < p.turn_points
+        or values.size - i < p.turn_points
         or at_peak.size < p.turn_peak_points
-        or float(np.median(at_peak)) < p.turn_rise * low
+        or peak_level < p.turn_rise * low
         or float(at_peak.min()) < low
-        or trend(f.steps[warm][i:], rise).z < p.turn_z
+        or trend(steps[i:], values[i:]).z < p.turn_z
     ):
         return None
     ev = run.get("eval_loss")
@@ -538,7 +539,7 @@ def _turned_up_warming(run: Run, p: Params) -> _Turn | None:
         e_peak = float(later[0]) if later.size else None
         if e_peak is not None and e_peak < e_turn:
             return None
-    return _Turn(turn_step, lr_turn, low, float(np.median(at_peak)), peak_step, top, e_turn, e_peak)
+    return _Turn(turn_step, lr_turn, low, peak_level, peak_step, top, e_turn, e_peak)
 
 
 def _turned_hit(run: Run, p: Params, t: _Turn) -> Hit:
