@@ -216,7 +216,29 @@ def test_evidence_lines(tmp_path: Path) -> None:
     assert by["resume-skip-batches"].value == 4000 and by["resume-skip-batches"].step == 300
     assert run.fact("resume_steps") == (300,)
     assert run.fact("trainable_params") == 0
+    assert run.fact("n_params") == 124_439_808
+    assert run.fact("regime") is None  # nothing trains: no adapter either
     assert run.fact("precision") == "fp16"
+
+
+@pytest.mark.parametrize(
+    ("trainable", "regime"),
+    [
+        ("4,194,304", "lora"),  # LoRA r=8 on a 6.7B model: 0.06%
+        ("600,000,000", "lora"),  # 8.9%: still an adapter's share
+        ("700,000,000", None),  # 10.4%: a partly frozen full fine-tune, not an adapter
+        ("6,742,609,920", None),  # everything trains: a full fine-tune's print
+    ],
+)
+def test_peft_print_names_the_adapter_regime(tmp_path: Path, trainable: str, regime) -> None:
+    text = (
+        f"trainable params: {trainable} || all params: 6,742,609,920 || trainable%: 0.06\n"
+        "{'loss': 1.8, 'learning_rate': 0.0002, 'epoch': 0.1}\n"
+        "{'loss': 1.6, 'learning_rate': 0.0002, 'epoch': 0.2}\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    assert run.fact("n_params") == 6_742_609_920
+    assert run.fact("regime") == regime
 
 
 def test_user_pattern(tmp_path: Path) -> None:

@@ -88,7 +88,14 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
 # What a console captured beside a structured log adds: the lines that are evidence by
 # themselves (readers/logs/events.py) and how far its progress bar went after the last
 # logged step. Its metric lines duplicate the structured log's, and lose to them.
-_CONSOLE_FACTS = ("progress_after_last_step", "resume_steps", "trainable_params", "precision")
+_CONSOLE_FACTS = (
+    "progress_after_last_step",
+    "resume_steps",
+    "trainable_params",
+    "precision",
+    "n_params",
+    "regime",
+)
 
 
 def _with_console(run: Run, others: list[Source]) -> tuple[list[Run], list[Source]]:

@@ -213,6 +213,7 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         last = counts[-1]
         if (n := count(last.value)) is not None:
             facts["trainable_params"] = Fact(n, f"{src(last)}: {last.text}")
+            _adapter_facts(n, last, facts, src(last))
     starts = [
         s
         for e in events
@@ -291,3 +292,23 @@ def _scale_series(over: list[Event], series: dict) -> bool:
         src = f"{old.source} + the last of {len(after)} overflow line(s) after it"
         series["loss_scale"] = Series.from_arrays("loss_scale", steps, vals, None, src)
     return False
+
+
+# PEFT's print names the whole model's size too: "|| all params: 6,742,609,920 ||".
+_ALL_PARAMS = re.compile(r"all params: ([\d,]+)")
+# Under a tenth of the weights training is an adapter (LoRA, IA3, prefix tuning: PEFT
+# prints this line for its own models; LoRA trains 0.01-5%), far from a full fine-tune's
+# 100%: the LR ranges of the adapter regime apply.
+ADAPTER_SHARE = 0.1
+
+
+def _adapter_facts(trainable: int, e: Event, facts: dict[str, Fact], where: str) -> None:
+    """The model's size and, when only a small share of it trains, the adapter regime."""
+    m = _ALL_PARAMS.search(e.text)
+    total = count(m.group(1).replace(",", ""), 1) if m else None
+    if not total:
+        return
+    facts.setdefault("n_params", Fact(total, f"{where}: {e.text}"))
+    if 0 < trainable < ADAPTER_SHARE * total and "regime" not in facts:
+        share = f"{100 * trainable / total:.2g}%"
+        facts["regime"] = Fact("lora", f"{where}: {share} of the parameters train (an adapter)")
