@@ -351,3 +351,62 @@ def test_megatron_validation_loss_is_the_value_and_ppl_a_metric(tmp_path: Path) 
     assert run.get("eval_loss").values.tolist() == [pytest.approx(7.1742)]
     ppl = next(name for name in run.series if "ppl" in name)
     assert kind(ppl) == "task"  # exp(loss): a perplexity, never summed into a loss
+
+
+# Keras' TerminateOnNaN prints "Batch N: Invalid loss, terminating training" on the progress
+# bar's own line (real lines: pierluigiferrari/ssd_keras#384, manishsoni1908/Mobilenet-ssd-keras#21).
+@pytest.mark.parametrize(
+    ("text", "steps", "losses"),
+    [
+        (
+            "Epoch 1/10\n\nEpoch 00001: LearningRateScheduler setting learning rate to 0.001.\n"
+            "   6/1000 [..............................] - ETA: 9:26:20 - loss: nan    "
+            "Batch 5: Invalid loss, terminating training\n",
+            [6],
+            [math.nan],
+        ),
+        (
+            "Epoch 1/10\n"
+            "  3/234 [..............................] - ETA: 33:37:24 - loss: 44.4110"
+            "Batch 3: Invalid loss, terminating training\n"
+            "  4/234 [..............................] - ETA: 25:09:00 - loss: inf \n",
+            [3, 4],
+            [44.411, math.inf],
+        ),
+    ],
+)
+def test_keras_terminate_on_nan_message_leaves_the_bar(
+    tmp_path: Path, text: str, steps: list[int], losses: list[float]
+) -> None:
+    run = console.read(_write(tmp_path, text))
+    loss = run.series["loss"]
+    assert loss.steps.tolist() == steps
+    np.testing.assert_allclose(loss.values, losses)
+    assert not any("Invalid" in k or "terminating" in k for k in run.series)
+
+
+# Loss-scaler skip messages without DeepSpeed's "Rank N": apex.fp16_utils' FP16_Optimizer
+# (cybertronai/transformer-xl#2) and DeepSpeed's unfused optimizer.
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        (
+            "OVERFLOW! Skipping step. Attempted loss scale: 2097152.0, reducing to 1048576.0",
+            1048576.0,
+        ),
+        ("OVERFLOW! Skipping step. Attempted loss scale: 4294967296", None),
+        (
+            "[2023-10-31 08:58:26,908] [INFO] [unfused_optimizer.py:207:step] [deepspeed] fp16 "
+            "dynamic loss scale overflow! Skipping step. Attempted loss scale: 8192.0, reducing to 4096.0",
+            4096.0,
+        ),
+    ],
+)
+def test_fp16_optimizer_overflow_lines_are_events(
+    tmp_path: Path, line: str, value: float | None
+) -> None:
+    run = console.read(_write(tmp_path, "iter 100: loss 2.5000, time 10.00ms\n" + line + "\n"))
+    over = [e for e in run.events if e.kind == "fp16-overflow"]
+    assert len(over) == 1 and over[0].value == value
+    assert run.fact("precision") == "fp16"
+    assert not any("attempted" in k for k in run.series)  # a skip message, not a record

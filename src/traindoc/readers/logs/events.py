@@ -28,13 +28,17 @@ STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # apex/fairseq/Megatron "Gradient overflow.  Skipping step, ... reducing loss scale to X";
     # DeepSpeed "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768";
+    # apex.fp16_utils' FP16_Optimizer (and the copies in tacotron2, transformer-xl, ...)
+    # "OVERFLOW! Skipping step. Attempted loss scale: 2097152.0, reducing to 1048576.0" (older
+    # copies print the attempted scale alone: a skip, its new scale unsaid); DeepSpeed's
+    # unfused optimizer "[deepspeed] fp16 dynamic loss scale overflow! Skipping step. Attempted ...";
     # fairseq (legacy) "| WARNING: overflow detected, setting loss scale to: 0.25";
     # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
     # skipped update on a non-finite gradient, under amp or not
     (
         "fp16-overflow",
         re.compile(
-            rb"(?:Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+            rb"(?:Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
             rb"(?<![\"'`])[Oo]verflow detected,(?= setting loss scale to)|"  # not one quoted
             rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
@@ -114,7 +118,7 @@ KEYS = {
 # A loss scaler's skipped-step message: evidence (an event), never a metric record; cut
 # mid-message ("Attempted loss scale: 1, r") it would read as one ("attempted_loss_scale").
 SKIP_MESSAGE = re.compile(
-    rb"Gradient overflow\.?\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+    rb"Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
     rb"[Oo]verflow detected\.? [Ss]kipping step"
 )
 

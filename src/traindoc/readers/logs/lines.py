@@ -122,6 +122,20 @@ def drop_cut_value(text: bytes) -> bytes:
     return text[: max(text.rfind(b","), text.rfind(b"{"), text.rfind(b"[")) + 1]
 
 
+# Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a
+# batch's loss is NaN or Inf, on the progress bar's own line (the bar redraws with "\r", no
+# newline): "6/1000 [...] - ETA: 9:26:20 - loss: nan    Batch 5: Invalid loss, ...", even
+# glued to the last value ("loss: 44.4110Batch 3: ..."). The message is no metric: it goes,
+# and the bar before it is read as any bar is (its own loss token says NaN / Inf).
+_KERAS_STOP = re.compile(rb"\s*Batch \d+: Invalid loss, terminating training\b.*\Z", re.DOTALL)
+
+
+def drop_keras_stop(text: bytes) -> bytes:
+    """A Keras bar line with TerminateOnNaN's message on it: the bar alone."""
+    m = _KERAS_STOP.search(text)
+    return text[: m.start()] if m else text
+
+
 # A Keras line cut mid-name (" - loss: 0.7657 - acc: 0.7393 - val" where a paste ends):
 # the dangling name would mark the whole line an eval (its "val" is a word of the line).
 _CUT_NAME = re.compile(rb"(:\s*" + NUM_SRC + rb")\s+-\s+[A-Za-z_]\w*\s*\Z")

@@ -357,6 +357,10 @@ class TextLog:
     def _line(self, no: int, text: bytes, rank: int) -> None:
         if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
             return  # a loss scaler's skipped step: an event (events.find), not a record
+        if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
+            text = lines.drop_keras_stop(text)
+            if not text.strip():
+                return
         self._seq += 1
         if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
             text = lines.drop_cut_name(text)
