@@ -17,6 +17,7 @@ from traindoc.rules.loss._evalcurve import (
     noise,
     smooth,
     tail_level,
+    task_metrics,
     train_change,
 )
 
@@ -73,11 +74,19 @@ class Params:
     # A rise of 20%+ from the minimum is harm even while a task metric still edges up
     # (an eval loss up by half at every eval, WER a point better): it stays a warning.
     large_rise_rel: float = 0.20
+    # Sparse evals (one per epoch, 3-5 in all): 2 evals after the minimum are enough when
+    # the gap opened at each of them - every eval above the one before (>= 2% in all)
+    # and the train loss lower at each of its 3+ logs since - the run's whole evidence.
+    sparse_train_points: int = 3
+    # The gap, read by a task metric: with the eval loss flat, the task metric's fall from
+    # its best (beyond its noise) while the train loss halves and the eval loss gains under
+    # a fifth of what the train loss gained (relative) is the model memorising.
+    gap_eval_share: float = 0.2
 
 
 @rule(
     "overfitting",
-    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it",
+    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -93,9 +102,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     improved for 300+ steps (and 10% of the run), while the train loss over the
     same span is still clearly falling, it reports overfitting with the eval
     minimum as the onset step - the checkpoint you want. With 3 evals, two after a
-    minimum both >= 10% above it are enough. Without a train loss, a U-shaped eval
+    minimum both >= 10% above it are enough, or two that each rise above the one
+    before (>= 2% in all) while the train loss is lower at each of its 3+ logs since
+    (one per epoch): with evals this sparse, the gap opening at every one of them is
+    all the curve can show. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
-    above the one before.
+    above the one before. When the eval loss neither rose nor stalled by these
+    measures, a task metric can still show it: the metric fell from its best (beyond
+    0.5% and its noise) while the train loss halved and the eval loss gained under a
+    fifth of what the train loss gained (relative) - the gap opened and the task got
+    worse (Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 -> 0.96).
 
     **Why it matters.** From the onset on, training memorises the training set
     and generalises worse: compute spent making the model worse. Seed B:
@@ -142,7 +158,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     low = float(es[i_min])
     clear = after >= 2 and bool(np.all(e[i_min + 1 :] >= (1 + p.clear_rise_rel) * low))
-    if after < p.min_after_points and not clear:
+    steady = (
+        after >= 2 and bool(np.all(np.diff(e[i_min:]) > 0)) and e[-1] >= (1 + p.min_rise_rel) * low
+    )
+    if after < p.min_after_points and not (clear or steady):
         return
     sigma = noise(e)
     last = tail_level(e[i_min + 1 :])
@@ -162,13 +181,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         and not trend(st[i_on:], e[i_on:]).falling
     )
     if not (rising or stalled):
+        yield from _metric_gap(run, ev, tr, p)
         return
     t_on, t_end, t_drop, t_z = train_change(tr, onset)
     # A train loss halved since the onset has fallen whatever a test on a few logs
     # says (a model card repeats its last logged value at each eval: ties, no trend).
     falls = t_z <= p.train_z or _falls_each(tr, onset, p) or t_drop >= p.train_halved
     if not (t_drop >= p.train_drop_min and falls):
-        return
+        # 3-5 train logs since the onset (one per epoch): lower at each is its trend
+        t_on, t_end, t_drop, falls = _sparse_fall(tr, onset, p)
+        if not (t_drop >= p.train_drop_min and falls):
+            return
     if _train_worse_than_before(tr, onset, t_end, p):
         return  # both losses rose: the model got worse on its own data too, not overfitting
     severity = None
@@ -336,6 +359,84 @@ def _memorised(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
             "tunes), or add data; lower the LR or add regularisation (LoRA dropout, weight decay)."
         ),
     )
+
+
+def _sparse_fall(tr: Series, onset: int, p: Params) -> tuple[float, float, float, bool]:
+    """(level at onset, at the end, relative drop, fell at each) of a train loss with a few
+    logs since the onset (one per epoch): lower at each of them is its whole trend. A value
+    repeated to every digit one step later is one measurement printed twice (Keras's
+    progress line at step N-1, then its epoch line at N), counted once; a value a card
+    repeats at each eval (a stale log) is not, so it is no fall."""
+    f = tr.finite().after(onset)
+    y = f.values
+    if y.size:
+        y = y[np.r_[True, (np.diff(y) != 0) | (np.diff(f.steps) > 1)]]
+    if y.size < p.sparse_train_points:
+        return math.nan, math.nan, math.nan, False
+    a, b = float(y[0]), float(y[-1])
+    return a, b, (a - b) / abs(a) if a else 0.0, bool(np.all(np.diff(y) < 0))
+
+
+def _metric_gap(run: Run, ev: Series, tr: Series, p: Params) -> Iterator[Hit]:
+    """The eval loss neither rose nor stalled by its own measure, yet a task metric fell
+    from its best while the train loss halved and the eval loss gained under a fifth of
+    what the train loss did (relative): the train/eval gap opened and the task got worse."""
+    for m, higher in task_metrics(run):
+        mv = m.finite()
+        if len(mv) < 4:
+            continue
+        sm = smooth(mv.values)
+        i_best = int(np.argmax(sm) if higher else np.argmin(sm))
+        if mv.values.size - 1 - i_best < 2:
+            continue
+        onset = int(mv.steps[i_best])
+        verdict = next(
+            (t for t in metric_trends(run, onset, p.metric_gain_rel) if t.name == m.name), None
+        )
+        if verdict is None or verdict.verdict != "worse":
+            continue
+        t_on, t_end, t_drop, _ = train_change(tr, onset)
+        if not t_drop >= p.train_halved:
+            continue
+        e_on = level_at(ev, onset, k=1)
+        e_end = tail_level(ev.after(onset + 1).values)
+        e_gain = (e_on - e_end) / abs(e_on) if e_on else 0.0
+        if not e_gain <= p.gap_eval_share * t_drop:
+            continue
+        yield Hit(
+            title=(
+                f"{m.name} fell from its best {fmt(verdict.at)} at step {onset} to "
+                f"{fmt(verdict.end)} while train loss fell {fmt(t_on)} -> {fmt(t_end)} and "
+                f"eval loss only {fmt(e_on)} -> {fmt(e_end)}"
+            ),
+            step=onset,
+            end_step=int(ev.steps[-1]),
+            evidence={
+                "onset_step": onset,
+                "metric": m.name,
+                f"{m.name}_at_onset": verdict.at,
+                f"{m.name}_last": verdict.end,
+                "eval_at_onset": e_on,
+                "eval_last": e_end,
+                "train_at_onset": t_on,
+                "train_last": t_end,
+                "train_drop_rel": t_drop,
+                "mode": "gap",
+            },
+            explanation=(
+                f"Since step {onset} the train loss fell {t_drop:.0%} ({fmt(t_on)} -> "
+                f"{fmt(t_end)}) while the held-out loss barely moved ({fmt(e_on)} -> "
+                f"{fmt(e_end)}) and {m.name} got worse than its best: the gap between train "
+                "and eval opened and the task suffered - the model fits its training set, "
+                "not the task."
+            ),
+            prescription=(
+                f"Keep the checkpoint nearest step {onset} (metric_for_best_model="
+                f"'{m.name}'), add early stopping; add regularisation (dropout, weight "
+                "decay) or more data."
+            ),
+        )
+        return
 
 
 def _falls_each(loss: Series, onset: int, p: Params) -> bool:
