@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
@@ -31,6 +33,17 @@ class Params:
     # fine-tuning's is the lowest) is worth saying, and never as an error.
     unknown_flag_at: float = 1e-7
     unknown_expected: float = 1e-5
+    # Between that line and the regime's usual range: an LR 10x or more under the range's
+    # low end (full fine-tune 1e-6, LoRA 5e-6; unknown regime: full fine-tuning's) is too
+    # low when the loss agrees: over the whole run it barely moved - the eval loss (3+
+    # evals: what the run is for) or else the train loss gained under 5% of its start.
+    # (Pre-training's line, 1e-5, is already `flag_at`'s.)
+    slow_below: float = 0.1
+    # Regime unknown: half the full fine-tune line (a large model's full fine-tune runs
+    # at 1e-6..2e-6, so 1e-6 alone says nothing there).
+    unknown_slow_at: float = 5e-7
+    slow_gain: float = 0.05
+    slow_min_points: int = 3
 
 
 @rule(
@@ -51,7 +64,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     an LR at or below 1e-5 (pre-training), 1e-7 (full fine-tune), 1e-6 (LoRA), or
     1e-7 when the regime is unknown; pre-training ranges above 350M parameters
     scale down with GPT-3's LR-by-size table (x0.4 at 6.7B). It is an error only when the loss agrees: the
-    second half of the run shows no significant decrease of at least 3%.
+    second half of the run shows no significant decrease of at least 3%. Between
+    those lines and the regime's usual range, an LR 10x or more under the range's low
+    end (1e-6 for a full fine-tune, 5e-6 for LoRA; 5e-7 when the regime is unknown,
+    as large models are fully fine-tuned at 1e-6..2e-6)
+    is a warning when the loss barely moved over the whole run: the eval loss (3+
+    evals) from its first value to its best, or else the train loss from its first
+    third to its last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 ->
+    2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000,
+    still near ln 3, in 20 epochs).
 
     **Why it matters.** Seed A pre-trained at LR 1e-6, 300x below the ~3e-4 the
     regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and
@@ -72,9 +93,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     regime = run.regime if run.regime in p.flag_at else None
     scale, size_why = size_scale(run)  # large pre-training models need less
     flag_at = (p.flag_at[regime] if regime else p.unknown_flag_at) * scale
-    if pk.value > flag_at:
-        return
     expected = (p.expected[regime] if regime else p.unknown_expected) * scale
+    gain = None
+    if pk.value > flag_at:
+        # Under the range by 10x+ and a loss that barely moved: too low all the same.
+        slow_at = p.slow_below * TYPICAL_LR[regime][0] * scale if regime else p.unknown_slow_at
+        if run.is_rl or pk.value > slow_at:
+            return
+        gain = _run_gain(run, p)
+        if gain is None or gain[1] >= p.slow_gain:
+            return
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
@@ -83,6 +111,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     severity = Severity.ERROR if stuck else Severity.WARNING
     if regime is None:
         severity = Severity(severity - 1)
+    if gain is not None:  # the loss decides this one: a warning, whatever the regime
+        stuck, severity = True, Severity.WARNING
     lo, _, hi = TYPICAL_LR[regime] if regime else (1e-5, None, 1e-3)
     lo, hi = lo * scale, hi * scale
     what = REGIME_WORDS.get(regime or "", "any run") + (" at this size" if size_why else "")
@@ -103,6 +133,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if c is not None:
         evidence["late_loss"] = c.level
         evidence["late_change"] = c.late_change
+    if gain is not None:
+        evidence["gain_series"], evidence["gain_rel"] = gain
+        curve_note = (
+            f"and the {gain[0].replace('_', ' ')} gained only {gain[1]:.1%} of its start over "
+            "the whole run"
+        )
     yield Hit(
         title=f"Peak LR {fmt(pk.value)} is {ratio:.0f}x below the ~{fmt(expected)} {what} needs",
         step=int(loss.steps[0]) if loss is not None else None,
@@ -122,6 +158,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
+    """(series, relative gain) of the loss over the whole run: the eval loss's first value
+    to its best when 3+ evals are logged, else the train loss's first third to its last
+    third (medians: batch noise does not decide). None when too little is logged."""
+    ev = run.get("eval_loss")
+    ev = ev.finite() if ev is not None else None
+    if ev is not None and len(ev) >= p.slow_min_points and ev.values[0] > 0:
+        v = ev.values
+        return "eval_loss", float((v[0] - v.min()) / v[0])
+    loss = run.get("loss")
+    f = loss.finite() if loss is not None else None
+    if f is None or len(f) < 2 * p.slow_min_points:
+        return None
+    k = len(f) // 3
+    a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
+    return ("loss", (a - b) / a) if a > 0 else None
 
 
 def _warmed(run: Run) -> bool:
