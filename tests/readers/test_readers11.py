@@ -138,6 +138,18 @@ def test_yolo_one_val_loss_at_zero_is_still_a_validation(tmp_path: Path) -> None
     assert _steps(run, "metrics/mAP50(B)") == [1.0, 2.0, 3.0, 4.0]
 
 
+_CLS_HEAD = "epoch,time,train/loss,metrics/accuracy_top1,metrics/accuracy_top5,val/loss,lr/pg0\n"
+
+
+def test_yolo_classify_train_and_val_loss_are_the_losses(tmp_path: Path) -> None:
+    # a classify run logs one `train/loss` / `val/loss`, no components to sum
+    rows = "".join(f"{e},{e}0.5,1.{5 - e},0.{e + 4},0.99,0.{9 - e},0.001\n" for e in range(1, 5))
+    (tmp_path / "results.csv").write_text(_CLS_HEAD + rows)
+    run = load_run(tmp_path)
+    assert _values(run, "loss") == [1.4, 1.3, 1.2, 1.1]
+    assert _values(run, "eval_loss") == [0.8, 0.7, 0.6, 0.5]
+
+
 # -- 5. rasbt "# Epoch: 001/010 | Train: 10.000% | Loss: 2.520%" -------------------------
 
 _RASBT = REAL / "no_learning_rasbt_vgg16_cifar10_train_acc_10pct_loss_ln10_two_epoch_lines"

@@ -38,7 +38,7 @@ _TASKS["classify"] = "classification"
 def is_results_csv(path: Path) -> bool:
     """An ultralytics results.csv: an `epoch` column first, no `step` column (Lightning's
     metrics.csv may also start with `epoch` and log `train/..._loss`), train/*_loss
-    columns and one LR column per parameter group."""
+    columns (a classify run logs one `train/loss`) and one LR column per parameter group."""
     try:
         with path.open("rb") as f:
             head = f.readline(4096).decode("utf-8", "replace")
@@ -48,7 +48,7 @@ def is_results_csv(path: Path) -> bool:
     return (
         cols[:1] == ["epoch"]
         and "step" not in cols
-        and any(c.startswith("train/") and c.endswith("_loss") for c in cols)
+        and any(c.startswith("train/") and c.endswith(("_loss", "/loss")) for c in cols)
         and any(c.startswith(_LR) for c in cols)
     )
 
@@ -77,6 +77,12 @@ def read(path: str | Path) -> Run:
         if not table[at, j].size:
             continue
         series[name] = Series.from_arrays(name, steps[at], table[at, j], None, src + name)
+    # A classify run logs its one loss as `train/loss` and `val/loss` (no components to
+    # sum): those are the train and eval losses themselves.
+    for name, target in (("train/loss", "loss"), ("val/loss", "eval_loss")):
+        if name in series and target not in series:
+            s = series[name]
+            series[target] = Series.from_arrays(target, s.steps, s.values, None, src + name)
     lrs = [n for n in header if n.startswith(_LR)]
     if lrs:
         # The bias group warms down from warmup_bias_lr (0.1) while the weights warm up

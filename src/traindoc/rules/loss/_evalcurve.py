@@ -50,6 +50,7 @@ _METRICS = {
     "ter": False,
 }
 _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
+_TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
 _VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$")
@@ -70,6 +71,8 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
             continue
         m = _PREFIX.match(name)
         rest = name[m.end() :] if m else name
+        if _TRAIN.match(name):
+            continue  # a train metric logged once per epoch, at the eval's steps (Lightning)
         if not m and (
             # (a series longer than the evals cannot be logged at their steps only)
             not (ev_steps and len(s) <= len(ev_steps) and set(s.steps.tolist()) <= ev_steps)

@@ -132,11 +132,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     while the eval loss rose less than 20%,
     or none got worse (holding within 0.5% and its noise) while the eval loss rose
     under 10% or only stalled, the finding is lowered to info: the loss measures
-    calibration there, the task did not suffer. For DPO / RL (fact task = rl) the eval loss is not the
+    calibration there, the task did not suffer. A train metric logged at the eval steps
+    (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
+    model fits its training set, which overfitting does too. For DPO / RL (fact task = rl) the eval loss is not the
     target, so the finding is info there too.
 
     **What to do.** Keep the checkpoint nearest the onset step (load_best_model_at_end
-    with metric_for_best_model), stop earlier or add early stopping; lower the
+    with metric_for_best_model) - or, when a task metric kept improving after the
+    onset, select by that metric, whose best checkpoint is later - stop earlier or add early stopping; lower the
     LR, add regularisation (weight decay, dropout, LoRA dropout), or get more /
     less duplicated data. Check for train/eval leakage and duplicates.
     """
@@ -209,9 +212,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         "mode": "rising" if rising else "stalled",
     }
     verdicts = []
+    improving: list[str] = []  # task metrics still improving after the onset
     for mt in metric_trends(run, onset, p.metric_gain_rel):
         name, at, end, verdict = mt.name, mt.at, mt.end, mt.verdict
         verdicts.append(verdict)
+        if verdict == "improving":
+            improving.append(name)
         evidence[f"{name}_at_onset"] = at
         evidence[f"{name}_last"] = end
         if verdict == "improving":
@@ -279,8 +285,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             ]
         ),
         prescription=(
-            f"Keep the checkpoint nearest step {onset} (load_best_model_at_end=True with "
-            "metric_for_best_model), add early stopping, or lower the LR; add regularisation "
+            (
+                f"Select the checkpoint by {improving[0]}, not by the eval loss "
+                "(load_best_model_at_end=True with metric_for_best_model set to it): it kept "
+                f"improving after step {onset}; "
+                if improving
+                else f"Keep the checkpoint nearest step {onset} (load_best_model_at_end=True "
+                "with metric_for_best_model), "
+            )
+            + "add early stopping, or lower the LR; add regularisation "
             "(weight decay, dropout) or more / deduplicated data, and check train/eval leakage."
         ),
         severity=severity,
