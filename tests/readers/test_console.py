@@ -410,3 +410,15 @@ def test_fp16_optimizer_overflow_lines_are_events(
     assert len(over) == 1 and over[0].value == value
     assert run.fact("precision") == "fp16"
     assert not any("attempted" in k for k in run.series)  # a skip message, not a record
+
+
+def test_confusion_matrix_one_column_is_an_event(tmp_path: Path) -> None:
+    text = (
+        "Train Epoch: 1 [0/316 (0%)] Loss: 1.60\n"
+        "Confusion Matrix:\n [[ 0 12  0]\n [ 0 30  0]\n [ 0  8  0]]\n"
+        "Train Epoch: 2 [0/316 (0%)] Loss: 1.10\n"
+        "Confusion Matrix:\n [[10  2  0]\n [ 1 27  2]\n [ 0  1  7]]\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    got = [(e.kind, e.value) for e in run.events]
+    assert got == [("one-class-predictions", pytest.approx(0.6)), ("confusion-matrix", None)]

@@ -46,6 +46,14 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"\s*(" + NUM + rb"))?"
         ),
     ),
+    # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
+    # predicted ones) "[[    0     0  7917     0     0]\n [    0     0  2748 ...]]": kept
+    # (value: the predicted class's share of the samples) only when every prediction falls
+    # in one column while 2+ true classes occur: the model predicts one class (_one_class)
+    (
+        "one-class-predictions",
+        re.compile(rb"\[\[[ \t]*\d[\d \t]*\](?:\s*\[[ \t]*\d[\d \t]*\]){1,99}\]"),
+    ),
     (
         "loss-scale-minimum",
         re.compile(rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached)"),
@@ -107,6 +115,7 @@ KEYS = {
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating"),
     "loss-scale-minimum": (b"inimum",),
+    "one-class-predictions": (b"[[",),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
     "resume-skip-epoch": (b"skipping epoch",),
@@ -144,12 +153,35 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             text = body[a:b].decode("utf-8", "replace").strip()[:300]
             got = next((g for g in m.groups() if g), None)  # the alternative that matched
             value = parse(got) if got else None
+            kind_here = kind
+            if kind == "one-class-predictions":
+                square, value = _one_class(m.group(0))
+                if not square:
+                    continue
+                kind_here = kind if value is not None else "confusion-matrix"
+                text = re.sub(r"\s+", " ", m.group(0).decode("ascii", "replace"))[:300]
             line = int(np.searchsorted(nl, m.start())) + first_line
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
             at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
-            out.append((m.start(), Event(kind, text, str(path), line, at, value, t)))
+            out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
+
+
+def _one_class(matrix: bytes) -> tuple[bool, float | None]:
+    """Whether a square confusion matrix (2+ classes) was printed, and the predicted
+    class's share of the samples when every count lies in one column while 2+ true
+    classes occur (else None: a mixed matrix, kind "confusion-matrix")."""
+    rows = [[int(x) for x in r.split()] for r in re.findall(rb"\[([\d \t]*)\]", matrix)]
+    k = len(rows)
+    if k < 2 or any(len(r) != k for r in rows):
+        return False, None
+    cols = [j for j in range(k) if any(r[j] for r in rows)]
+    present = sum(1 for r in rows if any(r))
+    if len(cols) != 1 or present < 2:
+        return True, None
+    j = cols[0]
+    return True, rows[j][j] / sum(sum(r) for r in rows)
 
 
 # A tqdm bar's "| 378/2724 [13:58:09<86:18:35, 132.44s/it]" (its count is group 1).

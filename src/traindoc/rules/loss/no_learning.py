@@ -75,7 +75,7 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|event:fp16-overflow|kind:task",),
+    requires=("loss|event:fp16-overflow|event:one-class-predictions|kind:task",),
     uses=("lr", "grad_norm"),
     core=True,
     reads=("eval-stagnation",),
@@ -142,6 +142,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     logged at all, an eval metric and its train counterpart each identical at 4+
     logs (not at 0, 1 or 100) settle it the same way (warning).
 
+    A printed confusion matrix (rows the true classes, columns the predicted ones, as
+    sklearn / torchmetrics print it) whose every count lies in one column while 2+
+    true classes occur, the last matrix the log prints, settles it however short the
+    log: the model predicts one class for every input (its accuracy is that class's
+    share), which is what a model that has learned only the class prior does. An
+    earlier one-column matrix followed by a mixed one is a model that got past it.
+
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
     flagged however short: two LRs cannot give the same losses unless the LR never
@@ -157,6 +164,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     parameter count and the gradient norm (0 means nothing is trained).
     """
     if (hit := _all_skipped(run, p)) is not None:
+        yield hit
+        return
+    if (hit := _one_class(run)) is not None:
         yield hit
         return
     loss = run.get("loss")
@@ -674,5 +684,33 @@ def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
                 "check the first batch for inf/NaN inputs and the loss for log(0)",
             )
             + "; then confirm a finite grad norm on the first steps before relaunching."
+        ),
+    )
+
+
+def _one_class(run: Run) -> Hit | None:
+    """The last printed confusion matrix has every prediction in one column."""
+    mats = [e for e in run.events if e.kind in ("one-class-predictions", "confusion-matrix")]
+    if not mats or mats[-1].kind != "one-class-predictions" or mats[-1].value is None:
+        return None
+    e = mats[-1]
+    share = float(e.value)
+    return Hit(
+        title=(
+            f"the confusion matrix puts every prediction in one class (line {e.line}): the "
+            f"model predicts one class for every input, accuracy = its share {fmt(share)}"
+        ),
+        step=e.step,
+        evidence={"one_class_share": share, "line": e.line, "matrix": e.text},
+        explanation=(
+            "A confusion matrix's columns count the predicted classes; all samples of 2+ "
+            "true classes in one column means the model outputs the same class whatever "
+            "the input -- it has learned at most the class prior (the majority class), "
+            "not the task."
+        ),
+        prescription=(
+            "Check the labels and class balance (weight or resample the classes), the LR "
+            "(0, far too low or too high), that the inputs are normalised and reach the "
+            "model, and the software environment (a mismatched CUDA / PyTorch build)."
         ),
     )
