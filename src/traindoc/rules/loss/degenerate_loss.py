@@ -88,7 +88,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     scale, which a loss of 0 cannot fit: warning) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
     must vary by >= 4 grid steps for the repeat to mean anything; 3 when the value is
-    the whole log and printed to 1e-3 of itself or finer: 1.0097 at each of 3 epochs). A repeated bf16
+    the whole log, or every log after a first one at step 0 (the model before any
+    update, so the rest is the whole trained run), printed to 1e-3 of itself or
+    finer: 1.0097 at each of 3 epochs; 92.10 at iteration 0, then 122.271 at each of
+    the 3 logs after it; a first log later than step 0 may be an epoch mean that
+    holds the first descent, so it is not discounted). A repeated bf16
     value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
     Zeros reached gradually from under 0.01 are convergence (info).
 
@@ -143,7 +147,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             hit = replace(hit, severity=min(hit.severity, Severity.WARNING))
         yield hit
         return
-    whole = int(lengths.max()) == n and n >= p.min_repeat_whole
+    # the whole log, or every log after a first one at step 0 (the untrained model,
+    # before any update: Caffe's "Iteration 0, loss = ..."), i.e. the whole trained run
+    tail = int(lengths[-1])
+    whole = (int(lengths.max()) == n and n >= p.min_repeat_whole) or (
+        tail == n - 1 and tail >= p.min_repeat_whole and float(steps[0]) <= 0
+    )
     if int(lengths.max()) < p.min_repeat_fine and not whole:
         return  # the longest repeat is too short: the loop below would stop at once
     dtype = str(run.fact("loss_dtype") or "").lower()
