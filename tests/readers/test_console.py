@@ -15,6 +15,7 @@ from traindoc.engine import diagnose
 from traindoc.model.signals import kind
 from traindoc.readers import ReadError, console, load_runs
 from traindoc.readers.detect import detect_dir, detect_file
+from traindoc.readers.logs import lines
 from traindoc.rules.registry import load_all
 
 CON = ASSETS / "console"
@@ -422,3 +423,21 @@ def test_confusion_matrix_one_column_is_an_event(tmp_path: Path) -> None:
     run = console.read(_write(tmp_path, text))
     got = [(e.kind, e.value) for e in run.events]
     assert got == [("one-class-predictions", pytest.approx(0.6)), ("confusion-matrix", None)]
+
+
+def test_markdown_bold_line_is_read(tmp_path: Path) -> None:
+    """A pasted line the user set in bold is read; a `**` inside a message is left alone."""
+    text = (
+        "I0507 19:42:05.711138 11638 solver.cpp:189] Iteration 7980, loss = 2.07975\n"
+        "I0507 19:42:10.959509 11638 solver.cpp:266] Iteration 8000, Testing net (#0)\n"
+        "I0507 19:43:35.754755 11638 solver.cpp:315]     **Test net output #0: accuracy = 0.12484**\n"
+        "I0507 19:43:35.850280 11638 solver.cpp:189] Iteration 8000, loss = 2.07875\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    acc = run.get("eval_accuracy")
+    assert acc is not None and list(acc.values) == [0.12484]
+    assert lines.drop_bold(b"  **loss = 2.5**") == b"  loss = 2.5"
+    assert lines.drop_bold(b"scale = 2**16") == b"scale = 2**16"  # not emphasis
+    assert lines.drop_bold(b"x **2 and 3**") == b"x 2 and 3"
+    banner = b"INFO:tensorflow:***** Eval results *****"
+    assert lines.drop_bold(banner) == banner

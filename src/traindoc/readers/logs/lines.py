@@ -122,6 +122,18 @@ def drop_cut_value(text: bytes) -> bytes:
     return text[: max(text.rfind(b","), text.rfind(b"{"), text.rfind(b"[")) + 1]
 
 
+# A pasted line the user set in Markdown bold to point at it ("    **Test net output #0:
+# accuracy = 0.12484**"): the emphasis closes at the end of the line and opens after a
+# space or at its start, so "2**10" inside a message and a "***** Eval results *****"
+# banner are left alone.
+_BOLD = re.compile(rb"(^|\s)\*\*(?=[^\s*])(.*?[^\s*])\*\*(\s*)\Z")
+
+
+def drop_bold(text: bytes) -> bytes:
+    """A line wrapped in Markdown bold: the line itself."""
+    return _BOLD.sub(rb"\1\2\3", text, count=1)
+
+
 # Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a
 # batch's loss is NaN or Inf, on the progress bar's own line (the bar redraws with "\r", no
 # newline): "6/1000 [...] - ETA: 9:26:20 - loss: nan    Batch 5: Invalid loss, ...", even

@@ -357,6 +357,8 @@ class TextLog:
     def _line(self, no: int, text: bytes, rank: int) -> None:
         if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
             return  # a loss scaler's skipped step: an event (events.find), not a record
+        if text.endswith(b"**"):  # a line the user set in Markdown bold
+            text = lines.drop_bold(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():

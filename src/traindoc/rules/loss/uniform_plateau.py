@@ -31,15 +31,16 @@ class Params:
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
     # A paste of 1-2 losses: the last one in the floor's band, logged after an epoch or
-    # 100 steps, with an accuracy at chance 1/C at each of 2+ logs. Two measures of the
-    # same model agreeing that it guesses uniformly; either alone can be a coincidence.
+    # 100 steps, with an accuracy at chance 1/C at each of its logs, 3+ measurements in
+    # all (1 loss and 2 accuracies, or 2 losses and 1 accuracy). Two measures of the same
+    # model agreeing that it guesses uniformly; either alone can be a coincidence.
     short_after_steps: int = 100
-    short_metric_points: int = 2
+    short_measurements: int = 3
 
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1 with an accuracy at chance at 2 logs",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1-2 with an accuracy at chance, 3 measurements of the two",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -71,8 +72,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     100, 1000) when an accuracy in the log sits at chance 1/C or the curve is flat to
     0.1% (evidence `inferred_classes`). A paste of one or two losses is flagged
     (warning) when the last one sits in the floor's band after an epoch or 100 steps
-    and an accuracy is at chance 1/C at each of 2+ logs: two measures agree that
-    the model guesses. Also flagged without a loss: a top-1 and a
+    and an accuracy is at chance 1/C at each of its logs, with 3+ measurements of the
+    two in all (one loss and two accuracies, or two losses in the band and one
+    accuracy): two measures agree that the model guesses. Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -128,7 +130,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
 def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
     """A paste of one or two losses whose last one is at ln(C) after updates, beside an
-    accuracy at chance 1/C at 2+ logs (warning)."""
+    accuracy at chance 1/C at each of its logs, 3+ measurements of the two (warning)."""
     for name in signals:
         f = run.get(name).finite()  # type: ignore[union-attr]
         if not len(f):
@@ -144,8 +146,11 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         lo, hi = fl.band(run, flo.value)
         if not lo <= v <= hi:
             continue
+        losses = int(np.count_nonzero((f.values >= lo) & (f.values <= hi)))
+        need = p.short_measurements - losses  # accuracy logs still needed
         chance = next(
-            (m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, p)), None
+            (m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, need)),
+            None,
         )
         if chance is None:
             continue
@@ -163,7 +168,7 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
                 "median_loss": v,
                 "floor": flo.value,
                 "vocab_size": flo.count,
-                "points_at_floor": 1,
+                "points_at_floor": losses,
                 "at_chance": chance,
                 "metric_points": int(mv.size),
             },
@@ -179,12 +184,12 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
     return None
 
 
-def _every_log(run: Run, name: str, flo: fl.Floor, p: Params) -> bool:
-    """The metric is at chance 1/C at each of its 2+ logs."""
+def _every_log(run: Run, name: str, flo: fl.Floor, need: int) -> bool:
+    """The metric is at chance 1/C at each of its logs, `need` (1 at least) or more."""
     s = run.get(name)
     mv = s.finite().values if s is not None else np.array([])
     error = "err" in name.lower()
-    return mv.size >= p.short_metric_points and all(
+    return mv.size >= max(1, need) and all(
         fl.at_chance(np.array([x]), flo.count, error) for x in mv
     )
 
