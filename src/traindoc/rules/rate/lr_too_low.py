@@ -98,7 +98,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         slow_at = p.slow_below * TYPICAL_LR[regime][0] * scale if regime else p.unknown_slow_at
-        if run.is_rl or pk.value > slow_at:
+        # (pre-training's line is flag_at's own, 1e-5: its setting decides there alone)
+        if run.is_rl or regime == "pretraining" or pk.value > slow_at:
             return
         gain = _run_gain(run, p)
         if gain is None or gain[1] >= p.slow_gain:
