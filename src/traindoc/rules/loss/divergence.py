@@ -131,6 +131,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
     comes back near its level has overflowed: the end point of a blow-up, at any
     length, read from the eval loss when no train loss is logged (error).
+    When the trainer reports its own best eval loss (fairseq's `best`), a last eval
+    loss 50%+ above that best with the train loss no lower than it is a divergence at
+    any length (error): the model got worse on both sets, which overfitting (train
+    falling below eval) does not do.
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
@@ -168,6 +172,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _component_blowup(run, p)) is not None:
         yield hit  # a part blew up and the run died before the smoothed total showed it
         return
+    if (hit := _above_own_best(run, p, f)) is not None:
+        yield hit  # the trainer's own record of its best eval says it got worse
+        return
     if n < p.min_points:
         if (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None) or (
             n == 2 and (hit := _two_confirmed(run, p, f)) is not None
@@ -187,6 +194,39 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _cut_short(run, p, f)
     if hit is not None:
         yield hit
+
+
+def _above_own_best(run: Run, p: Params, f: Series) -> Hit | None:
+    """The last eval loss 50%+ above the best eval loss the trainer itself reports
+    (fairseq's `best`), with the train loss at that point no lower than that best:
+    the model got worse on both sets, which overfitting (train falling) does not do."""
+    ev, best = run.get("eval_loss"), run.get("eval_best_loss")
+    if ev is None or best is None or not len(f):
+        return None
+    e, b = ev.finite(), best.finite()
+    if not len(e) or not len(b):
+        return None
+    last, lo = float(e.values[-1]), float(b.values.min())
+    train = float(f.values[f.steps <= e.steps[-1]][-1]) if (f.steps <= e.steps[-1]).any() else None
+    if not (lo > 0 and last >= (1 + p.blowup_rise) * lo and train is not None and train >= lo):
+        return None
+    step = int(e.steps[-1])
+    return Hit(
+        title=(
+            f"Eval loss {fmt(last)} at step {step} is {last / lo:.1f}x the run's own best "
+            f"{fmt(lo)}, and the train loss ({fmt(train)}) is above that best too"
+        ),
+        step=step,
+        evidence={"eval_loss": last, "best_eval_loss": lo, "train_loss": train},
+        explanation=(
+            "The trainer's record of its best eval loss shows the model was once far better "
+            "than it is now, on held-out data and on the training data alike: the updates "
+            "wrecked what it had learned. Overfitting raises the eval loss while the train "
+            "loss keeps falling below it; here both are worse than the best."
+        ),
+        prescription=_steadier_from(run, "Restart from the best checkpoint"),
+        severity=Severity.ERROR,
+    )
 
 
 def _steadier_from(run: Run, lead: str) -> str:
