@@ -24,6 +24,10 @@ class Params:
     max_isolated_frac: float = 0.01
     # Finite points needed after the last bad one before calling the run recovered.
     recovered_points: int = 3
+    # A first log at or before this step comes before (or with) the first update: a
+    # NaN there is the dtype's or the data's, never the LR's. A first log at step 100
+    # follows 100 updates, any of which the LR can have broken.
+    before_updates: int = 1
 
 
 @rule(
@@ -47,7 +51,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Why it matters.** Once the loss is NaN the weights usually are too: every
     later step is wasted compute. fp16 is by far the most common cause (seed B:
     "intermittent NaNs or huge gradients under FP16 -> switch to BF16"); a NaN at
-    the very first step is a dtype or data problem, not a learning-rate one.
+    the very first step (0 or 1: before any update) is a dtype or data problem, not a
+    learning-rate one; a first log at step 100 that is already NaN follows 100 updates,
+    and the LR is as likely as the dtype.
 
     **Known false positives.** None for the loss itself. Note the opposite trap:
     HF Trainer's `logging_nan_inf_filter` (on by default) replaces NaN/Inf step
@@ -106,11 +112,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "A non-finite loss means the forward pass overflowed or divided by zero; the "
         "update from that batch (if not skipped) corrupts the weights."
     ]
-    if at_start:
+    ordinal = bool(run.fact("steps_ordinal"))
+    # bad before any update could be applied: the LR cannot have caused it
+    evidence["lr_ruled_out"] = at_start and first_step <= p.before_updates and not ordinal
+    if at_start and (first_step <= p.before_updates or ordinal):
         why.append(
             "It is bad from the first logged step, so no learning rate caused it: suspect "
             "the dtype (fp16 overflow in a model pre-trained in bf16) or the data (empty or "
             "fully masked batches give 0/0)."
+            if evidence["lr_ruled_out"]
+            else "It is bad from the first logged line: whether updates came before it is not "
+            "logged, so the LR, the dtype and the data are all open."
+        )
+    elif at_start:
+        why.append(
+            f"It is bad from the first log, at step {first_step}: the run broke within its first "
+            f"{first_step} updates. An LR too high for the model (or no warmup) breaks a run that "
+            "fast as readily as the dtype or the data does; a NaN at step 0, before any update, "
+            "would rule the LR out."
         )
     if precision == "fp16" or zeros_after:
         why.append(
