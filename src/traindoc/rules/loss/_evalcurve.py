@@ -87,6 +87,31 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
     return out
 
 
+def direction(name: str) -> bool | None:
+    """True when a metric named like this is better higher (accuracy), False when lower
+    (WER), None when the name is no task metric's."""
+    m = _PREFIX.match(name) or _TRAIN.match(name)
+    rest = name[m.end() :] if m else name
+    for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
+        part = _VARIANT.sub("", part)
+        if part in _METRICS:
+            return _METRICS[part]
+    return None
+
+
+def train_metrics(run: Run) -> list[tuple[Series, bool]]:
+    """Task metrics measured on the training data (Keras' `acc` beside `val_acc`,
+    `train_acc`), with their direction: the complement of `task_metrics`."""
+    evals = {id(s) for s, _ in task_metrics(run)}
+    out = []
+    for name, s in run.series.items():
+        if not len(s) or "loss" in name or id(s) in evals or _PREFIX.match(name):
+            continue
+        if (higher := direction(name)) is not None:
+            out.append((s, higher))
+    return out
+
+
 def smooth(values: np.ndarray) -> np.ndarray:
     """A 3-point rolling median once there are enough points: one odd eval cannot decide."""
     return rolling_median(values, 3) if values.size >= 7 else values.copy()

@@ -15,7 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
-from traindoc.rules.loss._evalcurve import task_metrics
+from traindoc.rules.loss._evalcurve import task_metrics, train_metrics
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,13 @@ class Params:
     # worse, not one batch (warning: the log ends before it could come back).
     last_jump: float = 3.0
     last_eval_worse: float = 0.05
+    # A short log whose last third all sits 25%+ above the lowest earlier level while a
+    # train task metric (accuracy on the training data) at each of its last third is
+    # 10%+ worse than its best before: the model got worse on the very data it trains
+    # on, by two measures at once. Overfitting lowers the train loss and raises the
+    # train accuracy; batch noise does not move both the wrong way at every late log.
+    worse_rise: float = 0.25
+    worse_metric: float = 0.10
     # A stretch at one LR (moves within 2%) that ends with the LR divided by 2x or
     # more (a step decay, ReduceLROnPlateau) is judged on its own: a rise there is a
     # divergence the cut ended, not a run that "recovered".
@@ -122,7 +129,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning); or its last loss is 3x the median of
     the 3 before it while every eval curve logged at that step is 5%+ worse than at
-    the eval before (warning: the model got worse, not one batch). Two points suffice when the floor is
+    the eval before (warning: the model got worse, not one batch); or its last third
+    all sits 25%+ above its best level while a train task metric (Keras' `acc`) is
+    10%+ below its own best at each of its last third (warning: worse on its own
+    training data by two measures, which overfitting and batch noise do not do). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
@@ -184,7 +194,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             yield hit  # one line is enough: no learning model has a loss of 1e32
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
-        elif (hit := _short_blowup(run, p, f) or _last_jump_confirmed(run, p, f)) is not None:
+        elif (
+            hit := _short_blowup(run, p, f)
+            or _last_jump_confirmed(run, p, f)
+            or _worse_on_train(run, p, f)
+        ) is not None:
             yield hit
         return
     hit = _early_blowup(run, p, f, *bins(f), _late(p, f), max(3, int(p.tail_fraction * n)))
@@ -647,6 +661,65 @@ def _last_jump_confirmed(run: Run, p: Params, f: Series) -> Hit | None:
             "The log ends there, so whether it came back is not known."
         ),
         prescription=_steadier_from(run, f"Keep the checkpoint before step {s1}"),
+        severity=Severity.WARNING,
+    )
+
+
+def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log whose train loss holds 25%+ above its best while a train task metric
+    holds 10%+ below its own best: worse on the training data by two measures."""
+    y, steps = f.values, f.steps
+    n = y.size
+    k = max(2, n // 3)
+    if n < k + 2:
+        return None
+    i_best = int(np.argmin(y[: n - k]))
+    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
+    if not (level > 0 and np.all(y[-k:] >= (1 + p.worse_rise) * level)):
+        return None
+    worse = []
+    for m, higher in train_metrics(run):
+        v = m.finite().values
+        km = max(2, v.size // 3)
+        if v.size < km + 2:
+            continue
+        best = float(np.max(v[:-km]) if higher else np.min(v[:-km]))
+        if not best > 0:
+            continue
+        late = v[-km:]
+        bad = late <= (1 - p.worse_metric) * best if higher else late >= (1 + p.worse_metric) * best
+        if bool(np.all(bad)):
+            worse.append(f"{m.name} {fmt(best)} -> {fmt(float(v[-1]))}")
+    if not worse:
+        return None
+    onset = int(steps[n - k])
+    evidence: dict[str, object] = {
+        "best_loss": float(y[i_best]),
+        "best_step": int(steps[i_best]),
+        "peak_loss": float(np.max(y[i_best:])),
+        "last_loss": float(y[-1]),
+        "onset_step": onset,
+        "points": n,
+        "confirmed_by": worse,
+    }
+    if (lr := _lr_at(run, onset)) is not None:
+        evidence["lr_at_onset"] = lr
+    return Hit(
+        title=(
+            f"Loss climbs from {fmt(float(y[i_best]))} (step {int(steps[i_best])}) to "
+            f"{fmt(float(y[-1]))} and the training metrics fall with it: " + ", ".join(worse)
+        ),
+        step=onset,
+        end_step=int(steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"At each of the last {k} logs the training loss sits 25%+ above its best and "
+            "the accuracy on the training data 10%+ below its own best: the model got worse "
+            "on the data it trains on, by two measures at once. Overfitting does the "
+            "opposite on the training data, and batch noise does not move both the wrong "
+            "way log after log: the updates are undoing what was learned."
+        ),
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.WARNING,
     )
 
