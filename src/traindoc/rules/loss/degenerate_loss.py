@@ -262,7 +262,13 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
     if raw is not None and s > 0:
         win = (raw.steps >= steps[max(0, s - 5)]) & (raw.steps < steps[s])
         nan_before = bool((~np.isfinite(raw.values[win])).any())
-    converged = before.size > 0 and pre <= p.converged_level and not nan_before
+    # converged: the loss was already near 0 before the zeros (the median of the 5 logs
+    # before; or, in a sparse log still descending into them, the lowest and last one:
+    # 0.098 -> 0.0028 -> 0.0 is a descent, not a switch)
+    near = before.size > 0 and (
+        pre <= p.converged_level or (before[-1] <= p.converged_level and before[-1] == before.min())
+    )
+    converged = near and not nan_before
     if converged:
         why = (
             "The loss decreased smoothly to 0: the model memorised the training set (or "

@@ -54,6 +54,10 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # A short log whose best is 100x under its earlier level has solved its loss to ~0:
+    # there a rise must be 5% of what it learned (head - best), not of the best.
+    solved_ratio: float = 100.0
+    solved_rise: float = 0.05
     # A loss this large is beyond any cross-entropy (-log of the smallest float32 is
     # ~104) and any loss over normalised targets: activations have blown up. One point
     # shows it, except the first of a run that starts there (absurd-initial-loss's).
@@ -126,7 +130,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     median of it and its neighbours: one lucky batch is no level), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
-    climb is reported by `nonfinite-loss` too); or, from its minimum on, it rose at
+    climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
+    earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning); or its last loss is 3x the median of
     the 3 before it while every eval curve logged at that step is 5%+ worse than at
     the eval before (warning: the model got worse, not one batch); or its last third
@@ -789,6 +794,11 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     into_nan = then_nonfinite and float(y[-1]) >= (1 + p.short_hold_rise) * level
     holds = holds or into_nan
     if not (holds or orders or steady):
+        return None
+    # A loss solved to ~0 (100x under where it was) wobbles by large relative amounts:
+    # 3.5e-5 -> 0.007 is 200x and nothing. Only a rise of 5%+ of what it learned counts.
+    head = float(np.max(y[: i_best + 1]))
+    if best * p.solved_ratio <= head and (peak - best) < p.solved_rise * (head - best):
         return None
     # A jump that has fallen at each of the 3+ points since its peak, by 20%+ of the
     # jump, is a spike coming back (loss-spike's short path), unless it was 10x.

@@ -104,7 +104,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     minimum as the onset step - the checkpoint you want. With 3 evals, two after a
     minimum both >= 10% above it are enough, or two that each rise above the one
     before (>= 2% in all) while the train loss is lower at each of its 3+ logs since
-    (one per epoch): with evals this sparse, the gap opening at every one of them is
+    (one per epoch), or halved over them (per-step logs wobble; a halving is a fall): with evals this sparse, the gap opening at every one of them is
     all the curve can show. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
     above the one before. When the eval loss neither rose nor stalled by these
@@ -193,6 +193,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if not (t_drop >= p.train_drop_min and falls):
         # 3-5 train logs since the onset (one per epoch): lower at each is its trend
         t_on, t_end, t_drop, falls = _sparse_fall(tr, onset, p)
+        # ... and a few per-step logs that halved it have fallen, however they wobble
+        falls = falls or t_drop >= p.train_halved
         if not (t_drop >= p.train_drop_min and falls):
             return
     if _train_worse_than_before(tr, onset, t_end, p):
