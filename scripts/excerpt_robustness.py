@@ -2,8 +2,8 @@
 
 Users paste 5-20 lines, not the whole log. For every dev real case whose labels are
 all found, this cuts each run's series to a window of N loss points around the first
-finding that names a label (and, separately, thins the whole run to N points: a
-sparse log) and re-diagnoses the cut run. It prints, per rule, how often the label is
+finding that names a label, to its first N and its last N loss points, and thins the
+whole run to N points (a sparse log), and re-diagnoses the cut run. It prints, per rule, how often the label is
 still named. Holdout cases are never touched. Diagnostic only: nothing is asserted.
 
     python scripts/excerpt_robustness.py [--points 12]
@@ -56,6 +56,18 @@ def window(run: Run, step: int, n: int) -> Run | None:
     return dataclasses.replace(run, series={k: s for k, s in series.items() if len(s)})
 
 
+def edge(run: Run, n: int, tail: bool) -> Run | None:
+    """The first (or last) n loss logs with every series cut to their steps: the head of
+    a log pasted when a run misbehaves from the start, or the tail when it ends badly."""
+    loss = run.get("loss")
+    if loss is None or len(loss) < 3 * n:
+        return None
+    a = len(loss) - n if tail else 0
+    lo, hi = float(loss.steps[a]), float(loss.steps[a + n - 1])
+    series = {k: _cut(s, lo, hi) for k, s in run.series.items()}
+    return dataclasses.replace(run, series={k: s for k, s in series.items() if len(s)})
+
+
 def thinned(run: Run, n: int) -> Run | None:
     loss = run.get("loss")
     if loss is None or len(loss) < 3 * n:
@@ -89,15 +101,19 @@ def main() -> None:
             continue
         runs = load_all(target(case.parent, meta.get("files", [])))
         for label in res.expected:
-            for how in ("window", "thin"):
+            for how in ("window", "thin", "head", "tail"):
                 cut = []
                 for r in runs:
                     d = diagnose(r)
                     hit = next((f for f in d.findings if f.rule in ACCEPT[label]), None)
                     if hit is None:
                         continue
-                    c = window(r, hit.step or 0, a.points) if how == "window" else None
-                    c = c if how == "window" else thinned(r, a.points)
+                    if how == "window":
+                        c = window(r, hit.step or 0, a.points)
+                    elif how == "thin":
+                        c = thinned(r, a.points)
+                    else:
+                        c = edge(r, a.points, tail=how == "tail")
                     if c is not None:
                         cut.append(c)
                 if not cut:
