@@ -223,6 +223,36 @@ def test_evidence_lines(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "scale"),
+    [
+        # fairseq >= 0.9 (fairseq/trainer.py), as printed in a stored log
+        (
+            "2021-03-08 12:33:12 | INFO | fairseq.trainer | NOTE: gradient overflow detected, "
+            "ignoring gradient, setting loss scale to: 2.0",
+            2.0,
+        ),
+        ("[2023-05-01 10:00:00] INFO Found overflow. Skip step", None),  # Colossal-AI
+        ("Found inf or nan, current scale is: 32768.0, decrease to: 32768.0*0.5", None),  # Paddle
+    ],
+)
+def test_skipped_step_messages_of_other_trainers(tmp_path: Path, line: str, scale) -> None:
+    text = f"iter 100: loss 2.5000, time 10.00ms\n{line}\niter 200: loss 2.4000, time 10.00ms\n"
+    run = console.read(_write(tmp_path, text))
+    (ev,) = [e for e in run.events if e.kind == "fp16-overflow"]
+    assert ev.value == scale and ev.line == 2
+    assert run.get("loss").values.tolist() == [2.5, 2.4]  # the message is no metric record
+
+
+def test_skipped_step_message_quoted_in_pasted_code_is_no_event(tmp_path: Path) -> None:
+    text = (
+        "iter 100: loss 2.5000, time 10.00ms\n"
+        "    print('Found inf or nan, current scale is: {}, decrease to: {}*{}'.format(a, a, r))\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    assert not [e for e in run.events if e.kind == "fp16-overflow"]
+
+
+@pytest.mark.parametrize(
     ("trainable", "regime"),
     [
         ("4,194,304", "lora"),  # LoRA r=8 on a 6.7B model: 0.06%

@@ -32,7 +32,11 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # "OVERFLOW! Skipping step. Attempted loss scale: 2097152.0, reducing to 1048576.0" (older
     # copies print the attempted scale alone: a skip, its new scale unsaid); DeepSpeed's
     # unfused optimizer "[deepspeed] fp16 dynamic loss scale overflow! Skipping step. Attempted ...";
-    # fairseq (legacy) "| WARNING: overflow detected, setting loss scale to: 0.25";
+    # fairseq (legacy) "| WARNING: overflow detected, setting loss scale to: 0.25", and since
+    # 0.9 "NOTE: gradient overflow detected, ignoring gradient, setting loss scale to: 2.0";
+    # Colossal-AI's zero / gemini optimizers "Found overflow. Skip step" (no scale printed);
+    # PaddlePaddle's AmpScaler "Found inf or nan, current scale is: 32768.0, decrease to:
+    # 32768.0*0.5" (the update is skipped; the new scale is printed as a product: not read);
     # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
     # skipped update on a non-finite gradient, under amp or not
     (
@@ -40,7 +44,8 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         re.compile(
             rb"(?:Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
-            rb"(?<![\"'`])[Oo]verflow detected,(?= setting loss scale to)|"  # not one quoted
+            rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting loss scale to)|"
+            rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
             rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?)"
             rb"\s*(" + NUM + rb"))?"
@@ -113,7 +118,7 @@ KEYS = {
         b"loss encountered",
         b"OSS IS",
     ),
-    "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating"),
+    "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum",),
     "one-class-predictions": (b"[[",),
     "resume-skip-batches": (b" batches",),
@@ -128,7 +133,7 @@ KEYS = {
 # mid-message ("Attempted loss scale: 1, r") it would read as one ("attempted_loss_scale").
 SKIP_MESSAGE = re.compile(
     rb"Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
-    rb"[Oo]verflow detected\.? [Ss]kipping step"
+    rb"[Oo]verflow detected\.? [Ss]kipping step|Found overflow\. Skip step"
 )
 
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
