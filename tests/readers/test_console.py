@@ -243,6 +243,34 @@ def test_skipped_step_messages_of_other_trainers(tmp_path: Path, line: str, scal
     assert run.get("loss").values.tolist() == [2.5, 2.4]  # the message is no metric record
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WARNING: non-finite loss, ending training  tensor([nan, nan, nan, nan], device='cuda:0')",
+        "ValueError: The loss returned in `training_step` is nan.",
+        "ValueError: The loss returned in `training_step` is tensor(nan, device='cuda:0').",
+    ],
+)
+def test_nonfinite_loss_messages_add_a_nan_loss(tmp_path: Path, line: str) -> None:
+    text = f"iter 100: loss 2.5000, time 10.00ms\n{line}\n"
+    run = console.read(_write(tmp_path, text))
+    assert [e.kind for e in run.events] == ["nonfinite-loss"]
+    loss = run.get("loss")
+    assert loss.values[0] == 2.5 and np.isnan(loss.values[-1]) and loss.steps[-1] == 101
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "            print('WARNING: non-finite loss, ending training ', loss_items)",
+        "            raise ValueError(f'The loss returned in `training_step` is {loss}.')",
+    ],
+)
+def test_nonfinite_loss_code_quoted_in_a_paste_is_no_event(tmp_path: Path, line: str) -> None:
+    run = console.read(_write(tmp_path, f"iter 100: loss 2.5000, time 10.00ms\n{line}\n"))
+    assert not run.events and run.get("loss").values.tolist() == [2.5]
+
+
 def test_skipped_step_message_quoted_in_pasted_code_is_no_event(tmp_path: Path) -> None:
     text = (
         "iter 100: loss 2.5000, time 10.00ms\n"

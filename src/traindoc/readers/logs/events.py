@@ -96,14 +96,19 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("trainable-params", re.compile(rb"trainable params: ([\d,]+) \|\| all params")),
 )
 
-# A framework's own warning that the loss went non-finite (NeMo, Lightning, custom loops).
+# A framework's own warning that the loss went non-finite (NeMo, Lightning, YOLOv3, custom loops).
 EVENTS = (
     *EVENTS,
     (
         "nonfinite-loss",
         re.compile(
             rb"(?i:loss (?:is|became|was|went) (?:nan|inf|NaN or inf|non-?finite)"
-            rb"|(?:nan|non-?finite) loss (?:detected|encountered))"
+            rb"|(?:nan|non-?finite) loss (?:detected|encountered)"
+            # ultralytics yolov3 / its many copies: "WARNING: non-finite loss, ending training
+            # tensor([nan, ...])" (the code that prints it, quoted in a paste, is no event)
+            rb"|non-finite loss, ending training\s+(?=tensor|\[|\{|nan|inf)"
+            # Lightning's terminate_on_nan: "The loss returned in `training_step` is nan."
+            rb"|loss returned in .training_step. is (?=tensor\(-?(?:nan|inf)|nan|inf|-inf))"
         ),
     ),
 )
@@ -117,6 +122,8 @@ KEYS = {
         b"loss detected",
         b"loss encountered",
         b"OSS IS",
+        b"finite loss,",
+        b"loss returned in",
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum",),
