@@ -499,3 +499,17 @@ def test_markdown_bold_line_is_read(tmp_path: Path) -> None:
     assert lines.drop_bold(b"x **2 and 3**") == b"x 2 and 3"
     banner = b"INFO:tensorflow:***** Eval results *****"
     assert lines.drop_bold(banner) == banner
+
+
+def test_fastai_table_with_a_clock_column(tmp_path: Path) -> None:
+    # fastai's fit table: the last column is the epoch's wall time "00:10", no value
+    text = (
+        "epoch     train_loss  valid_loss  accuracy  time    \n"
+        "0         0.912345    0.801234    0.612000  00:10     \n"
+        "1         0.701234    0.688123    0.701000  01:02:03  \n"
+    )
+    run = console.read(_write(tmp_path, text))
+    assert run.get("loss").values.tolist() == [0.912345, 0.701234]
+    assert run.get("eval_loss").values.tolist() == [0.801234, 0.688123]
+    assert run.get("accuracy").values.tolist() == [0.612, 0.701]
+    assert "time" not in run.series

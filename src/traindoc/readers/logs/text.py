@@ -44,7 +44,7 @@ from traindoc.readers.logs.records import (
     power_of_ten,
     to_row,
 )
-from traindoc.readers.logs.shapes import Plan, analyse
+from traindoc.readers.logs.shapes import Plan, analyse, is_clock
 from traindoc.readers.logs.tables import axis_steps, columns_for, md_cells
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
@@ -79,6 +79,10 @@ _COMMENTED = re.compile(
 )
 # A split's accuracy on a lone eval line ("Test accuracy: 10.00%"): the eval accuracy,
 # the name the split's share on the epoch lines takes ("Valid: 9.800%").
+# A wall-clock cell of a table row (fastai's "00:10", "1:02:03"), and the names of the
+# header columns that hold one.
+_CLOCK_CELL = re.compile(rb"(?<![\d:.])\d{1,3}:\d\d(?::\d\d)?(?![\d:.])")
+_CLOCK_COLUMNS = frozenset({"time", "duration", "wall", "wall_time", "epoch_time"})
 _SPLIT_ACC = re.compile(r"(?:test|valid|validation|val|dev)_(?:accuracy|acc)")
 
 
@@ -694,10 +698,17 @@ class TextLog:
             return
         nums = SPLIT.split(text)[1::2]
         cells = [f for f in plan.fields if f.role != "inner_total"]  # "1/99" is one cell
-        cols = columns_for(self._header, len(cells))
-        if cols is None or (self._bounded and len(cells) != len(self._header)):
+        header = self._header
+        if len(header) > len(cells) and (k := len(_CLOCK_CELL.findall(text))):
+            # fastai's "epoch train_loss valid_loss accuracy time" over "0 0.69 0.69 0.5
+            # 00:10": the clock is no value of the row, nor is its column one of the plan's
+            timed = tuple(h for h in header if h.lower() in _CLOCK_COLUMNS or is_clock(h.lower()))
+            if len(timed) == k:
+                header = tuple(h for h in header if h not in timed)
+        cols = columns_for(header, len(cells))
+        if cols is None or (self._bounded and len(cells) != len(header)):
             return
-        rename = profiles.table_renames(self._header)
+        rename = profiles.table_renames(header)
         self._named_row(
             no, [(n, _num(nums, f.slot)) for n, f in zip(cols, cells, strict=True)], rank, rename
         )
