@@ -96,6 +96,19 @@ def test_darknet_iteration_line(tmp_path: Path) -> None:
     assert not {"region", "count", "avg_iou", "obj"} & set(run.series)
 
 
+def test_darknet_indented_iteration_line_alexeyab(tmp_path: Path) -> None:
+    # AlexeyAB's fork: printf("\n %d: %f, %f avg loss, %f rate, %lf seconds, %d images, ...")
+    body = (
+        "\n 1: 720.436157, 720.436157 avg loss, 0.000000 rate, 3.429000 seconds, 64 images, "
+        "-1.000000 hours left\n"
+        "\n 2: 719.812012, 720.373779 avg loss, 0.000000 rate, 3.306000 seconds, 128 images, "
+        "18.240154 hours left\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1, 2]
+    assert run.get("avg_loss").values.tolist() == pytest.approx([720.436157, 720.373779])
+
+
 def test_darknet_region_lines_alone_are_no_run(tmp_path: Path) -> None:
     with pytest.raises(ReadError):
         _read(tmp_path, _REGION * 3)

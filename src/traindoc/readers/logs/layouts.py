@@ -138,7 +138,8 @@ class Layouts:
             self._table_at = (no, self.log._seq, self.log._bar_pending)
             return True
         if c in (b" ", b"\t"):
-            return self._open_padded(no, text)
+            # AlexeyAB's darknet prints its iteration line indented: " 1: 720.4, ..."
+            return self._open_padded(no, text) or self._darknet(no, text)
         if c.isdigit():
             return self._darknet(no, text)
         heads = (c == b"[" and _BATCH_PREFIX.match(text)) or text[:5].lower() in _COMMA_HEADS
