@@ -40,6 +40,18 @@ def test_comma_pairs_batches_are_train_epochs_are_eval(tmp_path: Path) -> None:
     assert not {"best_val_loss", "best_loss_epoch"} & set(run.series)  # a summary, no record
 
 
+def test_pytorch_tutorial_epoch_batch_prefix_with_colon_pairs(tmp_path: Path) -> None:
+    # print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 2000:.3f}')
+    body = "".join(
+        f"[{e}, {b:5d}] loss: {v}\n"
+        for e, b, v in ((1, 2000, 2.303), (1, 4000, 2.21), (2, 2000, 1.9), (2, 4000, 1.8))
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([2.303, 2.21, 1.9, 1.8])
+    assert run.get("loss").steps.tolist() == [2000, 4000, 6001, 8001]  # 4001 batches per epoch
+    assert not run.fact("steps_ordinal")
+
+
 def test_comma_pairs_without_batch_lines_are_train(tmp_path: Path) -> None:
     body = "".join(f"epoch,{e}, loss,{2.0 - e / 10:.2f},,\n" for e in range(4))
     run = _one(tmp_path, body)

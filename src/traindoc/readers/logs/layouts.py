@@ -72,6 +72,10 @@ _DARKNET_REGION = re.compile(rb"^\s*(?:v3 \(.*\) )?Region \d+ Avg \(?IOU: ")
 
 # -- comma pairs ----------------------------------------------------------------------------
 _BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
+_COLON_PAIR = re.compile(rb"([A-Za-z_]\w{0,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))")
+_COLON_PAIRS = re.compile(
+    rb"\s*(?:[A-Za-z_]\w{0,60}:\s*[-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)[,;]?\s*)+"
+)
 _NAME = re.compile(rb"^[A-Za-z_]\w{0,60}$")
 _EPOCH_KEYS = (b"epoch", b"step", b"iter", b"iteration")
 _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
@@ -365,6 +369,9 @@ class Layouts:
     def _commas(self, no: int, text: bytes) -> bool:
         prefix = _BATCH_PREFIX.match(text)
         body = text[prefix.end() :] if prefix else text
+        if prefix is not None and (colon := _COLON_PAIRS.fullmatch(body)) is not None:
+            # the PyTorch CIFAR-10 tutorial's "[1,  2000] loss: 2.303" (key: value pairs)
+            body = b", ".join(k + b"," + v for k, v in _COLON_PAIR.findall(colon.group(0)))
         cells = [c.strip() for c in body.strip().rstrip(b",").split(b",")]
         if len(cells) < 2 or len(cells) % 2 or not all(_NAME.match(c) for c in cells[0::2]):
             return False
