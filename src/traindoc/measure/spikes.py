@@ -33,11 +33,15 @@ class Spike:
     ref: float  # the level it rose from and came back to (the higher side median)
     rel: float  # (peak - ref) / ref
     length: int  # logged points above the level
+    # its rise (peak - ref) as a share of what the run learned (first level minus lowest)
+    learned: float = math.inf
 
-    def lone(self, big: float = 4.0) -> bool:
-        """One logged point, under `big` x the level above it: a bad batch, gone at the
-        next log (per-batch losses of small or variable batches do that)."""
-        return self.length == 1 and self.rel < big
+    def lone(self, big: float = 4.0, share: float = 0.25) -> bool:
+        """One logged point, under `big` x the level above it, or rising under `share`
+        of what the run learned: a bad batch, gone at the next log (per-batch losses of
+        small or variable batches do that; near 0, one misclassified sample in a batch
+        makes 0.008 -> 0.25, 30x, a tenth of what an MNIST run learned)."""
+        return self.length == 1 and (self.rel < big or self.learned < share)
 
 
 def baseline(values: np.ndarray, window: int = 25) -> np.ndarray:
@@ -90,7 +94,8 @@ def loss_spikes(
     if not math.isfinite(scale) or scale <= 0:
         scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
     head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
-    min_abs = min_learned * max(head - float(base.min()), 0.0)
+    learned = max(head - float(base.min()), 0.0)
+    min_abs = min_learned * learned
     cand = np.empty(n, bool)  # a part at a time: min_rel * |base| is a series-long float
     for a in range(0, n, _PART):
         r, b = resid[a : a + _PART], base[a : a + _PART]
@@ -115,7 +120,8 @@ def loss_spikes(
         rel = (peak - ref) / max(abs(ref), 1e-12)
         if rel >= min_rel and peak - ref >= max(k_sigma * scale, min_abs):
             i = a + int(np.argmax(y[a : b + 1]))
-            out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1))
+            share = (peak - ref) / learned if learned > 0 else math.inf
+            out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1, share))
     return sorted(out, key=lambda s: -s.rel)
 
 

@@ -53,7 +53,7 @@ _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/",
 _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
-_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$")
+_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$")
 
 
 def task_metrics(run: Run) -> list[tuple[Series, bool]]:
@@ -80,7 +80,7 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
         ):
             continue  # a train metric (Keras logs acc next to val_acc each epoch)
         for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
-            part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4: ROUGE's, BLEU's
+            part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
             if part in _METRICS:
                 out.append((s, _METRICS[part]))
                 break

@@ -45,6 +45,9 @@ class Params:
     # next log is a bad batch (per-batch losses of small or variable batches do that)
     # unless it is 5x the level.
     huge_single_rel: float = 4.0
+    # ... and rises 25%+ of what the run learned: near 0 a lone batch's 30x (0.008 ->
+    # 0.25 on a solved MNIST) is one misclassified sample, a tenth of what it learned.
+    huge_single_learned: float = 0.25
     # ... and at least 5% of what the run learned (first level minus its lowest).
     min_learned: float = 0.05
     # Events examined (the largest residuals); bounds the work on pathological logs.
@@ -92,8 +95,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
     record run is info), or ones that double the loss for 2+ logged points (or
-    5x it at one), precede divergence. A lone logged point that doubles and is
-    gone at the next log is a bad batch: info.
+    5x it at one, by 25%+ of what the run learned), precede divergence. A lone logged
+    point that doubles and is gone at the next log is a bad batch: info; so is one
+    that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
+    (one misclassified sample in a batch of a solved classifier).
 
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
@@ -145,7 +150,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rel, step, peak, ref = top.rel, top.step, top.peak, top.ref
     count = len(events)
     frequent = count >= p.several and count >= p.several_per_point * n
-    huge = any(e.rel >= p.huge_rel and not e.lone(p.huge_single_rel) for e in events)
+    huge = any(
+        e.rel >= p.huge_rel and not e.lone(p.huge_single_rel, p.huge_single_learned) for e in events
+    )
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
     evidence: dict[str, object] = {
