@@ -32,6 +32,10 @@ class Params:
     min_rise: float = 0.10
     # ... and this far above it (or back at ln(V) after learning) is a blow-up: error.
     blowup_rise: float = 0.5
+    # Without a significant rising trend, a rise counts when it holds: every point from
+    # the onset on (4+, and the tail's length) above halfway from the best to the end.
+    held_points: int = 4
+    held_share: float = 0.5
     # The rise must also beat this many standard errors of the late median.
     noise_z: float = 4.0
     # Blow-up from the start: the loss is judged against its first logged level
@@ -118,8 +122,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     **What it does.** Compares the median of the last 10% of the training loss with
     the best (lowest) level of the median-smoothed curve before it. Flags when the
     late level is >= 10% above the best (and beyond noise) with a rising
-    Mann-Kendall trend since the best point, or >= 50% above it (blow-up, error,
-    no trend needed). The onset is where the smoothed curve first climbs a quarter of
+    Mann-Kendall trend since the best point (or a rise that holds: every point from
+    its onset on, 4+, above halfway from the best to the end: a step up that stays),
+    or >= 50% above it (blow-up, error, no trend needed). The onset is where the smoothed curve first climbs a quarter of
     the way from the best level to the late one. A blow-up right at the start (too
     early for a "best" level to exist) is caught against the first logged level
     instead: the 5-point median climbs to >= 3x it, and the run either still ends
@@ -248,6 +253,21 @@ def _above_own_best(run: Run, p: Params, f: Series) -> Hit | None:
     )
 
 
+def _held(p: Params, f: Series, onset: int, best: float, late: float, kt: int, top: float) -> bool:
+    """A level shift up that holds: every raw point from the onset on sits above halfway
+    from the best level to the late one, over the tail's length at least, and the end
+    is the shift's own level, not the tail of a bigger blow-up coming back down (that
+    is transient instability's). A trend test is weak on a step (flat, then up and
+    flat: 11 points give z ~2.2); a rise that never once comes back halfway is no
+    noise and no spike."""
+    if late - best < p.held_share * (top - best):
+        return False  # well under its peak: a blow-up on its way back
+    y = f.values[f.steps >= onset]
+    return y.size >= max(kt, p.held_points) and bool(
+        np.all(y > best + p.held_share * (late - best))
+    )
+
+
 def _steadier_from(run: Run, lead: str) -> str:
     """`lead` (where to go back to), then the advice for a steadier run: LR 3-10x lower first."""
     return f"{lead}; " + advice.join(*advice.steadier(run, "lower the peak LR 3-10x")) + "."
@@ -284,11 +304,12 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     floor = run.floor
     back_at_floor = floor is not None and best < 0.9 * floor and late >= 0.97 * floor
     blowup = rise >= p.blowup_rise or back_at_floor
-    if not blowup and not tr.rising:
-        return None
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
+    top = float(sm[i_best:].max())
+    if not blowup and not tr.rising and not _held(p, f, onset, best, late, kt, top):
+        return None
     severity = Severity.ERROR if blowup else Severity.WARNING
     evidence: dict[str, object] = {
         "best_loss": best,

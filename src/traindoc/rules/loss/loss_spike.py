@@ -48,6 +48,9 @@ class Params:
     # ... and rises 25%+ of what the run learned: near 0 a lone batch's 30x (0.008 ->
     # 0.25 on a solved MNIST) is one misclassified sample, a tenth of what it learned.
     huge_single_learned: float = 0.25
+    # ... and rises 2x above the highest other logged point past the warmup: the
+    # batch noise of a per-step log has its own tail (0.15 among 0.01s on MNIST).
+    huge_single_tail: float = 2.0
     # ... and at least 5% of what the run learned (first level minus its lowest).
     min_learned: float = 0.05
     # Events examined (the largest residuals); bounds the work on pathological logs.
@@ -98,7 +101,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     5x it at one, by 25%+ of what the run learned), precede divergence. A lone logged
     point that doubles and is gone at the next log is a bad batch: info; so is one
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
-    (one misclassified sample in a batch of a solved classifier).
+    (one misclassified sample in a batch of a solved classifier), or that is under
+    2x the highest other logged point past the warmup (the tail of the log's own
+    batch noise: 0.25 where other batches reach 0.15).
 
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
@@ -150,8 +155,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rel, step, peak, ref = top.rel, top.step, top.peak, top.ref
     count = len(events)
     frequent = count >= p.several and count >= p.several_per_point * n
+    # a lone point no higher than 2x the highest other logged batch past the warmup
+    # is the tail of this log's own batch noise (a per-step loss of small batches)
+    later = f.values[f.steps > skip_until]
     huge = any(
-        e.rel >= p.huge_rel and not e.lone(p.huge_single_rel, p.huge_single_learned) for e in events
+        e.rel >= p.huge_rel
+        and not e.lone(p.huge_single_rel, p.huge_single_learned)
+        and not (e.length == 1 and e.peak < p.huge_single_tail * _highest_other(later, e.peak))
+        for e in events
     )
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
@@ -194,6 +205,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _highest_other(y: np.ndarray, peak: float) -> float:
+    """The highest value of `y` other than one point at `peak`."""
+    i = np.flatnonzero(y == peak)
+    rest = np.delete(y, i[:1]) if i.size else y
+    return float(rest.max()) if rest.size else 0.0
 
 
 def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
