@@ -99,7 +99,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     **What it does.** Finds the minimum of the (lightly smoothed) eval loss. If
     the eval loss has since risen by more than 2% and 3 noise sigmas, or has not
-    improved for 300+ steps (and 10% of the run), while the train loss over the
+    improved for 300+ steps (and 10% of the run; a last eval below every one before
+    it is an improvement, however slow), while the train loss over the
     same span is still clearly falling, it reports overfitting with the eval
     minimum as the onset step - the checkpoint you want. With 3 evals, two after a
     minimum both >= 10% above it are enough, or two that each rise above the one
@@ -183,6 +184,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         not rising
         and stalled_for >= max(p.stall_steps, p.stall_frac * span_total)
         and not trend(st[i_on:], e[i_on:]).falling
+        # the last eval a new best (below every raw eval before it): still improving
+        and not e[-1] < float(e[:-1].min())
     )
     if not (rising or stalled):
         yield from _metric_gap(run, ev, tr, p)
