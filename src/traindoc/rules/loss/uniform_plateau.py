@@ -73,8 +73,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     0.1% (evidence `inferred_classes`). A paste of one or two losses is flagged
     (warning) when the last one sits in the floor's band after an epoch or 100 steps
     and an accuracy is at chance 1/C at each of its logs, with 3+ measurements of the
-    two in all (one loss and two accuracies, or two losses in the band and one
-    accuracy): two measures agree that the model guesses. Also flagged without a loss: a top-1 and a
+    two in all (one loss and two accuracies, two losses in the band and one accuracy,
+    or one Keras line's loss and val_loss in the band with its acc and val_acc at
+    chance): two measures agree that the model guesses. Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -146,14 +147,19 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         lo, hi = fl.band(run, flo.value)
         if not lo <= v <= hi:
             continue
+        # the losses in the band: this one's, and the other loss's (train / eval) when
+        # every one of its logs sits there too (Keras' loss and val_loss on one line)
         losses = int(np.count_nonzero((f.values >= lo) & (f.values <= hi)))
-        need = p.short_measurements - losses  # accuracy logs still needed
-        chance = next(
-            (m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, need)),
-            None,
-        )
-        if chance is None:
+        for other in signals:
+            o = run.get(other).finite().values if other != name else np.empty(0)  # type: ignore[union-attr]
+            if o.size and bool(np.all((o >= lo) & (o <= hi))):
+                losses += int(o.size)
+        # every accuracy at chance at each of its logs (acc and val_acc both count)
+        at_chance = [m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, 1)]
+        logs = sum(len(run.get(m).finite()) for m in at_chance)  # type: ignore[union-attr]
+        if not at_chance or losses + logs < p.short_measurements:
             continue
+        chance = max(at_chance, key=lambda m: len(run.get(m).finite()))  # type: ignore[union-attr]
         mv = run.get(chance).finite().values  # type: ignore[union-attr]
         when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
         return Hit(
