@@ -26,9 +26,12 @@ def _load() -> list:
 
 @pytest.mark.parametrize(("rule_id", "case"), _load())
 def test_rule_case(rule_id: str, case: dict) -> None:
-    spec = load_all()[rule_id]
+    specs = load_all()
+    spec = specs[rule_id]
     run = build_run(case)
-    d = diagnose(run, [spec])
+    # a cause rule's case may run the symptom rules it reads as well (`with_reads: true`)
+    read = [specs[r] for r in spec.reads] if case.get("with_reads") else []
+    d = diagnose(run, [spec, *read])
     assert not d.errors, d.errors  # a crashing rule is a failure, not a pass
     found = [f for f in d.findings if f.rule == rule_id]
     if case["expect"] == "pass":

@@ -28,6 +28,12 @@ class Params:
     # A valley starting within the first point after the log's first one has no
     # schedule before it to restart.
     head_points: int = 1
+    # At a known resume, a decay that fell at each of the 3+ logs before it (by steps
+    # within 2x of each other: linear, cosine, inverse-sqrt) and does not fall at the
+    # first log after it went back: the scheduler resumed behind the global step
+    # (HF #34053: 7e-06 at step 5, 7e-06 again at the resumed step 6).
+    lag_points: int = 3
+    lag_regular: float = 2.0
 
 
 @rule(
@@ -37,6 +43,8 @@ class Params:
     severity=Severity.ERROR,
     params=Params(),
     requires=("lr",),
+    # a scheduler restored behind the global step makes the LR go back at the resume
+    explained_by=("resume-step-mismatch",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """The LR schedule jumps back mid-run: the scheduler state was not restored on resume.
@@ -54,6 +62,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     restored: the model gets peak-LR updates again on already-trained weights,
     which typically shows up as a loss jump at the resume (seed A's third
     suspect: "the resume is lying").
+
+    At a known resume, a decaying LR (lower at each of the 3+ logs before it, by
+    steps within 2x of each other) that is not lower at the first log after it has
+    gone back as well, by one logged step or more: the scheduler resumed behind the
+    global step (warning: a small shift, but the schedule and the step disagree).
 
     **Known false positives.** A user who deliberately raised the LR at a resume;
     a loop that logs the optimizer's base LR at its first point, before the
@@ -79,11 +92,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # Valley depth: how far each point sits below the lower of its left and right highs.
     depth = np.minimum(np.maximum.accumulate(v), np.maximum.accumulate(v[::-1])[::-1]) - v
     deep = depth >= p.min_depth * peak
+    resumes = sorted(int(s) for s in (run.fact("resume_steps") or ()))
     if not deep.any():
+        if (hit := _lag_at_resume(st, v, resumes, p)) is not None:
+            yield hit
         return
     edges = np.diff(np.r_[0, deep.astype(np.int8), 0])
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)  # [start, end)
-    resumes = sorted(int(s) for s in (run.fact("resume_steps") or ()))
     jumps = []
     for a, b in zip(starts, ends, strict=True):  # one iteration per valley, not per point
         lo, hi = max(a - 1, 0), min(b + 1, v.size)
@@ -99,6 +114,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             k = int(np.argmin(v[a:b])) + a
             jumps.append((max(k - 1, 0), k))
     if not jumps:
+        if (hit := _lag_at_resume(st, v, resumes, p)) is not None:
+            yield hit
         return
     if len(starts) >= p.cyclic_min:
         gaps = np.diff(st[starts])
@@ -139,3 +156,51 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "LR logged just before it."
         ),
     )
+
+
+def _lag_at_resume(st: np.ndarray, v: np.ndarray, resumes: list[int], p: Params) -> Hit | None:
+    """A steady decay that does not continue at a known resume: the schedule went back."""
+    for r in resumes:
+        i = int(np.searchsorted(st, r))
+        if i < p.lag_points or i >= v.size:
+            continue
+        d = np.diff(v[i - p.lag_points : i])
+        if not (d.size and bool(np.all(d < 0))):
+            continue
+        if float(d.min()) < p.lag_regular * float(d.max()):  # (negative: min is the largest fall)
+            continue  # irregular falls: a step decay or a noisy LR, no schedule to extrapolate
+        if v[i] < v[i - 1]:
+            continue  # it went on falling: the schedule continued
+        step_fall = float(-d.mean())
+        expected = float(v[i - 1]) - step_fall
+        behind = (float(v[i]) - expected) / step_fall
+        return Hit(
+            title=(
+                f"LR schedule went back at the resume (step {int(st[i])}): {fmt(float(v[i]))} "
+                f"after {fmt(float(v[i - 1]))}, where the decay logged before it leads to "
+                f"{fmt(expected)}: {behind:.0f} logged step(s) behind"
+            ),
+            step=int(st[i]),
+            end_step=int(st[i]),
+            evidence={
+                "restart_step": int(st[i]),
+                "resume_step": r,
+                "lr_before": float(v[i - 1]),
+                "lr_after": float(v[i]),
+                "lr_expected": expected,
+                "steps_behind": behind,
+            },
+            explanation=(
+                f"The LR fell by about {fmt(step_fall)} at each of the {p.lag_points} logs before "
+                "the resume and did not fall at the first log after it: the restored scheduler "
+                "is behind the global step (its own step counter was saved or restored off by "
+                "some steps), so the rest of the run follows a shifted schedule."
+            ),
+            prescription=(
+                "Resume with the scheduler state saved at the same step as the model "
+                "(scheduler.pt beside optimizer.pt), or rebuild it with last_epoch = the "
+                "resumed step; compare the LR at the resume with an uninterrupted run's."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
 
@@ -68,6 +69,7 @@ def simulate(step: int, accum: int, intervals: dict[str, int], horizon: int) -> 
     params=Params(),
     requires=("fact:resume_step|fact:resume_steps",),
     uses=("fact:max_steps", "fact:grad_accum"),
+    reads=("schedule-restarted",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Resumed step inconsistent with gradient accumulation, logging/eval/save multiples or saved state.
@@ -110,11 +112,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     From the log alone (no checkpoint to open) it checks the resume against the
     plan: a resume step past `max_steps`, or skip lines that run past the planned
     last epoch (kohya sd-scripts' "skipping epoch 49 because initial_step" of 30:
-    error, nothing is trained).
+    error, nothing is trained), and the LR the log shows at the resume: a steady decay
+    that stops falling there (`schedule-restarted`'s lag) is a scheduler restored
+    behind the global step (warning; the log-side view of a scheduler state that does
+    not match the step).
     """
     if run.fact("resume_step") is None:  # only the log's resumes: the plan is what we can check
         step = max(int(r) for r in run.fact("resume_steps"))
-        hit = _skips_past_plan(run, step) or _beyond_plan(run, step)
+        hit = _skips_past_plan(run, step) or _beyond_plan(run, step) or _scheduler_behind(run)
         if hit is not None:
             yield hit
         return
@@ -294,6 +299,40 @@ def _skips_past_plan(run: Run, step: int) -> Hit | None:
             "or with gradient_accumulation_steps 1."
         ),
         severity=Severity.ERROR,
+    )
+
+
+def _scheduler_behind(run: Run) -> Hit | None:
+    """The logged LR went back at a resume by a few steps of its decay: the scheduler's
+    own step is behind the global step it resumed at (schedule-restarted's lag)."""
+    sym = run.symptom("schedule-restarted")
+    if sym is None or "steps_behind" not in sym.evidence:
+        return None
+    ev = sym.evidence
+    behind, at = float(ev["steps_behind"]), int(ev["restart_step"])
+    return Hit(
+        title=(
+            f"The scheduler resumed {behind:.0f} logged step(s) behind the global step "
+            f"(resumed at step {ev['resume_step']}; LR {fmt(ev['lr_after'])} at step {at})"
+        ),
+        step=at,
+        evidence={
+            "resume_step": ev["resume_step"],
+            "kind": "scheduler-behind",
+            "steps_behind": behind,
+            "lr_at_resume": ev["lr_after"],
+            "lr_expected": ev["lr_expected"],
+        },
+        explanation=(
+            "the LR schedule and the global step disagree after the resume: the scheduler's "
+            "step counter was saved or restored off the step the model and the data resumed "
+            "at, so every later LR is the one of an earlier step"
+        ),
+        prescription=(
+            "Save and restore the scheduler with the model at the same step (scheduler.pt); "
+            "for a custom loop, rebuild it with last_epoch = the resumed step."
+        ),
+        severity=Severity.WARNING,
     )
 
 
