@@ -784,7 +784,9 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     """A blow-up in a short log: a rise that holds, or one of orders of magnitude."""
     y, steps = f.values, f.steps
     n = y.size
-    k = max(1, n // 3)
+    # the last third, and never fewer than 2 points once 3+ come before them: one point
+    # up is a batch, two in a row that hold 50% above the best are a level
+    k = max(2 if n >= 5 else 1, n // 3)
     i_best = int(np.argmin(y[: n - k]))
     best = float(y[i_best])
     if not best > 0:
