@@ -7,6 +7,15 @@ A spike is a short excursion (at most `max_len` logged points) at least `k_sigma
 robust sigmas and `min_rel` above the local level (a centred rolling median) that
 comes back: it must also clear the median of the `side` points on *both* sides, so a
 step change, an epoch staircase or a jump that stays is not one.
+
+Short is relative to the run when `return_share` is given: the excursion, up and back
+down, may then span up to that share of the logged points (at least `max_len`, at most
+half the rolling window, so the local level still sees it as an excursion). A loss
+that jumps and decays back over a few logs (a bad step at a high LR, then a few
+hundred steps to repair it) is measured against the `side` points from where its
+tail is back within `k_sigma` of the local level, not the very next points (which
+are still on the way down). A lone point whose next log is already back is judged
+exactly as without it.
 """
 
 from __future__ import annotations
@@ -78,13 +87,17 @@ def loss_spikes(
     skip_until: float | None = None,
     max_share: float = 0.02,
     max_events: int = 500,
+    return_share: float = 0.0,
 ) -> list[Spike] | None:
     """The spikes of a finite loss series, largest first; None when there are more
     spike points than `max_share` of the curve (heavy-tailed noise, not spikes).
 
     A spike must also be `min_learned` of what the run learned (first level minus
     its lowest): relative blips on a loss solved to ~0 are noise. Points at or before
-    `skip_until` (the warmup) are not candidates.
+    `skip_until` (the warmup) are not candidates. With `return_share` > 0 an excursion
+    may take up to that share of the points (see the module docstring) to rise and
+    come back: the level after it is the median of the `side` points from where its
+    tail is back within `k_sigma` of the local level (if that is within the span).
     """
     y = f.values
     n = y.size
@@ -110,13 +123,23 @@ def loss_spikes(
     breaks = np.flatnonzero(np.diff(idx) > 1)  # consecutive candidates are one event
     first = np.r_[idx[0], idx[breaks + 1]]
     last = np.r_[idx[breaks], idx[-1]]
+    # points an excursion may span, up and back (max_len unless relative to the run)
+    span = max(max_len, min(window // 2, round(return_share * n))) if return_share > 0 else max_len
     out = []
     for e in np.argsort(-resid[first])[:max_events]:
         a, b = int(first[e]), int(last[e])
-        if b - a + 1 > max_len or a < side or b + side >= n:
+        if b - a + 1 > span or a < side or b + side >= n:
             continue
         peak = float(y[a : b + 1].max())
-        ref = max(float(np.median(y[a - side : a])), float(np.median(y[b + 1 : b + 1 + side])))
+        # the level it came back to: the next `side` points, or (relative span) the
+        # `side` points from where its tail is back within k_sigma of the local level,
+        # if that is within what is left of the span (a decaying return)
+        extra = min(span - (b - a + 1), n - side - (b + 1)) if return_share > 0 else 0
+        back = b + 1
+        while back < b + 1 + extra and resid[back] > k_sigma * scale:
+            back += 1
+        after = float(np.median(y[back : back + side]))
+        ref = max(float(np.median(y[a - side : a])), after)
         rel = (peak - ref) / max(abs(ref), 1e-12)
         if rel >= min_rel and peak - ref >= max(k_sigma * scale, min_abs):
             i = a + int(np.argmax(y[a : b + 1]))

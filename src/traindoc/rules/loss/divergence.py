@@ -32,10 +32,12 @@ class Params:
     min_rise: float = 0.10
     # ... and this far above it (or back at ln(V) after learning) is a blow-up: error.
     blowup_rise: float = 0.5
-    # Without a significant rising trend, a rise counts when it holds: every point from
-    # the onset on (4+, and the tail's length) above halfway from the best to the end.
-    held_points: int = 4
-    held_share: float = 0.5
+    # Without a rising trend, a rise that holds is one too: the loss stepped past
+    # halfway to the late level and never came back below halfway, for at least a
+    # quarter of the points after the best, and the start of that stretch is within
+    # half the rise of the late level (it is not decaying back: that is a spike).
+    held_share: float = 0.25
+    held_return: float = 0.5
     # The rise must also beat this many standard errors of the late median.
     noise_z: float = 4.0
     # Blow-up from the start: the loss is judged against its first logged level
@@ -122,9 +124,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     **What it does.** Compares the median of the last 10% of the training loss with
     the best (lowest) level of the median-smoothed curve before it. Flags when the
     late level is >= 10% above the best (and beyond noise) with a rising
-    Mann-Kendall trend since the best point (or a rise that holds: every point from
-    its onset on, 4+, above halfway from the best to the end: a step up that stays),
-    or >= 50% above it (blow-up, error, no trend needed). The onset is where the smoothed curve first climbs a quarter of
+    Mann-Kendall trend since the best point, or with a rise that held (the loss
+    stepped past halfway to the late level and never came back below halfway, for a
+    quarter or more of the points after the best, and was not decaying back: the
+    start of that stretch is within half the rise of the end; a jump followed by a
+    long plateau drifting slightly down has most pairs falling, so the trend test
+    alone misses it), or >= 50% above it (blow-up, error, no trend needed). The onset is where the smoothed curve first climbs a quarter of
     the way from the best level to the late one. A blow-up right at the start (too
     early for a "best" level to exist) is caught against the first logged level
     instead: the 5-point median climbs to >= 3x it, and the run either still ends
@@ -154,7 +159,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     When the trainer reports its own best eval loss (fairseq's `best`), a last eval
     loss 50%+ above that best with the train loss no lower than it is a divergence at
     any length (error): the model got worse on both sets, which overfitting (train
-    falling below eval) does not do.
+    falling below eval) does not do. With only evals logged (no train loss), the eval
+    loss must also have jumped by half that best between two consecutive evals:
+    overfitting creeps up eval after eval, a wrecked model jumps.
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
@@ -181,7 +188,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
         ev = run.get("eval_loss")
-        if ev is not None and (hit := _overflow(p, ev)) is not None:
+        if ev is not None and (hit := _overflow(p, ev) or _above_own_best(run, p, None)):
             yield hit
         return
     f = loss.finite()
@@ -220,21 +227,56 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
 
 
-def _above_own_best(run: Run, p: Params, f: Series) -> Hit | None:
+def _above_own_best(run: Run, p: Params, f: Series | None) -> Hit | None:
     """The last eval loss 50%+ above the best eval loss the trainer itself reports
     (fairseq's `best`), with the train loss at that point no lower than that best:
-    the model got worse on both sets, which overfitting (train falling) does not do."""
+    the model got worse on both sets, which overfitting (train falling) does not do.
+    With no train loss logged (`f` None), the eval loss must instead have jumped by
+    half that best between two consecutive evals: overfitting creeps up, eval after
+    eval; a jump of half the best level in one eval interval is the model wrecked."""
     ev, best = run.get("eval_loss"), run.get("eval_best_loss")
-    if ev is None or best is None or not len(f):
+    if ev is None or best is None or (f is not None and not len(f)):
         return None
     e, b = ev.finite(), best.finite()
     if not len(e) or not len(b):
         return None
     last, lo = float(e.values[-1]), float(b.values.min())
-    train = float(f.values[f.steps <= e.steps[-1]][-1]) if (f.steps <= e.steps[-1]).any() else None
-    if not (lo > 0 and last >= (1 + p.blowup_rise) * lo and train is not None and train >= lo):
+    if not (lo > 0 and last >= (1 + p.blowup_rise) * lo):
         return None
     step = int(e.steps[-1])
+    if f is None:
+        jumps = np.diff(e.values)
+        if not (jumps.size and float(jumps.max()) >= p.blowup_rise * lo):
+            return None
+        at = int(e.steps[int(np.argmax(jumps)) + 1])
+        return Hit(
+            title=(
+                f"Eval loss {fmt(last)} at step {step} is {last / lo:.1f}x the run's own best "
+                f"{fmt(lo)}, after jumping {fmt(float(jumps.max()))} in one eval interval "
+                f"(step {at})"
+            ),
+            step=at,
+            end_step=step,
+            evidence={
+                "eval_loss": last,
+                "best_eval_loss": lo,
+                "jump": float(jumps.max()),
+                "jump_step": at,
+            },
+            explanation=(
+                "The trainer's record of its best eval loss shows the model was once far "
+                "better than it is now, and the eval loss did not creep up eval after eval "
+                "as overfitting does: it jumped by half the best level between two evals. "
+                "The updates wrecked what the model had learned."
+            ),
+            prescription=_steadier_from(
+                run, f"Restart from the best checkpoint (before step {at})"
+            ),
+            severity=Severity.ERROR,
+        )
+    train = float(f.values[f.steps <= e.steps[-1]][-1]) if (f.steps <= e.steps[-1]).any() else None
+    if not (train is not None and train >= lo):
+        return None
     return Hit(
         title=(
             f"Eval loss {fmt(last)} at step {step} is {last / lo:.1f}x the run's own best "
@@ -250,21 +292,6 @@ def _above_own_best(run: Run, p: Params, f: Series) -> Hit | None:
         ),
         prescription=_steadier_from(run, "Restart from the best checkpoint"),
         severity=Severity.ERROR,
-    )
-
-
-def _held(p: Params, f: Series, onset: int, best: float, late: float, kt: int, top: float) -> bool:
-    """A level shift up that holds: every raw point from the onset on sits above halfway
-    from the best level to the late one, over the tail's length at least, and the end
-    is the shift's own level, not the tail of a bigger blow-up coming back down (that
-    is transient instability's). A trend test is weak on a step (flat, then up and
-    flat: 11 points give z ~2.2); a rise that never once comes back halfway is no
-    noise and no spike."""
-    if late - best < p.held_share * (top - best):
-        return False  # well under its peak: a blow-up on its way back
-    y = f.values[f.steps >= onset]
-    return y.size >= max(kt, p.held_points) and bool(
-        np.all(y > best + p.held_share * (late - best))
     )
 
 
@@ -304,12 +331,12 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     floor = run.floor
     back_at_floor = floor is not None and best < 0.9 * floor and late >= 0.97 * floor
     blowup = rise >= p.blowup_rise or back_at_floor
+    held = _held(p, sm, i_best, best, late)
+    if not blowup and not tr.rising and not held:
+        return None
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
-    top = float(sm[i_best:].max())
-    if not blowup and not tr.rising and not _held(p, f, onset, best, late, kt, top):
-        return None
     severity = Severity.ERROR if blowup else Severity.WARNING
     evidence: dict[str, object] = {
         "best_loss": best,
@@ -323,6 +350,8 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
         evidence["floor"] = floor
     if (lr := _lr_at(run, onset)) is not None:
         evidence["lr_at_onset"] = lr
+    if held and not tr.rising:
+        evidence["held"] = True
     return Hit(
         title=(
             f"Loss diverges: from a best of {fmt(best)} (step {int(st[i_best])}) it climbs "
@@ -340,6 +369,27 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
         prescription=_steadier_from(run, f"Roll back to a checkpoint before step {onset}"),
         severity=severity,
     )
+
+
+def _held(p: Params, sm: np.ndarray, i_best: int, best: float, late: float) -> bool:
+    """The loss stepped up and stayed up: from the first smoothed point past halfway
+    between the best and the late level, it never came back below halfway, for at
+    least `held_share` of the points after the best, and it has not been coming down
+    since: the first quarter of that stretch is within `held_return` of the rise
+    above the late level. A trend test misses this shape (a jump, then a long plateau
+    drifting slightly down: most pairs after the jump fall), yet the run ended far
+    above its best. A jump that is decaying back (8 -> 6 after a best of 5) is a spike
+    still recovering, not this."""
+    half = best + 0.5 * (late - best)
+    tail = sm[i_best:]
+    up = np.flatnonzero(tail > half)
+    if not up.size:
+        return False
+    stretch = tail[up[0] :]
+    if stretch.size < max(3, p.held_share * tail.size) or bool((stretch <= half).any()):
+        return False
+    head = float(np.median(stretch[: max(1, stretch.size // 4)]))
+    return head - late <= p.held_return * (late - best)
 
 
 def _cut_short(run: Run, p: Params, f: Series) -> Hit | None:

@@ -29,8 +29,13 @@ class Params:
     # Points on each side whose median is the level the spike must rise above and
     # return to (both sides: a step up that stays is a jump, not a spike).
     side: int = 5
-    # A spike lasts a few logged points; longer is a regime change.
+    # A spike lasts a few logged points; longer is a regime change ...
     max_len: int = 5
+    # ... unless it is short relative to the run: up and back down within 5% of the
+    # logged points (at most half the rolling window). A bad step at a high LR can take
+    # a few hundred steps to repair, and on a run logged every 200 batches that is
+    # 5-10 points that decay back, not one that drops back at the next log.
+    return_share: float = 0.05
     # Ignore the start (warmup): the first share of points, or warmup_steps if known.
     skip_fraction: float = 0.05
     # More spike points than this share of the run is heavy-tailed noise, not spikes.
@@ -41,6 +46,11 @@ class Params:
     several: int = 3
     several_per_point: float = 1e-3
     huge_rel: float = 1.0
+    # ... or one that undoes half of what the run had learned (its rise is half its
+    # first level minus its lowest): a loss with a high floor (word-level LM
+    # cross-entropy at 5 nats) cannot double, but 5.2 -> 7.6 after learning 9 -> 5 threw
+    # the model halfway back to where it started.
+    huge_learned: float = 0.5
     # ... lasting 2+ logged points: a lone logged point that doubles and is gone at the
     # next log is a bad batch (per-batch losses of small or variable batches do that)
     # unless it is 5x the level.
@@ -88,17 +98,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """Isolated large loss spikes that recover.
 
     **What it does.** Finds points >= 6 robust sigmas and >= 25% above the local
-    rolling median, groups them into events of at most 5 logged points, and keeps
-    those that rise >= 25% above the median of the 5 points on *both* sides (so a
-    step change, an epoch staircase or a jump that stays is not a spike). The warmup
-    (warmup_steps, else the first 5% of points) is ignored. Reports the count and the
-    largest spike's step and size.
+    rolling median, groups them into events, and keeps those that rise >= 25% above
+    the median of the 5 points on *both* sides (so a step change, an epoch staircase
+    or a jump that stays is not a spike). An event is short relative to the run: up
+    and back down within max(5 points, 5% of the logged points, at most 12, half the
+    rolling window); the level after it is the median of the 5 points from where
+    its tail is back within 6 sigmas of the local level (if within that span), so a
+    jump that decays back over a few logs (a bad step at a high LR, then a few
+    hundred steps to repair it) counts, and one that stays up does not. The
+    warmup (warmup_steps, else the first 5% of points) is ignored. Reports the count
+    and the largest spike's step and size.
 
     **Why it matters.** Spikes that recover are steps where the optimizer briefly
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
-    record run is info), or ones that double the loss for 2+ logged points (or
-    5x it at one, by 25%+ of what the run learned), precede divergence. A lone logged
+    record run is info), or ones that double the loss, or undo half of what the run
+    had learned (a loss with a high floor, LM cross-entropy at 5 nats, cannot
+    double), for 2+ logged points (or 5x it at one, by 25%+ of what the run
+    learned), precede divergence. A lone logged
     point that doubles and is gone at the next log is a bad batch: info; so is one
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
     (one misclassified sample in a batch of a solved classifier), or that is under
@@ -148,6 +165,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         skip_until=skip_until,
         max_share=p.max_share,
         max_events=p.max_events,
+        return_share=p.return_share,
     )
     if not events:
         return
@@ -159,7 +177,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # is the tail of this log's own batch noise (a per-step loss of small batches)
     later = f.values[f.steps > skip_until]
     huge = any(
-        e.rel >= p.huge_rel
+        (e.rel >= p.huge_rel or e.learned >= p.huge_learned)
         and not e.lone(p.huge_single_rel, p.huge_single_learned)
         and not (e.length == 1 and e.peak < p.huge_single_tail * _highest_other(later, e.peak))
         for e in events
