@@ -140,7 +140,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     at 2+ evals among them say the same (PaddleSeg: loss 0.1503 and mIoU 0.5000 at
     two logs 100 iterations apart). With no loss
     logged at all, an eval metric and its train counterpart each identical at 4+
-    logs (not at 0, 1 or 100) settle it the same way (warning).
+    logs (not at 0, 1 or 100) settle it the same way (warning), and so do two eval metrics
+    identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
+    and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
+    change).
 
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
@@ -498,6 +501,24 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
     frozen = [s for s in run.series.values() if kind(s.name) == "task" and _stuck(s, p)]
     ev = next((s for s in frozen if any(s is m for m in evals)), None)
     tr = next((s for s in frozen if not any(s is m for m in evals)), None)
+    moving = any(
+        kind(s.name) == "task" and not any(s is m for m in evals) and len(s.finite()) > 1
+        for s in run.series.values()
+    )
+    if ev is not None and tr is None and not moving:
+        # no train metric: two eval metrics frozen at the same 4+ evals, one of them to
+        # 4+ digits (accuracy and mIoU, kappa), are two measures of one frozen model
+        tr = next(
+            (
+                s
+                for s in frozen
+                if s is not ev
+                and any(s is m for m in evals)
+                and np.array_equal(s.finite().steps, ev.finite().steps)
+                and (_digits(float(s.finite().values[0])) or _digits(float(ev.finite().values[0])))
+            ),
+            None,
+        )
     if ev is None or tr is None:
         return None
     e, t = float(ev.finite().values[0]), float(tr.finite().values[0])
