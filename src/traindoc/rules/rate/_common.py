@@ -123,8 +123,15 @@ class Curve:
         return rising or above
 
     def oscillating_plateau(self, min_drop: float = 1.2, min_band: float = 0.03) -> bool:
-        """An early drop, then a saw-tooth band with no downward trend."""
-        return self.drop >= min_drop and self.late.z > -1.96 and self.band >= min_band
+        """An early drop, then a saw-tooth band with no downward trend: neither a
+        significant one nor a material one (3%+ over the late window). A sparse log's
+        trend test is weak; a late window that sheds 10% is no plateau at any length."""
+        return (
+            self.drop >= min_drop
+            and self.late.z > -1.96
+            and self.late_change > -0.03
+            and self.band >= min_band
+        )
 
 
 def curve(loss: Series, late_frac: float = 0.5) -> Curve | None:
