@@ -214,7 +214,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     Dead at 75%+ of 10+ logs, scattered, is the same lack of signal (a warning),
     unless the reward's last fifth still rises 5% above its first; unlike the
     longest stretch, that share survives a sparser logging interval. Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score, else critic/advantages) stands in for it, then a constant reward. On DPO runs (no reward,
+    critic/score, else critic/advantages) stands in for it, then a constant reward.
+    A log whose advantages are all equal (verl's critic/advantages max = min) is
+    dead even when the scores differ: the score's max and min span the batch,
+    across prompt groups, while the advantages are taken inside each group, so
+    equal advantages are every group tied (all right or all wrong) and no policy
+    gradient. mlx_lm's GRPO "Grouped rewards std" is read as reward_std and its
+    "Total rewards mean" as the reward. On DPO runs (no reward,
     but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
     the reference moves with the policy, or nothing is updated. With a live reward
     spread, a reward whose last fifth is no better than its first (within 4
@@ -234,7 +240,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     `response_length/clip_ratio` at 1), a single dead log is enough: an unfinished
     answer matches no format, so the truncation explains the tie. One or two dead
     logs are a warning when a second signal is dead at them too (the grad norm
-    exactly 0, or verl's advantages all equal besides its scores): a tie that leaves
+    exactly 0, or verl's advantages all equal besides its scores, or, when the
+    advantages are the dead signal, verl's actor/pg_loss exactly 0): a tie that leaves
     no gradient at all is what the pasted run looks like. A short log with some live
     points says it could not judge.
 
@@ -276,6 +283,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
         what = "reward (constant)"
+    tied_groups = None  # logs where the scores differ but every advantage is equal
+    adv = _advantage_spread(run) if std is not None and std is spread else None
+    if adv is not None and spread is not None and adv.name != spread.name:
+        # The score's max - min spans the whole batch, across prompt groups; the
+        # advantages are taken inside each group. All advantages equal while the
+        # scores differ is every group tied (each prompt all right or all wrong):
+        # no policy gradient, however live the batch's score spread looks.
+        a = _at(adv.finite(), base.steps)
+        adv_dead = np.isfinite(a) & (np.abs(a) <= p.std_eps)
+        tied_groups = adv_dead & ~dead_signal
+        if tied_groups.any():
+            dead_signal = dead_signal | adv_dead
+            what = adv.name
     n = base.steps.size
     g = _at(grad.finite(), base.steps) if grad is not None and len(grad.finite()) else None
     # No reward difference anywhere is no task signal, whatever the grad norm: what
@@ -288,7 +308,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if short_and_mixed and clipped is not None and n and dead.all():
         short_and_mixed = False  # truncation explains the tie: judged at any length
     few = n < p.min_all_dead
-    if short_and_mixed and n and dead.all() and _corroborated(run, p, base.steps, g, std):
+    if (
+        short_and_mixed
+        and n
+        and dead.all()
+        and _corroborated(run, p, base.steps, g, std, tied_groups)
+    ):
         short_and_mixed = False  # a second dead signal at the same logs: a warning
     if short_and_mixed:
         if dead.any() or n < p.min_all_dead:
@@ -320,7 +345,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if mostly:
         evidence["mode"] = "most logs"
     if std is not None:
-        evidence["reward_std_max"] = float(np.max(np.abs(base.values[span])))
+        live = np.abs(base.values)
+        if tied_groups is not None:
+            live = np.where(tied_groups, 0.0, live)
+        evidence["reward_std_max"] = float(np.max(live[span]))  # a tied group adds 0
     if reward is not None:
         r = reward.finite()
         seg = r.values[(r.steps >= s0) & (r.steps <= s1)]
@@ -333,6 +361,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         else f"for {length} log points (steps {s0}-{s1})"
     )
     title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
+    if tied_groups is not None and tied_groups[span].any():
+        title += f": every prompt group tied, though {spread.name} is not 0"
+        evidence["tied_groups"] = int(tied_groups[span].sum())
     if clipped is not None:
         title += f", every completion cut at the length limit ({clipped.name} 1)"
         evidence["clipped_signal"] = clipped.name
@@ -374,19 +405,38 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
 
 def _corroborated(
-    run: Run, p: Params, steps: np.ndarray, g: np.ndarray | None, std: Series | None
+    run: Run,
+    p: Params,
+    steps: np.ndarray,
+    g: np.ndarray | None,
+    std: Series | None,
+    tied_groups: np.ndarray | None = None,
 ) -> bool:
     """At a log or two with no reward difference, a second signal dead at the same
     logs: the grad norm exactly 0, or (verl) the advantages all equal besides the
     scores. One tied batch can happen; a tie that leaves no gradient at all, or that
-    the advantages repeat, is what the whole pasted run looks like."""
+    the advantages repeat, is what the whole pasted run looks like. When the dead
+    signal is the advantages themselves (every group tied while the scores differ),
+    the second one is verl's policy-gradient loss (`actor/pg_loss`) exactly 0."""
     if g is not None and g.size and bool(np.all(np.abs(g) <= p.grad_eps)):
         return True
+    if tied_groups is not None and tied_groups.any():
+        return _pg_loss_zero(run, p, steps)
     adv = _advantage_spread(run)
     if adv is None or std is None or std.name == adv.name:
         return False
     at = _at(adv, steps)
     return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
+
+
+def _pg_loss_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
+    """The policy-gradient part of the loss (verl's `actor/pg_loss`) is exactly 0 at
+    every one of `steps`: with every advantage 0 it cannot be anything else."""
+    for name, s in run.series.items():
+        if name.split("/")[-1] == "pg_loss" and len(s.finite()):
+            at = _at(s.finite(), steps)
+            return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
+    return False
 
 
 def _advantage_spread(run: Run) -> Series | None:
