@@ -50,6 +50,14 @@ LINES = [
         25,
         {"loss": 8.108, "lr": 7e-5},
     ),
+    # mlx_lm GRPO: the grouped (within-prompt-group) std is the reward_std
+    (
+        "Iter 80: Train loss 0.000, Total rewards mean 0.250, Total rewards std 0.433, "
+        "Grouped rewards mean 0.250, Grouped rewards std 0.125, KL 0.001, "
+        "Learning Rate 1.000e-05, It/sec 0.026",
+        80,
+        {"loss": 0.0, "reward": 0.25, "reward_std": 0.125, "lr": 1e-5},
+    ),
     # detectron2 console
     (
         "[11/01 20:14:15 d2.utils.events]: eta: 5:41:49  iter: 379  total_loss: 1.707  "

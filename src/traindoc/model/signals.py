@@ -160,11 +160,21 @@ ALIASES: dict[str, Signal] = {
             "ppo/mean_scores",
             "objective/scores",  # TRL's PPO / RLOO from 0.12: the reward model's score
             "rollout/ep_rew_mean",  # Stable-Baselines3: the mean episode return
+            "total_rewards_mean",  # mlx_lm GRPO: "Total rewards mean" (the batch mean)
         ],
         Signal.REWARD,
     ),
     **dict.fromkeys(
-        ["reward_std", "train/reward_std", "rewards/std", "env/reward_std", "ppo/std_scores"],
+        [
+            "reward_std",
+            "train/reward_std",
+            "rewards/std",
+            "env/reward_std",
+            "ppo/std_scores",
+            # mlx_lm GRPO: the std inside each prompt's group, what the advantages divide
+            # by (its "Total rewards std" is across groups, like TRL's rewards/<fn>/std)
+            "grouped_rewards_std",
+        ],
         Signal.REWARD_STD,
     ),
 }

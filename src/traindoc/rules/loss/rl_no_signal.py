@@ -44,6 +44,11 @@ class Params:
     # log) with no reward difference at any log explains the dead signal outright:
     # an unfinished answer matches no answer format, so one log of it is enough.
     clipped_all: float = 0.99
+    # A log where 95%+ of the completions are cut at the length limit and the grad
+    # norm is exactly 0 is dead whatever the reward spread: the cut completions carry
+    # no gradient (masked as overlong, DAPO's mask_truncated_completions; or all scored
+    # alike), and the exactly-0 norm shows the few finished ones did not either.
+    clipped_most: float = 0.95
     # The reward is an RL run's learning curve: over 20+ logs, a last fifth within 5%
     # (of the reward's scale) and 4 standard errors of the first fifth has not improved.
     flat_min_points: int = 20
@@ -214,7 +219,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     Dead at 75%+ of 10+ logs, scattered, is the same lack of signal (a warning),
     unless the reward's last fifth still rises 5% above its first; unlike the
     longest stretch, that share survives a sparser logging interval. Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score, else critic/advantages) stands in for it, then a constant reward. On DPO runs (no reward,
+    critic/score, else critic/advantages) stands in for it, then a constant reward.
+    A log whose advantages are all equal (verl's critic/advantages max = min) is
+    dead even when the scores differ: the score's max and min span the batch,
+    across prompt groups, while the advantages are taken inside each group, so
+    equal advantages are every group tied (all right or all wrong) and no policy
+    gradient. A log where 95%+ of the completions are cut at the length limit and
+    the grad norm is exactly 0 is dead too, whatever the reward spread: the cut
+    completions carry no gradient (overlong masking, DAPO's
+    mask_truncated_completions) and the zero norm shows nothing else did; that
+    truncation, not a frozen model (no-trainable-parameters), explains the zero.
+    mlx_lm's GRPO "Grouped rewards std" is read as reward_std and its
+    "Total rewards mean" as the reward. On DPO runs (no reward,
     but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
     the reference moves with the policy, or nothing is updated. With a live reward
     spread, a reward whose last fifth is no better than its first (within 4
@@ -234,9 +250,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     `response_length/clip_ratio` at 1), a single dead log is enough: an unfinished
     answer matches no format, so the truncation explains the tie. One or two dead
     logs are a warning when a second signal is dead at them too (the grad norm
-    exactly 0, or verl's advantages all equal besides its scores): a tie that leaves
-    no gradient at all is what the pasted run looks like. A short log with some live
-    points says it could not judge.
+    exactly 0, or verl's advantages all equal besides its scores, or, when the
+    advantages are the dead signal, verl's actor/pg_loss exactly 0): a tie that leaves
+    no gradient at all is what the pasted run looks like. A short log that ends in
+    3+ dead logs with the grad norm exactly 0 at each, dead for half of it or more,
+    is judged too: the run stopped learning and never recovered. Any other short log
+    with some live points says it could not judge.
 
     **Known false positives.** A stretch of prompts that are all trivially easy
     (or impossible) gives zero variance for a while; that is why only a long
@@ -276,8 +295,28 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
         what = "reward (constant)"
+    tied_groups = None  # logs where the scores differ but every advantage is equal
+    adv = _advantage_spread(run) if std is not None and std is spread else None
+    if adv is not None and spread is not None and adv.name != spread.name:
+        # The score's max - min spans the whole batch, across prompt groups; the
+        # advantages are taken inside each group. All advantages equal while the
+        # scores differ is every group tied (each prompt all right or all wrong):
+        # no policy gradient, however live the batch's score spread looks.
+        a = _at(adv.finite(), base.steps)
+        adv_dead = np.isfinite(a) & (np.abs(a) <= p.std_eps)
+        tied_groups = adv_dead & ~dead_signal
+        if tied_groups.any():
+            dead_signal = dead_signal | adv_dead
+            what = adv.name
     n = base.steps.size
     g = _at(grad.finite(), base.steps) if grad is not None and len(grad.finite()) else None
+    truncated = None  # logs dead because nearly every completion was cut, with no gradient
+    cut = _clipped_at(run, base.steps)
+    if cut is not None and g is not None:
+        trunc_dead = (cut >= p.clipped_most) & (np.abs(g) <= p.grad_eps)
+        if (trunc_dead & ~dead_signal).any():
+            truncated = trunc_dead & ~dead_signal
+            dead_signal = dead_signal | trunc_dead
     # No reward difference anywhere is no task signal, whatever the grad norm: what
     # gradient there is comes from the KL / entropy terms, which pull the policy back
     # to the reference or spread it, never towards the reward. A zero grad norm as
@@ -288,17 +327,35 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if short_and_mixed and clipped is not None and n and dead.all():
         short_and_mixed = False  # truncation explains the tie: judged at any length
     few = n < p.min_all_dead
-    if short_and_mixed and n and dead.all() and _corroborated(run, p, base.steps, g, std):
+    if (
+        short_and_mixed
+        and n
+        and dead.all()
+        and _corroborated(run, p, base.steps, g, std, tied_groups)
+    ):
         short_and_mixed = False  # a second dead signal at the same logs: a warning
+    # A short log that ends in 3+ cut-off logs with no gradient while the rewards still
+    # differ, dead for at least half of it: the run stopped learning and never came
+    # back. Not a stretch of easy prompts: groups whose rewards differ have non-zero
+    # advantages, so an exactly-0 norm at each of them is no batch luck. (A tail of
+    # tied logs, reward_std 0, could be one; it keeps the all-dead test above.)
+    tail = _tail_run(truncated) if truncated is not None else 0
+    terminal = (
+        n < p.min_points and tail >= p.min_all_dead and 2 * tail >= n and tail == _tail_run(dead)
+    )
+    if short_and_mixed and terminal:
+        short_and_mixed = False
     if short_and_mixed:
         if dead.any() or n < p.min_all_dead:
             yield too_few(what.split()[0], n, p.min_points)
         return  # (no dead point at all: the signal is there, judged healthy)
     start, length = _longest_run(dead)
+    if terminal:
+        start, length = n - tail, tail
     span = np.zeros(n, dtype=bool)
     span[start : start + length] = True
     mostly = False
-    if length < min(n, max(p.min_points, p.min_frac * n)):
+    if not terminal and length < min(n, max(p.min_points, p.min_frac * n)):
         # Scattered rather than in one stretch: dead at most logs of a long one is the
         # same lack of signal, and unlike the longest stretch it survives a sparser
         # logging interval.
@@ -320,7 +377,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if mostly:
         evidence["mode"] = "most logs"
     if std is not None:
-        evidence["reward_std_max"] = float(np.max(np.abs(base.values[span])))
+        live = np.abs(base.values)
+        if tied_groups is not None:
+            live = np.where(tied_groups, 0.0, live)
+        evidence["reward_std_max"] = float(np.max(live[span]))  # a tied group adds 0
     if reward is not None:
         r = reward.finite()
         seg = r.values[(r.steps >= s0) & (r.steps <= s1)]
@@ -332,7 +392,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         if mostly
         else f"for {length} log points (steps {s0}-{s1})"
     )
-    title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
+    # every dead log of the span is a cut-off one whose rewards still differ
+    by_cut = truncated is not None and bool(np.all(truncated[span]))
+    if by_cut:
+        assert cut is not None
+        share = float(np.min(cut[span]))
+        title = (
+            f"No RL learning signal {where}: {share:.0%}+ of completions cut at the length "
+            "limit and grad_norm exactly 0, though the rewards differ"
+        )
+        evidence["signal"] = "completions clipped + grad_norm 0"
+        evidence["clipped_min"] = share
+    else:
+        title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
+    if truncated is not None and truncated[span].any():
+        evidence["truncated_points"] = int(truncated[span].sum())
+    if tied_groups is not None and tied_groups[span].any():
+        title += f": every prompt group tied, though {spread.name} is not 0"
+        evidence["tied_groups"] = int(tied_groups[span].sum())
     if clipped is not None:
         title += f", every completion cut at the length limit ({clipped.name} 1)"
         evidence["clipped_signal"] = clipped.name
@@ -344,7 +421,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         end_step=s1,
         evidence=evidence,
         explanation=(
-            "Group-relative RL (GRPO, RLOO, PPO with group baselines) learns from reward "
+            "Nearly every completion hit the length limit, so almost no answer finishes. "
+            "A cut completion carries no gradient when the trainer masks overlong ones "
+            "(DAPO's mask_truncated_completions / overlong filtering), and the grad norm of "
+            "exactly 0 shows the rest gave none either: the reward differences are there, "
+            "but no update reaches the policy."
+            + (f" The reward sits at {fmt(rm)}." if rm is not None else "")
+            if by_cut
+            else "Group-relative RL (GRPO, RLOO, PPO with group baselines) learns from reward "
             "differences between completions of the same prompt. With no variance every "
             "advantage is zero"
             + (
@@ -362,7 +446,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "Raise max_completion_length (TRL) / max_response_length (verl) until most "
             "completions finish, or ask for shorter answers in the prompt; then check a "
             "few finished completions against the reward function."
-            if clipped is not None
+            if clipped is not None or by_cut
             else "Score a few sampled completions with the reward function by hand: it "
             "probably returns a constant (format/parsing mismatch). Then raise "
             "num_generations and the sampling temperature, give partial credit instead of "
@@ -374,19 +458,38 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
 
 def _corroborated(
-    run: Run, p: Params, steps: np.ndarray, g: np.ndarray | None, std: Series | None
+    run: Run,
+    p: Params,
+    steps: np.ndarray,
+    g: np.ndarray | None,
+    std: Series | None,
+    tied_groups: np.ndarray | None = None,
 ) -> bool:
     """At a log or two with no reward difference, a second signal dead at the same
     logs: the grad norm exactly 0, or (verl) the advantages all equal besides the
     scores. One tied batch can happen; a tie that leaves no gradient at all, or that
-    the advantages repeat, is what the whole pasted run looks like."""
+    the advantages repeat, is what the whole pasted run looks like. When the dead
+    signal is the advantages themselves (every group tied while the scores differ),
+    the second one is verl's policy-gradient loss (`actor/pg_loss`) exactly 0."""
     if g is not None and g.size and bool(np.all(np.abs(g) <= p.grad_eps)):
         return True
+    if tied_groups is not None and tied_groups.any():
+        return _pg_loss_zero(run, p, steps)
     adv = _advantage_spread(run)
     if adv is None or std is None or std.name == adv.name:
         return False
     at = _at(adv, steps)
     return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
+
+
+def _pg_loss_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
+    """The policy-gradient part of the loss (verl's `actor/pg_loss`) is exactly 0 at
+    every one of `steps`: with every advantage 0 it cannot be anything else."""
+    for name, s in run.series.items():
+        if name.split("/")[-1] == "pg_loss" and len(s.finite()):
+            at = _at(s.finite(), steps)
+            return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
+    return False
 
 
 def _advantage_spread(run: Run) -> Series | None:
@@ -398,6 +501,25 @@ def _advantage_spread(run: Run) -> Series | None:
                 return Series.from_arrays(
                     name[: -len("/max")] + "/spread", hi.steps, hi.values - lo.values
                 )
+    return None
+
+
+def _tail_run(mask: np.ndarray) -> int:
+    """How many of the last entries are True in a row."""
+    k = 0
+    for v in mask[::-1]:
+        if not v:
+            break
+        k += 1
+    return k
+
+
+def _clipped_at(run: Run, steps: np.ndarray) -> np.ndarray | None:
+    """The share of completions cut at the length limit at each of `steps`."""
+    for name in CLIPPED:
+        s = run.get(name)
+        if s is not None and len(s.finite()):
+            return _at(s.finite(), steps)
     return None
 
 
