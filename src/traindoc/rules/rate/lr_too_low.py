@@ -171,8 +171,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Raise the peak LR from {fmt(pk.value)} to ~{fmt(expected)} ({fmt(lo)}..{fmt(hi)} "
             f"for {what})"
             + ("" if _warmed(run) else " with a 2-5% warmup")
-            + ", after checking that the first-batch loss is sane (near ln(V) or below); if "
-            "you use an optimiser with another LR scale, ignore this finding."
+            + ", after checking that the first-batch loss is sane (near ln(V) or below)"
+            + (
+                "; or switch to AdamW (~3e-4 for pre-training): SGD trains transformer LMs "
+                "poorly at any LR."
+                if sgd and regime == "pretraining"
+                else "; if you use an optimiser with another LR scale, ignore this finding."
+            )
         ),
         severity=severity,
     )
