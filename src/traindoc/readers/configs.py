@@ -55,7 +55,7 @@ ALIASES = {
     ),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
     # (a Keras model card's optimizer dict gives both: profiles.keras_optimizer)
-    **dict.fromkeys(("optim", "optimizer", "opt"), "optim"),
+    **dict.fromkeys(("optim", "optimizer", "opt", "optim_alg"), "optim"),
     "weight_decay": "weight_decay",
     **dict.fromkeys(
         (
