@@ -134,7 +134,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     or fewer than half of them got worse (the rest holding within 0.5% and their noise:
     YOLO's mAP50 down 2% while mAP50-95, precision and recall hold) while the eval loss
     rose under 10% or only stalled, the finding is lowered to info: the loss measures
-    calibration there, the task did not suffer. A train metric logged at the eval steps
+    calibration there, the task did not suffer. An eval loss that only stalled (no rise)
+    in pre-training that has not finished an epoch is info too: a single pass never
+    shows the model a sample twice, so there is nothing to memorise. A train metric logged at the eval steps
     (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
     model fits its training set, which overfitting does too. For DPO / RL (fact task = rl) the eval loss is not the
     target, so the finding is info there too.
@@ -257,6 +259,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         severity = Severity.INFO
         notes.append("For DPO / RL trainers the eval loss is not the target; judge by rewards.")
     ep = run.get("epoch")
+    if not rising and run.regime == "pretraining" and not _past_one_epoch(run, ep):
+        # one pass over fresh text: no sample is seen twice, so nothing is memorised; a
+        # flat eval there is a plateau of capacity or schedule, not overfitting
+        severity = Severity.INFO
+        notes.append(
+            "This is pre-training that has not finished an epoch: it never sees a sample "
+            "twice, so a flat eval loss is a plateau (model size, LR schedule), not memorisation."
+        )
     near_epoch = ""
     if ep is not None:
         e_on = level_at(ep, onset, k=1)
@@ -458,6 +468,15 @@ def _metric_gap(run: Run, ev: Series, tr: Series, p: Params) -> Iterator[Hit]:
             ),
         )
         return
+
+
+def _past_one_epoch(run: Run, ep: Series | None) -> bool:
+    """The run went over its data more than once: a logged epoch past 1, or a planned
+    number of epochs above 1."""
+    if ep is not None and len(ep.finite()) and float(np.nanmax(ep.finite().values)) > 1.0:
+        return True
+    planned = run.fact("num_train_epochs")
+    return isinstance(planned, (int, float)) and planned > 1
 
 
 def _falls_each(loss: Series, onset: int, p: Params) -> bool:
