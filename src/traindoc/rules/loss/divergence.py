@@ -769,17 +769,9 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
     if not worse:
         return None
     onset = int(steps[n - k])
-    evidence: dict[str, object] = {
-        "best_loss": float(y[i_best]),
-        "best_step": int(steps[i_best]),
-        "peak_loss": float(np.max(y[i_best:])),
-        "last_loss": float(y[-1]),
-        "onset_step": onset,
-        "points": n,
-        "confirmed_by": worse,
-    }
-    if (lr := _lr_at(run, onset)) is not None:
-        evidence["lr_at_onset"] = lr
+    evidence = _rise_evidence(
+        run, f, i_best, onset, peak_loss=float(np.max(y[i_best:])), confirmed_by=worse
+    )
     return Hit(
         title=(
             f"Loss climbs from {fmt(float(y[i_best]))} (step {int(steps[i_best])}) to "
@@ -798,6 +790,25 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.WARNING,
     )
+
+
+def _rise_evidence(
+    run: Run, f: Series, i_best: int, onset: int, **extra: object
+) -> dict[str, object]:
+    """The evidence every short-log rise reports: where it was best, where the rise
+    began and ended, how many points, the LR at its onset; then what is its own."""
+    y, steps = f.values, f.steps
+    evidence: dict[str, object] = {
+        "best_loss": float(y[i_best]),
+        "best_step": int(steps[i_best]),
+        "last_loss": float(y[-1]),
+        "onset_step": onset,
+        "points": int(y.size),
+        **extra,
+    }
+    if (lr := _lr_at(run, onset)) is not None:
+        evidence["lr_at_onset"] = lr
+    return evidence
 
 
 def _two_point_hit(
@@ -889,19 +900,16 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     rise = p.short_hold_rise if (holds or orders) else p.min_rise
     up = np.flatnonzero(y[i_best:] >= (1 + rise) * best)
     onset = int(steps[i_best + int(up[0])]) if up.size else int(steps[i_best])
-    evidence: dict[str, object] = {
-        "best_loss": best,
-        "best_step": int(steps[i_best]),
-        "peak_loss": peak,
-        "peak_step": int(steps[peak_i]),
-        "peak_ratio": peak / best,
-        "last_loss": float(y[-1]),
-        "onset_step": onset,
-        "points": n,
-        "then_nonfinite": then_nonfinite,
-    }
-    if (lr := _lr_at(run, onset)) is not None:
-        evidence["lr_at_onset"] = lr
+    evidence = _rise_evidence(
+        run,
+        f,
+        i_best,
+        onset,
+        peak_loss=peak,
+        peak_step=int(steps[peak_i]),
+        peak_ratio=peak / best,
+        then_nonfinite=then_nonfinite,
+    )
     blowup = holds or orders
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:
