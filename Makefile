@@ -38,10 +38,12 @@ fuzz: $(STAMP)
 eval: $(STAMP)
 	$(BIN)/python scripts/eval_corpus.py
 
-# the dev corpus read at a sparser logging interval (1 point in 2, then in 3)
+# the dev corpus read at a sparser logging interval (1 point in 2, then in 3), then cut to
+# issue-sized excerpts (12 loss points: around the finding, the head, the tail, thinned)
 probe: $(STAMP)
 	$(BIN)/python scripts/probe_thinned.py 2
 	$(BIN)/python scripts/probe_thinned.py 3
+	$(BIN)/python scripts/excerpt_robustness.py --points 12
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts
