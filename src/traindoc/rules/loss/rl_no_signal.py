@@ -58,6 +58,9 @@ class Params:
     dead_share: float = 0.75
     flat_rel: float = 0.05
     flat_z: float = 4.0
+    # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
+    # no improvement is left to make (a log that starts after it got there).
+    solved_rate: float = 0.95
 
 
 def _flat_reward(p: Params, reward: Series) -> Hit | None:
@@ -76,6 +79,8 @@ def _flat_reward(p: Params, reward: Series) -> Hit | None:
     gain = tail - head
     if gain >= p.flat_z * se or gain >= p.flat_rel * scale:
         return None
+    if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 and tail >= p.solved_rate:
+        return None  # a success rate in [0, 1] at its ceiling: solved, nothing left to gain
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
     return Hit(
         title=(
@@ -235,7 +240,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the reference moves with the policy, or nothing is updated. With a live reward
     spread, a reward whose last fifth is no better than its first (within 4
     standard errors and 5% of its level) over 20+ logs is a warning: the policy
-    gets no better at what it is rewarded for.
+    gets no better at what it is rewarded for; not when the reward is a success rate
+    in [0, 1] flat at 0.95+ (solved: nothing is left to gain).
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
