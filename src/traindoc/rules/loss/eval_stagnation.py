@@ -63,6 +63,8 @@ class Params:
         "lr-too-low",
         "schedule-not-applied",
         "rl-no-signal",
+        # a model that is getting worse stops improving on held-out data as well
+        "divergence",
         # the data: answers that contradict each other cap what eval can reach
         "label-conflicts",
         "train-eval-leakage",
