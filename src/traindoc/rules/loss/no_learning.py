@@ -16,7 +16,7 @@ from traindoc.model.signals import kind
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
-from traindoc.rules.loss._evalcurve import task_metrics
+from traindoc.rules.loss._evalcurve import direction, task_metrics
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,14 @@ class Params:
     after_first_points: int = 3
     after_first_spread: float = 0.01
     after_first_evals: int = 3
+    # One loss per epoch from the first epoch on (4+, an epoch mean each: HF's
+    # logging per epoch, Keras' epoch line), all within 2% of their median: the first
+    # epoch's mean holds the loss of the untrained model, so a model that learned
+    # anything in epoch 1 has a first mean well above the later ones. Not when a task
+    # metric in the log is high (a pretrained model already fitting its data).
+    epoch_points: int = 4
+    epoch_spread: float = 0.02
+    epoch_fitted: float = 0.9
 
 
 @rule(
@@ -114,7 +122,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not judge (the run is inconclusive unless something else is found), unless the
     loss falls >= 4% with most steps down, which is learning however short, or 4+
     losses from the start (past the warmup) all lie within 0.5% of their median: a
-    loss that does not move at all (warning). Also a warning: the losses after the
+    loss that does not move at all (warning); or 4+ epoch means from the first epoch
+    on (one loss per whole epoch) all within 2%: the first epoch's mean holds the
+    untrained model's loss, so a model that learned anything has a first mean clearly
+    above the rest (warning; not when a task metric in the log reaches 90%: a
+    pretrained model already fitting its data). Also a warning: the losses after the
     first (3+; the first may average the first descent) within 1% of each other with
     the eval loss within 1% at 3+ evals: after the first log neither curve moves.
 
@@ -343,10 +355,72 @@ def _spread(y: np.ndarray) -> float:
 
 def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
     """What a short log (under 10 losses) from the start shows, most specific first."""
-    for sign in (_flat_from_start, _flat_after_first):
+    for sign in (_flat_from_start, _flat_after_first, _flat_epochs):
         if (hit := sign(run, f, p)) is not None:
             return hit
     return None
+
+
+def _epoch_means(run: Run, f: Series) -> np.ndarray | None:
+    """The epoch of each loss when every loss is one epoch's (consecutive whole epochs
+    from the first: 1, 2, 3 or 0, 1, 2), else None."""
+    ep = run.get("epoch")
+    if ep is None or len(ep.finite()) < 2:
+        return None
+    e = ep.finite()
+    at = np.interp(f.steps, e.steps, e.values)
+    whole = np.round(at)
+    if not (np.allclose(at, whole, atol=0.02) and whole[0] <= 1):
+        return None
+    return whole if bool(np.all(np.diff(whole) == 1)) else None
+
+
+def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
+    """4-9 epoch-mean losses from the first epoch, all within 2% of their median, and no
+    task metric in the log says the model already fits its data (warning)."""
+    y = f.values
+    if y.size < p.epoch_points or _epoch_means(run, f) is None:
+        return None
+    level = float(np.median(y))
+    spread = float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
+    if spread > p.epoch_spread:
+        return None
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True or not len(m.finite()):
+            continue
+        top = float(np.max(m.finite().values))
+        if top >= (100 * p.epoch_fitted if top > 1.0 else p.epoch_fitted):
+            return None  # 90%+ right: a model that already fits (or learned) its task
+    return Hit(
+        title=(
+            f"Loss does not move from epoch to epoch: {y.size} epoch means from the first "
+            f"all within {spread:.1%} of {fmt(level)} ({fmt(float(y[0]))} -> {fmt(float(y[-1]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(y.size),
+            "level": level,
+            "spread_rel": spread,
+            "start_loss": float(y[0]),
+            "end_loss": float(y[-1]),
+            "epoch_means": True,
+        },
+        explanation=(
+            "Each logged loss is the mean over one epoch, the first one included. The first "
+            "epoch's mean holds the loss of the untrained model: a model that learns "
+            "anything in it has a first mean clearly above the later ones, and keeps "
+            f"lowering them. Here all {y.size} lie within {spread:.1%}: the updates do not "
+            "change what the model predicts."
+        ),
+        prescription=(
+            "Check the predictions' class distribution (one class for every input?), the LR "
+            "(0, or far too low / high for the optimizer), the labels and that the loss is "
+            "computed from the model's outputs; then that the trained parameters are the "
+            "ones the optimizer holds."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _flat_after_first(run: Run, f: Series, p: Params) -> Hit | None:
