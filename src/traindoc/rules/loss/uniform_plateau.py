@@ -36,6 +36,10 @@ class Params:
     # model agreeing that it guesses uniformly; either alone can be a coincidence.
     short_after_steps: int = 100
     short_measurements: int = 3
+    # One loss equal to ln(C) (C = 2-20) within 5e-5: printed to 4+ digits (0.6931 is
+    # ln 2 - 4.7e-5), no coincidence for a model past its first steps.
+    exact_tol: float = 5e-5
+    exact_max_classes: int = 20
 
 
 @rule(
@@ -75,7 +79,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and an accuracy is at chance 1/C at each of its logs, with 3+ measurements of the
     two in all (one loss and two accuracies, two losses in the band and one accuracy,
     or one Keras line's loss and val_loss in the band with its acc and val_acc at
-    chance): two measures agree that the model guesses. Also flagged without a loss: a top-1 and a
+    chance): two measures agree that the model guesses. One loss alone is enough when it equals ln(C) of a small
+    class count (2-20) to its 4th digit (0.6931, 1.0986, 2.3026) after an epoch or 100
+    steps: a learning model passes that value only in its first steps (not DPO / RL). Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -157,6 +163,8 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         # every accuracy at chance at each of its logs (acc and val_acc both count)
         at_chance = [m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, 1)]
         logs = sum(len(run.get(m).finite()) for m in at_chance)  # type: ignore[union-attr]
+        if not at_chance and (hit := _exactly_ln_c(run, name, v, step, epoch, p)) is not None:
+            return hit
         if not at_chance or losses + logs < p.short_measurements:
             continue
         chance = max(at_chance, key=lambda m: len(run.get(m).finite()))  # type: ignore[union-attr]
@@ -188,6 +196,45 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _exactly_ln_c(run: Run, name: str, v: float, step: int, epoch: float, p: Params) -> Hit | None:
+    """One loss, after updates, equal to ln(C) of a small class count to its 4th digit
+    (0.6931, 1.0986, 2.3026): a learning model passes such a value only in its first
+    steps, so one log there is the model guessing uniformly (warning). Not DPO / RL,
+    whose loss is ln 2 by construction at the start."""
+    if run.is_rl or run.fact("task") == "rl" or run.get("rewards/margins") is not None:
+        return None
+    c = next(
+        (c for c in range(2, p.exact_max_classes + 1) if abs(v - math.log(c)) <= p.exact_tol), None
+    )
+    if c is None:
+        return None
+    when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
+    return Hit(
+        title=(
+            f"Loss is {fmt(v)} at {when}: ln({c}) = {math.log(c):.4f} to its last printed "
+            f"digit, the uniform floor of {c} classes"
+        ),
+        step=step,
+        end_step=step,
+        evidence={
+            "signal": name,
+            "median_loss": v,
+            "floor": math.log(c),
+            "vocab_size": c,
+            "points_at_floor": 1,
+            "exact": True,
+        },
+        explanation=(
+            f"ln({c}) is the cross-entropy of a model that gives each of {c} classes the same "
+            "probability: its output ignores the input. A model that learns passes this "
+            f"value in its first steps; sitting on it to the 4th digit after {when} means the "
+            "updates have not moved it off chance."
+        ),
+        prescription=_prescription(run, c),
+        severity=Severity.WARNING,
+    )
 
 
 def _every_log(run: Run, name: str, flo: fl.Floor, need: int) -> bool:
