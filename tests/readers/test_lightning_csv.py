@@ -101,3 +101,32 @@ def test_the_epoch_column_is_the_epoch_signal_not_a_metric(tmp_path: Path) -> No
     assert kind("epoch") == "epoch" and "epoch" not in METRIC_KINDS
     from_epoch = [k for k, s in run.series.items() if s.source == "lightning: epoch"]
     assert from_epoch == ["epoch"]  # read once, under its signal's name
+
+
+def test_baselines_progress_csv_return_is_the_reward(tmp_path: Path) -> None:
+    """OpenAI baselines' CSV logger (progress.csv): DDPG's 100-episode mean return
+    (rollout/return_history) and PPO2's eprewmean are the reward, so the run reads as
+    RL and its actor loss (-Q, falling below 0 as Q grows) is not read as a curve."""
+    p = tmp_path / "progress.csv"
+    p.write_text(
+        "rollout/return_history,total/epochs,train/loss_actor,train/loss_critic\n"
+        "-1225.1,1,131.75,288.0\n3293.0,2,-1753.0,5449.9\n5558.1,3,-2150.5,5634.2\n"
+    )
+    run = load_checked(p)
+    reward = run.get("reward")
+    assert reward is not None and reward.values.tolist() == [-1225.1, 3293.0, 5558.1]
+    assert run.is_rl
+    assert load_checked(tmp_path).get("reward") is not None  # the directory finds it
+    q = tmp_path / "ppo2"
+    q.mkdir()
+    (q / "progress.csv").write_text("eprewmean,policy_loss,serial_timesteps\n1.5,0.01,2048\n")
+    assert load_checked(q / "progress.csv").get("reward") is not None
+
+
+def test_a_progress_csv_of_no_metrics_is_not_a_run(tmp_path: Path) -> None:
+    """progress.csv is a common name (a to-do tracker): only a header that names a
+    metric makes it a training log."""
+    from traindoc.readers.detect import detect_dir
+
+    (tmp_path / "progress.csv").write_text("task,done\nwrite docs,yes\n")
+    assert not any(s.path.name == "progress.csv" for s in detect_dir(tmp_path))

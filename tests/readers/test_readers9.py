@@ -142,3 +142,18 @@ def test_a_best_beside_no_eval_loss_keeps_its_name(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert "eval_best_loss" not in run.series
     assert _values(run, "best") == [3.2, 3.1]
+
+
+def test_train_loss_eq_and_val_loss_eq_on_one_line_are_two_splits(tmp_path: Path) -> None:
+    """`k=v` keys are one word each, but "Train" before one is part of it: "Train Loss=..,
+    Val Loss=.." (a custom loop's f-string) is a train and an eval loss, not two evals of
+    a line that mentions "Val"."""
+    body = "".join(
+        f"2023-05-15 22:50:17,398 INFO:Epoch {e}: Train Loss={0.07 - e / 1000:.4f}, "
+        f"Val Loss={0.08 - e / 1000:.4f}\n"
+        for e in range(1, 7)
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [0.069, 0.068, 0.067, 0.066, 0.065, 0.064]
+    assert _values(run, "eval_loss") == [0.079, 0.078, 0.077, 0.076, 0.075, 0.074]
+    assert not any(n.startswith("eval_loss_") for n in run.series)

@@ -161,6 +161,10 @@ ALIASES: dict[str, Signal] = {
             "objective/scores",  # TRL's PPO / RLOO from 0.12: the reward model's score
             "rollout/ep_rew_mean",  # Stable-Baselines3: the mean episode return
             "total_rewards_mean",  # mlx_lm GRPO: "Total rewards mean" (the batch mean)
+            # OpenAI baselines' progress.csv: the mean return of the last 100 episodes
+            # (DDPG's rollout/return_history; PPO2 / A2C / ACKTR's eprewmean)
+            "rollout/return_history",
+            "eprewmean",
         ],
         Signal.REWARD,
     ),

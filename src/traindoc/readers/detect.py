@@ -29,6 +29,7 @@ SUPPORTED = (
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
     "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
+    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
 _SNIFF = 64 << 10
@@ -58,6 +59,10 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
             if (m := _VERSION.search(p.name)) and (p / "metrics.csv").is_file()
         ]
         found += [Source("lightning", p) for _, p in sorted(versions, reverse=True)]
+    # Stable-Baselines3 / OpenAI baselines' CSV logger: one row per log call, a plain
+    # wide CSV as Lightning's (the name is common, so its header must name a metric)
+    if is_progress_csv(root / "progress.csv"):
+        found.append(Source("lightning", root / "progress.csv"))
     # ultralytics' own per-epoch record; its TensorBoard events (when enabled) repeat it
     if is_results_csv(root / RESULTS):
         found.append(Source("ultralytics", root / RESULTS))
@@ -99,6 +104,18 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         ):
             found += detect_dir(sub, depth - 1)
     return found
+
+
+def is_progress_csv(path: Path) -> bool:
+    """An RL logger's progress.csv: a header with a column we know as a metric."""
+    if not path.is_file():
+        return False
+    try:
+        head = _head(path).split(b"\n", 1)[0].decode("utf-8", "replace")
+    except OSError:
+        return False
+    cols = {c.strip().lower() for c in head.split(",")}
+    return bool(cols & set(ALIASES))
 
 
 def _json_logs(root: Path) -> list[Path]:

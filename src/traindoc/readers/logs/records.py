@@ -126,6 +126,7 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     if (
         context == "eval"
         and not is_eval(name)
+        and not name.startswith(("train_", "training_"))  # names its split itself
         and (kind(name) in ("loss", "component_loss", "task") or name in _EVAL_TASKS)
     ):
         name = "eval_" + name

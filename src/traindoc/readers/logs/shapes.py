@@ -50,6 +50,9 @@ _INNER_KEYS = frozenset({"batch", "batches", "iter_in_epoch", "it_in_epoch"})
 _EVAL_WORDS = frozenset(
     {"valid", "validation", "val", "eval", "evaluation", "evaluating", "test", "testing", "dev"}
 )
+# The train split a "k=v" key may carry as one word before it ("Train Loss=0.07"); an
+# eval word there stays free and makes the line's eval context, as it always did
+_TRAIN_WORDS = frozenset({"train", "training"})
 _TIME_UNITS = frozenset({"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"})
 _MEM_UNITS = frozenset({"g", "gb", "gib", "m", "mb", "mib", "k", "kb", "b", "t", "tb"})
 _RATE_UNITS = frozenset(
@@ -720,6 +723,19 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         ):
             idx.insert(0, k - 1)
             k -= 2
+    elif (
+        j >= 2
+        and toks[j - 1].kind == "space"
+        and toks[j - 1].text == " "
+        and toks[j - 2].kind == "word"
+        and j - 2 not in used
+        and toks[j - 2].text.lower() in _TRAIN_WORDS
+        and not (j >= 3 and toks[j - 3].kind in ("slot", "qslot"))
+    ):
+        # "k=v" pairs are one word each ("lr=1e-4 loss=2.1"), but "Train" before the
+        # key is part of it: "Train Loss=0.07, Val Loss=0.08" is a train loss and an
+        # eval loss, not two eval losses of a line that mentions "Val"
+        idx.insert(0, j - 2)
     phrase = [toks[i].text for i in idx]
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]

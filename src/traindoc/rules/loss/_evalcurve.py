@@ -1,115 +1,33 @@
 """Helpers shared by the eval-curve rules (overfitting, eval-stagnation).
 
 Eval series are short (tens to hundreds of points) and fairly smooth, so these
-work on the raw points after a light rolling median.
+work on the raw points after a light rolling median. The task-metric vocabulary
+(`task_metrics`, `direction`, `train_metrics`) lives in `measure.metrics`.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.metrics import direction, task_metrics, train_metrics
 from traindoc.measure.stats import mad, rolling_median, trend
 from traindoc.model import Run, Series
 
-# Task metrics logged next to eval loss: name fragment -> True when higher is better.
-_METRICS = {
-    "accuracy": True,
-    "acc": True,
-    "f1": True,
-    "bleu": True,
-    "sacrebleu": True,
-    "rouge": True,
-    "chrf": True,
-    "meteor": True,
-    "exact_match": True,
-    "em": True,
-    "precision": True,
-    "recall": True,
-    "auc": True,
-    "matthews": True,
-    "mcc": True,
-    "pearson": True,
-    "spearman": True,
-    "map": True,
-    "ndcg": True,
-    "bertscore": True,
-    "iou": True,
-    "miou": True,
-    "dice": True,
-    "exprate": True,
-    "psnr": True,
-    "ssim": True,
-    "top1": True,
-    "top5": True,
-    "wer": False,
-    "cer": False,
-    "ter": False,
-}
-_PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
-_TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
-_PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
-_SPLIT = re.compile(r"[_/\-.]")
-_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$")
-
-
-def task_metrics(run: Run) -> list[tuple[Series, bool]]:
-    """Eval series that are task metrics, with their direction (higher better).
-
-    A metric is named like one (accuracy, f1, iou, wer, ...) and is an eval one by
-    its prefix (eval_, val_, test_) or because it is logged at the eval loss's steps
-    ("iou (avg on test)" next to eval_loss).
-    """
-    ev = run.get("eval_loss")
-    ev_steps = set(ev.steps.tolist()) if ev is not None else set()
-    out = []
-    for name, s in run.series.items():
-        if not len(s) or "loss" in name:
-            continue
-        m = _PREFIX.match(name)
-        rest = name[m.end() :] if m else name
-        if _TRAIN.match(name):
-            continue  # a train metric logged once per epoch, at the eval's steps (Lightning)
-        if not m and (
-            # (a series longer than the evals cannot be logged at their steps only)
-            not (ev_steps and len(s) <= len(ev_steps) and set(s.steps.tolist()) <= ev_steps)
-            or any(f"{pre}{name}" in run.series for pre in _PREFIXES)
-        ):
-            continue  # a train metric (Keras logs acc next to val_acc each epoch)
-        for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
-            part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
-            if part in _METRICS:
-                out.append((s, _METRICS[part]))
-                break
-    return out
-
-
-def direction(name: str) -> bool | None:
-    """True when a metric named like this is better higher (accuracy), False when lower
-    (WER), None when the name is no task metric's."""
-    m = _PREFIX.match(name) or _TRAIN.match(name)
-    rest = name[m.end() :] if m else name
-    for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
-        part = _VARIANT.sub("", part)
-        if part in _METRICS:
-            return _METRICS[part]
-    return None
-
-
-def train_metrics(run: Run) -> list[tuple[Series, bool]]:
-    """Task metrics measured on the training data (Keras' `acc` beside `val_acc`,
-    `train_acc`), with their direction: the complement of `task_metrics`."""
-    evals = {id(s) for s, _ in task_metrics(run)}
-    out = []
-    for name, s in run.series.items():
-        if not len(s) or "loss" in name or id(s) in evals or _PREFIX.match(name):
-            continue
-        if (higher := direction(name)) is not None:
-            out.append((s, higher))
-    return out
+__all__ = [
+    "MetricTrend",
+    "direction",
+    "level_at",
+    "metric_trends",
+    "noise",
+    "smooth",
+    "tail_level",
+    "task_metrics",
+    "train_change",
+    "train_metrics",
+]
 
 
 def smooth(values: np.ndarray) -> np.ndarray:

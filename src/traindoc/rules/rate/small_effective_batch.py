@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import effective_batch
 from traindoc.measure.stats import diff_mad, trend
 from traindoc.model import Run, Series, Severity
@@ -35,8 +36,8 @@ class Params:
     # A loss that ends 10x below its start has fitted its task: noise relative to a
     # level that low is the jitter of a fitted problem, not a band a batch would lower.
     solved_rel: float = 0.1
-    # An eval loss (3+ evals) ending within 1% of its best is a model still getting
-    # better on held-out data: the noisy train band costs nothing visible.
+    # An eval loss or a task metric (3+ evals) ending within 1% of its best is a model
+    # still getting better on held-out data: the noisy train band costs nothing visible.
     eval_points: int = 3
     eval_at_best: float = 0.01
 
@@ -60,8 +61,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     differences). Warning above 5% while the second half no longer falls (a
     noisy band that has stopped descending), info otherwise: a noisy loss that
     still falls 3%+ is learning through the noise, one that ends 10x below its
-    start has fitted its task, an eval loss (3+ evals) ending at its best says
-    held-out quality still improves, and a spread above the loss's own level is
+    start has fitted its task, an eval loss or a task metric (3+ evals: WER,
+    accuracy, ROUGE, ...) ending at its best says held-out quality still improves
+    (a seq2seq eval loss can tick up while its WER keeps falling), and a spread above the loss's own level is
     instability (NaN, spikes, fp16), not sampling noise. The regime unknown gives at
     most info, except for a batch of 1-2 (one or two samples a step in any
     regime); pre-training with a token batch and RL runs (prompts x generations,
@@ -151,16 +153,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
 
 def _eval_at_best(run: Run, p: Params) -> bool:
-    """The eval loss ends at (within 1% of) its best, below where it began: held-out
-    quality still improves, so the train loss's band is noise the run learns through."""
-    ev = run.get("eval_loss")
-    if ev is None:
-        return False
-    e = ev.finite().values
+    """The eval loss, or a task metric, ends at (within 1% of) its best, past where it
+    began: held-out quality still improves, so the train loss's band is noise the run
+    learns through."""
+    curves = [(run.get("eval_loss"), False), *task_metrics(run)]
+    return any(s is not None and _ends_at_best(s, higher, p) for s, higher in curves)
+
+
+def _ends_at_best(s: Series, higher: bool, p: Params) -> bool:
+    e = s.finite().values
     if e.size < p.eval_points:
         return False
-    best = float(e.min())
-    return float(e[-1]) <= best + p.eval_at_best * abs(best) and float(e[0]) > best
+    e = e if higher else -e  # higher is better from here on
+    best = float(e.max())
+    return float(e[-1]) >= best - p.eval_at_best * abs(best) and float(e[0]) < best
 
 
 def _solved(loss: Series, p: Params) -> bool:
