@@ -120,7 +120,9 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
                 Symptom("loss-scale", at, f"loss scale is {float(low.min()):g} (floor {floor:g})")
             )
         elif len(f) >= 3:
-            late = median(f.values[-max(3, len(f) // 10) :])
+            # where the scale ended: the median of its last logs, or the last one when
+            # it is still falling (a scale halving at every log has its state at the end)
+            late = min(median(f.values[-max(3, len(f) // 10) :]), float(f.values[-1]))
             top = float(f.values.max())
             if late <= floor or (late > 0 and top / late >= t.scale_drop):
                 at = int(f.steps[int(np.argmax(f.values <= max(late, t.scale_min) * 1.0001))])
