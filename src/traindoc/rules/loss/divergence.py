@@ -60,6 +60,10 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # ... or its last third all sits 10%+ and 6 noise sigmas (of the points before it,
+    # at least 0.5% of their level) above the level it rose from (warning).
+    step_sigmas: float = 6.0
+    step_noise_floor: float = 0.005
     # A short log whose best is 100x under its earlier level has solved its loss to ~0:
     # there a rise must be 5% of what it learned (head - best), not of the best.
     solved_ratio: float = 100.0
@@ -142,7 +146,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning); or its last loss is 3x the median of
+    each of 4+ points by 10%+ in all (warning); or its last third all sits 10%+ and 6
+    noise sigmas of the points before it above the level it rose from (warning: a quiet
+    log of epoch means or interval averages that steps up and stays); or its last loss is 3x the median of
     the 3 before it while every eval curve logged at that step is 5%+ worse than at
     the eval before (warning: the model got worse, not one batch); or its last third
     all sits 25%+ above its best level while a train task metric (Keras' `acc`) is
@@ -877,7 +883,21 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     )
     into_nan = then_nonfinite and float(y[-1]) >= (1 + p.short_hold_rise) * level
     holds = holds or into_nan
-    if not (holds or orders or steady):
+    # ... or a step up of 10%+ that holds at each of the last third and stands 6 noise
+    # sigmas of the points before it above their level: quiet logs (epoch means,
+    # interval averages) that jump and stay up, which their own noise cannot explain
+    before = y[: n - k]
+    sigma = (
+        max(diff_mad(before) / math.sqrt(2), p.step_noise_floor * level)
+        if before.size >= 3
+        else math.inf
+    )
+    stepped = (
+        k >= 2
+        and before.size >= 3
+        and bool(np.all(late >= max((1 + p.min_rise) * level, level + p.step_sigmas * sigma)))
+    )
+    if not (holds or orders or steady or stepped):
         return None
     # A loss solved to ~0 (100x under where it was) wobbles by large relative amounts:
     # 3.5e-5 -> 0.007 is 200x and nothing. Only a rise of 5%+ of what it learned counts.
