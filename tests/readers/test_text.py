@@ -414,3 +414,35 @@ def test_a_batch_stated_in_prose_is_a_fact(tmp_path: Path) -> None:
     log.write_text("the batch was large\n" + "step 1 loss 2.0\nstep 2 loss 1.9\n")
     (run,) = load_runs(log)
     assert run.fact("per_device_batch") is None
+
+
+def _finalized(tmp_path: Path, body: str):
+    """The run as diagnose sees it: read, then the derived facts and losses added."""
+    from traindoc.pipeline import load_all
+
+    path = tmp_path / "train.log"
+    path.write_text(body)
+    (run,) = load_all(path)
+    return run
+
+
+def test_a_gan_log_sums_no_generator_and_discriminator_loss(tmp_path: Path) -> None:
+    # PyTorch's DCGAN example prints both players' losses; the generator's rises as the
+    # discriminator improves, so their sum is no learning curve to judge
+    body = "".join(
+        f"[{ep}/5][{b}/1583]\tLoss_D: {d:.4f}\tLoss_G: {g:.4f}\tD(x): 0.7000\tD(G(z)): 0.2 / 0.2\n"
+        for ep, b, d, g in ((0, 0, 1.83, 4.62), (0, 50, 0.41, 6.11), (0, 100, 0.35, 7.02))
+    )
+    run = _finalized(tmp_path, body)
+    assert run.get("loss") is None  # no sum of the two opponents
+    assert run.get("loss_d") is not None and run.get("loss_g") is not None
+    assert run.fact("task") == "gan"
+
+
+def test_detector_loss_parts_are_still_summed(tmp_path: Path) -> None:
+    body = "".join(
+        f"iter: {i}  loss_cls: {c}  loss_box_reg: {b}\n"
+        for i, c, b in ((20, 0.7, 0.5), (40, 0.6, 0.45))
+    )
+    run = _finalized(tmp_path, body)
+    assert run.get("loss") is not None and run.fact("task") != "gan"

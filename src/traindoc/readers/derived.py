@@ -182,6 +182,8 @@ def _derived_losses(run: Run) -> Run:
             continue
         if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:
             continue  # parts of two models (verl's actor/pg_loss, critic/vf_loss): no one loss
+        if adversarial([p.name for p in parts]):
+            continue  # a GAN's generator and discriminator losses: opponents, not one loss
         if len(parts) == 1:
             (one,) = parts
             series[target] = replace(
@@ -261,11 +263,34 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
         facts["regime"] = Fact("full-finetune", src)
 
 
+# The two players of a GAN: a generator's and a discriminator's (critic's) loss, by
+# the names the common code prints (DCGAN's Loss_G / Loss_D, Keras' g_loss / d_loss,
+# errG / errD, loss_gen / loss_disc, StyleGAN's Loss/G/loss).
+_PLAYER = re.compile(
+    r"(?:^|[_/ .-])(?:(g|gen|generator|errg|netg)|(d|dis|disc|discriminator|critic|errd|netd))"
+    r"(?:$|[_/ .-])",
+    re.I,
+)
+
+
+def adversarial(names: list[str]) -> bool:
+    """Loss names of a generator and of a discriminator both present: a GAN, whose
+    generator loss rises as its opponent improves (no learning curve to read)."""
+    players: set[int] = set()
+    for name in names:
+        for m in _PLAYER.finditer(name):
+            players.add(1 if m.group(1) else 2)
+    return players == {1, 2}
+
+
 def _task(run: Run, facts: dict[str, Fact]) -> None:
     if "task" in facts:
         return
     if run.get(Signal.REWARD) is not None or run.get(Signal.REWARD_STD) is not None:
         facts["task"] = Fact("rl", "inferred: a reward series is logged")
+    elif adversarial([n for n in run.series if "loss" in n.lower() or n.lower().startswith("err")]):
+        names = ", ".join(n for n in sorted(run.series) if "loss" in n.lower())[:80]
+        facts["task"] = Fact("gan", f"inferred: a generator and a discriminator loss ({names})")
     elif _val(facts, "num_classes"):
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")
     elif _val(facts, "vocab_size"):
