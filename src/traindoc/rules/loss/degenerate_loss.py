@@ -94,7 +94,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the 3 logs after it; a first log later than step 0 may be an epoch mean that
     holds the first descent, so it is not discounted). A repeated bf16
     value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
-    Zeros reached gradually from under 0.01 are convergence (info).
+    Zeros reached gradually from under 0.01 are convergence (info). Values under
+    5e-5 count as zeros (a 4-decimal logger prints them as 0.0000), except when every
+    log is under it, none is 0 and 3+ differ: a logger printing 1.9500e-05, 1.8771e-05
+    resolves that scale, so it is a small-scale loss (a pose model's heatmap MSE), not 0.
 
     **Why it matters.** Different batches give different losses. Exact zeros after
     a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
@@ -122,7 +125,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # Zero at 4-decimal print precision: a cross-entropy of 1.8e-6 right after 12.18
     # (perplexity 1.0) is as impossible as an exact 0.
     zeros_at = np.abs(y) < p.zero_below
-    if zeros_at.any():  # else y as it is: no copy of a long loss
+    # ... unless every log lies under it, none is 0 and they differ (1.9500e-05,
+    # 1.8771e-05, ...: scientific notation): the logger resolves that scale, so these
+    # are the values of a small-scale loss (an MSE on normalised targets), not zeros.
+    resolved = bool(zeros_at.all()) and not bool((y == 0).any()) and np.unique(y).size >= 3
+    if zeros_at.any() and not resolved:  # else y as it is: no copy of a long loss
         y = np.where(zeros_at, 0.0, y)
     del zeros_at
     starts = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -75,6 +76,14 @@ class Params:
     epoch_points: int = 4
     epoch_spread: float = 0.02
     epoch_fitted: float = 0.9
+    # A top-5 accuracy (a metric only a classifier logs) under 5% at every one of 3+ logs
+    # from epoch 10 on, while the loss falls under `frozen_max_drop`: 5% is what top-5
+    # scores by chance over 100 classes (and is below chance for fewer); a classifier
+    # that learned anything in 10 passes over its data ranks the true class in its top 5
+    # far more often, whatever the number of classes.
+    topk_late_epoch: float = 10.0
+    topk_chance: float = 0.05
+    topk_points: int = 3
 
 
 @rule(
@@ -157,6 +166,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
     change).
 
+    A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
+    metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
+    while the loss falls under 10% over the log, settles it however short or late the
+    window (warning): 5% is what top-5 scores by guessing over 100 classes, and is below
+    guessing for fewer, while a classifier that learned anything in 10 passes over its
+    data ranks the true class in its top 5 far more often (a MEAL-V2 distillation at
+    epoch 46 with Top-5 1.28%). A log printing any value above 1 is in percent; values
+    all at or under 1 are read as fractions (0.30 is 30%, the conservative reading). A
+    plain (top-1) accuracy is not read this way: a classifier over 1000 classes can sit
+    under 1% honestly, and Keras prints a meaningless near-zero `acc` for regressions.
+
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
     true classes occur, the last matrix the log prints, settles it however short the
@@ -201,6 +221,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield _dead_gradients(run, f, gn)
         return
     if (hit := _frozen_metric(run, f, p)) is not None or (hit := _frozen_evals(run)) is not None:
+        yield hit
+        return
+    if (hit := _top5_at_chance(run, f, p)) is not None:
         yield hit
         return
     if starts_mid_run(f):
@@ -561,6 +584,67 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
                 "(0, or far too low / high), the labels (encoded as the loss expects? all one "
                 "class?), class imbalance, and that the trained parameters are the ones used "
                 "for prediction."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+_TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
+
+
+def _top5_at_chance(run: Run, loss: Series, p: Params) -> Hit | None:
+    """A top-5 accuracy under 5% at every one of 3+ logs from epoch 10 on, with a loss
+    that falls under `frozen_max_drop` over the log (warning). Percent or fraction: a log
+    printing a value above 1 is in percent; otherwise values are read as fractions (the
+    conservative reading: 0.5 is 50%, not 0.5%)."""
+    ep = run.get("epoch")
+    if ep is None or not len(ep.finite()):
+        return None
+    y = loss.values
+    if y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop:
+        return None
+    e = ep.finite()
+    for m in run.series.values():
+        if kind(m.name) != "task" or not _TOP5.search(m.name.lower()):
+            continue
+        mf = m.finite()
+        v = mf.values
+        if v.size < p.topk_points:
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        scale = 100.0 if float(v.max()) > 1.0 else 1.0
+        top = float(v.max()) / scale
+        if top >= p.topk_chance:
+            continue
+        return Hit(
+            title=(
+                f"{m.name} stays under {p.topk_chance:.0%} (at most {top:.2%}) at all {v.size} logs "
+                f"from epoch {int(at.min())} on, while the loss moves {fmt(float(y[0]))} -> "
+                f"{fmt(float(y[-1]))}: the classifier is guessing"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "max_top5": top,
+                "logs": int(v.size),
+                "first_epoch": float(at.min()),
+                "start_loss": float(y[0]),
+                "end_loss": float(y[-1]),
+            },
+            explanation=(
+                f"A top-5 accuracy of {p.topk_chance:.0%} is what guessing scores over 100 classes, "
+                "and less than guessing over fewer. After 10 or more passes over the data a "
+                "classifier that has learned anything puts the true class in its top 5 far more "
+                "often; this one still does not, and its loss is not falling either."
+            ),
+            prescription=(
+                "Check that the labels match the inputs (and the class count of the head), the "
+                "LR (0, or far too low / high), that the parameters being trained are the ones "
+                "used for prediction, and that the loss is computed from the model's logits."
             ),
             severity=Severity.WARNING,
         )
