@@ -207,8 +207,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     loss = run.get("loss")
     if run.is_rl:
         return
-    if loss is None:  # only task metrics logged (an accuracy per epoch)
-        if (hit := _frozen_metrics(run, p)) is not None:
+    if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
+        if (hit := _frozen_metrics(run, p) or _top5_at_chance(run, None, p)) is not None:
             yield hit
         return
     f = loss.finite()
@@ -593,7 +593,7 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
 _TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
 
 
-def _top5_at_chance(run: Run, loss: Series, p: Params) -> Hit | None:
+def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """A top-5 accuracy under 5% at every one of 3+ logs from epoch 10 on, with a loss
     that falls under `frozen_max_drop` over the log (warning). Percent or fraction: a log
     printing a value above 1 is in percent; otherwise values are read as fractions (the
@@ -601,8 +601,11 @@ def _top5_at_chance(run: Run, loss: Series, p: Params) -> Hit | None:
     ep = run.get("epoch")
     if ep is None or not len(ep.finite()):
         return None
-    y = loss.values
-    if y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop:
+    # no single loss (a GAN's two players, a metrics-only log): the metric alone
+    y = loss.values if loss is not None else np.array([np.nan, np.nan])
+    if loss is not None and (
+        y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop
+    ):
         return None
     e = ep.finite()
     for m in run.series.values():
@@ -622,8 +625,13 @@ def _top5_at_chance(run: Run, loss: Series, p: Params) -> Hit | None:
         return Hit(
             title=(
                 f"{m.name} stays under {p.topk_chance:.0%} (at most {top:.2%}) at all {v.size} logs "
-                f"from epoch {int(at.min())} on, while the loss moves {fmt(float(y[0]))} -> "
-                f"{fmt(float(y[-1]))}: the classifier is guessing"
+                f"from epoch {int(at.min())} on"
+                + (
+                    f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}"
+                    if loss is not None
+                    else ""
+                )
+                + ": the classifier is guessing"
             ),
             step=int(mf.steps[0]),
             end_step=int(mf.steps[-1]),
@@ -632,14 +640,17 @@ def _top5_at_chance(run: Run, loss: Series, p: Params) -> Hit | None:
                 "max_top5": top,
                 "logs": int(v.size),
                 "first_epoch": float(at.min()),
-                "start_loss": float(y[0]),
-                "end_loss": float(y[-1]),
+                **(
+                    {"start_loss": float(y[0]), "end_loss": float(y[-1])}
+                    if loss is not None
+                    else {}
+                ),
             },
             explanation=(
                 f"A top-5 accuracy of {p.topk_chance:.0%} is what guessing scores over 100 classes, "
                 "and less than guessing over fewer. After 10 or more passes over the data a "
                 "classifier that has learned anything puts the true class in its top 5 far more "
-                "often; this one still does not, and its loss is not falling either."
+                "often; this one still does not, and no loss it logs is falling either."
             ),
             prescription=(
                 "Check that the labels match the inputs (and the class count of the head), the "
