@@ -148,10 +148,14 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         if not (epoch >= 1 or (not run.fact("steps_ordinal") and step >= p.short_after_steps)):
             continue  # before an epoch or 100 updates a fresh model is at ln(C) by design
         flo = fl.known(run) or fl.infer(v, 0.0, run)
-        if flo is None or flo.count > 1024:
+        if flo is None:
             continue
         lo, hi = fl.band(run, flo.value)
         if not lo <= v <= hi:
+            continue
+        if flo.count > 1024:  # a vocabulary: no accuracy is at chance 1/V; only exactness tells
+            if (hit := _exactly_ln_c(run, name, v, step, epoch, p, flo)) is not None:
+                return hit
             continue
         # the losses in the band: this one's, and the other loss's (train / eval) when
         # every one of its logs sits there too (Keras' loss and val_loss on one line)
@@ -163,7 +167,7 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         # every accuracy at chance at each of its logs (acc and val_acc both count)
         at_chance = [m for m in fl.chance_metrics(run, flo.count) if _every_log(run, m, flo, 1)]
         logs = sum(len(run.get(m).finite()) for m in at_chance)  # type: ignore[union-attr]
-        if not at_chance and (hit := _exactly_ln_c(run, name, v, step, epoch, p)) is not None:
+        if not at_chance and (hit := _exactly_ln_c(run, name, v, step, epoch, p, flo)) is not None:
             return hit
         if not at_chance or losses + logs < p.short_measurements:
             continue
@@ -198,16 +202,23 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
     return None
 
 
-def _exactly_ln_c(run: Run, name: str, v: float, step: int, epoch: float, p: Params) -> Hit | None:
+def _exactly_ln_c(
+    run: Run, name: str, v: float, step: int, epoch: float, p: Params, flo: fl.Floor
+) -> Hit | None:
     """One loss, after updates, equal to ln(C) of a small class count to its 4th digit
-    (0.6931, 1.0986, 2.3026): a learning model passes such a value only in its first
-    steps, so one log there is the model guessing uniformly (warning). Not DPO / RL,
+    (0.6931, 1.0986, 2.3026), or to ln(V) of the run's vocabulary (known, or a known
+    tokenizer's: 10.8249 for GPT-2's 50257): a learning model passes such a value only
+    in its first steps, so one log there is the model guessing uniformly (warning). Not
+    a bf16 value (its grid puts every loss near ln(V) on one number), not DPO / RL,
     whose loss is ln 2 by construction at the start."""
     if run.is_rl or run.fact("task") == "rl" or run.get("rewards/margins") is not None:
         return None
-    c = next(
-        (c for c in range(2, p.exact_max_classes + 1) if abs(v - math.log(c)) <= p.exact_tol), None
-    )
+    small = range(2, p.exact_max_classes + 1)
+    c = next((c for c in small if abs(v - math.log(c)) <= p.exact_tol), None)
+    if c is None and flo.how != "classes" and abs(v - flo.value) <= p.exact_tol:
+        if bool(fl.on_bf16_grid(np.array([v]))[0]):
+            return None  # 10.8125 is every loss from 10.78 to 10.84 in bf16
+        c = flo.count
     if c is None:
         return None
     when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
