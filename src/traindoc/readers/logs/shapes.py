@@ -116,6 +116,7 @@ _CLOCK_NAME = re.compile(
     r"(?:\w+/)?(?:total_|time_)?(?:eta|elapsed|left|remaining|remain|to_go)"
     r"(?:_time|_s|_sec|_secs|_seconds)?"
     r"|time_cost"  # MXNet's "Epoch[5] Time cost=1.147": the epoch's wall time
+    r"|wall_clock"  # BigDL's "[Wall Clock 197331.83s]": the seconds since the run began
 )
 
 
@@ -341,6 +342,10 @@ def analyse(shape: str) -> Plan:
             continue
         if key and _is_punct(toks, key_idx[0] - 1, "#") and _role(key, "", toks, t, nxt) == "value":
             used.update(key_idx)  # "#Images: 200" (PaddleSeg's eval): a count, never a metric
+            fields.append(Field(n, key, "skip"))
+            continue
+        if sep == "is" and kind(_base_key(key)) not in METRIC_KINDS:
+            used.update(key_idx)  # "Current momentum is 0.9.": a setting's clause, no metric
             fields.append(Field(n, key, "skip"))
             continue
         if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
@@ -570,6 +575,10 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
         return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
+    if base == "steps" and not unit and _is_punct(toks, t - 2, ":"):
+        # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235": the key alone (not
+        # "Total steps: 480", whose key keeps its words) counting the optimizer steps
+        return "step"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
@@ -617,6 +626,10 @@ def _fraction_fields(
         return [Field(n, key, "epoch"), Field(m, key, "epoch_total")]
     if base in _INNER_KEYS:
         return [Field(n, key, "inner"), Field(m, key, "inner_total")]
+    if key and is_furniture(base) and _is_punct(toks, _prev(toks, t), "["):
+        # a logger's word before a bracketed counter names no value: DINOv2's MetricLogger
+        # "Training  [     40/5000000]  eta: ..." counts the iterations, as a bare one does
+        key = ""
     if not key:
         # Two fractions in a row, "Train: [0/300][4050/5004]" (Swin, DeiT): the first is
         # the epoch, this one the batch within it.
@@ -698,10 +711,15 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         return tk.text[1:-1], sep, opened, [j]
     if tk.kind != "word":
         return "", sep, opened, []
+    if not sep and not opened and tk.text == "is" and (named := _is_key(toks, j, t, used)):
+        return named[0], "is", opened, named[1]
     if tk.text.lower() in _FILLER or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
         return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
+    if sep == ":" and t == j + 2 and _is_punct(toks, j - 1, ":") and "." in toks[j - 2].text:
+        # loguru's "{name}:{function}:{line}": "trainers.base_trainer:train_epochs:256"
+        return "", sep, opened, [j - 2, j]  # is the module, function and line, not a value
     if _SOURCE.search(tk.text):
         return "", sep, opened, [j]  # "(main_prune.py 310):": where, not what
     idx = [j]
@@ -779,6 +797,49 @@ def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] 
 
 
 _AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
+
+
+def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list[int]] | None:
+    """(key, its token indices, `is` included) when the `is` at j joins a name to the
+    number t after it in a log's clauses, BigDL's DistriOptimizer: "Throughput is 408.4
+    records/second. Loss is 1.2645824. Current learning rate is 0.0462... Current
+    momentum is 0.9.". The words before `is` must end in a signal's name ("Current
+    learning rate" -> the LR), or be a capitalised name whose number ends the clause
+    ("Current momentum is 0.9.": a setting, read as nothing but no longer prose), so a
+    sentence's "the loss is 2.0 here" or "my learning rate is 0.0001" stays prose: the
+    clause must open the line or follow a stop, as the logger's clauses do."""
+    idx: list[int] = []
+    n = _prev(toks, j)
+    while (
+        len(idx) < MAX_KEY_WORDS
+        and n >= 0
+        and toks[n].kind == "word"
+        and n not in used
+        and toks[n].text.lower() not in _FILLER
+        and toks[n].text not in _LEVELS
+    ):
+        idx.insert(0, n)
+        if n < 2 or toks[n - 1].text != " ":
+            break
+        n -= 2
+    if not idx:
+        return None
+    before = _prev(toks, idx[0])
+    if before >= 0 and toks[before].kind not in ("punct", "slot", "qslot"):
+        return None  # "the loss is 2.0 here": a clause opens the line or follows its stop
+    keep = _best_suffix([toks[i].text for i in idx])
+    idx = idx[len(idx) - keep :]
+    key = " ".join(toks[i].text for i in idx)
+    if kind(key) in METRIC_KINDS:
+        return key, [*idx, j]
+    ends = t + 1 >= len(toks) or (
+        toks[t + 1].kind == "punct"
+        and toks[t + 1].text in ".,;"
+        and (t + 2 >= len(toks) or toks[t + 2].kind == "space")
+    )
+    if toks[idx[0]].text[:1].isupper() and ends:
+        return key, [*idx, j]
+    return None
 
 
 def _best_suffix(words: list[str]) -> int:

@@ -1,0 +1,175 @@
+"""Reader fixes found on a fresh sample of pasted logs (readers16): BigDL's `Loss is X.`
+clauses, values set in Markdown bold inside a line, DINOv2's `Training  [40/5000000]`
+counter, loguru's `module:function:line`, a step total that belongs to another counter,
+and diffusion-pipe's `steps: N loss: X` lines.
+
+Each fix is built on the real lines (source quoted) and has a near miss it must leave alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import one_log
+
+
+def _values(run, name: str) -> list[float]:
+    return [float(v) for v in run.get(name).values]
+
+
+def _steps(run, name: str) -> list[float]:
+    return [float(s) for s in run.get(name).steps]
+
+
+# -- 1. "Name is value." clauses of a log line (BigDL's DistriOptimizer) ------------------
+
+# https://github.com/intel/ipex-llm/issues/1486
+_BIGDL = "".join(
+    f"2017-08-20 16:11:{s} INFO  DistriOptimizer$:295 - [Epoch 64 {n}/1281167][Iteration {i}]"
+    f"[Wall Clock {c}s] Train 1792 in 4.387814632seconds. Throughput is {tp} records/second. "
+    f"Loss is {loss}. Current learning rate is {lr}. Current weight decay is 1.0E-4. "
+    "Current momentum is 0.9.\n"
+    for s, n, i, c, tp, loss, lr in [
+        ("38", 736512, 45457, "197331.83477254", "408.40378", "1.2645824", "0.04628416419774555"),
+        ("42", 738304, 45458, "197336.222587172", "398.6954", "1.308916", "0.046282765356364115"),
+        ("46", 740096, 45459, "197340.717246379", "447.22968", "Infinity", "0.046281366472703075"),
+    ]
+)
+
+
+def test_is_clauses_of_a_log_line_are_read(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _BIGDL)
+    assert _steps(run, "loss") == [45457.0, 45458.0, 45459.0]
+    loss = _values(run, "loss")
+    assert loss[:2] == [1.2645824, 1.308916] and loss[2] == float("inf")
+    assert _values(run, "lr")[0] == 0.04628416419774555
+    assert _values(run, "throughput") == [408.40378, 398.6954, 447.22968]
+    # the seconds since the run began, and the settings' clauses, are no metrics
+    assert not {"wall_clock", "current_momentum", "current_weight_decay"} & set(run.series)
+
+
+def test_an_is_in_a_sentence_is_no_key(tmp_path: Path) -> None:
+    # https://github.com/...: a reporter's sentence before the log (near miss): prose
+    body = (
+        "my training datasets contains 12300*8 data ,and my calsss is 3, my learning rate "
+        "is 0.0001. \nstep 1 | loss 2.0\nthe loss is 1.5 here\nstep 2 | loss 1.9\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.0, 1.9]
+    assert run.get("lr") is None
+
+
+# -- 2. a value set in bold inside a pasted line -----------------------------------------
+
+# https://github.com/intel/ipex-llm/issues/1185
+_BOLD = (
+    "2017-06-30 14:59:17 INFO  DistriOptimizer$:283 - [Epoch 1 0/1281167][Iteration 1][Wall "
+    "Clock 0.0s] Train 704 in 182.19868339seconds. Throughput is 3.8639138 records/second. "
+    "Loss is **6.907648**. Current learning rate is 0.0896. Current weight decay is 1.0E-4. "
+    "Current momentum is 0.9.\n"
+    "…\n"
+    "2017-07-02 23:55:34 INFO  DistriOptimizer$:283 - [Epoch 35 81664/1281167][Iteration "
+    "**61997**][Wall Clock 205155.258403651s] Train 704 in 3.317392829seconds. Throughput is "
+    "212.21484 records/second. Loss is **6.9102383**. Current learning rate\n"
+)
+
+
+def test_bold_values_inside_a_line_are_the_values(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _BOLD)
+    assert _values(run, "loss") == [6.907648, 6.9102383]
+    assert _steps(run, "loss") == [1.0, 61997.0]
+
+
+def test_bold_words_and_powers_stay_as_printed(tmp_path: Path) -> None:
+    run = one_log(tmp_path, "**Note** step 1 loss: 2.5\nstep 2 loss: 2**3\nstep 3 loss: 2.25\n")
+    assert _values(run, "loss")[0] == 2.5 and 8.0 not in _values(run, "loss")
+
+
+# -- 3. a logger's word before a bracketed counter ---------------------------------------
+
+# https://github.com/facebookresearch/dinov2/issues/143
+_DINO = "".join(
+    f"I20250119 10:05:{s} 90 dinov2 helpers.py:102] Training  [     {i}/5000000]  eta: "
+    f"{eta}  lr: 0.0000 (0.0000)  wd: 0.0400 (0.0400)  mom: 0.9960 (0.9960)  last_layer_lr: "
+    "0.0000 (0.0000)  current_batch_size: 40.0000 (40.0000)  total_loss: inf (inf)  "
+    f"dino_local_crops_loss: {d} (10.5017)  dino_global_crops_loss: 1.3123 (1.3125)  "
+    "koleo_loss: inf (inf)  ibot_loss: 2.9919 (2.9921)  time: 1.576891  data: 0.000217  "
+    "max mem: 67339\n"
+    for s, i, eta, d in [
+        ("11", 40, "221 days, 20:36:05", "10.5020"),
+        ("26", 50, "195 days, 10:45:44", "10.5010"),
+        ("40", 60, "177 days, 13:19:18", "10.5010"),
+    ]
+)
+
+
+def test_a_metric_loggers_bracketed_counter_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _DINO)
+    assert _steps(run, "loss") == [40.0, 50.0, 60.0]
+    assert _values(run, "dino_local_crops_loss") == [10.502, 10.501, 10.501]
+
+
+def test_swins_epoch_and_batch_brackets_still_read(tmp_path: Path) -> None:
+    # Swin / DeiT (near miss): "Train: [0/300][4050/5004]" is epoch 0, batch 4050
+    body = "".join(
+        f"[2021-05-02 10:00:0{k}] (main.py 227): INFO Train: [{e}/300][{b}/5004]\teta 0:21:48 "
+        f"lr 0.000100\ttime 0.2612 (0.2604)\tloss {loss} ({loss})\tgrad_norm 0.4 (0.5)\n"
+        for k, (e, b, loss) in enumerate([(1, 100, "6.9"), (2, 100, "6.8")])
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [100.0, 5104.0]
+
+
+# -- 4. loguru's "module:function:line", and a step total that is another counter's ------
+
+# https://github.com/nv-tlabs/LION/issues/9
+_LION = "".join(
+    f"2023-01-25 01:0{m}.{ms} | INFO     | trainers.base_trainer:train_epochs:256 - [R0] | "
+    f"E{e} iter[ 14/ 15] | [Loss] nan | [exp] ./exp/0125/car/3dbf3ah_hvae_lion_B40 | [step]  "
+    f"{step} | [url] none | [time] 0.4m (~4h) |[best] 0 -100.000x1e-2 \n"
+    for m, ms, e, step in [("3:05", "674", 104, 1574), ("3:31", "050", 105, 1589)]
+)
+
+
+def test_loguru_source_location_is_no_metric(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _LION)
+    assert _steps(run, "loss") == [1574.0, 1589.0]
+    assert "train_epochs" not in run.series
+
+
+def test_a_step_total_is_the_steps_own_counters(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _LION)
+    assert run.fact("max_steps") is None  # 15 batches an epoch, no run length
+    # near miss: the step's own total is still the run's length
+    body = "iter 10/500 | loss 2.5\niter 20/500 | loss 2.4\niter 30/500 | loss 2.3\n"
+    assert one_log(tmp_path, body).fact("max_steps") == 500
+
+
+# -- 5. diffusion-pipe's "steps: N" ------------------------------------------------------
+
+# https://github.com/tdrussell/diffusion-pipe/issues/531
+_DPIPE = (
+    "steps: 16 loss: 0.7332 iter time (s): 3.181 samples/sec: 0.314\n"
+    "[2026-07-30 09:16:29,681] [INFO] [logging.py:123:log_dist] [Rank 0] step=17, skipped=0, "
+    "lr=[1e-06], mom=[0.0]\n"
+    "steps: 17 loss: 0.5994 iter time (s): 3.162 samples/sec: 0.316\n"
+    "[2026-07-30 09:16:32,952] [INFO] [logging.py:123:log_dist] [Rank 0] step=18, skipped=0, "
+    "lr=[1e-06], mom=[0.0]\n"
+    "steps: 18 loss: nan iter time (s): 3.235 samples/sec: 0.309\n"
+)
+
+
+def test_steps_key_alone_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _DPIPE)
+    assert _steps(run, "loss") == [16.0, 17.0, 18.0]
+    assert _values(run, "loss")[:2] == [0.7332, 0.5994]
+
+
+def test_a_steps_bar_or_a_total_steps_setting_is_no_step_key(tmp_path: Path) -> None:
+    # kohya's bar (near miss): its "steps:  13%" is the share done, the count after it the step
+    body = "".join(
+        f"steps:  {p}%|##   | {n}/3300 [21:33<2:20:06,  2.94s/it, avr_loss={loss}]\n"
+        for p, n, loss in [(13, 440, "0.12"), (20, 660, "0.11")]
+    )
+    run = one_log(tmp_path, "Total steps: 480\n" + body)
+    assert _steps(run, "loss") == [440.0, 660.0]
