@@ -173,3 +173,51 @@ def test_a_steps_bar_or_a_total_steps_setting_is_no_step_key(tmp_path: Path) -> 
     )
     run = one_log(tmp_path, "Total steps: 480\n" + body)
     assert _steps(run, "loss") == [440.0, 660.0]
+
+
+# -- 6. OpenPCDet's "Acc_iter N" is its global iteration, not an accuracy ----------------
+
+# https://github.com/open-mmlab/OpenPCDet/pull/1229
+_PCDET = (
+    "2023-01-05 16:34:37,748   INFO  Train:    1/3 ( 33%) [   0/323 (  0%)]  Loss: 516.7 (517.)"
+    "  LR: 1.000e-04  Time cost: 00:04/21:46 [00:04/1:05:18]  Acc_iter 1           Data time: "
+    "0.87(0.87)  Forward time: 3.18(3.18)  Batch time: 4.04(4.04)\n"
+    "2023-01-05 16:34:49,377   INFO  Train:    1/3 ( 33%) [  49/323 ( 15%)]  Loss: 36.77 (81.7)"
+    "  LR: 1.351e-04  Time cost: 00:15/01:25 [00:15/04:48]  Acc_iter 50          Data time: "
+    "0.00(0.02)  Forward time: 0.31(0.29)  Batch time: 0.31(0.31)\n"
+)
+
+
+def test_accumulated_iteration_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _PCDET)
+    assert _steps(run, "loss") == [1.0, 50.0]
+    assert _values(run, "loss") == [516.7, 36.77]
+    assert "acc_iter" not in run.series
+
+
+# -- 7. DeepSpeed-Chat's reward on the line after each step's losses ---------------------
+
+# https://github.com/deepspeedai/DeepSpeedExamples/issues/444
+_DSCHAT = (
+    "|E2E latency=2.12s |Gather latency=0.00s (0.00%) |Generate time=1.59s (75.13%) |Training "
+    "time=0.42s (19.78%) |Others=0.11 (5.09%)|CurSamplesPerSec=1.89 |AvgSamplesPerSec=1.95\n"
+    "epoch: 0|step: 3183|ppo_ep: 1|act_loss: 30.921875|cri_loss: 30.515625|unsuper_loss: 0.0\n"
+    "average reward score: -7.80859375\n"
+    "-------------------------------------------------------------------------------------\n"
+    "|E2E latency=2.14s |Gather latency=0.00s (0.00%) |Generate time=1.62s (75.39%) |Training "
+    "time=0.42s (19.74%) |Others=0.10 (4.87%)|CurSamplesPerSec=1.87 |AvgSamplesPerSec=1.95\n"
+    "epoch: 0|step: 3184|ppo_ep: 1|act_loss: inf|cri_loss: inf|unsuper_loss: 0.0\n"
+    "average reward score: -6.359375\n"
+)
+
+
+def test_a_reward_alone_on_its_line_takes_the_step_before(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _DSCHAT)
+    assert _steps(run, "reward") == [3183.0, 3184.0]
+    assert _values(run, "reward") == [-7.80859375, -6.359375]
+
+
+def test_a_reward_setting_with_words_is_no_record(tmp_path: Path) -> None:
+    # near miss: a sentence naming a reward stays prose, no reward series
+    body = "step 1 | loss 2.0\nthe reward we use is 1.0 for a correct answer\nstep 2 | loss 1.9\n"
+    assert one_log(tmp_path, body).get("reward") is None

@@ -161,6 +161,9 @@ ALIASES: dict[str, Signal] = {
             "objective/scores",  # TRL's PPO / RLOO from 0.12: the reward model's score
             "rollout/ep_rew_mean",  # Stable-Baselines3: the mean episode return
             "total_rewards_mean",  # mlx_lm GRPO: "Total rewards mean" (the batch mean)
+            # DeepSpeed-Chat step 3: "average reward score: -7.80859375" under each step's
+            # "epoch: 0|step: 3183|ppo_ep: 1|act_loss: ..." line (the reward model's mean)
+            "average_reward_score",
         ],
         Signal.REWARD,
     ),
@@ -234,6 +237,9 @@ TEXT_STEP_KEYS = (
     "trainer/global_step",
     "current_steps",  # LLaMA-Factory
     "_step",
+    # OpenPCDet's "Acc_iter 150" (its accumulated_iter): the run's iteration, never an accuracy
+    "acc_iter",
+    "accumulated_iter",
 )
 # Words after a number that make it a step ("250 iterations -- validation loss 2.11").
 STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")

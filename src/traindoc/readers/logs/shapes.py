@@ -495,8 +495,11 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if steps and not keyed and all(f.role in ("epoch", "epoch_total", "skip") for f in fields):
         return Plan("epoch", tuple(fields))
     if len(keyed) == 1 and not steps:
-        # (a quoted key is a printed dict cut short: "{'loss': 0.09" before a gap)
-        loose = _metric_kind(keyed[0]) in ("loss", "eval_loss") and not free and not dicts
+        # (a quoted key is a printed dict cut short: "{'loss': 0.09" before a gap); a
+        # reward alone on its line is a loop's too (DeepSpeed-Chat prints "average reward
+        # score: -7.8" on the line after each step's losses)
+        what = _metric_kind(keyed[0])
+        loose = what in ("loss", "eval_loss", "reward") and not free and not dicts
         return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
