@@ -221,3 +221,23 @@ def test_a_reward_setting_with_words_is_no_record(tmp_path: Path) -> None:
     # near miss: a sentence naming a reward stays prose, no reward series
     body = "step 1 | loss 2.0\nthe reward we use is 1.0 for a correct answer\nstep 2 | loss 1.9\n"
     assert one_log(tmp_path, body).get("reward") is None
+
+
+# -- 8. timm's train line with its loss right-aligned after "Loss:" ----------------------
+
+# https://github.com/huggingface/pytorch-image-models/issues/814
+_TIMM = (
+    "Train: 1 [4900/5004 ( 98%)]  Loss:  5.256130 (5.9318)  Time: 0.378s,  677.72/s  "
+    "(0.594s,  430.64/s)  LR: 2.133e-02  Data: 0.177 (0.388)\n"
+    "Train: 1 [4950/5004 ( 99%)]  Loss:  5.240257 (5.9251)  Time: 0.252s, 1015.06/s  "
+    "(0.594s,  430.75/s)  LR: 2.133e-02  Data: 0.013 (0.388)\n"
+    "Train: 2 [3150/5004 ( 63%)]  Loss:  5.354290 (5.3299)  Time: 2.027s,  126.31/s  "
+    "(0.598s,  427.82/s)  LR: 4.267e-02  Data: 1.821 (0.392)\n"
+)
+
+
+def test_timm_loss_padded_after_its_key_is_read(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _TIMM)
+    assert _values(run, "loss") == [5.25613, 5.240257, 5.35429]  # the value, not the mean
+    assert _steps(run, "loss") == [1 * 5004 + 4900.0, 1 * 5004 + 4950.0, 2 * 5004 + 3150.0]
+    assert _values(run, "lr") == [0.02133, 0.02133, 0.04267]
