@@ -241,3 +241,64 @@ def test_timm_loss_padded_after_its_key_is_read(tmp_path: Path) -> None:
     assert _values(run, "loss") == [5.25613, 5.240257, 5.35429]  # the value, not the mean
     assert _steps(run, "loss") == [1 * 5004 + 4900.0, 1 * 5004 + 4950.0, 2 * 5004 + 3150.0]
     assert _values(run, "lr") == [0.02133, 0.02133, 0.04267]
+
+
+# -- 9. clu's LoggingWriter (the Flax examples): "[step] key=value, ..." -----------------
+
+# https://github.com/google/flax/issues/3364 (two hosts print every line)
+_CLU = (
+    "I1002 21:43:14.805023 139917864867392 logging_writer.py:35] [936] "
+    "eval_accuracy=0.005859375, eval_loss=6.6112446784973145\n"
+    "I1002 21:43:14.805183 140396270327360 logging_writer.py:35] [936] "
+    "eval_accuracy=0.005859375, eval_loss=6.6112446784973145\n"
+    "I1002 21:43:51.424899 140400640460352 logging_writer.py:35] [1000] "
+    "steps_per_second=1.760847, train_accuracy=0.006696777418255806, "
+    "train_learning_rate=0.9738461971282959, train_loss=6.525280952453613\n"
+    "I1002 21:43:51.426173 139917864867392 logging_writer.py:35] [1000] "
+    "steps_per_second=1.760837, train_accuracy=0.006696777418255806, "
+    "train_learning_rate=0.9738461971282959, train_loss=6.525280952453613\n"
+)
+
+
+def test_a_bracketed_step_before_key_value_pairs_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _CLU)
+    assert _steps(run, "loss") == [1000.0] and _values(run, "loss") == [6.525280952453613]
+    assert _steps(run, "eval_loss") == [936.0]
+    assert _values(run, "lr") == [0.9738461971282959]
+
+
+def test_a_bracketed_number_before_words_is_no_step(tmp_path: Path) -> None:
+    # near miss: "[3] loss: ..." keeps its own step key's count
+    body = "step 10 [3] loss: 2.5\nstep 20 [3] loss: 2.4\n"
+    assert _steps(one_log(tmp_path, body), "loss") == [10.0, 20.0]
+
+
+# -- 10. the train metrics, an eval word, then the same keys for the eval ----------------
+
+# https://github.com/mravanelli/pytorch-kaldi/issues/66 (res.res)
+_KALDI = (
+    "ep=00 tr=['pretrain_train'] loss=2.532 err=0.573 valid=dev loss=1.701 err=0.432 "
+    "lr_architecture1=0.0002 lr_architecture2=0.0002 time(s)=27674\n"
+    "ep=01 tr=['pretrain_train'] loss=1.980 err=0.476 valid=dev loss=1.467 err=0.381 "
+    "lr_architecture1=0.0002 lr_architecture2=0.0002 time(s)=27512\n"
+    "ep=02 tr=['pretrain_train'] loss=1.779 err=0.437 valid=dev loss=1.372 err=0.360 "
+    "lr_architecture1=0.0002 lr_architecture2=0.0002 time(s)=36300\n"
+)
+
+
+def test_repeated_keys_after_an_eval_word_are_the_evals(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _KALDI)
+    assert _values(run, "loss") == [2.532, 1.98, 1.779]
+    assert _values(run, "eval_loss") == [1.701, 1.467, 1.372]
+    assert _steps(run, "eval_loss") == [0.0, 1.0, 2.0]
+
+
+def test_an_eval_line_without_repeated_keys_stays_an_eval(tmp_path: Path) -> None:
+    # near miss: a validation line of its own keeps its eval context
+    body = (
+        "epoch 1 train loss 2.5 acc 0.4\nepoch 1 valid loss 2.6 acc 0.3\n"
+        "epoch 2 train loss 2.3 acc 0.5\nepoch 2 valid loss 2.4 acc 0.4\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "eval_loss") == [2.6, 2.4]
+    assert _values(run, "loss") == [2.5, 2.3]

@@ -119,6 +119,7 @@ ALIASES: dict[str, Signal] = {
             # second optimizer's: a GAN's discriminator)
             "optim0_lr0",
             "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
+            "train_learning_rate",  # the Flax examples' clu writer: "[1000] ..., train_learning_rate=0.97"
         ],
         Signal.LR,
     ),

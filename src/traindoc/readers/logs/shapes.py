@@ -392,6 +392,7 @@ def analyse(shape: str) -> Plan:
             and any(ch.isalpha() for ch in tk.text)
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
+    fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -425,6 +426,39 @@ def _epoch_results(shape: str, start: int) -> Plan:
     fields = [Field(i, "", "skip") for i in range(before)]
     fields += [Field(f.slot + before, f.key, f.role, f.unit) for f in sub.fields]
     return Plan("record", tuple(fields), "eval", hint=True)
+
+
+def _split_at_eval_word(
+    toks: list[_Tok], slots: list[int], fields: list[Field], used: set[int], free: list[str]
+) -> list[Field]:
+    """A line that prints the train metrics, then an eval word, then the same keys again
+    (pytorch-kaldi's res.res: "ep=00 tr=['pretrain_train'] loss=2.532 err=0.573 valid=dev
+    loss=1.701 err=0.432 lr_architecture1=0.0002"): the repeated keys after the word are
+    the eval's, those before the train's, the others stay as they are; the eval words no
+    longer mark the whole line an eval (in place on `free`)."""
+    at = next(
+        (
+            i
+            for i, tk in enumerate(toks)
+            if tk.kind == "word" and i not in used and tk.text.lower() in _EVAL_WORDS
+        ),
+        None,
+    )
+    if at is None:
+        return fields
+    word = toks[at].text.lower()
+    before = {_base_key(f.key).lower() for f in fields if f.role == "value" and slots[f.slot] < at}
+    after = {_base_key(f.key).lower() for f in fields if f.role == "value" and slots[f.slot] > at}
+    both = (before & after) - {""}
+    if not both:
+        return fields
+    free[:] = [w for w in free if w.lower().strip("():") not in _EVAL_WORDS]  # "valid=dev"
+    return [
+        Field(f.slot, f"{word} {f.key}", f.role, f.unit)
+        if f.role == "value" and slots[f.slot] > at and _base_key(f.key).lower() in both
+        else f
+        for f in fields
+    ]
 
 
 def _in_sentence(fields: list[Field], free: list[str], spaced: set[int]) -> list[Field]:
@@ -592,6 +626,12 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         glued = t + 1 < len(toks) and toks[t + 1].kind == "punct" and toks[t + 1].text != ":"
         if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
             return "step"  # "420 | loss 3.56 | ..."
+        if _is_punct(toks, t - 1, "[") and _is_punct(toks, t + 1, "]"):
+            k = _next(toks, t + 1)
+            if k + 1 < len(toks) and toks[k].kind == "word" and _is_punct(toks, k + 1, "="):
+                # clu's LoggingWriter (the Flax examples): "[1000] steps_per_second=1.76,
+                # train_loss=6.52": the step in brackets opens its key=value pairs
+                return "step"
     return "value"
 
 
