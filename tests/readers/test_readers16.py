@@ -302,3 +302,58 @@ def test_an_eval_line_without_repeated_keys_stays_an_eval(tmp_path: Path) -> Non
     run = one_log(tmp_path, body)
     assert _values(run, "eval_loss") == [2.6, 2.4]
     assert _values(run, "loss") == [2.5, 2.3]
+
+
+# -- 11. MXNet's Speedometer batch range, a CJK key that counts the steps -----------------
+
+# https://github.com/deepinsight/insightface/issues/747 (the range lines around its one line)
+_MXNET_RANGE = (
+    "INFO:root:Epoch[0] Batch [20-40]\tSpeed: 610.04 samples/sec\tacc=0.000000 lossvalue=45.2\n"
+    "INFO:root:Epoch[0] Batch [40-60]\tSpeed: 608.04 samples/sec\tacc=0.000000 lossvalue=44.9\n"
+    "INFO:root:Epoch[0] Batch [60-80]        Speed: 606.04 samples/sec       acc=nan "
+    "lossvalue=nan\n"
+)
+
+
+def test_a_speedometer_batch_range_is_its_end(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _MXNET_RANGE)
+    assert _steps(run, "lossvalue") == [40.0, 60.0, 80.0]  # load_run derives the loss from it
+    loss = _values(run, "lossvalue")
+    assert loss[:2] == [45.2, 44.9] and loss[2] != loss[2]
+
+
+# https://github.com/xiaotudui/pytorch-tutorial/issues/1
+_TUDUI_STEPS = (
+    "-------第 1 轮训练开始------\n"
+    "训练次数：100, Loss：1.9817659854888916\n"
+    "训练次数：200, Loss：1.9057204723358154\n"
+    "整体测试集上的Loss: 262.62046909332275\n"
+    "-------第 2 轮训练开始------\n"
+    "训练次数：800, Loss：1.2562278509140015\n"
+)
+
+
+def test_a_cjk_training_count_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _TUDUI_STEPS)
+    assert _steps(run, "loss") == [100.0, 200.0, 800.0]
+    assert "训练次数" not in run.series
+
+
+# https://github.com/espnet/espnet/issues/3370
+_ESPNET_LIB = (
+    "iterations:1, train acc:0.000, train loss:527.770, train loss ctc:953.312, train loss "
+    "att:102.229,\n"
+    "iterations:2, train acc:0.198, train loss:468.989, train loss ctc:801.157, train loss "
+    "att:136.820,\n"
+    "iterations:3, train acc:0.391, train loss:109.953, train loss ctc:74.307, train loss "
+    "att:145.600,\n"
+)
+
+
+def test_an_iterations_key_alone_is_the_step(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _ESPNET_LIB)
+    assert _steps(run, "loss") == [1.0, 2.0, 3.0]
+    assert run.fact("steps_ordinal") is None and "iterations" not in run.series
+    # near miss: a setting's "Total iterations: 5000" keeps its words, no step
+    run = one_log(tmp_path, "Total iterations: 5000\nstep 1 loss: 2.0\nstep 2 loss: 1.9\n")
+    assert _steps(run, "loss") == [1.0, 2.0]

@@ -612,14 +612,17 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
         return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
-    if base == "steps" and not unit and _is_punct(toks, t - 2, ":"):
-        # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235": the key alone (not
-        # "Total steps: 480", whose key keeps its words) counting the optimizer steps
+    if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
+        # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
+        # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
+        # steps: 480", whose key keeps its words) counting the optimizer steps
         return "step"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
         return "inner"
+    if _CJK_STEP.search(base):
+        return "step"  # "训练次数：100, Loss：1.98" (the training count), "迭代次数: 500"
     if not key:
         if unit.lower() in STEP_UNITS:
             return "step"
@@ -633,6 +636,11 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
                 # train_loss=6.52": the step in brackets opens its key=value pairs
                 return "step"
     return "value"
+
+
+# A CJK key that counts the run: "训练次数" (training count), "迭代次数" / "迭代" (iterations),
+# "步数" (steps), as the Chinese PyTorch tutorials print them.
+_CJK_STEP = re.compile(r"(?:训练次数|迭代次数|迭代|步数)$")
 
 
 def _share_count(toks: list[_Tok], t: int) -> bool:
@@ -974,6 +982,11 @@ def _next(toks: list[_Tok], i: int) -> int:
 
 def _is_slot(toks: list[_Tok], i: int) -> bool:
     return 0 <= i < len(toks) and toks[i].kind in ("slot", "qslot")
+
+
+def _at(toks: list[_Tok], i: int) -> str:
+    """The text of token i ("" outside the line)."""
+    return toks[i].text if 0 <= i < len(toks) else ""
 
 
 def _is_punct(toks: list[_Tok], i: int, ch: str) -> bool:

@@ -365,6 +365,8 @@ class TextLog:
             text = lines.drop_bold(text)
         if b"**" in text:  # values the user set in bold inside the line
             text = lines.drop_bold_values(text)
+        if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
+            text = lines.batch_range_end(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
