@@ -119,6 +119,7 @@ ALIASES: dict[str, Signal] = {
             # second optimizer's: a GAN's discriminator)
             "optim0_lr0",
             "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
+            "train_learning_rate",  # the Flax examples' clu writer: "[1000] ..., train_learning_rate=0.97"
         ],
         Signal.LR,
     ),
@@ -165,6 +166,9 @@ ALIASES: dict[str, Signal] = {
             # (DDPG's rollout/return_history; PPO2 / A2C / ACKTR's eprewmean)
             "rollout/return_history",
             "eprewmean",
+            # DeepSpeed-Chat step 3: "average reward score: -7.80859375" under each step's
+            # "epoch: 0|step: 3183|ppo_ep: 1|act_loss: ..." line (the reward model's mean)
+            "average_reward_score",
         ],
         Signal.REWARD,
     ),
@@ -238,6 +242,9 @@ TEXT_STEP_KEYS = (
     "trainer/global_step",
     "current_steps",  # LLaMA-Factory
     "_step",
+    # OpenPCDet's "Acc_iter 150" (its accumulated_iter): the run's iteration, never an accuracy
+    "acc_iter",
+    "accumulated_iter",
 )
 # Words after a number that make it a step ("250 iterations -- validation loss 2.11").
 STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")

@@ -243,6 +243,10 @@ def place(
             out.append(replace(e, step=resumed))
             continue
         j = int(np.searchsorted(rec_line, e.line or 0, side="right")) - 1
+        if e.kind == "nonfinite-loss" and j >= 0 and e.line is not None and rec_line[j] == e.line:
+            # BigDL's "... Loss is Infinity. Current learning rate is ...": the metric line
+            # says it of its own loss, read as its value, not of a batch after it
+            continue
         step = int(rec_step[j]) if j >= 0 else (int(rec_step[0]) if rec_step.size else None)
         if e.kind in ("resume-skip-batches", "resume-skip-epoch") and resumed is not None:
             step = resumed

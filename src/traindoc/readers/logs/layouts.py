@@ -221,9 +221,11 @@ class Layouts:
         if (m := _TIMM_TRAIN.match(text)) is not None:
             ep, i, last = (int(g) for g in m.group(1, 2, 3))
             step = float(ep * last + i)  # "[  i/N" counts batches 0..N-1 of N
+            # from the "Loss:" key, however many spaces pad its value (timm right-aligns
+            # it: "Loss:  6.732388 (6.8414)" in pytorch-image-models#814)
             vals = [
                 (_TIMM_NAMES[k], v)
-                for k, raw, _ in _TIMM_PAIR.findall(text, m.start(4) - 6)
+                for k, raw, _ in _TIMM_PAIR.findall(text, text.rfind(b"Loss:", 0, m.start(4)))
                 if (v := parse(raw)) is not None
             ]
             self._at = (step, float(ep))

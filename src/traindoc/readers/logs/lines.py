@@ -134,6 +134,28 @@ def drop_bold(text: bytes) -> bytes:
     return _BOLD.sub(rb"\1\2\3", text, count=1)
 
 
+# A value the user set in bold inside a pasted line ("Loss is **6.907648**. Current
+# learning rate is 0.0896", "[Iteration **61997**]" of a BigDL issue): the number itself.
+# Only a number between the marks goes, so "2**10" and "**Note**" stay as printed.
+_BOLD_VALUE = re.compile(rb"\*\*(" + NUM_SRC + rb")\*\*")
+
+
+def drop_bold_values(text: bytes) -> bytes:
+    """Markdown bold around numbers inside a line: the numbers alone."""
+    return _BOLD_VALUE.sub(rb"\1", text)
+
+
+# MXNet's Speedometer with auto_reset prints the batches its speed and metrics cover, "Epoch[0]
+# Batch [60-80]\tSpeed: 606.04 samples/sec\tacc=nan lossvalue=nan" (insightface, GluonCV):
+# the range's end is the batch counter its plain form ("Batch [80]") prints.
+_BATCH_RANGE = re.compile(rb"(Batch \[)\d+-(\d+)\]")
+
+
+def batch_range_end(text: bytes) -> bytes:
+    """`Batch [60-80]` -> `Batch [80]`."""
+    return _BATCH_RANGE.sub(rb"\1\2]", text)
+
+
 # Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a
 # batch's loss is NaN or Inf, on the progress bar's own line (the bar redraws with "\r", no
 # newline): "6/1000 [...] - ETA: 9:26:20 - loss: nan    Batch 5: Invalid loss, ...", even

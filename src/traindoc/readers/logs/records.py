@@ -209,6 +209,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     steps: list[tuple[int, int]] = []
     roles: dict[str, int] = {}
     lr_group = total_group = epoch_total_group = None
+    totals: dict[str, int] = {}  # a step key's total ("iter[ 14/ 15]"): that counter's end
     scale_of = {f.key: f.slot for f in plan.fields if f.role == "scale"}
     scaled: list[tuple[int, int]] = []  # (value column, group of its printed scale)
     lr_scale: int | None = None
@@ -230,9 +231,9 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
                 scaled.append((len(values), scale_of[f.key]))
             values.append((f.slot, name))
         elif f.role == "step":
-            steps.append((_rank(f), f.slot))
+            steps.append((_rank(f), f.slot, f.key))
         elif f.role == "total":
-            total_group = f.slot
+            totals.setdefault(f.key, f.slot)
         elif f.role == "epoch_total":
             epoch_total_group = f.slot
         elif f.role in ("epoch", "inner", "inner_total"):
@@ -253,6 +254,10 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
         add("step", steps[0][1])
         if len(steps) > 1:
             add("alt", steps[1][1])
+        # the total of the counter read as the step, never another's: LION's
+        # "E104 iter[ 14/ 15] | ... | [step]  1574" counts 15 batches an epoch, while the
+        # step is the run's 1574th (15 is no run length)
+        total_group = totals.get(steps[0][2])
     for role in ("epoch", "inner", "inner_total"):
         if role in roles:
             add(role, roles[role])

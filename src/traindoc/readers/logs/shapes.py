@@ -119,6 +119,7 @@ _CLOCK_NAME = re.compile(
     r"(?:\w+/)?(?:total_|time_)?(?:eta|elapsed|left|remaining|remain|to_go)"
     r"(?:_time|_s|_sec|_secs|_seconds)?"
     r"|time_cost"  # MXNet's "Epoch[5] Time cost=1.147": the epoch's wall time
+    r"|wall_clock"  # BigDL's "[Wall Clock 197331.83s]": the seconds since the run began
 )
 
 
@@ -346,6 +347,10 @@ def analyse(shape: str) -> Plan:
             used.update(key_idx)  # "#Images: 200" (PaddleSeg's eval): a count, never a metric
             fields.append(Field(n, key, "skip"))
             continue
+        if sep == "is" and kind(_base_key(key)) not in METRIC_KINDS:
+            used.update(key_idx)  # "Current momentum is 0.9.": a setting's clause, no metric
+            fields.append(Field(n, key, "skip"))
+            continue
         if key == "cost" and (w := _time_before(toks, key_idx[0])) is not None:
             key, key_idx = "Time cost", [w, *key_idx]  # a two-word key before its `=`
         elif key == "Training cost" and text_starts(toks, "[Epoch"):
@@ -390,6 +395,7 @@ def analyse(shape: str) -> Plan:
             and any(ch.isalpha() for ch in tk.text)
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
+    fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -423,6 +429,39 @@ def _epoch_results(shape: str, start: int) -> Plan:
     fields = [Field(i, "", "skip") for i in range(before)]
     fields += [Field(f.slot + before, f.key, f.role, f.unit) for f in sub.fields]
     return Plan("record", tuple(fields), "eval", hint=True)
+
+
+def _split_at_eval_word(
+    toks: list[_Tok], slots: list[int], fields: list[Field], used: set[int], free: list[str]
+) -> list[Field]:
+    """A line that prints the train metrics, then an eval word, then the same keys again
+    (pytorch-kaldi's res.res: "ep=00 tr=['pretrain_train'] loss=2.532 err=0.573 valid=dev
+    loss=1.701 err=0.432 lr_architecture1=0.0002"): the repeated keys after the word are
+    the eval's, those before the train's, the others stay as they are; the eval words no
+    longer mark the whole line an eval (in place on `free`)."""
+    at = next(
+        (
+            i
+            for i, tk in enumerate(toks)
+            if tk.kind == "word" and i not in used and tk.text.lower() in _EVAL_WORDS
+        ),
+        None,
+    )
+    if at is None:
+        return fields
+    word = toks[at].text.lower()
+    before = {_base_key(f.key).lower() for f in fields if f.role == "value" and slots[f.slot] < at}
+    after = {_base_key(f.key).lower() for f in fields if f.role == "value" and slots[f.slot] > at}
+    both = (before & after) - {""}
+    if not both:
+        return fields
+    free[:] = [w for w in free if w.lower().strip("():") not in _EVAL_WORDS]  # "valid=dev"
+    return [
+        Field(f.slot, f"{word} {f.key}", f.role, f.unit)
+        if f.role == "value" and slots[f.slot] > at and _base_key(f.key).lower() in both
+        else f
+        for f in fields
+    ]
 
 
 def _in_sentence(fields: list[Field], free: list[str], spaced: set[int]) -> list[Field]:
@@ -493,8 +532,11 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if steps and not keyed and all(f.role in ("epoch", "epoch_total", "skip") for f in fields):
         return Plan("epoch", tuple(fields))
     if len(keyed) == 1 and not steps:
-        # (a quoted key is a printed dict cut short: "{'loss': 0.09" before a gap)
-        loose = _metric_kind(keyed[0]) in ("loss", "eval_loss") and not free and not dicts
+        # (a quoted key is a printed dict cut short: "{'loss': 0.09" before a gap); a
+        # reward alone on its line is a loop's too (DeepSpeed-Chat prints "average reward
+        # score: -7.8" on the line after each step's losses)
+        what = _metric_kind(keyed[0])
+        loose = what in ("loss", "eval_loss", "reward") and not free and not dicts
         return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
@@ -573,17 +615,35 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
         return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
+    if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
+        # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
+        # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
+        # steps: 480", whose key keeps its words) counting the optimizer steps
+        return "step"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
         return "inner"
+    if _CJK_STEP.search(base):
+        return "step"  # "训练次数：100, Loss：1.98" (the training count), "迭代次数: 500"
     if not key:
         if unit.lower() in STEP_UNITS:
             return "step"
         glued = t + 1 < len(toks) and toks[t + 1].kind == "punct" and toks[t + 1].text != ":"
         if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
             return "step"  # "420 | loss 3.56 | ..."
+        if _is_punct(toks, t - 1, "[") and _is_punct(toks, t + 1, "]"):
+            k = _next(toks, t + 1)
+            if k + 1 < len(toks) and toks[k].kind == "word" and _is_punct(toks, k + 1, "="):
+                # clu's LoggingWriter (the Flax examples): "[1000] steps_per_second=1.76,
+                # train_loss=6.52": the step in brackets opens its key=value pairs
+                return "step"
     return "value"
+
+
+# A CJK key that counts the run: "训练次数" (training count), "迭代次数" / "迭代" (iterations),
+# "步数" (steps), as the Chinese PyTorch tutorials print them.
+_CJK_STEP = re.compile(r"(?:训练次数|迭代次数|迭代|步数)$")
 
 
 def _share_count(toks: list[_Tok], t: int) -> bool:
@@ -620,6 +680,10 @@ def _fraction_fields(
         return [Field(n, key, "epoch"), Field(m, key, "epoch_total")]
     if base in _INNER_KEYS:
         return [Field(n, key, "inner"), Field(m, key, "inner_total")]
+    if key and is_furniture(base) and _is_punct(toks, _prev(toks, t), "["):
+        # a logger's word before a bracketed counter names no value: DINOv2's MetricLogger
+        # "Training  [     40/5000000]  eta: ..." counts the iterations, as a bare one does
+        key = ""
     if not key:
         # Two fractions in a row, "Train: [0/300][4050/5004]" (Swin, DeiT): the first is
         # the epoch, this one the batch within it.
@@ -701,10 +765,15 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         return tk.text[1:-1], sep, opened, [j]
     if tk.kind != "word":
         return "", sep, opened, []
+    if not sep and not opened and tk.text == "is" and (named := _is_key(toks, j, t, used)):
+        return named[0], "is", opened, named[1]
     if tk.text.lower() in _FILLER or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
         return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
+    if sep == ":" and t == j + 2 and _is_punct(toks, j - 1, ":") and "." in toks[j - 2].text:
+        # loguru's "{name}:{function}:{line}": "trainers.base_trainer:train_epochs:256"
+        return "", sep, opened, [j - 2, j]  # is the module, function and line, not a value
     if _SOURCE.search(tk.text):
         return "", sep, opened, [j]  # "(main_prune.py 310):": where, not what
     idx = [j]
@@ -797,6 +866,49 @@ def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] 
 _AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
 
 
+def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list[int]] | None:
+    """(key, its token indices, `is` included) when the `is` at j joins a name to the
+    number t after it in a log's clauses, BigDL's DistriOptimizer: "Throughput is 408.4
+    records/second. Loss is 1.2645824. Current learning rate is 0.0462... Current
+    momentum is 0.9.". The words before `is` must end in a signal's name ("Current
+    learning rate" -> the LR), or be a capitalised name whose number ends the clause
+    ("Current momentum is 0.9.": a setting, read as nothing but no longer prose), so a
+    sentence's "the loss is 2.0 here" or "my learning rate is 0.0001" stays prose: the
+    clause must open the line or follow a stop, as the logger's clauses do."""
+    idx: list[int] = []
+    n = _prev(toks, j)
+    while (
+        len(idx) < MAX_KEY_WORDS
+        and n >= 0
+        and toks[n].kind == "word"
+        and n not in used
+        and toks[n].text.lower() not in _FILLER
+        and toks[n].text not in _LEVELS
+    ):
+        idx.insert(0, n)
+        if n < 2 or toks[n - 1].text != " ":
+            break
+        n -= 2
+    if not idx:
+        return None
+    before = _prev(toks, idx[0])
+    if before >= 0 and toks[before].kind not in ("punct", "slot", "qslot"):
+        return None  # "the loss is 2.0 here": a clause opens the line or follows its stop
+    keep = _best_suffix([toks[i].text for i in idx])
+    idx = idx[len(idx) - keep :]
+    key = " ".join(toks[i].text for i in idx)
+    if kind(key) in METRIC_KINDS:
+        return key, [*idx, j]
+    ends = t + 1 >= len(toks) or (
+        toks[t + 1].kind == "punct"
+        and toks[t + 1].text in ".,;"
+        and (t + 2 >= len(toks) or toks[t + 2].kind == "space")
+    )
+    if toks[idx[0]].text[:1].isupper() and ends:
+        return key, [*idx, j]
+    return None
+
+
 def _best_suffix(words: list[str]) -> int:
     """How many trailing words name the value: the longest known name (a canonical
     loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them."""
@@ -886,6 +998,11 @@ def _next(toks: list[_Tok], i: int) -> int:
 
 def _is_slot(toks: list[_Tok], i: int) -> bool:
     return 0 <= i < len(toks) and toks[i].kind in ("slot", "qslot")
+
+
+def _at(toks: list[_Tok], i: int) -> str:
+    """The text of token i ("" outside the line)."""
+    return toks[i].text if 0 <= i < len(toks) else ""
 
 
 def _is_punct(toks: list[_Tok], i: int, ch: str) -> bool:

@@ -363,6 +363,10 @@ class TextLog:
             return  # a loss scaler's skipped step: an event (events.find), not a record
         if text.endswith(b"**"):  # a line the user set in Markdown bold
             text = lines.drop_bold(text)
+        if b"**" in text:  # values the user set in bold inside the line
+            text = lines.drop_bold_values(text)
+        if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
+            text = lines.batch_range_end(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
