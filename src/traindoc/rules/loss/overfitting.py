@@ -82,6 +82,12 @@ class Params:
     # its best (beyond its noise) while the train loss halves and the eval loss gains under
     # a fifth of what the train loss gained (relative) is the model memorising.
     gap_eval_share: float = 0.2
+    # A smooth turn: an eval curve that bottomed out and then rose at each of its 3+
+    # evals since (what Keras EarlyStopping(patience=3) stops on) by 10+ noise sigmas
+    # (second differences: a smooth curve's sigma is tiny) while the train loss fell at
+    # each of its 3+ logs since, has turned, however small the rise: the 2% floor is
+    # for wiggles, and a monotone, noise-free climb under a falling train loss is none.
+    turn_k_noise: float = 10.0
 
 
 @rule(
@@ -106,7 +112,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     minimum both >= 10% above it are enough, or two that each rise above the one
     before (>= 2% in all) while the train loss is lower at each of its 3+ logs since
     (one per epoch), or halved over them (per-step logs wobble; a halving is a fall): with evals this sparse, the gap opening at every one of them is
-    all the curve can show. Without a train loss, a U-shaped eval
+    all the curve can show. A rise under 2% counts when the eval curve turned smoothly:
+    every one of its 3+ evals since the minimum above the one before, by 10+ noise
+    sigmas in all (sigma from second differences of 5+ evals, tiny on a clean curve), while the
+    train loss fell at each of its 3+ logs since: the patience-3 stop of Keras'
+    EarlyStopping, with the gap opening at every point (val_loss 26.17 -> 26.18 ->
+    26.23 -> 26.32 while train loss 48.8 -> 42.7); a flat eval that wiggles is not
+    monotone, and a noisy one does not clear 10 sigmas. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
     above the one before. When the eval loss neither rose nor stalled by these
     measures, a task metric can still show it: the metric fell from its best (beyond
@@ -175,6 +187,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     rise = last - low
     rel_rise = rise / abs(low) if low else 0.0
     rising = rise >= max(p.min_rise_rel * abs(low), p.k_noise * sigma)
+    if not rising and _turned(e, i_min, rise, sigma, tr, int(st[i_min]), p):
+        rising = True
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
     near = low + max(p.settle_rel * abs(low), 2 * sigma)
@@ -280,7 +294,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                 )
     if rising:
         title = (
-            f"Eval loss rose {rel_rise:.0%} from its minimum {fmt(low)} at step {onset}"
+            f"Eval loss rose {rel_rise:.0%}"
+            if rel_rise >= 0.01
+            else f"Eval loss rose {rel_rise:.1%}"
+        ) + (
+            f" from its minimum {fmt(low)} at step {onset}"
             f"{near_epoch} while train loss fell {t_drop:.0%}"
         )
     else:
@@ -477,6 +495,23 @@ def _past_one_epoch(run: Run, ep: Series | None) -> bool:
         return True
     planned = run.fact("num_train_epochs")
     return isinstance(planned, (int, float)) and planned > 1
+
+
+def _turned(
+    e: np.ndarray, i_min: int, rise: float, sigma: float, tr: Series, onset: int, p: Params
+) -> bool:
+    """The eval curve turned at its minimum: every eval since is above the one before
+    (3+), the rise is >= 10 noise sigmas, and the train loss fell at each of its 3+
+    logs since the onset (the gap opened at every point)."""
+    after = e[i_min:]
+    if after.size - 1 < p.min_after_points or sigma <= 0:
+        return False
+    if not bool(np.all(np.diff(after) > 0)):
+        return False
+    if rise < p.turn_k_noise * sigma:
+        return False
+    y = tr.finite().after(onset).values
+    return y.size >= p.sparse_train_points and bool(np.all(np.diff(y) < 0))
 
 
 def _falls_each(loss: Series, onset: int, p: Params) -> bool:
