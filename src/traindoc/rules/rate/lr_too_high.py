@@ -90,6 +90,9 @@ class Params:
     # ResNet, scaled with the batch up to 1.6): the AdamW table does not apply unless
     # the run is known to be an LM (or its regime is known).
     sgd_range: float = 2e-2
+    # Off the table (SGD's scale, a non-LM task), a run that broke at its LR is told to
+    # lower it 3x (the next step of a 0.1 -> 0.03 search), not to the AdamW table's value.
+    off_table_cut: float = 3.0
     # The hot phase: from the LR's peak to where it falls under half of it. A loss whose
     # best level there (its last fifth, or a 5-point median's low) is within 10% of
     # where the phase began (its first 3 logs),
@@ -188,7 +191,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     regime and a task known not to be an LM (a small classifier at Adam 3e-3, a
     detector at SGD 0.02: the task is inferred from box/mask loss terms), or an LR
     of 2e-2+ with no optimizer named and no LM task (SGD's range: a ResNet at 0.1-1.6),
-    neither a high LR alone nor spikes are reported; only NaN/Inf or a diverging loss is. NaNs under fp16 are usually a dtype
+    neither a high LR alone nor spikes are reported; only NaN/Inf or a diverging loss is,
+    and the fix offered there is a 3x cut (the AdamW table's values mean nothing on SGD's scale). NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
 
@@ -308,6 +312,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     else:
         return
     target = (p.target[regime] if regime else p.unknown_target) * scale
+    if not table_applies:
+        # off the AdamW table (SGD's scale, a detector): the LR is ordinary for it, the
+        # break is the evidence; the fix is a few times lower, not the table's value
+        target = pk.value / p.off_table_cut
     what = REGIME_WORDS.get(regime or "", "a typical run") + (" at this size" if size_why else "")
     shown = (
         ", ".join(_SHOWN.get(s, s) for s in signs)
@@ -335,17 +343,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "persistence": c.persistence,
         }
     level = "above what" if high else "at the top of what"
+    title = f"Peak LR {fmt(pk.value)} is {level} {what} tolerates; curve shows: {shown}"
+    explanation = (
+        f"For {what} an LR above ~{fmt(tolerated)} is usually unstable"
+        + ("" if high else f", and at {fmt(pk.value)} a plateau is the typical symptom")
+        + ". Steps this large overshoot the minimum: the loss spikes, drifts up or bounces "
+        "in a band instead of settling."
+    )
+    if not table_applies:
+        title = f"The loss broke ({shown}) at a peak LR of {fmt(pk.value)}"
+        explanation = (
+            f"An LR of {fmt(pk.value)} is ordinary on SGD's scale (or for this task), so the "
+            f"value alone accuses nothing; the {shown} does: at this LR, for this batch and "
+            "model, the steps overshoot until the loss breaks."
+        )
     yield Hit(
-        title=f"Peak LR {fmt(pk.value)} is {level} {what} tolerates; curve shows: {shown}",
+        title=title,
         step=c.late_start if plateau and not high else (int(loss.steps[0]) if loss else None),
         end_step=int(loss.steps[-1]) if loss is not None else None,
         evidence=evidence,
-        explanation=(
-            f"For {what} an LR above ~{fmt(tolerated)} is usually unstable"
-            + ("" if high else f", and at {fmt(pk.value)} a plateau is the typical symptom")
-            + ". Steps this large overshoot the minimum: the loss spikes, drifts up or bounces "
-            "in a band instead of settling."
-        ),
+        explanation=explanation,
         prescription=_prescription(run, pk.value, target),
         severity=severity,
     )
