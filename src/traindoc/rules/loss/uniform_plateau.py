@@ -40,6 +40,11 @@ class Params:
     # ln 2 - 4.7e-5), no coincidence for a model past its first steps.
     exact_tol: float = 5e-5
     exact_max_classes: int = 20
+    # ... or one loss in the floor's band after 10,000 updates or 10 epochs, for a
+    # stated count, a known tokenizer's or a round one of 100+.
+    late_steps: int = 10_000
+    late_epochs: float = 10.0
+    late_min_classes: int = 100
 
 
 @rule(
@@ -81,7 +86,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     or one Keras line's loss and val_loss in the band with its acc and val_acc at
     chance): two measures agree that the model guesses. One loss alone is enough when it equals ln(C) of a small
     class count (2-20) to its 4th digit (0.6931, 1.0986, 2.3026) after an epoch or 100
-    steps: a learning model passes that value only in its first steps (not DPO / RL). Also flagged without a loss: a top-1 and a
+    steps: a learning model passes that value only in its first steps (not DPO / RL);
+    and one loss merely in the floor's band is enough after 10,000 updates or 10
+    epochs, for a count the run states, a known tokenizer's or a round one of 100+. Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -153,6 +160,8 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         lo, hi = fl.band(run, flo.value)
         if not lo <= v <= hi:
             continue
+        if (hit := _long_after(run, name, v, step, epoch, p, flo)) is not None:
+            return hit
         if flo.count > 1024:  # a vocabulary: no accuracy is at chance 1/V; only exactness tells
             if (hit := _exactly_ln_c(run, name, v, step, epoch, p, flo)) is not None:
                 return hit
@@ -200,6 +209,43 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _long_after(
+    run: Run, name: str, v: float, step: int, epoch: float, p: Params, flo: fl.Floor
+) -> Hit | None:
+    """One loss in the floor's band after 10,000 updates or 10 epochs: a model that
+    learns is far below ln(V) (ln(C)) by then (ImageNet at epoch 10 is near 2, not
+    6.9). Only for a count the run states, a known tokenizer's, or a round one of 100+:
+    a loss near ln(C) of some small C is too common a coincidence to name C from."""
+    late = epoch >= p.late_epochs or (not run.fact("steps_ordinal") and step >= p.late_steps)
+    named = flo.how != "classes" or flo.count >= p.late_min_classes
+    if not (late and named) or run.is_rl or run.get("rewards/margins") is not None:
+        return None
+    when = f"step {step}" + (f" (epoch {epoch:g})" if epoch >= 1 else "")
+    return Hit(
+        title=(
+            f"Loss is {fmt(v)} at {when}: the uniform floor ln({flo.count}) = {flo.value:.4f} "
+            f"({(v - flo.value) / flo.value:+.2%})"
+        ),
+        step=step,
+        end_step=step,
+        evidence={
+            "signal": name,
+            "median_loss": v,
+            "floor": flo.value,
+            "vocab_size": flo.count,
+            "points_at_floor": 1,
+            "late": True,
+        },
+        explanation=(
+            f"ln({flo.count}) is the loss of a model that gives every one of {flo.count} "
+            f"outputs the same probability. After {when} of training a model that learns is "
+            "far below it; one still there has not moved off chance."
+        ),
+        prescription=_prescription(run, flo.count),
+        severity=Severity.WARNING,
+    )
 
 
 def _exactly_ln_c(
