@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.losses import components
 from traindoc.measure.stats import mad, quantum
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
@@ -54,6 +56,10 @@ class Params:
     error_run: int = 10
     # HF Trainer <= 4.57 rounds logged losses to 4 decimals.
     hf_decimals: int = 4
+    # A detector's box-regression terms (iou / giou / box / bbox / dfl / reg) exactly 0
+    # at every one of 3+ logs while another term is not: the box losses are computed on
+    # matched (positive) anchors only, so no ground-truth box was ever matched.
+    box_zero_logs: int = 3
 
 
 @rule(
@@ -99,6 +105,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     log is under it, none is 0 and 3+ differ: a logger printing 1.9500e-05, 1.8771e-05
     resolves that scale, so it is a small-scale loss (a pose model's heatmap MSE), not 0.
 
+    A detector's box-regression terms (`iou_loss`, `dfl_loss`, `loss_bbox`, ...) exactly
+    0 at every one of 3+ logs while another term (the classification loss) is not are
+    the same failure seen in a part: box losses are computed on the anchors matched to
+    a ground-truth box, so none was ever matched (labels missing, in the wrong format
+    or out of the image), and the model learns to predict background everywhere.
+
     **Why it matters.** Different batches give different losses. Exact zeros after
     a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
     after NaNs); an identical value across many batches means the output no longer
@@ -116,6 +128,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss = run.get("loss")
     assert loss is not None
     if run.is_rl:
+        return
+    if (hit := _no_matched_boxes(run, p)) is not None:
+        yield hit
         return
     f = loss.finite()
     y, steps = f.values, f.steps
@@ -319,4 +334,50 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
             + "if the model memorised the set, stop earlier or add data."
         ),
         severity=Severity.INFO if converged else Severity.ERROR,
+    )
+
+
+_BOX_TERM = re.compile(r"(^|[_/])(iou|giou|ciou|box|bbox|dfl|reg|box_reg|l1)([_/]|$)", re.I)
+
+
+def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
+    """A detector whose box-regression terms are exactly 0 at every log while another
+    loss term is not: no anchor was matched to a ground-truth box (warning)."""
+    if run.fact("task") != "detection":
+        return None
+    names = components(run)
+    zero, live = [], []
+    for name in names:
+        v = run.get(name).finite().values  # type: ignore[union-attr]
+        if v.size < p.box_zero_logs:
+            continue
+        if _BOX_TERM.search(name) and bool(np.all(v == 0.0)):
+            zero.append(name)
+        elif bool(np.any(v != 0.0)):
+            live.append(name)
+    if not zero or not live:
+        return None
+    s = run.get(zero[0])
+    assert s is not None
+    return Hit(
+        title=(
+            f"{', '.join(zero)} exactly 0 at every one of {len(s)} logs while {live[0]} is not: "
+            "no prediction was matched to a ground-truth box"
+        ),
+        step=int(s.steps[0]),
+        end_step=int(s.steps[-1]),
+        evidence={"kind": "box-terms-zero", "zero_terms": zero, "live_terms": live, "logs": len(s)},
+        explanation=(
+            "A detector computes its box-regression losses only on the anchors (or queries) "
+            "matched to a ground-truth box. Exactly 0 at every log means none was ever "
+            "matched: the images reach the model without their boxes, so it can only learn "
+            "to call everything background (the classification loss falls, mAP stays 0)."
+        ),
+        prescription=(
+            "Check that the label files are found and parsed (one .txt per image, the path "
+            "the loader derives from the image path), their format (class x_center y_center "
+            "w h, normalised to 0-1 for YOLO), the class ids against the configured number of "
+            "classes, and a few images with their boxes drawn."
+        ),
+        severity=Severity.WARNING,
     )
