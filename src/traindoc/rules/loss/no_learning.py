@@ -42,6 +42,10 @@ class Params:
     # A run shorter than this cannot be expected to drop by the regime's tolerance:
     # a significant descent is enough (a 20-step smoke test falling 3% learns).
     short_run_steps: int = 100
+    # ... unless the log covers this many epochs: 10 passes over the data are no short
+    # run whatever the step count says (a Keras table counts epochs: 19 "steps" there
+    # are 19 epochs), and a model that learns lowers its loss by more over them.
+    short_run_epochs: float = 10.0
     # Margin on the fitted drop: 2 standard errors (~95%) that it still falls short.
     fit_z: float = 2.0
     # Every one of this many logged grad norms NaN/Inf: no step can have been applied.
@@ -120,7 +124,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
     relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
     LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s, a
-    rising one `divergence`'s.
+    rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
+    noise is not held to the regime's tolerance (a smoke test), unless its log spans
+    10+ epochs: a Keras or epoch table counts epochs as steps, and 10 passes over the
+    data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
 
     **Why it matters.** A run whose loss never goes down is spending compute on
     nothing. The usual causes are an LR far too low for the regime (seed A: 1e-6
@@ -283,7 +290,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     st, vals = bins(f)
     tr = trend(st, vals)
     span = int(f.steps[-1] - f.steps[0])
-    if span < p.short_run_steps and tr.falling and drop > p.noise_z * err:
+    short = span < p.short_run_steps and _epochs_covered(run, f) < p.short_run_epochs
+    if short and tr.falling and drop > p.noise_z * err:
         return  # too short to hold to a regime's tolerance, and it is descending
     # Claim "not learning" only when confident: the drop along the fitted line
     # (Theil-Sen over the whole run, far less noisy than two medians), plus its
@@ -332,6 +340,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _epochs_covered(run: Run, f: Series) -> float:
+    """How many epochs the loss's steps span (the logged epoch at its last step minus
+    at its first), 0 when no epoch is logged."""
+    ep = run.get("epoch")
+    if ep is None or len(e := ep.finite()) < 2 or len(f) < 2:
+        return 0.0
+    at = np.interp([f.steps[0], f.steps[-1]], e.steps, e.values)
+    return float(at[1] - at[0])
 
 
 def _evals_from_start(run: Run, f: Series) -> bool:
