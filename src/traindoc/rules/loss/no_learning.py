@@ -42,6 +42,10 @@ class Params:
     # A run shorter than this cannot be expected to drop by the regime's tolerance:
     # a significant descent is enough (a 20-step smoke test falling 3% learns).
     short_run_steps: int = 100
+    # ... unless the log covers this many epochs: 10 passes over the data are no short
+    # run whatever the step count says (a Keras table counts epochs: 19 "steps" there
+    # are 19 epochs), and a model that learns lowers its loss by more over them.
+    short_run_epochs: float = 10.0
     # Margin on the fitted drop: 2 standard errors (~95%) that it still falls short.
     fit_z: float = 2.0
     # Every one of this many logged grad norms NaN/Inf: no step can have been applied.
@@ -120,7 +124,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
     relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
     LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s, a
-    rising one `divergence`'s.
+    rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
+    noise is not held to the regime's tolerance (a smoke test), unless its log spans
+    10+ epochs: a Keras or epoch table counts epochs as steps, and 10 passes over the
+    data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
 
     **Why it matters.** A run whose loss never goes down is spending compute on
     nothing. The usual causes are an LR far too low for the regime (seed A: 1e-6
@@ -148,7 +155,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is reported here as well: a run that never moved is not learning, not stagnating.
 
     An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
-    evals, off its best value, while the loss fell under 10%, also settles it
+    evals, off its best value, while the loss fell under 10% (or the eval loss stays
+    within 10% at 4+ evals: the metric's own held-out companion, where the first train
+    log may average the untrained model's first steps, as a CTC head's fall to its blank
+    plateau does while WER stays 1.0), also settles it
     however short the log: on a held-out set of any size a model that changes
     predicts differently somewhere, so its predictions are frozen (typically the
     majority class). Two evals suffice when the first is at step 0, before any
@@ -190,7 +200,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     reaches the weights.
 
     **Known false positives.** A log that covers only a late window of a long run
-    (resumed, head truncated) is skipped. RL trainers (GRPO/PPO) are skipped: their
+    (resumed, head truncated) is skipped; not when its eval loss is logged from the
+    first interval on and the first train loss by the second eval (a model card's
+    "No log" first rows: the train loss was logged every 500 steps, the evals every
+    epoch), which is a log of the whole run. RL trainers (GRPO/PPO) are skipped: their
     loss is not expected to fall. A model fine-tuned on data it already knows can
     start low and stay there (then it is reported, but it is worth knowing).
 
@@ -226,7 +239,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _top5_at_chance(run, f, p)) is not None:
         yield hit
         return
-    if starts_mid_run(f):
+    if starts_mid_run(f) and not _evals_from_start(run, f):
         return
     y = f.values
     if n < p.min_points:
@@ -277,7 +290,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     st, vals = bins(f)
     tr = trend(st, vals)
     span = int(f.steps[-1] - f.steps[0])
-    if span < p.short_run_steps and tr.falling and drop > p.noise_z * err:
+    short = span < p.short_run_steps and _epochs_covered(run, f) < p.short_run_epochs
+    if short and tr.falling and drop > p.noise_z * err:
         return  # too short to hold to a regime's tolerance, and it is descending
     # Claim "not learning" only when confident: the drop along the fitted line
     # (Theil-Sen over the whole run, far less noisy than two medians), plus its
@@ -326,6 +340,27 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _epochs_covered(run: Run, f: Series) -> float:
+    """How many epochs the loss's steps span (the logged epoch at its last step minus
+    at its first), 0 when no epoch is logged."""
+    ep = run.get("epoch")
+    if ep is None or len(e := ep.finite()) < 2 or len(f) < 2:
+        return 0.0
+    at = np.interp([f.steps[0], f.steps[-1]], e.steps, e.values)
+    return float(at[1] - at[0])
+
+
+def _evals_from_start(run: Run, f: Series) -> bool:
+    """The eval loss is logged from the run's first interval on and the first train loss
+    comes by the second eval: the log covers the run from its start and the train loss
+    was only logged less often (HF's logging_steps=500 beside per-epoch evals of 268
+    steps: a model card's first rows read "No log"), not a late window of a longer run."""
+    ev = run.get("eval_loss")
+    if ev is None or len(e := ev.finite()) < 2 or not len(f):
+        return False
+    return bool(e.steps[0] <= np.median(np.diff(e.steps)) and f.steps[0] <= e.steps[1])
 
 
 def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
@@ -534,6 +569,11 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
     if y.size < 2 or not y[0] > 0:
         return None
     flat = (y[0] - y[-1]) / y[0] < p.frozen_max_drop
+    # The held-out metric's own companion: the eval loss within 10% at every eval.
+    # The first train log can average the untrained model's first steps (a CTC head's
+    # fall to its blank plateau) and so "fall" while nothing after it moves.
+    held = _eval_loss_still(run, p)
+    flat = flat or held
     if not flat and not any(len(s) and s.steps[0] <= 0 for s in run.series.values()):
         return None  # a falling loss, and no eval before the first update to compare with
     for m, higher in task_metrics(run):
@@ -562,6 +602,9 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
             else f"{m.name} is {fmt(value)} at every one of {v.size} evals while the loss "
             f"moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions do not change"
         )
+        if held and not from_init:
+            e = run.get("eval_loss").finite().values  # type: ignore[union-attr]
+            title += f" (eval loss {fmt(float(e[0]))} -> {fmt(float(e[-1]))})"
         return Hit(
             title=title,
             step=int(m.steps[0]),
@@ -588,6 +631,18 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _eval_loss_still(run: Run, p: Params) -> bool:
+    """The eval loss logged at 4+ evals, all within `frozen_max_drop` of their median
+    (max - min): the held-out loss does not move, whatever the first train log did."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return False
+    e = ev.finite().values
+    if e.size < p.frozen_metric_points or not np.all(e > 0):
+        return False
+    return _spread(e) < p.frozen_max_drop
 
 
 _TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
