@@ -57,6 +57,8 @@ class Params:
     explained_by=(
         "absurd-initial-loss",
         "lr-too-low",
+        # steps so large the output collapses to uniform (lr-too-high reads this finding)
+        "lr-too-high",
         "schedule-not-applied",
         "no-trainable-parameters",
         "label-conflicts",  # labels that contradict each other leave only chance
