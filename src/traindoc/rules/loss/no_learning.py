@@ -372,9 +372,7 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
     w = warmup(run)
     if w is not None and not w.complete:
         return None  # the LR is still ramping up: too early to expect a move
-    level = float(np.median(y))
-    # the farthest any loss lies from their median, relative to it (as the docs say)
-    spread = float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
+    level, spread = _around_median(y)
     if spread > p.flat_spread:
         return None
     return Hit(
@@ -384,13 +382,7 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
         ),
         step=int(f.steps[0]),
         end_step=int(f.steps[-1]),
-        evidence={
-            "points": int(y.size),
-            "level": level,
-            "spread_rel": spread,
-            "start_loss": float(y[0]),
-            "end_loss": float(y[-1]),
-        },
+        evidence=_flat_evidence(y, level, spread),
         explanation=(
             f"Every logged loss lies within {spread:.2%} of the same level. Batches alone move "
             "a loss by more than that, and a model whose weights change moves its mean: the "
@@ -403,6 +395,23 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _around_median(y: np.ndarray) -> tuple[float, float]:
+    """(median, the farthest any value lies from it relative to it): how flat a log is."""
+    level = float(np.median(y))
+    return level, float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
+
+
+def _flat_evidence(y: np.ndarray, level: float, spread: float, **extra: object) -> dict:
+    return {
+        "points": int(y.size),
+        "level": level,
+        "spread_rel": spread,
+        "start_loss": float(y[0]),
+        "end_loss": float(y[-1]),
+        **extra,
+    }
 
 
 def _spread(y: np.ndarray) -> float:
@@ -439,8 +448,7 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
     y = f.values
     if y.size < p.epoch_points or _epoch_means(run, f) is None:
         return None
-    level = float(np.median(y))
-    spread = float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
+    level, spread = _around_median(y)
     if spread > p.epoch_spread:
         return None
     for m in run.series.values():
@@ -456,14 +464,7 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
         ),
         step=int(f.steps[0]),
         end_step=int(f.steps[-1]),
-        evidence={
-            "points": int(y.size),
-            "level": level,
-            "spread_rel": spread,
-            "start_loss": float(y[0]),
-            "end_loss": float(y[-1]),
-            "epoch_means": True,
-        },
+        evidence=_flat_evidence(y, level, spread, epoch_means=True),
         explanation=(
             "Each logged loss is the mean over one epoch, the first one included. The first "
             "epoch's mean holds the loss of the untrained model: a model that learns "

@@ -192,15 +192,9 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
             ),
             step=step,
             end_step=step,
-            evidence={
-                "signal": name,
-                "median_loss": v,
-                "floor": flo.value,
-                "vocab_size": flo.count,
-                "points_at_floor": losses,
-                "at_chance": chance,
-                "metric_points": int(mv.size),
-            },
+            evidence=_short_evidence(
+                name, v, flo.value, flo.count, losses, at_chance=chance, metric_points=int(mv.size)
+            ),
             explanation=(
                 f"A loss of ln({flo.count}) and an accuracy of 1/{flo.count} are both what a "
                 f"model scores when it gives each of {flo.count} classes the same probability: "
@@ -211,6 +205,20 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _short_evidence(
+    name: str, v: float, floor: float, count: int, points: int, **extra: object
+) -> dict[str, object]:
+    """The evidence of a paste of one or two losses judged against the floor."""
+    return {
+        "signal": name,
+        "median_loss": v,
+        "floor": floor,
+        "vocab_size": count,
+        "points_at_floor": points,
+        **extra,
+    }
 
 
 def _long_after(
@@ -232,14 +240,7 @@ def _long_after(
         ),
         step=step,
         end_step=step,
-        evidence={
-            "signal": name,
-            "median_loss": v,
-            "floor": flo.value,
-            "vocab_size": flo.count,
-            "points_at_floor": 1,
-            "late": True,
-        },
+        evidence=_short_evidence(name, v, flo.value, flo.count, 1, late=True),
         explanation=(
             f"ln({flo.count}) is the loss of a model that gives every one of {flo.count} "
             f"outputs the same probability. After {when} of training a model that learns is "
@@ -277,14 +278,7 @@ def _exactly_ln_c(
         ),
         step=step,
         end_step=step,
-        evidence={
-            "signal": name,
-            "median_loss": v,
-            "floor": math.log(c),
-            "vocab_size": c,
-            "points_at_floor": 1,
-            "exact": True,
-        },
+        evidence=_short_evidence(name, v, math.log(c), c, 1, exact=True),
         explanation=(
             f"ln({c}) is the cross-entropy of a model that gives each of {c} classes the same "
             "probability: its output ignores the input. A model that learns passes this "
