@@ -842,8 +842,21 @@ def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] 
     m = _prev(toks, k)
     if m < 0 or toks[m].kind != "word" or toks[m].text.lower() != "at":
         return None
+    idx = _words_before(toks, _prev(toks, m), used)
+    if not idx:
+        return None
+    keep = _best_suffix([toks[i].text for i in idx])
+    idx = idx[len(idx) - keep :]
+    return " ".join(toks[i].text for i in idx), [*idx, m]
+
+
+_AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
+
+
+def _words_before(toks: list[_Tok], n: int, used: set[int]) -> list[int]:
+    """The token indices of the words (up to MAX_KEY_WORDS, single-spaced, no filler or
+    log level) that end at token n: the name a logger's clause puts before its value."""
     idx: list[int] = []
-    n = _prev(toks, m)
     while (
         len(idx) < MAX_KEY_WORDS
         and n >= 0
@@ -856,14 +869,7 @@ def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] 
         if n < 2 or toks[n - 1].text != " ":
             break
         n -= 2
-    if not idx:
-        return None
-    keep = _best_suffix([toks[i].text for i in idx])
-    idx = idx[len(idx) - keep :]
-    return " ".join(toks[i].text for i in idx), [*idx, m]
-
-
-_AT_STEP_WORDS = frozenset({"step", "iteration", "iter", "epoch", "batch", "update"})
+    return idx
 
 
 def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list[int]] | None:
@@ -875,20 +881,7 @@ def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list
     ("Current momentum is 0.9.": a setting, read as nothing but no longer prose), so a
     sentence's "the loss is 2.0 here" or "my learning rate is 0.0001" stays prose: the
     clause must open the line or follow a stop, as the logger's clauses do."""
-    idx: list[int] = []
-    n = _prev(toks, j)
-    while (
-        len(idx) < MAX_KEY_WORDS
-        and n >= 0
-        and toks[n].kind == "word"
-        and n not in used
-        and toks[n].text.lower() not in _FILLER
-        and toks[n].text not in _LEVELS
-    ):
-        idx.insert(0, n)
-        if n < 2 or toks[n - 1].text != " ":
-            break
-        n -= 2
+    idx = _words_before(toks, _prev(toks, j), used)
     if not idx:
         return None
     before = _prev(toks, idx[0])
