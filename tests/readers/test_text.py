@@ -446,3 +446,24 @@ def test_detector_loss_parts_are_still_summed(tmp_path: Path) -> None:
     )
     run = _finalized(tmp_path, body)
     assert run.get("loss") is not None and run.fact("task") != "gan"
+
+
+def test_a_markdown_table_with_train_and_validate_halves(tmp_path: Path) -> None:
+    # apex's ImageNet example as pasted: a group row over a header whose names repeat
+    body = (
+        "| train |        |        |        |      | validate |        |        |          |\n"
+        "| ----- | ------ | ------ | ------ | ---- | -------- | ------ | ------ | -------- |\n"
+        "| epoch | Top1   | Top5   | Loss   |      | epoch    | Top1   | Top5   | Loss     |\n"
+        "| 0     | 3.166  | 9.401  | 6.0748 |      | 0        | 3.054  | 9.308  | 12.1711  |\n"
+        "| 1     | 15.428 | 34.406 | 4.4438 |      | 1        | 18.206 | 39.778 | 4.1692   |\n"
+    )
+    run = _finalized(tmp_path, body)
+    assert run.get("loss").values.tolist() == [6.0748, 4.4438]
+    assert run.get("eval_loss").values.tolist() == [12.1711, 4.1692]
+    assert not any(name.startswith("val_epoch") for name in run.series)
+
+
+def test_a_markdown_header_with_unique_names_ignores_a_group_row(tmp_path: Path) -> None:
+    body = "| run A |      |\n| step | loss |\n| ---- | ---- |\n| 10   | 2.5  |\n| 20   | 2.1  |\n"
+    run = _finalized(tmp_path, body)
+    assert run.get("loss").values.tolist() == [2.5, 2.1]

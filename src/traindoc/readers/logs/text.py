@@ -204,6 +204,9 @@ class TextLog:
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
         self._skeleton = False  # such a heading was seen
         self._header: tuple[str, ...] | None = None
+        # (line, cells) of the last Markdown row of bare words and gaps: a group row that
+        # may name the halves of the header under it ("| train | ... | validate | ...")
+        self._md_groups: tuple[int, list[str]] | None = None
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._md = False  # the header is a Markdown table's: rows are split on |
         # a Markdown table whose columns are steps: (line, counts epochs, step per column)
@@ -392,6 +395,8 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if k == "other" and text[:1] == b"|" and (groups := _group_row(text)) is not None:
+            self._md_groups = (no, groups)  # "| train | | | validate | |" over a header
         if k == "settings":
             self._namespace(no, text)
             return
@@ -432,6 +437,8 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            if self._md and self._md_groups is not None and no - self._md_groups[0] <= 2:
+                self._header = _grouped(text, self._header, self._md_groups[1])
             self._bounded = plan.bounded
             self._close_axis()
             self._slow = self._slow or self._md
@@ -1040,3 +1047,35 @@ def _compile(pattern: str, path: Path) -> re.Pattern[bytes]:
 def _show(bad: tuple[int, bytes]) -> str:
     no, text = bad
     return f"line {no}: {text.decode('utf-8', 'replace').strip()[:120]!r}"
+
+
+_EVAL_GROUPS = frozenset(
+    {"validate", "validation", "val", "valid", "eval", "evaluation", "test", "dev"}
+)
+
+
+def _group_row(text: bytes) -> list[str] | None:
+    """The cells of a Markdown row of group names over a header ("train", gaps,
+    "validate", gaps), or None when the row is anything else."""
+    cells = md_cells(text.decode("utf-8", "replace"))
+    named = [c for c in cells if c]
+    if len(named) < 2 or len(named) == len(cells):
+        return None
+    return cells if all(c.replace("_", "").isalpha() for c in named) else None
+
+
+def _grouped(text: bytes, header: tuple[str, ...], groups: list[str]) -> tuple[str, ...]:
+    """A header whose names repeat under a group row (apex's ImageNet table: "epoch Top1
+    Top5 Loss" under "train" and again under "validate"): the names under an eval
+    group become its eval metrics (val_Loss), so the second Loss is not read as the
+    train loss. Unchanged when the header does not line up with the groups."""
+    cells = md_cells(text.decode("utf-8", "replace"))
+    if len(cells) != len(groups) or len(set(header)) == len(header):
+        return header
+    group, named = "", []
+    for g, c in zip(groups, cells, strict=True):
+        group = g.lower() or group
+        if c:
+            counter = c.lower() in ("epoch", "step", "iter", "iteration")  # the same count
+            named.append(f"val_{c}" if group in _EVAL_GROUPS and not counter else c)
+    return tuple(named) if len(named) == len(header) else header
