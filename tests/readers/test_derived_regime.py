@@ -33,3 +33,14 @@ def test_the_same_ratio_logged_at_step_1_is_a_fine_tune() -> None:
 
 def test_a_first_log_well_under_half_ln_v_is_a_fine_tune_at_any_step() -> None:
     assert finalize(_run(50, 0.25 * math.log(10000))).fact("regime") == "full-finetune"
+
+
+def test_a_first_log_after_updates_still_at_80_percent_of_ln_v_is_pretraining() -> None:
+    # Lightning GPT on WikiText-2 from scratch: 9.57 at step 50, 0.885 ln(50258); a
+    # pretrained LM meets new text at under half of ln(V)
+    assert finalize(_run(50, 0.885 * math.log(50258), 50258)).fact("regime") == "pretraining"
+
+
+def test_the_same_80_percent_at_step_1_needs_the_pretraining_ratio() -> None:
+    # near miss: at step 1 the untrained model sits at ln(V) itself; 0.85 there is no proof
+    assert finalize(_run(1, 0.85 * math.log(50258), 50258)).fact("regime") is None

@@ -23,6 +23,9 @@ FINETUNE_RATIO = 0.7
 # from-scratch LM falls from ln(V) to the unigram entropy of its text (0.55-0.7 ln(V):
 # 7.4 of 10.8 nats for GPT-2's BPE), so only under half of ln(V) says trained weights.
 FINETUNE_RATIO_LATE = 0.5
+# ... and a first loss still at 80%+ of ln(V) after updates is from scratch: a pretrained
+# LM meets new text at under half of ln(V), however its first interval went.
+PRETRAIN_RATIO_LATE = 0.8
 
 
 def finalize(run: Run) -> Run:
@@ -254,7 +257,8 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
         return
     first, floor = float(finite[0]), math.log(vocab)
     ratio = first / floor
-    if ratio >= PRETRAIN_RATIO:
+    late = int(loss.steps[0]) > 1
+    if ratio >= (PRETRAIN_RATIO_LATE if late else PRETRAIN_RATIO):
         rel = "≈" if ratio < 1.1 else "above"
         src = f"inferred: first loss {first:.4g} {rel} ln(V)={floor:.4g}"
         facts["regime"] = Fact("pretraining", src)
