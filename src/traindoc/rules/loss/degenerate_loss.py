@@ -67,7 +67,7 @@ class Params:
     minimum=(
         "3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a "
         "log; 2 when the last is 0 right after a loss of 0.1 or more; 1 beside an eval "
-        "metric under half its scale"
+        "metric under half its scale; 3 logs of a detector's box terms at exactly 0"
     ),
     family="loss",
     severity=Severity.ERROR,

@@ -49,7 +49,7 @@ class Params:
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1-2 with an accuracy at chance, 3 measurements of the two",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
