@@ -120,7 +120,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
     (one misclassified sample in a batch of a solved classifier), or that is under
     2x the highest other logged point past the warmup (the tail of the log's own
-    batch noise: 0.25 where other batches reach 0.15).
+    batch noise: 0.25 where other batches reach 0.15). A paste of 5-19 points applies
+    the same tail: its lone 5x point must also be 2x every other point to warn.
 
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
@@ -321,7 +322,11 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     ref = level if back else pre
     largest = max(back, key=lambda i: y[i]) if back else peak_i
     peak = float(y[largest])
-    big = peak >= (p.huge_single_rel + 1) * ref
+    # 5x its level, and (a lone point) 2x the highest other point of the paste: one under
+    # that is the tail of the log's own batch noise, as in the long path
+    big = peak >= (p.huge_single_rel + 1) * ref and not (
+        len(back) == 1 and peak < p.huge_single_tail * _highest_other(y, peak)
+    )
     # a jump the loss has fallen back below by the end of the paste cost nothing lasting
     came_back = recovering and float(after[-1]) <= pre
     still = recovering and not came_back
