@@ -46,7 +46,9 @@ _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/",
 _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
-_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$")
+# rouge1 / rougeLsum / bleu4 / mAP50 are their family's; so is a retrieval cutoff
+# (recall@1, ndcg@10, precision@5: the metric at k).
+_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$|(?<=.)@\w+$")
 
 
 def task_metrics(run: Run) -> list[tuple[Series, bool]]:

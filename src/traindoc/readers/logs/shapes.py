@@ -670,6 +670,11 @@ def _scale(toks: list[_Tok], t: int) -> tuple[str, int] | None:
     return (toks[t - 2].text, v) if _is_slot(toks, v) else None
 
 
+# The verb of a sentence that states a value ("X is 1/19"), as model outputs and
+# notes print them: a fraction after it is that value, never a progress counter.
+_COPULA = frozenset({"is", "are", "was", "were", "be", "equals"})
+
+
 def _fraction_fields(
     key: str, n: int, m: int, toks: list[_Tok], t: int, before: list[Field]
 ) -> list[Field]:
@@ -684,6 +689,10 @@ def _fraction_fields(
         # a logger's word before a bracketed counter names no value: DINOv2's MetricLogger
         # "Training  [     40/5000000]  eta: ..." counts the iterations, as a bare one does
         key = ""
+    if not key and _at(toks, _prev(toks, t)).lower() in _COPULA:
+        # "The answer is 1/19", "the probability is 4/19": a sentence states a ratio as
+        # its value; a counter stands bare after a bracket, a pipe or its own label
+        return [Field(n, "", "skip"), Field(m, "", "skip")]
     if not key:
         # Two fractions in a row, "Train: [0/300][4050/5004]" (Swin, DeiT): the first is
         # the epoch, this one the batch within it.
@@ -727,6 +736,10 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     j = _prev(toks, t)
     if j >= 0 and toks[j].kind == "punct" and toks[j].text in "'\"":  # "1/438" quoted
         j = _prev(toks, j)
+    if _is_punct(toks, j, "*") and _is_punct(toks, j - 1, "*") and _is_punct(toks, t + 1, "/"):
+        # "**Final answer:** 1/19": markdown bold around the label of a fraction (a
+        # model's output printed in the log) leaves it that label's value, not a counter
+        j = _prev(toks, j - 1)
     opened = ""
     while j >= 0 and toks[j].kind == "punct" and toks[j].text in "[(":  # "[[0.9, ..."
         opened = opened or toks[j].text

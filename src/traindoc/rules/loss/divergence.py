@@ -15,7 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
-from traindoc.rules.loss._evalcurve import task_metrics, train_metrics
+from traindoc.rules.loss._evalcurve import direction, task_metrics, train_metrics
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,17 @@ class Params:
     # divergence the cut ended, not a run that "recovered".
     lr_level: float = 0.02
     lr_cut: float = 2.0
+    # A held-out task metric (recall, accuracy, mAP, WER ...) evaluated 3+ times after
+    # the onset whose last evals are 10%+ (relative) better than its last eval before
+    # the onset, and whose final eval is its best or within that margin of it: the
+    # model got better on unseen data all through the "divergence", so the loss that
+    # rose is measuring a changed objective (re-clustered pseudo-labels, a loss term
+    # switched on, a curriculum stage), not a worse model.
+    heldout_min_evals: int = 3
+    heldout_gain: float = 0.10
+    # A metric with no eval_/val_/test_ prefix counts as held-out when it is logged at
+    # most this share as often as the train loss (once per eval, not per log line).
+    heldout_sparse: float = 0.2
 
 
 @rule(
@@ -181,6 +192,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     **Known false positives.** A short warmup bump is ignored (only a sustained late
     level counts). Curriculum or data-mixture changes can legitimately raise the
     loss. RL trainers (GRPO/PPO) are skipped: their loss can legitimately rise.
+    The trend and blow-up tests also stand down when a held-out task metric (an
+    eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
+    named that is logged at most a fifth as often as the train loss) was evaluated 3+
+    times after the onset, its last evals sit 10%+ (relative) better than its last
+    eval before the onset, and its final eval is within that margin of its best: the
+    model kept getting better on unseen data through the whole "rise", so the loss is
+    measuring a changed objective (pseudo-labels re-clustered every epoch, a loss
+    term switched on mid-run, a curriculum stage), not a model its updates wreck. The
+    absolute tests (overflow to +Inf, a loss of 1e6, a component that blew up, worse
+    than the trainer's own best eval) do not stand down.
     A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
     from (ending below its start, off the floor) is transient instability and is
     left to `loss-spike` / `warmup-too-short`.
@@ -229,8 +250,54 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _late_rise(run, p, f)
     if hit is None:
         hit = _cut_short(run, p, f)
-    if hit is not None:
+    if hit is not None and _heldout_improved(run, p, f, int(hit.step or 0)) is None:
         yield hit
+
+
+def _heldout_metrics(run: Run, p: Params, f: Series) -> list[tuple[Series, bool]]:
+    """Task metrics measured on held-out data: `task_metrics`, or, with no eval loss
+    to anchor them, a series named like a task metric (recall@1, mAP, top1) that is
+    not a train one and is logged at most `heldout_sparse` as often as the train loss
+    (at the evals, not at every log line: Keras' per-epoch `acc` next to a per-epoch
+    loss is a train metric and is not this)."""
+    out = list(task_metrics(run))
+    if out or run.get("eval_loss") is not None:
+        return out
+    for name, s in run.series.items():
+        if "loss" in name or name.lower().startswith("train") or not len(s.finite()):
+            continue
+        higher = direction(name)
+        if higher is not None and len(s.finite()) <= p.heldout_sparse * len(f):
+            out.append((s, higher))
+    return out
+
+
+def _heldout_improved(run: Run, p: Params, f: Series, onset: int) -> str | None:
+    """The name of a held-out task metric that improved through the rise, or None.
+
+    The metric's last eval at or before the onset (its first eval, if none is) is the
+    baseline; it needs `heldout_min_evals` evals after the onset, the median of the
+    last three of them `heldout_gain` (relative) better than the baseline, and its
+    final eval within that margin of its best: a model that keeps getting better on
+    unseen data is not being made worse by its updates."""
+    for m, higher in _heldout_metrics(run, p, f):
+        e = m.finite()
+        after = e.steps > onset
+        if int(after.sum()) < p.heldout_min_evals:
+            continue
+        before = np.flatnonzero(~after)
+        base = float(e.values[before[-1]] if before.size else e.values[0])
+        vals = e.values[after] if before.size else e.values[1:]
+        if vals.size < p.heldout_min_evals or base == 0:
+            continue
+        sign = 1.0 if higher else -1.0
+        end = float(np.median(vals[-3:]))
+        gain = sign * (end - base) / abs(base)
+        best = float(vals.max() if higher else vals.min())
+        last = float(vals[-1])
+        if gain >= p.heldout_gain and sign * (best - last) <= p.heldout_gain * abs(base):
+            return m.name
+    return None
 
 
 def _above_own_best(run: Run, p: Params, f: Series | None) -> Hit | None:
