@@ -467,3 +467,31 @@ def test_a_markdown_header_with_unique_names_ignores_a_group_row(tmp_path: Path)
     body = "| run A |      |\n| step | loss |\n| ---- | ---- |\n| 10   | 2.5  |\n| 20   | 2.1  |\n"
     run = _finalized(tmp_path, body)
     assert run.get("loss").values.tolist() == [2.5, 2.1]
+
+
+def test_a_txt_log_whose_first_metric_line_comes_after_a_long_preamble(tmp_path: Path) -> None:
+    # YOLOX's train_log.txt after several failed launches: 400 KB of INFO lines before
+    # the first metric line, past the 64 KB the detector sniffs
+    pre = "".join(
+        f"2024-01-01 10:00:00 | INFO | yolox.core.launch:{i}: loading module {i} "
+        "with a long description of the configuration value\n"
+        for i in range(4000)
+    )
+    body = "".join(
+        f"2024-01-01 11:00:00 | INFO | yolox.core.trainer:257 - epoch: 1/300, iter: {s}/500, "
+        f"total_loss: {15 - s / 20:.1f}, iou_loss: 3.1, lr: 1.25e-05\n"
+        for s in range(10, 110, 10)
+    )
+    path = tmp_path / "train_log.txt"
+    path.write_text(pre + body)
+    (run,) = load_runs(path)
+    assert len(run.get("loss")) == 10
+
+
+def test_a_txt_file_of_prose_is_still_no_log(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text(
+        "".join(f"line {i} of a story with no numbers worth reading\n" for i in range(5000))
+    )
+    with pytest.raises(ReadError):
+        load_runs(path)

@@ -193,6 +193,8 @@ def detect_file(path: Path) -> Source | None:
         return Source("jsonl", path)
     if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head):
         return Source("console", path)
+    if path.suffix.lower() in _CONSOLE_EXT and _metrics_later(path, head):
+        return Source("console", path)
     return None
 
 
@@ -225,6 +227,29 @@ def _text_head(head: bytes) -> bool:
     return bool(len(log.rec_line) or log.events)
 
 
+# A log's preamble (failed launches, a config dump, pip output) can push its first metric
+# line past the sniffed head: a .txt that reads like a log is searched this far on.
+_DEEPER = 4 << 20
+_LOGGISH = re.compile(
+    rb"\b(?:INFO|WARNING|Traceback|[Ee]poch|iter|step)\b|\d{4}-\d\d-\d\d[ T]\d\d:"
+)
+
+
+def _metrics_later(path: Path, head: bytes) -> bool:
+    """A text file whose head reads like a log but holds no metric line yet: one further
+    window (up to 4 MB, bounded memory) may hold them."""
+    if len(head) < _SNIFF or b"\x00" in head[:4096] or not _LOGGISH.search(head):
+        return False
+    try:
+        with path.open("rb") as f:
+            f.seek(len(head))
+            more = f.read(_DEEPER)
+    except OSError:
+        return False
+    cut = more.rfind(b"\n")
+    return _text_head(more[: cut + 1] if cut > 0 else more)
+
+
 def is_console(path: Path) -> bool:
     """A text file with metric lines (or evidence lines) near its start."""
     try:
@@ -233,7 +258,7 @@ def is_console(path: Path) -> bool:
         return False
     if not path.suffix and not _looks_text(head):
         return False  # a bare name says nothing: a binary called "log" is not read further
-    return _text_head(head)
+    return _text_head(head) or (path.suffix.lower() in _CONSOLE_EXT and _metrics_later(path, head))
 
 
 _CONTROL = bytes(c for c in range(32) if c not in (9, 10, 13, 27))
