@@ -46,14 +46,26 @@ def diagnose(run: Run, rules: Iterable[RuleSpec] | None = None) -> Diagnosis:
     first = [s for s in specs if not s.reads]
     view = run
     blank = _nothing_logged(run)
+    # a GAN's two players and no single loss: the curve rules have nothing they can read
+    gan = run.fact("task") == "gan" and run.get("loss") is None
     for spec in first + _after_what_they_read([s for s in specs if s.reads]):
         if spec.reads:
             view = replace(run, symptoms=tuple(findings))
         missing = spec.missing(view)
-        if missing and spec.core and blank and any("loss" in m.split("|") for m in missing):
+        if (
+            missing
+            and spec.core
+            and (blank or gan)
+            and any("loss" in m.split("|") for m in missing)
+        ):
             # a training log that gave settings and events but no curve: the rules that
             # call a run healthy could not look at it, which is not "nothing wrong"
-            reason = "no metric series was read from the log; needs " + ", ".join(missing)
+            reason = (
+                "no metric series was read from the log; needs " + ", ".join(missing)
+                if blank
+                else "a GAN's generator and discriminator losses are opponents, not one "
+                "learning curve; judge it by its samples or a quality metric (FID, IS)"
+            )
             not_judged.append(Skipped(spec.id, reason))
             core.append(spec.id)
             continue

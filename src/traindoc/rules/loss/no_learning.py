@@ -223,6 +223,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (hit := _frozen_metrics(run, p) or _top5_at_chance(run, None, p)) is not None:
             yield hit
+        elif run.fact("task") == "gan":
+            # the generator's loss rises as the discriminator improves: no curve says "learns"
+            yield NotJudged(
+                "a GAN's generator and discriminator losses are opponents, not one learning "
+                "curve; judge it by its samples or a quality metric (FID, IS)"
+            )
         return
     f = loss.finite()
     n = len(f)
