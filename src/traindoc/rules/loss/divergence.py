@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,6 +61,9 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # ... or it rose at each of its last 2+ logs to 3x+ its lowest while the logged LR
+    # rose at each of them too: the warmup's ramp breaking the run (warning).
+    lr_climb: float = 3.0
     # ... or its last third all sits 10%+ and 6 noise sigmas (of the points before it,
     # at least 0.5% of their level) above the level it rose from (warning).
     step_sigmas: float = 6.0
@@ -159,7 +163,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning); or its last third all sits 10%+ and 6
     noise sigmas of the points before it above the level it rose from (warning: a quiet
-    log of epoch means or interval averages that steps up and stays); or its last loss is 3x the median of
+    log of epoch means or interval averages that steps up and stays); or it rose at each
+    of its last 2+ logs to 3x+ its lowest while the logged LR rose at each of them
+    (warning: the warmup's ramp breaking the run); or its last loss is 3x the median of
     the 3 before it while every eval curve logged at that step is 5%+ worse than at
     the eval before (warning: the model got worse, not one batch); or its last third
     all sits 25%+ above its best level while a train task metric (Keras' `acc`) is
@@ -242,6 +248,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             hit := _short_blowup(run, p, f)
             or _last_jump_confirmed(run, p, f)
             or _worse_on_train(run, p, f)
+            or _climbs_with_lr(run, p, f)
         ) is not None:
             yield hit
         return
@@ -861,6 +868,47 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
             "way log after log: the updates are undoing what was learned."
         ),
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
+        severity=Severity.WARNING,
+    )
+
+
+def _climbs_with_lr(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log whose loss rose at each of its last 2+ logs to 3x+ its lowest, while
+    the logged LR rose at each of them too: the warmup's ramp is breaking the run."""
+    y, steps = f.values, f.steps
+    if y.size < 3:
+        return None
+    i_low = int(np.argmin(y))
+    climb = y[i_low:]
+    if climb.size < 3 or not bool(np.all(np.diff(climb) > 0)):
+        return None
+    low, last = float(y[i_low]), float(y[-1])
+    if not (low > 0 and last >= p.lr_climb * low):
+        return None
+    lrs = [_lr_at(run, int(st)) for st in steps[i_low:]]
+    if any(v is None for v in lrs) or not all(b > a for a, b in itertools.pairwise(lrs)):
+        return None
+    onset = int(steps[i_low + 1])
+    evidence = _rise_evidence(
+        run, f, i_low, onset, peak_loss=last, lr_rising=True, lr_last=float(lrs[-1])
+    )
+    return Hit(
+        title=(
+            f"Loss climbs {fmt(low)} -> {fmt(last)} ({last / low:.1f}x) over its last "
+            f"{climb.size - 1} logs while the LR rises {fmt(float(lrs[0]))} -> {fmt(float(lrs[-1]))}"
+        ),
+        step=onset,
+        end_step=int(steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"The loss rose at each of the last {climb.size - 1} logs, to {last / low:.1f}x its "
+            "best, in step with a learning rate that was still ramping up: each larger step "
+            "made the model worse. A warmup that carries the LR past what the run takes breaks "
+            "it this way, before the peak is even reached."
+        ),
+        prescription=_steadier_from(
+            run, f"Lower the peak LR below the {fmt(float(lrs[1]))} at which the climb began"
+        ),
         severity=Severity.WARNING,
     )
 
