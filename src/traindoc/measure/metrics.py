@@ -65,7 +65,6 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
         if not len(s) or "loss" in name:
             continue
         m = _PREFIX.match(name)
-        rest = name[m.end() :] if m else name
         if _TRAIN.match(name):
             continue  # a train metric logged once per epoch, at the eval's steps (Lightning)
         if not m and (
@@ -74,11 +73,8 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
             or any(f"{pre}{name}" in run.series for pre in _PREFIXES)
         ):
             continue  # a train metric (Keras logs acc next to val_acc each epoch)
-        for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
-            part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
-            if part in _METRICS:
-                out.append((s, _METRICS[part]))
-                break
+        if (higher := direction(name)) is not None:
+            out.append((s, higher))
     return out
 
 
@@ -88,7 +84,7 @@ def direction(name: str) -> bool | None:
     m = _PREFIX.match(name) or _TRAIN.match(name)
     rest = name[m.end() :] if m else name
     for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
-        part = _VARIANT.sub("", part)
+        part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
         if part in _METRICS:
             return _METRICS[part]
     return None
