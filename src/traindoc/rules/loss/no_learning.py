@@ -664,7 +664,7 @@ def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
     if ep is None or not len(ep.finite()):
         return None
     # no single loss (a GAN's two players, a metrics-only log): the metric alone
-    y = loss.values if loss is not None else np.array([np.nan, np.nan])
+    y = loss.values if loss is not None else np.empty(0)
     if loss is not None and (
         y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop
     ):
