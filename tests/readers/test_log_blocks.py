@@ -161,6 +161,28 @@ def test_tqdm_percent_is_not_the_step_and_epoch_summaries_sit_at_the_epoch_end(
     assert run.series["loss"].values.tolist() == [0.0047, 0.0037]  # the epoch's average
 
 
+def test_eval_under_a_stale_epoch_heading_stays_in_the_run(tmp_path: Path) -> None:
+    # ISChenawei/DMNIL train_log.txt: "Loaded checkpoint from epoch 19" is printed once,
+    # and the evals after epochs 20-23 took epoch 19 as their step (another scale than
+    # epoch x 400 + batch): the file was cut into five runs
+    line = (
+        "Epoch: [{e}][{b}/400]\tTime 5.585 (5.827)\tData 0.000 (0.275)\t"
+        "Loss {l:.3f} (1.807)\tLoss dro 0.216 (0.235)\t\n"
+    )
+    recall = "Recall@1: {r} - Recall@5: 96.9330 - Recall@10: 97.8920 - AP: 91.6576\n"
+    body = "Loaded checkpoint from epoch 19\n"
+    for e, r in ((20, 90.0753), (21, 90.1043)):
+        body += line.format(e=e, b=390, l=1.49) + line.format(e=e, b=400, l=1.765)
+        body += "Compute Scores:\n" + recall.format(r=r)
+    (run,) = _read(tmp_path, body)
+    assert run.series["recall@1"].steps.tolist() == [8000, 8400]
+    # near miss: an epoch ahead of the batches is another run's line in a paste
+    body = line.format(e=4, b=400, l=15.42) + "Epoch 19\n2s - loss: 0.0416 - acc: 0.9861\n"
+    first, second = _read(tmp_path, body)
+    assert first.series["loss"].values.tolist() == [15.42]
+    assert second.series["loss"].values.tolist() == [0.0416]
+
+
 _FAIRSEQ = (
     "{d} 11:38:13 | INFO | train | epoch {e:03d} | loss {l} | nll_loss 8.89 | ppl 474.37 | "
     "wps 31194.9 | ups 0.07 | wpb 430468 | bsz 14485.4 | num_updates {u} | lr 0.00017375 | "

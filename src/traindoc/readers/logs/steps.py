@@ -636,16 +636,21 @@ def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
 
 
 def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
-    """A line with only the epoch right after that epoch's last epoch x batches line is
-    the epoch's summary ("[Summary-valid] Epoch [000/210] | Average Loss (valid)"): it
-    sits at that line's step, not at step = epoch (another scale), in place."""
+    """A line with only the epoch after that epoch's epoch x batches lines is its summary
+    ("[Summary-valid] Epoch [000/210] | Average Loss (valid)"): it sits at that line's
+    step, not at step = epoch (another scale, which would cut the file into runs), in
+    place. So does one whose epoch is behind them, a stale heading's ("Loaded checkpoint
+    from epoch 19" printed before the evals of epochs 20-23): the batches before it say
+    where the run is."""
     batch = np.flatnonzero(src == SRC_EPOCH)
     only = np.flatnonzero(src == SRC_EPOCH_ONLY)
     j = np.searchsorted(batch, only) - 1
     ok = j >= 0
     k, prev = only[ok], batch[j[ok]]
-    same = np.floor(epoch[prev]) == step[k]
-    step[k[same]], src[k[same]] = step[prev[same]], SRC_CARRY
+    # an epoch ahead of the batches is left as it is: another run's line in a paste
+    # ("Epoch 19 / 2s - loss: 0.0416" of the script that worked, after 5 epochs' bars)
+    held = np.floor(epoch[prev]) >= step[k]
+    step[k[held]], src[k[held]] = step[prev[held]], SRC_CARRY
 
 
 def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
