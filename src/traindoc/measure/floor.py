@@ -133,12 +133,30 @@ def known(run: Run) -> Floor | None:
     """The floor from the run's facts: ln(C) for a classifier, else ln(V)."""
     v = run.vocab_size
     if v and v > 1:
-        return Floor(int(v), math.log(v), "fact")
+        return Floor(int(v), log_of(run, v), "fact")
     return None
 
 
+def log_of(run: Run, count: float) -> float:
+    """ln(count) in the units the run logs its loss in (log2 for a loss in bits)."""
+    return math.log(count) / math.log(run.loss_base)
+
+
+def log_name(run: Run) -> str:
+    """How the floor is written for this run's loss: "ln", or "log2" for bits."""
+    return "ln" if run.loss_base == math.e else f"log{run.loss_base:g}"
+
+
 def infer(level: float, spread: float, run: Run) -> Floor | None:
-    """The count a flat level at `level` = ln(count) implies, or None.
+    """The count a flat level at `level` = ln(count) implies, or None. A loss logged in
+    bits is read in nats here and its floor given back in bits."""
+    k = math.log(run.loss_base)
+    got = _infer(level * k, spread * k, run)
+    return got if got is None or k == 1.0 else Floor(got.count, got.value / k, got.how)
+
+
+def _infer(level: float, spread: float, run: Run) -> Floor | None:
+    """The count a flat level at `level` = ln(count) nats implies, or None.
 
     `spread` is the plateau's own noise (a robust sigma). The uncertainty on the
     level is the larger of half a quantum of the logged dtype (when the values may be
@@ -346,7 +364,7 @@ def _classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
     (to within 0.01) and the loss's level in ln(C)'s band both point to, or None: with
     a noisy or short loss, the metric names C and the loss need only agree with it."""
     for c in range(2, MAX_SMALL_CLASSES + 1):
-        lo, hi = band(run, math.log(c))
+        lo, hi = band(run, log_of(run, c))
         if not lo <= level <= hi:
             continue
         name = chance_metric(run, c)
@@ -357,7 +375,7 @@ def _classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
         v = v / 100.0 if np.median(v) > 1.5 else v
         p = 1.0 - v if any(t in name.lower() for t in _ERR) else v
         if abs(float(np.median(p)) - 1.0 / c) <= 0.01:
-            return Floor(c, math.log(c), "classes"), name
+            return Floor(c, log_of(run, c), "classes"), name
     return None
 
 

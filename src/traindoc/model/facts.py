@@ -92,6 +92,7 @@ _SPECS = (
     FactSpec("sharding", "str", "the deepspeed / fsdp setting of a config (preflight)"),
     FactSpec("logging_nan_inf_filter", "bool", "HF drops NaN/inf losses from the logged mean"),
     FactSpec("lr_print_decimals", "int", "decimals a text log prints the LR with (its resolution)"),
+    FactSpec("loss_base", "int", "2 where the loss is logged in bits (fairseq; ppl = 2^nll_loss)"),
     # --- the data ---------------------------------------------------------------------
     _config("dataset_size", "int", "training samples"),
     _config("dataset", "str", "the training data a config names (a path, or a hub name)"),

@@ -228,10 +228,18 @@ class Run:
         return int(v) if v else None
 
     @property
+    def loss_base(self) -> float:
+        """The base of the logged cross-entropy: e (nats), or 2 where the trainer logs
+        bits (fairseq divides every loss by ln 2; its `ppl` is 2^nll_loss)."""
+        b = self.fact("loss_base")
+        return float(b) if isinstance(b, (int, float)) and b > 1 else math.e
+
+    @property
     def floor(self) -> float | None:
-        """ln(V) (or ln(C)): the loss of a model that predicts uniformly."""
+        """ln(V) (or ln(C)), in the loss's own units: the loss of a model that predicts
+        uniformly (log2(V) for a loss logged in bits)."""
         v = self.vocab_size
-        return math.log(v) if v and v > 1 else None
+        return math.log(v) / math.log(self.loss_base) if v and v > 1 else None
 
     @property
     def regime(self) -> str | None:

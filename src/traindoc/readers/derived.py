@@ -31,6 +31,7 @@ PRETRAIN_RATIO_LATE = 0.8
 def finalize(run: Run) -> Run:
     run = _accumulated_loss(_derived_losses(_placeholder_loss(run)))
     facts = dict(run.facts)
+    _loss_base(run, facts)
     _effective_batch(facts)
     _task(run, facts)
     _regime(run, facts)
@@ -229,6 +230,38 @@ def _from_perplexity(series: dict[str, Series]) -> None:
         series[target] = replace(s, name=target, values=values, source=source)
 
 
+def _loss_base(run: Run, facts: dict[str, Fact]) -> None:
+    """`loss_base` 2 where the loss is logged in bits: fairseq divides every criterion's
+    loss by ln 2 (its floor is log2(V), 1.44x ln(V)), and any log whose perplexity is
+    2^nll_loss says so itself (perplexity is base^cross-entropy)."""
+    if "loss_base" in facts:
+        return
+    if _val(facts, "trainer") == "fairseq":
+        facts["loss_base"] = Fact(2, "fairseq logs its losses in bits (loss / ln 2)")
+        return
+    for ppl_name, s in run.series.items():
+        m = _PPL.match(ppl_name)
+        if m is None or len(s) < 1:
+            continue
+        pre = f"{m.group(1)}_" if m.group(1) not in (None, "train") else ""
+        ce = next(
+            (run.series[n] for n in (f"{pre}nll_loss", f"{pre}loss") if n in run.series), None
+        )
+        if ce is None:
+            continue
+        _, i, j = np.intersect1d(s.steps, ce.steps, return_indices=True)
+        p, c = s.values[i], ce.values[j]
+        ok = np.isfinite(p) & np.isfinite(c) & (p > 1.5) & (c > 0.5)
+        if ok.sum() < 1:
+            continue
+        bits = np.abs(np.log2(p[ok]) - c[ok]) <= 0.01 * c[ok] + 0.01
+        nats = np.abs(np.log(p[ok]) - c[ok]) <= 0.01 * c[ok] + 0.01
+        if bits.all() and not nats.any():
+            what = f"{ppl_name} = 2^{ce.name}"
+            facts["loss_base"] = Fact(2, f"derived: {what} in {s.source or 'the log'}")
+            return
+
+
 def _effective_batch(facts: dict[str, Fact]) -> None:
     if "effective_batch" in facts or not isinstance(_val(facts, "per_device_batch"), int):
         return
@@ -255,15 +288,17 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
     finite = loss.values[np.isfinite(loss.values)]
     if not finite.size:
         return
-    first, floor = float(finite[0]), math.log(vocab)
+    base = _val(facts, "loss_base")
+    ln = "ln" if not base else f"log{base}"
+    first, floor = float(finite[0]), math.log(vocab) / math.log(base if base else math.e)
     ratio = first / floor
     late = int(loss.steps[0]) > 1
     if ratio >= (PRETRAIN_RATIO_LATE if late else PRETRAIN_RATIO):
         rel = "≈" if ratio < 1.1 else "above"
-        src = f"inferred: first loss {first:.4g} {rel} ln(V)={floor:.4g}"
+        src = f"inferred: first loss {first:.4g} {rel} {ln}(V)={floor:.4g}"
         facts["regime"] = Fact("pretraining", src)
     elif ratio < (FINETUNE_RATIO if int(loss.steps[0]) <= 1 else FINETUNE_RATIO_LATE):
-        src = f"inferred: first loss {first:.4g} well below ln(V)={floor:.4g}"
+        src = f"inferred: first loss {first:.4g} well below {ln}(V)={floor:.4g}"
         facts["regime"] = Fact("full-finetune", src)
 
 

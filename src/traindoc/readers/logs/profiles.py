@@ -53,7 +53,8 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("torchtune", r"Step \x00 \| loss:"),
         ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
         ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
-        ("fairseq", r"num_updates|train_inner|\| wps "),
+        # fairseq-py 0.1 (2017): "| epoch 001  1000 / 331737 loss=9.57 (10.94), wps=18515"
+        ("fairseq", r"num_updates|train_inner|\| wps |loss=\x00 \(\x00\), wps="),
         ("espnet", r"\x00epoch:(?:train|valid):|\x00epoch results: \["),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),

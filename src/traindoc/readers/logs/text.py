@@ -102,6 +102,9 @@ _LAUNCH = re.compile(rb"(?:^|[\s+$>])(?:python[\d.]*|th|torchrun|deepspeed)\s+\S
 _CLI_SHORT = re.compile(
     rb"(?<![\w-])-([A-Za-z][A-Za-z_]{1,40})\s+(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'-][^\s,\\\"']{0,119})"
 )
+# fairseq's task setup: "| [en] dictionary: 43881 types" per language (source, then
+# target), "| dictionary: 50264 types" for a language model.
+_DICTIONARY = re.compile(rb"(?:\[[\w-]{1,20}\] )?dictionary: (\d{2,7}) types\s*$")
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
@@ -384,6 +387,10 @@ class TextLog:
         if (b"Eval epoch: " in text or b"Mean test loss of " in text or b"Top" in text[:40]) and (
             self._skeleton_eval(no, text, rank)
         ):
+            return
+        if b"dictionary: " in text and (m := _DICTIONARY.search(text)):
+            # the loss is over the target side: the last dictionary printed is its size
+            self.config["vocab_size"] = (int(m.group(1)), no)
             return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
 from traindoc.measure.stats import fmt, median, trend
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
@@ -97,7 +98,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not (at_floor or stuck):
         return
     why = (
-        f"{late_loss:.3g}, {late_loss / floor:.0%} of the uniform floor ln(V) = {floor:.2f}"
+        f"{late_loss:.3g}, {late_loss / floor:.0%} of the uniform floor {fl.log_name(run)}(V) = {floor:.2f}"
         if at_floor and floor
         else f"{late_loss:.3g}, still {late_loss / early_loss:.0%} of its early {early_loss:.3g}"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -102,7 +103,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     if starts_mid_run(loss.finite()):
         return  # an excerpt from step 2100 on does not show the starting point
-    floor = run.floor or p.unknown_vocab_floor
+    floor = run.floor or p.unknown_vocab_floor / math.log(run.loss_base)  # nats -> its units
     # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]
     first = first[np.isfinite(first) & (first != 0)]
@@ -131,7 +132,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         severity, caused_by = Severity.INFO, ("nonfinite-gradients",)
     else:
         caused_by = ()
-    what = f"ln({v})" if v else "ln(V) of any common vocabulary"
+    what = f"{fl.log_name(run)}({v})" if v else f"{fl.log_name(run)}(V) of any common vocabulary"
     hot = _hot_lr_before(run, int(loss.steps[0]), p)
     if hot is not None and back is None and not caused_by:
         yield _after_hot_updates(loss, float(first[0]), floor, what, hot, ratio)

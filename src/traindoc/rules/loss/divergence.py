@@ -589,7 +589,7 @@ def _early_blowup(
         why = "it never came back to where it started: the updates wrecked the model."
     else:
         end = (
-            f"lands on the uniform floor ln({run.vocab_size}) = {fmt(floor or 0.0)} "
+            f"lands on the uniform floor {fl.log_name(run)}({run.vocab_size}) = {fmt(floor or 0.0)} "
             f"({fmt(late)} at the end)"
         )
         why = (
@@ -718,10 +718,10 @@ def _worse_than_uniform(run: Run, p: Params, f: Series) -> Hit | None:
     return _two_point_hit(
         run,
         f,
-        f"above the uniform floor ln({fl_known.count}) = {fmt(floor)}",
+        f"above the uniform floor {fl.log_name(run)}({fl_known.count}) = {fmt(floor)}",
         (
             f"At step {int(s0)} the model predicted well (loss {fmt(float(a))}, under half of "
-            f"ln({fl_known.count})); one logged interval later it does worse than guessing "
+            f"{fl.log_name(run)}({fl_known.count})); one logged interval later it does worse than guessing "
             "uniformly over its outputs. Only updates that wreck the weights do that: steps "
             "far too large (LR too high, no warmup) or numerics breaking down."
         ),

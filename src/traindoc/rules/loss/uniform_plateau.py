@@ -187,7 +187,7 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
         when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
         return Hit(
             title=(
-                f"Loss is {fmt(v)} at {when}, the uniform floor ln({flo.count}) = "
+                f"Loss is {fmt(v)} at {when}, the uniform floor {fl.log_name(run)}({flo.count}) = "
                 f"{flo.value:.4f}, and {chance} is at chance 1/{flo.count} at every log"
             ),
             step=step,
@@ -196,7 +196,7 @@ def _short_at_chance(run: Run, signals: list[str], p: Params) -> Hit | None:
                 name, v, flo.value, flo.count, losses, at_chance=chance, metric_points=int(mv.size)
             ),
             explanation=(
-                f"A loss of ln({flo.count}) and an accuracy of 1/{flo.count} are both what a "
+                f"A loss of {fl.log_name(run)}({flo.count}) and an accuracy of 1/{flo.count} are both what a "
                 f"model scores when it gives each of {flo.count} classes the same probability: "
                 f"its output ignores the input. After {when} of training, two measures agreeing "
                 "on it is no coincidence, short as the paste is."
@@ -235,14 +235,14 @@ def _long_after(
     when = f"step {step}" + (f" (epoch {epoch:g})" if epoch >= 1 else "")
     return Hit(
         title=(
-            f"Loss is {fmt(v)} at {when}: the uniform floor ln({flo.count}) = {flo.value:.4f} "
+            f"Loss is {fmt(v)} at {when}: the uniform floor {fl.log_name(run)}({flo.count}) = {flo.value:.4f} "
             f"({(v - flo.value) / flo.value:+.2%})"
         ),
         step=step,
         end_step=step,
         evidence=_short_evidence(name, v, flo.value, flo.count, 1, late=True),
         explanation=(
-            f"ln({flo.count}) is the loss of a model that gives every one of {flo.count} "
+            f"{fl.log_name(run)}({flo.count}) is the loss of a model that gives every one of {flo.count} "
             f"outputs the same probability. After {when} of training a model that learns is "
             "far below it; one still there has not moved off chance."
         ),
@@ -263,7 +263,7 @@ def _exactly_ln_c(
     if run.is_rl or run.fact("task") == "rl" or run.get("rewards/margins") is not None:
         return None
     small = range(2, p.exact_max_classes + 1)
-    c = next((c for c in small if abs(v - math.log(c)) <= p.exact_tol), None)
+    c = next((c for c in small if abs(v - fl.log_of(run, c)) <= p.exact_tol), None)
     if c is None and flo.how != "classes" and abs(v - flo.value) <= p.exact_tol:
         if bool(fl.on_bf16_grid(np.array([v]))[0]):
             return None  # 10.8125 is every loss from 10.78 to 10.84 in bf16
@@ -273,14 +273,15 @@ def _exactly_ln_c(
     when = f"epoch {epoch:g}" if epoch >= 1 else f"step {step}"
     return Hit(
         title=(
-            f"Loss is {fmt(v)} at {when}: ln({c}) = {math.log(c):.4f} to its last printed "
+            f"Loss is {fmt(v)} at {when}: {fl.log_name(run)}({c}) = {fl.log_of(run, c):.4f} "
+            "to its last printed "
             f"digit, the uniform floor of {c} classes"
         ),
         step=step,
         end_step=step,
-        evidence=_short_evidence(name, v, math.log(c), c, 1, exact=True),
+        evidence=_short_evidence(name, v, fl.log_of(run, c), c, 1, exact=True),
         explanation=(
-            f"ln({c}) is the cross-entropy of a model that gives each of {c} classes the same "
+            f"{fl.log_name(run)}({c}) is the cross-entropy of a model that gives each of {c} classes the same "
             "probability: its output ignores the input. A model that learns passes this "
             f"value in its first steps; sitting on it to the 4th digit after {when} means the "
             "updates have not moved it off chance."
@@ -328,7 +329,7 @@ def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:
         else Severity.WARNING
     )
     unit = "classes" if flo.count <= 1024 and flo.how in ("classes", "fact") else "tokens"
-    what = f"ln({flo.count})"
+    what = f"{fl.log_name(run)}({flo.count})"
     evidence: dict[str, object] = {
         "signal": at.signal,
         "median_loss": at.median,
@@ -371,7 +372,7 @@ def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:
         end_step=at.end,
         evidence=evidence,
         explanation=(
-            f"A loss of ln({flo.count}) is what a model scores when it gives each of "
+            f"A loss of {fl.log_name(run)}({flo.count}) is what a model scores when it gives each of "
             f"{flo.count} {unit} the same probability: its output no longer depends on the "
             f"input. Sitting there for {at.fraction:.0%} of the logged curve means nothing "
             "is being learned; after a fall from a high start it means the run only undid "

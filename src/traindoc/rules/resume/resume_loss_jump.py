@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure import floor as fl
 from traindoc.measure.stats import fmt, mad, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
@@ -144,7 +145,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if at_floor:
             evidence["floor"] = floor
             why.append(
-                f"It restarts at the uniform floor ln(V) = {fmt(floor or 0)}: the weights were "
+                f"It restarts at the uniform floor {fl.log_name(run)}(V) = {fmt(floor or 0)}: the weights were "
                 "not loaded (the model restarted from scratch)."
             )
         elif recovered_at is not None:
@@ -219,7 +220,7 @@ def _inferred_restarts(run: Run, p: Params, f: Series, known: list[int]) -> Iter
         where = f" (checkpoint step {ckpt}, save_steps {save})" if on_save and ckpt else ""
         yield Hit(
             title=(
-                f"Loss jumps from {fmt(b)} straight back to the uniform floor ln(V) = "
+                f"Loss jumps from {fmt(b)} straight back to the uniform floor {fl.log_name(run)}(V) = "
                 f"{fmt(floor)} at step {at}{where}: a restart from fresh weights"
             ),
             step=prev,
