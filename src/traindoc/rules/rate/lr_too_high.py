@@ -104,6 +104,19 @@ class Params:
     hot_min_points: int = 10
     hot_learned: float = 0.10
     cooled_drop: float = 0.10
+    # Stuck at the unigram level: a from-scratch LM (regime pretraining, a vocabulary of
+    # 1,000+ known) whose loss over the second half of the run stays at or above 0.55
+    # ln(V) - the low end of the unigram entropy of text (0.55-0.7 ln V: 7.4 of 10.8
+    # nats for GPT-2's BPE), i.e. it learned token frequencies and nothing of context -
+    # and gained under 5% there (first vs last fifth of that half, medians). A healthy
+    # from-scratch LM leaves that band within its first few hundred updates (nanoGPT's
+    # GPT-2: ~7.4 by step 100, ~6 by step 500), so the half judged must begin at step
+    # 300 or later, and hold 10+ losses. Counted only above the tolerated LR.
+    unigram_ratio: float = 0.55
+    unigram_min_vocab: int = 1000
+    unigram_gain: float = 0.05
+    unigram_from_step: int = 300
+    unigram_min_points: int = 10
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -157,7 +170,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     after updates at this LR (absurd-initial-loss's "after hot updates", error); a
     loss that learned under 10% over the hot phase (from the LR's peak until it is
     under half of it, 20%+ of the run) and ends 10%+ below its best there once the schedule decays the LR:
-    it learned only when the LR came down (warning). Without
+    it learned only when the LR came down (warning); a from-scratch LM (pre-training, a
+    vocabulary of 1,000+) whose loss over the second half of the run sits at or above
+    0.55 ln(V), the low end of the unigram entropy of text (0.55-0.7 ln V), and gained
+    under 5% there (first vs last fifth, medians; that half starting at step 300 or
+    later): it learned token frequencies and then nothing of context, which a healthy
+    from-scratch LM leaves within a few hundred updates (warning). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
@@ -280,6 +298,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         signs.append("diverging")  # held-out loss climbing while the train loss does not fall
     if high and not solved and loss is not None and _learned_only_cooled(run, loss, p):
         signs.append("learned only as the LR decayed")
+    if high and regime == "pretraining" and loss is not None and _unigram_stuck(run, loss, p):
+        signs.append("stuck at the unigram level")
     absurd = run.symptom("absurd-initial-loss")
     if high and absurd is not None and "lr_before_first_log" in absurd.evidence:
         signs.append("wrecked")  # the first log came after updates at this LR, far above ln(V)
@@ -421,6 +441,28 @@ def _learned_only_cooled(run: Run, loss: Series, p: Params) -> bool:
     low = float(np.median(after[-max(2, after.size // 5) :]))
     # under 10% learned at peak LR, then 10%+ more once the LR came down
     return head > 0 and best >= (1 - p.hot_learned) * head and low <= (1 - p.cooled_drop) * best
+
+
+def _unigram_stuck(run: Run, loss: Series, p: Params) -> bool:
+    """A from-scratch LM whose loss over the second half of the run sits at or above the
+    unigram band (0.55 ln V) and gained under 5% there: it learned token frequencies,
+    then nothing more, for the whole second half."""
+    v = run.vocab_size
+    if run.floor is None or v is None or v < p.unigram_min_vocab:
+        return False
+    f = loss.finite()
+    if not len(f):
+        return False
+    mid = float(f.steps[0]) + (float(f.steps[-1]) - float(f.steps[0])) / 2
+    half = f.values[f.steps >= mid]
+    if half.size < p.unigram_min_points or mid < p.unigram_from_step:
+        return False
+    k = max(2, half.size // 5)
+    head, tail = float(np.median(half[:k])), float(np.median(half[-k:]))
+    level = float(np.median(half))
+    return (
+        level >= p.unigram_ratio * run.floor and head > 0 and (head - tail) / head < p.unigram_gain
+    )
 
 
 def _eval_worsens(run: Run, p: Params) -> bool:
