@@ -61,6 +61,7 @@ _FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w./]*)\s+\|\s*(\S+)\s*\|\s*$")
 _DASHES = re.compile(rb"^-{10,}\s*$")
 # its counters, most trusted first: the step of the record, never a metric
 _FLAT_STEPS = (
+    "total/steps",  # baselines DDPG
     "total_timesteps",
     "serial_timesteps",
     "timesteps_so_far",
@@ -327,18 +328,17 @@ class Layouts:
         if self._flat:
             step = next((got[k] for k in _FLAT_STEPS if k in got), math.nan)
             for key, v in got.items():
-                if key.lower().rsplit("/", 1)[-1] not in _FLAT_SKIP and (
-                    name := metric_name(key, "", "")
-                ):
+                counter = key.lower().rsplit("/", 1)[-1] in _FLAT_SKIP or key in _FLAT_STEPS
+                if not counter and (name := metric_name(key, "", "")):
                     vals.append((name, v))
         else:
             step = got.get("time/total_timesteps", got.get("time/iterations", math.nan))
-        for key, v in got.items() if not self._flat else ():
-            if key.startswith("time/") or key in _SB3_SKIP:
-                continue
-            name = _SB3_NAMES.get(key) or metric_name(key.split("/", 1)[1], "", "")
-            if name:
-                vals.append((name, v))
+            for key, v in got.items():
+                if key.startswith("time/") or key in _SB3_SKIP:
+                    continue
+                name = _SB3_NAMES.get(key) or metric_name(key.split("/", 1)[1], "", "")
+                if name:
+                    vals.append((name, v))
         if not vals and step != step:
             return
         log = self.log
