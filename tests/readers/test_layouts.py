@@ -229,6 +229,39 @@ def test_a_markdown_table_is_not_an_sb3_table(tmp_path: Path) -> None:
     assert "kl" not in run.series
 
 
+def _her(epoch: int, rate: float) -> str:
+    # OpenAI baselines' own logger: the boxed table without "name/" sections
+    return (
+        "-----------------------------------\n"
+        f"| epoch              | {epoch:<10} |\n"
+        "| stats_g/mean       | 0.0        |\n"
+        f"| test/episode       | {20.0 * (epoch + 1):<10} |\n"
+        "| test/mean_Q        | -0.8976488 |\n"
+        f"| test/success_rate  | {rate:<10} |\n"
+        f"| train/episode      | {20.0 * (epoch + 1):<10} |\n"
+        "| train/success_rate | 0.0        |\n"
+        "-----------------------------------\n"
+        f"New best success rate: {rate}. Saving policy to /tmp/policy_best.pkl ...\n"
+    )
+
+
+def test_a_baselines_table_without_sections_is_one_record_at_its_epoch(tmp_path: Path) -> None:
+    body = "Training...\n" + "".join(_her(i, 0.05 * i) for i in (0, 1, 2))
+    run = _one(tmp_path, body)
+    assert run.get("test/success_rate").steps.tolist() == [0, 1, 2]
+    assert run.get("test/success_rate").values.tolist() == pytest.approx([0.0, 0.05, 0.1])
+    assert "train/success_rate" in run.series
+    assert not {"epoch", "test/episode", "train/episode"} & set(run.series)
+
+
+def test_boxed_rows_without_the_line_of_dashes_are_not_a_baselines_table(tmp_path: Path) -> None:
+    # near miss: a two-column settings table in a log (no line of dashes opens it)
+    body = "step 1 loss 2.0\n| train_batch_size | 8 |\n| learning_rate | 5e-05 |\nstep 2 loss 1.5\n"
+    run = _one(tmp_path, body)
+    assert run.get("loss").values.tolist() == pytest.approx([2.0, 1.5])
+    assert "train_batch_size" not in run.series
+
+
 # -- Caffe net outputs pasted without their glog prefixes ----------------------------------
 
 CAFFE_BARE = """Iteration 18000, Testing net (#0)

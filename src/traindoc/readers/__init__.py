@@ -185,6 +185,7 @@ _READERS = {
     "hf": "hf_trainer",
     "lightning": "lightning_csv",
     "ultralytics": "ultralytics",
+    "sb3_monitor": "sb3_monitor",
     "tensorboard": "tensorboard",
     "jsonl": "jsonl",
     "llamafactory": "llamafactory",

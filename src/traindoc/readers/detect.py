@@ -13,6 +13,7 @@ from traindoc.model.numbers import loads
 from traindoc.model.signals import ALIASES, STEP_KEYS
 from traindoc.readers import live
 from traindoc.readers._base import to_float
+from traindoc.readers.sb3_monitor import is_monitor_csv
 from traindoc.readers.ultralytics import RESULTS, is_results_csv
 
 SUPPORTED = (
@@ -30,6 +31,7 @@ SUPPORTED = (
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
     "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
     "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger)",
+    "RL monitor.csv (Stable-Baselines3 / OpenAI baselines Monitor wrapper, one row per episode)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
 _SNIFF = 64 << 10
@@ -63,6 +65,9 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     # wide CSV as Lightning's (the name is common, so its header must name a metric)
     if is_progress_csv(root / "progress.csv"):
         found.append(Source("lightning", root / "progress.csv"))
+    # their Monitor wrapper's per-episode record (monitor.csv, or N.monitor.csv per env)
+    monitors = [p for p in sorted(root.glob("*monitor.csv"), key=_by_name) if p.is_file()]
+    found += [Source("sb3_monitor", p) for p in monitors if is_monitor_csv(p)]
     # ultralytics' own per-epoch record; its TensorBoard events (when enabled) repeat it
     if is_results_csv(root / RESULTS):
         found.append(Source("ultralytics", root / RESULTS))
@@ -175,6 +180,8 @@ def detect_file(path: Path) -> Source | None:
         return Source("llamafactory", path)
     if "tfevents" in name:
         return Source("tensorboard", path)
+    if name.endswith("monitor.csv") and is_monitor_csv(path):
+        return Source("sb3_monitor", path)
     if name.endswith(".csv"):
         return Source("ultralytics" if is_results_csv(path) else "lightning", path)
     try:

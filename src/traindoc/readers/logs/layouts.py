@@ -54,6 +54,34 @@ _SB3_NAMES = {
     "train/entropy_loss": "entropy",
 }
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
+# OpenAI baselines' own logger (and SB2's): the same boxed table without sections, keys
+# that may carry their own prefix ("| test/success_rate | 0.05 |"), opened by a line of
+# dashes so that a two-column markdown table is not read as one
+_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w./]*)\s+\|\s*(\S+)\s*\|\s*$")
+_DASHES = re.compile(rb"^-{10,}\s*$")
+# its counters, most trusted first: the step of the record, never a metric
+_FLAT_STEPS = (
+    "total/steps",  # baselines DDPG
+    "total_timesteps",
+    "serial_timesteps",
+    "timesteps_so_far",
+    "steps",
+    "nupdates",
+    "iterations",
+    "epoch",
+)
+_FLAT_SKIP = frozenset(
+    {
+        *_FLAT_STEPS,
+        "fps",
+        "time_elapsed",
+        "timeelapsed",
+        "episode",
+        "episodes",
+        "n_updates",
+        "cliprange",
+    }
+)
 
 # -- vertical blocks ------------------------------------------------------------------------
 # pytorch-template pads its keys ('    {:15s}: {}'): the space before the colon is what
@@ -108,6 +136,8 @@ class Layouts:
         self.log = log
         self._table: list[tuple[str, bytes]] | None = None  # SB3 rows so far
         self._table_at = (0, 0, False)  # (line, seq, a stepless record waited for it)
+        self._flat = False  # the open table is baselines' sectionless one
+        self._dash_at = -2  # the line number of the last line of dashes
         self._block: list[tuple[str, float]] | None = None  # a vertical block's pairs
         self._block_at = (0, b"", math.nan)  # (line, indent or b"" for a Series, epoch)
         self._per_epoch: dict[int, int] = {}  # batches seen per epoch ([e, i] lines)
@@ -134,11 +164,21 @@ class Layouts:
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if c in b"[TV " and c and self._summary(no, text):
             return True
+        if c == b"-" and _DASHES.match(text):
+            self._dash_at = no
+            return False
         if c == b"|":
             m = _SB3_SECTION.match(text)
-            if m is None:
+            if m is not None:
+                self._table, self._flat = [(m.group(1).decode(), b"")], False
+            elif (
+                self._dash_at == no - 1
+                and (f := _FLAT_ROW.match(text)) is not None
+                and parse(f.group(2)) is not None
+            ):
+                self._table, self._flat = [(f.group(1).decode(), f.group(2))], True
+            else:
                 return False
-            self._table = [(m.group(1).decode(), b"")]
             self._table_at = (no, self.log._seq, self.log._bar_pending)
             return True
         if c in (b" ", b"\t"):
@@ -264,6 +304,11 @@ class Layouts:
     # -- SB3 ---------------------------------------------------------------------------------
     def _table_row(self, text: bytes) -> bool:
         assert self._table is not None
+        if self._flat:
+            if (f := _FLAT_ROW.match(text)) is None or len(self._table) > _MAX_BLOCK:
+                return False
+            self._table.append((f.group(1).decode(), f.group(2)))
+            return True
         if (m := _SB3_SECTION.match(text)) is not None:
             self._table.append((m.group(1).decode(), b""))
             return True
@@ -279,14 +324,21 @@ class Layouts:
         rows, self._table = self._table, None
         no, seq, waited = self._table_at
         got = {k: v for k, raw in rows if raw and (v := parse(raw)) is not None}
-        step = got.get("time/total_timesteps", got.get("time/iterations", math.nan))
         vals = []
-        for key, v in got.items():
-            if key.startswith("time/") or key in _SB3_SKIP:
-                continue
-            name = _SB3_NAMES.get(key) or metric_name(key.split("/", 1)[1], "", "")
-            if name:
-                vals.append((name, v))
+        if self._flat:
+            step = next((got[k] for k in _FLAT_STEPS if k in got), math.nan)
+            for key, v in got.items():
+                counter = key.lower().rsplit("/", 1)[-1] in _FLAT_SKIP or key in _FLAT_STEPS
+                if not counter and (name := metric_name(key, "", "")):
+                    vals.append((name, v))
+        else:
+            step = got.get("time/total_timesteps", got.get("time/iterations", math.nan))
+            for key, v in got.items():
+                if key.startswith("time/") or key in _SB3_SKIP:
+                    continue
+                name = _SB3_NAMES.get(key) or metric_name(key.split("/", 1)[1], "", "")
+                if name:
+                    vals.append((name, v))
         if not vals and step != step:
             return
         log = self.log

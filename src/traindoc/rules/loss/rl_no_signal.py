@@ -20,6 +20,18 @@ ZERO_STD_FRACTION = "frac_reward_zero_std"
 DPO_MARGINS = "rewards/margins"
 # The share of completions cut at the length limit (TRL / ms-swift, verl).
 CLIPPED = ("completions/clipped_ratio", "response_length/clip_ratio")
+# A goal-conditioned agent's success rate (OpenAI baselines HER's test/ and train/
+# success_rate, SB3's eval/ and rollout/success_rate): its learning curve when no
+# return is logged. The deterministic test / eval rate first: the train rate mixes
+# in the exploration noise.
+SUCCESS = (
+    "test/success_rate",
+    "eval/success_rate",
+    "eval_success_rate",
+    "success_rate",
+    "rollout/success_rate",
+    "train/success_rate",
+)
 
 
 @dataclass(frozen=True)
@@ -63,9 +75,11 @@ class Params:
     solved_rate: float = 0.95
 
 
-def _flat_reward(p: Params, reward: Series) -> Hit | None:
+def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     """A reward that does not improve over the whole run (20+ logs): the policy gets no
-    better at what it is rewarded for (warning)."""
+    better at what it is rewarded for (warning). For a success rate (`rate`) the 5% is of
+    its range [0, 1], not of its level: a rate near 0 has no level to take 5% of, and
+    5 points of success is the least gain that counts as one."""
     r = reward.finite()
     n = len(r)
     if n < p.flat_min_points:
@@ -75,22 +89,23 @@ def _flat_reward(p: Params, reward: Series) -> Hit | None:
     head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
     sigma = diff_mad(v) / math.sqrt(2)
     se = 1.2533 * sigma * math.sqrt(2 / k)
-    scale = max(abs(head), abs(tail), sigma, p.std_eps)
+    scale = 1.0 if rate else max(abs(head), abs(tail), sigma, p.std_eps)
     gain = tail - head
     if gain >= p.flat_z * se or gain >= p.flat_rel * scale:
         return None
     if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 and tail >= p.solved_rate:
         return None  # a success rate in [0, 1] at its ceiling: solved, nothing left to gain
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
+    what = f"The success rate ({reward.name})" if rate else "The reward"
     return Hit(
         title=(
-            f"The reward does not improve over {n} logs (steps {s0}-{s1}): "
+            f"{what} does not improve over {n} logs (steps {s0}-{s1}): "
             f"{fmt(head)} at the start, {fmt(tail)} at the end"
         ),
         step=s0,
         end_step=s1,
         evidence={
-            "signal": "reward (flat)",
+            "signal": f"{reward.name} (flat)" if rate else "reward (flat)",
             "reward_start": head,
             "reward_end": tail,
             "reward_gain": gain,
@@ -99,8 +114,8 @@ def _flat_reward(p: Params, reward: Series) -> Hit | None:
         },
         explanation=(
             "In RL the reward is the learning curve. Here its last fifth is no better than "
-            "its first, within the noise and 5% of its level: the completions differ in "
-            "reward, yet the updates do not make the better ones more likely (advantages "
+            "its first, within the noise and 5% of its level: the episodes or completions "
+            "differ in reward, yet the updates do not make the better ones more likely (advantages "
             "too small or too noisy, a KL or clip that holds the policy back, or a reward "
             "the policy cannot reach)."
         ),
@@ -204,12 +219,12 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     minimum=(
         "10 logged reward / reward_std points (3 when every one of them is dead, 1 when "
         "every completion is also clipped or the grad norm or advantages are dead too); "
-        "3 DPO reward margins"
+        "3 DPO reward margins; 10 success-rate logs (20 for a flat one)"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}",),
+    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}",),
     uses=("grad_norm", *CLIPPED),
     core=True,
 )
@@ -242,6 +257,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     standard errors and 5% of its level) over 20+ logs is a warning: the policy
     gets no better at what it is rewarded for; not when the reward is a success rate
     in [0, 1] flat at 0.95+ (solved: nothing is left to gain).
+    A goal-conditioned run that logs a success rate and no return (OpenAI baselines
+    HER's test/ and train/success_rate, SB3's eval/ and rollout/success_rate) is read
+    the same way from its success rate, the test / eval rate first (the train rate
+    mixes in exploration noise): exactly 0 at each of 10+ logs is a warning (no
+    episode ever reached its goal, so every sparse return is the same failure), and
+    so is a rate no better at the end than at the start over 20+ logs, where the 5%
+    is of the rate's range [0, 1] (5 points of success), not of its level: a rate at
+    0.03 has no level to take 5% of, and one more success in 20 test episodes is
+    noise, not learning.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -279,6 +303,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if std is None and reward is None and zero_frac is None:
         if (margins := run.get(DPO_MARGINS)) is not None:
             yield from _dpo_no_margin(p, margins)
+        elif (rate := _success_rate(run)) is not None:
+            yield from _success_flat(p, rate)
         return
     if std is None and spread is not None:
         std = spread  # max - min of the batch's scores: 0 when every completion tied
@@ -461,6 +487,52 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=None if both and not few else Severity.WARNING,
     )
+
+
+def _success_rate(run: Run) -> Series | None:
+    """The success rate a goal-conditioned run logs in place of a return."""
+    for name in SUCCESS:
+        s = run.get(name)
+        if s is not None and len(s.finite()):
+            return s
+    return None
+
+
+def _success_flat(p: Params, rate: Series) -> Iterator[Hit | NotJudged]:
+    """A success rate in [0, 1] with no return logged: exactly 0 at each of 10+ logs
+    (no episode ever reached its goal), or no better at the end than at the start over
+    20+ logs (within 4 standard errors and 5 points of success) while short of solved."""
+    r = rate.finite()
+    v = r.values
+    if v.size < p.min_points or float(v.min()) < 0.0 or float(v.max()) > 1.0:
+        if v.size < p.min_points:
+            yield too_few(rate.name, int(v.size), p.min_points)
+        return
+    if bool(np.all(v <= p.std_eps)):
+        s0, s1 = int(r.steps[0]), int(r.steps[-1])
+        yield Hit(
+            title=(
+                f"No RL learning signal for {v.size} log points (steps {s0}-{s1}): "
+                f"{rate.name} is 0 at every one"
+            ),
+            step=s0,
+            end_step=s1,
+            evidence={"signal": f"{rate.name} = 0", "dead_points": int(v.size), "dead_frac": 1.0},
+            explanation=(
+                "Not one episode reached its goal at any log: with a sparse success reward "
+                "every return is the same failure, so there is no difference for the policy "
+                "to learn from."
+            ),
+            prescription=(
+                "Check the goal / success test on a hand-made successful episode; then make "
+                "the goal reachable by exploration (hindsight relabelling, a denser or "
+                "shaped reward, a curriculum of easier goals, more exploration noise)."
+            ),
+            severity=Severity.WARNING,
+        )
+        return
+    if (hit := _flat_reward(p, rate, rate=True)) is not None:
+        yield hit
 
 
 def _corroborated(
