@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.losses import nonfinite_loss
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
+from traindoc.rules.loss._evalcurve import metric_trends
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,11 @@ class Params:
     # NaN there is the dtype's or the data's, never the LR's. A first log at step 100
     # follows 100 updates, any of which the LR can have broken.
     before_updates: int = 1
+    # Only the eval loss non-finite, while a task metric scored on the same evals improves
+    # by 0.5% (relative) and 2 of its noise sigmas over 3+ evals from the first bad one:
+    # the loss computation breaks, not the model (info).
+    metric_gain_rel: float = 0.005
+    metric_points: int = 3
 
 
 @rule(
@@ -60,7 +66,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     losses by the window average, so a trainer_state.json may show a finite loss
     while `grad_norm` is NaN; that case is reported by `nonfinite-gradients`,
     not here. One or two isolated bad points followed by a normal curve are
-    reported as a warning (an fp16 overflow the scaler skipped).
+    reported as a warning (an fp16 overflow the scaler skipped). An eval loss that is
+    non-finite while the train loss is finite at every log and a task metric scored
+    on those same evals (mAP, accuracy, WER) keeps improving over 3+ evals from the
+    first bad one is info: the metric comes from the same forward passes, and NaN
+    weights give degenerate predictions, not better ones - what breaks is the loss
+    computed on them (a half-precision overflow in the validation loss, an eval
+    sample the loss cannot score such as a CTC transcript longer than its audio).
+    The eval loss is then useless for early stopping, which is worth knowing, but
+    training is fine (Ultralytics: val/box_loss NaN at all 225 epochs while mAP50-95
+    rose 0.001 -> 0.67).
 
     **What to do.** Under fp16, switch to bf16 (or fp32): lowering the LR only
     delays the NaN. Otherwise look at the step before the first NaN: a grad-norm
@@ -146,6 +161,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"Only {count} isolated point(s), and the loss is finite again afterwards: "
             "probably an overflow batch that was skipped."
         )
+    # The eval loss alone is bad, and a task metric of those evals still improves: the
+    # predictions get better, which NaN weights cannot do; the loss computation broke.
+    scored = _eval_side(signal) and [
+        m.name
+        for m in metric_trends(run, first_step, p.metric_gain_rel, inside=True)
+        if m.verdict == "improving"
+        and len(_metric(run, m.name).after(first_step)) >= p.metric_points
+    ]
+    if scored:
+        evidence["metrics_improving"] = scored
+        why.append(
+            f"But {', '.join(scored)} kept improving over the same evals: those forward "
+            "passes make better predictions, which NaN weights cannot, so what breaks is "
+            "the loss computed on them (a half-precision overflow in the validation loss, "
+            "or eval samples the loss cannot score, such as a CTC transcript longer than "
+            "its audio), not the model. The eval loss cannot guide early stopping here; "
+            "select checkpoints by the metric."
+        )
     prec = advice.precision(run)
     clip = f", {c}" if (c := advice.clipping(run)) else ""
     fix = (
@@ -164,9 +197,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         end_step=int(loss.steps[last]),
         evidence=evidence,
         explanation=" ".join(why),
-        prescription=fix,
-        severity=Severity.WARNING if isolated else None,
+        prescription=(
+            "Nothing to fix in training. To get a usable eval loss back, compute it in fp32 "
+            "and look for eval samples it cannot score (empty targets, a CTC transcript "
+            "longer than its input); meanwhile pick checkpoints by the metric."
+            if scored
+            else fix
+        ),
+        severity=Severity.INFO if scored else Severity.WARNING if isolated else None,
     )
+
+
+def _eval_side(signal: str) -> bool:
+    """The eval loss, or a loss component of the eval (`val/box_loss`)."""
+    return signal == "eval_loss" or signal.lower().startswith(("eval", "val", "test"))
+
+
+def _metric(run: Run, name: str) -> Series:
+    s = run.get(name)
+    assert s is not None
+    return s.finite()
 
 
 def _what(signal: str) -> str:
