@@ -320,19 +320,23 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                     "The onset is around the first epoch of a fine-tune, where a rising eval "
                     "loss is common and not always harmful: check a task metric or samples."
                 )
+    # The title names the checkpoint to keep (the lowest eval, raw) and the last one
+    # against it; the thresholds above read the smoothed level (onset, rel_rise).
     if rising:
         title = (
             f"Eval loss rose {rel_rise:.0%}"
             if rel_rise >= 0.01
             else f"Eval loss rose {rel_rise:.1%}"
         ) + (
-            f" from its minimum {fmt(low)} at step {onset}"
-            f"{near_epoch} while train loss fell {t_drop:.0%}"
+            f" from its minimum at step {onset}{near_epoch} while train loss fell "
+            f"{t_drop:.0%}; best checkpoint: step {best_step} (eval loss {fmt(e_best)}, "
+            f"last {fmt(float(e[-1]))})"
         )
     else:
         title = (
-            f"Eval loss has not improved for {stalled_for} steps (min {fmt(low)} at step "
-            f"{onset}{near_epoch}) while train loss fell {t_drop:.0%}"
+            f"Eval loss has not improved beyond its noise for {stalled_for} steps (since step {onset}"
+            f"{near_epoch}) while train loss fell {t_drop:.0%}; best checkpoint: step "
+            f"{best_step} (eval loss {fmt(e_best)}, last {fmt(float(e[-1]))})"
         )
     yield Hit(
         title=title,
