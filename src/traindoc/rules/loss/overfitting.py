@@ -88,6 +88,11 @@ class Params:
     # each of its 3+ logs since, has turned, however small the rise: the 2% floor is
     # for wiggles, and a monotone, noise-free climb under a falling train loss is none.
     turn_k_noise: float = 10.0
+    # A noisy rise: 8+ evals after the minimum (eval_only_trend_points) that trend up
+    # (Mann-Kendall z >= 2.58 on those evals, the minimum itself left out: it is lower
+    # than all of them by choice) with their tail 10%+ above it (clear_rise_rel, the
+    # effect size) is a rise, however far single evals swing: the 3-sigma gate is for one
+    # eval against the minimum, the trend weighs them all.
 
 
 @rule(
@@ -108,7 +113,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     improved for 300+ steps (and 10% of the run; a last eval below every one before
     it is an improvement, however slow), while the train loss over the
     same span is still clearly falling, it reports overfitting with the eval
-    minimum as the onset step - the checkpoint you want. With 3 evals, two after a
+    minimum as the onset step. The checkpoint to keep is the lowest eval logged (what
+    load_best_model_at_end keeps; a single low eval the rolling median passes over is
+    still the best checkpoint on that eval set), and the report says what going on cost:
+    the last checkpoint's eval loss against it. A stall's onset is the first eval within
+    noise of the minimum by its raw value too (a rolling median's edge lifts a far-off
+    first eval to its neighbour's level; that checkpoint is no candidate). With 3 evals, two after a
     minimum both >= 10% above it are enough, or two that each rise above the one
     before (>= 2% in all) while the train loss is lower at each of its 3+ logs since
     (one per epoch), or halved over them (per-step logs wobble; a halving is a fall): with evals this sparse, the gap opening at every one of them is
@@ -118,7 +128,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     train loss fell at each of its 3+ logs since: the patience-3 stop of Keras'
     EarlyStopping, with the gap opening at every point (val_loss 26.17 -> 26.18 ->
     26.23 -> 26.32 while train loss 48.8 -> 42.7); a flat eval that wiggles is not
-    monotone, and a noisy one does not clear 10 sigmas. Without a train loss, a U-shaped eval
+    monotone, and a noisy one does not clear 10 sigmas. A noisy eval set can hide a
+    large rise from the 3-sigma gate (a ViT whose evals swing 2x from one to the next
+    while their level climbs from 0.3 to 0.6-0.8): with 8+ evals after the minimum, a
+    significant upward trend over them (Mann-Kendall z >= 2.58, the minimum itself left
+    out since it is lower than all of them by choice) with their tail 10%+ above it is a
+    rise - the trend weighs every eval, the gate one against one. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
     above the one before. When the eval loss neither rose nor stalled by these
     measures, a task metric can still show it: the metric fell from its best (beyond
@@ -189,10 +204,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     rising = rise >= max(p.min_rise_rel * abs(low), p.k_noise * sigma)
     if not rising and _turned(e, i_min, rise, sigma, tr, int(st[i_min]), p):
         rising = True
+    if not rising and _trends_up(st, e, i_min, rel_rise, p):
+        rising = True
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
     near = low + max(p.settle_rel * abs(low), 2 * sigma)
-    i_on = i_min if rising else int(np.flatnonzero(es[: i_min + 1] <= near)[0])
+    # (the raw eval too: a rolling median's edge can lift a far-off first eval to its
+    # neighbour's level, and the onset is a checkpoint someone may keep)
+    within = (es[: i_min + 1] <= near) & (e[: i_min + 1] <= near)
+    i_on = i_min if rising or not within.any() else int(np.flatnonzero(within)[0])
     onset = int(st[i_on])
     span_total = float(max(run.last_step or st[-1], st[-1]) - min(tr.steps[0], st[0]))
     stalled_for = int(st[-1]) - onset
@@ -221,6 +241,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return  # both losses rose: the model got worse on its own data too, not overfitting
     severity = None
     notes = []
+    # The checkpoint to keep: the lowest eval logged (what load_best_model_at_end keeps),
+    # and what going on to the end cost, measured against it.
+    i_best = int(np.argmin(e))
+    best_step, e_best = int(st[i_best]), float(e[i_best])
+    last_vs_best = (float(e[-1]) - e_best) / abs(e_best) if e_best else 0.0
     evidence = {
         "onset_step": onset,
         "eval_min": low,
@@ -232,6 +257,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         "train_last": t_end,
         "train_drop_rel": t_drop,
         "mode": "rising" if rising else "stalled",
+        "best_step": best_step,
+        "eval_best": e_best,
+        "eval_last_vs_best": last_vs_best,
     }
     verdicts = []
     improving: list[str] = []  # task metrics still improving after the onset
@@ -292,19 +320,23 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                     "The onset is around the first epoch of a fine-tune, where a rising eval "
                     "loss is common and not always harmful: check a task metric or samples."
                 )
+    # The title names the checkpoint to keep (the lowest eval, raw) and the last one
+    # against it; the thresholds above read the smoothed level (onset, rel_rise).
     if rising:
         title = (
             f"Eval loss rose {rel_rise:.0%}"
             if rel_rise >= 0.01
             else f"Eval loss rose {rel_rise:.1%}"
         ) + (
-            f" from its minimum {fmt(low)} at step {onset}"
-            f"{near_epoch} while train loss fell {t_drop:.0%}"
+            f" from its minimum at step {onset}{near_epoch} while train loss fell "
+            f"{t_drop:.0%}; best checkpoint: step {best_step} (eval loss {fmt(e_best)}, "
+            f"last {fmt(float(e[-1]))})"
         )
     else:
         title = (
-            f"Eval loss has not improved for {stalled_for} steps (min {fmt(low)} at step "
-            f"{onset}{near_epoch}) while train loss fell {t_drop:.0%}"
+            f"Eval loss has not improved beyond its noise for {stalled_for} steps (since step {onset}"
+            f"{near_epoch}) while train loss fell {t_drop:.0%}; best checkpoint: step "
+            f"{best_step} (eval loss {fmt(e_best)}, last {fmt(float(e[-1]))})"
         )
     yield Hit(
         title=title,
@@ -317,6 +349,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                 + ("rises" if rising else "stopped improving")
                 + ": the model is fitting the training set rather than the task "
                 "(stop, or lower the LR, as soon as eval stalls while train falls).",
+                f"The best checkpoint by eval loss is step {best_step} ({fmt(e_best)}); the "
+                f"last one's eval loss is {last_vs_best:.0%} above it.",
                 *notes,
             ]
         ),
@@ -326,8 +360,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                 "(load_best_model_at_end=True with metric_for_best_model set to it): it kept "
                 f"improving after step {onset}; "
                 if improving
-                else f"Keep the checkpoint nearest step {onset} (load_best_model_at_end=True "
-                "with metric_for_best_model), "
+                else f"Keep the checkpoint of step {best_step} (eval loss {fmt(e_best)}, the "
+                f"lowest logged; the last one's is {last_vs_best:.0%} above it) - "
+                "load_best_model_at_end=True with metric_for_best_model does that - "
             )
             + "add early stopping, or lower the LR; add regularisation "
             "(weight decay, dropout) or more / deduplicated data, and check train/eval leakage."
@@ -512,6 +547,16 @@ def _turned(
         return False
     y = tr.finite().after(onset).values
     return y.size >= p.sparse_train_points and bool(np.all(np.diff(y) < 0))
+
+
+def _trends_up(st: np.ndarray, e: np.ndarray, i_min: int, rel_rise: float, p: Params) -> bool:
+    """8+ evals after the minimum trend up (Mann-Kendall on them, the minimum left out)
+    and their tail sits 10%+ above it: a rise read from all of them, not from one eval
+    against the noise of one eval."""
+    after = e[i_min + 1 :]
+    if after.size < p.eval_only_trend_points or rel_rise < p.clear_rise_rel:
+        return False
+    return trend(st[i_min + 1 :], after).z >= -p.train_z
 
 
 def _falls_each(loss: Series, onset: int, p: Params) -> bool:
