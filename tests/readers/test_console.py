@@ -249,6 +249,12 @@ def test_skipped_step_messages_of_other_trainers(tmp_path: Path, line: str, scal
         "WARNING: non-finite loss, ending training  tensor([nan, nan, nan, nan], device='cuda:0')",
         "ValueError: The loss returned in `training_step` is nan.",
         "ValueError: The loss returned in `training_step` is tensor(nan, device='cuda:0').",
+        # TensorFlow's NanTensorHook (OpenNMT-tf, tensor2tensor, TF Object Detection API)
+        "ERROR:tensorflow:Model diverged with loss = NaN.",
+        '    raise RuntimeError("Model diverged with loss = NaN.")RuntimeError: Model diverged '
+        "with loss = NaN.",
+        # detectron2's check of the predictions
+        "FloatingPointError: Predicted boxes or scores contain Inf/NaN. Training has diverged.",
     ],
 )
 def test_nonfinite_loss_messages_add_a_nan_loss(tmp_path: Path, line: str) -> None:
@@ -264,6 +270,9 @@ def test_nonfinite_loss_messages_add_a_nan_loss(tmp_path: Path, line: str) -> No
     [
         "            print('WARNING: non-finite loss, ending training ', loss_items)",
         "            raise ValueError(f'The loss returned in `training_step` is {loss}.')",
+        '        failure_message = "Model diverged with loss = NaN."',
+        '    raise FloatingPointError("Predicted boxes or scores contain Inf/NaN. Training has '
+        'diverged.")',
     ],
 )
 def test_nonfinite_loss_code_quoted_in_a_paste_is_no_event(tmp_path: Path, line: str) -> None:

@@ -109,6 +109,13 @@ EVENTS = (
             rb"|non-finite loss, ending training\s+(?=tensor|\[|\{|nan|inf)"
             # Lightning's terminate_on_nan: "The loss returned in `training_step` is nan."
             rb"|loss returned in .training_step. is (?=tensor\(-?(?:nan|inf)|nan|inf|-inf))"
+            # TensorFlow's NanTensorHook / Estimator (and OpenNMT-tf, tensor2tensor, the TF
+            # Object Detection API) stop with "Model diverged with loss = NaN.";
+            # detectron2 stops with "Predicted boxes or scores contain Inf/NaN. Training has
+            # diverged." (its outputs went non-finite, so does the loss). Either quoted in
+            # the code of a pasted traceback ('raise ...("Model diverged ...")') is no event
+            rb"|(?<![\"'`])Model diverged with loss = (?:NaN|nan|inf|Inf)"
+            rb"|(?<![\"'`])Predicted boxes or scores contain Inf/NaN\. Training has diverged"
         ),
     ),
 )
@@ -124,6 +131,8 @@ KEYS = {
         b"OSS IS",
         b"finite loss,",
         b"loss returned in",
+        b"diverged with loss",
+        b"Training has diverged",
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum",),
