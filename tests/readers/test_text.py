@@ -400,6 +400,49 @@ def test_launch_command_flags_are_config(tmp_path: Path) -> None:
     assert len(run.get("loss")) == 6
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # bare store_true flags: last on the command, before a continuation, before a flag
+        "fairseq-train data-bin --arch transformer --lr 0.0005 --fp16\n",
+        "python train.py \\\n    --plot_loss \\\n    --fp16 \\\n    --lora_rank 32\n",
+        "python run.py --do_train --fp16 --model_name_or_path gpt2\n",
+    ],
+)
+def test_a_bare_precision_flag_on_the_command_is_the_runs_precision(
+    tmp_path: Path, command: str
+) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        command
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("precision") == "fp16"
+
+
+def test_a_flag_after_a_bare_flag_is_read_not_taken_as_its_value(tmp_path: Path) -> None:
+    """`--do_train --learning_rate 2e-5`: do_train is bare, learning_rate keeps its value."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "python run.py --do_train --learning_rate 2e-5 --lr_scheduler_type cosine\n"
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("learning_rate") == 2e-5 and run.fact("lr_scheduler") == "cosine"
+    assert run.fact("precision") is None  # no precision flag, none made up
+
+
+def test_fp16_in_prose_or_a_value_is_no_bare_flag(tmp_path: Path) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "I tried --fp16-opt-level O2 and --fp16_backend amp\n"
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("precision") is None
+
+
 def test_a_batch_stated_in_prose_is_a_fact(tmp_path: Path) -> None:
     log = tmp_path / "issue.txt"
     log.write_text(

@@ -92,10 +92,15 @@ def _message(text: bytes) -> bytes:
     return text[m.end() :] if m else text
 
 
-# `--flag value` / `--flag=value` of a launch command, also inside prose.
+# `--flag value` / `--flag=value` of a launch command, also inside prose. The next
+# `--flag` is no value (`--do_train --model_name_or_path gpt2`: do_train has none).
 _CLI_FLAG = re.compile(
-    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
+    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(?!--)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
 )
+# A precision switch given bare (`--fp16`, `--bf16`: HF TrainingArguments, fairseq,
+# DeepSpeed and most scripts' store_true flags), at the end of the command, before a
+# `\` continuation or before the next flag: the run trains in that precision.
+_CLI_BARE = re.compile(rb"(?<![\w-])--(fp16|bf16)(?=\s*(?:\\|--[A-Za-z]|$))", re.MULTILINE)
 # Single-dash flags (`-optim adam -learning_rate 1.0`: OpenNMT, Lua Torch, fairseq-era
 # scripts) count only on a launch command: elsewhere `-0.5` or `-v` mean other things.
 _LAUNCH = re.compile(rb"(?:^|[\s+$>])(?:python[\d.]*|th|torchrun|deepspeed)\s+\S+\.(?:py|lua)\b")
@@ -909,6 +914,8 @@ class TextLog:
         """A launch command pasted with the log (`--lr_scheduler_type cosine \\`, or
         inline in prose): its flags are the run's config. True when it had some."""
         flags = _CLI_FLAG.findall(text) if b"--" in text else []
+        if b"--" in text:
+            flags += [(name, b"true") for name in _CLI_BARE.findall(text)]
         if _LAUNCH.search(text):
             flags += _CLI_SHORT.findall(text)
         for key, value in flags:
