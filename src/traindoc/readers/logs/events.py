@@ -307,6 +307,14 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         else:
             steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
         series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
+    elif "loss" not in series and any(e.kind == "nonfinite-loss" for e in events):
+        # a framework's NaN stop ("Model diverged with loss = NaN") in a log with no metric
+        # line: the loss went non-finite, when is not logged - one point, its step ordinal
+        first = next(e for e in events if e.kind == "nonfinite-loss")
+        series["loss"] = Series.from_arrays(
+            "loss", np.array([1.0]), np.array([np.nan]), None, f"{src(first)}: {first.text}"
+        )
+        facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
     if _scale_series(over, series):
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
         # each message is one skipped step: numbered by their order as the scale's points
