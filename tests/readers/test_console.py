@@ -249,6 +249,12 @@ def test_skipped_step_messages_of_other_trainers(tmp_path: Path, line: str, scal
         "WARNING: non-finite loss, ending training  tensor([nan, nan, nan, nan], device='cuda:0')",
         "ValueError: The loss returned in `training_step` is nan.",
         "ValueError: The loss returned in `training_step` is tensor(nan, device='cuda:0').",
+        # TensorFlow's NanTensorHook (OpenNMT-tf, tensor2tensor, TF Object Detection API)
+        "ERROR:tensorflow:Model diverged with loss = NaN.",
+        '    raise RuntimeError("Model diverged with loss = NaN.")RuntimeError: Model diverged '
+        "with loss = NaN.",
+        # detectron2's check of the predictions
+        "FloatingPointError: Predicted boxes or scores contain Inf/NaN. Training has diverged.",
     ],
 )
 def test_nonfinite_loss_messages_add_a_nan_loss(tmp_path: Path, line: str) -> None:
@@ -264,6 +270,9 @@ def test_nonfinite_loss_messages_add_a_nan_loss(tmp_path: Path, line: str) -> No
     [
         "            print('WARNING: non-finite loss, ending training ', loss_items)",
         "            raise ValueError(f'The loss returned in `training_step` is {loss}.')",
+        '        failure_message = "Model diverged with loss = NaN."',
+        '    raise FloatingPointError("Predicted boxes or scores contain Inf/NaN. Training has '
+        'diverged.")',
     ],
 )
 def test_nonfinite_loss_code_quoted_in_a_paste_is_no_event(tmp_path: Path, line: str) -> None:
@@ -513,3 +522,21 @@ def test_fastai_table_with_a_clock_column(tmp_path: Path) -> None:
     assert run.get("eval_loss").values.tolist() == [0.801234, 0.688123]
     assert run.get("accuracy").values.tolist() == [0.612, 0.701]
     assert "time" not in run.series
+
+
+def test_a_nan_stop_in_a_log_without_metric_lines_is_one_nan_loss_at_no_known_step(
+    tmp_path: Path,
+) -> None:
+    """TensorFlow's NaN stop on every rank, no loss line pasted: the loss went NaN, when
+    is not logged (one point, its step an ordinal, so no rule reads it as step 1)."""
+    text = (
+        "Skipping time record for  2505  due to checkpoint-saving/warmup overhead\n"
+        "ERROR:tensorflow:Model diverged with loss = NaN.\n"
+        "E0526 15:34:12.011717 140569525946176 basic_session_run_hooks.py:760] Model diverged "
+        "with loss = NaN.\n"
+        "ERROR:tensorflow:Model diverged with loss = NaN.\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [1] and np.isnan(loss.values[0])
+    assert run.fact("steps_ordinal") is True

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.readers.helpers import one_log as _one
@@ -400,6 +401,49 @@ def test_launch_command_flags_are_config(tmp_path: Path) -> None:
     assert len(run.get("loss")) == 6
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # bare store_true flags: last on the command, before a continuation, before a flag
+        "fairseq-train data-bin --arch transformer --lr 0.0005 --fp16\n",
+        "python train.py \\\n    --plot_loss \\\n    --fp16 \\\n    --lora_rank 32\n",
+        "python run.py --do_train --fp16 --model_name_or_path gpt2\n",
+    ],
+)
+def test_a_bare_precision_flag_on_the_command_is_the_runs_precision(
+    tmp_path: Path, command: str
+) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        command
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("precision") == "fp16"
+
+
+def test_a_flag_after_a_bare_flag_is_read_not_taken_as_its_value(tmp_path: Path) -> None:
+    """`--do_train --learning_rate 2e-5`: do_train is bare, learning_rate keeps its value."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "python run.py --do_train --learning_rate 2e-5 --lr_scheduler_type cosine\n"
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("learning_rate") == 2e-5 and run.fact("lr_scheduler") == "cosine"
+    assert run.fact("precision") is None  # no precision flag, none made up
+
+
+def test_fp16_in_prose_or_a_value_is_no_bare_flag(tmp_path: Path) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "I tried --fp16-opt-level O2 and --fp16_backend amp\n"
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("precision") is None
+
+
 def test_a_batch_stated_in_prose_is_a_fact(tmp_path: Path) -> None:
     log = tmp_path / "issue.txt"
     log.write_text(
@@ -495,3 +539,45 @@ def test_a_txt_file_of_prose_is_still_no_log(tmp_path: Path) -> None:
     )
     with pytest.raises(ReadError):
         load_runs(path)
+
+
+def test_bare_step_value_lines_are_the_loss_when_nothing_is_named(tmp_path: Path) -> None:
+    """A custom loop's `print(step, loss.item())` pasted with its NaN: the loss, with a note."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "I got the following NAN loss on the training:\n\n```\n...\n"
+        "76930 2.6496577\n76940 2.59109\n76950 2.596339\n76960 2.735384\n76970 2.6265104\n"
+        "76980 nan\n76990 nan\nSaving the model\n77000 nan\n```\n"
+    )
+    (run,) = load_runs(log)
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [76930, 76940, 76950, 76960, 76970, 76980, 76990, 77000]
+    assert loss.values[0] == 2.6496577 and np.isnan(loss.values[-3:]).all()
+    assert any("bare '<step> <value>'" in n.message for n in run.notes)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "10 2.5\n20 2.4\n30 2.3\n40 2.2\n",  # 4 lines: too few to call a curve
+        "10 2.5\n20 2.4\n30 2.3\n20 2.2\n50 2.1\n",  # the first column does not rise
+        "1 0.5\n1 0.6\n1 0.7\n1 0.8\n1 0.9\n",  # nor here: a count, not a step
+    ],
+)
+def test_too_few_or_unordered_bare_pairs_are_no_log(tmp_path: Path, body: str) -> None:
+    log = tmp_path / "issue.txt"
+    log.write_text(body)
+    with pytest.raises(ReadError):
+        load_runs(log)
+
+
+def test_bare_pairs_are_not_read_where_metrics_are_named(tmp_path: Path) -> None:
+    """A log with named metric lines is read by its names: number pairs in it are not a loss."""
+    log = tmp_path / "train.log"
+    log.write_text(
+        "".join(f"step {s}: loss {3 - s / 10:.3f}\n" for s in range(1, 7))
+        + "".join(f"{k} {0.1 * k:.2f}\n" for k in range(1, 8))
+    )
+    (run,) = load_runs(log)
+    assert run.get("loss").values.tolist() == [2.9, 2.8, 2.7, 2.6, 2.5, 2.4]
+    assert not any("bare" in n.message for n in run.notes)

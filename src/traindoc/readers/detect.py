@@ -200,9 +200,16 @@ def detect_file(path: Path) -> Source | None:
         return Source("jsonl", path)
     if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head):
         return Source("console", path)
-    if path.suffix.lower() in _CONSOLE_EXT and _metrics_later(path, head):
+    if path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head)):
         return Source("console", path)
     return None
+
+
+def _bare(head: bytes) -> bool:
+    """A paste of bare "<step> <value>" lines (nothing named): the text reader's last resort."""
+    from traindoc.readers.logs.text import bare_pairs
+
+    return bare_pairs(head)
 
 
 _CONSOLE_EXT = (".log", ".txt", ".out", ".err", ".md")
@@ -265,7 +272,9 @@ def is_console(path: Path) -> bool:
         return False
     if not path.suffix and not _looks_text(head):
         return False  # a bare name says nothing: a binary called "log" is not read further
-    return _text_head(head) or (path.suffix.lower() in _CONSOLE_EXT and _metrics_later(path, head))
+    return _text_head(head) or (
+        path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head))
+    )
 
 
 _CONTROL = bytes(c for c in range(32) if c not in (9, 10, 13, 27))

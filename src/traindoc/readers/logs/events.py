@@ -109,6 +109,13 @@ EVENTS = (
             rb"|non-finite loss, ending training\s+(?=tensor|\[|\{|nan|inf)"
             # Lightning's terminate_on_nan: "The loss returned in `training_step` is nan."
             rb"|loss returned in .training_step. is (?=tensor\(-?(?:nan|inf)|nan|inf|-inf))"
+            # TensorFlow's NanTensorHook / Estimator (and OpenNMT-tf, tensor2tensor, the TF
+            # Object Detection API) stop with "Model diverged with loss = NaN.";
+            # detectron2 stops with "Predicted boxes or scores contain Inf/NaN. Training has
+            # diverged." (its outputs went non-finite, so does the loss). Either quoted in
+            # the code of a pasted traceback ('raise ...("Model diverged ...")') is no event
+            rb"|(?<![\"'`])Model diverged with loss = (?:NaN|nan|inf|Inf)"
+            rb"|(?<![\"'`])Predicted boxes or scores contain Inf/NaN\. Training has diverged"
         ),
     ),
 )
@@ -124,6 +131,8 @@ KEYS = {
         b"OSS IS",
         b"finite loss,",
         b"loss returned in",
+        b"diverged with loss",
+        b"Training has diverged",
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum",),
@@ -298,6 +307,14 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         else:
             steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
         series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
+    elif "loss" not in series and any(e.kind == "nonfinite-loss" for e in events):
+        # a framework's NaN stop ("Model diverged with loss = NaN") in a log with no metric
+        # line: the loss went non-finite, when is not logged - one point, its step ordinal
+        first = next(e for e in events if e.kind == "nonfinite-loss")
+        series["loss"] = Series.from_arrays(
+            "loss", np.array([1.0]), np.array([np.nan]), None, f"{src(first)}: {first.text}"
+        )
+        facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
     if _scale_series(over, series):
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
         # each message is one skipped step: numbered by their order as the scale's points

@@ -14,15 +14,17 @@ second run starts, and makes each part a `Run`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import re
 import sys
 from array import array
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
-from traindoc.model import Event, Run
+from traindoc.model import Event, Note, Run
 from traindoc.model.numbers import count
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
@@ -92,10 +94,15 @@ def _message(text: bytes) -> bytes:
     return text[m.end() :] if m else text
 
 
-# `--flag value` / `--flag=value` of a launch command, also inside prose.
+# `--flag value` / `--flag=value` of a launch command, also inside prose. The next
+# `--flag` is no value (`--do_train --model_name_or_path gpt2`: do_train has none).
 _CLI_FLAG = re.compile(
-    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
+    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(?!--)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
 )
+# A precision switch given bare (`--fp16`, `--bf16`: HF TrainingArguments, fairseq,
+# DeepSpeed and most scripts' store_true flags), at the end of the command, before a
+# `\` continuation or before the next flag: the run trains in that precision.
+_CLI_BARE = re.compile(rb"(?<![\w-])--(fp16|bf16)(?=\s*(?:\\|--[A-Za-z]|$))", re.MULTILINE)
 # Single-dash flags (`-optim adam -learning_rate 1.0`: OpenNMT, Lua Torch, fairseq-era
 # scripts) count only on a launch command: elsewhere `-0.5` or `-v` mean other things.
 _LAUNCH = re.compile(rb"(?:^|[\s+$>])(?:python[\d.]*|th|torchrun|deepspeed)\s+\S+\.(?:py|lua)\b")
@@ -916,6 +923,8 @@ class TextLog:
         """A launch command pasted with the log (`--lr_scheduler_type cosine \\`, or
         inline in prose): its flags are the run's config. True when it had some."""
         flags = _CLI_FLAG.findall(text) if b"--" in text else []
+        if b"--" in text:
+            flags += [(name, b"true") for name in _CLI_BARE.findall(text)]
         if _LAUNCH.search(text):
             flags += _CLI_SHORT.findall(text)
         for key, value in flags:
@@ -1009,19 +1018,39 @@ def _any_loss(vals: list[tuple[str, float]]) -> bool:
     )
 
 
+# Bare "<step> <value>" lines, a custom loop's `print(step, loss.item())` ("76930 2.6496577",
+# "76980 nan"): read only when nothing else in the file is a metric line, and only as a
+# block of 5+ such lines whose steps rise. No name stands beside the number, but the one
+# number a training log prints per step, pasted as the log, is its loss (a note says so).
+_BARE_NUM = rb"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF)"
+_BARE_PAIR = re.compile(rb"^[ \t]*(\d{1,9})[ \t]+(?:" + _BARE_NUM + rb")[ \t]*\r?$", re.MULTILINE)
+_BARE_RECORD = re.compile(rb"^[ \t]*(?P<step>\d{1,9})[ \t]+(?P<loss>" + _BARE_NUM + rb")[ \t]*\r?$")
+_BARE_MIN = 5
+
+
+def bare_pairs(body: bytes) -> bool:
+    """Whether these bytes hold 5+ bare `<step> <value>` lines whose steps rise."""
+    found = [int(m.group(1)) for m in _BARE_PAIR.finditer(body)]
+    return len(found) >= _BARE_MIN and all(b > a for a, b in itertools.pairwise(found))
+
+
+def _bare_pairs(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return bare_pairs(f.read(4 << 20))
+    except OSError:
+        return False
+
+
 def read(path: str | Path, pattern: str | None = None) -> list[Run]:
     """Every run in a text log: one, or several when a paste holds more than one."""
     path = Path(path)
     rx = _compile(pattern, path) if pattern is not None else None
-    log = TextLog(path, rx)
-    try:
-        if str(path) == "-":
-            log.feed(sys.stdin.buffer)
-        else:
-            with path.open("rb") as f:
-                log.feed(f)
-    except OSError as exc:
-        raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
+    log = _feed(path, rx)
+    nothing = not len(log.rec_line) and not log.events
+    bare = nothing and rx is None and str(path) != "-" and _bare_pairs(path)
+    if bare:
+        log = _feed(path, _BARE_RECORD)
     if not len(log.rec_line) and not log.events:
         what = f"no line matches {pattern!r}" if pattern else "no metric line understood"
         raise ReadError(
@@ -1037,7 +1066,27 @@ def read(path: str | Path, pattern: str | None = None) -> list[Run]:
     stated = log.stated_lr.value()
     if stated is not None and not any(k in log.config for k in _LR_SETTINGS):
         log.config["learning_rate"] = stated
-    return steps.build(log)
+    runs = steps.build(log)
+    if bare:
+        said = Note(
+            str(path),
+            "no metric is named: its bare '<step> <value>' lines are read as the step and the loss",
+        )
+        runs = [replace(r, notes=(*r.notes, said)) for r in runs]
+    return runs
+
+
+def _feed(path: Path, rx: re.Pattern[bytes] | None) -> TextLog:
+    log = TextLog(path, rx)
+    try:
+        if str(path) == "-":
+            log.feed(sys.stdin.buffer)
+        else:
+            with path.open("rb") as f:
+                log.feed(f)
+    except OSError as exc:
+        raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
+    return log
 
 
 # Settings that give the LR: a value stated in words does not override them.
