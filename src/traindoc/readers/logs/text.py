@@ -113,7 +113,11 @@ _BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
 # stopping", 0-based in Keras 1), where a heading is "Epoch 19/50": such a line is about
 # the epoch that ended, and the metric line after it is still the next epoch's.
 _CALLBACK_EPOCH = re.compile(rb"\s*Epoch 0\d{4}: [A-Za-z]")
-_EPOCH_HEADING = re.compile(rb"(?i)\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*")
+# A logger's timestamp may lead it (nnU-Net's "2024-04-26 10:29:10.945759: Epoch 22").
+_EPOCH_HEADING = re.compile(
+    rb"(?i)(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?:?\s+)?"
+    rb"\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*"
+)
 # A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
 # loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
 # ("Accuracy=0.65") until the next record.
@@ -313,6 +317,8 @@ class TextLog:
                         self.ctx_seq.append(self._seq + 1)  # from the next line on
                         self.ctx_val.append(math.nan)
                 return
+        if rank < 0 and b") " in text[:160]:
+            text, rank = lines.inline_rank(text)
         if self._held is not None or (b"{" in text or text.endswith(b"\\")):
             joined = self._join(no, text, rank)
             if joined is None:

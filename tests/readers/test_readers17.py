@@ -1,0 +1,186 @@
+"""Reader fixes found on logs of trainers the corpus had few of (readers17): the
+"(rank/world)" tag of icefall / lhotse loggers, Open MPI's `--tag-output` prefixes,
+icefall's epoch-only validation line inside an epoch's batch lines, and nnU-Net's
+timestamped "Epoch N" heading over its block of metric lines.
+
+Each fix is built on the real lines (source quoted) and has a near miss it must leave alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import one_log, read_log
+
+
+def _values(run, name: str) -> list[float]:
+    return [float(v) for v in run.get(name).values]
+
+
+def _steps(run, name: str) -> list[float]:
+    return [float(s) for s in run.get(name).steps]
+
+
+# -- 1. icefall's "(rank/world)" tag after the logger's source tag -----------------------
+
+# https://github.com/k2-fsa/icefall/issues/569 (4 GPUs: each batch printed by every rank)
+_ICEFALL_RANKS = (
+    "2022-10-03 21:05:24,891 INFO [train.py:908] (1/4) Epoch 1, batch 5950, loss[loss=0.4641, "
+    "simple_loss=0.7553, pruned_loss=0.8645, over 2402.00 frames. utt_duration=1069 frames, "
+    "utt_pad_proportion=0.04948, over 9.00 utterances.], tot_loss[loss=0.4736, "
+    "simple_loss=0.7719, pruned_loss=0.8763, over 468996.04 frames. utt_duration=1044 frames, "
+    "utt_pad_proportion=0.05271, over 1800.00 utterances.], batch size: 9, lr: 2.41e-03\n"
+    "2022-10-03 21:05:24,896 INFO [train.py:908] (0/4) Epoch 1, batch 5950, loss[loss=0.4962, "
+    "simple_loss=0.8107, pruned_loss=0.909, over 2408.00 frames. utt_duration=1071 frames, "
+    "utt_pad_proportion=0.04855, over 9.00 utterances.], tot_loss[loss=0.4729, "
+    "simple_loss=0.7707, pruned_loss=0.8749, over 469162.56 frames. utt_duration=1044 frames, "
+    "utt_pad_proportion=0.05162, over 1800.00 utterances.], batch size: 9, lr: 2.41e-03\n"
+)
+
+
+def test_icefall_rank_tag_is_a_rank_not_the_step(tmp_path: Path) -> None:
+    # before: "1/4" was read as a batch counter, and the ranks' lines of one batch became
+    # separate runs; now rank 0's line is the batch's record, at batch 5950
+    run = one_log(tmp_path, _ICEFALL_RANKS)
+    assert _steps(run, "loss") == [5950.0]
+    assert _values(run, "loss") == [0.4962]
+    assert _values(run, "lr") == [2.41e-03]
+
+
+# https://github.com/k2-fsa/icefall/pull/399 (one GPU: no tag) -- near miss
+_ICEFALL_ONE = (
+    "2022-06-08 08:01:22,072 INFO [train.py:815] Epoch 1, batch 5, loss[loss=0.6028, "
+    "simple_loss=1.206, pruned_loss=9.481, over 5392.00 frames.], tot_loss[loss=0.7444, "
+    "simple_loss=1.489, pruned_loss=9.21, over 31213.18 frames.], batch size: 18, lr: 3.00e-03\n"
+    "2022-06-08 08:01:27,888 INFO [train.py:815] Epoch 1, batch 6, loss[loss=0.5526, "
+    "simple_loss=1.105, pruned_loss=9.342, over 5306.00 frames.], tot_loss[loss=0.7163, "
+    "simple_loss=1.433, pruned_loss=9.23, over 36207.05 frames.], batch size: 22, lr: 3.00e-03\n"
+    "2022-06-08 08:01:28,707 INFO [train.py:815] Epoch 1, batch 7, loss[loss=0.5148, "
+    "simple_loss=1.03, pruned_loss=9.262, over 5371.00 frames.], tot_loss[loss=0.69, "
+    "simple_loss=1.38, pruned_loss=9.234, over 41215.97 frames.], batch size: 29, lr: 3.00e-03\n"
+)
+
+
+def test_icefall_lines_without_a_tag_read_as_before(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _ICEFALL_ONE)
+    assert _steps(run, "loss") == [5.0, 6.0, 7.0]
+    assert _values(run, "loss") == [0.6028, 0.5526, 0.5148]
+
+
+def test_a_fraction_in_parentheses_elsewhere_is_no_rank(tmp_path: Path) -> None:
+    # near miss: a "(1/3)" not right after a "[file:line]" source tag is a counter
+    body = "".join(f"[train] ({i}/3) loss {v}\n" for i, v in [(1, 2.0), (2, 1.5), (3, 1.2)])
+    body += "".join(f"[x] ({i}/2) y\n" for i in (5,))
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.0, 1.5, 1.2]
+
+
+# -- 2. Open MPI --tag-output prefixes ---------------------------------------------------
+
+# a SageMaker (smdistributed / mpirun) training job's CloudWatch log, as committed in a
+# public repo's notebook output
+_MPI = (
+    "[1,mpirank:5,algo-1]<stderr>:INFO:root:Reducer buckets have been rebuilt in this iteration.\n"
+    "[1,mpirank:7,algo-1]<stderr>:INFO:root:Reducer buckets have been rebuilt in this iteration.\n"
+    "[1,mpirank:4,algo-1]<stderr>:INFO:root:Reducer buckets have been rebuilt in this iteration.\n"
+    "[1,mpirank:0,algo-1]<stdout>:epoch 0: {'accuracy': 0.6838235294117647, 'f1': 0.8122270742358079}\n"
+    "[1,mpirank:0,algo-1]<stdout>:epoch 1: {'accuracy': 0.7205882352941176, 'f1': 0.8256880733944955}\n"
+    "[1,mpirank:0,algo-1]<stdout>:epoch 2: {'accuracy': 0.75, 'f1': 0.838095238095238}\n"
+)
+
+
+def test_mpi_tag_output_prefix_is_a_rank(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _MPI)
+    assert _values(run, "f1") == [0.8122270742358079, 0.8256880733944955, 0.838095238095238]
+    assert "mpirank" not in run.series  # the prefix is no metric
+
+
+def test_mpi_ranks_printing_one_metric_keep_the_lowest(tmp_path: Path) -> None:
+    # the same verbatim line shape from two ranks: rank 0's values are kept
+    body = (
+        "[1,0]<stdout>:epoch 0: {'accuracy': 0.6838235294117647, 'f1': 0.8122270742358079}\n"
+        "[1,1]<stdout>:epoch 0: {'accuracy': 0.7205882352941176, 'f1': 0.8256880733944955}\n"
+        "[1,0]<stdout>:epoch 1: {'accuracy': 0.75, 'f1': 0.838095238095238}\n"
+        "[1,1]<stdout>:epoch 1: {'accuracy': 0.7205882352941176, 'f1': 0.8256880733944955}\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "accuracy") == [0.6838235294117647, 0.75]
+
+
+# -- 3. icefall's validation line inside one epoch's batches ------------------------------
+
+# https://github.com/k2-fsa/icefall/issues/320
+_ICEFALL_VALID = (
+    "2022-04-21 08:29:40,058 INFO [train.py:518] Epoch 0, batch 2900, loss[ctc_loss=1.005, "
+    "att_loss=0.8781, loss=0.9034, over 2403 frames.], tot_loss[ctc_loss=1.037, att_loss=0.9067, "
+    "loss=0.9327, over 477013.1835074181 frames.], batch size: 11\n"
+    "2022-04-21 08:32:02,863 INFO [train.py:518] Epoch 0, batch 2950, loss[ctc_loss=0.83, "
+    "att_loss=0.7117, loss=0.7353, over 2322 frames.], tot_loss[ctc_loss=1.035, att_loss=0.9043, "
+    "loss=0.9305, over 477016.8214064601 frames.], batch size: 8\n"
+    "2022-04-21 08:34:16,314 INFO [train.py:518] Epoch 0, batch 3000, loss[ctc_loss=0.9819, "
+    "att_loss=0.8759, loss=0.8971, over 2288 frames.], tot_loss[ctc_loss=1.031, att_loss=0.9002, "
+    "loss=0.9263, over 475826.8325706396 frames.], batch size: 7\n"
+    "2022-04-21 08:34:16,315 INFO [train.py:535] Computing validation loss\n"
+    "2022-04-21 08:48:49,529 INFO [train.py:544] Epoch 0, validation: ctc_loss=1.524, "
+    "att_loss=0.946, loss=1.062, over 760000 frames.\n"
+    "2022-04-21 08:51:42,209 INFO [train.py:518] Epoch 0, batch 3050, loss[ctc_loss=1.202, "
+    "att_loss=1.054, loss=1.084, over 2444 frames.], tot_loss[ctc_loss=1.032, att_loss=0.8992, "
+    "loss=0.9258, over 476341.6594394003 frames.], batch size: 24\n"
+)
+
+
+def test_validation_line_of_one_epoch_sits_at_the_batch_before(tmp_path: Path) -> None:
+    # before: "Epoch 0, validation" was step 0, the steps went back, two runs
+    run = one_log(tmp_path, _ICEFALL_VALID)
+    assert _steps(run, "loss") == [2900.0, 2950.0, 3000.0, 3050.0]
+    assert _steps(run, "eval_loss") == [3000.0] and _values(run, "eval_loss") == [1.062]
+
+
+def test_epoch_only_lines_alone_still_count_epochs(tmp_path: Path) -> None:
+    # near miss: with no batch counter in the file, the epoch is the step
+    body = "Epoch 1, validation: loss=1.20\nEpoch 2, validation: loss=1.10\n"
+    body += "Epoch 3, validation: loss=1.00\n"
+    (run,) = read_log(tmp_path, body)
+    assert _steps(run, "eval_loss") == [1.0, 2.0, 3.0]
+
+
+# -- 4. nnU-Net's timestamped epoch heading -------------------------------------------------
+
+# https://github.com/MIC-DKFZ/nnUNet/issues/2140
+_NNUNET = (
+    "2024-04-26 10:29:10.939758:\n"
+    "2024-04-26 10:29:10.945759: Epoch 22\n"
+    "2024-04-26 10:29:10.949758: Current learning rate: 0.0098\n"
+    "2024-04-26 10:31:25.412996: train_loss 0.1385\n"
+    "2024-04-26 10:31:25.417997: val_loss 0.1193\n"
+    "2024-04-26 10:31:25.420996: Pseudo dice [0.2266, 0.0, 0.1527, 0.0, 0.2103, 0.0225, 0.1023, "
+    "0.0974, 0.0, 0.0019, 0.0605, 0.0311, 0.1311, 0.0107, 0.0, 0.0, 0.019, 0.3331, 0.2878, 0.0, "
+    "0.4102, 0.4325, 0.1293, 0.5487, 0.1568, 0.3017, 0.3265, 0.0002, 0.0995, 0.0, 0.0, 0.0]\n"
+    "2024-04-26 10:31:25.424998: Epoch time: 134.47 s\n"
+    "2024-04-26 10:31:25.427997: Yayy! New best EMA pseudo Dice: 0.0619\n"
+    "2024-04-26 10:31:26.249976:\n"
+    "2024-04-26 10:31:26.254924: Epoch 23\n"
+    "2024-04-26 10:31:26.257921: Current learning rate: 0.00979\n"
+    "2024-04-26 10:33:40.914421: train_loss 0.122\n"
+    "2024-04-26 10:33:40.921420: val_loss 0.0924\n"
+)
+
+
+def test_nnunet_epoch_heading_numbers_its_block(tmp_path: Path) -> None:
+    # before: no step was printed (the order of the lines), and the learning rate was
+    # only a setting; now each "Epoch N" block is epoch N's record
+    run = one_log(tmp_path, _NNUNET)
+    assert _steps(run, "loss") == [22.0, 23.0] and _values(run, "loss") == [0.1385, 0.122]
+    assert _steps(run, "eval_loss") == [22.0, 23.0]
+    assert _values(run, "lr") == [0.0098, 0.00979]
+
+
+def test_a_timestamped_line_naming_an_epoch_in_a_sentence_is_no_heading(tmp_path: Path) -> None:
+    # near miss: a message that mentions an epoch is not a heading
+    body = (
+        "2024-04-23 15:29:06.880623: Epoch 3 done, saving\n"
+        "2024-04-23 15:29:07.000000: step 1 loss 0.9\n"
+        "2024-04-23 15:29:08.000000: step 2 loss 0.8\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1.0, 2.0]
