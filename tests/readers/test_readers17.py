@@ -184,3 +184,70 @@ def test_a_timestamped_line_naming_an_epoch_in_a_sentence_is_no_heading(tmp_path
     )
     run = one_log(tmp_path, body)
     assert _steps(run, "loss") == [1.0, 2.0]
+
+
+# -- 5. a W&B run dir with no transaction log: files/output.log is the run's console --------
+
+_TRASHNET = (
+    Path(__file__).parents[1]
+    / "real"
+    / "healthy_wandb_keras_densenet121_trashnet_10ep_output_log_val_loss_0p73_to_0p37"
+    / "files"
+)
+
+
+def _wandb_dir(tmp_path: Path, log: bytes | None) -> Path:
+    run = tmp_path / "run-20241028_143626-cgh31nxi"
+    (run / "files").mkdir(parents=True)
+    for name in ("wandb-summary.json", "config.yaml"):
+        (run / "files" / name).write_bytes((_TRASHNET / name).read_bytes())
+    if log is not None:
+        (run / "files" / "output.log").write_bytes(log)
+    return run
+
+
+def test_wandb_files_dir_reads_its_output_log(tmp_path: Path) -> None:
+    # asyuri26/trash-classification (committed W&B files/ folder of a Keras run): before,
+    # only the summary's last values and the config were read, no curve
+    from traindoc.readers import load_run
+
+    run = load_run(_wandb_dir(tmp_path, (_TRASHNET / "output.log").read_bytes()))
+    assert _values(run, "loss")[0] == 1.2105 and len(run.get("loss")) == 10
+    assert _values(run, "eval_loss")[-1] == 0.3682 and len(run.get("eval_loss")) == 10
+    assert run.fact("learning_rate") == 0.001  # the config's settings stay
+
+
+def test_wandb_files_dir_without_output_log_is_the_summary(tmp_path: Path) -> None:
+    # near miss: no console captured: the summary's last values, as before
+    from traindoc.readers import load_run
+
+    run = load_run(_wandb_dir(tmp_path, None))
+    assert not run.series and run.fact("results") is not None
+
+
+# -- 6. Keras' model.evaluate() bar after fit -------------------------------------------------
+
+
+def test_keras_evaluate_bar_after_fit_is_an_eval(tmp_path: Path) -> None:
+    # the same output.log: "31/31 [...] - loss: 0.3682 - accuracy: 0.8669" after the last
+    # epoch's "126/126 [...] - val_loss: 0.3682" was a train point at step 310 (10 x 31),
+    # between epochs 2 and 3; now it is the held-out loss of the last step
+    run = one_log(tmp_path, (_TRASHNET / "output.log").read_bytes(), "output.log")
+    assert _steps(run, "loss") == [126.0 * k for k in range(1, 11)]
+    assert 0.3682 not in _values(run, "loss")
+    assert _steps(run, "eval_loss")[-1] == 1260.0 and _values(run, "eval_loss")[-1] == 0.3682
+
+
+def test_keras_bars_of_one_length_stay_train(tmp_path: Path) -> None:
+    # near miss: a finished bar printed twice under one heading (a refresh kept) has the
+    # epoch's own length: train, as before
+    body = (
+        "Epoch 1/2\n"
+        "126/126 [==============================] - 490s 4s/step - loss: 1.2105 - accuracy: 0.5355\n"
+        "126/126 [==============================] - 490s 4s/step - loss: 1.2105 - accuracy: 0.5355\n"
+        "Epoch 2/2\n"
+        "126/126 [==============================] - 464s 4s/step - loss: 0.8189 - accuracy: 0.6884\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [1.2105, 0.8189]
+    assert run.get("eval_loss") is None

@@ -203,6 +203,8 @@ class TextLog:
         self._by_shape: dict[bytes, tuple] = {}
         self._seq = 0
         self._epoch_ctx = math.nan
+        # the epoch heading's finished bar: (epoch, its total, its names)
+        self._done_bar: tuple[float, float, tuple[str, ...]] | None = None
         self._rec_epoch = math.nan  # the epoch the last record printed
         self._lone_eval = False  # a lone eval line was read since that record
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
@@ -580,10 +582,22 @@ class TextLog:
         if prog.special:
             self._special(no, row, prog)
             return
+        nv = len(prog.names)
+        if prog.needs_ctx and "inner_total" in prog.extras and self._second_bar(row, nv, prog):
+            # another loader's pass after the epoch's own finished bar: model.evaluate()
+            self._seq += 1
+            # named as the fit bar names its held-out values (val_loss), so the two are one
+            # series; else eval_<name>
+            fit = self._done_bar[2] if self._done_bar is not None else ()
+            vals = [
+                (f"val_{n}" if f"val_{n}" in fit else as_eval(n), v)
+                for n, v in zip(prog.names, row, strict=False)
+            ]
+            self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank, is_eval=True)
+            return
         if prog.seen < _SAMPLE:
             self._sample(groups, prog)
         prog.seen += 1
-        nv = len(prog.names)
         if prog.ncounters:
             prog.counters.extend(row[nv:])
             del row[nv:]
@@ -602,6 +616,23 @@ class TextLog:
         self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = prog.needs_ctx
+
+    def _second_bar(self, row: list[float], nv: int, prog: Program) -> bool:
+        """A finished bar ("31/31 [====] - loss: 0.37") under an epoch heading whose own
+        finished bar ("126/126 [====] - ... - val_loss: 0.37") was already printed, of
+        another length: Keras' fit prints one bar an epoch, so a second one that counts
+        other batches is another loader's pass (model.evaluate() on a held-out set after
+        fit), an eval of the step before. Read as training, it is a point of the wrong
+        loss at a step of its own (epoch x 31 batches) among the epochs' steps."""
+        inner = row[nv + prog.extras["inner"]] if "inner" in prog.extras else math.nan
+        total = row[nv + prog.extras["inner_total"]]
+        if not (inner == total and total > 0) or self._epoch_ctx != self._epoch_ctx:
+            return False
+        done = self._done_bar
+        if done is None or done[0] != self._epoch_ctx or done[1] == total:
+            self._done_bar = (self._epoch_ctx, total, prog.names)
+            return False
+        return True
 
     def _special(self, no: int, row: list[float], prog: Program) -> None:
         vals = dict(zip(prog.names, row, strict=False))
