@@ -251,3 +251,63 @@ def test_keras_bars_of_one_length_stay_train(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert _values(run, "loss") == [1.2105, 0.8189]
     assert run.get("eval_loss") is None
+
+
+# -- 7. several "X Loss" phrases on one line: the terms keep their names --------------------
+
+# https://github.com/lufficc/SSD/issues/9
+_SSD = (
+    "2018-12-17 13:55:53,054 SSD.trainer INFO: Iter: 000010, Lr: 0.00069, Cost: 6.79s, Eta: "
+    "11:18:23, Loss: 16.110, Regression Loss 2.962, Classification Loss: 13.149\n"
+    "2018-12-17 13:55:59,009 SSD.trainer INFO: Iter: 000020, Lr: 0.00072, Cost: 5.54s, Eta: "
+    "10:35:03, Loss: 14.744, Regression Loss 2.703, Classification Loss: 12.041\n"
+    "2018-12-17 13:56:05,192 SSD.trainer INFO: Iter: 000030, Lr: 0.00074, Cost: 5.78s, Eta: "
+    "10:29:42, Loss: 13.971, Regression Loss 2.775, Classification Loss: 11.196\n"
+)
+
+
+def test_loss_terms_beside_the_loss_keep_their_names(tmp_path: Path) -> None:
+    # before: "Regression Loss" and "Classification Loss" were cut to "loss", read as
+    # loss_3 / loss_4 copies of the loss
+    run = one_log(tmp_path, _SSD)
+    assert _values(run, "loss") == [16.11, 14.744, 13.971]
+    assert _values(run, "regression_loss") == [2.962, 2.703, 2.775]
+    assert _values(run, "classification_loss") == [13.149, 12.041, 11.196]
+
+
+def test_a_total_loss_before_its_terms_is_the_loss(tmp_path: Path) -> None:
+    # the misread the SSD lines hint at, when the total is named "Total Loss" (a custom
+    # CTC + error-classifier loop's line shape): the first term, cut to "loss", was read
+    # as the run's loss and the total set aside as total_loss
+    body = "".join(
+        f"Epoch {e} Training: Total Loss: {t}, CTC Loss: {c}, ErrorCls Loss: 0.0993\n"
+        for e, t, c in [(1, 2.1424, 2.1414), (2, 1.6144, 1.6128), (3, 1.6738, 1.6714)]
+    )
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.1424, 1.6144, 1.6738]
+    assert _values(run, "ctc_loss") == [2.1414, 1.6128, 1.6714]
+
+
+# https://github.com/dusty-nv/jetson-inference/issues/1026 (pytorch-ssd's train_ssd.py)
+_JETSON = (
+    "2021-04-26 13:47:08 - Epoch: 0, Step: 220/1085, Avg Loss: 4.3755, Avg Regression Loss "
+    "1.9874, Avg Classification Loss: 2.3881\n"
+    "2021-04-26 13:47:13 - Epoch: 0, Step: 230/1085, Avg Loss: 4.3889, Avg Regression Loss "
+    "1.8602, Avg Classification Loss: 2.5287\n"
+    "2021-04-26 13:47:18 - Epoch: 0, Step: 240/1085, Avg Loss: 4.5225, Avg Regression Loss "
+    "1.9723, Avg Classification Loss: 2.5502\n"
+)
+
+
+def test_an_averaged_loss_among_averaged_terms_is_the_loss(tmp_path: Path) -> None:
+    # near miss: "Avg Loss" says how the loss was averaged, not which term it is: still the
+    # loss, not a term summed with the others
+    run = one_log(tmp_path, _JETSON)
+    assert _values(run, "loss") == [4.3755, 4.3889, 4.5225]
+    assert _values(run, "avg_regression_loss") == [1.9874, 1.8602, 1.9723]
+
+
+def test_one_loss_phrase_alone_is_still_the_loss(tmp_path: Path) -> None:
+    # near miss: a single "X loss" on a line is the loss, as before ("steps loss")
+    run = one_log(tmp_path, "".join(f"step {i} ce loss: {v}\n" for i, v in [(1, 2.0), (2, 1.8)]))
+    assert _values(run, "loss") == [2.0, 1.8]

@@ -76,6 +76,14 @@ ALIASES: dict[str, Signal] = {
             "val_lm_loss",
             "eval/crossentropyloss",
             "metrics/eval/languagecrossentropy",  # composer / llm-foundry
+            # the eval's total beside its terms (as total_loss is the train loss): its
+            # terms summed with it would count the loss twice
+            "eval_total_loss",
+            "val_total_loss",
+            "valid_total_loss",
+            "validation_total_loss",
+            "val/total_loss",
+            "eval/total_loss",
         ],
         Signal.EVAL_LOSS,
     ),
