@@ -311,3 +311,39 @@ def test_one_loss_phrase_alone_is_still_the_loss(tmp_path: Path) -> None:
     # near miss: a single "X loss" on a line is the loss, as before ("steps loss")
     run = one_log(tmp_path, "".join(f"step {i} ce loss: {v}\n" for i, v in [(1, 2.0), (2, 1.8)]))
     assert _values(run, "loss") == [2.0, 1.8]
+
+
+# https://github.com/MIC-DKFZ/nnUNet/issues/1084 (nnU-Net v1: print("\nepoch: ", epoch))
+_NNUNET_V1 = (
+    "2022-06-20 08:07:04.951449: \n"
+    "epoch:  18 \n"
+    "2022-06-20 08:08:10.357012: train loss : 0.1240 \n"
+    "2022-06-20 08:08:14.324866: validation loss: 0.0952 \n"
+    "2022-06-20 08:08:14.325696: Average global foreground Dice: [0.8873, 0.0004, 0.0, 0.0, 0.0, "
+    "0.0, 0.0, 0.0, 0.0, 0.0002] \n"
+    "2022-06-20 08:08:14.325756: (interpret this as an estimate for the Dice of the different "
+    "classes. This is not exact.) \n"
+    "2022-06-20 08:08:14.771270: lr: 1e-05 \n"
+    "2022-06-20 08:08:14.787438: saving checkpoint... \n"
+    "2022-06-20 08:08:15.239737: done, saving took 0.47 seconds \n"
+    "2022-06-20 08:08:15.240915: This epoch took 70.289254 s\n"
+    " \n"
+    "2022-06-20 08:08:15.240971: \n"
+    "epoch:  19 \n"
+    "2022-06-20 08:09:22.742809: train loss : 0.1161 \n"
+    "2022-06-20 08:09:27.114141: validation loss: 0.0828 \n"
+)
+
+
+def test_nnunet_v1_epoch_heading_numbers_its_block(tmp_path: Path) -> None:
+    # before: the lines were numbered 1, 2 in their order; the heading's epoch is their step
+    run = one_log(tmp_path, _NNUNET_V1)
+    assert _steps(run, "loss") == [18.0, 19.0] and _values(run, "loss") == [0.124, 0.1161]
+    assert _steps(run, "eval_loss") == [18.0, 19.0]
+
+
+def test_a_setting_named_epoch_is_no_heading(tmp_path: Path) -> None:
+    # near miss: "epoch: 100" (one space) is a setting printed before the run, not a heading
+    body = "epoch: 100\nstep 1 loss 2.0\nstep 2 loss 1.9\n"
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1.0, 2.0]

@@ -113,10 +113,12 @@ _BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
 # stopping", 0-based in Keras 1), where a heading is "Epoch 19/50": such a line is about
 # the epoch that ended, and the metric line after it is still the next epoch's.
 _CALLBACK_EPOCH = re.compile(rb"\s*Epoch 0\d{4}: [A-Za-z]")
-# A logger's timestamp may lead it (nnU-Net's "2024-04-26 10:29:10.945759: Epoch 22").
+# A logger's timestamp may lead it (nnU-Net's "2024-04-26 10:29:10.945759: Epoch 22"), and
+# Python's print("epoch: ", n) spaces its number twice (nnU-Net v1's "epoch:  18"), where a
+# setting printed as "epoch: 100" has one space.
 _EPOCH_HEADING = re.compile(
     rb"(?i)(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?:?\s+)?"
-    rb"\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*"
+    rb"\W*(?:epoch|ep)(?:\s+|:\s{2,})\d+(?:\s*/\s*\d+)?\s*:?\W*"
 )
 # A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
 # loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
