@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.readers.helpers import one_log, read_log
+from traindoc.readers.derived import finalize
 
 
 def _values(run, name: str) -> list[float]:
@@ -347,3 +348,58 @@ def test_a_setting_named_epoch_is_no_heading(tmp_path: Path) -> None:
     body = "epoch: 100\nstep 1 loss 2.0\nstep 2 loss 1.9\n"
     run = one_log(tmp_path, body)
     assert _steps(run, "loss") == [1.0, 2.0]
+
+
+# -- 8. Catalyst 19.x/20.x's "_base/lr" ----------------------------------------------------
+
+# https://github.com/catalyst-team/catalyst/issues/290
+_CATALYST = (
+    "[2019-08-07 23:07:50,833] \n"
+    "0/2 * Epoch 0 (train): _base/lr=0.0010 | _base/momentum=0.9000 | _timers/_fps=5694.1712 | "
+    "_timers/batch_time=0.0056 | _timers/data_time=0.0052 | _timers/model_time=0.0005 | "
+    "accuracy01=11.7188 | accuracy03=42.9688 | accuracy05=64.8438 | loss=2.2828\n"
+    "0/2 * Epoch 0 (valid): _base/lr=0.0010 | _base/momentum=0.9000 | _timers/_fps=5766.3016 | "
+    "_timers/batch_time=0.0056 | _timers/data_time=0.0051 | _timers/model_time=0.0004 | "
+    "accuracy01=33.5938 | accuracy03=55.4688 | accuracy05=74.2188 | loss=2.1173\n"
+    "[2019-08-07 23:07:50,937] \n"
+    "1/2 * Epoch 1 (train): _base/lr=0.0010 | _base/momentum=0.9000 | _timers/_fps=4760.2633 | "
+    "_timers/batch_time=0.0069 | _timers/data_time=0.0063 | _timers/model_time=0.0005 | "
+    "accuracy01=39.0625 | accuracy03=71.0938 | accuracy05=84.3750 | loss=1.9457\n"
+    "1/2 * Epoch 1 (valid): _base/lr=0.0010 | _base/momentum=0.9000 | _timers/_fps=6014.2628 | "
+    "_timers/batch_time=0.0053 | _timers/data_time=0.0049 | _timers/model_time=0.0004 | "
+    "accuracy01=60.9375 | accuracy03=75.0000 | accuracy05=78.1250 | loss=1.6803\n"
+)
+
+
+def test_catalyst_base_lr_is_the_lr(tmp_path: Path) -> None:
+    # before: "_base/lr" was a series of its own, and the run had no LR
+    run = one_log(tmp_path, _CATALYST)
+    assert _values(run, "lr") == [0.001, 0.001]
+    assert _values(run, "loss") == [2.2828, 1.9457]
+    assert _values(run, "eval_loss") == [2.1173, 1.6803]
+
+
+# -- 9. an auxiliary loss is no term of weight 1 ----------------------------------------------
+
+# a public OpenRLHF train_sft launch script (W&B project shisa-v2.1, Qwen3-30B-A3B MoE,
+# `--aux_loss_coef 0.001`) quotes its bar in a comment:
+_OPENRLHF_BAR = (
+    "14/2826 [17:16<36:13:38, 46.38s/it, gpt_loss=1.06, lr=tensor(5.3821e-07), aux_loss=8.45]\n"
+)
+
+
+def test_moe_aux_loss_is_not_summed_into_the_loss(tmp_path: Path) -> None:
+    # before: loss = gpt_loss + aux_loss = 9.51, while the objective is gpt_loss + 0.001 x
+    # aux_loss; the LM loss is the one loss logged besides the auxiliary one
+    run = finalize(one_log(tmp_path, _OPENRLHF_BAR))
+    assert _values(run, "loss") == [1.06]
+    assert _values(run, "aux_loss") == [8.45]
+
+
+def test_terms_without_an_auxiliary_one_are_still_summed(tmp_path: Path) -> None:
+    # near miss: detection terms (no auxiliary loss among them) sum to the loss, as before
+    body = "".join(
+        f"epoch {e} box_loss: {b} cls_loss: {c}\n" for e, b, c in [(1, 1.5, 2.0), (2, 1.2, 1.5)]
+    )
+    run = finalize(one_log(tmp_path, body))
+    assert _values(run, "loss") == [3.5, 2.7]

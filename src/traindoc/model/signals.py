@@ -119,6 +119,8 @@ ALIASES: dict[str, Signal] = {
             "x/lr0",  # YOLOv5/v7 TensorBoard
             "lr-adamw/pg1",
             "optim/lr",
+            "optimizer/lr",
+            "_base/lr",  # Catalyst 19.x/20.x: "_base/lr=0.0010 | _base/momentum=0.9000 | ..."
             "base_lr",
             "lr-decoupledadamw/group0",  # composer / llm-foundry
             "lr-adamw/group0",

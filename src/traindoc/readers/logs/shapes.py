@@ -313,9 +313,14 @@ def _bare_losses(plan: Plan) -> int:
 
 
 def _losses(plan: Plan) -> int:
-    """How many of the plan's values are keyed by a phrase that ends in "loss"."""
+    """How many of the plan's values are keyed by a loss or a term of one (an entropy
+    bonus, PPO's "entropy loss", is neither: "policy loss" beside it stays the loss)."""
     return sum(
-        1 for f in plan.fields if f.role == "value" and f.key.strip().lower().endswith("loss")
+        1
+        for f in plan.fields
+        if f.role == "value"
+        and f.key.strip().lower().endswith("loss")
+        and kind(f.key) in ("loss", "eval_loss", "component_loss", "eval_component_loss")
     )
 
 
