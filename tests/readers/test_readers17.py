@@ -403,3 +403,73 @@ def test_terms_without_an_auxiliary_one_are_still_summed(tmp_path: Path) -> None
     )
     run = finalize(one_log(tmp_path, body))
     assert _values(run, "loss") == [3.5, 2.7]
+
+
+# -- 10. a second bar of another length under one epoch heading (Swift for TensorFlow) ------
+
+# https://github.com/tensorflow/swift-models/pull/633 (LeNet-MNIST's output: the train bar,
+# then the test set's bar, under each "Epoch N/12")
+_SWIFT = (
+    "    Epoch 1/12\n"
+    "    468/468 [==============================] - loss: 0.5188 - accuracy: 0.8371\n"
+    "    79/79 [==============================] - loss: 0.2192 - accuracy: 0.9282\n"
+    "    Epoch 2/12\n"
+    "    468/468 [==============================] - loss: 0.1190 - accuracy: 0.9633\n"
+    "    79/79 [==============================] - loss: 0.0755 - accuracy: 0.9752\n"
+    "    Epoch 3/12\n"
+    "    468/468 [==============================] - loss: 0.0825 - accuracy: 0.9743\n"
+    "    79/79 [==============================] - loss: 0.0590 - accuracy: 0.9799\n"
+)
+
+
+def test_the_test_bar_after_each_epochs_bar_is_an_eval(tmp_path: Path) -> None:
+    # before: four runs, the 79/79 bars train points at steps 79, 158, 237
+    run = one_log(tmp_path, _SWIFT)
+    assert _steps(run, "loss") == [468.0, 936.0, 1404.0]
+    assert _values(run, "loss") == [0.5188, 0.119, 0.0825]
+    assert _values(run, "eval_loss") == [0.2192, 0.0755, 0.059]
+
+
+# -- 11. ESPnet2's "1epoch:train:6376-6750batch:" --------------------------------------------
+
+# https://github.com/espnet/espnet/issues/2674
+_ESPNET2 = (
+    "[PC] 2020-11-11 16:30:04,578 (trainer:486) INFO: 1epoch:train:6376-6750batch: "
+    "iter_time=0.001, forward_time=0.005, loss=2.386, backward_time=0.005, "
+    "optim_step_time=1.949e-04, lr_0=0.100, train_time=0.013\n"
+    "[PC] 2020-11-11 16:30:09,675 (trainer:486) INFO: 1epoch:train:6751-7125batch: "
+    "iter_time=0.001, forward_time=0.005, loss=2.367, backward_time=0.005, "
+    "optim_step_time=1.953e-04, lr_0=0.100, train_time=0.013\n"
+    "[PC] 2020-11-11 16:30:14,840 (trainer:486) INFO: 1epoch:train:7126-7500batch: "
+    "iter_time=0.001, forward_time=0.005, loss=2.339, backward_time=0.005, "
+    "optim_step_time=1.963e-04, lr_0=0.100, train_time=0.014\n"
+    "[PC] 2020-11-11 16:30:18,406 (trainer:243) INFO: 1epoch results: [train] iter_time=0.001, "
+    "forward_time=0.005, loss=2.853, backward_time=0.005, optim_step_time=1.974e-04, "
+    "lr_0=0.100, train_time=0.013, time=1 minute and 42.6 seconds, total_count=7507, [valid] "
+    "loss=2.387, time=3 seconds, total_count=240, [att_plot] time=0.28 seconds, "
+    "total_count=0\n"
+    "[PC] 2020-11-11 16:30:18,969 (trainer:286) INFO: The best model has been updated: "
+    "valid.loss\n"
+    "[PC] 2020-11-11 16:30:18,969 (trainer:184) INFO: 2/20epoch started. Estimated time to "
+    "finish: 33 minutes and 42.59 seconds\n"
+    "[PC] 2020-11-11 16:30:24,312 (trainer:486) INFO: 2epoch:train:1-375batch: "
+    "iter_time=0.001, forward_time=0.005, loss=2.313, backward_time=0.005, "
+    "optim_step_time=2.000e-04, lr_0=0.100, train_time=0.014\n"
+)
+
+
+def test_espnet2_batch_ranges_number_the_steps(tmp_path: Path) -> None:
+    # before: no counter was read (steps 1, 2, 3, 4: the order of the lines) and the LR,
+    # printed as lr_0, was a series of its own
+    run = one_log(tmp_path, _ESPNET2)
+    assert _steps(run, "loss") == [6750.0, 7125.0, 7500.0, 7875.0]
+    assert _values(run, "lr") == [0.1, 0.1, 0.1, 0.1]
+    assert _steps(run, "eval_loss") == [7500.0] and _values(run, "eval_loss") == [2.387]
+    assert run.fact("trainer") == "espnet"
+
+
+def test_an_epoch_and_batch_in_words_are_left_alone(tmp_path: Path) -> None:
+    # near miss: no "<N>epoch:<split>:<a>-<b>batch:" token: read as before
+    body = "epoch: 1, batch: 100, loss: 2.0\nepoch: 1, batch: 200, loss: 1.9\n"
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.0, 1.9]

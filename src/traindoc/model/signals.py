@@ -128,6 +128,7 @@ ALIASES: dict[str, Signal] = {
             # ESPnet2: optimizer 0, param group 0 (optim0_lr1 is group 1's, optim1_lr0 a
             # second optimizer's: a GAN's discriminator)
             "optim0_lr0",
+            "lr_0",  # ESPnet2 before optim0_lr0: the first param group's LR
             "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
             "train_learning_rate",  # the Flax examples' clu writer: "[1000] ..., train_learning_rate=0.97"
         ],

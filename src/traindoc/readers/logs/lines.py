@@ -176,6 +176,18 @@ def batch_range_end(text: bytes) -> bytes:
     return _BATCH_RANGE.sub(rb"\1\2]", text)
 
 
+# ESPnet2's trainer reports each stretch of batches as "1epoch:train:6376-6750batch: loss=
+# 2.386, ...": the epoch and the range of batches within it, glued to their units. Read as
+# printed, no counter is found (the steps become the order of the lines); the stretch's
+# last batch is where its averages were taken.
+_ESPNET_RANGE = re.compile(rb"\b(\d+)epoch:(train|valid|[a-z_]+):(\d+)-(\d+)batch:")
+
+
+def espnet_range(text: bytes) -> bytes:
+    """`1epoch:train:6376-6750batch:` -> `epoch 1 train batch 6750:`."""
+    return _ESPNET_RANGE.sub(rb"epoch \1 \2 batch \4:", text)
+
+
 # Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a
 # batch's loss is NaN or Inf, on the progress bar's own line (the bar redraws with "\r", no
 # newline): "6/1000 [...] - ETA: 9:26:20 - loss: nan    Batch 5: Invalid loss, ...", even

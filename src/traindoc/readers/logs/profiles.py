@@ -54,7 +54,11 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
         ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
         ("fairseq", r"num_updates|train_inner|\| wps "),
-        ("espnet", r"\x00epoch:(?:train|valid):|\x00epoch results: \["),
+        # (lines.espnet_range rewrites "1epoch:train:1-100batch:" as "epoch 1 train batch 100:")
+        (
+            "espnet",
+            r"\x00epoch:(?:train|valid):|\x00epoch results: \[|\bepoch \x00 train batch \x00: ",
+        ),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
         ("mlx_lm", r"Iter \x00: (?:Train|Val) loss"),

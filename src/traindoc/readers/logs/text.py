@@ -380,6 +380,8 @@ class TextLog:
             text = lines.drop_bold_values(text)
         if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
             text = lines.batch_range_end(text)
+        if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
+            text = lines.espnet_range(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
