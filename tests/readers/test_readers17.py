@@ -473,3 +473,26 @@ def test_an_epoch_and_batch_in_words_are_left_alone(tmp_path: Path) -> None:
     body = "epoch: 1, batch: 100, loss: 2.0\nepoch: 1, batch: 200, loss: 1.9\n"
     run = one_log(tmp_path, body)
     assert _values(run, "loss") == [2.0, 1.9]
+
+
+# -- 12. a logger's message glued to the number a bar ends in ---------------------------------
+
+
+def test_logger_prefix_glued_to_a_bar_is_a_line_of_its_own(tmp_path: Path) -> None:
+    # the trashnet output.log: "... - loss: 1.2105 - accuracy: 0.5355INFO:tensorflow:Assets
+    # written to: ..." (the checkpoint callback's message on the unterminated bar); before,
+    # 9 such lines were "not understood"
+    raw = (_TRASHNET / "output.log").read_bytes()
+    glued = [ln for ln in raw.split(b"\n") if b"0.5355INFO:tensorflow" in ln]
+    assert glued  # the verbatim line is there
+    run = one_log(tmp_path, raw, "output.log")
+    inp = run.inputs[0]
+    assert inp.lines_not_understood == 0
+    assert _values(run, "accuracy")[0] == 0.5355
+
+
+def test_a_level_word_inside_a_message_is_not_split(tmp_path: Path) -> None:
+    # near miss: "INFO:" after a space (a logger's line of its own) is read as before
+    body = "INFO:root:step 1 loss 2.0\nINFO:root:step 2 loss 1.9\n"
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.0, 1.9]

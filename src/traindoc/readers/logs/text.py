@@ -138,6 +138,10 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# Python logging's default "LEVEL:name:" prefix glued to the number a progress line ends
+# in (Keras' bar, left without its newline, then "INFO:tensorflow:Assets written to: ..."
+# from a checkpoint callback): the bar ends at the number, the message is another line.
+_GLUED_LOGGER = re.compile(rb"(?<=\d)(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[\w.]+:)")
 # Full-width punctuation a CJK input method types ("训练次数：100, Loss：1.98"): read as
 # its ASCII form, or the key before it is glued to a word of another script.
 _FW_COLON, _FW_COMMA = "：".encode(), "，".encode()
@@ -296,6 +300,10 @@ class TextLog:
             # nothing after its "]", so the bar is one piece and the message another
             self._piece(no, text[: m.end()])
             self._piece(no, text[m.end() :])
+            return
+        if (b"INFO:" in text or b"WARNING:" in text) and (m := _GLUED_LOGGER.search(text)):
+            self._piece(no, text[: m.start()])
+            self._piece(no, text[m.start() :])
             return
         if b"%|" in text and (m := _TQDM.search(text)) and lines.starts_record(text[m.end() :]):
             # a dict printed on the bar's line ("| 0/1 [00:00<?, ?it/s]{'loss': 2.03, ..."):
