@@ -496,3 +496,19 @@ def test_a_level_word_inside_a_message_is_not_split(tmp_path: Path) -> None:
     body = "INFO:root:step 1 loss 2.0\nINFO:root:step 2 loss 1.9\n"
     run = one_log(tmp_path, body)
     assert _values(run, "loss") == [2.0, 1.9]
+
+
+def test_a_second_fit_under_a_new_heading_stays_train(tmp_path: Path) -> None:
+    # near miss: fit() called again (fine-tuning) restarts at "Epoch 1/2" with another
+    # number of batches: a new heading, so its bar is train, not an eval of the first fit
+    body = (
+        "Epoch 1/1\n"
+        "126/126 [==============================] - 490s 4s/step - loss: 1.2105 - accuracy: 0.5355\n"
+        "Epoch 1/2\n"
+        "63/63 [==============================] - 464s 4s/step - loss: 0.8189 - accuracy: 0.6884\n"
+        "Epoch 2/2\n"
+        "63/63 [==============================] - 464s 4s/step - loss: 0.7127 - accuracy: 0.7372\n"
+    )
+    runs = read_log(tmp_path, body)
+    assert all(r.get("eval_loss") is None for r in runs)
+    assert sorted(v for r in runs for v in _values(r, "loss")) == [0.7127, 0.8189, 1.2105]

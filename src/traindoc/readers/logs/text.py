@@ -745,6 +745,7 @@ class TextLog:
             self._seq += 1  # the record comes after its bar: the bar numbers the one before
 
     def _epoch(self, text: bytes, plan: Plan) -> None:
+        self._done_bar = None  # a new heading: its own bars to come (a second fit() too)
         nums = SPLIT.split(text)[1::2]
         for f in plan.fields:
             if f.role == "epoch":
