@@ -512,3 +512,61 @@ def test_a_second_fit_under_a_new_heading_stays_train(tmp_path: Path) -> None:
     runs = read_log(tmp_path, body)
     assert all(r.get("eval_loss") is None for r in runs)
     assert sorted(v for r in runs for v in _values(r, "loss")) == [0.7127, 0.8189, 1.2105]
+
+
+# https://github.com/NVIDIA-NeMo/Megatron-Bridge/issues/4024 (Megatron-Bridge, a MoE model
+# with multi-token prediction heads: "lm loss" beside "mtp_1 loss" and "mtp_2 loss")
+_MTP = "".join(
+    f"[2026-05-28 22:{t}] iteration       {i}/    6069 | consumed samples:        {c} | "
+    f"elapsed time per iteration (ms): {ms} | learning rate: {lr} | global batch size:   512 | "
+    f"lm loss: {lm} | seq_load_balancing_loss: {lb} | mtp_1 loss: {m1} | mtp_2 loss: {m2} | "
+    f"loss scale: 1.0 | grad norm: {gn} | number of skipped iterations:   0 | number of nan "
+    "iterations:   0 |\n"
+    for t, i, c, ms, lr, lm, lb, m1, m2, gn in [
+        (
+            "26:20",
+            29,
+            14848,
+            "26813.0",
+            "5.800000E-05",
+            "8.716962E-01",
+            "1.253194E+00",
+            "1.115410E+00",
+            "1.180141E+00",
+            "0.852",
+        ),
+        (
+            "26:50",
+            30,
+            15360,
+            "29511.9",
+            "6.000000E-05",
+            "8.535482E-01",
+            "1.248744E+00",
+            "1.080622E+00",
+            "1.143016E+00",
+            "1.366",
+        ),
+        (
+            "27:20",
+            31,
+            15872,
+            "29793.2",
+            "6.200000E-05",
+            "8.641004E-01",
+            "1.249063E+00",
+            "1.116914E+00",
+            "1.180170E+00",
+            "1.081",
+        ),
+    ]
+)
+
+
+def test_megatron_mtp_head_losses_are_not_the_lm_loss(tmp_path: Path) -> None:
+    # before: "mtp_1 loss" was cut to "loss" and read as the run's loss (1.115), the LM
+    # loss set aside as lm_loss, the second head's as loss_7
+    run = one_log(tmp_path, _MTP)
+    assert _values(run, "loss") == [0.8716962, 0.8535482, 0.8641004]
+    assert _values(run, "mtp_1_loss") == [1.11541, 1.080622, 1.116914]
+    assert "loss_7" not in run.series
