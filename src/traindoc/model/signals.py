@@ -76,6 +76,14 @@ ALIASES: dict[str, Signal] = {
             "val_lm_loss",
             "eval/crossentropyloss",
             "metrics/eval/languagecrossentropy",  # composer / llm-foundry
+            # the eval's total beside its terms (as total_loss is the train loss): its
+            # terms summed with it would count the loss twice
+            "eval_total_loss",
+            "val_total_loss",
+            "valid_total_loss",
+            "validation_total_loss",
+            "val/total_loss",
+            "eval/total_loss",
         ],
         Signal.EVAL_LOSS,
     ),
@@ -111,6 +119,8 @@ ALIASES: dict[str, Signal] = {
             "x/lr0",  # YOLOv5/v7 TensorBoard
             "lr-adamw/pg1",
             "optim/lr",
+            "optimizer/lr",
+            "_base/lr",  # Catalyst 19.x/20.x: "_base/lr=0.0010 | _base/momentum=0.9000 | ..."
             "base_lr",
             "lr-decoupledadamw/group0",  # composer / llm-foundry
             "lr-adamw/group0",
@@ -118,6 +128,7 @@ ALIASES: dict[str, Signal] = {
             # ESPnet2: optimizer 0, param group 0 (optim0_lr1 is group 1's, optim1_lr0 a
             # second optimizer's: a GAN's discriminator)
             "optim0_lr0",
+            "lr_0",  # ESPnet2 before optim0_lr0: the first param group's LR
             "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
             "train_learning_rate",  # the Flax examples' clu writer: "[1000] ..., train_learning_rate=0.97"
         ],

@@ -160,7 +160,18 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
     ]
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
+    main = [p for p in out if not _AUX.search(p.name)]
+    if main and len(main) < len(out):
+        # an auxiliary loss (a MoE router's load-balancing `aux_loss`, a `z_loss`) enters
+        # the objective scaled by a small coefficient the log does not print: summed at
+        # weight 1 it would swamp the loss (OpenRLHF's `gpt_loss=1.06, aux_loss=8.45`)
+        out = main
     return out
+
+
+_AUX = re.compile(
+    r"(?:^|[/_])(?:aux|auxiliary|moe_aux|load_balanc\w*|balance|router_z|z)_loss$", re.I
+)
 
 
 def _derived_losses(run: Run) -> Run:

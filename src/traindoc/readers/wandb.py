@@ -81,7 +81,40 @@ def read(path: str | Path) -> Run:
     series, col_facts = cols.finish("wandb")
     facts.update(col_facts)
     facts["trainer"] = Fact("wandb", f"{(files or [root])[-1].name}: W&B run")
-    return Run(root.name, series, facts, tuple(inputs), notes.build())
+    run = Run(root.name, series, facts, tuple(inputs), notes.build())
+    if not files and not series:
+        run = _with_console(run, root / "files" / "output.log")
+    return run
+
+
+def _with_console(run: Run, log: Path) -> Run:
+    """A run dir with no transaction log (an older client, or only its files/ folder
+    kept): the summary holds the last values only, but files/output.log is the run's
+    console as W&B captured it, its curves printed line by line. Its first run gives the
+    series; the config's facts stay."""
+    if not log.is_file():
+        return run
+    from traindoc.readers import console
+
+    try:
+        got = console.read_all(log)
+    except (ReadError, OSError):
+        return run
+    if not got or not got[0].series:
+        return run
+    first = got[0]
+    # the log's own dialect names the trainer (Keras, HF); the config's settings win
+    facts = dict(first.facts) | {k: v for k, v in run.facts.items() if k != "trainer"}
+    facts.pop("results", None)  # the curves are here: the summary is no longer all there is
+    notes = tuple(n for n in run.notes if "only the run summary" not in n.message)
+    return Run(
+        run.name,
+        first.series,
+        facts,
+        (*first.inputs, *run.inputs),
+        (*notes, *first.notes),
+        events=first.events,
+    )
 
 
 def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -> None:

@@ -22,7 +22,17 @@ CHUNK = 4 << 20
 # A single line longer than this is cut (a minified JSON blob is not a log line).
 MAX_LINE = 64 << 10
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\n]*\x07|\x1b[()][A-Z0-9]|\^\[")
-RANK = re.compile(rb"^\s*\[(?:rank|RANK)\s*(\d+)\]\s*:?\s*")
+# A launcher's per-process prefix: torch's "[rank3]:",
+# Open MPI --tag-output's "[1,3]<stdout>:" (SageMaker's "[1,mpirank:3,algo-1]<stdout>:").
+RANK = re.compile(
+    rb"^\s*\[(?:(?:rank|RANK)\s*(\d+)\]\s*:?"
+    rb"|\d+,(?:mpirank:)?(\d+)(?:,[^\]\s]{1,40})?\]<std(?:out|err)>:)\s*"
+)
+# The rank/world tag lhotse / icefall loggers print after the "[file:line]" source tag:
+# "INFO [train.py:908] (1/4) Epoch 1, batch 5950, ...". Read as a counter, "1/4" would be
+# the step, and the four ranks' lines of one batch four runs. Only after a source tag: a
+# "[train] (1/3)" elsewhere is a counter.
+INLINE_RANK = re.compile(rb":\d{1,6}\] \((\d{1,4})/(\d{1,4})\) ")
 GAP = re.compile(rb"^\s*\[?\s*(?:\.\.\.|\xe2\x80\xa6)[^\]\n]{0,60}\]?\s*$|^\s*\[\s*\.\.\..*\]\s*$")
 # "> " quotes, "- " / "* " bullets wrap pasted lines.
 _WRAPPERS = re.compile(rb"^\s*(?:>\s?)+|^\s*[-*+]\s+(?=\S)")
@@ -64,10 +74,10 @@ def _clean_block(body: bytes) -> bytes:
 def clean(text: bytes) -> tuple[bytes, int, str]:
     """(text, rank, what) for a line starting with markup: what is "fence", "gap" or ""."""
     rank = -1
-    if b"rank" in text[:12].lower():
+    if text.lstrip()[:1] == b"[":
         m = RANK.match(text)
         if m:
-            rank, text = int(m.group(1)), text[m.end() :]
+            rank, text = int(m.group(1) or m.group(2)), text[m.end() :]
     if text[:1] in (b">", b"-", b"*", b"+", b" ", b"\t"):
         text = _WRAPPERS.sub(b"", text, count=1)
     head = text.lstrip()[:3]
@@ -76,6 +86,16 @@ def clean(text: bytes) -> tuple[bytes, int, str]:
     if (b"..." in text[:8] or b"\xe2\x80\xa6" in text[:8]) and GAP.match(text):
         return text, rank, "gap"
     return text, rank, ""
+
+
+def inline_rank(text: bytes) -> tuple[bytes, int]:
+    """(text without the tag, rank) for a line with a logger's "(rank/world)" tag, else
+    (text, -1)."""
+    m = INLINE_RANK.search(text, 0, 160)
+    if m is None or int(m.group(1)) >= int(m.group(2)):
+        return text, -1
+    cut = text.index(b"] (", m.start()) + 2
+    return text[:cut] + text[m.end() :], int(m.group(1))
 
 
 def opens_record(text: bytes) -> bool:
@@ -154,6 +174,18 @@ _BATCH_RANGE = re.compile(rb"(Batch \[)\d+-(\d+)\]")
 def batch_range_end(text: bytes) -> bytes:
     """`Batch [60-80]` -> `Batch [80]`."""
     return _BATCH_RANGE.sub(rb"\1\2]", text)
+
+
+# ESPnet2's trainer reports each stretch of batches as "1epoch:train:6376-6750batch: loss=
+# 2.386, ...": the epoch and the range of batches within it, glued to their units. Read as
+# printed, no counter is found (the steps become the order of the lines); the stretch's
+# last batch is where its averages were taken.
+_ESPNET_RANGE = re.compile(rb"\b(\d+)epoch:(train|valid|[a-z_]+):(\d+)-(\d+)batch:")
+
+
+def espnet_range(text: bytes) -> bytes:
+    """`1epoch:train:6376-6750batch:` -> `epoch 1 train batch 6750:`."""
+    return _ESPNET_RANGE.sub(rb"epoch \1 \2 batch \4:", text)
 
 
 # Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a

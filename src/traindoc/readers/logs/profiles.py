@@ -55,7 +55,11 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
         # fairseq-py 0.1 (2017): "| epoch 001  1000 / 331737 loss=9.57 (10.94), wps=18515"
         ("fairseq", r"num_updates|train_inner|\| wps |loss=\x00 \(\x00\), wps="),
-        ("espnet", r"\x00epoch:(?:train|valid):|\x00epoch results: \["),
+        # (lines.espnet_range rewrites "1epoch:train:1-100batch:" as "epoch 1 train batch 100:")
+        (
+            "espnet",
+            r"\x00epoch:(?:train|valid):|\x00epoch results: \[|\bepoch \x00 train batch \x00: ",
+        ),
         ("mmengine", r"Epoch\((?:train|val)\)|Iter\((?:train|val)\)|Epoch \[\x00\]\[\x00/\x00\]"),
         ("detectron2", r"d2\.utils\.events|iter: \x00 +total_loss: "),
         ("mlx_lm", r"Iter \x00: (?:Train|Val) loss"),

@@ -282,6 +282,49 @@ def tokens(shape: str) -> list[_Tok]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
+    global _WHOLE
+    plan = _analyse(shape)
+    bare = _bare_losses(plan) if plan.kind == "record" else 0
+    if bare and _losses(plan) > 1:
+        # "Total Loss: 2.14, CTC Loss: 2.14, ErrorCls Loss: 0.10": each "X Loss" taken as
+        # the loss leaves one line with three losses, the first (the CTC term) read as
+        # the run's loss and the total as another column. Named in full they are the
+        # total and its terms.
+        _WHOLE = True
+        try:
+            whole = _analyse(shape)
+        finally:
+            _WHOLE = False
+        if whole.kind == "record" and _bare_losses(whole) < bare:
+            return whole
+    return plan
+
+
+# While set, a loss-like phrase keeps all its words ("ctc loss" is not cut to "loss"),
+# but for the words that say how the loss was averaged ("Average Loss" is the loss beside
+# pytorch-ssd's "Average Regression Loss" and "Average Classification Loss").
+_WHOLE = False
+_MEAN_WORDS = frozenset({"average", "avg", "mean", "running", "smoothed", "batch", "epoch"})
+
+
+def _bare_losses(plan: Plan) -> int:
+    """How many of the plan's values are keyed by a bare "loss"."""
+    return sum(1 for f in plan.fields if f.role == "value" and f.key.strip().lower() == "loss")
+
+
+def _losses(plan: Plan) -> int:
+    """How many of the plan's values are keyed by a loss or a term of one (an entropy
+    bonus, PPO's "entropy loss", is neither: "policy loss" beside it stays the loss)."""
+    return sum(
+        1
+        for f in plan.fields
+        if f.role == "value"
+        and f.key.strip().lower().endswith("loss")
+        and kind(f.key) in ("loss", "eval_loss", "component_loss", "eval_component_loss")
+    )
+
+
+def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
@@ -926,7 +969,9 @@ def _best_suffix(words: list[str]) -> int:
         what = kind(name)
         if what == "other":
             continue
-        if what in ("component_loss", "eval_component_loss"):
+        if what in ("component_loss", "eval_component_loss") and (
+            not _WHOLE or {w.lower() for w in words[-k:-1]} <= _MEAN_WORDS
+        ):
             for j in range(k - 1, 0, -1):
                 if canonical(" ".join(words[-j:])) in ("loss", "eval_loss"):
                     return j

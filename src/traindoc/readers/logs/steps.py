@@ -275,6 +275,14 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if ep is None:
             ep, inn = np.full(rec.n, np.nan, np.float32), np.full(rec.n, np.nan, np.float32)
         ep[at], inn[at] = e, i
+    elif bare and (src == SRC_EPOCH_ONLY).any():
+        # one epoch's "Epoch 0, batch 3000" lines count its batches: its "Epoch 0,
+        # validation: loss=1.06" line is of another scale, not step 0 (which would send
+        # the steps back, a new run at every validation): it sits at the batch before
+        at = np.concatenate([b[0] for b in bare])
+        if (src[at] == SRC_PROGRESS).any():
+            only = src == SRC_EPOCH_ONLY
+            step[only], src[only] = np.nan, SRC_NONE
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel]):

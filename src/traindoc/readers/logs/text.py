@@ -123,7 +123,13 @@ _BLOCK_PAIR = re.compile(rb"\s+([A-Za-z_][\w./\-]{0,80})\s*=\s*(\S{1,60})\s*$")
 # stopping", 0-based in Keras 1), where a heading is "Epoch 19/50": such a line is about
 # the epoch that ended, and the metric line after it is still the next epoch's.
 _CALLBACK_EPOCH = re.compile(rb"\s*Epoch 0\d{4}: [A-Za-z]")
-_EPOCH_HEADING = re.compile(rb"(?i)\W*(?:epoch|ep)\s+\d+(?:\s*/\s*\d+)?\s*:?\W*")
+# A logger's timestamp may lead it (nnU-Net's "2024-04-26 10:29:10.945759: Epoch 22"), and
+# Python's print("epoch: ", n) spaces its number twice (nnU-Net v1's "epoch:  18"), where a
+# setting printed as "epoch: 100" has one space.
+_EPOCH_HEADING = re.compile(
+    rb"(?i)(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?:?\s+)?"
+    rb"\W*(?:epoch|ep)(?:\s+|:\s{2,})\d+(?:\s*/\s*\d+)?\s*:?\W*"
+)
 # A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
 # loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
 # ("Accuracy=0.65") until the next record.
@@ -142,6 +148,10 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# Python logging's default "LEVEL:name:" prefix glued to the number a progress line ends
+# in (Keras' bar, left without its newline, then "INFO:tensorflow:Assets written to: ..."
+# from a checkpoint callback): the bar ends at the number, the message is another line.
+_GLUED_LOGGER = re.compile(rb"(?<=\d)(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[\w.]+:)")
 # Full-width punctuation a CJK input method types ("训练次数：100, Loss：1.98"): read as
 # its ASCII form, or the key before it is glued to a word of another script.
 _FW_COLON, _FW_COMMA = "：".encode(), "，".encode()
@@ -209,6 +219,8 @@ class TextLog:
         self._by_shape: dict[bytes, tuple] = {}
         self._seq = 0
         self._epoch_ctx = math.nan
+        # the epoch heading's finished bar: (epoch, its total, its names)
+        self._done_bar: tuple[float, float, tuple[str, ...]] | None = None
         self._rec_epoch = math.nan  # the epoch the last record printed
         self._lone_eval = False  # a lone eval line was read since that record
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
@@ -299,6 +311,10 @@ class TextLog:
             self._piece(no, text[: m.end()])
             self._piece(no, text[m.end() :])
             return
+        if (b"INFO:" in text or b"WARNING:" in text) and (m := _GLUED_LOGGER.search(text)):
+            self._piece(no, text[: m.start()])
+            self._piece(no, text[m.start() :])
+            return
         if b"%|" in text and (m := _TQDM.search(text)) and lines.starts_record(text[m.end() :]):
             # a dict printed on the bar's line ("| 0/1 [00:00<?, ?it/s]{'loss': 2.03, ..."):
             # tqdm prints nothing after its "]", so it is a record of its own, numbered as
@@ -323,6 +339,8 @@ class TextLog:
                         self.ctx_seq.append(self._seq + 1)  # from the next line on
                         self.ctx_val.append(math.nan)
                 return
+        if rank < 0 and b") " in text[:160]:
+            text, rank = lines.inline_rank(text)
         if self._held is not None or (b"{" in text or text.endswith(b"\\")):
             joined = self._join(no, text, rank)
             if joined is None:
@@ -380,6 +398,8 @@ class TextLog:
             text = lines.drop_bold_values(text)
         if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
             text = lines.batch_range_end(text)
+        if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
+            text = lines.espnet_range(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
@@ -588,10 +608,22 @@ class TextLog:
         if prog.special:
             self._special(no, row, prog)
             return
+        nv = len(prog.names)
+        if prog.needs_ctx and "inner_total" in prog.extras and self._second_bar(row, nv, prog):
+            # another loader's pass after the epoch's own finished bar: model.evaluate()
+            self._seq += 1
+            # named as the fit bar names its held-out values (val_loss), so the two are one
+            # series; else eval_<name>
+            fit = self._done_bar[2] if self._done_bar is not None else ()
+            vals = [
+                (f"val_{n}" if f"val_{n}" in fit else as_eval(n), v)
+                for n, v in zip(prog.names, row, strict=False)
+            ]
+            self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank, is_eval=True)
+            return
         if prog.seen < _SAMPLE:
             self._sample(groups, prog)
         prog.seen += 1
-        nv = len(prog.names)
         if prog.ncounters:
             prog.counters.extend(row[nv:])
             del row[nv:]
@@ -610,6 +642,23 @@ class TextLog:
         self.progress.record(self.last_bar if self.bars_after else None)
         self._prose_run = self.bars_after = 0
         self._bar_pending = prog.needs_ctx
+
+    def _second_bar(self, row: list[float], nv: int, prog: Program) -> bool:
+        """A finished bar ("31/31 [====] - loss: 0.37") under an epoch heading whose own
+        finished bar ("126/126 [====] - ... - val_loss: 0.37") was already printed, of
+        another length: Keras' fit prints one bar an epoch, so a second one that counts
+        other batches is another loader's pass (model.evaluate() on a held-out set after
+        fit), an eval of the step before. Read as training, it is a point of the wrong
+        loss at a step of its own (epoch x 31 batches) among the epochs' steps."""
+        inner = row[nv + prog.extras["inner"]] if "inner" in prog.extras else math.nan
+        total = row[nv + prog.extras["inner_total"]]
+        if not (inner == total and total > 0) or self._epoch_ctx != self._epoch_ctx:
+            return False
+        done = self._done_bar
+        if done is None or done[0] != self._epoch_ctx or done[1] == total:
+            self._done_bar = (self._epoch_ctx, total, prog.names)
+            return False
+        return True
 
     def _special(self, no: int, row: list[float], prog: Program) -> None:
         vals = dict(zip(prog.names, row, strict=False))
@@ -710,6 +759,7 @@ class TextLog:
             self._seq += 1  # the record comes after its bar: the bar numbers the one before
 
     def _epoch(self, text: bytes, plan: Plan) -> None:
+        self._done_bar = None  # a new heading: its own bars to come (a second fit() too)
         nums = SPLIT.split(text)[1::2]
         for f in plan.fields:
             if f.role == "epoch":
