@@ -158,7 +158,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     evals, off its best value, while the loss fell under 10% (or the eval loss stays
     within 10% at 4+ evals: the metric's own held-out companion, where the first train
     log may average the untrained model's first steps, as a CTC head's fall to its blank
-    plateau does while WER stays 1.0), also settles it
+    plateau does while WER stays 1.0; or within 10% at the 4+ evals after the first, which
+    can itself come before the plateau, in the warmup: a wav2vec2 card with eval loss 5.30
+    then 3.5641 at seven evals, WER 1.0 at all ten), also settles it
     however short the log: on a held-out set of any size a model that changes
     predicts differently somewhere, so its predictions are frozen (typically the
     majority class). Two evals suffice when the first is at step 0, before any
@@ -174,7 +176,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     logs (not at 0, 1 or 100) settle it the same way (warning), and so do two eval metrics
     identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
     and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
-    change).
+    change). The second may be a higher-is-better metric at 0 at those same evals beside
+    a first printed to 4+ digits (a NER card: token accuracy 0.9388 and entity F1,
+    precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
+    0 can be a run that has not started, so it never counts by itself.
 
     A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
     metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
@@ -649,7 +654,13 @@ def _eval_loss_still(run: Run, p: Params) -> bool:
     e = ev.finite().values
     if e.size < p.frozen_metric_points or not np.all(e > 0):
         return False
-    return _spread(e) < p.frozen_max_drop
+    if _spread(e) < p.frozen_max_drop:
+        return True
+    # The first eval can come before the model reaches the level it then keeps (in the
+    # warmup, or a CTC head's fall to its blank plateau): the evals after it, 4+ of them,
+    # within the same 10% say the same.
+    rest = e[1:]
+    return rest.size >= p.frozen_metric_points and _spread(rest) < p.frozen_max_drop
 
 
 _TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
@@ -750,6 +761,23 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
             ),
             None,
         )
+        if tr is None and _digits(float(ev.finite().values[0])):
+            # ... or beside it a higher-is-better eval metric at 0 at those same evals
+            # (NER's entity F1, precision and recall 0.0 while the token accuracy is 0.9388
+            # every epoch): the frozen predictions never get one positive right. Alone a 0
+            # can be a run not yet started; next to a 4-digit twin it is the same model.
+            tr = next(
+                (
+                    m
+                    for m, higher in task_metrics(run)
+                    if higher
+                    and m is not ev
+                    and len(v := m.finite().values) >= p.frozen_metric_points
+                    and not v.any()
+                    and np.array_equal(m.finite().steps, ev.finite().steps)
+                ),
+                None,
+            )
     if ev is None or tr is None:
         return None
     e, t = float(ev.finite().values[0]), float(tr.finite().values[0])
