@@ -16,7 +16,9 @@ its quirks as facts the rules use:
   Torch7's ImageNet trainers print it as `Err` (their criterion's value);
 - the skeleton-action trainers (MS-G3D, 2s-AGCN, CTR-GCN) print each eval as its own
   lines under a ctime stamp: `Eval epoch: 18`, `Mean test loss of 155 batches: 3.71.`,
-  `Top1: 23.71%`, `Top5: 45.47%`: eval points at that epoch (`skeleton_eval`).
+  `Top1: 23.71%`, `Top5: 45.47%`: eval points at that epoch (`skeleton_eval`);
+- nnU-Net prints each epoch's values on their own lines under an `epoch:  N` heading,
+  its foreground Dice as a per-class list: points at that epoch (`nnunet_line`).
 
 """
 
@@ -180,6 +182,49 @@ def skeleton_eval(text: bytes) -> tuple[str, float] | None:
     if loss is not None:
         return "eval_loss", float(loss)
     return f"eval_top{k.decode()}", float(top)
+
+
+# nnU-Net (v1/v2) prints each epoch as its own timestamped lines under an `epoch:  N`
+# heading: `train loss : -0.3417`, `validation loss: -0.3713`, `Average global foreground
+# Dice: [0.0]` (one Dice per foreground class, on patches of the validation cases: read as
+# their mean, `eval_dice`) and `lr: 0.009095`; v2 prints `train_loss -0.3417`,
+# `val_loss -0.3713`, `Pseudo dice [0.0]`, `Current learning rate: 0.00991`.
+_NNU_NUM = rb"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)"
+_NNUNET = re.compile(
+    rb"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+:\s*)?(?:epoch:?\s+(\d{1,6})"
+    rb"|(train loss :|train_loss)\s*"
+    + _NNU_NUM
+    + rb"|(validation loss:|val_loss)\s*"
+    + _NNU_NUM
+    + rb"|(?:Average global foreground Dice:|Pseudo dice)\s*\[([^\]]{0,400})\]"
+    + rb"|(?:lr:|Current learning rate:)\s*"
+    + _NNU_NUM
+    + rb")\s*",
+    re.IGNORECASE,
+)
+
+
+def nnunet_line(text: bytes) -> tuple[str, float] | None:
+    """("epoch", N) for nnU-Net's `epoch:  N` heading, (name, value) for a line under it
+    (`loss`, `eval_loss`, `eval_dice` the mean of the per-class Dice, `lr`); None for any
+    other line."""
+    m = _NNUNET.fullmatch(text)
+    if m is None:
+        return None
+    ep, _, loss, _, vloss, dice, lr = m.groups()
+    if ep is not None:
+        return "epoch", float(ep)
+    if loss is not None:
+        return "loss", float(loss)
+    if vloss is not None:
+        return "eval_loss", float(vloss)
+    if dice is not None:
+        try:
+            vals = [float(x) for x in dice.split(b",") if x.strip()]
+        except ValueError:
+            return None
+        return ("eval_dice", sum(vals) / len(vals)) if vals else None
+    return "lr", float(lr)
 
 
 def setting(text: bytes) -> list[tuple[str, object]]:

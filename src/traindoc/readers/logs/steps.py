@@ -216,6 +216,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
+    fin: np.ndarray | None = None  # the same, for the records numbered epoch x batches
     bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # epoch + batch, no total
     for _, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
@@ -249,6 +250,9 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                         base = min(base, 1)
                 got[ok] = (np.floor(epoch[ok]) - base) * total[ok] + inner[ok]
                 how[ok] = SRC_EPOCH
+                if fin is None:
+                    fin = np.zeros(rec.n, dtype=bool)
+                fin[where[ok]] = inner[ok] >= total[ok]  # a finished bar (see _refits)
                 if ep is None:
                     ep = np.full(rec.n, np.nan, np.float32)
                     inn = np.full(rec.n, np.nan, np.float32)  # exact to 16 M, as `ep`
@@ -287,6 +291,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel]):
             step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
+    _refits(step, src, fin, ep)
     _bar_epochs(step, src, done)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
@@ -356,6 +361,22 @@ def _even_epochs(e: np.ndarray, inner: np.ndarray) -> bool:
         if lo <= _EVEN_SLACK * hi + 1:
             return True
     return False
+
+
+def _refits(
+    step: np.ndarray, src: np.ndarray, fin: np.ndarray | None, ep: np.ndarray | None
+) -> None:
+    """Keras bars numbered epoch x batches that all land on one step, each a finished bar:
+    a loop calling `fit(epochs=1)` prints "Epoch 1/1" and one whole epoch per call, so
+    every call would overwrite the last. Each finished bar is one more epoch, in place
+    (the k-th at k x the batches per epoch)."""
+    sel = np.flatnonzero(src == SRC_EPOCH)
+    if sel.size < 2 or fin is None or not fin[sel].all() or np.unique(step[sel]).size != 1:
+        return
+    k = np.arange(1, sel.size + 1, dtype=np.float64)
+    step[sel] = k * float(step[sel[0]])
+    if ep is not None and ep.size:
+        ep[sel] = k
 
 
 def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:

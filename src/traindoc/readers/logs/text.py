@@ -225,6 +225,7 @@ class TextLog:
         self._lone_eval = False  # a lone eval line was read since that record
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
         self._skeleton = False  # such a heading was seen
+        self._nnunet_epoch = math.nan  # the epoch of the last nnU-Net "epoch:  N" heading
         self._header: tuple[str, ...] | None = None
         # (line, cells) of the last Markdown row of bare words and gaps: a group row that
         # may name the halves of the header under it ("| train | ... | validate | ...")
@@ -419,6 +420,10 @@ class TextLog:
             # the loss is over the target side: the last dictionary printed is its size
             self.config["vocab_size"] = (int(m.group(1)), no)
             return
+        if (self._nnunet_epoch == self._nnunet_epoch or b"epoch:" in text[:40]) and (
+            self._nnunet(no, text, rank)
+        ):
+            return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)
         if got is None:
@@ -545,6 +550,27 @@ class TextLog:
             # it is not this trainer's line: left to the generic reader)
             return self._skeleton
         self.add_loose(no, [(name, v)], ep, steps.SRC_EPOCH_ONLY, ep, rank, is_eval=True)
+        return True
+
+    def _nnunet(self, no: int, text: bytes, rank: int) -> bool:
+        """An nnU-Net line (profiles.nnunet_line): its `epoch:  N` heading, or a value
+        under it as a point at that epoch (train loss, eval loss, Dice, LR)."""
+        got = profiles.nnunet_line(text)
+        if got is None:
+            return False
+        name, v = got
+        if name == "epoch":
+            if b":" not in text:
+                return False  # "epoch 3" alone is another trainer's
+            self._nnunet_epoch = v
+            return True
+        ep = self._nnunet_epoch
+        if ep != ep:
+            return False  # before any heading: not nnU-Net's, left to the generic reader
+        vals = [(name, v), ("epoch", ep)] if name == "loss" else [(name, v)]
+        self.add_loose(
+            no, vals, ep, steps.SRC_EPOCH_ONLY, ep, rank, is_eval=name.startswith("eval")
+        )
         return True
 
     def _namespace(self, no: int, text: bytes) -> None:

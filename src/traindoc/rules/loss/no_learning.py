@@ -88,11 +88,16 @@ class Params:
     topk_late_epoch: float = 10.0
     topk_chance: float = 0.05
     topk_points: int = 3
+    # An overlap metric (Dice, IoU, mAP, F1: scores of the positives / foreground found)
+    # exactly 0 at every one of 2+ evals from epoch 10 on, while the loss moves under
+    # `frozen_max_drop`: after 10 passes a model that learned anything finds some of the
+    # foreground; 0 to the printed digit is a model that predicts none of it.
+    overlap_points: int = 2
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -158,7 +163,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     evals, off its best value, while the loss fell under 10% (or the eval loss stays
     within 10% at 4+ evals: the metric's own held-out companion, where the first train
     log may average the untrained model's first steps, as a CTC head's fall to its blank
-    plateau does while WER stays 1.0), also settles it
+    plateau does while WER stays 1.0; or within 10% at the 4+ evals after the first, which
+    can itself come before the plateau, in the warmup: a wav2vec2 card with eval loss 5.30
+    then 3.5641 at seven evals, WER 1.0 at all ten), also settles it
     however short the log: on a held-out set of any size a model that changes
     predicts differently somewhere, so its predictions are frozen (typically the
     majority class). Two evals suffice when the first is at step 0, before any
@@ -174,7 +181,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     logs (not at 0, 1 or 100) settle it the same way (warning), and so do two eval metrics
     identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
     and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
-    change).
+    change). The second may be a higher-is-better metric at 0 at those same evals beside
+    a first printed to 4+ digits (a NER card: token accuracy 0.9388 and entity F1,
+    precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
+    0 can be a run that has not started, so it never counts by itself.
 
     A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
     metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
@@ -186,6 +196,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     all at or under 1 are read as fractions (0.30 is 30%, the conservative reading). A
     plain (top-1) accuracy is not read this way: a classifier over 1000 classes can sit
     under 1% honestly, and Keras prints a meaningless near-zero `acc` for regressions.
+
+    An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
+    foreground found) exactly 0 at every one of 2+ evals, all from epoch 10 on, while the
+    loss moves under 10% of its size (or no loss is logged), settles it the same way
+    (warning): after 10 passes over the data a model that learned anything marks some of
+    the foreground right, so 0 to the printed digit is a model predicting background
+    everywhere (nnU-Net at epochs 99 and 100: 'Average global foreground Dice: [0.0]',
+    its own check then blaming a 0.99 momentum). Earlier epochs can honestly score 0 (a
+    detector's first epochs), and a plain accuracy is not read this way (Keras prints a
+    meaningless 0 `acc` for a regression).
 
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
@@ -221,7 +241,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if run.is_rl:
         return
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
-        if (hit := _frozen_metrics(run, p) or _top5_at_chance(run, None, p)) is not None:
+        if (
+            hit := _frozen_metrics(run, p)
+            or _top5_at_chance(run, None, p)
+            or _overlap_zero_late(run, None, p)
+        ) is not None:
             yield hit
         elif run.fact("task") == "gan":
             # the generator's loss rises as the discriminator improves: no curve says "learns"
@@ -242,7 +266,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _frozen_metric(run, f, p)) is not None or (hit := _frozen_evals(run)) is not None:
         yield hit
         return
-    if (hit := _top5_at_chance(run, f, p)) is not None:
+    if (hit := _top5_at_chance(run, f, p) or _overlap_zero_late(run, f, p)) is not None:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):
@@ -649,7 +673,13 @@ def _eval_loss_still(run: Run, p: Params) -> bool:
     e = ev.finite().values
     if e.size < p.frozen_metric_points or not np.all(e > 0):
         return False
-    return _spread(e) < p.frozen_max_drop
+    if _spread(e) < p.frozen_max_drop:
+        return True
+    # The first eval can come before the model reaches the level it then keeps (in the
+    # warmup, or a CTC head's fall to its blank plateau): the evals after it, 4+ of them,
+    # within the same 10% say the same.
+    rest = e[1:]
+    return rest.size >= p.frozen_metric_points and _spread(rest) < p.frozen_max_drop
 
 
 _TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
@@ -724,6 +754,65 @@ def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
     return None
 
 
+_OVERLAP = ("dice", "iou", "miou", "map", "f1")
+
+
+def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
+    from epoch 10 on, with a loss that moves under `frozen_max_drop` of its size (warning)."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    y = loss.values if loss is not None else np.empty(0)
+    if loss is not None and (
+        y.size < 2 or not y[0] or abs(y[0] - y[-1]) / abs(y[0]) >= p.frozen_max_drop
+    ):
+        return None
+    for m, higher in task_metrics(run):
+        parts = re.split(r"[_/\-. ]", m.name.lower())
+        if not higher or not any(re.sub(r"\d+$", "", x) in _OVERLAP for x in parts):
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points or mf.values.any():
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        moves = (
+            f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
+        )
+        return Hit(
+            title=(
+                f"{m.name} is 0 at every one of {len(mf)} evals from epoch {int(at.min())} "
+                f"on{moves}: the model finds none of the foreground / positives"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": 0.0,
+                "evals": len(mf),
+                "first_epoch": float(at.min()),
+                **({"start_loss": float(y[0]), "end_loss": float(y[-1])} if y.size else {}),
+            },
+            explanation=(
+                f"{m.name} scores the overlap between what the model marks as positive "
+                "(foreground, a detection, an entity) and the truth. After 10 or more passes "
+                "over the data a model that has learned anything marks some of it right; "
+                "exactly 0 at every eval is a model that predicts the background / negative "
+                "class for everything, and its loss is not falling either."
+            ),
+            prescription=(
+                "Check that the labels reach the loss (mask values, class indices, the number "
+                "of classes of the head), the class balance (a foreground of a few % needs a "
+                "Dice or weighted loss), the LR and momentum (nnU-Net lowers a 0.99 momentum "
+                "when the Dice stays 0), and that the eval uses the trained weights."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
 def _frozen_metrics(run: Run, p: Params) -> Hit | None:
     """No loss logged: an eval metric and its train counterpart each identical to the
     printed digit at 4+ logs. Two sets of samples scored the same every time by a
@@ -750,6 +839,23 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
             ),
             None,
         )
+        if tr is None and _digits(float(ev.finite().values[0])):
+            # ... or beside it a higher-is-better eval metric at 0 at those same evals
+            # (NER's entity F1, precision and recall 0.0 while the token accuracy is 0.9388
+            # every epoch): the frozen predictions never get one positive right. Alone a 0
+            # can be a run not yet started; next to a 4-digit twin it is the same model.
+            tr = next(
+                (
+                    m
+                    for m, higher in task_metrics(run)
+                    if higher
+                    and m is not ev
+                    and len(v := m.finite().values) >= p.frozen_metric_points
+                    and not v.any()
+                    and np.array_equal(m.finite().steps, ev.finite().steps)
+                ),
+                None,
+            )
     if ev is None or tr is None:
         return None
     e, t = float(ev.finite().values[0]), float(tr.finite().values[0])
