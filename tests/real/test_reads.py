@@ -45,11 +45,18 @@ def test_case_is_documented(case: Path) -> None:
         assert (case / f).is_file(), f
 
 
+def _split(case: Path) -> str:
+    return json.loads((case / "meta.json").read_text(encoding="utf-8"))["split"]
+
+
 def test_every_case_is_readable() -> None:
-    """The issue allows one unreadable case; none is, so a new one is a regression to look at
-    (a snapshot regenerated over an error would otherwise hide it)."""
+    """The issue allows one unreadable case; no dev case is, so a new one is a regression to
+    look at (a snapshot regenerated over an error would otherwise hide it). A holdout case
+    may not be tuned on, readers included: an unreadable one is a finding to report (the
+    eval's `unreadable` count), at most the one the issue allows."""
     unreadable = [c.name for c in CASES if "error" in SNAPSHOT[c.name]]
-    assert not unreadable, unreadable
+    assert not [n for n in unreadable if _split(ROOT / n) == "dev"], unreadable
+    assert len(unreadable) <= 1, unreadable
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -202,6 +202,51 @@ def drop_keras_stop(text: bytes) -> bytes:
     return text[: m.start()] if m else text
 
 
+# Julia's `@show i, loss(x, y)` prints the tuple of expressions, then the tuple of values:
+# "(i, loss(dataset[1]...)) = (1, 0.29602579662457984 (tracked))" (Flux's tracked numbers
+# carry a "(tracked)" tag). Names and values pair up by position; an expression's name is
+# the function or variable it starts with ("loss(x, y)" is the loss). A one-letter name
+# over a whole number is the loop's counter (`for i in 1:10 ... @show i, loss(x)`): "iter".
+_SHOW_TUPLE = re.compile(rb"^\s*\((.+?)\)\s*=\s*\((.+)\)\s*$")
+_SHOW_NAME = re.compile(rb"\s*([A-Za-z_][\w.]*)")
+_SHOW_VALUE = re.compile(rb"\s*(" + NUM_SRC + rb")(?:\s*\(tracked\))?\s*$")
+
+
+def _top_level(inner: bytes) -> list[bytes]:
+    """`inner` split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(inner):
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+        elif c == 44 and depth == 0:  # ","
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    return parts
+
+
+def julia_show_tuple(text: bytes) -> bytes:
+    """`(i, loss(x)) = (1, 0.29 (tracked))` -> `iter = 1, loss = 0.29`; else unchanged."""
+    m = _SHOW_TUPLE.match(text)
+    if m is None:
+        return text
+    names, values = _top_level(m.group(1)), _top_level(m.group(2))
+    if len(names) < 2 or len(names) != len(values):
+        return text
+    pairs = []
+    for name, value in zip(names, values, strict=True):
+        n, v = _SHOW_NAME.match(name), _SHOW_VALUE.match(value)
+        if n is None or v is None:
+            return text
+        key = n.group(1)
+        if len(key) == 1 and v.group(1).isdigit():
+            key = b"iter"
+        pairs.append(key + b" = " + v.group(1))
+    return b", ".join(pairs)
+
+
 # A Keras line cut mid-name (" - loss: 0.7657 - acc: 0.7393 - val" where a paste ends):
 # the dangling name would mark the whole line an eval (its "val" is a word of the line).
 _CUT_NAME = re.compile(rb"(:\s*" + NUM_SRC + rb")\s+-\s+[A-Za-z_]\w*\s*\Z")

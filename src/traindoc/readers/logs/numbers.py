@@ -1,7 +1,10 @@
 """Numbers as users print them, and the one place input numbers become steps.
 
 Logs spell numbers every way: `2.275809E+00`, `1,234`, `nan`, `-inf`,
-`Infinity`, `7.000e-05`, `45%`. `NUM` finds them where they are values (not
+`Infinity`, `7.000e-05`, `45%`, and PaddleOCR's `nanxxx` / `infxxx` / `-infxx`
+(its SmoothedValue logs every stat as `'{}: {:x<6f}'`: fill `x`, width 6, so a
+finite value never shows the fill, but `nan` and `inf` are padded with `x`).
+`NUM` finds them where they are values (not
 inside a name such as `pg0`, `rec@1`, `layers.3` or `top-1`). `to_step` is how
 a text reader turns a parsed value into a step: a non-finite, fractional-junk or
 astronomically large counter is a bad record, never an `int()` crash (the rules
@@ -21,7 +24,8 @@ _NOT_IN_NAME = rb"(?<![\w.@\-])"
 NUM_SRC = (
     _NOT_IN_NAME
     + rb"(?:[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
-    + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_]))"
+    + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
+    + rb"|(?:nanxxx|infxxx|-infxx)(?![A-Za-z_]))"
 )
 NUM = re.compile(NUM_SRC)
 # Splitting on a capturing group gives [text, number, text, number, ...]: one C pass.
@@ -30,6 +34,8 @@ SPLIT = re.compile(b"(" + NUM_SRC + b")")
 
 def to_num(raw: bytes | str) -> float:
     """The value of a NUM match (thousands separators allowed); ValueError otherwise."""
+    if raw[-2:] in (b"xx", "xx"):  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
+        raw = raw.rstrip(b"x" if isinstance(raw, bytes) else "x")
     try:
         return float(raw)
     except ValueError:
@@ -48,6 +54,8 @@ def parse(raw: object) -> float | None:
             text = text[:-1]
         if "," in text:
             text = text.replace(",", "")
+        if text.endswith("xx") and text.rstrip("x") in ("nan", "inf", "-inf"):
+            text = text.rstrip("x")  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
         return number(text)
     return number(raw)
 

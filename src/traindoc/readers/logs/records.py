@@ -25,7 +25,11 @@ from traindoc.readers._base import BOOKKEEPING
 from traindoc.readers.logs.numbers import to_num
 from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
-NUMG = rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
+# A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf included.
+NUMG = (
+    rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    rb"|nanxxx|infxxx|-infxx|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
+)
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 _RATE = {"it/s", "it/sec", "tok/s", "tokens/s", "tokens/sec", "samples/s", "step/s"}
 _TIME = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "us", "ms/step"}

@@ -401,6 +401,8 @@ class TextLog:
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
             text = lines.espnet_range(text)
+        if text.lstrip()[:1] == b"(" and b") = (" in text:  # Julia's `@show i, loss(x)`
+            text = lines.julia_show_tuple(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
