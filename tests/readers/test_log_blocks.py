@@ -264,3 +264,20 @@ def test_a_launch_command_joined_over_lines_is_config_not_a_record(tmp_path: Pat
     assert "lr" not in run.series and "train_batch_size" not in run.series
     assert run.series["eval_loss"].steps.tolist() == [20]
     assert run.facts["learning_rate"].value == 2e-5
+
+
+def test_a_split_metric_alone_on_its_line_is_an_eval_point(tmp_path: Path) -> None:
+    # mikekestemont/DeepScript#3: a loop of Keras fit(epochs=1) calls, each followed by
+    # the script's own "  curr val acc: ..." line
+    bar = (
+        "360/360 [==============================] - 11s 31ms/step - loss: {l} - accuracy: 0.5167\n"
+    )
+    body = ""
+    for loss, acc in ((1.1237, 0.5714285714285714), (1.0820, 0.35714285714285715)):
+        body += "Epoch 1/1\n" + bar.format(l=loss) + f"  curr val acc: {acc}\n"
+    (run,) = _read(tmp_path, body)
+    assert run.series["val_acc"].values.tolist() == [0.5714285714285714, 0.35714285714285715]
+    assert run.series["val_acc"].steps.tolist() == run.series["loss"].steps.tolist()
+    # near miss: the best so far is no eval point of its own
+    (run,) = _read(tmp_path, body.replace("curr val acc", "best val acc"))
+    assert not any("val" in name for name in run.series)

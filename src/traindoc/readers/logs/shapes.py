@@ -26,6 +26,7 @@ from traindoc.model.signals import (
     STEP_UNITS,
     TEXT_STEP_KEYS,
     canonical,
+    is_eval,
     kind,
 )
 from traindoc.readers.logs.tables import is_axis_header
@@ -579,7 +580,11 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         # reward alone on its line is a loop's too (DeepSpeed-Chat prints "average reward
         # score: -7.8" on the line after each step's losses)
         what = _metric_kind(keyed[0])
-        loose = what in ("loss", "eval_loss", "reward") and not free and not dicts
+        # ... and so is a split's task metric alone on its line ("  curr val acc: 0.357"
+        # after each epoch's Keras bar, "Validation Accuracy: 0.91"): an eval value is
+        # never a setting
+        lone_eval = what == "task" and is_eval(current(_base_key(keyed[0].key)))
+        loose = (what in ("loss", "eval_loss", "reward") or lone_eval) and not free and not dicts
         return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
@@ -642,6 +647,14 @@ def _eval_context(fields: list[Field], free: list[str]) -> bool:
 
 def _paren(key: str) -> str:
     return key[key.find("(") + 1 : key.rfind(")")].lower()
+
+
+_CURRENT = re.compile(r"(?i)^(?:curr|current)[ _]+")
+
+
+def current(key: str) -> str:
+    """`curr val acc` -> `val acc`: the value at this point is the metric itself."""
+    return _CURRENT.sub("", key)
 
 
 def _base_key(key: str) -> str:

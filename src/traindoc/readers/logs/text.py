@@ -46,7 +46,7 @@ from traindoc.readers.logs.records import (
     power_of_ten,
     to_row,
 )
-from traindoc.readers.logs.shapes import Plan, analyse, is_clock
+from traindoc.readers.logs.shapes import Plan, analyse, current, is_clock
 from traindoc.readers.logs.tables import axis_steps, columns_for, md_cells
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
@@ -501,7 +501,8 @@ class TextLog:
                 # a lone "train loss:1.10886" is a loop's record: its step is the order
                 # of the lines (a bullet is a list of results: a model card's "- Loss: 0.45"
                 # under "results on the evaluation set" is an eval value)
-                self.add_loose(no, vals, math.nan, steps.SRC_NONE, math.nan, rank)
+                name, v = vals[0]
+                self.add_loose(no, [(current(name), v)], math.nan, steps.SRC_NONE, math.nan, rank)
             else:
                 for name, v in vals:
                     self.config.setdefault(name, (v, no))
