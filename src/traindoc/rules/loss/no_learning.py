@@ -595,11 +595,14 @@ def _never_progressed(f: Series, stalled: Finding) -> Hit:
 
 def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
     """An eval task metric stuck at one value while the loss barely moves, or at the
-    value the untrained model scored (an eval before the first update)."""
+    value the untrained model scored (an eval before the first update). Stuck means
+    identical at its last 4+ evals: a model that collapsed after its first eval (val acc
+    0.571, then 0.357 = one class's share at every later epoch) is as frozen as one that
+    never moved; the first eval can precede the collapse."""
     y = loss.values
     if y.size < 2 or not y[0] > 0:
         return None
-    flat = (y[0] - y[-1]) / y[0] < p.frozen_max_drop
+    flat = still = (y[0] - y[-1]) / y[0] < p.frozen_max_drop
     # The held-out metric's own companion: the eval loss within 10% at every eval.
     # The first train log can average the untrained model's first steps (a CTC head's
     # fall to its blank plateau) and so "fall" while nothing after it moves.
@@ -610,17 +613,24 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
     for m, higher in task_metrics(run):
         mf = m.finite()
         v = mf.values
-        if v.size < 2 or np.ptp(v) != 0:
+        same = int(np.argmax(v[::-1] != v[-1])) if np.any(v != v[-1]) else v.size
+        whole = same == v.size  # every eval, not only the last `same`
+        if v.size < 2 or same < (2 if whole else p.frozen_metric_points):
             continue
-        value = float(v[0])
+        value = float(v[-1])
         best = (1.0, 100.0) if higher else (0.0,)
         if value in best:
             continue  # solved: nothing left to change
         # Scored before any update (at or before the first logged loss) and again at
         # the end to the printed digit: whatever the loss did, the predictions are the
         # untrained model's (a worst value of 0 can still be "too early": not counted).
-        from_init = int(mf.steps[0]) <= min(int(loss.steps[0]), 0) and value not in (0.0, 0.5)
-        if not (from_init or (flat and v.size >= p.frozen_metric_points)):
+        from_init = (
+            whole and int(mf.steps[0]) <= min(int(loss.steps[0]), 0) and value not in (0.0, 0.5)
+        )
+        # a metric frozen only since its first eval needs the train loss itself flat: a
+        # model that fits its training set (train loss 0.10 -> 5e-4) also stops changing
+        # its held-out answers, having learned
+        if not (from_init or ((flat if whole else still) and same >= p.frozen_metric_points)):
             continue
         at = fl.at_floor(run, "loss")  # only now: on a long loss it is the costly part
         if at is not None and at.to_end:
@@ -630,26 +640,29 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
             f"still {fmt(value)} at step {int(mf.steps[-1])}, while the loss moves "
             f"{fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions are the untrained model's"
             if from_init and v.size < p.frozen_metric_points
-            else f"{m.name} is {fmt(value)} at every one of {v.size} evals while the loss "
-            f"moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the predictions do not change"
+            else f"{m.name} is {fmt(value)} at "
+            + (f"every one of {v.size} evals" if whole else f"each of its last {same} evals")
+            + f" while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}: the "
+            "predictions do not change"
         )
         if held and not from_init:
             e = run.get("eval_loss").finite().values  # type: ignore[union-attr]
             title += f" (eval loss {fmt(float(e[0]))} -> {fmt(float(e[-1]))})"
         return Hit(
             title=title,
-            step=int(m.steps[0]),
+            step=int(mf.steps[-same]),
             end_step=int(m.steps[-1]),
             evidence={
                 "metric": m.name,
                 "value": value,
                 "evals": int(v.size),
+                "same_evals": same,
                 "start_loss": float(y[0]),
                 "end_loss": float(y[-1]),
             },
             explanation=(
                 f"On a held-out set a model whose weights change predicts differently on at "
-                f"least some samples; {m.name} identical to the last digit at {v.size} evals "
+                f"least some samples; {m.name} identical to the last digit at {same} evals "
                 "means the predictions are frozen, most often one class for every input "
                 "(the metric is then that class's share). The model is not learning the task."
             ),
