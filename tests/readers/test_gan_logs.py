@@ -1,0 +1,61 @@
+"""GAN training logs, verbatim snippets: pytorch-CycleGAN-and-pix2pix's loss_log.txt
+(bare player names G_GAN / D_real / D_A / cycle_A, an `iters` counter that starts over
+every epoch, a resumed session appended under a new header) and StyleGAN2-ADA's
+stats.jsonl ({num, mean, std} per stat). The players are opponents: no one loss is
+derived from them and the run is judged inconclusive, with the reason said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from traindoc.engine import diagnose
+from traindoc.model.signals import kind
+from traindoc.readers import load_runs
+
+ASSETS = Path(__file__).parent / "assets" / "gan"
+
+
+def test_pix2pix_loss_log_is_read_as_two_sessions_of_epoch_x_iters() -> None:
+    # sources: luoyaxiong/pix2pix checkpoints/facades_pix2pix/loss_log.txt (lines 1-10,
+    # 648-653), its iters count the epoch's images and start over at each epoch
+    first, second = load_runs(ASSETS / "pix2pix_loss_log.txt")
+    g = first.get("g_l1")
+    assert g is not None and len(g) == 11
+    # epoch 2 comes after the largest counter printed (447, epoch 138)
+    assert list(g.steps[:6]) == [100, 200, 300, 400, 447 + 31, 447 + 131]
+    assert len(second.get("g_l1")) == 3  # the resumed session, epoch 1 again
+    for run in (first, second):
+        assert run.fact("task") == "gan"
+        assert run.get("loss") is None  # G_GAN + G_L1 + D_real + D_fake is no loss
+        d = diagnose(run)
+        assert not d.findings
+        assert any("GAN" in s.reason for s in d.not_judged)
+
+
+def test_cyclegan_player_names_are_losses_and_not_summed() -> None:
+    # source: cahidenes/Cmpe49T-HW1 checkpoints/stain_cyclegan/loss_log.txt lines 6-20
+    runs = load_runs(ASSETS / "cyclegan_loss_log.txt")
+    run = runs[-1]
+    for name in ("d_a", "g_a", "cycle_a", "idt_a", "d_b", "g_b", "cycle_b", "idt_b"):
+        assert name in run.series
+    assert run.fact("task") == "gan" and run.get("loss") is None
+
+
+def test_player_names_near_misses() -> None:
+    for name in ("G_GAN", "G_L1", "D_real", "D_fake", "D_A", "G_B", "cycle_A", "idt_B", "G_2_L1"):
+        assert kind(name) == "component_loss", name
+    # a transformer's sizes, a grad norm, a bare domain letter, and a bare G / D (a math
+    # answer's "D: 4" in a GRPO completion is no discriminator): not a player's loss
+    for name in ("d_model", "d_ff", "g_norm", "A", "cycle", "data", "D", "G", "d_1"):
+        assert kind(name) != "component_loss", name
+
+
+def test_stylegan2ada_stats_jsonl_reads_the_means_per_tick() -> None:
+    # source: Hexanol777/RPG-SpriteGAN stats.jsonl, its first 3 lines
+    (run,) = load_runs(ASSETS / "stylegan2ada_stats.jsonl")
+    g, d = run.get("loss/g/loss"), run.get("loss/d/loss")
+    assert g is not None and d is not None and len(g) == 3
+    assert g.values[0] == 3.4799304008483887  # the tick's mean, not its num or std
+    assert list(g.steps) == [0, 1, 2]  # Progress/tick
+    assert run.fact("task") == "gan" and run.get("loss") is None
+    assert any("GAN" in s.reason for s in diagnose(run).not_judged)
