@@ -59,3 +59,16 @@ def test_stylegan2ada_stats_jsonl_reads_the_means_per_tick() -> None:
     assert list(g.steps) == [0, 1, 2]  # Progress/tick
     assert run.fact("task") == "gan" and run.get("loss") is None
     assert any("GAN" in s.reason for s in diagnose(run).not_judged)
+
+
+def test_players_glued_to_the_word_loss_are_not_summed() -> None:
+    """taming-transformers' VQGAN logs train/aeloss and train/discloss (its autoencoder's
+    and discriminator's totals), other GAN scripts lossD / lossG: two players, no sum."""
+    from traindoc.readers.derived import adversarial
+
+    assert adversarial(["train/aeloss", "train/discloss"])
+    assert adversarial(["lossD", "lossG"]) and adversarial(["dloss", "gloss"])
+    # near misses: an autoencoder alone, a VAE's terms, a loss and its eval twin
+    assert not adversarial(["train/aeloss", "train/rec_loss"])
+    assert not adversarial(["kl_loss", "rec_loss"]) and not adversarial(["loss", "val_loss"])
+    assert not adversarial(["lossdelta", "loss_gap"])

@@ -304,10 +304,13 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
 
 # The two players of a GAN: a generator's and a discriminator's (critic's) loss, by
 # the names the common code prints (DCGAN's Loss_G / Loss_D, Keras' g_loss / d_loss,
-# errG / errD, loss_gen / loss_disc, StyleGAN's Loss/G/loss).
+# errG / errD, loss_gen / loss_disc, StyleGAN's Loss/G/loss), and glued to the word
+# loss as taming-transformers' VQGAN logs its autoencoder's and discriminator's totals
+# (train/aeloss, train/discloss) and many GAN scripts theirs (lossD / lossG).
 _PLAYER = re.compile(
-    r"(?:^|[_/ .-])(?:(g|gen|generator|errg|netg)|(d|dis|disc|discriminator|critic|errd|netd))"
-    r"(?:$|[_/ .-])",
+    r"(?:^|[_/ .-]|(?<=loss))(?:(g|gen|generator|errg|netg|(?:ae|gen|g)(?=loss))"
+    r"|(d|dis|disc|discriminator|critic|errd|netd))"
+    r"(?:$|[_/ .-]|loss)",
     re.I,
 )
 
