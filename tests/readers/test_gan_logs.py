@@ -72,3 +72,30 @@ def test_players_glued_to_the_word_loss_are_not_summed() -> None:
     assert not adversarial(["train/aeloss", "train/rec_loss"])
     assert not adversarial(["kl_loss", "rec_loss"]) and not adversarial(["loss", "val_loss"])
     assert not adversarial(["lossdelta", "loss_gap"])
+
+
+def test_sessions_that_start_over_within_the_first_epoch_are_new_runs() -> None:
+    # source: juliagong/sketch2face checkpoints/finetune_iterrefine_g/loss_log.txt lines
+    # 16-37: a session stops in epoch 1 at iters 700 and the next starts at epoch 1 again
+    runs = load_runs(ASSETS / "sketch2face_sessions_loss_log.txt")
+    assert [len(r.get("g_l1")) for r in runs] == [5, 7, 4]
+    first = runs[0].get("g_l1")
+    # epoch 2 / 3 placed after the largest counter (700): 2 x 700 + 14 for "epoch 3, iters 14"
+    assert first.steps[0] == 700 + 657 and first.steps[1] == 2 * 700 + 14
+    assert all(r.fact("task") == "gan" and r.get("loss") is None for r in runs)
+
+
+def test_a_counter_that_drops_inside_a_later_epoch_is_not_epoch_x_iters(tmp_path: Path) -> None:
+    """Near miss: the counter falls back within epoch 2 (not a new epoch, not a restart
+    at the first epoch), so nothing says it counts the epoch's samples."""
+    lines = [
+        "(epoch: 1, iters: 100, time: 0.3, data: 0.1) G_GAN: 2.0 G_L1: 20.0 D_real: 0.3 D_fake: 0.3",
+        "(epoch: 1, iters: 200, time: 0.3, data: 0.1) G_GAN: 2.0 G_L1: 19.0 D_real: 0.3 D_fake: 0.3",
+        "(epoch: 2, iters: 300, time: 0.3, data: 0.1) G_GAN: 2.0 G_L1: 18.0 D_real: 0.3 D_fake: 0.3",
+        "(epoch: 2, iters: 100, time: 0.3, data: 0.1) G_GAN: 2.0 G_L1: 17.0 D_real: 0.3 D_fake: 0.3",
+        "(epoch: 2, iters: 200, time: 0.3, data: 0.1) G_GAN: 2.0 G_L1: 16.0 D_real: 0.3 D_fake: 0.3",
+    ]
+    p = tmp_path / "loss_log.txt"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    steps = [int(s) for r in load_runs(p) for s in r.get("g_l1").steps]
+    assert steps == [100, 200, 300, 100, 200]  # the printed counter, as before

@@ -312,10 +312,14 @@ def _within_epochs(
     i = np.concatenate([b[2] for b in bare])[order]
     back = np.flatnonzero(i[1:] < i[:-1])
     new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
+    first = np.floor(e[1:]) == np.floor(e.min())  # a record of the first epoch
     fell = np.flatnonzero(e[1:] < e[:-1])
-    if at.size < 3 or not back.size or not np.isin(back, new).all():
+    # the counter starts over at a new epoch, or where a new session starts over at the
+    # first epoch (also when the last one stopped within it: "epoch 1, iters 700", then
+    # "epoch 1, iters 100" under the next header)
+    if at.size < 3 or not back.size or not (np.isin(back, new) | first[back]).all():
         return None
-    if fell.size and not np.all(np.floor(e[fell + 1]) == np.floor(e.min())):
+    if fell.size and not first[fell].all():
         return None
     zero_based = bool(np.any(i[back + 1] == 0))
     return at, e, i, float(np.max(i)) + zero_based
