@@ -15,6 +15,7 @@ runs cannot do precisely. A series is a list of segments:
         - {values: [1.0, 2.0, .nan]}
       noise: 0.01       # absolute Gaussian sigma over the whole series
       noise_rel: 0.0    # relative sigma
+      running_mean: 40  # log the mean of the last 40 values (kohya's avr_loss), after noise
       seed: 0
       set: {150: .nan}  # overwrite values at these steps
       times: {every: 1.0, gap_before_last: 60}  # wall-clock seconds
@@ -73,6 +74,12 @@ def series(name: str, spec: dict[str, Any]) -> Series:
         values = values + rng.normal(0, float(spec["noise"]), n)
     if spec.get("noise_rel"):
         values = values * (1 + rng.normal(0, float(spec["noise_rel"]), n))
+    if spec.get("running_mean"):  # the mean of the last W values (kohya's avr_loss)
+        w = int(spec["running_mean"])
+        c = np.concatenate([[0.0], np.cumsum(values)])
+        i = np.arange(1, n + 1)
+        lo = np.maximum(0, i - w)
+        values = (c[i] - c[lo]) / (i - lo)
     for step, v in (spec.get("set") or {}).items():
         values[np.flatnonzero(steps == int(step))] = float(v)
     times = None

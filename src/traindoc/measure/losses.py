@@ -13,6 +13,7 @@ import re
 import numpy as np
 
 from traindoc.model import Run, Series
+from traindoc.model.signals import kind
 
 # A component of the training loss: loss_cls, box_loss, train/loss_ctc, lm_loss
 # (the fp16 scaler's loss_scale is not one).
@@ -20,12 +21,14 @@ _COMPONENT = re.compile(r"(^|[_/])loss([_/]|$)")
 
 
 def components(run: Run) -> list[str]:
-    """Names of the logged loss components (not the total, not the eval loss)."""
+    """Names of the logged loss components (not the total, not the eval loss): named
+    as losses, or by a name signals.kind reads as a loss part though it lacks the word
+    (a GAN player's D_A / G_GAN, a `cost`): a NaN there is a NaN loss."""
     return [
         n
         for n in sorted(run.series)
         if n not in ("loss", "eval_loss")
-        and _COMPONENT.search(n)
+        and (_COMPONENT.search(n) or kind(n) == "component_loss")
         and "scale" not in n
         and not n.startswith(("eval", "val", "test"))
     ]

@@ -43,6 +43,62 @@ def diff_mad(x: np.ndarray) -> float:
     return mad(x[i + 1] - x[i])
 
 
+# Doubling the lag grows the spread of a smoothed curve's second differences by ~1.41
+# (a running mean over W steps: until the lag reaches W) and that of independent points
+# by ~1.0: under this ratio the points at that lag are as independent as they get.
+_LAG_GROWTH = 1.2
+# Two doublings in a row must grow the spread before a curve is read as smoothed.
+_MIN_SMOOTH_LAG = 4
+# The lag is searched up to this share of the points (a curve keeps 10+ independent
+# stretches, so its noise is still measured on the curve, not on its trend).
+_LAG_SHARE = 0.1
+
+
+def level_noise(x: np.ndarray) -> tuple[float, int]:
+    """(noise sigma of one point, lag at which points are independent) of a curve.
+
+    Batch-to-batch differences measure the noise of a per-step loss. A running mean
+    (kohya's `avr_loss` over the last epoch's steps, an EMA, a `loss_avg`) moves by
+    1/W of a batch's noise per step, so its differences are tiny while its level
+    wanders by the noise of a W-step mean: read from differences, a healthy average's
+    wander looks like a real move. The spread of second differences at lag L
+    (x[t+L] - 2x[t] + x[t-L]: a local linear trend cancels) is sigma x sqrt(6) for
+    independent points at any L, and grows with L for a smoothed curve until L reaches
+    its window. The lag is the first power of two where doubling it grows that spread
+    by under 20% (1.41 for a smoothed curve, 1.0 for independent points), searched up
+    to a tenth of the curve; it must have grown over two doublings in a row (lag 4+:
+    one doubling's growth is within a short curve's sampling noise), and the spread
+    must hold at twice and four times that lag: a periodic oscillation's (a saw-tooth
+    band's) falls back at its period, and is read as independent points. The noise is the spread there / sqrt(6). At lag 1 (a raw
+    curve) it is diff_mad / sqrt(2), the estimate the rules always used."""
+    x = np.asarray(x, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = x.size
+
+    def spread(lag: int) -> float:
+        return mad(x[2 * lag :] - 2 * x[lag:-lag] + x[: -2 * lag]) / math.sqrt(6)
+
+    lag = 1
+    while 2 * lag <= _LAG_SHARE * n:
+        now, doubled = spread(lag), spread(2 * lag)
+        if not (now > 0 and doubled >= _LAG_GROWTH * now):
+            break
+        lag *= 2
+    # one doubling's growth is within the sampling noise of a short curve's spread (and
+    # a raw curve's curvature): smoothing is read from two or more in a row (lag >= 4)
+    if lag < _MIN_SMOOTH_LAG:
+        lag = 1
+    # a smoothed curve's spread stays at its level past the window; a periodic
+    # oscillation's (a saw-tooth band) falls back at its period: that is no smoothing
+    if lag > 1 and any(
+        4 * k * lag <= n and spread(k * lag) * _LAG_GROWTH < spread(lag) for k in (2, 4)
+    ):
+        lag = 1
+    if lag == 1:
+        return (diff_mad(x) / math.sqrt(2) if n >= 2 else math.nan), 1
+    return spread(lag), lag
+
+
 def robust_z(x: np.ndarray, center: np.ndarray | float, scale: np.ndarray | float) -> np.ndarray:
     scale = np.maximum(scale, 1e-12)
     return (x - center) / scale

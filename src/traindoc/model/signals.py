@@ -296,6 +296,19 @@ _COST = re.compile(
 )
 
 
+# A GAN player's loss under the bare name GAN code prints it by: the generator's (G) and
+# discriminator's (D) terms of pytorch-CycleGAN-and-pix2pix's loss_log.txt ("D_A: 0.25
+# G_A: 0.31 cycle_A: 1.9 idt_A: 0.8", "G_GAN: 2.1 G_L1: 30.2 D_real: 0.4 D_fake: 0.3"),
+# a second generator's "G_2_L1", CycleGAN's cycle-consistency and identity terms per
+# domain. Losses, never "other" (a line of only these is a metric record); derived.py
+# keeps the two players apart (no sum of them is one loss).
+_PLAYER_LOSS = re.compile(
+    r"^(?:(?:g|d)(?:_\d)?_(?:[ab]|gan|l1|l2|real|fake|adv|feat|gan_feat|vgg|gp|r1|reg)"
+    r"|(?:cycle|idt)_[ab])$",
+    re.IGNORECASE,
+)
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | entropy | loss_scale | time | memory | other.
@@ -319,7 +332,7 @@ def kind(name: str) -> str:
         return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
-    if _COST.match(low):
+    if _COST.match(low) or _PLAYER_LOSS.match(low):
         return "component_loss"
     if _TASK.search(low) or _TASK.search(c):
         return "task"

@@ -315,10 +315,13 @@ def _regime(run: Run, facts: dict[str, Fact]) -> None:
 
 # The two players of a GAN: a generator's and a discriminator's (critic's) loss, by
 # the names the common code prints (DCGAN's Loss_G / Loss_D, Keras' g_loss / d_loss,
-# errG / errD, loss_gen / loss_disc, StyleGAN's Loss/G/loss).
+# errG / errD, loss_gen / loss_disc, StyleGAN's Loss/G/loss), and glued to the word
+# loss as taming-transformers' VQGAN logs its autoencoder's and discriminator's totals
+# (train/aeloss, train/discloss) and many GAN scripts theirs (lossD / lossG).
 _PLAYER = re.compile(
-    r"(?:^|[_/ .-])(?:(g|gen|generator|errg|netg)|(d|dis|disc|discriminator|critic|errd|netd))"
-    r"(?:$|[_/ .-])",
+    r"(?:^|[_/ .-]|(?<=loss))(?:(g|gen|generator|errg|netg|(?:ae|gen|g)(?=loss))"
+    r"|(d|dis|disc|discriminator|critic|errd|netd))"
+    r"(?:$|[_/ .-]|loss)",
     re.I,
 )
 
@@ -333,13 +336,20 @@ def adversarial(names: list[str]) -> bool:
     return players == {1, 2}
 
 
+def _a_loss(name: str) -> bool:
+    """A loss by its name: one that says so, DCGAN's errG / errD, or a GAN player's bare
+    name (pix2pix's G_GAN, CycleGAN's D_A: signals.kind reads those as loss parts)."""
+    low = name.lower()
+    return "loss" in low or low.startswith("err") or kind(name) == "component_loss"
+
+
 def _task(run: Run, facts: dict[str, Fact]) -> None:
     if "task" in facts:
         return
     if run.get(Signal.REWARD) is not None or run.get(Signal.REWARD_STD) is not None:
         facts["task"] = Fact("rl", "inferred: a reward series is logged")
-    elif adversarial([n for n in run.series if "loss" in n.lower() or n.lower().startswith("err")]):
-        names = ", ".join(n for n in sorted(run.series) if "loss" in n.lower())[:80]
+    elif adversarial(losses := [n for n in run.series if _a_loss(n)]):
+        names = ", ".join(sorted(losses))[:80]
         facts["task"] = Fact("gan", f"inferred: a generator and a discriminator loss ({names})")
     elif _val(facts, "num_classes"):
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")

@@ -169,7 +169,14 @@ def is_metrics_jsonl(path: Path) -> bool:
     if not rec:
         return False
     keys = {str(k).strip().lower() for k, v in rec.items() if to_float(v) is not None}
-    return bool(keys & (set(ALIASES) | set(STEP_KEYS)))
+    if keys & (set(ALIASES) | set(STEP_KEYS)):
+        return True
+    # StyleGAN2-ADA's stats.jsonl: every value a {num, mean, std} summary, its losses and
+    # its Progress/tick among them
+    return "Progress/tick" in rec and any(
+        isinstance(v, dict) and "mean" in v and "num" in v and "loss" in str(k).lower()
+        for k, v in rec.items()
+    )
 
 
 def detect_file(path: Path) -> Source | None:

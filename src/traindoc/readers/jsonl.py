@@ -95,11 +95,29 @@ class Adapt:
         return [r for _, r in self.keep(recs)]
 
     def keep(self, recs: list[dict]) -> list[tuple[int, dict]]:
-        kept = self.events.keep(recs)
+        kept = [(i, stats_means(r)) for i, r in self.events.keep(recs)]
         if self.loss_file:
             kept = [(i, {_SPLITS.get(k, k): v for k, v in r.items()}) for i, r in kept]
         inner = self.mmcv.keep([r for _, r in kept])
         return [(kept[j][0], r) for j, r in inner]
+
+
+def is_stat(v: object) -> bool:
+    """A value logged as a summary of many (StyleGAN2-ADA's torch_utils.training_stats:
+    {"num": 64, "mean": -3.1, "std": 1.1})."""
+    return isinstance(v, dict) and "mean" in v and "num" in v
+
+
+def stats_means(rec: dict) -> dict:
+    """A record of training_stats summaries (stylegan2-ada / stylegan3 `stats.jsonl`, one
+    per tick) as the means it summarises, numbered by its `Progress/tick`: the mean is
+    the value a logger of single numbers would have written for the tick."""
+    if not rec or not any(is_stat(v) for v in rec.values()):
+        return rec
+    out = {k: (v["mean"] if is_stat(v) else v) for k, v in rec.items()}
+    if "step" not in out and isinstance(out.get("Progress/tick"), (int, float)):
+        out["step"] = out["Progress/tick"]
+    return out
 
 
 class Mmcv:

@@ -223,6 +223,11 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ok = np.isfinite(ex["step"])
             step[where] = np.where(ok, ex["step"], np.nan)
             src[where] = np.where(ok, SRC_STEP, SRC_NONE)
+            if (epoch := ex.get("epoch")) is not None:
+                # an epoch beside the printed counter: the counter may count the epoch's
+                # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
+                keep = ok & np.isfinite(epoch)
+                bare.append((where[keep], epoch[keep], ex["step"][keep]))
             continue
         epoch = ex.get("epoch")
         headed = epoch is None and "ctx" in ex  # the epoch is a heading's ("Epoch 3/10")
@@ -309,7 +314,10 @@ def _within_epochs(
     batches + batch, with the largest batch printed as the epoch's length (one more when
     the counter starts over at 0, PaddlePaddle's "Pass 55, Batch 0, Cost ...": its last
     batch and the next epoch's first would share a step). Else the counter read as the
-    step sends the steps back at each epoch, a new run each time."""
+    step sends the steps back at each epoch, a new run each time. A log that starts over
+    from its first epoch (pytorch-CycleGAN-and-pix2pix appends a resumed session to the
+    same loss_log.txt, "(epoch: 1, iters: 100, ...)" again) is numbered the same way: its
+    steps go back there, which is where the run splitter sees the new run."""
     at = np.concatenate([b[0] for b in bare])
     order = np.argsort(at, kind="stable")
     at = at[order]
@@ -317,7 +325,14 @@ def _within_epochs(
     i = np.concatenate([b[2] for b in bare])[order]
     back = np.flatnonzero(i[1:] < i[:-1])
     new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
-    if at.size < 3 or not back.size or np.any(e[1:] < e[:-1]) or not np.isin(back, new).all():
+    first = np.floor(e[1:]) == np.floor(e.min())  # a record of the first epoch
+    fell = np.flatnonzero(e[1:] < e[:-1])
+    # the counter starts over at a new epoch, or where a new session starts over at the
+    # first epoch (also when the last one stopped within it: "epoch 1, iters 700", then
+    # "epoch 1, iters 100" under the next header)
+    if at.size < 3 or not back.size or not (np.isin(back, new) | first[back]).all():
+        return None
+    if fell.size and not first[fell].all():
         return None
     zero_based = bool(np.any(i[back + 1] == 0))
     return at, e, i, float(np.max(i)) + zero_based

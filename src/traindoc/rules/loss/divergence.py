@@ -11,7 +11,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.losses import components
-from traindoc.measure.stats import bins, diff_mad, fmt, mad, rolling_median, trend
+from traindoc.measure.stats import bins, diff_mad, fmt, level_noise, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -196,7 +196,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     after the onset is wasted compute; the best checkpoint is before it.
 
     **Known false positives.** A short warmup bump is ignored (only a sustained late
-    level counts). Curriculum or data-mixture changes can legitimately raise the
+    level counts). The late median's noise is that of the curve's independent
+    stretches (measure.level_noise): a running average (kohya's `avr_loss`, the mean of
+    the last epoch's steps; an EMA) barely changes step to step, yet its level wanders
+    by the noise of a window's mean, and a healthy diffusion LoRA's wander would read
+    as a 10%+ rise if its step-to-step differences were taken as its noise. Curriculum or data-mixture changes can legitimately raise the
     loss. RL trainers (GRPO/PPO) are skipped: their loss can legitimately rise.
     The trend and blow-up tests also stand down when a held-out task metric (an
     eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
@@ -397,8 +401,10 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     before = st < tail_start
     if before.sum() < 3:
         return None
-    sigma = diff_mad(f.values) / math.sqrt(2)
-    se = 1.2533 * sigma / math.sqrt(kt)
+    # the late median's standard error from the curve's own noise, over the points of
+    # the tail that are independent (a running average's are not: measure.level_noise)
+    sigma, lag = level_noise(f.values)
+    se = 1.2533 * sigma / math.sqrt(max(1.0, kt / lag))
     sm = rolling_median(vals, p.smooth)
     i_best = int(np.argmin(np.where(before, sm, np.inf)))
     best = float(sm[i_best])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import diff_mad, fmt, lr_fraction, mad, trend
+from traindoc.measure.stats import fmt, level_noise, lr_fraction, mad, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -97,6 +97,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** A run converging at the end of a cosine schedule is
     flat because its LR is ~0: with an LR series, bands where the LR is under 15% of
     its peak (over the band, or over its last third) are not flagged. Without an LR series that cannot be told apart.
+    A running average (kohya's `avr_loss`, an EMA) changes by a fraction of a batch's
+    noise per step: its flatness is judged with the noise of its independent stretches
+    (measure.level_noise), else a converged diffusion loss's wander reads as a shown
+    flat band where its per-step log of the same run would not.
     Heterogeneous or noisy data (duplicates, wrong labels) gives the same picture
     whatever the hyper-parameters: check the data too.
 
@@ -166,7 +170,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # "Flat" must be shown, not merely not refuted: a trend test on few points misses a
     # slow descent inside a wide band, so the drop's upper bound (2 standard errors of
     # the thirds' medians, from the band's own noise) must stay under twice the bound.
-    se = 1.2533 * diff_mad(band) / math.sqrt(2) * math.sqrt(2 / third) / level
+    # (the noise and the count of independent points of a running average are not its
+    # step-to-step differences' and its length: measure.level_noise)
+    sigma, lag = level_noise(band)
+    se = 1.2533 * sigma * math.sqrt(2 / max(1.0, third / lag)) / level
     if band_drop + p.flat_z * se > 2 * max_drop:
         return
     if band_drop < -p.max_band_rise:
