@@ -76,6 +76,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
     pixels, a detector's box terms) and is not judged against ln(V).
 
+    A two-stage detector's total loss is a sum of box and class terms with no floor,
+    but its RPN objectness term (`loss_rpn_cls` in detectron2 / mmdet,
+    `loss_objectness` in maskrcnn-benchmark) is a binary cross-entropy averaged over
+    the sampled anchors: a neutral start scores ln 2 = 0.69 (the RPN head is
+    initialised at std 0.01) and a pretrained backbone starts below it. A first
+    objectness loss 2x ln 2 or more (the same first-three rule) is a broken start: a
+    backbone left random (detectron2 Faster R-CNN with MODEL.WEIGHTS commented out:
+    loss_rpn_cls 12.1, total 86.5 at iteration 19) or unnormalised inputs; info when
+    it is back under ln 2 within 5% of a long log.
+
     A log that starts mid-run (an excerpt from step 2100) does not show the start
     and is not judged. A first row logged after a few updates at an LR of 0.05 or
     more (HF's first row at step 4, averaging steps 1-4, at LR 1.0) may show the
@@ -99,7 +109,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert loss is not None
     if not fl.cross_entropy(run):
         # a detector's summed box/mask losses, a regression's MSE or a VAE's sum over
-        # pixels: no ln(V) to compare with
+        # pixels: no ln(V) to compare with -- but a two-stage detector's RPN objectness
+        # term is a binary cross-entropy, whose floor is ln 2
+        yield from _objectness(run, p)
         return
     if starts_mid_run(loss.finite()):
         return  # an excerpt from step 2100 on does not show the starting point
@@ -169,6 +181,71 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         severity=severity,
         caused_by=caused_by,
     )
+
+
+# Two-stage detectors' RPN objectness loss (detectron2 / mmdet `loss_rpn_cls`,
+# maskrcnn-benchmark `loss_objectness`): a binary cross-entropy averaged over the sampled
+# anchors, ln 2 for a neutral objectness logit (the head is initialised at std 0.01).
+OBJECTNESS = ("loss_rpn_cls", "loss_objectness")
+
+
+def _objectness(run: Run, p: Params) -> Iterator[Hit]:
+    """A detector whose first RPN objectness loss sits 2x or more above ln 2: the network
+    starts broken (a randomly initialised backbone, unnormalised inputs), whatever its
+    summed total loss."""
+    for name in OBJECTNESS:
+        s = run.get(name)
+        f = s.finite() if s is not None else None
+        if f is None or not len(f):
+            continue
+        if starts_mid_run(f):
+            return
+        first = f.values[: p.head_points]
+        first = first[first != 0]
+        if not first.size:
+            return
+        floor = math.log(2.0)
+        start = min(float(np.median(first)), float(first[0]))
+        ratio = start / floor
+        if ratio < p.ratio_error:
+            return
+        back = _recovered_at(f, floor, p)
+        hot = _hot_lr_before(run, int(f.steps[0]), p)
+        if hot is not None and back is None:
+            yield _after_hot_updates(f, float(first[0]), floor, f"ln 2 ({name})", hot, ratio)
+            return
+        total = run.get("loss")
+        yield Hit(
+            title=(
+                f"First RPN objectness loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x "
+                f"its floor ln 2 = 0.69"
+                + (f" (total loss {fmt(float(total.values[0]))})" if total is not None else "")
+                + (f"; back under it by step {back}, then learns" if back is not None else "")
+            ),
+            step=int(f.steps[0]),
+            evidence={
+                "series": name,
+                "first_loss": float(first[0]),
+                "floor": floor,
+                "ratio": ratio,
+                "back_under_floor_at_step": back,
+            },
+            explanation=(
+                f"`{name}` is a binary cross-entropy (object or background per anchor): a "
+                "neutral start scores ln 2 = 0.69 and a pretrained backbone starts below it. "
+                "A first value this far above means the network's features are broken at the "
+                "start: typically a backbone left randomly initialised (pretrained weights "
+                "not loaded) or inputs not normalised. The first hundreds of iterations then "
+                "only undo the bad start."
+            ),
+            prescription=(
+                "Load the pretrained backbone (detectron2: MODEL.WEIGHTS; mmdet: "
+                "init_cfg=dict(type='Pretrained', ...)) and check the input normalisation "
+                "(PIXEL_MEAN / PIXEL_STD, img_norm_cfg) before relaunching."
+            ),
+            severity=Severity.INFO if back is not None else Severity.ERROR,
+        )
+        return
 
 
 def _nonfinite_updates_before(run: Run, loss: Series) -> bool:

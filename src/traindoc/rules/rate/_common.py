@@ -9,6 +9,7 @@ long series works on block medians with a per-point residual.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,37 @@ PRETRAIN_LR_BY_SIZE = (
 # Up to this size the regime tables hold as they are (GPT-3's 350M used 3e-4,
 # seed A's number); above it a pre-training LR range shrinks with the table.
 SIZE_FREE_UP_TO = 350e6
+
+
+# Model families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 (AdamW),
+# by the base model's name: T5 and its descendants (HF's T5 docs: "1e-4 and 3e-4 work
+# well for most problems" with AdamW, 1e-3 with Adafactor); wav2vec2-style speech
+# encoders (HF's wav2vec2 / XLS-R CTC recipes 1e-4..3e-4, audio classification 3e-5).
+# (name pattern, (low, typical, high), words)
+FAMILY_FINETUNE_LR = (
+    (
+        re.compile(r"(?:^|[/_\-.])(?:m|by|um|flan-|long-)?t5(?:$|[/_\-.])", re.I),
+        (1e-4, 3e-4, 1e-3),
+        "T5",
+    ),
+    (
+        re.compile(r"wav2vec2|xls-?r|xlsr|hubert|wavlm|data2vec-audio", re.I),
+        (3e-5, 1e-4, 3e-4),
+        "wav2vec2-style speech encoders",
+    ),
+)
+
+
+def family_lr(run: Run) -> tuple[tuple[float, float, float], str] | None:
+    """The fine-tuning LR range of the base model's family, when the run fine-tunes a
+    model of a family listed in FAMILY_FINETUNE_LR; else None."""
+    base = run.fact("base_model")
+    if run.regime not in FINETUNE or not isinstance(base, str):
+        return None
+    for pattern, rng, words in FAMILY_FINETUNE_LR:
+        if pattern.search(base):
+            return rng, words
+    return None
 
 
 def size_scale(run: Run) -> tuple[float, str]:

@@ -13,7 +13,7 @@ from traindoc.model import Run, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import TYPICAL_LR, curve, size_scale
+from traindoc.rules.rate._common import TYPICAL_LR, curve, family_lr, size_scale
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,15 @@ class Params:
     unknown_slow_at: float = 5e-7
     slow_gain: float = 0.05
     slow_min_points: int = 3
+    # Two evaluations are enough for the eval loss's gain: a model card's 2-epoch table
+    # evaluates a whole epoch apart, and at 10x under the range one epoch does not converge.
+    slow_min_evals: int = 2
+    # ... or the loss was still falling steeply when the run ended: 5%+ of its level per
+    # tenth of the run over its last stretch (sustained over the last 3 points of 5+),
+    # where a run that converged flattens: at this LR the rate, not the budget, held it.
+    tail_rate: float = 0.05
+    tail_frac: float = 0.1
+    tail_min_points: int = 5
     # The tables are AdamW's. Under SGD (named by the run's optimizer fact) a step is
     # lr x gradient, not ~lr per weight as Adam's normalised step, and the usual LRs sit
     # ~100x higher: ResNets at 0.1 where Adam takes ~1e-3; a 27M GPT's optimizer sweep
@@ -79,7 +88,19 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     evals) from its first value to its best, or else the train loss from its first
     third to its last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 ->
     2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000,
-    still near ln 3, in 20 epochs).
+    still near ln 3, in 20 epochs). Two evals are enough there (a model card's
+    2-epoch table: at 10x under the range one epoch does not converge). At such an LR
+    it is also a warning when the loss was still falling steeply when the run ended:
+    5%+ of its level per tenth of the run over its last stretch, sustained over its
+    last three points (5+ points: the eval loss, else the train loss), where a run that
+    converged has flattened; the LR, not the budget, held it back (mT5-small at 1e-5
+    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch).
+
+    Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
+    by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
+    1e-4 and 3e-4 with AdamW, 1e-3 with Adafactor), wav2vec2-style speech encoders at
+    3e-5..3e-4 (HF's CTC recipes 1e-4..3e-4, audio classification 3e-5). A T5 fine-tune
+    at 3e-6 is 33x under its range (t5-base, 2 epochs: val 2.0285 -> 2.0232).
 
     **Why it matters.** Seed A pre-trained at LR 1e-6, 300x below the ~3e-4 the
     regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and
@@ -109,16 +130,25 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         scale *= p.sgd_scale
     flag_at = (p.flag_at[regime] if regime else p.unknown_flag_at) * scale
     expected = (p.expected[regime] if regime else p.unknown_expected) * scale
-    gain = None
+    # A family that fine-tunes above the generic range (T5 at 1e-4..3e-4) sets the range.
+    fam = family_lr(run)
+    if fam is not None and regime and fam[0][0] <= TYPICAL_LR[regime][0]:
+        fam = None
+    rng = fam[0] if fam is not None else (TYPICAL_LR[regime] if regime else None)
+    if fam is not None:
+        expected = fam[0][0] * scale
+    gain = tail = None
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
-        slow_at = p.slow_below * TYPICAL_LR[regime][0] * scale if regime else p.unknown_slow_at
+        slow_at = p.slow_below * rng[0] * scale if rng else p.unknown_slow_at
         # (pre-training's line is flag_at's own, 1e-5: its setting decides there alone)
         if run.is_rl or regime == "pretraining" or pk.value > slow_at:
             return
         gain = _run_gain(run, p)
         if gain is None or gain[1] >= p.slow_gain:
-            return
+            gain, tail = None, _still_falling(run, p)
+            if tail is None:
+                return
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
@@ -129,9 +159,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         severity = Severity(severity - 1)
     if gain is not None:  # the loss decides this one: a warning, whatever the regime
         stuck, severity = True, Severity.WARNING
-    lo, _, hi = TYPICAL_LR[regime] if regime else (1e-5, None, 1e-3)
+    if tail is not None:  # still falling steeply: slow, not stuck
+        stuck, severity = False, Severity.WARNING
+    lo, _, hi = rng if rng else (1e-5, None, 1e-3)
     lo, hi = lo * scale, hi * scale
-    what = REGIME_WORDS.get(regime or "", "any run") + (" at this size" if size_why else "")
+    what = REGIME_WORDS.get(regime or "", "any run") + (f" of {fam[1]}" if fam else "")
+    what += " at this size" if size_why else ""
     what += " under SGD" if sgd else ""
     curve_note = {
         True: "and the loss has not decreased meaningfully over the second half of the run",
@@ -146,6 +179,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "regime": regime or "unknown",
         **({"model_size": size_why} if size_why else {}),
         **({"optimizer": "sgd"} if sgd else {}),
+        **({"model_family": fam[1]} if fam else {}),
         "loss_stuck": stuck,
     }
     if c is not None:
@@ -156,6 +190,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         curve_note = (
             f"and the {gain[0].replace('_', ' ')} gained only {gain[1]:.1%} of its start over "
             "the whole run"
+        )
+    if tail is not None:
+        evidence["tail_series"], evidence["tail_rate_per_tenth"] = tail
+        curve_note = (
+            f"and the {tail[0].replace('_', ' ')} was still falling {tail[1]:.0%} per tenth of "
+            "the run when it ended: far from converged"
         )
     yield Hit(
         title=f"Peak LR {fmt(pk.value)} is {ratio:.0f}x below the ~{fmt(expected)} {what} needs",
@@ -185,11 +225,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
 def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     """(series, relative gain) of the loss over the whole run: the eval loss's first value
-    to its best when 3+ evals are logged, else the train loss's first third to its last
+    to its best when 2+ evals are logged, else the train loss's first third to its last
     third (medians: batch noise does not decide). None when too little is logged."""
     ev = run.get("eval_loss")
     ev = ev.finite() if ev is not None else None
-    if ev is not None and len(ev) >= p.slow_min_points and ev.values[0] > 0:
+    if ev is not None and len(ev) >= p.slow_min_evals and ev.values[0] > 0:
         v = ev.values
         return "eval_loss", float((v[0] - v.min()) / v[0])
     loss = run.get("loss")
@@ -199,6 +239,38 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     k = len(f) // 3
     a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     return ("loss", (a - b) / a) if a > 0 else None
+
+
+def _still_falling(run: Run, p: Params) -> tuple[str, float] | None:
+    """(series, relative drop per tenth of the run) when the loss was still falling steeply
+    at the end: the eval loss when 5+ evals are logged, else the train loss. A sparse log
+    (under 20 points) reads its last interval, falling over its last 3 points; a dense one
+    the medians of its last two tenths (falling over its last three). None otherwise."""
+    for name in ("eval_loss", "loss"):
+        s = run.get(name)
+        f = s.finite() if s is not None else None
+        if f is None or len(f) < p.tail_min_points:
+            continue
+        v, t = f.values, f.steps.astype(float)
+        span = float(t[-1] - t[0])
+        if span <= 0:
+            return None
+        if len(f) < 20:
+            if not (v[-3] > v[-2] > v[-1] > 0):
+                return None
+            rate = (v[-2] - v[-1]) / v[-1] * (p.tail_frac * span) / float(t[-1] - t[-2])
+        else:
+            w = p.tail_frac * span
+            edges = [t[-1] - k * w for k in (3, 2, 1)]
+            win = [v[(t > a) & (t <= a + w)] for a in edges]
+            if any(x.size == 0 for x in win):
+                return None
+            m = [float(np.median(x)) for x in win]
+            if not (m[0] > m[1] > m[2] > 0):
+                return None
+            rate = (m[1] - m[2]) / m[2]
+        return (name, float(rate)) if rate >= p.tail_rate else None
+    return None
 
 
 def _warmed(run: Run) -> bool:

@@ -18,6 +18,8 @@ class Params:
     warn_frac: float = 0.08
     # A quarter of the run spent warming up is a large share of the budget: stronger words.
     strong_frac: float = 0.25
+    # Half or more: most of the planned budget never trains at the peak LR.
+    most_frac: float = 0.5
     # A handful of warmup steps costs nothing whatever their share (tiny test runs).
     min_steps: int = 10
     # A log too short for a curve (under 12 points) still falls cleanly when its last
@@ -59,7 +61,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the run (on a log too short for a curve, 3-11 points such as a model card's
     rows: its last point is its lowest), or solved (100x below its start), or an LR found too high (a longer
     ramp only kept that LR low for longer). A run that was warmup to its last log
-    never trained at its planned LR: a warning unless the loss was solved.
+    never trained at its planned LR: a warning unless the loss was solved. So is a
+    warmup of half the run or more, even while the loss still falls at the end: most
+    of the budget never saw the peak LR, and a descent cut off by the end of the run
+    is what that cost (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration
+    run: 65% of it ramping).
 
     **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -119,7 +125,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     reached_end = run.fact("ended") or (run.last_step or 0) >= 0.95 * total
     never_peaked = frac >= 0.98 or (not w.complete and bool(reached_end))
     solved = c is not None and c.converged
-    costly = (never_peaked and not solved) or (strong and not converging and not solved)
+    # Half the run or more in warmup: most of the budget never saw the peak LR, and a
+    # descent that goes on to the end is what that costs (the run was cut short at a
+    # low LR), not evidence that it cost nothing.
+    most = frac >= p.most_frac
+    costly = (never_peaked or most or (strong and not converging)) and not solved
     costly = costly and not too_high
     severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
