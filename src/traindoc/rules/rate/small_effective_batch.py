@@ -42,6 +42,13 @@ class Params:
     eval_at_best: float = 0.01
 
 
+# Findings that say why a loss does not descend, whatever the batch: no update moves
+# it (an LR far too low, predictions frozen, the uniform floor). A run that breaks
+# (divergence, NaN, an LR too high) is not among them: a batch of 1 is part of why an
+# LR is too high for it.
+OTHER_CAUSES = ("lr-too-low", "no-learning", "uniform-plateau")
+
+
 @rule(
     "small-effective-batch",
     minimum="the per-device batch (devices and accumulation counted as 1 when unknown)",
@@ -49,6 +56,9 @@ class Params:
     severity=Severity.WARNING,
     params=Params(),
     requires=("loss|fact:per_device_batch|fact:effective_batch",),
+    # a band that does not descend because the run does not learn has that as its
+    # cause: read here so the batch is then only worth knowing
+    reads=OTHER_CAUSES,
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Effective batch below ~16 for fine-tuning, with a loss noisy enough to show it.
@@ -74,6 +84,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     model on one 24 GB GPU forces a small batch: gradient checkpointing saves
     memory but does not reduce the gradient variance.
 
+    A band already explained by a run that does not learn (lr-too-low, no-learning or
+    uniform-plateau at warning or above) is info: a batch of 8 does not stop a run that
+    an LR of 2e-8 keeps still, and a larger one would not make it learn. A run that
+    breaks is not such an explanation: the LR that suits a larger batch is too high for
+    a small one, so there both are causes.
+
     **Known false positives.** Heterogeneous data is noisy at any batch size;
     logged losses averaged over `logging_steps` hide noise (so the threshold is
     conservative there).
@@ -89,9 +105,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # neither the threshold nor the loss noise means anything there.
     if eb is None or eb >= p.min_batch or regime == "pretraining" or run.is_rl:
         return
-    if loss is None:  # preflight: the config alone; a fine-tune's warning, else info
+    other = run.symptom(*OTHER_CAUSES)
+    if loss is None:
+        # preflight, the config alone: a fine-tune's warning, else info. A training log
+        # with no train loss (a model card's "No log") has no curve to show harm: info.
         noise, noisy = float("nan"), False
-        severity = Severity.WARNING if regime in FINETUNE else Severity.INFO
+        setup = bool(run.fact("preflight"))
+        severity = Severity.WARNING if setup and regime in FINETUNE else Severity.INFO
     else:
         noise = relative_noise(loss)
         if noise != noise:
@@ -106,6 +126,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # loss that still falls (or one that overfits to ~0) is paying only in noise.
         harmed = (
             noisy
+            and other is None
             and not _still_falling(loss, p)
             and not _solved(loss, p)
             and not _eval_at_best(run, p)
@@ -141,6 +162,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 ""
                 if noisy or loss is None
                 else " The loss is not noisy here, so this is only worth knowing."
+            )
+            + (
+                f" The band has another cause here ({other.rule}: {other.title}): a larger "
+                "batch would not make this run learn."
+                if noisy and other is not None
+                else ""
             )
         ),
         prescription=(
