@@ -232,7 +232,8 @@ def test_evidence_lines(tmp_path: Path) -> None:
             2.0,
         ),
         ("[2023-05-01 10:00:00] INFO Found overflow. Skip step", None),  # Colossal-AI
-        ("Found inf or nan, current scale is: 32768.0, decrease to: 32768.0*0.5", None),  # Paddle
+        # Paddle's AmpScaler prints the new scale as the old one times its decr_ratio
+        ("Found inf or nan, current scale is: 32768.0, decrease to: 32768.0*0.5", 16384.0),
     ],
 )
 def test_skipped_step_messages_of_other_trainers(tmp_path: Path, line: str, scale) -> None:
@@ -540,3 +541,20 @@ def test_a_nan_stop_in_a_log_without_metric_lines_is_one_nan_loss_at_no_known_st
     loss = run.get("loss")
     assert loss.steps.tolist() == [1] and np.isnan(loss.values[0])
     assert run.fact("steps_ordinal") is True
+
+
+def test_paddle_amp_halvings_make_a_falling_loss_scale(tmp_path: Path) -> None:
+    # PaddleOCR#6848 (verbatim lines): the scale each overflow cut to is read as a series
+    text = (
+        "Found inf or nan, current scale is: 0.001953125, decrease to: 0.001953125*0.5\n"
+        "[2022/07/11 09:17:31] ppocr INFO: epoch: [2/1200], global_step: 100, lr: 0.001000, "
+        "loss: 5.235338, loss_shrink_maps: 3.709980\n"
+        "Found inf or nan, current scale is: 0.000244140625, decrease to: 0.000244140625*0.5\n"
+        "Found inf or nan, current scale is: 0.0001220703125, decrease to: 0.0001220703125*0.5\n"
+        "[2022/07/11 09:17:35] ppocr INFO: epoch: [2/1200], global_step: 110, lr: 0.001000, "
+        "loss: 5.082040, loss_shrink_maps: 3.560674\n"
+    )
+    run = console.read(_write(tmp_path, text))
+    assert run.fact("precision") == "fp16"
+    scale = run.get("loss_scale")
+    assert scale is not None and float(scale.values[-1]) == 0.0001220703125 * 0.5

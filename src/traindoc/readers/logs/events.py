@@ -36,7 +36,8 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # 0.9 "NOTE: gradient overflow detected, ignoring gradient, setting loss scale to: 2.0";
     # Colossal-AI's zero / gemini optimizers "Found overflow. Skip step" (no scale printed);
     # PaddlePaddle's AmpScaler "Found inf or nan, current scale is: 32768.0, decrease to:
-    # 32768.0*0.5" (the update is skipped; the new scale is printed as a product: not read);
+    # 32768.0*0.5" (the update is skipped; the new scale is printed as a product, the
+    # scale times the scaler's decr_ratio: read as that product, 16384);
     # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
     # skipped update on a non-finite gradient, under amp or not
     (
@@ -47,8 +48,8 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting loss scale to)|"
             rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
             rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
-            rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?)"
-            rb"\s*(" + NUM + rb"))?"
+            rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
+            rb"decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
         ),
     ),
     # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
@@ -174,6 +175,10 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             text = body[a:b].decode("utf-8", "replace").strip()[:300]
             got = next((g for g in m.groups() if g), None)  # the alternative that matched
             value = parse(got) if got else None
+            if kind == "fp16-overflow" and value is not None and m.lastindex == 2:
+                # Paddle's new scale printed as a product "S*0.5": the scale it was cut to
+                ratio = parse(m.group(2))
+                value = value * ratio if ratio is not None else None
             kind_here = kind
             if kind == "one-class-predictions":
                 square, value = _one_class(m.group(0))

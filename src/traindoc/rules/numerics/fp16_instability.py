@@ -31,7 +31,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** When the run's precision is fp16 (by its config, or, when the
     config is silent, because it logs a dynamic loss scale or scaler overflow
     messages, which only fp16 training has), looks for the
-    signatures of overflow: NaN/Inf losses; NaN/Inf gradient norms beyond the
+    signatures of overflow (a console's overflow lines give the scale they cut to,
+    PaddlePaddle's "Found inf or nan, current scale is: S, decrease to: S*0.5" as
+    the product S*0.5, so a scale halved at overflow after overflow reads as the
+    collapse it is): NaN/Inf losses; NaN/Inf gradient norms beyond the
     loss scaler's occasional calibration overflow (> 1% of points, or still
     there at the end); a dynamic loss scale that collapses (to 1, "loss scale
     already at minimum", or by 2^12 from its peak; in a short excerpt, any logged
