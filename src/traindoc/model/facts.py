@@ -113,6 +113,13 @@ _SPECS = (
         "no line prints a step: the steps are the order of the metric lines, not the "
         "trainer's step numbers (a configured step count cannot be set against them)",
     ),
+    FactSpec(
+        "steps_epochs",
+        "bool",
+        "every step is an epoch number (a log that prints only 'Epoch(val) [12]' lines): the "
+        "steps count epochs, not optimizer steps, so a warmup configured in iterations "
+        "cannot be set against them",
+    ),
     _config(
         "ended", "bool", "the log records that training ended (HF's train_runtime, W&B's exit)"
     ),

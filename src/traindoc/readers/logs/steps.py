@@ -173,6 +173,8 @@ def build(log: TextLog) -> list[Run]:
         facts["trainer"] = Fact(dialect, f"{log.path.name}: {dialect} lines")
         if used and set(used) == {SRC_ORDINAL}:
             facts["steps_ordinal"] = Fact(True, f"{log.path.name}: no step is printed")
+        if used and set(used) == {SRC_EPOCH_ONLY}:
+            facts["steps_epochs"] = Fact(True, f"{log.path.name}: only epoch numbers are printed")
         runs.append(Run(name, series, facts, (inp,), tuple(notes), events=tuple(found)))
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
         found, series = empty, {}

@@ -82,6 +82,11 @@ class Params:
     # (warning), whether or not the paste lasts long enough to show it come back.
     led_grad_factor: float = 10.0
     led_loss_factor: float = 1.5
+    # Several spikes on a run whose held-out loss was no higher after each of them than
+    # before it (within 1% eval noise), over 5+ evals, and ended within 1% of its lowest:
+    # the spikes left no mark the model kept (info). One eval between spikes is enough.
+    eval_min_points: int = 5
+    eval_tol: float = 0.01
 
 
 @rule(
@@ -130,6 +135,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the loss jumps 1.5x over its earlier level at that log or the next is a warning,
     whether or not the paste lasts long enough to show the loss come back: a noisy
     batch moves one of them, not both.
+
+    Spikes the held-out loss does not see are info: with 5+ evals, the eval loss
+    after each spike no higher than the eval before it (1% eval noise) and the last
+    eval within 1% of the lowest, the overshoots left nothing the model kept (the
+    per-step single-batch loss of a speedrun record, 100 one-step spikes in 20,344
+    steps while its val loss falls at each of 164 evals to the target). A spike
+    with no eval after it, or one an eval rose after, keeps the warning.
 
     **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
     variable lengths) makes many small "spikes": when they exceed 2% of points the
@@ -185,6 +197,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
+    unseen = severity is Severity.WARNING and _eval_unmarked(run, steps, p)
+    if unseen:
+        severity = Severity.INFO
     evidence: dict[str, object] = {
         "count": count,
         "largest_step": step,
@@ -213,6 +228,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "step where the optimizer overshot: a bad batch, an LR at the edge of "
             "stability, or fp16 overflow. Repeated or large spikes tend to precede "
             "divergence."
+            + (
+                " Here the eval loss was no higher after each spike than before it and ended "
+                "at its lowest: the spikes left no lasting damage."
+                if unseen
+                else ""
+            )
         ),
         prescription=(
             "If spikes repeat or are large: "
@@ -224,6 +245,29 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _eval_unmarked(run: Run, steps: list[int], p: Params) -> bool:
+    """The eval loss never rose across a spike: the eval after each spike is no higher
+    (within `eval_tol`) than the eval before it, over `eval_min_points`+ evals, and the
+    last eval is within `eval_tol` of the lowest."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return False
+    e = ev.finite()
+    if len(e) < p.eval_min_points:
+        return False
+    es, ey = e.steps, e.values
+    low = float(ey.min())
+    if float(ey[-1]) > low + p.eval_tol * abs(low):
+        return False
+    for st in steps:
+        i = int(np.searchsorted(es, st, side="right"))  # first eval after the spike
+        if i == 0 or i >= es.size:
+            return False
+        if float(ey[i]) > float(ey[i - 1]) + p.eval_tol * abs(float(ey[i - 1])):
+            return False
+    return True
 
 
 def _highest_other(y: np.ndarray, peak: float) -> float:

@@ -51,7 +51,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps` (judged on the least it can be at the log's resolution: the last
     step logged below the peak), and divides by the total steps (`max_steps`, else the last
-    logged step; a configured warmup is not set against lines that print no step). An LR still rising on the last record of a run that ended (a
+    logged step; a configured warmup is not set against lines that print no step, nor
+    against lines that print only an epoch number: mmdet's warmup_iters=500 counts
+    iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
+    is no share at all). An LR still rising on the last record of a run that ended (a
     final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
     downward trend, seed B's plateau; the eval loss when no train loss is logged)
@@ -86,9 +89,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     if not w.complete and not run.fact("max_steps") and not run.fact("ended"):
         return  # still warming up and no planned length: the share is unknown
-    if w.source == "config" and run.fact("steps_ordinal") and not run.fact("max_steps"):
-        # warmup_steps=20 against the 9 lines of a paste that prints no step: the lines
-        # are not the trainer's steps, so the share is unknown
+    # warmup_steps=20 against the 9 lines of a paste that prints no step: the lines are
+    # not the trainer's steps, so the share is unknown; nor are epoch numbers
+    # (warmup_iters=500 against a log of 100 epochs)
+    unitless = run.fact("steps_ordinal") or run.fact("steps_epochs")
+    if w.source == "config" and not run.fact("max_steps") and unitless:
         return
     frac = w.steps / float(total)
     # Judged on the least the warmup can be: a log every 1000 steps that sees the LR

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -72,7 +72,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     a bad region it may never leave; 2-5% of total steps is the recommendation.
 
     Before a run (preflight: a config, no loss curve) it says the same from the
-    config alone: a warmup under those bounds at such a peak LR.
+    config alone: a warmup under those bounds at such a peak LR. A training log
+    with no train loss (only evals, as a speedrun record that prints its val loss
+    every 250 steps) is not preflight: the run happened and its start cannot be
+    seen, so the config's numbers are info, not a warning (the 10-step warmup of a
+    Muon speedrun that reached its target).
 
     **Known false positives.** Resumed runs whose log starts after the warmup
     (the measured warmup is then 0): pass the config. A paste that prints no step
@@ -94,8 +98,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     frac = w.steps / float(total)
     if pk.value < high or not (w.steps < p.max_steps or frac < p.max_frac):
         return
-    if loss is None:  # preflight: the config says it before any step is taken
-        yield _planned(pk.value, w.steps, frac, int(total))
+    if loss is None:
+        # preflight: the config says it before any step is taken. A training log that
+        # printed no train loss (evals only) has no start to show harm: info.
+        hit = _planned(pk.value, w.steps, frac, int(total))
+        yield hit if run.fact("preflight") else replace(hit, severity=Severity.INFO)
         return
     f = loss.finite()
     if len(f) < 10:
