@@ -97,7 +97,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -178,7 +178,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     at 2+ evals among them say the same (PaddleSeg: loss 0.1503 and mIoU 0.5000 at
     two logs 100 iterations apart). With no loss
     logged at all, an eval metric and its train counterpart each identical at 4+
-    logs (not at 0, 1 or 100) settle it the same way (warning), and so do two eval metrics
+    logs (not at 0, 1 or 100) settle it the same way (warning); the train counterpart may
+    differ at its first log if it is identical, to 4+ printed digits, at the 4+ logs after
+    it: a train metric averages an epoch's batches, and the first epoch's average holds the
+    untrained model's first steps (an MXNet AlexNet: Train-accuracy 0.509277 at epoch 0,
+    then 0.517578 at epochs 1-4, Validation-accuracy 0.517578 at all five), and so do two eval metrics
     identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
     and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
     change). The second may be a higher-is-better metric at 0 at those same evals beside
@@ -834,6 +838,22 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
     frozen = [s for s in run.series.values() if kind(s.name) == "task" and _stuck(s, p)]
     ev = next((s for s in frozen if any(s is m for m in evals)), None)
     tr = next((s for s in frozen if not any(s is m for m in evals)), None)
+    if ev is not None and tr is None:
+        # A train metric is an average over the epoch's batches: its first log holds the
+        # untrained model's first steps (MXNet's Train-accuracy 0.509277 at epoch 0, then
+        # 0.517578 at every later epoch while the validation accuracy is 0.517578 at all).
+        # After that first log it is a measure of the frozen model like the eval metric.
+        tr = next(
+            (
+                s
+                for s in run.series.values()
+                if kind(s.name) == "task"
+                and not any(s is m for m in evals)
+                and _stuck_after_first(s, p)
+                and _digits(float(s.finite().values[-1]))
+            ),
+            None,
+        )
     moving = any(
         kind(s.name) == "task" and not any(s is m for m in evals) and len(s.finite()) > 1
         for s in run.series.values()
@@ -964,6 +984,17 @@ def _digits(x: float, n: int = 4) -> bool:
 def _stuck(s: Series, p: Params) -> bool:
     """Identical at 4+ logs, and not at a metric's ends (1.0 / 100 solved, 0 not started)."""
     v = s.finite().values
+    return v.size >= p.frozen_metric_points and np.ptp(v) == 0 and v[0] not in (0.0, 1.0, 100.0)
+
+
+def _stuck_after_first(s: Series, p: Params) -> bool:
+    """Identical at the 4+ logs after its first, which differs (a train metric's first
+    epoch average holds the untrained model's batches); not at a metric's ends."""
+    v = s.finite().values
+    return v.size > p.frozen_metric_points and _stuck_values(v[1:], p) and v[0] != v[1]
+
+
+def _stuck_values(v: np.ndarray, p: Params) -> bool:
     return v.size >= p.frozen_metric_points and np.ptp(v) == 0 and v[0] not in (0.0, 1.0, 100.0)
 
 
