@@ -12,7 +12,7 @@ and JSON (`'loss': 2.3`, `"lr": "1e-4"`), tight `k:v` (`s:120 trl:3.21`),
 `|`-separated fields, fractions as counters (`Epoch 3/10`, `step:120/5000`,
 `(100/44160)`, tqdm's `| 12/240 [`), a leading counter (`420 | loss ...`),
 units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
-(`lr: [1e-4, 1e-5]`), `tensor(nan)` values, and eval context words
+(`lr: [1e-4, 1e-5]`), printed `('accuracy', 0.65)` pairs, `tensor(nan)` values, and eval context words
 (`valid | loss 6.5`, `Epoch(val)`).
 """
 
@@ -796,6 +796,16 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # "**Final answer:** 1/19": markdown bold around the label of a fraction (a
         # model's output printed in the log) leaves it that label's value, not a counter
         j = _prev(toks, j - 1)
+    if (
+        _is_punct(toks, j, ",")
+        and (q := _prev(toks, j)) >= 0
+        and toks[q].kind == "quoted"
+        and _is_punct(toks, _prev(toks, q), "(")
+        and _is_punct(toks, _next(toks, t), ")")
+    ):
+        # a printed (name, value) pair: MXNet's `metric.get()` in a training loop's
+        # print, "epoch 0 iter 20 metric ('accuracy', 0.65625)"
+        return toks[q].text[1:-1], ",", "", [q]
     opened = ""
     while j >= 0 and toks[j].kind == "punct" and toks[j].text in "[(":  # "[[0.9, ..."
         opened = opened or toks[j].text

@@ -93,11 +93,15 @@ class Params:
     # `frozen_max_drop`: after 10 passes a model that learned anything finds some of the
     # foreground; 0 to the printed digit is a model that predicts none of it.
     overlap_points: int = 2
+    # A train metric printed several times an epoch (a running average reset each
+    # epoch) whose in-epoch sequence is identical, value for value, in this many
+    # consecutive epochs: the model scores every batch the same way every pass.
+    repeat_epochs: int = 3
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -188,7 +192,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     change). The second may be a higher-is-better metric at 0 at those same evals beside
     a first printed to 4+ digits (a NER card: token accuracy 0.9388 and entity F1,
     precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
-    0 can be a run that has not started, so it never counts by itself.
+    0 can be a run that has not started, so it never counts by itself. With no loss, a
+    metric printed at 2+ points of every epoch (a running average reset each epoch) that
+    takes the same values, at least two distinct, at the same points of 3+ consecutive
+    epochs says the same (warning): the batches come in the same order and the model
+    scores each one exactly as the pass before (an MXNet Titanic loop: running accuracy
+    0.65625, 0.621875, 0.6083, 0.609375, 0.615 in every epoch).
 
     A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
     metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
@@ -247,6 +256,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (
             hit := _frozen_metrics(run, p)
+            or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
         ) is not None:
@@ -913,6 +923,58 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _epochs_repeat(run: Run, p: Params) -> Hit | None:
+    """No loss: a metric printed at 2+ points of each epoch (a running average reset
+    every epoch) whose in-epoch values, at least two distinct ones, repeat exactly in
+    3+ consecutive epochs. The batches come in the same order each pass and the model
+    scores each the same way: its predictions, so its weights, do not change."""
+    ep = run.get("epoch")
+    if ep is None:
+        return None
+    e = ep.finite()
+    epoch_at = dict(zip(e.steps.tolist(), e.values.tolist(), strict=True))
+    for s in run.series.values():
+        if kind(s.name) != "task":
+            continue
+        f = s.finite()
+        groups: dict[float, list[float]] = {}
+        for st, v in zip(f.steps.tolist(), f.values.tolist(), strict=True):
+            if st not in epoch_at:
+                groups = {}
+                break
+            groups.setdefault(epoch_at[st], []).append(v)
+        seqs = [groups[k] for k in sorted(groups)]
+        per = max((len(q) for q in seqs), default=0)
+        full = [q for q in seqs if len(q) == per]  # the last epoch may be cut short
+        if per < 2 or len(full) < p.repeat_epochs or len(set(full[0])) < 2:
+            continue
+        if any(q != full[0] for q in full) or len(full) < len(seqs) - 1:
+            continue
+        return Hit(
+            title=(
+                f"{s.name} repeats the same {per} values ({fmt(full[0][0])} ... "
+                f"{fmt(full[0][-1])}) at the same points of each of {len(full)} epochs: the "
+                "predictions do not change"
+            ),
+            step=int(f.steps[0]),
+            end_step=int(f.steps[-1]),
+            evidence={"metric": s.name, "per_epoch": per, "epochs": len(full)},
+            explanation=(
+                f"{s.name} is a running average over each epoch's batches; it takes the same "
+                "values at the same batches pass after pass, so the model classifies every "
+                "batch exactly as it did the epoch before. Weights that change alter some "
+                "prediction in an epoch; these did not (most often one class for every input)."
+            ),
+            prescription=(
+                "Log the loss; check the predictions' class distribution, the LR, that the "
+                "optimizer steps the model that predicts, and the output layer / loss pairing "
+                "(a single-unit logistic output scored by an argmax accuracy never moves)."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _frozen_evals(run: Run) -> Hit | None:
