@@ -1093,6 +1093,10 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
         if text.count(sep) >= 1:
             cols = [c.strip().strip("'\"") for c in text.strip(sep + " ").split(sep)]
             cols = [c for c in cols if c and set(c) - set("-: =")]
+            if sep == "," and text.startswith(","):
+                # pandas' to_csv / print of a DataFrame: the row index is a first column
+                # with no name (",epoch,train_loss,mIOU" over "0,1,0.726,0.0576")
+                cols = ["index", *cols]
             # between pipes or tabs a name may run longer ("Validation Sparse Categorical
             # Accuracy", a Keras card's column): the separator bounds it, not a sentence
             words_max = 6 if sep in "\t|" else 3
