@@ -1045,8 +1045,7 @@ def _digits(x: float, n: int = 4) -> bool:
 
 def _stuck(s: Series, p: Params) -> bool:
     """Identical at 4+ logs, and not at a metric's ends (1.0 / 100 solved, 0 not started)."""
-    v = s.finite().values
-    return v.size >= p.frozen_metric_points and np.ptp(v) == 0 and v[0] not in (0.0, 1.0, 100.0)
+    return _stuck_values(s.finite().values, p)
 
 
 def _stuck_after_first(s: Series, p: Params) -> bool:
