@@ -194,8 +194,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
     0 can be a run that has not started, so it never counts by itself. With no loss, a
     metric printed at 2+ points of every epoch (a running average reset each epoch) that
-    takes the same values, at least two distinct, at the same points of 3+ consecutive
-    epochs says the same (warning): the batches come in the same order and the model
+    takes the same values, at least two distinct and one printed to 4+ digits, at the same
+    points of 3+ consecutive epochs says the same (warning): the batches come in the same order and the model
     scores each one exactly as the pass before (an MXNet Titanic loop: running accuracy
     0.65625, 0.621875, 0.6083, 0.609375, 0.615 in every epoch).
 
@@ -950,6 +950,8 @@ def _epochs_repeat(run: Run, p: Params) -> Hit | None:
         full = [q for q in seqs if len(q) == per]  # the last epoch may be cut short
         if per < 2 or len(full) < p.repeat_epochs or len(set(full[0])) < 2:
             continue
+        if not any(_digits(x) for x in full[0]):
+            continue  # 0.98, 0.99 at 2 decimals: a converged model can repeat that by chance
         if any(q != full[0] for q in full) or len(full) < len(seqs) - 1:
             continue
         return Hit(
