@@ -12,7 +12,7 @@ and JSON (`'loss': 2.3`, `"lr": "1e-4"`), tight `k:v` (`s:120 trl:3.21`),
 `|`-separated fields, fractions as counters (`Epoch 3/10`, `step:120/5000`,
 `(100/44160)`, tqdm's `| 12/240 [`), a leading counter (`420 | loss ...`),
 units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
-(`lr: [1e-4, 1e-5]`), `tensor(nan)` values, and eval context words
+(`lr: [1e-4, 1e-5]`), printed `('accuracy', 0.65)` pairs, `tensor(nan)` values, and eval context words
 (`valid | loss 6.5`, `Epoch(val)`).
 """
 
@@ -796,6 +796,16 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # "**Final answer:** 1/19": markdown bold around the label of a fraction (a
         # model's output printed in the log) leaves it that label's value, not a counter
         j = _prev(toks, j - 1)
+    if (
+        _is_punct(toks, j, ",")
+        and (q := _prev(toks, j)) >= 0
+        and toks[q].kind == "quoted"
+        and _is_punct(toks, _prev(toks, q), "(")
+        and _is_punct(toks, _next(toks, t), ")")
+    ):
+        # a printed (name, value) pair: MXNet's `metric.get()` in a training loop's
+        # print, "epoch 0 iter 20 metric ('accuracy', 0.65625)"
+        return toks[q].text[1:-1], ",", "", [q]
     opened = ""
     while j >= 0 and toks[j].kind == "punct" and toks[j].text in "[(":  # "[[0.9, ..."
         opened = opened or toks[j].text
@@ -1083,6 +1093,10 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
         if text.count(sep) >= 1:
             cols = [c.strip().strip("'\"") for c in text.strip(sep + " ").split(sep)]
             cols = [c for c in cols if c and set(c) - set("-: =")]
+            if sep == "," and text.startswith(","):
+                # pandas' to_csv / print of a DataFrame: the row index is a first column
+                # with no name (",epoch,train_loss,mIOU" over "0,1,0.726,0.0576")
+                cols = ["index", *cols]
             # between pipes or tabs a name may run longer ("Validation Sparse Categorical
             # Accuracy", a Keras card's column): the separator bounds it, not a sentence
             words_max = 6 if sep in "\t|" else 3

@@ -93,11 +93,15 @@ class Params:
     # `frozen_max_drop`: after 10 passes a model that learned anything finds some of the
     # foreground; 0 to the printed digit is a model that predicts none of it.
     overlap_points: int = 2
+    # A train metric printed several times an epoch (a running average reset each
+    # epoch) whose in-epoch sequence is identical, value for value, in this many
+    # consecutive epochs: the model scores every batch the same way every pass.
+    repeat_epochs: int = 3
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -178,13 +182,22 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     at 2+ evals among them say the same (PaddleSeg: loss 0.1503 and mIoU 0.5000 at
     two logs 100 iterations apart). With no loss
     logged at all, an eval metric and its train counterpart each identical at 4+
-    logs (not at 0, 1 or 100) settle it the same way (warning), and so do two eval metrics
+    logs (not at 0, 1 or 100) settle it the same way (warning); the train counterpart may
+    differ at its first log if it is identical, to 4+ printed digits, at the 4+ logs after
+    it: a train metric averages an epoch's batches, and the first epoch's average holds the
+    untrained model's first steps (an MXNet AlexNet: Train-accuracy 0.509277 at epoch 0,
+    then 0.517578 at epochs 1-4, Validation-accuracy 0.517578 at all five), and so do two eval metrics
     identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
     and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
     change). The second may be a higher-is-better metric at 0 at those same evals beside
     a first printed to 4+ digits (a NER card: token accuracy 0.9388 and entity F1,
     precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
-    0 can be a run that has not started, so it never counts by itself.
+    0 can be a run that has not started, so it never counts by itself. With no loss, a
+    metric printed at 2+ points of every epoch (a running average reset each epoch) that
+    takes the same values, at least two distinct and one printed to 4+ digits, at the same
+    points of 3+ consecutive epochs says the same (warning): the batches come in the same order and the model
+    scores each one exactly as the pass before (an MXNet Titanic loop: running accuracy
+    0.65625, 0.621875, 0.6083, 0.609375, 0.615 in every epoch).
 
     A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
     metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
@@ -243,6 +256,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (
             hit := _frozen_metrics(run, p)
+            or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
         ) is not None:
@@ -834,6 +848,22 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
     frozen = [s for s in run.series.values() if kind(s.name) == "task" and _stuck(s, p)]
     ev = next((s for s in frozen if any(s is m for m in evals)), None)
     tr = next((s for s in frozen if not any(s is m for m in evals)), None)
+    if ev is not None and tr is None:
+        # A train metric is an average over the epoch's batches: its first log holds the
+        # untrained model's first steps (MXNet's Train-accuracy 0.509277 at epoch 0, then
+        # 0.517578 at every later epoch while the validation accuracy is 0.517578 at all).
+        # After that first log it is a measure of the frozen model like the eval metric.
+        tr = next(
+            (
+                s
+                for s in run.series.values()
+                if kind(s.name) == "task"
+                and not any(s is m for m in evals)
+                and _stuck_after_first(s, p)
+                and _digits(float(s.finite().values[-1]))
+            ),
+            None,
+        )
     moving = any(
         kind(s.name) == "task" and not any(s is m for m in evals) and len(s.finite()) > 1
         for s in run.series.values()
@@ -893,6 +923,60 @@ def _frozen_metrics(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _epochs_repeat(run: Run, p: Params) -> Hit | None:
+    """No loss: a metric printed at 2+ points of each epoch (a running average reset
+    every epoch) whose in-epoch values, at least two distinct ones, repeat exactly in
+    3+ consecutive epochs. The batches come in the same order each pass and the model
+    scores each the same way: its predictions, so its weights, do not change."""
+    ep = run.get("epoch")
+    if ep is None:
+        return None
+    e = ep.finite()
+    epoch_at = dict(zip(e.steps.tolist(), e.values.tolist(), strict=True))
+    for s in run.series.values():
+        if kind(s.name) != "task":
+            continue
+        f = s.finite()
+        groups: dict[float, list[float]] = {}
+        for st, v in zip(f.steps.tolist(), f.values.tolist(), strict=True):
+            if st not in epoch_at:
+                groups = {}
+                break
+            groups.setdefault(epoch_at[st], []).append(v)
+        seqs = [groups[k] for k in sorted(groups)]
+        per = max((len(q) for q in seqs), default=0)
+        full = [q for q in seqs if len(q) == per]  # the last epoch may be cut short
+        if per < 2 or len(full) < p.repeat_epochs or len(set(full[0])) < 2:
+            continue
+        if not any(_digits(x) for x in full[0]):
+            continue  # 0.98, 0.99 at 2 decimals: a converged model can repeat that by chance
+        if any(q != full[0] for q in full) or len(full) < len(seqs) - 1:
+            continue
+        return Hit(
+            title=(
+                f"{s.name} repeats the same {per} values ({fmt(full[0][0])} ... "
+                f"{fmt(full[0][-1])}) at the same points of each of {len(full)} epochs: the "
+                "predictions do not change"
+            ),
+            step=int(f.steps[0]),
+            end_step=int(f.steps[-1]),
+            evidence={"metric": s.name, "per_epoch": per, "epochs": len(full)},
+            explanation=(
+                f"{s.name} is a running average over each epoch's batches; it takes the same "
+                "values at the same batches pass after pass, so the model classifies every "
+                "batch exactly as it did the epoch before. Weights that change alter some "
+                "prediction in an epoch; these did not (most often one class for every input)."
+            ),
+            prescription=(
+                "Log the loss; check the predictions' class distribution, the LR, that the "
+                "optimizer steps the model that predicts, and the output layer / loss pairing "
+                "(a single-unit logistic output scored by an argmax accuracy never moves)."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _frozen_evals(run: Run) -> Hit | None:
@@ -963,7 +1047,17 @@ def _digits(x: float, n: int = 4) -> bool:
 
 def _stuck(s: Series, p: Params) -> bool:
     """Identical at 4+ logs, and not at a metric's ends (1.0 / 100 solved, 0 not started)."""
+    return _stuck_values(s.finite().values, p)
+
+
+def _stuck_after_first(s: Series, p: Params) -> bool:
+    """Identical at the 4+ logs after its first, which differs (a train metric's first
+    epoch average holds the untrained model's batches); not at a metric's ends."""
     v = s.finite().values
+    return v.size > p.frozen_metric_points and _stuck_values(v[1:], p) and v[0] != v[1]
+
+
+def _stuck_values(v: np.ndarray, p: Params) -> bool:
     return v.size >= p.frozen_metric_points and np.ptp(v) == 0 and v[0] not in (0.0, 1.0, 100.0)
 
 
