@@ -583,18 +583,22 @@ def _improved_more(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
     """Most task metrics improved after `onset`, and their median relative error reduction
     beats the eval loss's relative rise (an unbounded higher-is-better metric has no error
     to shrink and counts as not clearly improved)."""
-    higher = {m.name: h for m, h in task_metrics(run)}
+    metrics = {m.name: (m, h) for m, h in task_metrics(run)}
     trends = metric_trends(run, onset, p.metric_gain_rel)
     if not trends or 2 * sum(t.verdict == "improving" for t in trends) <= len(trends):
         return False
     cuts = []
     for t in trends:
-        vals = run.get(t.name).finite().values
-        scale = 1.0 if vals.max() <= 1.0 else 100.0 if vals.max() <= 100.0 else None
-        if t.verdict != "improving" or vals.min() < 0 or (higher[t.name] and scale is None):
+        m, higher = metrics.get(t.name, (None, True))
+        vals = m.finite().values if m is not None else np.array([])
+        if t.verdict != "improving" or not vals.size or vals.min() < 0:
             cuts.append(0.0)
             continue
-        err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher[t.name] else (t.at, t.end)
+        scale = 1.0 if vals.max() <= 1.0 else 100.0 if vals.max() <= 100.0 else None
+        if higher and scale is None:
+            cuts.append(0.0)
+            continue
+        err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
         cuts.append((err_at - err_end) / err_at if err_at > 0 else 0.0)
     return float(np.median(cuts)) > rel_rise
 
