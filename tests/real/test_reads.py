@@ -66,7 +66,12 @@ def test_reads_are_the_reviewed_ones(case: Path) -> None:
 
 def _state_counts(path: Path) -> dict[str, int]:
     hist = json.loads(path.read_text())["log_history"]
-    keys = {"loss": "loss", "eval_loss": "eval_loss", "lr": "learning_rate", "grad_norm": "grad_norm"}
+    keys = {
+        "loss": "loss",
+        "eval_loss": "eval_loss",
+        "lr": "learning_rate",
+        "grad_norm": "grad_norm",
+    }
     out = {}
     for name, key in keys.items():
         steps = {e["step"] for e in hist if key in e and "step" in e}
@@ -80,11 +85,21 @@ def _csv_counts(path: Path) -> dict[str, int]:
         rows = list(csv.DictReader(f))
     cols = {k.strip(): k for k in rows[0]}
     out = {}
-    for name, want in (("loss", ("loss", "train/loss")), ("eval_loss", ("val_loss",)),
-                       ("lr", ("lr", "lr/pg0", "learning_rate"))):
+    for name, want in (
+        ("loss", ("loss", "train/loss")),
+        ("eval_loss", ("val_loss",)),
+        ("lr", ("lr", "lr/pg0", "learning_rate")),
+    ):
         col = next((cols[w] for w in want if w in cols), None)
-        if col is not None:
-            out[name] = sum(1 for r in rows if (r[col] or "").strip())
+        if col is not None:  # one value an epoch: a row written twice (a resume, or the two
+            # sides of a merge-conflicted file) counts once
+            key = cols.get("epoch")
+            got = [
+                (r[key] or "").strip() if key else i
+                for i, r in enumerate(rows)
+                if (r[col] or "").strip()
+            ]
+            out[name] = len(set(got))
     return out
 
 
@@ -101,7 +116,9 @@ def _model_card_counts(path: Path) -> dict[str, int]:
     out = {}
     for name, col in (("loss", "Training Loss"), ("eval_loss", "Validation Loss")):
         i = names.index(col)
-        numeric = [r[names.index("Step")] for r in rows if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i])]
+        numeric = [
+            r[names.index("Step")] for r in rows if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i])
+        ]
         if numeric:  # a card whose every row says 'No log' has no such series at all
             out[name] = len(set(numeric))
     return out

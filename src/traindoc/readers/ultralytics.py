@@ -67,7 +67,8 @@ def read(path: str | Path) -> Run:
         if (back := np.flatnonzero(steps[1:] < steps[:-1])).size:
             at = (int(steps[back[0] + 1]),)
             facts["resume_steps"] = Fact(at, f"{csv_path.name}: the epoch went back")
-        rows, steps, done = [rows[i] for i in keep], steps[keep], done[keep]
+        rows = [rows[i] for i in (np.flatnonzero(keep) if keep.dtype == bool else keep)]
+        steps, done = steps[keep], done[keep]
     table = np.array(rows, np.float64)
     src = f"{csv_path.name}: "
     series = {"epoch": Series.from_arrays("epoch", steps, done, None, src + "epoch")}

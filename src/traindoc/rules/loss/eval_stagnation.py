@@ -11,7 +11,7 @@ from traindoc.measure.stats import fmt, trend
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._evalcurve import metric_trends, noise, smooth, train_change
+from traindoc.rules.loss._evalcurve import level_at, metric_trends, noise, smooth, train_change
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,16 @@ class Params:
     # the window by 0.5% (relative) and 2 of its noise sigmas is progress the loss does
     # not show: a tuning hint (info), as overfitting reads the same metric.
     metric_gain_rel: float = 0.005
+    # Severity by impact: a window that opens with the LR already at a fifth of its peak
+    # or less (after a step decay: 0.1 -> 0.01) lies in the annealed tail of the
+    # schedule, where flat curves are what convergence looks like - the compute is
+    # wasted, the run is not broken: info ("stop earlier"). A cosine or linear decay is
+    # still at a third or more of its peak 60% into the run, so a 40%+ window there
+    # keeps its warning (seed B's band at its full LR).
+    annealed_lr_frac: float = 0.2
+    # ... and only once the eval has learned: its level in the window 10%+ below its
+    # first eval (a run flat at where it started never converged).
+    annealed_learned: float = 0.10
 
 
 @rule(
@@ -94,7 +104,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     training (a small task learnt in the first half) looks the same: then the fix
     is just to stop earlier. When a task metric logged with the evals (accuracy,
     F1, WER) still improves over the window, the run is still making progress the
-    loss does not show: the finding is info.
+    loss does not show: the finding is info. A stretch that opens with the LR already at
+    a fifth of its peak or less (after a step decay), in a run whose eval had fallen 10%+
+    before it, is the annealed tail of the schedule:
+    flat curves there are convergence, the cost is compute, not the run - info too.
 
     **What to do.** Check the data first (duplicates, label conflicts, mixed
     domains); then tune schedule, effective batch and validation share together:
@@ -163,6 +176,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         for m in metric_trends(run, start, p.metric_gain_rel, inside=True)
         if m.verdict == "improving"
     ]
+    lr_peak, lr_start = _lr_at(run, start)
+    # (only after the eval had learned: a run flat at its first level never converged,
+    # whatever its LR did)
+    learned = i0 > 0 and float(e[0]) - e_level >= p.annealed_learned * abs(float(e[0]))
+    annealed = learned and lr_peak > 0 and lr_start <= p.annealed_lr_frac * lr_peak
     yield Hit(
         title=(
             f"No progress for {window} steps ({window / max(span_total, 1):.0%} of the run): eval "
@@ -182,6 +200,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "train_drop_rel": t_drop,
             **{f"{m.name}_at_start": m.at for m in gaining},
             **{f"{m.name}_last": m.end for m in gaining},
+            **({"lr_peak": lr_peak, "lr_at_start": lr_start} if annealed else {}),
         },
         explanation=(
             "Neither the held-out loss nor the training loss has moved beyond its noise for "
@@ -192,11 +211,27 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "little, the loss does not show it."
                 for m in gaining
             )
+            + (
+                f" The stretch opens with the LR at {fmt(lr_start)}, {lr_start / lr_peak:.0%} "
+                f"of its peak {fmt(lr_peak)}: the annealed tail of the schedule, where flat "
+                "curves mean the run has converged - the steps are wasted, not the run."
+                if annealed
+                else ""
+            )
         ),
-        severity=Severity.INFO if gaining else None,
+        severity=Severity.INFO if gaining or annealed else None,
         prescription=(
             "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
             + advice.join(advice.schedule(run), advice.lower_lr(run, 3, 4), advice.batch(run))
             + ". If the run had simply converged, stop earlier (early stopping)."
         ),
     )
+
+
+def _lr_at(run: Run, step: int) -> tuple[float, float]:
+    """(peak, value at `step`) of the logged LR; (0, 0) without 3+ finite LR logs."""
+    lr = run.get("lr")
+    f = lr.finite() if lr is not None else None
+    if f is None or len(f) < 3:
+        return 0.0, 0.0
+    return float(np.max(f.values)), level_at(f, step, k=1)

@@ -74,6 +74,18 @@ class Params:
     # A rise of 20%+ from the minimum is harm even while a task metric still edges up
     # (an eval loss up by half at every eval, WER a point better): it stays a warning.
     large_rise_rel: float = 0.20
+    # A task metric that improves clearly outweighs a large rise: when most task metrics
+    # improved after the onset and their error (1 - accuracy, the WER itself; a [0, 100]
+    # metric read as a percentage) shrank, at the median, by more than the eval loss rose
+    # (relative both), the task got better by more than the loss got worse - calibration
+    # (accuracy 0.917 -> 0.942 = error down 30% while the loss rose 25%). An F1 5 points up
+    # while the loss rose 66% (error down 14%) gains "a little" and stays a warning.
+    # The rise from the best checkpoint: with one eval an epoch a 3-point rolling median
+    # lifts a sharp V minimum to its neighbours' level (0.161, 0.131, 0.151 -> 0.151), so
+    # the smoothed curve reads "stalled" where the checkpoint a user keeps is 31% below the
+    # end. A tail 20%+ (large_rise_rel) and 3 noise sigmas above the lowest raw eval, 3+
+    # evals after it, with the smoothed curve risen too (so no lone lucky eval decides), is
+    # a rise from that checkpoint.
     # Sparse evals (one per epoch, 3-5 in all): 2 evals after the minimum are enough when
     # the gap opened at each of them - every eval above the one before (>= 2% in all)
     # and the train loss lower at each of its 3+ logs since - the run's whole evidence.
@@ -133,7 +145,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     while their level climbs from 0.3 to 0.6-0.8): with 8+ evals after the minimum, a
     significant upward trend over them (Mann-Kendall z >= 2.58, the minimum itself left
     out since it is lower than all of them by choice) with their tail 10%+ above it is a
-    rise - the trend weighs every eval, the gate one against one. Without a train loss, a U-shaped eval
+    rise - the trend weighs every eval, the gate one against one. With one eval an epoch
+    the 3-point rolling median can lift a sharp V minimum to its neighbours' level and read
+    a stall: when the tail of the 3+ evals after the lowest raw eval sits 20%+ and 3 noise
+    sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
+    from that checkpoint, the one a user keeps. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
     above the one before. When the eval loss neither rose nor stalled by these
     measures, a task metric can still show it: the metric fell from its best (beyond
@@ -205,6 +221,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if not rising and _turned(e, i_min, rise, sigma, tr, int(st[i_min]), p):
         rising = True
     if not rising and _trends_up(st, e, i_min, rel_rise, p):
+        rising = True
+    if not rising and (v := _risen_from_best(e, es, i_min, sigma, p)) is not None:
+        # the smoothed minimum hid a sharp V: the rise is read from the best checkpoint
+        i_min, low, last = v
+        rise = last - low
+        rel_rise = rise / abs(low) if low else 0.0
+        after = e.size - 1 - i_min
         rising = True
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
@@ -290,9 +313,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     large = bool(rising) and rel_rise >= p.large_rise_rel
     # (mild: the task metrics mostly held; one of four a little worse is their noise)
     mostly_held = bool(verdicts) and 2 * verdicts.count("worse") < len(verdicts)
-    if ("improving" in verdicts and not large) or (mostly_held and mild):
+    # A large rise stays a warning unless the task metrics improved by more than it.
+    clearly = large and _improved_more(run, onset, rel_rise, p)
+    if clearly:
+        notes.append(
+            "Most task metrics improved after the onset, their error shrinking by more than "
+            f"the eval loss rose ({rel_rise:.0%}): the loss measures calibration here."
+        )
+    if ("improving" in verdicts and not large) or (mostly_held and mild) or clearly:
         severity = Severity.INFO
-    elif "improving" in verdicts:
+    elif "improving" in verdicts and not clearly:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
             "held-out data is past its best checkpoint, whatever the metric's last digits say."
@@ -547,6 +577,54 @@ def _turned(
         return False
     y = tr.finite().after(onset).values
     return y.size >= p.sparse_train_points and bool(np.all(np.diff(y) < 0))
+
+
+def _improved_more(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
+    """Most task metrics improved after `onset`, and their median relative error reduction
+    beats the eval loss's relative rise (an unbounded higher-is-better metric has no error
+    to shrink and counts as not clearly improved)."""
+    metrics = {m.name: (m, h) for m, h in task_metrics(run)}
+    trends = metric_trends(run, onset, p.metric_gain_rel)
+    if not trends or 2 * sum(t.verdict == "improving" for t in trends) <= len(trends):
+        return False
+    cuts = []
+    for t in trends:
+        m, higher = metrics.get(t.name, (None, True))
+        vals = m.finite().values if m is not None else np.array([])
+        if t.verdict != "improving" or not vals.size or vals.min() < 0:
+            cuts.append(0.0)
+            continue
+        scale = 1.0 if vals.max() <= 1.0 else 100.0 if vals.max() <= 100.0 else None
+        if higher and scale is None:
+            cuts.append(0.0)
+            continue
+        err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
+        cuts.append((err_at - err_end) / err_at if err_at > 0 else 0.0)
+    return float(np.median(cuts)) > rel_rise
+
+
+def _risen_from_best(
+    e: np.ndarray, es: np.ndarray, i_min: int, sigma: float, p: Params
+) -> tuple[int, float, float] | None:
+    """(index, value, tail level) of the lowest raw eval when the tail of the evals after it
+    sits `large_rise_rel` and `k_noise` sigmas (of the evals from it on) above it, over
+    3+ evals, and the smoothed
+    tail is above the smoothed minimum by `min_rise_rel` too: a rise from the best
+    checkpoint that a rolling median's lifted minimum hid."""
+    i_best = int(np.argmin(e))
+    best = float(e[i_best])
+    if e.size - 1 - i_best < p.min_after_points or best <= 0:
+        return None
+    tail = tail_level(e[i_best + 1 :])
+    # the noise of the stretch judged (5+ evals from the best on), not of the learning
+    # drop before it, whose steep bends inflate second differences
+    if e.size - i_best >= 5:
+        sigma = noise(e[i_best:])
+    if tail - best < max(p.large_rise_rel * best, p.k_noise * sigma):
+        return None
+    if tail_level(es[i_min + 1 :]) < (1 + p.min_rise_rel) * float(es[i_min]):
+        return None
+    return i_best, best, tail
 
 
 def _trends_up(st: np.ndarray, e: np.ndarray, i_min: int, rel_rise: float, p: Params) -> bool:
