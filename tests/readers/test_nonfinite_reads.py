@@ -86,3 +86,45 @@ def test_a_total_outside_the_region_loss_line_is_not_the_loss(tmp_path: Path) ->
     body = "".join(f"step {s}: loss {1.0 - s / 100:.2f}, total {500 + s}\n" for s in (10, 20, 30))
     run = one_log(tmp_path, body)
     assert list(run.get("loss").values) == [0.9, 0.8, 0.7]
+
+
+# https://github.com/keras-team/keras/issues/6747 (verbatim): Keras' TerminateOnNaN message
+def test_keras_terminate_on_nan_message_is_a_nan_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, "Batch 6: Invalid loss, terminating training\n")
+    assert np.isnan(run.get("loss").values).all()
+    assert [e.kind for e in run.events] == ["nonfinite-loss"]
+
+
+def test_the_callbacks_format_string_quoted_is_no_nan(tmp_path: Path) -> None:
+    # keras/callbacks.py (Keras 2) quoted in a paste, beside a finite loss
+    body = (
+        "            print('Batch %d: Invalid loss, terminating training' % (batch))\n"
+        "step 1 loss: 0.9\nstep 2 loss: 0.8\n"
+    )
+    run = one_log(tmp_path, body)
+    assert np.isfinite(run.get("loss").values).all()
+    assert not any(e.kind == "nonfinite-loss" for e in run.events)
+
+
+# https://github.com/jayleicn/recurrent-transformer/issues/5 (verbatim): autograd anomaly mode
+_ANOMALY = (
+    '  File "src/train.py", line 131, in train_epoch\n'
+    "    loss.backward()\n"
+    "RuntimeError: Function 'LogSoftmaxBackward' returned nan values in its 0th output. \n"
+)
+
+
+def test_autograd_anomaly_message_is_a_nan_gradient(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _ANOMALY)
+    assert np.isnan(run.get("grad_norm").values).all()
+    assert run.get("loss") is None  # the loss itself is not said to be NaN
+
+
+def test_autograd_engine_source_quoted_is_no_nan_gradient(tmp_path: Path) -> None:
+    # torch/csrc/autograd/engine.cpp's message template quoted in a paste, beside a run
+    body = (
+        'ss << "Function \'" << fn.name() << "\' returned nan values in its " << i << "th output.";\n'
+        "step 1 loss: 0.9 grad_norm: 1.2\nstep 2 loss: 0.8 grad_norm: 1.1\n"
+    )
+    run = one_log(tmp_path, body)
+    assert np.isfinite(run.get("grad_norm").values).all()
