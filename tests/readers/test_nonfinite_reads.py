@@ -128,3 +128,29 @@ def test_autograd_engine_source_quoted_is_no_nan_gradient(tmp_path: Path) -> Non
     )
     run = one_log(tmp_path, body)
     assert np.isfinite(run.get("grad_norm").values).all()
+
+
+# MXNet Module.fit's epoch lines, as a public progress monitor quotes them (verbatim)
+_MXNET_MODULE = (
+    "Epoch[0] Time cost=50.885\n"
+    "Epoch[0] Batch [70]\tSpeed: 1.08 samples/sec\taccuracy=0.000000\n"
+    "Epoch[0] Train-accuracy=0.116071\n"
+    "Epoch[0] Train-cross-entropy=2.297981\n"
+    "Epoch[0] Time-cost=565.757 seconds\n"
+    "Epoch[0] Validation-accuracy=0.113854\n"
+    "Epoch[0] Validation-cross-entropy=2.301194\n"
+)
+
+
+def test_mxnet_module_train_cross_entropy_is_the_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _MXNET_MODULE)
+    assert list(run.get("loss").values) == [2.297981]
+    nan = one_log(tmp_path, _MXNET_MODULE.replace("=2.297981", "=nan"))
+    assert np.isnan(nan.get("loss").values).all()
+
+
+def test_mxnet_validation_cross_entropy_is_not_the_train_loss(tmp_path: Path) -> None:
+    body = _MXNET_MODULE.replace("Epoch[0] Train-cross-entropy=2.297981\n", "")
+    run = one_log(tmp_path, body)
+    assert run.get("loss") is None
+    assert kind("validation-cross-entropy") != "component_loss"
