@@ -291,8 +291,15 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?![a-z]))
 # A loss under an older name: PaddlePaddle's `avg_cost` / `Cost`, MXNet's `CrossEntropy=`
 # metric. Read as a part, so derived.py makes it the loss only where no `loss` is logged
 # (a `cost` next to a `loss` stays an extra); a `Time cost` is a time (matched first).
+# GluonCV's SSD scripts print their box-regression term as an mx.metric.Loss named after
+# its loss function (`CrossEntropy=12.25, SmoothL1=nan`): the objective they back-propagate
+# is the sum of the two (SSDMultiBoxLoss: cls + box), so SmoothL1 is a part of the loss
+# as CrossEntropy is, and a NaN there is a NaN loss. A bare `L1` stays a metric (an L1
+# distance is also an evaluation score). MXNet's Module.fit names the epoch's metric with a
+# hyphen: `Epoch[7] Train-cross-entropy=1.577511` (its `Validation-` twin stays unread).
 _COST = re.compile(
-    r"^(?:train_|training_|avg_|mean_)?(?:cost|cross_?entropy|cross-entropy)$", re.IGNORECASE
+    r"^(?:train[_-]|training[_-]|avg_|mean_)?(?:cost|cross_?entropy|cross-entropy|smooth_?l1)$",
+    re.IGNORECASE,
 )
 
 

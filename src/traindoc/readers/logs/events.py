@@ -117,7 +117,20 @@ EVENTS = (
             # the code of a pasted traceback ('raise ...("Model diverged ...")') is no event
             rb"|(?<![\"'`])Model diverged with loss = (?:NaN|nan|inf|Inf)"
             rb"|(?<![\"'`])Predicted boxes or scores contain Inf/NaN\. Training has diverged"
+            # Keras' TerminateOnNaN callback, on a NaN or Inf batch loss: "Batch 6: Invalid
+            # loss, terminating training" (its code prints the number with %d or {batch}: a
+            # quoted format string has no digits there, so it is no event)
+            rb"|\bBatch \d+: Invalid loss, terminating training"
         ),
+    ),
+    # PyTorch's autograd anomaly mode (torch.autograd.detect_anomaly / set_detect_anomaly,
+    # Lightning's detect_anomaly=True) stops the backward pass on the first NaN it meets:
+    # "RuntimeError: Function 'LogSoftmaxBackward' returned nan values in its 0th output."
+    # A gradient went NaN (the loss may still be finite): the gradient norm of that step is
+    # NaN. Its source in a pasted traceback quotes no function name with a number after it.
+    (
+        "nonfinite-gradients",
+        re.compile(rb"Function '\w+' returned (?:nan|inf) values in its \d+(?:st|nd|rd|th) output"),
     ),
 )
 
@@ -134,7 +147,9 @@ KEYS = {
         b"loss returned in",
         b"diverged with loss",
         b"Training has diverged",
+        b"Invalid loss, terminating",
     ),
+    "nonfinite-gradients": (b"values in its",),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum",),
     "one-class-predictions": (b"[[",),
@@ -152,6 +167,9 @@ SKIP_MESSAGE = re.compile(
     rb"Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
     rb"[Oo]verflow detected\.? [Ss]kipping step|Found overflow\. Skip step"
 )
+
+# Keras' TerminateOnNaN message: about the batch logged just before it, not a later one.
+_SAME_BATCH = re.compile(r"\bBatch \d+: Invalid loss, terminating training")
 
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
@@ -299,8 +317,14 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         )
     # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
     # step's own logged value stays: the warning is about a later batch)
+    # Keras' TerminateOnNaN runs at the end of the batch its progress bar has just printed
+    # ("39/100 [...] - loss: nan" then "Batch 38: Invalid loss", 0-based): that step's own
     nans = sorted(
-        {s + 1 for e in events if e.kind == "nonfinite-loss" and (s := count(e.step)) is not None}
+        {
+            s + (0 if _SAME_BATCH.search(e.text) else 1)
+            for e in events
+            if e.kind == "nonfinite-loss" and (s := count(e.step)) is not None
+        }
     )
     if nans:
         old = series.get("loss")
@@ -320,6 +344,32 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
             "loss", np.array([1.0]), np.array([np.nan]), None, f"{src(first)}: {first.text}"
         )
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
+    # autograd's anomaly mode: a NaN gradient in the step after the one logged before it
+    # (the backward of the batch that follows that log), never a finite norm replaced
+    bad_grads = [e for e in events if e.kind == "nonfinite-gradients"]
+    if bad_grads:
+        old = series.get("grad_norm")
+        at = sorted({s + 1 for e in bad_grads if (s := count(e.step)) is not None})
+        if at:
+            add = np.array(at, np.float64)
+            if old is not None:
+                add = add[~np.isin(add, old.steps)]
+                steps, vals = np.r_[old.steps, add], np.r_[old.values, np.full(add.size, np.nan)]
+                source = f"{old.source} + {add.size} autograd anomaly message(s)"
+            else:
+                steps, vals = add, np.full(add.size, np.nan)
+                source = f"{src(bad_grads[0])}: {bad_grads[0].text}"
+            series["grad_norm"] = Series.from_arrays("grad_norm", steps, vals, None, source)
+        elif old is None:
+            # no metric line to place it after: one point, its step ordinal
+            series["grad_norm"] = Series.from_arrays(
+                "grad_norm",
+                np.array([1.0]),
+                np.array([np.nan]),
+                None,
+                f"{src(bad_grads[0])}: {bad_grads[0].text}",
+            )
+            facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
     if _scale_series(over, series):
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
         # each message is one skipped step: numbered by their order as the scale's points

@@ -14,6 +14,10 @@ its quirks as facts the rules use:
 - a Keras model card prints the optimizer's config as a dict: settings, not a record;
 - OpenNMT-py names its training loss `xent` (and prints `ppl`, its exp): that is the loss;
   Torch7's ImageNet trainers print it as `Err` (their criterion's value);
+  pytorch-yolo2's region loss (and the YOLOv2 ports built on it: Fewshot_Detection,
+  Meta-YOLO, CME) prints `N: nGT 42, recall 1, proposals 35613, loss: x .., y .., w ..,
+  h .., conf .., cls .., total ..`: its terms after `loss:`, and `total` (their sum) is
+  the loss;
 - the skeleton-action trainers (MS-G3D, 2s-AGCN, CTR-GCN) print each eval as its own
   lines under a ctime stamp: `Eval epoch: 18`, `Mean test loss of 155 batches: 3.71.`,
   `Top1: 23.71%`, `Top5: 45.47%`: eval points at that epoch (`skeleton_eval`);
@@ -55,6 +59,7 @@ _DIALECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("torchtune", r"Step \x00 \| loss:"),
         ("opennmt", r"Step \x00/\x00; acc: +\x00; ppl: +\x00; xent: "),
         ("torch7", r"Epoch: \[\x00\]\[\x00/\x00\]\s+Time \x00 Err \x00"),
+        ("pytorch-yolo2", r"nGT \x00, recall \x00, proposals \x00, loss: x \x00, y \x00"),
         # fairseq-py 0.1 (2017): "| epoch 001  1000 / 331737 loss=9.57 (10.94), wps=18515"
         ("fairseq", r"num_updates|train_inner|\| wps |loss=\x00 \(\x00\), wps="),
         # (lines.espnet_range rewrites "1epoch:train:1-100batch:" as "epoch 1 train batch 100:")
@@ -283,7 +288,8 @@ def keras_optimizer(raw: bytes) -> list[tuple[str, object]]:
 
 # Dialects that print their training loss under a name of their own: OpenNMT-py's
 # `xent`; the Torch7 ImageNet trainers' `Err` (the criterion's value, not an error rate).
-_OWN_LOSS = {"opennmt": "xent", "torch7": "err"}
+# pytorch-yolo2's region loss: `total`, the sum of the x/y/w/h/conf/cls terms it prints.
+_OWN_LOSS = {"opennmt": "xent", "torch7": "err", "pytorch-yolo2": "total"}
 
 
 def clean(
