@@ -51,6 +51,21 @@ LINES = [
         25,
         {"loss": 8.108, "lr": 7e-5},
     ),
+    # ml-agents (issue #1814): "Std of Reward" is the spread of the episodes' returns
+    # behind the mean, its own series, not a second reward
+    (
+        "INFO:mlagents.trainers: PPOTest-0: NewLearner: Step: 19000. Mean Reward: -57.270. "
+        "Std of Reward: 0.000. Training.",
+        19000,
+        {"reward": -57.27, "episode_reward_std": 0.0},
+    ),
+    # ml-agents >= 0.16: a "Time Elapsed" field between the step and the reward
+    (
+        "[INFO] CubeAgentRays. Step: 10000. Time Elapsed: 111.441 s. Mean Reward: -14.656. "
+        "Std of Reward: 9.723. Training.",
+        10000,
+        {"reward": -14.656, "episode_reward_std": 9.723},
+    ),
     # mlx_lm GRPO: the grouped (within-prompt-group) std is the reward_std
     (
         "Iter 80: Train loss 0.000, Total rewards mean 0.250, Total rewards std 0.433, "

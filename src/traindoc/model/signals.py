@@ -20,6 +20,10 @@ class Signal(str, Enum):
     THROUGHPUT = "throughput"
     REWARD = "reward"
     REWARD_STD = "reward_std"
+    # The spread of the returns of the episodes a mean return averages (ml-agents'
+    # "Std of Reward", tianshou's "test_reward: X ± Y"): the noise of that mean, not
+    # reward_std, the spread inside a GRPO prompt group whose 0 means no advantage.
+    EPISODE_REWARD_STD = "episode_reward_std"
 
     def __str__(self) -> str:
         return self.value
@@ -195,6 +199,13 @@ ALIASES: dict[str, Signal] = {
             "grouped_rewards_std",
         ],
         Signal.REWARD_STD,
+    ),
+    **dict.fromkeys(
+        [
+            "episode_reward_std",
+            "std_of_reward",  # ml-agents: "Mean Reward: -0.020. Std of Reward: 0.140."
+        ],
+        Signal.EPISODE_REWARD_STD,
     ),
 }
 

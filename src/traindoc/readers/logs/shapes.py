@@ -861,6 +861,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         ):
             idx.insert(0, k - 1)
             k -= 2
+        idx = _of_phrase(toks, idx, used)
     elif (
         j >= 2
         and toks[j - 1].kind == "space"
@@ -878,6 +879,26 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
     return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+
+
+def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
+    """The key's words with "<word> of" before them when the whole phrase names a known
+    signal: ml-agents' "Mean Reward: -0.020. Std of Reward: 0.140." is the reward and the
+    spread of the episodes' rewards, not two rewards ("of" is a filler word otherwise: a
+    sentence's "the loss of 2.0" names no key)."""
+    k = idx[0] - 1
+    if (
+        k < 3
+        or toks[k].text != " "
+        or toks[k - 1].kind != "word"
+        or toks[k - 1].text.lower() != "of"
+        or toks[k - 2].text != " "
+        or toks[k - 3].kind != "word"
+        or k - 3 in used
+    ):
+        return idx
+    whole = " ".join([toks[k - 3].text, "of", *(toks[i].text for i in idx)])
+    return [k - 3, k - 1, *idx] if kind(whole) != "other" else idx
 
 
 def _cjk_key(text: str) -> bool:

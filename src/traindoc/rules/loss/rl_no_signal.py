@@ -12,6 +12,8 @@ from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
+# The spread of the episode returns behind each mean return (ml-agents' Std of Reward).
+EPISODE_STD = "episode_reward_std"
 # TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
 # reward_std 0 in every group.
 ZERO_STD_FRACTION = "frac_reward_zero_std"
@@ -73,6 +75,12 @@ class Params:
     # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
     # no improvement is left to make (a log that starts after it got there).
     solved_rate: float = 0.95
+    # With the spread of the episodes' returns logged beside each mean (ml-agents' "Std
+    # of Reward"), the noise is known without reading it off the curve: means that stay
+    # within a tenth of that spread at 5+ summaries from the first one on never moved
+    # the return distribution. Five, not three: a line, not a few points that agree.
+    band_points: int = 5
+    band_frac: float = 0.10
 
 
 def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
@@ -123,6 +131,66 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
             "Score sampled completions by hand to check the reward ranks them sensibly; then "
             "check the advantages (normalised, not ~0), the KL coefficient and clip range, the "
             "LR, and that the policy's trainable parameters are the ones updated."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _flat_from_start(p: Params, reward: Series, spread: Series) -> Hit | None:
+    """A mean return that never leaves its first summary's level: 5+ summaries from the
+    start of the run (the first one a logging interval in) whose means all lie within a
+    tenth of the episodes' own spread (the median `episode_reward_std`). Each mean
+    averages the episodes of its interval; a policy that got better at anything would
+    shift them by a visible part of that spread. Not judged when the spread is 0 (one
+    episode per summary, or every episode at the same capped return)."""
+    r = reward.finite()
+    n = len(r)
+    if n < p.band_points:
+        return None
+    sd = _at(spread.finite(), r.steps)
+    sd = sd[np.isfinite(sd)]
+    if sd.size < p.band_points:
+        return None
+    sigma = float(np.median(sd))
+    if not sigma > 0:
+        return None
+    steps, v = r.steps, r.values
+    gap = float(np.median(np.diff(steps)))
+    if not gap > 0 or steps[0] > 1.5 * gap:
+        return None  # the log starts mid-run: a plateau there can be the converged one
+    width = float(v.max() - v.min())
+    if width > p.band_frac * sigma:
+        return None
+    s0, s1 = int(steps[0]), int(steps[-1])
+    return Hit(
+        title=(
+            f"The mean reward does not move over {n} summaries from the start (steps "
+            f"{s0}-{s1}): it stays within {fmt(width)} of {fmt(float(np.median(v)))}, while "
+            f"the episodes' rewards spread {fmt(sigma)}"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "reward (flat from the start)",
+            "reward_start": float(v[0]),
+            "reward_end": float(v[-1]),
+            "reward_range": width,
+            "episode_reward_std": sigma,
+            "points": n,
+        },
+        explanation=(
+            "Each summary's mean reward averages the episodes finished in its interval, and "
+            "the std beside it is how much those episodes differ. From the first summary on, "
+            f"the means stay within {p.band_frac:.0%} of that spread: the distribution of "
+            "returns has not shifted at all, so the policy plays as it did at the start "
+            "(a random policy's level). Either the run is far too short for the task, or "
+            "the updates do not change the policy."
+        ),
+        prescription=(
+            "Compare with the task's published training budget (sparse or self-play tasks "
+            "need millions of steps); if the run is long enough, check that the policy's "
+            "parameters are updated (approx KL / clip fraction above 0) and that the reward "
+            "the agent receives is the one you intend (inspect a few episodes)."
         ),
         severity=Severity.WARNING,
     )
@@ -225,7 +293,7 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     severity=Severity.ERROR,
     params=Params(),
     requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}",),
-    uses=("grad_norm", *CLIPPED),
+    uses=("grad_norm", EPISODE_STD, *CLIPPED),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -266,6 +334,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is of the rate's range [0, 1] (5 points of success), not of its level: a rate at
     0.03 has no level to take 5% of, and one more success in 20 test episodes is
     noise, not learning.
+    A log that prints the spread of the episodes' returns beside each mean return
+    (ml-agents' "Mean Reward: X. Std of Reward: Y.", read as `episode_reward_std`)
+    is judged at 5+ summaries from the start of the run (the first a logging interval
+    in): means that all lie within a tenth of the median episode spread never moved
+    the distribution of returns, so the policy still plays as it did at the start (a
+    warning). The spread is the noise of each mean known without reading it off the
+    curve, which is why five points do; a log that starts mid-run is left alone (its
+    plateau can be the converged one), and so is a spread of 0 (one episode per
+    summary, or every episode at the same capped return).
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -300,6 +377,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
     zero_frac = run.get(ZERO_STD_FRACTION)
     spread = reward_spread(run)
+    ep_std = run.get(EPISODE_STD)
+    if (
+        std is None
+        and zero_frac is None
+        and reward is not None
+        and ep_std is not None
+        and (hit := _flat_from_start(p, reward, ep_std)) is not None
+    ):
+        yield hit
+        return
     if std is None and reward is None and zero_frac is None:
         if (margins := run.get(DPO_MARGINS)) is not None:
             yield from _dpo_no_margin(p, margins)
