@@ -205,7 +205,9 @@ def test_sb3_table_is_one_record_at_its_timesteps(tmp_path: Path) -> None:
     assert run.get("loss").steps.tolist() == [2048, 4096, 6144]
     assert run.get("reward").values.tolist() == pytest.approx([0.1, 0.2, 0.3])
     assert run.get("lr").values[0] == pytest.approx(3e-4)
-    assert run.get("kl").values[0] == pytest.approx(0.016806401)
+    # PPO's approx KL (old vs updated policy), not a GRPO `kl` (policy vs reference)
+    assert run.get("approx_kl").values[0] == pytest.approx(0.016806401)
+    assert "kl" not in run.series
     assert run.get("entropy").values[0] == pytest.approx(-1.38)
     assert not {"fps", "n_updates", "iterations", "total_timesteps"} & set(run.series)
 

@@ -184,6 +184,14 @@ ALIASES: dict[str, Signal] = {
             # DeepSpeed-Chat step 3: "average reward score: -7.80859375" under each step's
             # "epoch: 0|step: 3183|ppo_ep: 1|act_loss: ..." line (the reward model's mean)
             "average_reward_score",
+            # CleanRL: the return of each finished episode ("global_step=8199,
+            # episodic_return=-1052.5" printed, charts/episodic_return in TensorBoard)
+            "episodic_return",
+            "charts/episodic_return",
+            # RLlib's result dict / progress.csv: the mean return of the iteration's
+            # episodes (env_runners/ from Ray 2.10 on)
+            "episode_reward_mean",
+            "env_runners/episode_return_mean",
         ],
         Signal.REWARD,
     ),

@@ -50,7 +50,7 @@ _SB3_NAMES = {
     "eval/mean_reward": "eval_reward",
     "train/loss": "loss",
     "train/learning_rate": "lr",
-    "train/approx_kl": "kl",
+    "train/approx_kl": "approx_kl",
     "train/entropy_loss": "entropy",
 }
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})

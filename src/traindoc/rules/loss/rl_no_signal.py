@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -34,6 +35,31 @@ SUCCESS = (
     "rollout/success_rate",
     "train/success_rate",
 )
+
+# PPO's approx KL between the policy that collected the rollout and the updated one,
+# and the share of samples whose ratio was clipped, averaged over the epochs and
+# minibatches of an update (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer). Not
+# verl's actor/ppo_kl nor TRL GRPO's clip_ratio: with one update per rollout (their
+# default) those are on-policy and exactly 0 by construction.
+APPROX_KL = ("approx_kl", "train/approx_kl", "approxkl", "losses/approx_kl", "policy/approxkl_avg")
+CLIP_FRACTION = (
+    "clip_fraction",
+    "train/clip_fraction",
+    "clipfrac",
+    "losses/clipfrac",
+    "policy/clipfrac_avg",
+)
+# The policy's entropy (SB3's entropy_loss is its negative; SB2's policy_entropy).
+POLICY_ENTROPY = (
+    "entropy",
+    "train/entropy_loss",
+    "policy_entropy",
+    "losses/entropy",
+    "policy/entropy_avg",
+)
+# A GRPO reward function that scores the task itself (TRL logs each under rewards/<fn>,
+# /mean from 0.17): open-r1's accuracy_reward, the GSM8K recipes' correctness_reward_func.
+_TASK_REWARD = re.compile(r"^rewards?/[^/]*(?:accura|correct)[^/]*(?:/mean)?$")
 
 
 @dataclass(frozen=True)
@@ -81,6 +107,10 @@ class Params:
     # the return distribution. Five, not three: a line, not a few points that agree.
     band_points: int = 5
     band_frac: float = 0.10
+    # PPO's approx KL between the rollout policy and the updated one: (r - 1) - log r
+    # is ~(r - 1)^2 / 2, so 1e-10 is probabilities moved by ~1e-5 at most, which is
+    # float noise, not an update (a real one logs 1e-4 - 1e-2).
+    kl_eps: float = 1e-10
 
 
 def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
@@ -292,8 +322,11 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}",),
-    uses=("grad_norm", EPISODE_STD, *CLIPPED),
+    requires=(
+        f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
+        f"|{'|'.join(APPROX_KL)}",
+    ),
+    uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -344,6 +377,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     plateau can be the converged one), and so is a spread of 0 (one episode per
     summary, or every episode at the same capped return).
 
+    Two readings need no reward curve at all. A PPO run whose approx KL is ~0
+    (<= 1e-10) at each of 3+ logs, with the clip fraction exactly 0 wherever logged
+    (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
+    GRPO's clip_ratio, on-policy and 0 by construction with one update per rollout),
+    never changed its policy: an error when the entropy is the same number at every
+    log too, else a warning (one minibatch of one epoch also logs 0). It is reported
+    instead of a flat reward, which it explains. A GRPO reward function named for
+    the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
+    each of 10+ logs never scored a completion right, so the policy learns only what
+    the other (format) rewards pay for: a warning, when nothing else was found.
+
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
     and the run burns compute learning nothing. RL trainers log a loss that can
@@ -374,6 +418,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     members differ; make the reward less binary (partial credit); check that the
     completions are not all truncated at max_completion_length.
     """
+    if (frozen := _policy_frozen(run, p)) is not None:
+        yield frozen  # it explains a flat reward: the policy it measures never changed
+        return
+    found = list(_main(run, p))
+    if any(isinstance(h, Hit) for h in found):
+        yield from found
+        return
+    dead = _task_reward_dead(run, p)
+    yield from [dead] if dead is not None else found
+
+
+def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
+    """The reward-signal reading of `check` (its docstring)."""
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
     zero_frac = run.get(ZERO_STD_FRACTION)
     spread = reward_spread(run)
@@ -694,4 +751,118 @@ def _all_clipped(run: Run, p: Params) -> Series | None:
         s = run.get(name)
         if s is not None and len(s.finite()) and bool(np.all(s.finite().values >= p.clipped_all)):
             return s
+    return None
+
+
+def _first(run: Run, names: tuple[str, ...]) -> Series | None:
+    for name in names:
+        s = run.get(name)
+        if s is not None and len(s.finite()):
+            return s.finite()
+    return None
+
+
+def _policy_frozen(run: Run, p: Params) -> Hit | None:
+    """PPO whose policy never changes: the approx KL of every update ~0 (<= 1e-10) at
+    3+ logs, the clip fraction exactly 0 at each where it is logged, and the entropy
+    the same at every log where that is. The KL and the clip fraction compare the
+    updated policy with the one that collected the rollout; an update that moved it
+    makes both non-zero, and a policy that moves between rollouts changes its entropy.
+    An error when the entropy confirms it, else a warning (a single-minibatch,
+    single-epoch update also logs 0: its KL is taken before the step)."""
+    kl = _first(run, APPROX_KL)
+    if kl is None or len(kl) < p.min_all_dead:
+        return None
+    if not bool(np.all(np.abs(kl.values) <= p.kl_eps)):
+        return None
+    clip = _first(run, CLIP_FRACTION)
+    if clip is not None and not bool(np.all(clip.values == 0)):
+        return None
+    ent = _first(run, POLICY_ENTROPY)
+    still = None
+    if ent is not None and len(ent) >= 2:
+        e = ent.values
+        still = float(e.max() - e.min()) <= 1e-6 * max(1.0, float(np.abs(np.median(e))))
+        if not still:
+            return None  # the policy's entropy moved: it did change between rollouts
+    s0, s1 = int(kl.steps[0]), int(kl.steps[-1])
+    what = f"{kl.name} <= {p.kl_eps:g}" + (f", {clip.name} 0" if clip is not None else "")
+    if still:
+        assert ent is not None
+        what += f", {ent.name} {fmt(float(ent.values[0]))} throughout"
+    return Hit(
+        title=f"The policy never changes: {what} at all {len(kl)} logs (steps {s0}-{s1})",
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "policy frozen",
+            "approx_kl_max": float(np.max(np.abs(kl.values))),
+            "clip_fraction_max": float(np.max(clip.values)) if clip is not None else None,
+            "entropy_unchanged": still,
+            "points": len(kl),
+        },
+        explanation=(
+            "PPO logs how far each update moved the policy from the one that collected "
+            "the rollout: the approx KL and the share of clipped ratios. Both are 0 at "
+            "every log, so no update changed the policy"
+            + (
+                ", and its entropy is the same number at every log (the action "
+                "distribution is still the initial one)."
+                if still
+                else "."
+            )
+            + " The reward can only change through the environment, not through learning."
+        ),
+        prescription=(
+            "Check that the optimizer steps the policy's parameters (learning rate not 0, "
+            "the policy network's parameters in the optimizer and requiring grad), and that "
+            "the advantages are not all 0 (a constant reward, or advantages normalised away); "
+            "an update of one minibatch and one epoch also logs a KL of 0 (measured before "
+            "its step), so rule that out first."
+        ),
+        severity=None if still else Severity.WARNING,
+    )
+
+
+def _task_reward_dead(run: Run, p: Params) -> Hit | None:
+    """A GRPO task reward (a reward function named for accuracy / correctness) exactly 0
+    at each of 10+ logs while the run's reward is logged: not one completion was ever
+    right, so that function never made one completion better than another, and what
+    the policy learns comes from the other (format) rewards alone."""
+    for name, s in sorted(run.series.items()):
+        if not _TASK_REWARD.match(name):
+            continue
+        v = s.finite()
+        if len(v) < p.min_points or not bool(np.all(np.abs(v.values) <= p.std_eps)):
+            continue
+        s0, s1 = int(v.steps[0]), int(v.steps[-1])
+        total = run.get("reward")
+        rm = (
+            float(np.median(total.finite().values))
+            if total is not None and len(total.finite())
+            else None
+        )
+        return Hit(
+            title=(
+                f"The task reward never fires: {name} is 0 at every one of {len(v)} logs "
+                f"(steps {s0}-{s1})" + (f", while the total reward sits at {fmt(rm)}" if rm else "")
+            ),
+            step=s0,
+            end_step=s1,
+            evidence={"signal": f"{name} = 0", "dead_points": len(v), "reward_median": rm},
+            explanation=(
+                "GRPO learns from reward differences inside a group of completions. This "
+                "reward function gave 0 to every completion at every log: no answer was ever "
+                "scored right, so it never told a better completion from a worse one, and the "
+                "policy can only learn what the other reward functions (format, length) pay "
+                "for."
+            ),
+            prescription=(
+                "Score a few sampled completions with this reward function by hand: check the "
+                "answer extraction (tags, \\boxed{}, the dataset's solution column) and that "
+                "the task is within the model's reach (a few right answers per group); give "
+                "partial credit or start from an easier subset if none are."
+            ),
+            severity=Severity.WARNING,
+        )
     return None
