@@ -237,38 +237,72 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     return tail - head >= p.flat_rel * max(abs(head), abs(tail), p.std_eps)
 
 
-def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
+def _dpo_no_margin(run: Run, p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
     """DPO whose implicit reward margin is exactly 0 at every log (3+): the policy and
     the reference give every pair the same log-ratio, so the reference moves with the
     policy (a deepcopy sharing its weights, the same adapter) or nothing is updated."""
     m = margins.finite()
-    if len(m) < p.min_all_dead:
+    dead = bool(len(m)) and bool(np.all(np.abs(m.values) <= p.std_eps))
+    unscored = dead and _logps_zero(run, p, m.steps)
+    if len(m) < p.min_all_dead and not unscored:
         yield too_few(DPO_MARGINS, len(m), p.min_all_dead)
         return
-    if not bool(np.all(np.abs(m.values) <= p.std_eps)):
+    if not dead:
         return
     s0, s1 = int(m.steps[0]), int(m.steps[-1])
     yield Hit(
         title=(
-            f"No preference signal for {len(m)} log points (steps {s0}-{s1}): DPO's "
-            "rewards/margins is exactly 0 at every one"
+            f"No preference signal for {len(m)} log point{'s' if len(m) > 1 else ''} (steps "
+            f"{s0}-{s1}): DPO's rewards/margins is exactly 0 at every one"
+            + (", and so are logps/chosen and logps/rejected" if unscored else "")
         ),
         step=s0,
         end_step=s1,
-        evidence={"signal": DPO_MARGINS, "dead_points": len(m), "dead_frac": 1.0},
+        evidence={
+            "signal": DPO_MARGINS + (" + logps 0" if unscored else ""),
+            "dead_points": len(m),
+            "dead_frac": 1.0,
+        },
         explanation=(
             "The margin is beta x how much more the policy than the reference prefers the "
-            "chosen answer over the rejected one. It starts at 0 (the policy is the "
-            "reference) and moves with the first update; exactly 0 at every log means the "
-            "reference is the policy itself, or the policy is never updated. The loss then "
-            "stays at ln 2 = 0.6931."
+            "chosen answer over the rejected one. "
+            + (
+                "Here the summed log-probabilities of the chosen and rejected answers are "
+                "exactly 0 as well: a real answer's log-probability is below 0, so no "
+                "answer token was scored (all masked or truncated away). The margin, and "
+                "the gradient, are 0 whatever the model does; the loss stays at ln 2."
+                if unscored
+                else "It starts at 0 (the policy is the reference) and moves with the first "
+                "update; exactly 0 at every log means the reference is the policy itself, "
+                "or the policy is never updated. The loss then stays at ln 2 = 0.6931."
+            )
         ),
         prescription=(
-            "Load the reference model separately (from_pretrained again, or ref_model=None "
-            "with PEFT so the trainer disables the adapter), not as a deepcopy or the same "
-            "object; then check that the policy has trainable parameters."
+            "Inspect a collated batch: count the label positions that are not -100 for the "
+            "chosen and rejected answers (raise max_length / lower max_prompt_length, fix "
+            "the chat template's masking)."
+            if unscored
+            else "Load the reference model separately (from_pretrained again, or "
+            "ref_model=None with PEFT so the trainer disables the adapter), not as a "
+            "deepcopy or the same object; then check that the policy has trainable "
+            "parameters."
         ),
+        severity=Severity.WARNING if len(m) < p.min_all_dead else None,
     )
+
+
+def _logps_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
+    """DPO's summed log-probabilities of the chosen and rejected answers exactly 0 at
+    every one of `steps`: no answer token was scored. That makes a 0 margin certain at
+    any number of logs: it is the masking, not one early log before the first update."""
+    for name in ("logps/chosen", "logps/rejected"):
+        s = run.get(name)
+        if s is None or not len(s.finite()):
+            return False
+        at = _at(s.finite(), steps)
+        if not (np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps)):
+            return False
+    return True
 
 
 def reward_spread(run: Run) -> Series | None:
@@ -446,7 +480,7 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if std is None and reward is None and zero_frac is None:
         if (margins := run.get(DPO_MARGINS)) is not None:
-            yield from _dpo_no_margin(p, margins)
+            yield from _dpo_no_margin(run, p, margins)
         elif (rate := _success_rate(run)) is not None:
             yield from _success_flat(p, rate)
         return
