@@ -994,7 +994,16 @@ def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list
 
 def _best_suffix(words: list[str]) -> int:
     """How many trailing words name the value: the longest known name (a canonical
-    loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them."""
+    loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them.
+    A reward after "Best" / "Max" / "Min" keeps that word: DeepRL-Grounding's "Avg Reward
+    0.06, ..., Best Reward 0.184" prints a running extreme beside the reward, not a
+    second reward."""
+    if (
+        len(words) >= 2
+        and words[-1].lower() in ("reward", "return")
+        and words[-2].lower() in ("best", "max", "min")
+    ):
+        return 2
     for k in range(len(words), 0, -1):
         name = " ".join(words[-k:])
         base = _base_key(name).lower()
