@@ -15,6 +15,8 @@ from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
 # The spread of the episode returns behind each mean return (ml-agents' Std of Reward).
 EPISODE_STD = "episode_reward_std"
+# tianshou's test line: the epoch of the best test return so far (#0 = before training).
+BEST_EPOCH = "eval_best_reward_epoch"
 # TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
 # reward_std 0 in every group.
 ZERO_STD_FRACTION = "frac_reward_zero_std"
@@ -358,7 +360,7 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     params=Params(),
     requires=(
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
-        f"|{'|'.join(APPROX_KL)}",
+        f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}",
     ),
     uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
     core=True,
@@ -420,7 +422,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     instead of a flat reward, which it explains. A GRPO reward function named for
     the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
     each of 10+ logs never scored a completion right, so the policy learns only what
-    the other (format) rewards pay for: a warning, when nothing else was found.
+    the other (format) rewards pay for: a warning, when nothing else was found. So is a
+    tianshou run whose test line still names epoch #0 (the test before any training) as
+    the best after 3+ epochs: no trained policy scored above the untrained one.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -459,7 +463,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if any(isinstance(h, Hit) for h in found):
         yield from found
         return
-    dead = _task_reward_dead(run, p)
+    dead = _task_reward_dead(run, p) or _never_beats_start(run, p)
     yield from [dead] if dead is not None else found
 
 
@@ -900,3 +904,42 @@ def _task_reward_dead(run: Run, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _never_beats_start(run: Run, p: Params) -> Hit | None:
+    """tianshou's test line names the epoch of the best test return so far, and tests
+    the policy before any training as epoch #0. Still #0 after 3+ epochs: no trained
+    policy has scored above the untrained one on its own test, i.e. nothing learned
+    (or the training made it worse)."""
+    best = run.get(BEST_EPOCH)
+    if best is None or len(best.finite()) < p.min_all_dead:
+        return None
+    b = best.finite()
+    if not bool(np.all(b.values == 0)):
+        return None
+    ev = run.get("eval_reward")
+    lvl = float(ev.finite().values[0]) if ev is not None and len(ev.finite()) else None
+    s0, s1 = int(b.steps[0]), int(b.steps[-1])
+    return Hit(
+        title=(
+            "No epoch beats the untrained policy: the best test reward is still epoch #0's"
+            + (f" ({fmt(lvl)})" if lvl is not None else "")
+            + f" after {len(b)} epochs (steps {s0}-{s1})"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={"signal": f"{BEST_EPOCH} = 0", "dead_points": len(b), "eval_reward_first": lvl},
+        explanation=(
+            "The trainer tests the policy before any update (epoch #0) and after each "
+            "epoch, and names the epoch of the best test return so far. It is still #0: "
+            "after every epoch of training the test return is no better than the untrained "
+            "policy's, so the updates have not made the policy better at the task."
+        ),
+        prescription=(
+            "Watch a few test episodes: if the actions never change, check the reward the "
+            "environment returns (a constant, or a penalty the agent cannot avoid) and that "
+            "the policy's updates reach it (learning rate, gradients, the right network "
+            "being optimised); then the exploration (the entropy term, action noise)."
+        ),
+        severity=Severity.WARNING,
+    )
