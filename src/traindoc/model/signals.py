@@ -192,6 +192,9 @@ ALIASES: dict[str, Signal] = {
             # episodes (env_runners/ from Ray 2.10 on)
             "episode_reward_mean",
             "env_runners/episode_return_mean",
+            # stable-baselines PPO2 (from PR #142) and curl / RAD's eval.log: the mean
+            # return of the episodes since the last log
+            "mean_episode_reward",
         ],
         Signal.REWARD,
     ),
