@@ -353,7 +353,9 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     minimum=(
         "10 logged reward / reward_std points (3 when every one of them is dead, 1 when "
         "every completion is also clipped or the grad norm or advantages are dead too); "
-        "3 DPO reward margins; 10 success-rate logs (20 for a flat one)"
+        "3 DPO reward margins (1 when the logps are 0 too); 10 success-rate logs (20 for a "
+        "flat one); 5 mean rewards with their episode spread; 3 PPO approx-KL logs; 10 logs "
+        "of a task reward function; 3 tianshou test epochs"
     ),
     family="loss",
     severity=Severity.ERROR,
