@@ -205,7 +205,9 @@ def test_sb3_table_is_one_record_at_its_timesteps(tmp_path: Path) -> None:
     assert run.get("loss").steps.tolist() == [2048, 4096, 6144]
     assert run.get("reward").values.tolist() == pytest.approx([0.1, 0.2, 0.3])
     assert run.get("lr").values[0] == pytest.approx(3e-4)
-    assert run.get("kl").values[0] == pytest.approx(0.016806401)
+    # PPO's approx KL (old vs updated policy), not a GRPO `kl` (policy vs reference)
+    assert run.get("approx_kl").values[0] == pytest.approx(0.016806401)
+    assert "kl" not in run.series
     assert run.get("entropy").values[0] == pytest.approx(-1.38)
     assert not {"fps", "n_updates", "iterations", "total_timesteps"} & set(run.series)
 
@@ -291,3 +293,31 @@ def test_a_prose_line_that_starts_with_iteration_is_not_a_caffe_record(tmp_path:
     run = _one(tmp_path, body)
     assert run.series["loss"].values.tolist() == [2.5, 2.4, 2.3]
     assert "eval_loss" not in run.series
+
+
+def test_tianshou_bar_and_test_lines(tmp_path: Path) -> None:
+    """tianshou's trainer (issue #667, verbatim, its carriage returns lost so the test
+    line is glued to the next epoch's bar): the bar is numbered by env_step, and the
+    test line gives the eval return, its spread over the test episodes, and the epoch
+    of the best test return so far (#0: the untrained policy)."""
+    body = (
+        "Epoch #1: 2001it [00:36, 54.27it/s, env_step=2000, len=1001, loss/actor=11.228, "
+        "loss/critic1=0.062, loss/critic2=0.064, n/ep=0, n/st=1, rew=-943.40]"
+        "                          \n"
+        "Epoch #2:   0%|          | 1/2000 [00:00<00:37, 53.87it/s, env_step=2001, len=1001, "
+        "loss/actor=11.233, loss/critic1=0.061, loss/critic2=0.064, n/ep=0, n/st=1, "
+        "rew=-943.40]Epoch #1: test_reward: -943.400000 ± 0.000000, best_reward: "
+        "-943.400000 ± 0.000000 in #0\n"
+        "Epoch #2: 2001it [00:38, 52.39it/s, env_step=4000, len=2000, loss/actor=19.322, "
+        "loss/critic1=0.155, loss/critic2=0.158, n/ep=0, n/st=1, rew=-1884.80]"
+        "                          \n"
+        "Epoch #2: test_reward: -943.400000 ± 0.000000, best_reward: -943.400000 ± 0.000000 in #0\n"
+    )
+    run = _one(tmp_path, body)
+    assert run.get("loss/actor").steps.tolist() == [2000, 2001, 4000]
+    ev = run.get("eval_reward")
+    assert ev is not None and ev.values.tolist() == [-943.4, -943.4]
+    assert run.get("eval_episode_reward_std").values.tolist() == [0.0, 0.0]
+    assert run.get("eval_best_reward_epoch").values.tolist() == [0.0, 0.0]
+    # the bar's rew repeats while no episode ends (n/ep=0): not read as the reward
+    assert run.get("reward") is None and run.is_rl

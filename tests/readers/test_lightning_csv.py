@@ -130,3 +130,31 @@ def test_a_progress_csv_of_no_metrics_is_not_a_run(tmp_path: Path) -> None:
 
     (tmp_path / "progress.csv").write_text("task,done\nwrite docs,yes\n")
     assert not any(s.path.name == "progress.csv" for s in detect_dir(tmp_path))
+
+
+def test_rl_progress_csv_is_numbered_by_its_env_steps(tmp_path: Path) -> None:
+    """An RL progress.csv has no step column: its rows are numbered by the environment
+    steps so far (SB3's time/total_timesteps, baselines DDPG's total/steps), the x axis
+    of every RL curve; the counter is the step, not a metric. The first two rows of the
+    committed SB3 drone-hover log (verbatim header, trimmed rows)."""
+    p = tmp_path / "progress.csv"
+    p.write_text(
+        "time/total_timesteps,rollout/ep_rew_mean,time/fps,rollout/ep_len_mean\n"
+        "2048,19.20528098,161,13.25\n"
+        "4096,21.5,160,14.0\n"
+    )
+    run = load_checked(p)
+    reward = run.get("reward")
+    assert reward is not None and reward.steps.tolist() == [2048, 4096]
+    assert "time/total_timesteps" not in run.series
+    q = tmp_path / "ddpg"
+    q.mkdir()
+    (q / "progress.csv").write_text(
+        "rollout/return_history,total/steps,total/epochs\n-2081.4,2000,1\n-2200.7,4000,2\n"
+    )
+    assert load_checked(q / "progress.csv").get("reward").steps.tolist() == [2000, 4000]
+    # a step column of its own wins: the counter stays a series
+    r = tmp_path / "own"
+    r.mkdir()
+    (r / "progress.csv").write_text("step,total_timesteps,eprewmean\n1,2048,1.0\n2,4096,2.0\n")
+    assert load_checked(r / "progress.csv").get("reward").steps.tolist() == [1, 2]

@@ -51,6 +51,34 @@ LINES = [
         25,
         {"loss": 8.108, "lr": 7e-5},
     ),
+    # ml-agents (issue #1814): "Std of Reward" is the spread of the episodes' returns
+    # behind the mean, its own series, not a second reward
+    (
+        "INFO:mlagents.trainers: PPOTest-0: NewLearner: Step: 19000. Mean Reward: -57.270. "
+        "Std of Reward: 0.000. Training.",
+        19000,
+        {"reward": -57.27, "episode_reward_std": 0.0},
+    ),
+    # ml-agents >= 0.16: a "Time Elapsed" field between the step and the reward
+    (
+        "[INFO] CubeAgentRays. Step: 10000. Time Elapsed: 111.441 s. Mean Reward: -14.656. "
+        "Std of Reward: 9.723. Training.",
+        10000,
+        {"reward": -14.656, "episode_reward_std": 9.723},
+    ),
+    # DeepRL-Grounding (issue #7): "Best Reward" is the running best beside the reward
+    (
+        "Time 08h 36m 42s, Avg Reward 0.064, Avg Accuracy 0.22, Avg Ep length 5.26, "
+        "Best Reward 0.184",
+        1,
+        {"reward": 0.064, "best_reward": 0.184},
+    ),
+    # CleanRL (rl-blox PR #53): the return of each finished episode is the reward
+    (
+        "global_step=8199, episodic_return=-1052.5259566705017",
+        8199,
+        {"reward": -1052.5259566705017},
+    ),
     # mlx_lm GRPO: the grouped (within-prompt-group) std is the reward_std
     (
         "Iter 80: Train loss 0.000, Total rewards mean 0.250, Total rewards std 0.433, "
@@ -115,6 +143,7 @@ LINES = [
 @pytest.mark.parametrize("line,step,metrics", LINES, ids=[x[0][:40] for x in LINES])
 def test_line_layouts(tmp_path: Path, line: str, step: int, metrics: dict) -> None:
     run = _one(tmp_path, line + "\n")
+    assert not any(n.startswith("reward_") and n[7:].isdigit() for n in run.series), run.series
     for name, value in metrics.items():
         s = run.get(name)
         assert s is not None, f"{name} not read from {line!r}: {sorted(run.series)}"

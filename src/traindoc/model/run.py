@@ -250,7 +250,16 @@ class Run:
         """An RL trainer (GRPO/PPO): its logged loss is a surrogate that sits near 0 or
         rises legitimately, so rules that read the loss as a learning curve skip it."""
         return self.fact("task") == "rl" or any(
-            self.get(k) is not None for k in ("reward", "reward_std", "frac_reward_zero_std")
+            self.get(k) is not None
+            # an evaluation's return (SB3's eval/mean_reward, tianshou's test_reward) and
+            # the spread of the episodes' returns (ml-agents) are an RL trainer's too
+            for k in (
+                "reward",
+                "reward_std",
+                "frac_reward_zero_std",
+                "eval_reward",
+                "episode_reward_std",
+            )
         )
 
     @property

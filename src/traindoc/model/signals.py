@@ -20,6 +20,10 @@ class Signal(str, Enum):
     THROUGHPUT = "throughput"
     REWARD = "reward"
     REWARD_STD = "reward_std"
+    # The spread of the returns of the episodes a mean return averages (ml-agents'
+    # "Std of Reward", tianshou's "test_reward: X ± Y"): the noise of that mean, not
+    # reward_std, the spread inside a GRPO prompt group whose 0 means no advantage.
+    EPISODE_REWARD_STD = "episode_reward_std"
 
     def __str__(self) -> str:
         return self.value
@@ -180,6 +184,17 @@ ALIASES: dict[str, Signal] = {
             # DeepSpeed-Chat step 3: "average reward score: -7.80859375" under each step's
             # "epoch: 0|step: 3183|ppo_ep: 1|act_loss: ..." line (the reward model's mean)
             "average_reward_score",
+            # CleanRL: the return of each finished episode ("global_step=8199,
+            # episodic_return=-1052.5" printed, charts/episodic_return in TensorBoard)
+            "episodic_return",
+            "charts/episodic_return",
+            # RLlib's result dict / progress.csv: the mean return of the iteration's
+            # episodes (env_runners/ from Ray 2.10 on)
+            "episode_reward_mean",
+            "env_runners/episode_return_mean",
+            # stable-baselines PPO2 (from PR #142) and curl / RAD's eval.log: the mean
+            # return of the episodes since the last log
+            "mean_episode_reward",
         ],
         Signal.REWARD,
     ),
@@ -195,6 +210,13 @@ ALIASES: dict[str, Signal] = {
             "grouped_rewards_std",
         ],
         Signal.REWARD_STD,
+    ),
+    **dict.fromkeys(
+        [
+            "episode_reward_std",
+            "std_of_reward",  # ml-agents: "Mean Reward: -0.020. Std of Reward: 0.140."
+        ],
+        Signal.EPISODE_REWARD_STD,
     ),
 }
 

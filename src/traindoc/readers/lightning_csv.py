@@ -17,11 +17,25 @@ from typing import Any
 import numpy as np
 
 from traindoc.model import Fact, Input, Run
+from traindoc.model.signals import STEP_KEYS
 from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 
 _BATCH = 20_000
+
+# An RL logger's progress.csv numbers its rows by the environment steps taken so far,
+# not by a `step` column: SB3's time/total_timesteps, OpenAI baselines' total_timesteps
+# (PPO2 / A2C, misc/ in later versions) and total/steps (DDPG), RLlib's timesteps_total.
+# That counter is the run's x axis (a row is one logging interval, whose length in env
+# steps can change), so it is read as the step when the file has no step column.
+_ENV_STEP_KEYS = (
+    "time/total_timesteps",
+    "total_timesteps",
+    "misc/total_timesteps",
+    "total/steps",
+    "timesteps_total",
+)
 
 
 def _rank(raw: str, name: str) -> int:
@@ -56,6 +70,22 @@ def wandb_export(header: list[str], notes: Notes, path: Path) -> list[str]:
     return out
 
 
+def _env_steps(header: list[str], notes: Notes | None, path: Path) -> list[str]:
+    """The header with an RL env-step counter (_ENV_STEP_KEYS) renamed `step`, when it
+    has no step column of its own; else as it is."""
+    low = [h.strip().lower() for h in header]
+    if any(k in low for k in STEP_KEYS):
+        return header
+    key = next((k for k in _ENV_STEP_KEYS if k in low), None)
+    if key is None:
+        return header
+    out = list(header)
+    out[low.index(key)] = "step"
+    if notes is not None:
+        notes.add(path, f"steps: the environment steps of `{header[low.index(key)]}`")
+    return out
+
+
 def read(path: str | Path) -> Run:
     path = Path(path)
     csv_path = path / "metrics.csv" if path.is_dir() else path
@@ -68,12 +98,16 @@ def read(path: str | Path) -> Run:
             if not header or not any(h.strip() for h in header):
                 raise ReadError(csv_path, "file is empty or has no header row")
             header = wandb_export(header, notes, csv_path)
+            header = _env_steps(header, notes, csv_path)
             batch: list[dict[str, Any]] = []
             where: list[int] = []
             for row in reader:
                 line = reader.line_num
                 if row == header or ("step" in row and all(to_float(c) is None for c in row)):
                     header = row  # the header rewritten with new keys
+                    continue
+                if _env_steps(row, None, csv_path) != row:  # an RL header repeated
+                    header = _env_steps(row, notes, csv_path)
                     continue
                 if len(row) != len(header):
                     if row:

@@ -50,7 +50,7 @@ _SB3_NAMES = {
     "eval/mean_reward": "eval_reward",
     "train/loss": "loss",
     "train/learning_rate": "lr",
-    "train/approx_kl": "kl",
+    "train/approx_kl": "approx_kl",
     "train/entropy_loss": "entropy",
 }
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
@@ -111,6 +111,23 @@ _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
 # -- Caffe (glog) ---------------------------------------------------------------------------
 _GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*")
 _CAFFE_ITER = re.compile(rb"Iteration (\d+)(, Testing net \(#\d+\))?")
+# tianshou's trainer: a tqdm bar per epoch, "Epoch #1: 2001it [00:36, 54.27it/s,
+# env_step=2000, len=1001, loss/actor=11.228, n/ep=0, n/st=1, rew=-943.40]", numbered by
+# its env_step (the run's env steps), and after it the epoch's test line "Epoch #1:
+# test_reward: -943.400000 ± 0.000000, best_reward: -943.400000 ± 0.000000 in #0": the
+# deterministic test return, the spread of the test episodes, and the epoch of the best
+# test return so far (#0: the test before any training). A paste can glue the test line
+# to the bar before it (its carriage returns lost), so it is searched, not matched.
+_TIANSHOU_BAR = re.compile(rb"Epoch #(\d+): [^\[\]]*\[[^\]]*?\benv_step=(\d+)([^\]]*)\]")
+_TIANSHOU_PAIR = re.compile(rb"([A-Za-z_][\w/]*)=([-+\w.]+)")
+_TIANSHOU_TEST = re.compile(
+    rb"Epoch #(\d+): test_reward: (\S+) \xc2\xb1 (\S+), best_reward: (\S+) \xc2\xb1 (\S+) in #(\d+)"
+)
+# its bar's names -> ours. Not "rew": the mean return of the episodes the last collect
+# finished, repeated as it was when none did (n/ep=0), so a run of equal values there is
+# no flat reward; it keeps its own name.
+_TIANSHOU_NAMES: dict[str, str] = {}
+_TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
 _CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #")
 
@@ -162,6 +179,8 @@ class Layouts:
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
+        if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
+            return True
         if c in b"[TV " and c and self._summary(no, text):
             return True
         if c == b"-" and _DASHES.match(text):
@@ -198,6 +217,38 @@ class Layouts:
         self.close_table()
         self.close_block()
         self.close_outputs()
+
+    # -- tianshou -----------------------------------------------------------------------------
+    def _tianshou(self, no: int, text: bytes) -> bool:
+        bar = _TIANSHOU_BAR.search(text)
+        test = _TIANSHOU_TEST.search(text)
+        if bar is None and test is None:
+            return False
+        if bar is not None:
+            step, ep = float(bar.group(2)), float(bar.group(1))
+            vals = []
+            for k, raw in _TIANSHOU_PAIR.findall(bar.group(3)):
+                key = k.decode()
+                if key in _TIANSHOU_SKIP or (v := parse(raw)) is None:
+                    continue
+                vals.append((_TIANSHOU_NAMES.get(key) or metric_name(key, "", "") or key, v))
+            self._at = (step, ep)
+            self.log.add_loose(no, vals, step, SRC_STEP, ep)
+        if test is not None:
+            got = [parse(g) for g in test.group(2, 3, 4, 5)]
+            if all(v is not None for v in got):
+                rew, std, _best, _ = got
+                vals = [
+                    ("eval_reward", rew),
+                    ("eval_episode_reward_std", std),
+                    ("eval_best_reward_epoch", float(test.group(6))),
+                ]
+                # at the last bar's step: in a glued paste that is the next epoch's first
+                # bar, one env step on (numbering it back would read as a restart)
+                ep, step = float(test.group(1)), self._at[0]
+                src = SRC_STEP if step == step else SRC_EPOCH_ONLY
+                self.log.add_loose(no, vals, step if step == step else ep, src, ep, is_eval=True)
+        return True
 
     # -- Caffe --------------------------------------------------------------------------------
     def _caffe(self, no: int, msg: bytes) -> bool:

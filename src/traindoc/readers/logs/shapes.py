@@ -871,6 +871,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         ):
             idx.insert(0, k - 1)
             k -= 2
+        idx = _of_phrase(toks, idx, used)
     elif (
         j >= 2
         and toks[j - 1].kind == "space"
@@ -888,6 +889,26 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
     return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+
+
+def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
+    """The key's words with "<word> of" before them when the whole phrase names a known
+    signal: ml-agents' "Mean Reward: -0.020. Std of Reward: 0.140." is the reward and the
+    spread of the episodes' rewards, not two rewards ("of" is a filler word otherwise: a
+    sentence's "the loss of 2.0" names no key)."""
+    k = idx[0] - 1
+    if (
+        k < 3
+        or toks[k].text != " "
+        or toks[k - 1].kind != "word"
+        or toks[k - 1].text.lower() != "of"
+        or toks[k - 2].text != " "
+        or toks[k - 3].kind != "word"
+        or k - 3 in used
+    ):
+        return idx
+    whole = " ".join([toks[k - 3].text, "of", *(toks[i].text for i in idx)])
+    return [k - 3, k - 1, *idx] if kind(whole) != "other" else idx
 
 
 def _cjk_key(text: str) -> bool:
@@ -983,7 +1004,16 @@ def _is_key(toks: list[_Tok], j: int, t: int, used: set[int]) -> tuple[str, list
 
 def _best_suffix(words: list[str]) -> int:
     """How many trailing words name the value: the longest known name (a canonical
-    loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them."""
+    loss inside a longer loss-like phrase: "steps loss" is the loss), else all of them.
+    A reward after "Best" / "Max" / "Min" keeps that word: DeepRL-Grounding's "Avg Reward
+    0.06, ..., Best Reward 0.184" prints a running extreme beside the reward, not a
+    second reward."""
+    if (
+        len(words) >= 2
+        and words[-1].lower() in ("reward", "return")
+        and words[-2].lower() in ("best", "max", "min")
+    ):
+        return 2
     for k in range(len(words), 0, -1):
         name = " ".join(words[-k:])
         base = _base_key(name).lower()

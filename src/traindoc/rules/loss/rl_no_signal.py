@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,6 +13,10 @@ from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 
+# The spread of the episode returns behind each mean return (ml-agents' Std of Reward).
+EPISODE_STD = "episode_reward_std"
+# tianshou's test line: the epoch of the best test return so far (#0 = before training).
+BEST_EPOCH = "eval_best_reward_epoch"
 # TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
 # reward_std 0 in every group.
 ZERO_STD_FRACTION = "frac_reward_zero_std"
@@ -32,6 +37,31 @@ SUCCESS = (
     "rollout/success_rate",
     "train/success_rate",
 )
+
+# PPO's approx KL between the policy that collected the rollout and the updated one,
+# and the share of samples whose ratio was clipped, averaged over the epochs and
+# minibatches of an update (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer). Not
+# verl's actor/ppo_kl nor TRL GRPO's clip_ratio: with one update per rollout (their
+# default) those are on-policy and exactly 0 by construction.
+APPROX_KL = ("approx_kl", "train/approx_kl", "approxkl", "losses/approx_kl", "policy/approxkl_avg")
+CLIP_FRACTION = (
+    "clip_fraction",
+    "train/clip_fraction",
+    "clipfrac",
+    "losses/clipfrac",
+    "policy/clipfrac_avg",
+)
+# The policy's entropy (SB3's entropy_loss is its negative; SB2's policy_entropy).
+POLICY_ENTROPY = (
+    "entropy",
+    "train/entropy_loss",
+    "policy_entropy",
+    "losses/entropy",
+    "policy/entropy_avg",
+)
+# A GRPO reward function that scores the task itself (TRL logs each under rewards/<fn>,
+# /mean from 0.17): open-r1's accuracy_reward, the GSM8K recipes' correctness_reward_func.
+_TASK_REWARD = re.compile(r"^rewards?/[^/]*(?:accura|correct)[^/]*(?:/mean)?$")
 
 
 @dataclass(frozen=True)
@@ -73,6 +103,16 @@ class Params:
     # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
     # no improvement is left to make (a log that starts after it got there).
     solved_rate: float = 0.95
+    # With the spread of the episodes' returns logged beside each mean (ml-agents' "Std
+    # of Reward"), the noise is known without reading it off the curve: means that stay
+    # within a tenth of that spread at 5+ summaries from the first one on never moved
+    # the return distribution. Five, not three: a line, not a few points that agree.
+    band_points: int = 5
+    band_frac: float = 0.10
+    # PPO's approx KL between the rollout policy and the updated one: (r - 1) - log r
+    # is ~(r - 1)^2 / 2, so 1e-10 is probabilities moved by ~1e-5 at most, which is
+    # float noise, not an update (a real one logs 1e-4 - 1e-2).
+    kl_eps: float = 1e-10
 
 
 def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
@@ -128,6 +168,66 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     )
 
 
+def _flat_from_start(p: Params, reward: Series, spread: Series) -> Hit | None:
+    """A mean return that never leaves its first summary's level: 5+ summaries from the
+    start of the run (the first one a logging interval in) whose means all lie within a
+    tenth of the episodes' own spread (the median `episode_reward_std`). Each mean
+    averages the episodes of its interval; a policy that got better at anything would
+    shift them by a visible part of that spread. Not judged when the spread is 0 (one
+    episode per summary, or every episode at the same capped return)."""
+    r = reward.finite()
+    n = len(r)
+    if n < p.band_points:
+        return None
+    sd = _at(spread.finite(), r.steps)
+    sd = sd[np.isfinite(sd)]
+    if sd.size < p.band_points:
+        return None
+    sigma = float(np.median(sd))
+    if not sigma > 0:
+        return None
+    steps, v = r.steps, r.values
+    gap = float(np.median(np.diff(steps)))
+    if not gap > 0 or steps[0] > 1.5 * gap:
+        return None  # the log starts mid-run: a plateau there can be the converged one
+    width = float(v.max() - v.min())
+    if width > p.band_frac * sigma:
+        return None
+    s0, s1 = int(steps[0]), int(steps[-1])
+    return Hit(
+        title=(
+            f"The mean reward does not move over {n} summaries from the start (steps "
+            f"{s0}-{s1}): it stays within {fmt(width)} of {fmt(float(np.median(v)))}, while "
+            f"the episodes' rewards spread {fmt(sigma)}"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "reward (flat from the start)",
+            "reward_start": float(v[0]),
+            "reward_end": float(v[-1]),
+            "reward_range": width,
+            "episode_reward_std": sigma,
+            "points": n,
+        },
+        explanation=(
+            "Each summary's mean reward averages the episodes finished in its interval, and "
+            "the std beside it is how much those episodes differ. From the first summary on, "
+            f"the means stay within {p.band_frac:.0%} of that spread: the distribution of "
+            "returns has not shifted at all, so the policy plays as it did at the start "
+            "(a random policy's level). Either the run is far too short for the task, or "
+            "the updates do not change the policy."
+        ),
+        prescription=(
+            "Compare with the task's published training budget (sparse or self-play tasks "
+            "need millions of steps); if the run is long enough, check that the policy's "
+            "parameters are updated (approx KL / clip fraction above 0) and that the reward "
+            "the agent receives is the one you intend (inspect a few episodes)."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _reward_rises(p: Params, reward: Series) -> bool:
     """The reward's last fifth is 5%+ (of its scale) above its first: the live batches
     still teach the policy something."""
@@ -139,38 +239,72 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     return tail - head >= p.flat_rel * max(abs(head), abs(tail), p.std_eps)
 
 
-def _dpo_no_margin(p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
+def _dpo_no_margin(run: Run, p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
     """DPO whose implicit reward margin is exactly 0 at every log (3+): the policy and
     the reference give every pair the same log-ratio, so the reference moves with the
     policy (a deepcopy sharing its weights, the same adapter) or nothing is updated."""
     m = margins.finite()
-    if len(m) < p.min_all_dead:
+    dead = bool(len(m)) and bool(np.all(np.abs(m.values) <= p.std_eps))
+    unscored = dead and _logps_zero(run, p, m.steps)
+    if len(m) < p.min_all_dead and not unscored:
         yield too_few(DPO_MARGINS, len(m), p.min_all_dead)
         return
-    if not bool(np.all(np.abs(m.values) <= p.std_eps)):
+    if not dead:
         return
     s0, s1 = int(m.steps[0]), int(m.steps[-1])
     yield Hit(
         title=(
-            f"No preference signal for {len(m)} log points (steps {s0}-{s1}): DPO's "
-            "rewards/margins is exactly 0 at every one"
+            f"No preference signal for {len(m)} log point{'s' if len(m) > 1 else ''} (steps "
+            f"{s0}-{s1}): DPO's rewards/margins is exactly 0 at every one"
+            + (", and so are logps/chosen and logps/rejected" if unscored else "")
         ),
         step=s0,
         end_step=s1,
-        evidence={"signal": DPO_MARGINS, "dead_points": len(m), "dead_frac": 1.0},
+        evidence={
+            "signal": DPO_MARGINS + (" + logps 0" if unscored else ""),
+            "dead_points": len(m),
+            "dead_frac": 1.0,
+        },
         explanation=(
             "The margin is beta x how much more the policy than the reference prefers the "
-            "chosen answer over the rejected one. It starts at 0 (the policy is the "
-            "reference) and moves with the first update; exactly 0 at every log means the "
-            "reference is the policy itself, or the policy is never updated. The loss then "
-            "stays at ln 2 = 0.6931."
+            "chosen answer over the rejected one. "
+            + (
+                "Here the summed log-probabilities of the chosen and rejected answers are "
+                "exactly 0 as well: a real answer's log-probability is below 0, so no "
+                "answer token was scored (all masked or truncated away). The margin, and "
+                "the gradient, are 0 whatever the model does; the loss stays at ln 2."
+                if unscored
+                else "It starts at 0 (the policy is the reference) and moves with the first "
+                "update; exactly 0 at every log means the reference is the policy itself, "
+                "or the policy is never updated. The loss then stays at ln 2 = 0.6931."
+            )
         ),
         prescription=(
-            "Load the reference model separately (from_pretrained again, or ref_model=None "
-            "with PEFT so the trainer disables the adapter), not as a deepcopy or the same "
-            "object; then check that the policy has trainable parameters."
+            "Inspect a collated batch: count the label positions that are not -100 for the "
+            "chosen and rejected answers (raise max_length / lower max_prompt_length, fix "
+            "the chat template's masking)."
+            if unscored
+            else "Load the reference model separately (from_pretrained again, or "
+            "ref_model=None with PEFT so the trainer disables the adapter), not as a "
+            "deepcopy or the same object; then check that the policy has trainable "
+            "parameters."
         ),
+        severity=Severity.WARNING if len(m) < p.min_all_dead else None,
     )
+
+
+def _logps_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
+    """DPO's summed log-probabilities of the chosen and rejected answers exactly 0 at
+    every one of `steps`: no answer token was scored. That makes a 0 margin certain at
+    any number of logs: it is the masking, not one early log before the first update."""
+    for name in ("logps/chosen", "logps/rejected"):
+        s = run.get(name)
+        if s is None or not len(s.finite()):
+            return False
+        at = _at(s.finite(), steps)
+        if not (np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps)):
+            return False
+    return True
 
 
 def reward_spread(run: Run) -> Series | None:
@@ -219,13 +353,18 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     minimum=(
         "10 logged reward / reward_std points (3 when every one of them is dead, 1 when "
         "every completion is also clipped or the grad norm or advantages are dead too); "
-        "3 DPO reward margins; 10 success-rate logs (20 for a flat one)"
+        "3 DPO reward margins (1 when the logps are 0 too); 10 success-rate logs (20 for a "
+        "flat one); 5 mean rewards with their episode spread; 3 PPO approx-KL logs; 10 logs "
+        "of a task reward function; 3 tianshou test epochs"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=(f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}",),
-    uses=("grad_norm", *CLIPPED),
+    requires=(
+        f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
+        f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}",
+    ),
+    uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -266,6 +405,28 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is of the rate's range [0, 1] (5 points of success), not of its level: a rate at
     0.03 has no level to take 5% of, and one more success in 20 test episodes is
     noise, not learning.
+    A log that prints the spread of the episodes' returns beside each mean return
+    (ml-agents' "Mean Reward: X. Std of Reward: Y.", read as `episode_reward_std`)
+    is judged at 5+ summaries from the start of the run (the first a logging interval
+    in): means that all lie within a tenth of the median episode spread never moved
+    the distribution of returns, so the policy still plays as it did at the start (a
+    warning). The spread is the noise of each mean known without reading it off the
+    curve, which is why five points do; a log that starts mid-run is left alone (its
+    plateau can be the converged one), and so is a spread of 0 (one episode per
+    summary, or every episode at the same capped return).
+
+    Two readings need no reward curve at all. A PPO run whose approx KL is ~0
+    (<= 1e-10) at each of 3+ logs, with the clip fraction exactly 0 wherever logged
+    (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
+    GRPO's clip_ratio, on-policy and 0 by construction with one update per rollout),
+    never changed its policy: an error when the entropy is the same number at every
+    log too, else a warning (one minibatch of one epoch also logs 0). It is reported
+    instead of a flat reward, which it explains. A GRPO reward function named for
+    the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
+    each of 10+ logs never scored a completion right, so the policy learns only what
+    the other (format) rewards pay for: a warning, when nothing else was found. So is a
+    tianshou run whose test line still names epoch #0 (the test before any training) as
+    the best after 3+ epochs: no trained policy scored above the untrained one.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -297,12 +458,35 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     members differ; make the reward less binary (partial credit); check that the
     completions are not all truncated at max_completion_length.
     """
+    if (frozen := _policy_frozen(run, p)) is not None:
+        yield frozen  # it explains a flat reward: the policy it measures never changed
+        return
+    found = list(_main(run, p))
+    if any(isinstance(h, Hit) for h in found):
+        yield from found
+        return
+    dead = _task_reward_dead(run, p) or _never_beats_start(run, p)
+    yield from [dead] if dead is not None else found
+
+
+def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
+    """The reward-signal reading of `check` (its docstring)."""
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
     zero_frac = run.get(ZERO_STD_FRACTION)
     spread = reward_spread(run)
+    ep_std = run.get(EPISODE_STD)
+    if (
+        std is None
+        and zero_frac is None
+        and reward is not None
+        and ep_std is not None
+        and (hit := _flat_from_start(p, reward, ep_std)) is not None
+    ):
+        yield hit
+        return
     if std is None and reward is None and zero_frac is None:
         if (margins := run.get(DPO_MARGINS)) is not None:
-            yield from _dpo_no_margin(p, margins)
+            yield from _dpo_no_margin(run, p, margins)
         elif (rate := _success_rate(run)) is not None:
             yield from _success_flat(p, rate)
         return
@@ -608,3 +792,156 @@ def _all_clipped(run: Run, p: Params) -> Series | None:
         if s is not None and len(s.finite()) and bool(np.all(s.finite().values >= p.clipped_all)):
             return s
     return None
+
+
+def _first(run: Run, names: tuple[str, ...]) -> Series | None:
+    for name in names:
+        s = run.get(name)
+        if s is not None and len(s.finite()):
+            return s.finite()
+    return None
+
+
+def _policy_frozen(run: Run, p: Params) -> Hit | None:
+    """PPO whose policy never changes: the approx KL of every update ~0 (<= 1e-10) at
+    3+ logs, the clip fraction exactly 0 at each where it is logged, and the entropy
+    the same at every log where that is. The KL and the clip fraction compare the
+    updated policy with the one that collected the rollout; an update that moved it
+    makes both non-zero, and a policy that moves between rollouts changes its entropy.
+    An error when the entropy confirms it, else a warning (a single-minibatch,
+    single-epoch update also logs 0: its KL is taken before the step)."""
+    kl = _first(run, APPROX_KL)
+    if kl is None or len(kl) < p.min_all_dead:
+        return None
+    if not bool(np.all(np.abs(kl.values) <= p.kl_eps)):
+        return None
+    clip = _first(run, CLIP_FRACTION)
+    if clip is not None and not bool(np.all(clip.values == 0)):
+        return None
+    ent = _first(run, POLICY_ENTROPY)
+    still = None
+    if ent is not None and len(ent) >= 2:
+        e = ent.values
+        still = float(e.max() - e.min()) <= 1e-6 * max(1.0, float(np.abs(np.median(e))))
+        if not still:
+            return None  # the policy's entropy moved: it did change between rollouts
+    s0, s1 = int(kl.steps[0]), int(kl.steps[-1])
+    what = f"{kl.name} <= {p.kl_eps:g}" + (f", {clip.name} 0" if clip is not None else "")
+    if still:
+        assert ent is not None
+        what += f", {ent.name} {fmt(float(ent.values[0]))} throughout"
+    return Hit(
+        title=f"The policy never changes: {what} at all {len(kl)} logs (steps {s0}-{s1})",
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "policy frozen",
+            "approx_kl_max": float(np.max(np.abs(kl.values))),
+            "clip_fraction_max": float(np.max(clip.values)) if clip is not None else None,
+            "entropy_unchanged": still,
+            "points": len(kl),
+        },
+        explanation=(
+            "PPO logs how far each update moved the policy from the one that collected "
+            "the rollout: the approx KL and the share of clipped ratios. Both are 0 at "
+            "every log, so no update changed the policy"
+            + (
+                ", and its entropy is the same number at every log (the action "
+                "distribution is still the initial one)."
+                if still
+                else "."
+            )
+            + " The reward can only change through the environment, not through learning."
+        ),
+        prescription=(
+            "Check that the optimizer steps the policy's parameters (learning rate not 0, "
+            "the policy network's parameters in the optimizer and requiring grad), and that "
+            "the advantages are not all 0 (a constant reward, or advantages normalised away); "
+            "an update of one minibatch and one epoch also logs a KL of 0 (measured before "
+            "its step), so rule that out first."
+        ),
+        severity=None if still else Severity.WARNING,
+    )
+
+
+def _task_reward_dead(run: Run, p: Params) -> Hit | None:
+    """A GRPO task reward (a reward function named for accuracy / correctness) exactly 0
+    at each of 10+ logs while the run's reward is logged: not one completion was ever
+    right, so that function never made one completion better than another, and what
+    the policy learns comes from the other (format) rewards alone."""
+    for name, s in sorted(run.series.items()):
+        if not _TASK_REWARD.match(name):
+            continue
+        v = s.finite()
+        if len(v) < p.min_points or not bool(np.all(np.abs(v.values) <= p.std_eps)):
+            continue
+        s0, s1 = int(v.steps[0]), int(v.steps[-1])
+        total = run.get("reward")
+        rm = (
+            float(np.median(total.finite().values))
+            if total is not None and len(total.finite())
+            else None
+        )
+        return Hit(
+            title=(
+                f"The task reward never fires: {name} is 0 at every one of {len(v)} logs "
+                f"(steps {s0}-{s1})" + (f", while the total reward sits at {fmt(rm)}" if rm else "")
+            ),
+            step=s0,
+            end_step=s1,
+            evidence={"signal": f"{name} = 0", "dead_points": len(v), "reward_median": rm},
+            explanation=(
+                "GRPO learns from reward differences inside a group of completions. This "
+                "reward function gave 0 to every completion at every log: no answer was ever "
+                "scored right, so it never told a better completion from a worse one, and the "
+                "policy can only learn what the other reward functions (format, length) pay "
+                "for."
+            ),
+            prescription=(
+                "Score a few sampled completions with this reward function by hand: check the "
+                "answer extraction (tags, \\boxed{}, the dataset's solution column) and that "
+                "the task is within the model's reach (a few right answers per group); give "
+                "partial credit or start from an easier subset if none are."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _never_beats_start(run: Run, p: Params) -> Hit | None:
+    """tianshou's test line names the epoch of the best test return so far, and tests
+    the policy before any training as epoch #0. Still #0 after 3+ epochs: no trained
+    policy has scored above the untrained one on its own test, i.e. nothing learned
+    (or the training made it worse)."""
+    best = run.get(BEST_EPOCH)
+    if best is None or len(best.finite()) < p.min_all_dead:
+        return None
+    b = best.finite()
+    if not bool(np.all(b.values == 0)):
+        return None
+    ev = run.get("eval_reward")
+    lvl = float(ev.finite().values[0]) if ev is not None and len(ev.finite()) else None
+    s0, s1 = int(b.steps[0]), int(b.steps[-1])
+    return Hit(
+        title=(
+            "No epoch beats the untrained policy: the best test reward is still epoch #0's"
+            + (f" ({fmt(lvl)})" if lvl is not None else "")
+            + f" after {len(b)} epochs (steps {s0}-{s1})"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={"signal": f"{BEST_EPOCH} = 0", "dead_points": len(b), "eval_reward_first": lvl},
+        explanation=(
+            "The trainer tests the policy before any update (epoch #0) and after each "
+            "epoch, and names the epoch of the best test return so far. It is still #0: "
+            "after every epoch of training the test return is no better than the untrained "
+            "policy's, so the updates have not made the policy better at the task."
+        ),
+        prescription=(
+            "Watch a few test episodes: if the actions never change, check the reward the "
+            "environment returns (a constant, or a penalty the agent cannot avoid) and that "
+            "the policy's updates reach it (learning rate, gradients, the right network "
+            "being optimised); then the exploration (the entropy term, action noise)."
+        ),
+        severity=Severity.WARNING,
+    )
