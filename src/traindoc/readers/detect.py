@@ -279,6 +279,10 @@ def is_console(path: Path) -> bool:
         return False
     if not path.suffix and not _looks_text(head):
         return False  # a bare name says nothing: a binary called "log" is not read further
+    from traindoc.readers.logs.text import json_array_lines
+
+    if (flat := json_array_lines(path)) is not None:  # Chainer's LogReport `log`
+        return _text_head(flat[:_SNIFF])
     return _text_head(head) or (
         path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head))
     )

@@ -90,6 +90,8 @@ _NAME_OK = re.compile(r"[^'\"=,\\`{}]+")
 # MXNet names a metric by its split with a dash ("Train-accuracy", "Validation-accuracy"):
 # the split is a prefix, as in train_accuracy, so an eval one reads as eval.
 _SPLIT_DASH = re.compile(r"^(train|validation)-(?=[a-z])")
+# Chainer's LogReport / PrintReport keys: "main/<name>", "validation/main/<name>".
+_CHAINER = re.compile(r"^(validation/)?main/(?=[a-z])")
 
 
 def metric_name(key: str, unit: str, context: str) -> str | None:
@@ -114,6 +116,10 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = _SPLIT_DASH.sub(r"\1_", low.replace(" ", "_"))
+    if m := _CHAINER.match(name):
+        # Chainer's reporter names a value by the link that reported it: "main/loss" is the
+        # main model's loss, "validation/main/loss" the same loss under its Evaluator
+        name = ("val_" if m.group(1) else "") + name[m.end() :]
     if unit == "%" and (split := _SPLIT_SHARE.get(name)):
         return split
     if (

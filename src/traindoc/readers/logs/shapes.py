@@ -877,7 +877,29 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     phrase = [toks[i].text for i in idx]
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
-    return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+    key = " ".join(toks[i].text for i in idx)
+    if keep == len(phrase) and (stat := _stat_of(toks, idx[0], used)) is not None:
+        # ml-agents' "Mean Reward: -0.019. Std of Reward: 0.078.": the spread of the
+        # reward, not a second reward column; it is named as its statistic ("reward std")
+        return f"{key} {toks[stat].text}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
+    return key + qual, sep, opened, idx + qual_idx
+
+
+# A statistic named before "of" and the metric it summarises: "Std of Reward".
+_STATS_OF = frozenset({"std", "stddev", "stdev", "variance", "var"})
+
+
+def _stat_of(toks: list[_Tok], first: int, used: set[int]) -> int | None:
+    """The token index of the statistic word when the key starting at `first` is
+    preceded by "<stat> of " (ml-agents' "Std of Reward"), else None."""
+    k = first - 4
+    if k < 0 or not all(toks[i].kind == "space" and toks[i].text == " " for i in (k + 1, k + 3)):
+        return None
+    if toks[k + 2].kind != "word" or toks[k + 2].text.lower() != "of":
+        return None
+    if toks[k].kind != "word" or k in used or toks[k].text.lower() not in _STATS_OF:
+        return None
+    return k
 
 
 def _cjk_key(text: str) -> bool:

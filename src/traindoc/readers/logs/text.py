@@ -14,7 +14,9 @@ second run starts, and makes each part a `Run`.
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
+import json
 import math
 import re
 import sys
@@ -1160,12 +1162,38 @@ def _feed(path: Path, rx: re.Pattern[bytes] | None) -> TextLog:
     try:
         if str(path) == "-":
             log.feed(sys.stdin.buffer)
+        elif (flat := json_array_lines(path)) is not None:
+            log.feed(io.BytesIO(flat))
         else:
             with path.open("rb") as f:
                 log.feed(f)
     except OSError as exc:
         raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
     return log
+
+
+# A whole file that is one indented JSON array of records: Chainer's LogReport writes its
+# `log` so ("[\n    {\n        \"main/loss\": 2.21, ..."), one key per line. Line by line
+# no record is whole; read as one JSON value it is one record a line, as a JSONL log is.
+_JSON_ARRAY = re.compile(rb"\A\s*\[\s*\{\s*\"")
+_MAX_ARRAY = 64 << 20  # a bigger file is read line by line, as before
+
+
+def json_array_lines(path: Path) -> bytes | None:
+    """The records of a file that is one JSON array of flat objects, one compact object
+    a line; None for any other file (or one too big, or not valid JSON)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(256)
+            if not _JSON_ARRAY.match(head) or path.stat().st_size > _MAX_ARRAY:
+                return None
+            data = head + f.read()
+        items = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
+        return None
+    return b"".join(json.dumps(e).encode() + b"\n" for e in items)
 
 
 # Settings that give the LR: a value stated in words does not override them.
