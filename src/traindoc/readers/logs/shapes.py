@@ -880,8 +880,10 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     key = " ".join(toks[i].text for i in idx)
     if keep == len(phrase) and (stat := _stat_of(toks, idx[0], used)) is not None:
         # ml-agents' "Mean Reward: -0.019. Std of Reward: 0.078.": the spread of the
-        # reward, not a second reward column; it is named as its statistic ("reward std")
-        return f"{key} {toks[stat].text}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
+        # reward over the summary's episodes, not a second reward column. It keeps its
+        # whole phrase ("std_of_reward"): a group-relative trainer's reward_std (the
+        # learning signal of GRPO) it is not, and one episode per summary prints 0.000
+        return f"{toks[stat].text} of {key}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
     return key + qual, sep, opened, idx + qual_idx
 
 

@@ -1,0 +1,151 @@
+"""Reader fixes found on logs of trainers the corpus had few of (readers18): Chainer's
+LogReport `log` (one indented JSON array of records) and its `main/` / `validation/main/`
+key prefixes, ml-agents' "Std of Reward" beside its "Mean Reward", and an RL logger's
+progress.csv stepped by its environment steps rather than its row number.
+
+Each fix is built on the real lines (source quoted) and has a near miss it must leave alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import one_log
+from traindoc.readers import lightning_csv
+from traindoc.readers.detect import detect_file
+
+
+def _values(run, name: str) -> list[float]:
+    return [float(v) for v in run.get(name).values]
+
+
+def _steps(run, name: str) -> list[float]:
+    return [float(s) for s in run.get(name).steps]
+
+
+# -- 1. Chainer's LogReport file: one indented JSON array of records ---------------------
+
+# crcrpar/chainer-VAE result/log @ fa310bf (first two records, verbatim)
+_CHAINER_LOG = "\n".join(
+    [
+        "[",
+        "    {",
+        '        "main/loss": 148.2299977238973, ',
+        '        "iteration": 600, ',
+        '        "epoch": 1, ',
+        '        "validation/main/loss": 125.68832977294922',
+        "    }, ",
+        "    {",
+        '        "main/loss": 123.16410636901855, ',
+        '        "iteration": 1200, ',
+        '        "epoch": 2, ',
+        '        "validation/main/loss": 119.16097625732422',
+        "    }",
+        "]",
+    ]
+)
+
+
+def test_chainer_logreport_array_is_read_a_record_at_a_time(tmp_path: Path) -> None:
+    # before: no line held a whole record, and the file was "not a recognised training log"
+    run = one_log(tmp_path, _CHAINER_LOG, name="log")
+    assert _steps(run, "loss") == [600.0, 1200.0]
+    assert _values(run, "loss") == [148.2299977238973, 123.16410636901855]
+    assert _values(run, "eval_loss") == [125.68832977294922, 119.16097625732422]
+
+
+def test_chainer_logreport_file_is_detected_by_its_content(tmp_path: Path) -> None:
+    p = tmp_path / "log"
+    p.write_text(_CHAINER_LOG)
+    src = detect_file(p)
+    assert src is not None and src.kind == "console"
+
+
+def test_a_json_array_of_settings_is_no_log(tmp_path: Path) -> None:
+    # near miss: an array of objects that hold no metric is not read as a training log
+    p = tmp_path / "log"
+    p.write_text('[\n    {\n        "name": "a",\n        "path": "/x"\n    }\n]\n')
+    assert detect_file(p) is None
+
+
+# Chainer 1.16 examples/mnist/train_mnist.py output quoted in a public README (PrintReport
+# table, verbatim lines): the same prefixes name the table's columns
+_PRINT_REPORT = (
+    "epoch       main/loss   validation/main/loss  main/accuracy  validation/main/accuracy\n"
+    "1           0.192325    0.092044              0.941333       0.9694                    \n"
+    "2           0.0741603   0.0772249             0.976783       0.9752                    \n"
+    "3           0.0490249   0.0818211             0.984617       0.9769                    \n"
+)
+
+
+def test_chainer_print_report_main_loss_is_the_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _PRINT_REPORT)
+    assert _values(run, "loss") == [0.192325, 0.0741603, 0.0490249]
+    assert _values(run, "eval_loss") == [0.092044, 0.0772249, 0.0818211]
+
+
+def test_a_main_prefix_inside_a_name_is_kept(tmp_path: Path) -> None:
+    # near miss: only a leading "main/" is Chainer's reporter prefix
+    body = "".join(f"step {i} loss {v} domain/main/acc 0.5\n" for i, v in [(1, 2.0), (2, 1.5)])
+    run = one_log(tmp_path, body)
+    assert _values(run, "loss") == [2.0, 1.5]
+
+
+# -- 2. ml-agents: "Std of Reward" is the reward's spread, not a second reward -----------
+
+# Unity-Technologies/ml-agents#182 (verbatim, as quoted in the issue)
+_MLAGENTS = (
+    "> Step: 10000. Mean Reward: -0.019164564192888086. Std of Reward: 0.0786144832296523.\n"
+    "> Step: 20000. Mean Reward: -0.02087563569116967. Std of Reward: 0.08042892856530069.\n"
+    "> Step: 30000. Mean Reward: -0.020126928243850463. Std of Reward: 0.08035407475490902.\n"
+)
+
+
+def test_mlagents_std_of_reward_is_no_second_reward(tmp_path: Path) -> None:
+    # before: the std became a junk "reward_1" series beside the reward. It is the spread
+    # over the summary's episodes, not GRPO's group reward_std, so it keeps its own name
+    run = one_log(tmp_path, _MLAGENTS)
+    assert "reward_1" not in run.series and "reward_std" not in run.series
+    assert _values(run, "std_of_reward")[0] == 0.0786144832296523
+    assert _values(run, "reward")[0] == -0.019164564192888086
+    assert _steps(run, "reward") == [10000.0, 20000.0, 30000.0]
+
+
+def test_a_std_without_of_is_read_as_before(tmp_path: Path) -> None:
+    # near miss: "<name> of <name>" with no statistic word keeps its last word as the key
+    body = "".join(f"Step: {s}. Mean Reward: {r}. Loss of Policy: {p}.\n" for s, r, p in
+                   [(1, 0.1, 2.0), (2, 0.2, 1.5)])  # fmt: skip
+    run = one_log(tmp_path, body)
+    assert _values(run, "reward") == [0.1, 0.2]
+    assert "std_of_reward" not in run.series
+
+
+# -- 3. SB3 progress.csv: the step is time/total_timesteps, not the row ------------------
+
+# first rows of the drone-hover case's progress.csv (SB3 PPO CSV logger, verbatim)
+_SB3_CSV = (
+    "time/total_timesteps,rollout/ep_rew_mean,time/fps,rollout/ep_len_mean,time/time_elapsed,"
+    "time/iterations,train/n_updates,train/approx_kl,train/value_loss,train/clip_range,"
+    "train/explained_variance,train/loss,train/entropy_loss,train/policy_gradient_loss,"
+    "train/std,train/learning_rate,train/clip_fraction\n"
+    "2048,19.20528098,161,13.25,12,1,,,,,,,,,,,\n"
+    "4096,19.17480833,173,12.85,23,2,10,0.020267975,1.3784449300728738,0.2,"
+    "-0.5677647590637207,0.2597962021827698,-5.659043323993683,-0.0369520307489438,"
+    "0.9925880432128906,0.0003,0.139111328125\n"
+)
+
+
+def test_sb3_progress_csv_is_stepped_by_total_timesteps(tmp_path: Path) -> None:
+    p = tmp_path / "progress.csv"
+    p.write_text(_SB3_CSV)
+    run = lightning_csv.read(p)
+    assert _steps(run, "reward") == [2048.0, 4096.0]
+    assert _steps(run, "loss") == [4096.0]
+
+
+def test_a_csv_with_a_step_column_keeps_it(tmp_path: Path) -> None:
+    # near miss: a "step" column still wins over a timestep count beside it
+    p = tmp_path / "metrics.csv"
+    p.write_text("step,total_timesteps,loss\n10,640,2.0\n20,1280,1.5\n")
+    run = lightning_csv.read(p)
+    assert _steps(run, "loss") == [10.0, 20.0]
