@@ -1,7 +1,8 @@
 """Reader fixes found on logs of trainers the corpus had few of (readers18): Chainer's
 LogReport `log` (one indented JSON array of records) and its `main/` / `validation/main/`
-key prefixes, ml-agents' "Std of Reward" beside its "Mean Reward", and an RL logger's
-progress.csv stepped by its environment steps rather than its row number.
+key prefixes, ml-agents' "Std of Reward" beside its "Mean Reward", an RL logger's
+progress.csv stepped by its environment steps rather than its row number, and a
+space-aligned table whose rows leave cells blank (Chainer's PrintReport between evaluations).
 
 Each fix is built on the real lines (source quoted) and has a near miss it must leave alone.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, read_log
 from traindoc.readers import lightning_csv
 from traindoc.readers.detect import detect_file
 
@@ -149,3 +150,85 @@ def test_a_csv_with_a_step_column_keeps_it(tmp_path: Path) -> None:
     p.write_text("step,total_timesteps,loss\n10,640,2.0\n20,1280,1.5\n")
     run = lightning_csv.read(p)
     assert _steps(run, "loss") == [10.0, 20.0]
+
+
+# -- 4. A space-aligned table whose rows leave cells blank (Chainer PrintReport) ---------
+
+# soskek/weight_normalization README.md (PrintReport every iteration, Evaluator at the end)
+_BLANK_CELLS = (
+    "iteration   main/loss   validation/main/loss  main/accuracy  validation/main/accuracy"
+    "  elapsed_time\n"
+    "1           5.80999                           0.08                                     0.753265\n"
+    "2           16.8105                           0.09                                     0.765204\n"
+    "3           16.916                            0.13                                     0.775952\n"
+    "600         nan         nan                   0.05           0.098                     9.97829\n"
+)
+
+
+def test_blank_cells_are_placed_by_their_column(tmp_path: Path) -> None:
+    # before: a row with fewer numbers than the header has names was dropped, so only the
+    # last row (every cell filled) was read
+    run = one_log(tmp_path, _BLANK_CELLS)
+    assert _steps(run, "loss") == [1.0, 2.0, 3.0, 600.0]
+    assert _values(run, "loss")[:3] == [5.80999, 16.8105, 16.916]
+    assert _values(run, "accuracy")[:3] == [0.08, 0.09, 0.13]
+    assert _steps(run, "eval_loss") == [600.0]
+
+
+def test_a_number_off_every_column_start_leaves_the_row_unread(tmp_path: Path) -> None:
+    # near miss: a short row whose numbers do not start under the names is not guessed at
+    body = (
+        "iteration   main/loss   validation/main/loss  main/accuracy\n"
+        "1           5.8         0.2                   0.08\n"
+        "2             4.1                           0.10\n"
+        "3           3.9         0.2                   0.12\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1.0, 3.0]
+
+
+def test_a_row_cut_short_is_left_unread(tmp_path: Path) -> None:
+    # near miss: filled from the first column and stopping short, with no blank inside,
+    # a row is what a paste cut mid-row leaves (its last number maybe cut mid-digits)
+    body = (
+        "iteration   main/loss   validation/main/loss  main/accuracy\n"
+        "1           5.8         0.2                   0.08\n"
+        "2           4.1         0.2\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1.0]
+
+
+# -- 5. litgpt: a validation line numbered by the iteration, train lines by both ---------
+
+# Lightning-AI/litgpt#1042 (verbatim): 8 micro-batches per optimizer step
+_LITGPT = (
+    "iter 4800: val loss 1.7258, val time: 3778.02 ms\n"
+    "iter 4810 | step 601: loss 0.2745, iter time: 131.68 ms\n"
+    "iter 4820 | step 602: loss 0.2813, iter time: 60.50 ms\n"
+    "iter 4830 | step 603: loss 0.2746, iter time: 69.50 ms\n"
+    "iter 4840 | step 605: loss 0.2609, iter time: 153.14 ms (optimizer.step)\n"
+    "iter 4850 | step 606: loss 0.3222, iter time: 61.86 ms\n"
+)
+
+
+def test_litgpt_val_line_goes_on_the_step_axis(tmp_path: Path) -> None:
+    # before: the val line sat at "step" 4800, past step 606, and the log split in two runs
+    run = one_log(tmp_path, _LITGPT)
+    assert _steps(run, "eval_loss") == [600.0]
+    assert _steps(run, "loss") == [601.0, 602.0, 603.0, 605.0, 606.0]
+
+
+def test_an_iteration_that_does_not_track_the_step_is_left_alone(tmp_path: Path) -> None:
+    # near miss: when the two counters printed together keep no fixed ratio, the lone
+    # iteration is not converted (and the run splits as before)
+    body = (
+        "iter 4800: val loss 1.7258, val time: 3778.02 ms\n"
+        "iter 4810 | step 601: loss 0.2745, iter time: 131.68 ms\n"
+        "iter 9000 | step 602: loss 0.2813, iter time: 60.50 ms\n"
+        "iter 9100 | step 603: loss 0.2746, iter time: 69.50 ms\n"
+    )
+    runs = read_log(tmp_path, body)
+    assert [
+        float(s) for r in runs if "eval_loss" in r.series for s in r.get("eval_loss").steps
+    ] == [4800.0]

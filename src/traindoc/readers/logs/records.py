@@ -192,6 +192,7 @@ class Program:
     epoch_group: int | None = None  # the epoch's group (printed "0.0" or "0"?)
     float_epoch: bool = False  # the epoch is printed with a decimal point: a rounded float
     lr_scale_group: int | None = None  # the LR's printed scale (its decimals are finer)
+    counter_keys: tuple[str, ...] = ()  # the keys of "step" and "alt", lower case
 
 
 def power_of_ten(s: float) -> int | None:
@@ -290,6 +291,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
     prog.scales, prog.lr_scale_group = tuple(col for col, _ in scaled), lr_scale
     prog.epoch_group = roles.get("epoch")
+    prog.counter_keys = tuple(k.strip().strip("'\"").lower() for _, _, k in steps[:2])
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)
     prog.train = not evals and any(not is_eval(n) for n in names if kind(n) in METRIC_KINDS)
@@ -519,6 +521,10 @@ class Records:
         if self._loose_idx.size and name in ("step", "epoch", "time"):
             out[self._loose_idx] = np.frombuffer(getattr(self.loose, name), dtype=np.float64)
         return out
+
+    def counter(self, p: Program, name: str) -> np.ndarray:
+        """One shape's counter column ("step", "alt", "epoch"), a record each."""
+        return self._col(p, name)
 
     def _col(self, p: Program, name: str) -> np.ndarray:
         values, counters = self._cols[p.pid]

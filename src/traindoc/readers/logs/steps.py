@@ -455,6 +455,7 @@ def _resolve(
         _per_epoch(rec.extra("epoch"), step, src, train)
     if rec.has("alt"):
         _micro_batches(rec, step, src, train)
+        _iteration_only(rec, step, src)
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
@@ -824,6 +825,37 @@ def _micro_batches(rec: Records, step: np.ndarray, src: np.ndarray, train: np.nd
         src[mask] = SRC_ALT
     else:
         step[mask] = before
+
+
+def _iteration_only(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
+    """A line numbered only by the iteration counter, beside lines that print both the
+    iteration and the optimizer step (litgpt's `iter 4800: val loss 1.7258` between its
+    `iter 4810 | step 601: loss 0.2745` lines, 8 micro-batches a step): put it on the
+    optimizer-step axis the other lines are numbered by, iteration / (iterations a step).
+
+    Left on its own counter, 4800 lies far past step 601 and the run splits in two. The
+    ratio is taken from the two-counter lines and must hold on all of them (within one
+    step); lines already numbered by the iteration (_micro_batches) need nothing.
+    """
+    both = [p for p in rec.programs if "step" in p.extras and "alt" in p.extras]
+    if not both or len({p.counter_keys[1] for p in both}) != 1:
+        return
+    key = both[0].counter_keys[1]
+    where = np.concatenate([rec.where(p) for p in both])
+    if not where.size or (src[where] == SRC_ALT).any():
+        return
+    alt = np.concatenate([rec.counter(p, "alt") for p in both])
+    own = step[where]
+    ok = np.isfinite(alt) & np.isfinite(own) & (own > 0)
+    if np.count_nonzero(ok) < 2:
+        return
+    ratio = float(np.median(alt[ok] / own[ok]))
+    if ratio <= 1.0 or not np.all(np.abs(alt[ok] - ratio * own[ok]) <= ratio):
+        return
+    for p in rec.programs:
+        if "step" in p.extras and "alt" not in p.extras and p.counter_keys[:1] == (key,):
+            w = rec.where(p)
+            step[w] = np.round(step[w] / ratio)
 
 
 def _as_int(step: np.ndarray) -> np.ndarray:
