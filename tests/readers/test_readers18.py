@@ -232,3 +232,46 @@ def test_an_iteration_that_does_not_track_the_step_is_left_alone(tmp_path: Path)
     assert [
         float(s) for r in runs if "eval_loss" in r.series for s in r.get("eval_loss").steps
     ] == [4800.0]
+
+
+# -- 6. An eval value a train line only carries (the last evaluation, printed every step) -
+
+# NVIDIA-BioNeMo/bionemo-recipes#740 (NeMo / Lightning console, verbatim)
+_NEMO = "".join(
+    f"Training epoch 0, iteration {i}/149 | lr: 3e-05 | consumed_samples: {i + 1} | "
+    f"global_batch_size: 1 | global_step: {i} | reduced_train_loss: {loss} | "
+    f"train_step_timing in s: {t} | val_loss: 4.106\n"
+    for i, loss, t in [
+        (120, "1.233", "0.03146"),
+        (121, "1.288", "0.03163"),
+        (122, "1.333", "0.03215"),
+        (123, "1.245", "0.03157"),
+        (124, "1.375", "0.0317"),
+        (125, "1.34", "0.03147"),
+    ]
+)
+
+
+def test_a_carried_val_loss_is_one_evaluation(tmp_path: Path) -> None:
+    # before: six eval points of 4.106, "eval loss flat" at steps 120-125
+    run = one_log(tmp_path, _NEMO)
+    assert _steps(run, "eval_loss") == [120.0]
+    assert len(run.get("reduced_train_loss")) == 6
+
+
+def test_an_eval_that_changes_every_line_keeps_every_point(tmp_path: Path) -> None:
+    # near miss: a value that moves is a new evaluation on each line
+    body = "".join(f"step {i} | loss {2 - i / 10} | val_loss {3 - i / 10}\n" for i in range(1, 5))
+    run = one_log(tmp_path, body)
+    assert _steps(run, "eval_loss") == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_stuck_val_loss_per_epoch_is_kept(tmp_path: Path) -> None:
+    # near miss: Keras prints an evaluation on every epoch line; a stuck model repeats it
+    body = "".join(
+        f"Epoch {e}/4\n100/100 [==============================] - 1s - loss: {loss}"
+        f" - val_loss: 2.3026\n"
+        for e, loss in [(1, 2.31), (2, 2.305), (3, 2.3028), (4, 2.3027)]
+    )
+    run = one_log(tmp_path, body)
+    assert len(run.get("eval_loss")) == 4

@@ -23,7 +23,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
-from traindoc.model.signals import canonical
+from traindoc.model.signals import METRIC_KINDS, canonical, is_eval, kind
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
@@ -146,7 +146,14 @@ def build(log: TextLog) -> list[Run]:
     rec.release()
     log.release()
     heap.give_back(n)
-    columns = list(rec.columns())
+    carried = _carried_evals(rec, src)
+    columns = [
+        (name, where[k], values[k])
+        if (k := carried.get((id(where), name))) is not None
+        # a carried eval keeps the points where it changed (the evaluations themselves)
+        else (name, where, values)
+        for name, where, values in rec.columns()
+    ]
     runs = []
     for k, idx in enumerate(segments):
         series = _series(log, columns, idx, step, times, dialect, notes, n)
@@ -180,6 +187,46 @@ def build(log: TextLog) -> list[Run]:
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
         runs.append(Run(log.path.stem, series, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
+
+
+def _carried_evals(rec: Records, src: np.ndarray) -> dict[tuple[int, str], np.ndarray]:
+    """Eval values a train line only carries: NeMo's `... | reduced_train_loss: 1.233 | ...
+    | val_loss: 4.106` and litgpt's `loss train: 1.062, val: 1.057` print the last
+    evaluation on every step's line until the next one. Read at every step, one evaluation
+    becomes a flat eval curve (and "eval loss flat" a finding). Where the line's train loss
+    moved but its eval value is the one of the line before, the eval point is that earlier
+    evaluation again: only the first of such a run is kept.
+
+    Only for lines that print their own step (an epoch-per-line log, Keras's `loss -
+    val_loss`, evaluates on every line, and a stuck model repeats its val loss there).
+    Returns (id of the shape's record indices, column name) -> the records to keep.
+    """
+    out: dict[tuple[int, str], np.ndarray] = {}
+    for p in rec.programs:
+        where = rec.where(p)
+        if not p.train or where.size < 3 or not (src[where] == SRC_STEP).all():
+            continue
+        vals = rec.values(p)
+        loss = next(
+            (
+                v
+                for n, v in vals.items()
+                if kind(n) in ("loss", "component_loss") and not is_eval(n)
+            ),
+            None,
+        )
+        if loss is None:
+            continue
+        moved = loss[1:] != loss[:-1]
+        for name, v in vals.items():
+            if not is_eval(name) or kind(name) not in METRIC_KINDS:
+                continue
+            again = (v[1:] == v[:-1]) & moved
+            if again.any():
+                keep = np.ones(v.size, dtype=bool)
+                keep[1:] = ~again
+                out[(id(where), name)] = keep
+    return out
 
 
 def _bar_total(bar: tuple) -> int | None:
