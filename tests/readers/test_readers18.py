@@ -275,3 +275,57 @@ def test_a_stuck_val_loss_per_epoch_is_kept(tmp_path: Path) -> None:
     )
     run = one_log(tmp_path, body)
     assert len(run.get("eval_loss")) == 4
+
+
+# -- 7. litgpt: "loss train: X, val: Y" -- the val is the validation loss ----------------
+
+# Lightning-AI/litgpt#1110 (verbatim)
+_LITGPT_TRAIN_VAL = (
+    "Epoch 4 | iter 961 step 961 | loss train: 1.062, val: 1.057 | iter time: 529.46 ms (step)\n"
+    "Epoch 4 | iter 962 step 962 | loss train: 0.937, val: 1.057 | iter time: 503.53 ms (step)\n"
+    "Epoch 4 | iter 963 step 963 | loss train: 0.971, val: 1.057 | iter time: 522.10 ms (step)\n"
+    "Epoch 4 | iter 964 step 964 | loss train: 0.902, val: 1.057 | iter time: 115.27 ms (step)\n"
+    "Epoch 5 | iter 965 step 965 | loss train: 1.182, val: 1.057 | iter time: 743.31 ms (step)\n"
+)
+
+
+def test_litgpt_val_after_loss_train_is_the_val_loss(tmp_path: Path) -> None:
+    # before: a metric named "val"; now the val loss, one evaluation carried on every line
+    run = one_log(tmp_path, _LITGPT_TRAIN_VAL)
+    assert "val" not in run.series
+    assert _values(run, "eval_loss") == [1.057]
+    assert _values(run, "loss") == [1.062, 0.937, 0.971, 0.902, 1.182]
+
+
+def test_a_bare_val_without_loss_train_keeps_its_name(tmp_path: Path) -> None:
+    # near miss: with no "loss train" heading the phrase, "val" names nothing known
+    body = "".join(f"step {i} | loss: {2 - i / 10}, val: {i}\n" for i in range(1, 4))
+    run = one_log(tmp_path, body)
+    assert "eval_loss" not in run.series
+
+
+# -- 8. torchrun --tee's "[default0]:" per-worker prefix ---------------------------------
+
+# rwth-i6/i6_core#658 (RETURNN under torchrun --tee=3, verbatim)
+_TORCHRUN = (
+    b"[default3]:ep 55 train, step 1347, ce 0.355, ctc_4 1.038, ctc_10 0.790, ctc_16 0.729, "
+    b"grad_norm:p2 3.388, num_seqs 26, max_size:time 306560, max_size:aug_spatial 143, "
+    b"mem_usage:cuda:3 66.8GB, 0.838 sec/step, elapsed 0:16:59, exp. remaining 0:04:53, "
+    b"complete 77.63%"
+)
+
+
+def test_torchrun_tee_prefix_is_the_local_rank() -> None:
+    from traindoc.readers.logs.lines import clean
+
+    text, rank, _ = clean(_TORCHRUN)
+    assert rank == 3 and text.startswith(b"ep 55 train, step 1347")
+
+
+def test_a_bracketed_word_is_no_worker_prefix() -> None:
+    # near miss: "[defaults]" or a role-less "[default]:" is text, not a rank
+    from traindoc.readers.logs.lines import clean
+
+    for line in (b"[default]: ep 1 loss 2.0", b"[defaults0]: ep 1 loss 2.0"):
+        text, rank, _ = clean(line)
+        assert rank == -1 and text == line

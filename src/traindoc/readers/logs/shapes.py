@@ -19,7 +19,7 @@ units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from traindoc.model.signals import (
     METRIC_KINDS,
@@ -440,6 +440,7 @@ def _analyse(shape: str) -> Plan:
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
     fields = _split_at_eval_word(toks, slots, fields, used, free)
+    fields = _split_of_loss(fields)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -902,6 +903,20 @@ def _stat_of(toks: list[_Tok], first: int, used: set[int]) -> int | None:
     if toks[k].kind != "word" or k in used or toks[k].text.lower() not in _STATS_OF:
         return None
     return k
+
+
+def _split_of_loss(fields: list[Field]) -> list[Field]:
+    """litgpt's `loss train: 1.062, val: 1.057`: "loss" heads the phrase and each split
+    after it names that split's loss, so a bare split word keyed beside a "loss train"
+    field is the loss on that split ("val loss"), not a metric named "val"."""
+    if not any(
+        f.role == "value" and f.key.lower() in ("loss train", "loss training") for f in fields
+    ):
+        return fields
+    return [
+        replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
+        for f in fields
+    ]
 
 
 def _cjk_key(text: str) -> bool:
