@@ -230,6 +230,14 @@ STEP_KEYS = (
     "current_steps",
     "trainer/global_step",
     "global_step/max_steps",  # ms-swift v3: "1/438"
+    # An RL logger's environment steps so far: SB3's progress.csv, OpenAI baselines'
+    # (ppo2 "misc/total_timesteps", trpo/ppo1 "TimestepsSoFar"), RLlib's result rows. Its
+    # rows are one per rollout, so without it the step would be the row's number.
+    "time/total_timesteps",
+    "misc/total_timesteps",
+    "total_timesteps",
+    "timestepssofar",
+    "timesteps_total",
 )
 # Keys that carry wall-clock time (seconds since the epoch, or relative seconds).
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")

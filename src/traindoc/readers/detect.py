@@ -205,7 +205,7 @@ def detect_file(path: Path) -> Source | None:
         return Source("hf", path)  # a pretty-printed trainer_state.json, under any name
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)
-    if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head):
+    if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head) or _json_array(path):
         return Source("console", path)
     if path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head)):
         return Source("console", path)
@@ -279,9 +279,20 @@ def is_console(path: Path) -> bool:
         return False
     if not path.suffix and not _looks_text(head):
         return False  # a bare name says nothing: a binary called "log" is not read further
-    return _text_head(head) or (
-        path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head))
+    return (
+        _text_head(head)
+        or _json_array(path)
+        or (path.suffix.lower() in _CONSOLE_EXT and (_metrics_later(path, head) or _bare(head)))
     )
+
+
+def _json_array(path: Path) -> bool:
+    """One indented JSON array of metric records (Chainer's LogReport `log`): line by line
+    its head shows no whole record, read as one JSON value it does."""
+    from traindoc.readers.logs.text import json_array_lines
+
+    flat = json_array_lines(path)
+    return flat is not None and _text_head(flat[:_SNIFF])
 
 
 _CONTROL = bytes(c for c in range(32) if c not in (9, 10, 13, 27))

@@ -23,10 +23,12 @@ CHUNK = 4 << 20
 MAX_LINE = 64 << 10
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\n]*\x07|\x1b[()][A-Z0-9]|\^\[")
 # A launcher's per-process prefix: torch's "[rank3]:",
-# Open MPI --tag-output's "[1,3]<stdout>:" (SageMaker's "[1,mpirank:3,algo-1]<stdout>:").
+# Open MPI --tag-output's "[1,3]<stdout>:" (SageMaker's "[1,mpirank:3,algo-1]<stdout>:"),
+# torchrun --tee's "[default0]:" (the worker role, "default" unless named, and local rank).
 RANK = re.compile(
     rb"^\s*\[(?:(?:rank|RANK)\s*(\d+)\]\s*:?"
-    rb"|\d+,(?:mpirank:)?(\d+)(?:,[^\]\s]{1,40})?\]<std(?:out|err)>:)\s*"
+    rb"|\d+,(?:mpirank:)?(\d+)(?:,[^\]\s]{1,40})?\]<std(?:out|err)>:"
+    rb"|default(\d+)\]:)\s*"
 )
 # The rank/world tag lhotse / icefall loggers print after the "[file:line]" source tag:
 # "INFO [train.py:908] (1/4) Epoch 1, batch 5950, ...". Read as a counter, "1/4" would be
@@ -77,7 +79,7 @@ def clean(text: bytes) -> tuple[bytes, int, str]:
     if text.lstrip()[:1] == b"[":
         m = RANK.match(text)
         if m:
-            rank, text = int(m.group(1) or m.group(2)), text[m.end() :]
+            rank, text = int(m.group(1) or m.group(2) or m.group(3)), text[m.end() :]
     if text[:1] in (b">", b"-", b"*", b"+", b" ", b"\t"):
         text = _WRAPPERS.sub(b"", text, count=1)
     head = text.lstrip()[:3]

@@ -90,6 +90,8 @@ _NAME_OK = re.compile(r"[^'\"=,\\`{}]+")
 # MXNet names a metric by its split with a dash ("Train-accuracy", "Validation-accuracy"):
 # the split is a prefix, as in train_accuracy, so an eval one reads as eval.
 _SPLIT_DASH = re.compile(r"^(train|validation)-(?=[a-z])")
+# Chainer's LogReport / PrintReport keys: "main/<name>", "validation/main/<name>".
+_CHAINER = re.compile(r"^(validation/)?main/(?=[a-z])")
 
 
 def metric_name(key: str, unit: str, context: str) -> str | None:
@@ -114,6 +116,10 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
     name = _SPLIT_DASH.sub(r"\1_", low.replace(" ", "_"))
+    if m := _CHAINER.match(name):
+        # Chainer's reporter names a value by the link that reported it: "main/loss" is the
+        # main model's loss, "validation/main/loss" the same loss under its Evaluator
+        name = ("val_" if m.group(1) else "") + name[m.end() :]
     if unit == "%" and (split := _SPLIT_SHARE.get(name)):
         return split
     if (
@@ -186,6 +192,7 @@ class Program:
     epoch_group: int | None = None  # the epoch's group (printed "0.0" or "0"?)
     float_epoch: bool = False  # the epoch is printed with a decimal point: a rounded float
     lr_scale_group: int | None = None  # the LR's printed scale (its decimals are finer)
+    counter_keys: tuple[str, ...] = ()  # the keys of "step" and "alt", lower case
 
 
 def power_of_ten(s: float) -> int | None:
@@ -284,6 +291,7 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
     prog.scales, prog.lr_scale_group = tuple(col for col, _ in scaled), lr_scale
     prog.epoch_group = roles.get("epoch")
+    prog.counter_keys = tuple(k.strip().strip("'\"").lower() for _, _, k in steps[:2])
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)
     prog.train = not evals and any(not is_eval(n) for n in names if kind(n) in METRIC_KINDS)
@@ -513,6 +521,10 @@ class Records:
         if self._loose_idx.size and name in ("step", "epoch", "time"):
             out[self._loose_idx] = np.frombuffer(getattr(self.loose, name), dtype=np.float64)
         return out
+
+    def counter(self, p: Program, name: str) -> np.ndarray:
+        """One shape's counter column ("step", "alt", "epoch"), a record each."""
+        return self._col(p, name)
 
     def _col(self, p: Program, name: str) -> np.ndarray:
         values, counters = self._cols[p.pid]

@@ -19,7 +19,7 @@ units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from traindoc.model.signals import (
     METRIC_KINDS,
@@ -440,6 +440,7 @@ def _analyse(shape: str) -> Plan:
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
     fields = _split_at_eval_word(toks, slots, fields, used, free)
+    fields = _split_of_loss(fields)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -888,7 +889,45 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     phrase = [toks[i].text for i in idx]
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
-    return " ".join(toks[i].text for i in idx) + qual, sep, opened, idx + qual_idx
+    key = " ".join(toks[i].text for i in idx)
+    if keep == len(phrase) and (stat := _stat_of(toks, idx[0], used)) is not None:
+        # ml-agents' "Mean Reward: -0.019. Std of Reward: 0.078.": the spread of the
+        # reward over the summary's episodes, not a second reward column. It keeps its
+        # whole phrase ("std_of_reward"): a group-relative trainer's reward_std (the
+        # learning signal of GRPO) it is not, and one episode per summary prints 0.000
+        return f"{toks[stat].text} of {key}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
+    return key + qual, sep, opened, idx + qual_idx
+
+
+# A statistic named before "of" and the metric it summarises: "Std of Reward".
+_STATS_OF = frozenset({"std", "stddev", "stdev", "variance", "var"})
+
+
+def _stat_of(toks: list[_Tok], first: int, used: set[int]) -> int | None:
+    """The token index of the statistic word when the key starting at `first` is
+    preceded by "<stat> of " (ml-agents' "Std of Reward"), else None."""
+    k = first - 4
+    if k < 0 or not all(toks[i].kind == "space" and toks[i].text == " " for i in (k + 1, k + 3)):
+        return None
+    if toks[k + 2].kind != "word" or toks[k + 2].text.lower() != "of":
+        return None
+    if toks[k].kind != "word" or k in used or toks[k].text.lower() not in _STATS_OF:
+        return None
+    return k
+
+
+def _split_of_loss(fields: list[Field]) -> list[Field]:
+    """litgpt's `loss train: 1.062, val: 1.057`: "loss" heads the phrase and each split
+    after it names that split's loss, so a bare split word keyed beside a "loss train"
+    field is the loss on that split ("val loss"), not a metric named "val"."""
+    if not any(
+        f.role == "value" and f.key.lower() in ("loss train", "loss training") for f in fields
+    ):
+        return fields
+    return [
+        replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
+        for f in fields
+    ]
 
 
 def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:

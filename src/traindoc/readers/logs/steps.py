@@ -23,7 +23,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
-from traindoc.model.signals import canonical
+from traindoc.model.signals import METRIC_KINDS, canonical, is_eval, kind
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
@@ -146,7 +146,14 @@ def build(log: TextLog) -> list[Run]:
     rec.release()
     log.release()
     heap.give_back(n)
-    columns = list(rec.columns())
+    carried = _carried_evals(rec, src)
+    columns = [
+        (name, where[k], values[k])
+        if (k := carried.get((id(where), name))) is not None
+        # a carried eval keeps the points where it changed (the evaluations themselves)
+        else (name, where, values)
+        for name, where, values in rec.columns()
+    ]
     runs = []
     for k, idx in enumerate(segments):
         series = _series(log, columns, idx, step, times, dialect, notes, n)
@@ -182,6 +189,46 @@ def build(log: TextLog) -> list[Run]:
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
         runs.append(Run(log.path.stem, series, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
+
+
+def _carried_evals(rec: Records, src: np.ndarray) -> dict[tuple[int, str], np.ndarray]:
+    """Eval values a train line only carries: NeMo's `... | reduced_train_loss: 1.233 | ...
+    | val_loss: 4.106` and litgpt's `loss train: 1.062, val: 1.057` print the last
+    evaluation on every step's line until the next one. Read at every step, one evaluation
+    becomes a flat eval curve (and "eval loss flat" a finding). Where the line's train loss
+    moved but its eval value is the one of the line before, the eval point is that earlier
+    evaluation again: only the first of such a run is kept.
+
+    Only for lines that print their own step (an epoch-per-line log, Keras's `loss -
+    val_loss`, evaluates on every line, and a stuck model repeats its val loss there).
+    Returns (id of the shape's record indices, column name) -> the records to keep.
+    """
+    out: dict[tuple[int, str], np.ndarray] = {}
+    for p in rec.programs:
+        where = rec.where(p)
+        if not p.train or where.size < 3 or not (src[where] == SRC_STEP).all():
+            continue
+        vals = rec.values(p)
+        loss = next(
+            (
+                v
+                for n, v in vals.items()
+                if kind(n) in ("loss", "component_loss") and not is_eval(n)
+            ),
+            None,
+        )
+        if loss is None:
+            continue
+        moved = loss[1:] != loss[:-1]
+        for name, v in vals.items():
+            if not is_eval(name) or kind(name) not in METRIC_KINDS:
+                continue
+            again = (v[1:] == v[:-1]) & moved
+            if again.any():
+                keep = np.ones(v.size, dtype=bool)
+                keep[1:] = ~again
+                out[(id(where), name)] = keep
+    return out
 
 
 def _bar_total(bar: tuple) -> int | None:
@@ -457,6 +504,7 @@ def _resolve(
         _per_epoch(rec.extra("epoch"), step, src, train)
     if rec.has("alt"):
         _micro_batches(rec, step, src, train)
+        _iteration_only(rec, step, src)
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
@@ -826,6 +874,37 @@ def _micro_batches(rec: Records, step: np.ndarray, src: np.ndarray, train: np.nd
         src[mask] = SRC_ALT
     else:
         step[mask] = before
+
+
+def _iteration_only(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
+    """A line numbered only by the iteration counter, beside lines that print both the
+    iteration and the optimizer step (litgpt's `iter 4800: val loss 1.7258` between its
+    `iter 4810 | step 601: loss 0.2745` lines, 8 micro-batches a step): put it on the
+    optimizer-step axis the other lines are numbered by, iteration / (iterations a step).
+
+    Left on its own counter, 4800 lies far past step 601 and the run splits in two. The
+    ratio is taken from the two-counter lines and must hold on all of them (within one
+    step); lines already numbered by the iteration (_micro_batches) need nothing.
+    """
+    both = [p for p in rec.programs if "step" in p.extras and "alt" in p.extras]
+    if not both or len({p.counter_keys[1] for p in both}) != 1:
+        return
+    key = both[0].counter_keys[1]
+    where = np.concatenate([rec.where(p) for p in both])
+    if not where.size or (src[where] == SRC_ALT).any():
+        return
+    alt = np.concatenate([rec.counter(p, "alt") for p in both])
+    own = step[where]
+    ok = np.isfinite(alt) & np.isfinite(own) & (own > 0)
+    if np.count_nonzero(ok) < 2:
+        return
+    ratio = float(np.median(alt[ok] / own[ok]))
+    if ratio <= 1.0 or not np.all(np.abs(alt[ok] - ratio * own[ok]) <= ratio):
+        return
+    for p in rec.programs:
+        if "step" in p.extras and "alt" not in p.extras and p.counter_keys[:1] == (key,):
+            w = rec.where(p)
+            step[w] = np.round(step[w] / ratio)
 
 
 def _as_int(step: np.ndarray) -> np.ndarray:

@@ -14,7 +14,9 @@ second run starts, and makes each part a `Run`.
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
+import json
 import math
 import re
 import sys
@@ -231,6 +233,7 @@ class TextLog:
         # may name the halves of the header under it ("| train | ... | validate | ...")
         self._md_groups: tuple[int, list[str]] | None = None
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
+        self._starts: tuple[int, ...] = ()  # where each column of a space-aligned header starts
         self._md = False  # the header is a Markdown table's: rows are split on |
         # a Markdown table whose columns are steps: (line, counts epochs, step per column)
         # and its rows so far, made records column by column when the table ends
@@ -481,6 +484,7 @@ class TextLog:
             if self._md and self._md_groups is not None and no - self._md_groups[0] <= 2:
                 self._header = _grouped(text, self._header, self._md_groups[1])
             self._bounded = plan.bounded
+            self._starts = _column_starts(text, self._header)
             self._close_axis()
             self._slow = self._slow or self._md
         elif k == "axis":
@@ -810,7 +814,9 @@ class TextLog:
             if len(timed) == k:
                 header = tuple(h for h in header if h not in timed)
         cols = columns_for(header, len(cells))
-        if cols is None or (self._bounded and len(cells) != len(header)):
+        if self._bounded and len(cells) < len(header) and header is self._header:
+            cols = _aligned(text, [f.slot for f in cells], header, self._starts)
+        if cols is None or (self._bounded and len(cells) != len(cols)):
             return
         rename = profiles.table_renames(header)
         self._named_row(
@@ -1160,12 +1166,83 @@ def _feed(path: Path, rx: re.Pattern[bytes] | None) -> TextLog:
     try:
         if str(path) == "-":
             log.feed(sys.stdin.buffer)
+        elif (flat := json_array_lines(path)) is not None:
+            log.feed(io.BytesIO(flat))
         else:
             with path.open("rb") as f:
                 log.feed(f)
     except OSError as exc:
         raise ReadError(path, f"cannot read: {exc.strerror or exc}") from None
     return log
+
+
+# A space-aligned table whose rows leave cells blank: Chainer's PrintReport prints each
+# value left-aligned under its column's name and nothing where a value was not reported
+# ("validation/main/loss" between evaluations). Counted, the row has fewer numbers than the
+# header has names; placed, each number starts where its column's name starts.
+_SPACED_COLUMN = re.compile(rb"\S+(?: \S+)*")
+
+
+def _column_starts(text: bytes, header: tuple[str, ...]) -> tuple[int, ...]:
+    """The offset of each header name in its line, when the names are the line's
+    space-separated columns in order (else nothing)."""
+    found = [
+        (m.start(), m.group().decode("utf-8", "replace")) for m in _SPACED_COLUMN.finditer(text)
+    ]
+    if [n for _, n in found] != list(header):
+        return ()
+    return tuple(o for o, _ in found)
+
+
+def _aligned(
+    text: bytes, slots: list[int], header: tuple[str, ...], starts: tuple[int, ...]
+) -> tuple[str, ...] | None:
+    """The column names of a row's numbers placed by where each starts: every number must
+    start exactly where a column's name starts, and the row must show it is whole (a
+    blank cell inside it, or a number in the last column), else None."""
+    if not starts:
+        return None
+    pieces = SPLIT.split(text)
+    offsets, at = [], 0
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            offsets.append(at)
+        at += len(piece)
+    where = {o: n for o, n in zip(starts, header, strict=True)}
+    names = [where.get(offsets[k]) if k < len(offsets) else None for k in slots]
+    if not names or any(n is None for n in names) or len(set(names)) != len(names):
+        return None
+    cols = [header.index(n) for n in names if n is not None]
+    if cols == list(range(len(cols))) and cols[-1] != len(header) - 1:
+        # filled from the first column on and stopping short of the last, with no blank
+        # inside: a row cut short (a paste ends mid-row) looks the same, its last number
+        # perhaps cut mid-digits, so it is left unread as before
+        return None
+    return tuple(n for n in names if n is not None)
+
+
+# A whole file that is one indented JSON array of records: Chainer's LogReport writes its
+# `log` so ("[\n    {\n        \"main/loss\": 2.21, ..."), one key per line. Line by line
+# no record is whole; read as one JSON value it is one record a line, as a JSONL log is.
+_JSON_ARRAY = re.compile(rb"\A\s*\[\s*\{\s*\"")
+_MAX_ARRAY = 64 << 20  # a bigger file is read line by line, as before
+
+
+def json_array_lines(path: Path) -> bytes | None:
+    """The records of a file that is one JSON array of flat objects, one compact object
+    a line; None for any other file (or one too big, or not valid JSON)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(256)
+            if not _JSON_ARRAY.match(head) or path.stat().st_size > _MAX_ARRAY:
+                return None
+            data = head + f.read()
+        items = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
+        return None
+    return b"".join(json.dumps(e).encode() + b"\n" for e in items)
 
 
 # Settings that give the LR: a value stated in words does not override them.
