@@ -104,10 +104,10 @@ _MLAGENTS = (
 
 def test_mlagents_std_of_reward_is_no_second_reward(tmp_path: Path) -> None:
     # before: the std became a junk "reward_1" series beside the reward. It is the spread
-    # over the summary's episodes, not GRPO's group reward_std, so it keeps its own name
+    # over the summary's episodes, not GRPO's group reward_std: episode_reward_std
     run = one_log(tmp_path, _MLAGENTS)
     assert "reward_1" not in run.series and "reward_std" not in run.series
-    assert _values(run, "std_of_reward")[0] == 0.0786144832296523
+    assert _values(run, "episode_reward_std")[0] == 0.0786144832296523
     assert _values(run, "reward")[0] == -0.019164564192888086
     assert _steps(run, "reward") == [10000.0, 20000.0, 30000.0]
 
@@ -118,7 +118,7 @@ def test_a_std_without_of_is_read_as_before(tmp_path: Path) -> None:
                    [(1, 0.1, 2.0), (2, 0.2, 1.5)])  # fmt: skip
     run = one_log(tmp_path, body)
     assert _values(run, "reward") == [0.1, 0.2]
-    assert "std_of_reward" not in run.series
+    assert "std_of_reward" not in run.series and "episode_reward_std" not in run.series
 
 
 # -- 3. SB3 progress.csv: the step is time/total_timesteps, not the row ------------------
