@@ -333,6 +333,13 @@ _COST = re.compile(
 )
 
 
+# A loss under a name cut to three letters: tensorflow/nmt-derived trainers (Alibaba's QE
+# Brain expert model) print their training loss as `exp-los 34.49` in the fixed-width
+# status line next to `gN` and `BLEU`. A last word `los` is "loss" shortened, never a
+# metric; read as a part, as `cost` is (the loss where no `loss` is logged).
+_SHORT_LOSS = re.compile(r"(?:^|[-_ ])los$", re.IGNORECASE)
+
+
 # A GAN player's loss under the bare name GAN code prints it by: the generator's (G) and
 # discriminator's (D) terms of pytorch-CycleGAN-and-pix2pix's loss_log.txt ("D_A: 0.25
 # G_A: 0.31 cycle_A: 1.9 idt_A: 0.8", "G_GAN: 2.1 G_L1: 30.2 D_real: 0.4 D_fake: 0.3"),
@@ -369,7 +376,7 @@ def kind(name: str) -> str:
         return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
-    if _COST.match(low) or _PLAYER_LOSS.match(low):
+    if _COST.match(low) or _PLAYER_LOSS.match(low) or _SHORT_LOSS.search(low):
         return "component_loss"
     if _TASK.search(low) or _TASK.search(c):
         return "task"
