@@ -281,3 +281,36 @@ def test_a_split_metric_alone_on_its_line_is_an_eval_point(tmp_path: Path) -> No
     # near miss: the best so far is no eval point of its own
     (run,) = _read(tmp_path, body.replace("curr val acc", "best val acc"))
     assert not any("val" in name for name in run.series)
+
+
+def test_an_in_epoch_counter_with_its_epoch_total_is_not_a_run_counter(tmp_path: Path) -> None:
+    # Leiyi-HU/mona#11 (mmdet 2.x): a paste of epoch 1, a gap, then epoch 3; the counter
+    # climbs across the gap, but 7,100 of a 12,414 total in epoch 1 cannot be a counter
+    # over a run of 3+ epochs (each at most 12,414 / 3): it starts over at each epoch
+    line = (
+        "2025-04-25 23:19:42,933 - mmdet - INFO - Epoch [{e}][{i}/12414]\tlr: 1.000e-04, "
+        "eta: 4:00:43, time: 0.321, data_time: 0.003, memory: 5920, loss: {l}\n"
+    )
+    body = "".join(line.format(e=1, i=i, l=1.83) for i in (7100, 7150, 7200))
+    body += "[... excerpt gap ...]\n"
+    body += "".join(line.format(e=3, i=i, l=1.82) for i in (10800, 10850, 10900))
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [7100, 7150, 7200, 35628, 35678, 35728]
+    # near miss: kohya's bar counts the run's optimizer steps (41/3280 over 30 epochs)
+    bar = "epoch {e}/30\nsteps:   1%|          | {i}/3280 [00:10<13:20, avr_loss={l}]\n"
+    body = bar.format(e=1, i=40, l=0.12) + bar.format(e=1, i=80, l=0.11)
+    body += bar.format(e=2, i=120, l=0.10) + bar.format(e=2, i=160, l=0.10)
+    (run,) = _read(tmp_path, body)
+    assert run.series["loss"].steps.tolist() == [40, 80, 120, 160]
+
+
+def test_a_gap_marker_between_records_is_a_cut_of_the_paste(tmp_path: Path) -> None:
+    line = "2025-04-25 {t} - mmdet - INFO - Epoch [1][{i}/12414]\tlr: 1.000e-04, loss: 1.8\n"
+    body = line.format(t="23:19:42,933", i=7100) + line.format(t="23:19:58,937", i=7150)
+    body += "[... excerpt gap ...]\n"
+    body += line.format(t="02:06:00,311", i=10800) + line.format(t="02:06:17,623", i=10850)
+    (run,) = _read(tmp_path, body)
+    assert run.fact("paste_cuts") == (7150,)
+    # near miss: the same lines with no marker between them are one stretch
+    (run,) = _read(tmp_path, body.replace("[... excerpt gap ...]\n", ""))
+    assert run.fact("paste_cuts") is None

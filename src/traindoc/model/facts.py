@@ -108,6 +108,9 @@ _SPECS = (
     # --- how the run went: resumes, end, outcome --------------------------------------
     _config("resume_steps", "tuple[int, ...]", "steps at which the run was resumed"),
     FactSpec(
+        "paste_cuts", "tuple[int, ...]", "steps after which a pasted excerpt leaves lines out"
+    ),
+    FactSpec(
         "steps_ordinal",
         "bool",
         "no line prints a step: the steps are the order of the metric lines, not the "

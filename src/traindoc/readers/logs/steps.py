@@ -142,6 +142,7 @@ def build(log: TextLog) -> list[Run]:
     own = _own_settings(log, [int(line[idx[0]]) if idx.size else 0 for idx in segments])
     empty = evs.place(log.events, line[:0], step[:0], True) if not segments else []
     # the per-record bookkeeping is no longer needed: free it before the series are made
+    cut_of = [_cuts(log.breaks, line[idx], step[idx]) for idx in segments]
     del line, keep, epoch
     rec.release()
     log.release()
@@ -169,6 +170,9 @@ def build(log: TextLog) -> list[Run]:
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
+        if cut_of[k]:
+            where = f"{log.path.name}: a gap marker or prose between records"
+            facts["paste_cuts"] = Fact(cut_of[k], where)
         found = placed[k]
         if k == len(segments) - 1:
             facts |= _stranded(log, step[idx])
@@ -231,6 +235,17 @@ def _carried_evals(rec: Records, src: np.ndarray) -> dict[tuple[int, str], np.nd
     return out
 
 
+def _cuts(breaks: list[int], line: np.ndarray, step: np.ndarray) -> tuple[int, ...]:
+    """The step of the last record before each gap marker or prose block that has records
+    on both sides: the paste was cut there, so the clock between the two records is the
+    lines left out, not a silence of the run."""
+    if not breaks or line.size < 2:
+        return ()
+    at = np.searchsorted(line, np.asarray(sorted(breaks), dtype=line.dtype))
+    inside = (at > 0) & (at < line.size)
+    return tuple(sorted({int(step[i - 1]) for i in at[inside].tolist()}))
+
+
 def _bar_total(bar: tuple) -> int | None:
     from traindoc.readers.logs.progress import bar_numbers
 
@@ -262,6 +277,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # allocated on the first such record: most logs have none
     ep: np.ndarray | None = None
     inn = np.empty(0)  # the counter beside the epoch of those records
+    tot = np.empty(0)  # ... and the total it prints ("[7100/12414]"), NaN where none
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
@@ -310,8 +326,10 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 if ep is None:
                     ep = np.full(rec.n, np.nan, np.float32)
                     inn = np.full(rec.n, np.nan, np.float32)  # exact to 16 M, as `ep`
+                    tot = np.full(rec.n, np.nan, np.float32)
                 ep[where[ok]] = epoch[ok]
                 inn[where[ok]] = inner[ok]
+                tot[where[ok]] = total[ok]
         if inner is not None and epoch is not None and total is None:
             ok = np.isfinite(epoch) & np.isfinite(inner)
             bare.append((where[ok], epoch[ok], inner[ok]))
@@ -332,6 +350,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         step[at], src[at] = (np.floor(e) - base) * per + i, SRC_EPOCH
         if ep is None:
             ep, inn = np.full(rec.n, np.nan, np.float32), np.full(rec.n, np.nan, np.float32)
+            tot = np.full(rec.n, np.nan, np.float32)
         ep[at], inn[at] = e, i
     elif bare and (src == SRC_EPOCH_ONLY).any():
         # one epoch's "Epoch 0, batch 3000" lines count its batches: its "Epoch 0,
@@ -343,7 +362,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             step[only], src[only] = np.nan, SRC_NONE
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
-        if _counts_the_run(ep[sel], inn[sel]):
+        if _counts_the_run(ep[sel], inn[sel], tot[sel]):
             step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
     _refits(step, src, fin, ep)
     _bar_epochs(step, src, done)
@@ -387,7 +406,7 @@ def _within_epochs(
     return at, e, i, float(np.max(i)) + zero_based
 
 
-def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:
+def _counts_the_run(epoch: np.ndarray, inner: np.ndarray, total: np.ndarray) -> bool:
     """The counter beside the epoch goes on across epochs instead of starting over: it
     counts the run (kohya's "epoch 2/30" lines between redraws of one "| 41/3280 [" bar
     over all the optimizer steps), so epoch x batches would count the run once per epoch.
@@ -398,20 +417,27 @@ def _counts_the_run(epoch: np.ndarray, inner: np.ndarray) -> bool:
         return False
     d = np.diff(inner)
     new = np.diff(e) != 0
-    return bool(np.all(d >= 0) and np.all(d[new] > 0) and _even_epochs(e, inner))
+    return bool(np.all(d >= 0) and np.all(d[new] > 0) and _even_epochs(e, inner, total))
 
 
 # How far the epochs' lengths may disagree and still be one run's equal epochs (a bar
 # redrawn a little after the epoch line, a last epoch cut short).
 _EVEN_SLACK = 1.5
+# ... and how far past total / epochs an epoch's records may reach.
+_TOTAL_SLACK = 1.1
 
 
-def _even_epochs(e: np.ndarray, inner: np.ndarray) -> bool:
+def _even_epochs(e: np.ndarray, inner: np.ndarray, total: np.ndarray) -> bool:
     """A counter over the run passes its epochs at an even pace: some length P puts
     every epoch's records between (e - 1) x P and e x P (epochs counted from 1, or
     from 0). A paste with a gap climbs too (mmdet 2.x's "Epoch [5][300/4015]" ...
     "Epoch [8][3950/4015]"), but no P fits it: epochs 1-4 within 300 steps and
-    epochs 5-7 over 3550 is a counter that starts over at each epoch."""
+    epochs 5-7 over 3550 is a counter that starts over at each epoch. A total printed
+    beside the counter is then the run's length, which holds all the epochs seen: no
+    epoch is longer than total / epochs ("Epoch [1][7100/12414]" ... "Epoch [3][10800/
+    12414]" would put 7,100 steps in an epoch of at most 4,138: mmdet's counter of
+    each epoch's 12,414 batches, not of the run)."""
+    known = total[np.isfinite(total) & (total > 0)]
     for first in (1.0, 0.0):
         n = e - first + 1  # the epoch's ordinal, from 1
         if n.min() < 1:
@@ -422,6 +448,9 @@ def _even_epochs(e: np.ndarray, inner: np.ndarray) -> bool:
             lo = max(lo, float(at.max()) / k)
             if k > 1:
                 hi = min(hi, float(at.min()) / (k - 1))
+        # (the total bounds the pace with no slack beyond a bar redrawn a little late)
+        if known.size and lo > _TOTAL_SLACK * float(known.min()) / float(n.max()):
+            continue
         if lo <= _EVEN_SLACK * hi + 1:
             return True
     return False

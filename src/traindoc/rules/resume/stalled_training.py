@@ -129,6 +129,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             hit = _hit(run, s.name, int(steps[-1]), gap, usual, 0, resumes, True)
             yield _with_nccl(hit, nccl) if nccl is not None else hit
             return
+    # the clock across a cut in a pasted excerpt (a gap marker, the user's prose) is the
+    # lines left out, not a silence of the run
+    cuts = np.asarray(run.fact("paste_cuts") or (), dtype=np.float64)
+    if cuts.size and dt.size:
+        lo, hi = steps[:-1], steps[1:]
+        across = ((cuts[None, :] >= lo[:, None]) & (cuts[None, :] < hi[:, None])).any(axis=1)
+        dt = np.where(across, 0.0, dt)
+        pos = dt[dt > 0]
+        if pos.size < p.min_points:
+            return
+        usual = float(np.median(pos))
     j = int(np.argmax(dt))
     gap = float(dt[j])
     others = np.delete(pos, np.argmax(pos))
