@@ -44,6 +44,10 @@ class Params:
     unknown_slow_at: float = 5e-7
     slow_gain: float = 0.05
     slow_min_points: int = 3
+    # ... unless the eval loss ended 5%+ above its best: an LR too small to move the
+    # weights cannot make the model overfit either (whisper-large at 1e-6: eval 0.41 ->
+    # 0.49 from its first eval on while the train loss fell 83%).
+    overfit_rise: float = 0.05
     # Two evaluations are enough for the eval loss's gain: a model card's 2-epoch table
     # evaluates a whole epoch apart, and at 10x under the range one epoch does not converge.
     slow_min_evals: int = 2
@@ -89,7 +93,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     third to its last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 ->
     2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000,
     still near ln 3, in 20 epochs). Two evals are enough there (a model card's
-    2-epoch table: at 10x under the range one epoch does not converge). At such an LR
+    2-epoch table: at 10x under the range one epoch does not converge). An eval loss
+    that ended 5%+ above its best is not a slow run: an LR too small to move the weights
+    cannot make the model overfit (whisper-large at 1e-6: eval 0.41 -> 0.49 from its
+    first eval while the train loss fell 83%), so its small gain says nothing there. At such an LR
     it is also a warning when the loss was still falling steeply when the run ended:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
@@ -231,6 +238,8 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     ev = ev.finite() if ev is not None else None
     if ev is not None and len(ev) >= p.slow_min_evals and ev.values[0] > 0:
         v = ev.values
+        if v.min() > 0 and (v[-1] - v.min()) / v.min() >= p.overfit_rise:
+            return None  # the eval loss rose off its best: the weights move (overfitting)
         return "eval_loss", float((v[0] - v.min()) / v[0])
     loss = run.get("loss")
     f = loss.finite() if loss is not None else None
