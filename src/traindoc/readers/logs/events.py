@@ -132,6 +132,15 @@ EVENTS = (
         "nonfinite-gradients",
         re.compile(rb"Function '\w+' returned (?:nan|inf) values in its \d+(?:st|nd|rd|th) output"),
     ),
+    # Unity ml-agents ends each summary line with the trainer's status: "... Step: 0. Mean
+    # Reward: 0.250. Std of Reward: 0.431. Not Training." (or "No episode was completed
+    # since last summary. Not Training."): the trainer is not updating its policy
+    # (mlagents-learn without --train in 0.x, --inference, or past max_steps). The value
+    # is the step the line prints.
+    (
+        "rl-not-training",
+        re.compile(rb"\bStep: (\d+)\.[^\n\r]{0,200}?[\s.]Not Training\."),
+    ),
 )
 
 KEYS = {
@@ -158,6 +167,7 @@ KEYS = {
     "resume-skip-epoch": (b"skipping epoch",),
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
+    "rl-not-training": (b"Not Training.",),
 }
 
 

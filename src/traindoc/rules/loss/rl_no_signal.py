@@ -59,6 +59,9 @@ POLICY_ENTROPY = (
     "losses/entropy",
     "policy/entropy_avg",
 )
+# Unity ml-agents' summary line ending in the trainer's status "Not Training." (an Event
+# whose value is the step the line prints).
+NOT_TRAINING = "rl-not-training"
 # A GRPO reward function that scores the task itself (TRL logs each under rewards/<fn>,
 # /mean from 0.17): open-r1's accuracy_reward, the GSM8K recipes' correctness_reward_func.
 _TASK_REWARD = re.compile(r"^rewards?/[^/]*(?:accura|correct)[^/]*(?:/mean)?$")
@@ -362,7 +365,7 @@ def _longest_run(mask: np.ndarray) -> tuple[int, int]:
     params=Params(),
     requires=(
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
-        f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}",
+        f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}|event:{NOT_TRAINING}",
     ),
     uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
     core=True,
@@ -415,6 +418,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     plateau can be the converged one), and so is a spread of 0 (one episode per
     summary, or every episode at the same capped return).
 
+    An ml-agents log whose summary lines all end in the trainer's own status "Not
+    Training." at Step 0, with no line at a later step, is an error from one line on:
+    the trainer is not updating its policy (mlagents-learn started without --train, a
+    learning brain not assigned) and has never taken a training step, so whatever
+    reward it prints is the untrained policy's. The status is set at launch, so one
+    line is the whole run; Step 0 is what tells it from a behaviour that reached its
+    max_steps (also "Not Training.", at that step) and from a resumed checkpoint.
+
     Two readings need no reward curve at all. A PPO run whose approx KL is ~0
     (<= 1e-10) at each of 3+ logs, with the clip fraction exactly 0 wherever logged
     (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
@@ -458,6 +469,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     members differ; make the reward less binary (partial credit); check that the
     completions are not all truncated at max_completion_length.
     """
+    if (idle := _not_training(run)) is not None:
+        yield idle  # the trainer says so itself: nothing below can be a learning signal
+        return
     if (frozen := _policy_frozen(run, p)) is not None:
         yield frozen  # it explains a flat reward: the policy it measures never changed
         return
@@ -467,6 +481,42 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     dead = _task_reward_dead(run, p) or _never_beats_start(run, p)
     yield from [dead] if dead is not None else found
+
+
+def _not_training(run: Run) -> Hit | None:
+    """ml-agents' "... Step: 0. ... Not Training." on every status line, no line at a
+    later step: the trainer never updated its policy (error)."""
+    idle = [e for e in run.events if e.kind == NOT_TRAINING]
+    if not idle or any(e.value != 0 for e in idle):
+        return None
+    for s in run.series.values():
+        if len(s) and float(np.nanmax(s.steps)) > 0:
+            return None  # some line printed a later step: that behaviour did train
+    first = idle[0]
+    return Hit(
+        title=(
+            f"The RL trainer is not training: {len(idle)} summary line"
+            f'{"s" if len(idle) != 1 else ""} end in "Not Training." at step 0'
+        ),
+        step=0,
+        evidence={
+            "signal": "trainer status (Not Training.)",
+            "not_training_lines": len(idle),
+            "line": first.line,
+            "text": first.text,
+        },
+        explanation=(
+            "ml-agents prints its trainer's status at the end of every summary: \"Not "
+            'Training." means the policy is only run, never updated, and Step 0 means it '
+            "has never taken a training step. The rewards shown are the untrained policy's."
+        ),
+        prescription=(
+            "Start mlagents-learn with --train (ml-agents 0.x; later releases train unless "
+            "--inference is given), and check the agents use a learning brain / behaviour "
+            "type Default, not a player or inference-only one."
+        ),
+        severity=Severity.ERROR,
+    )
 
 
 def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
