@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, read_log
 from traindoc.measure.losses import components, nonfinite_loss
 
 
@@ -85,3 +85,35 @@ def test_share_count_and_worded_brackets_are_left_alone(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert _values(run, "loss") == [0.9, 0.8, 0.7]
     assert not [n for n in run.series if n.endswith("_avg")]
+
+
+# -- two attempts pasted in separate code blocks at the same iteration -------------------
+
+# https://github.com/youngwanLEE/CenterMask/issues/17: "loss: nan" at iter 20 in one block,
+# a second attempt's iter 20 in the next; the later block must not overwrite the first.
+_FIRST_ATTEMPT = (
+    "2020-02-09 23:27:24,918 maskrcnn_benchmark.trainer INFO: eta: 7 days, 22:00:10  iter: 20  "
+    "loss: nan (nan)  loss_mask: nan (nan)  loss_maskiou: nan (nan)  loss_cls: 21.4419 (18.3350)"
+    "  loss_reg: nan (nan)  loss_centerness: nan (nan)  time: 0.3928 (1.9001)  data: 0.0029 "
+    "(1.4490)  lr: 0.003333  max mem: 4277\n"
+)
+
+
+def test_two_attempts_in_separate_blocks_are_two_runs(tmp_path: Path) -> None:
+    body = (
+        "Bad results from beginning:\n```\n"
+        + _FIRST_ATTEMPT
+        + "```\n\n```\n"
+        + _CENTERMASK
+        + "```\n"
+    )
+    runs = read_log(tmp_path, body)
+    assert len(runs) == 2
+    assert math.isnan(_values(runs[0], "loss")[0])
+    assert _values(runs[1], "loss") == [2.3542148363337776e34]
+
+
+def test_same_step_in_one_block_is_still_one_run(tmp_path: Path) -> None:
+    # near miss: the same two lines in one block (a log that rewrote its step) stay one run
+    runs = read_log(tmp_path, "```\n" + _FIRST_ATTEMPT + _CENTERMASK + "```\n")
+    assert len(runs) == 1
