@@ -31,6 +31,9 @@ def components(run: Run) -> list[str]:
         and (_COMPONENT.search(n) or kind(n) == "component_loss")
         and "scale" not in n
         and not n.startswith(("eval", "val", "test"))
+        # a metric logger's running average of a logged series (`loss: 0.77 (0.82)`
+        # read as loss / loss_avg) is that series smoothed, not a term of the loss
+        and not (n.endswith("_avg") and n[: -len("_avg")] in run.series)
     ]
 
 

@@ -439,6 +439,7 @@ def _analyse(shape: str) -> Plan:
             and any(ch.isalpha() for ch in tk.text)
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
+    fields = _running_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
     fields = _in_sentence(fields, free, spaced)
@@ -1123,6 +1124,43 @@ _BAR = re.compile(r"\x00%\|[^|]*\|\s*\x00/\x00|^\s*\x00/\x00 \[[=>.\s]*\]|\x00/\
 
 def _leading(toks: list[_Tok], t: int) -> bool:
     return all(tk.kind in ("space", "punct") and tk.text not in ":=" for tk in toks[:t])
+
+
+# The suffix of a metric logger's running average: `loss: 0.7677 (0.8246)` is read as
+# `loss` 0.7677 and `loss_avg` 0.8246.
+AVG_SUFFIX = "_avg"
+
+
+def _running_means(toks: list[_Tok], slots: list[int], fields: list[Field]) -> list[Field]:
+    """Name the unnamed number in brackets right after a keyed value as that key's
+    running average: maskrcnn_benchmark's / DINOv2's MetricLogger prints every meter as
+    `name: {median:.4f} ({global_avg:.4f})`, timm / Swin / OpenPCDet as `name val (avg)`.
+
+    The bracketed number is a different quantity (the mean since the start, or over a
+    window), so it becomes its own series `<key>_avg` rather than a second point of the
+    key: a NaN there (`loss: 5.2813 (nan)`) says a NaN entered the average at or before
+    this log, even while the current value is finite. Only a bare number alone in its
+    brackets qualifies: `Accuracy: 50.00% (4/8)`, verl's `lr(1e-4):` scale and
+    `tensor(0.5)` keep their own readings."""
+    out = list(fields)
+    by_slot = {f.slot: i for i, f in enumerate(out)}
+    for i, f in enumerate(out):
+        if f.key or f.role != "value" or f.slot == 0:
+            continue
+        t = slots[f.slot]
+        if not (_is_punct(toks, t - 1, "(") and _is_punct(toks, t + 1, ")")):
+            continue
+        before = _prev(toks, t - 1)
+        if before != slots[f.slot - 1]:
+            continue  # not right after the previous number: "(0.5)" after a word
+        j = by_slot.get(f.slot - 1)
+        if j is None:
+            continue
+        prev = out[j]
+        if prev.role != "value" or not prev.key or prev.key.endswith(AVG_SUFFIX):
+            continue
+        out[i] = Field(f.slot, prev.key + AVG_SUFFIX, "value", f.unit)
+    return out
 
 
 def _prev(toks: list[_Tok], i: int) -> int:

@@ -106,7 +106,8 @@ def build(log: TextLog) -> list[Run]:
     rec.drop_counters()
     # the clock splits a paste only at its gap markers: read it here only when there are any
     dated = rec.extra("time") if rec.has("time") and log.breaks else None
-    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated)
+    fenced = (log.fences, rec.plan) if log.fences and rec.plan.size == step.size else None
+    segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated, fenced)
     del dated
     # only the records that print an epoch are kept from here on
     ep_at = np.flatnonzero(np.isfinite(epochs)) if epochs is not None else np.empty(0, np.int64)
@@ -962,6 +963,7 @@ def _segments(
     line: np.ndarray,
     breaks: list[int],
     times: np.ndarray | None = None,
+    fenced: tuple[list[int], np.ndarray] | None = None,
 ) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
     """Record indices per run, and (run, from step, to step) for each resume inside a run.
 
@@ -987,12 +989,36 @@ def _segments(
         gap = _ffill(t)
         gap = gap[1:] - gap[:-1]  # NaN until both sides are dated
         apart = (gap >= DAYS_APART) & (np.searchsorted(brk, ln[1:]) > np.searchsorted(brk, ln[:-1]))
-    points = np.flatnonzero(back | apart) + 1
+    # A record in a new Markdown code block that repeats the step the run has stood at
+    # since it started (CenterMask's issue: "iter: 20  loss: nan" in one block, then
+    # "iter: 20  loss: 2.4e34" in the next block) is another attempt pasted after the first,
+    # not a rewrite of the same log line: the later block would otherwise overwrite the
+    # first attempt's point. Only a run of one record repeated counts; a step repeated
+    # further on (micro-batches, an eval at the same step, table rows) is left as it was.
+    again = np.zeros(back.size, dtype=bool)
+    if fenced is not None and back.size:
+        fen = np.array(sorted(fenced[0]), np.int64)
+        pl = fenced[1] if every else fenced[1][idx]
+        # two fences between them: the first block closed and another opened (one alone
+        # is where a block of other output, a model summary, ends inside the same log);
+        # and the same line layout twice (a train line, then an eval block at its step,
+        # are one run's two halves)
+        again = (
+            (s[1:] == s[:-1])
+            & (pl[1:] == pl[:-1])
+            & (pl[1:] >= 0)
+            & (np.searchsorted(fen, ln[1:]) >= np.searchsorted(fen, ln[:-1]) + 2)
+        )
+    points = np.flatnonzero(back | apart | again) + 1
     cuts, resumes = [0], []
     first, last, done = s[0], s[0], 0
     for k in points.tolist():
         last = max(last, float(np.max(s[done:k])))
         done = k
+        if again[k - 1] and not (back[k - 1] or apart[k - 1]):
+            if s[k] == first == last and k - cuts[-1] == 1:
+                cuts.append(k)  # the run so far is that one record
+            continue
         between = brk.size and np.searchsorted(brk, ln[k]) > np.searchsorted(brk, ln[k - 1])
         if (
             apart[k - 1]

@@ -210,6 +210,7 @@ class TextLog:
         self.epoch_totals: Counter[int] = Counter()  # epoch totals printed ("Epoch 3/10")
         self.lr_decimals: Counter[int] = Counter()
         self.breaks: list[int] = []  # line numbers of gap markers and prose blocks
+        self.fences: list[int] = []  # line numbers of Markdown code fences (```)
         self.summaries: list[dict[str, float]] = []
         self.events: list[Event] = []
         self.lines = 0
@@ -336,6 +337,8 @@ class TextLog:
         if c in _MARKUP and (c not in _BLANK or text[:16].lstrip()[:1] in _STRONG):
             text, rank, what = lines.clean(text)
             if what:
+                if what == "fence":
+                    self.fences.append(no)
                 if what == "gap":
                     self.breaks.append(no)
                     self._eval_epoch = math.nan  # its epoch's lines may be cut out
