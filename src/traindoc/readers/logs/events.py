@@ -337,15 +337,9 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         }
     )
     if nans:
-        old = series.get("loss")
-        add = np.array(nans, np.float64)
-        if old is not None:
-            add = add[~np.isin(add, old.steps)]
-            steps, vals = np.r_[old.steps, add], np.r_[old.values, np.full(add.size, np.nan)]
-            source = f"{old.source} + {len(nans)} 'loss is NaN' warning(s)"
-        else:
-            steps, vals, source = add, np.full(add.size, np.nan), "'loss is NaN' warnings"
-        series["loss"] = Series.from_arrays("loss", steps, vals, None, source)
+        _nan_points(
+            series, "loss", nans, f"{len(nans)} 'loss is NaN' warning(s)", "'loss is NaN' warnings"
+        )
     elif "loss" not in series and any(e.kind == "nonfinite-loss" for e in events):
         # a framework's NaN stop ("Model diverged with loss = NaN") in a log with no metric
         # line: the loss went non-finite, when is not logged - one point, its step ordinal
@@ -361,15 +355,9 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         old = series.get("grad_norm")
         at = sorted({s + 1 for e in bad_grads if (s := count(e.step)) is not None})
         if at:
-            add = np.array(at, np.float64)
-            if old is not None:
-                add = add[~np.isin(add, old.steps)]
-                steps, vals = np.r_[old.steps, add], np.r_[old.values, np.full(add.size, np.nan)]
-                source = f"{old.source} + {add.size} autograd anomaly message(s)"
-            else:
-                steps, vals = add, np.full(add.size, np.nan)
-                source = f"{src(bad_grads[0])}: {bad_grads[0].text}"
-            series["grad_norm"] = Series.from_arrays("grad_norm", steps, vals, None, source)
+            new = (~np.isin(at, old.steps)).sum() if old is not None else len(at)
+            alone = f"{src(bad_grads[0])}: {bad_grads[0].text}"
+            _nan_points(series, "grad_norm", at, f"{new} autograd anomaly message(s)", alone)
         elif old is None:
             # no metric line to place it after: one point, its step ordinal
             series["grad_norm"] = Series.from_arrays(
@@ -446,3 +434,18 @@ def _adapter_facts(trainable: int, e: Event, facts: dict[str, Fact], where: str)
     if 0 < trainable < ADAPTER_SHARE * total and "regime" not in facts:
         share = f"{100 * trainable / total:.2g}%"
         facts["regime"] = Fact("lora", f"{where}: {share} of the parameters train (an adapter)")
+
+
+def _nan_points(series: dict[str, Series], name: str, at: list[int], more: str, alone: str) -> None:
+    """NaN points at the steps `at` that the series `name` does not log yet (a message
+    saying the value went non-finite there), in place; `more` / `alone` name the source
+    beside the series' own / when there is no series."""
+    old = series.get(name)
+    add = np.array(at, np.float64)
+    if old is not None:
+        add = add[~np.isin(add, old.steps)]
+        steps, vals = np.r_[old.steps, add], np.r_[old.values, np.full(add.size, np.nan)]
+        source = f"{old.source} + {more}"
+    else:
+        steps, vals, source = add, np.full(add.size, np.nan), alone
+    series[name] = Series.from_arrays(name, steps, vals, None, source)
