@@ -10,7 +10,7 @@ from traindoc.model import Finding, Severity
 ACTIONS = ("log", "warn", "stop")
 
 # Stopping is reserved for findings that make every further step wasted compute:
-# a broken starting point (seed A spent 300 steps undoing an exploded head) and a
+# a broken starting point (the exploded-head run spent 300 steps undoing an exploded head) and a
 # non-finite loss (the weights are garbage from there on). Everything else may be
 # a false positive that the user would rather read than be stopped by.
 DEFAULT_STOP = ("absurd-initial-loss", "nonfinite-loss")

@@ -7,7 +7,7 @@ no step has arrived for `factor` times that interval and at least `floor_s`
 seconds. The report carries every thread's stack (faulthandler, which works
 even when the stuck thread holds the GIL in C code... as long as the watchdog
 can run) and, when NVML is present, GPU utilisation and memory: GPU at 0% with
-the process alive is seed A's resume hang.
+the process alive is the exploded-head run's resume hang.
 """
 
 from __future__ import annotations

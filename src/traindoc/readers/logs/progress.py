@@ -1,6 +1,6 @@
 """How far a console's progress bar moved between logged steps, and after the last one.
 
-Seed A's resume hang printed no error: the loop kept drawing its tqdm bar over
+The exploded-head run's resume hang printed no error: the loop kept drawing its tqdm bar over
 micro-batches while the step condition never fired, so no step was logged again.
 A bar that advances many times its usual distance between two logged records,
 with no record after it, is that evidence (steps.py turns it into an event).

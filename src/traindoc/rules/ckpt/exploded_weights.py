@@ -14,7 +14,7 @@ from traindoc.rules.ckpt._common import at_start, checkpoints, exploded, names
 class Params:
     # 10x above the largest common init scale *and* 10x the median of its siblings:
     # trained weights drift (pretrained GPT-2 attention is ~5x its 0.02 init) but
-    # stay in their siblings' range; seed A's head was 55-700x both.
+    # stay in their siblings' range; the exploded-head run's head was 55-700x both.
     ratio: float = 10.0
     # Far enough above any init that siblings cannot excuse it (everything exploded).
     ratio_alone: float = 100.0

@@ -48,7 +48,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     healthy; warning if another checkpoint has a clearly better recorded
     eval metric.
 
-    **Why it matters.** Seed A: the broken checkpoint had passed a head-warmup
+    **Why it matters.** The exploded-head run: the broken checkpoint had passed a head-warmup
     phase and was named "best"; the run started from it and spent 300 steps
     undoing the damage. Names lie: verify a checkpoint by its statistics and
     its first-batch loss, never by its label alone.

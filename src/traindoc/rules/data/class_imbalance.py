@@ -34,7 +34,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Reads the label distribution of categorical labels and
     compares the largest class with the smallest.
 
-    **Why it matters.** Seed B lists class imbalance among the causes of the
+    **Why it matters.** The LoRA-plateau run lists class imbalance among the causes of the
     oscillating plateau: the loss falls fast to the majority-class prior and
     stays there, and the minority classes barely move the gradient.
 

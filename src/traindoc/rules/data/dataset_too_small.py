@@ -12,7 +12,7 @@ from traindoc.rules.data._common import summary
 
 @dataclass(frozen=True)
 class Params:
-    # Seed B: "under 1,000 representative samples, no tuning helps".
+    # The LoRA-plateau run: "under 1,000 representative samples, no tuning helps".
     min_samples: int = 1000
 
 
@@ -29,7 +29,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Counts the samples that are neither empty nor an exact or
     near copy of another, and compares with 1,000.
 
-    **Why it matters.** Seed B: under about 1,000 representative samples no
+    **Why it matters.** The LoRA-plateau run: under about 1,000 representative samples no
     hyper-parameter tuning makes fine-tuning work; the model memorises the set.
 
     **Known false positives.** Few-shot style tasks with very long samples, or

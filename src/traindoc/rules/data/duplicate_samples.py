@@ -30,7 +30,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Hashes each sample's lower-cased words (input and label or
     answer together) and counts rows that repeat an earlier row.
 
-    **Why it matters.** Seed B: duplicates are one of the data faults that
+    **Why it matters.** The LoRA-plateau run: duplicates are one of the data faults that
     produce the oscillating plateau whatever the hyper-parameters: repeated
     samples are over-weighted, memorised, and leak between splits.
 

@@ -33,7 +33,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the share of each writing system (a proxy for language), and whether the
     sample lengths form separate modes (e.g. one-liners and long documents).
 
-    **Why it matters.** Seed B: heterogeneous data (style, register, domain,
+    **Why it matters.** The LoRA-plateau run: heterogeneous data (style, register, domain,
     code mixed with natural language) deepens the plateau, because the model
     tries to fit conflicting patterns with one set of weights.
 

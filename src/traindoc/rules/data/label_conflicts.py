@@ -31,7 +31,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     counts those whose class labels differ, or whose answers are neither equal
     nor near-equal.
 
-    **Why it matters.** Seed B names wrong labels among the data faults behind
+    **Why it matters.** The LoRA-plateau run names wrong labels among the data faults behind
     the oscillating plateau: the model is asked to fit both answers, the loss
     cannot go below the disagreement, and gradients from the pair cancel.
 

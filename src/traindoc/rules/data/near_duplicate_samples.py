@@ -35,7 +35,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     Jaccard >= 0.67 while unrelated texts stay under 0.3 (measured on 105
     planted edits; word 3-grams at 0.8 found 10-22 of them).
 
-    **Why it matters.** Seed B: near duplicates behave like duplicates (the same
+    **Why it matters.** The LoRA-plateau run: near duplicates behave like duplicates (the same
     content over-weighted) but survive exact deduplication; scraped and
     auto-generated data carry the most.
 

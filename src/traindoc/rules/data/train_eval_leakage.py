@@ -31,7 +31,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Looks up each eval input's exact hash among the train
     inputs, and queries the same LSH index for near matches.
 
-    **Why it matters.** Seed B: validation is a signal, not a formality. Leaked
+    **Why it matters.** The LoRA-plateau run: validation is a signal, not a formality. Leaked
     eval samples are memorised, so eval loss tracks train loss and hides
     overfitting; the "held-out" numbers are not.
 

@@ -18,7 +18,7 @@ from traindoc.rules.loss._common import starts_mid_run
 @dataclass(frozen=True)
 class Params:
     # A freshly initialised LM starts within a few percent of ln(V); a trained one
-    # below it. 2x the floor is already far outside both (seed A: 8.9x).
+    # below it. 2x the floor is already far outside both (the exploded-head run: 8.9x).
     ratio_error: float = 2.0
     # 1.3x - 2x: suspicious (e.g. tokens added to the vocabulary), worth a warning.
     ratio_warning: float = 1.3
@@ -62,7 +62,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Why it matters.** A freshly initialised model starts near ln(V); a
     pretrained one starts below it. A first loss many times ln(V) means the
-    weights themselves are broken (seed A: lm_head std 13.87, first loss 96 =
+    weights themselves are broken (the exploded-head run: lm_head std 13.87, first loss 96 =
     8.9x ln(50257)). No learning rate fixes it: the run spends itself undoing
     the damage and at best lands back on the floor.
 

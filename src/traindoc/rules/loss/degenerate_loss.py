@@ -99,7 +99,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     finer: 1.0097 at each of 3 epochs; 92.10 at iteration 0, then 122.271 at each of
     the 3 logs after it; a first log later than step 0 may be an epoch mean that
     holds the first descent, so it is not discounted). A repeated bf16
-    value at ln(V) (seed A's 10.8125) is `uniform-plateau`'s, not this rule's.
+    value at ln(V) (the exploded-head run's 10.8125) is `uniform-plateau`'s, not this rule's.
     Zeros reached gradually from under 0.01 are convergence (info). Values under
     5e-5 count as zeros (a 4-decimal logger prints them as 0.0000), except when every
     log is under it, none is 0 and 3+ differ: a logger printing 1.9500e-05, 1.8771e-05
@@ -191,7 +191,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         grid = _grid(v, dtype, p)
         bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
         if bf16_grid and _at_floor(run, v):
-            continue  # seed A's 10.8125, ln(V) quantised: uniform-plateau's finding
+            continue  # the exploded-head run's 10.8125, ln(V) quantised: uniform-plateau's finding
         if grid:
             rel = grid / abs(v)
             # the noise around the repeat, not of the whole run: a converged tail at

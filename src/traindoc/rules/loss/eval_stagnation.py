@@ -18,12 +18,12 @@ from traindoc.rules.loss._evalcurve import level_at, metric_trends, noise, smoot
 class Params:
     # A flat stretch needs enough eval points to be a stretch, not two evals.
     min_window_points: int = 5
-    # Flat = the smoothed eval stays inside a band of +-0.5% of its level (seed B:
+    # Flat = the smoothed eval stays inside a band of +-0.5% of its level (the LoRA-plateau run:
     # "validation did not improve"; a slowly improving eval gains more than that) ...
     band_rel: float = 0.005
     # ... widened to +-3 noise sigmas when the eval set itself is noisy.
     k_noise: float = 3.0
-    # Seed B's horizon: 300 steps of no eval progress is a signal ...
+    # The LoRA-plateau run's horizon: 300 steps of no eval progress is a signal ...
     min_steps: int = 300
     # ... and it must be a large share of the run (40%): every healthy run ends on
     # a flattening tail, but not one that spans almost half of training.
@@ -49,7 +49,7 @@ class Params:
     # schedule, where flat curves are what convergence looks like - the compute is
     # wasted, the run is not broken: info ("stop earlier"). A cosine or linear decay is
     # still at a third or more of its peak 60% into the run, so a 40%+ window there
-    # keeps its warning (seed B's band at its full LR).
+    # keeps its warning (the LoRA-plateau run's band at its full LR).
     annealed_lr_frac: float = 0.2
     # ... and only once the eval has learned: its level in the window 10%+ below its
     # first eval (a run flat at where it started never converged).
@@ -93,10 +93,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     either (a significant trend; under 10 points, every point lower than the
     last; at any length, a level halved) nor clearly rising (that is `divergence`), nothing is being learnt.
 
-    **Why it matters.** Seed B: after the early drop the loss oscillated in a
+    **Why it matters.** The LoRA-plateau run: after the early drop the loss oscillated in a
     band for ~1,000 steps "and validation on a 5% hold-out did not improve".
     Both curves flat means the compute of that stretch bought nothing; usually a
-    rate/schedule problem (seed B's LR 2e-4 linear -> 5e-5 cosine fixed it) or
+    rate/schedule problem (the LoRA-plateau run's LR 2e-4 linear -> 5e-5 cosine fixed it) or
     a data problem (heterogeneous mix, duplicates, wrong labels). When the train
     loss is still falling while eval is flat, that is `overfitting` instead.
 
@@ -111,7 +111,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **What to do.** Check the data first (duplicates, label conflicts, mixed
     domains); then tune schedule, effective batch and validation share together:
-    cosine decay, 2-5% warmup, a lower peak LR (seed B: 2e-4 -> 5e-5). If the run
+    cosine decay, 2-5% warmup, a lower peak LR (the LoRA-plateau run: 2e-4 -> 5e-5). If the run
     had simply converged, stop it earlier (early stopping on eval loss).
     """
     ev, tr = run.get("eval_loss"), run.get("loss")

@@ -139,7 +139,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
 
     **Why it matters.** A run whose loss never goes down is spending compute on
-    nothing. The usual causes are an LR far too low for the regime (seed A: 1e-6
+    nothing. The usual causes are an LR far too low for the regime (the exploded-head run: 1e-6
     in pre-training, ~300x too low), an LR that is 0 or never scheduled, or no
     trainable parameters (a PEFT / freezing mistake gives a perfectly flat loss).
 

@@ -55,7 +55,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     logged total is still a smoothed finite number is the same failure, seen earlier.
 
     **Why it matters.** Once the loss is NaN the weights usually are too: every
-    later step is wasted compute. fp16 is by far the most common cause (seed B:
+    later step is wasted compute. fp16 is by far the most common cause (the LoRA-plateau run:
     "intermittent NaNs or huge gradients under FP16 -> switch to BF16"); a NaN at
     the very first step (0 or 1: before any update) is a dtype or data problem, not a
     learning-rate one; a first log at step 100 that is already NaN follows 100 updates,

@@ -19,7 +19,7 @@ from traindoc.rules.api import Hit, rule
 class Params:
     # Enough points for a trend test to mean something.
     min_points: int = 20
-    # The band must be long: 30% of the run (seed B: ~1000 of ~1500 steps, 67%)
+    # The band must be long: 30% of the run (the LoRA-plateau run: ~1000 of ~1500 steps, 67%)
     # and at least this many logged points.
     min_band_fraction: float = 0.3
     min_band_points: int = 10
@@ -31,7 +31,7 @@ class Params:
     # With the eval loss logged over the band and flat (|drop| <= eval_improving,
     # no significant trend, >= eval_min_points points), a train drift of up to 5% is
     # still the plateau: the creep inside a wide noisy band is not generalising
-    # (seed B: "validation did not improve"). Without eval it cannot be told from a
+    # (the LoRA-plateau run: "validation did not improve"). Without eval it cannot be told from a
     # slow healthy descent, so the 1.5% bound stays (a healthy batch-2 pre-training
     # run sheds 3-5% over its band with no eval to say otherwise).
     max_band_drop_eval_flat: float = 0.05
@@ -40,7 +40,7 @@ class Params:
     # oscillating: divergence's (or a resume jump's), not a plateau.
     max_band_rise: float = 0.05
     # The early drop (start -> band level) that makes it a plateau after learning
-    # rather than no learning at all (seed B: 2.3 -> 1.1, 52%).
+    # rather than no learning at all (the LoRA-plateau run: 2.3 -> 1.1, 52%).
     min_early_drop: float = 0.15
     # Saw-tooth: the band's 5-95% width relative to its level; below this it is a
     # flat line (degenerate-loss / no-trainable-parameters), not an oscillation.
@@ -89,7 +89,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     improving (a significant falling trend with a 2%+ drop over the band, or a fall
     at every one of 5+ evals there, however small).
 
-    **Why it matters.** Seed B (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
+    **Why it matters.** The LoRA-plateau run (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
     oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
     steps are too large for the bowl the model is in: LR 2e-4 with linear decay and
     10% warmup; cosine, 3% warmup and 5e-5 settled at 0.87 in ~800 more steps.
@@ -104,7 +104,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     Heterogeneous or noisy data (duplicates, wrong labels) gives the same picture
     whatever the hyper-parameters: check the data too.
 
-    **What to do.** Lower the peak LR 3-5x (seed B: 2e-4 -> 5e-5), use cosine decay
+    **What to do.** Lower the peak LR 3-5x (the LoRA-plateau run: 2e-4 -> 5e-5), use cosine decay
     with 2-5% warmup, raise the effective batch to 16-64 (per-device x devices x
     accumulation), and check the data for duplicates, conflicts and mixed domains.
     """

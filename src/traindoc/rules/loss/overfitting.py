@@ -38,13 +38,13 @@ class Params:
     min_rise_rel: float = 0.02
     # ... and 3 eval-noise sigmas (point-to-point MAD), so a noisy eval set cannot fake it.
     k_noise: float = 3.0
-    # Seed B: "eval loss stalled for 300 steps while train loss keeps falling" is
+    # The LoRA-plateau run: "eval loss stalled for 300 steps while train loss keeps falling" is
     # incipient overfitting ...
     stall_steps: int = 300
     # ... but in a long run 300 steps is nothing: also require 10% of the run.
     stall_frac: float = 0.10
     # "Train keeps falling": at least 3% lower at the end than at the onset, and a
-    # significant Mann-Kendall trend (the oscillating plateau of seed B is flat).
+    # significant Mann-Kendall trend (the oscillating plateau of the LoRA-plateau run is flat).
     train_drop_min: float = 0.03
     train_z: float = -2.58
     # ... or simply halved (medians at the onset and at the end): no noise halves a loss.
@@ -158,7 +158,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     worse (Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 -> 0.96).
 
     **Why it matters.** From the onset on, training memorises the training set
-    and generalises worse: compute spent making the model worse. Seed B:
+    and generalises worse: compute spent making the model worse. The LoRA-plateau run:
     "evaluating every 50 steps, if eval loss has stalled for 300 steps while
     train loss keeps falling, that is incipient overfitting: stop, or lower the
     LR now".

@@ -23,7 +23,7 @@ class Params:
     # An error needs this many points at the floor; fewer is a warning.
     error_points: int = 5
     # 15% of the run at ln(V) is far longer than a fresh init spends there (a healthy
-    # LM leaves the floor within the first few percent); seed A spent 87% there.
+    # LM leaves the floor within the first few percent); the exploded-head run spent 87% there.
     min_fraction: float = 0.15
     # With a planned length known, the stretch must also hold this share of the plan:
     # 8 steps at ln(V) are 100% of an 8-step log but nothing of a 100,000-step run.
@@ -96,7 +96,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     enough).
 
     **Why it matters.** ln(V) is what a model scores when its output ignores the
-    input. Seed A sat at 10.8125 = ln(50257) = 10.8249 rounded to bf16 for 260 of
+    input. The exploded-head run sat at 10.8125 = ln(50257) = 10.8249 rounded to bf16 for 260 of
     300 steps and generated noise: the run had spent itself undoing a broken
     checkpoint (first loss 96) and landed on a "blank" model. A classifier at ln(C)
     with accuracy 1/C has learned nothing about its inputs (dead units, a softmax fed

@@ -47,7 +47,7 @@ class Params:
     # logs: not one optimizer step was applied (no calibration skips every step).
     all_skipped_logs: int = 3
     # Huge gradients: spikes >= 10x the local median that the loss followed,
-    # at least twice ("intermittent", seed B): one recovered spike is grad-spike's.
+    # at least twice ("intermittent", the LoRA-plateau run): one recovered spike is grad-spike's.
     spike_ratio: float = 10.0
     spike_count: int = 2
     # Overflow messages at this many consecutive steps past the calibration allowance.

@@ -17,8 +17,8 @@ import numpy as np
 from traindoc.measure.stats import Trend, bins, mad, median, rolling_median, trend
 from traindoc.model import Run, Series
 
-# Typical peak LR per regime (AdamW). Pre-training: seed A's "about 3e-4";
-# full fine-tune 1e-5..5e-5; LoRA 5e-5..2e-4 (seed B's fix was 5e-5).
+# Typical peak LR per regime (AdamW). Pre-training: the exploded-head run's "about 3e-4";
+# full fine-tune 1e-5..5e-5; LoRA 5e-5..2e-4 (the LoRA-plateau run's fix was 5e-5).
 TYPICAL_LR = {
     "pretraining": (1e-4, 3e-4, 1e-3),
     "full-finetune": (1e-5, 2e-5, 5e-5),
@@ -40,7 +40,7 @@ PRETRAIN_LR_BY_SIZE = (
     (175e9, 6e-5),
 )
 # Up to this size the regime tables hold as they are (GPT-3's 350M used 3e-4,
-# seed A's number); above it a pre-training LR range shrinks with the table.
+# the exploded-head run's number); above it a pre-training LR range shrinks with the table.
 SIZE_FREE_UP_TO = 350e6
 
 

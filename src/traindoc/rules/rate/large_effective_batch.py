@@ -12,7 +12,8 @@ from traindoc.rules.api import Hit, rule
 
 @dataclass(frozen=True)
 class Params:
-    # Seed B: 16-64 is a reasonable start for fine-tuning; too large -> sharper minima,
+    # The LoRA-plateau run: 16-64 is a reasonable start for fine-tuning; too large ->
+    # sharper minima,
     # worse generalisation. 4x the top of that range is "far above".
     max_batch: int = 256
     # Only batches above the recommended range are candidates at all.
@@ -37,7 +38,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (`dataset_size`) gives fewer than 10 optimizer steps per epoch (warning), or
     when it is above 256 (info).
 
-    **Why it matters.** Seed B: an effective batch too large leads to sharper
+    **Why it matters.** The LoRA-plateau run: an effective batch too large leads to sharper
     minima and worse generalisation; 16-64 is a reasonable start for fine-tuning.
     On a small set it also leaves only a handful of updates per epoch, so the
     warmup and decay are a few steps long.

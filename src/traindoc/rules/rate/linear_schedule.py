@@ -22,7 +22,7 @@ def check(run: Run, p: object) -> Iterator[Hit]:
     **What it does.** In a preflight, when the configured scheduler is `linear`
     (HF Trainer's default), says so once, as info.
 
-    **Why it matters.** Seed B: linear decay with 10% warmup and LR 2e-4 gave an
+    **Why it matters.** The LoRA-plateau run: linear decay with 10% warmup and LR 2e-4 gave an
     oscillating plateau; cosine decay, 3% warmup and 5e-5 reached 0.87. Cosine
     keeps the LR near its peak longer and anneals more gently at the end.
 

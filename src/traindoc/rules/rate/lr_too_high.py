@@ -30,12 +30,13 @@ class Params:
         default_factory=lambda: {"pretraining": 2e-3, "full-finetune": 2e-4, "lora": 1e-3}
     )
     unknown_tolerated: float = 2e-3
-    # The top of the usual range. Here an LR is only blamed for seed B's oscillating
+    # The top of the usual range. Here an LR is only blamed for the LoRA-plateau run's oscillating
     # plateau: LoRA at the 2e-4 tutorial default (1.5e-4 leaves float slack).
     plateau_lr: dict[str, float] = field(
         default_factory=lambda: {"pretraining": 1e-3, "full-finetune": 5e-5, "lora": 1.5e-4}
     )
-    # What to lower to: seed B's fix was 5e-5 for LoRA; seed A's 3e-4 for pre-training.
+    # What to lower to: the LoRA-plateau run's fix was 5e-5 for LoRA; the exploded-head
+    # run's 3e-4 for pre-training.
     target: dict[str, float] = field(
         default_factory=lambda: {"pretraining": 3e-4, "full-finetune": 2e-5, "lora": 5e-5}
     )
@@ -46,13 +47,13 @@ class Params:
     spikes_per_point: float = 1e-3
     loss_spike_rel: float = 0.25
     grad_spike_rel: float = 1.0
-    # Seed B: loss fell 2.3 -> 1.1 (drop >= 1.2x) then oscillated 1.08-1.14 (~5%
+    # The LoRA-plateau run: loss fell 2.3 -> 1.1 (drop >= 1.2x) then oscillated 1.08-1.14 (~5%
     # band; 3% is clear of bf16/logging jitter on a ~1 loss).
     plateau_min_drop: float = 1.2
     plateau_min_band: float = 0.03
     # At the top of the usual range a flat noisy tail can also be a run that simply
     # converged. Only a band that persists through a 5-point rolling median (a
-    # saw-tooth: 0.8+ for seed B's shape, ~0.55 for white batch noise) is a warning
+    # saw-tooth: 0.8+ for the LoRA-plateau run's shape, ~0.55 for white batch noise) is a warning
     # there; a white-noise plateau is only info.
     min_persistence: float = 0.7
     # A loss spike must rise at least 5% of what the run learned (head - best)
@@ -193,7 +194,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     runs (a reward is logged) the loss is a surrogate near 0, so only grad-norm
     spikes and NaN/Inf count there.
 
-    **Why it matters.** Seed B: LoRA at the 2e-4 tutorial default with linear decay
+    **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
     and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
     with no trend and validation stalled. Steps too large bounce around the
     minimum. The fix was max LR 5e-5 with cosine decay and 3% warmup: loss 0.87

@@ -19,12 +19,12 @@ from traindoc.rules.rate._common import TYPICAL_LR, curve, family_lr, size_scale
 @dataclass(frozen=True)
 class Params:
     # At or below these the run cannot leave where it starts in any sane number of
-    # steps: 30x under seed A's 3e-4 for pre-training, 100x under the 1e-5 low end
+    # steps: 30x under the exploded-head run's 3e-4 for pre-training, 100x under the 1e-5 low end
     # of full fine-tuning, 50x under LoRA's 5e-5 low end.
     flag_at: dict[str, float] = field(
         default_factory=lambda: {"pretraining": 1e-5, "full-finetune": 1e-7, "lora": 1e-6}
     )
-    # What the regime needs, for the ratio: seed A names 3e-4 for pre-training; the
+    # What the regime needs, for the ratio: the exploded-head run names 3e-4 for pre-training; the
     # fine-tuning values are the low ends of their usual ranges (conservative ratio).
     expected: dict[str, float] = field(
         default_factory=lambda: {"pretraining": 3e-4, "full-finetune": 1e-5, "lora": 5e-5}
@@ -109,7 +109,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     3e-5..3e-4 (HF's CTC recipes 1e-4..3e-4, audio classification 3e-5). A T5 fine-tune
     at 3e-6 is 33x under its range (t5-base, 2 epochs: val 2.0285 -> 2.0232).
 
-    **Why it matters.** Seed A pre-trained at LR 1e-6, 300x below the ~3e-4 the
+    **Why it matters.** The exploded-head run pre-trained at LR 1e-6, 300x below the ~3e-4 the
     regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and
     would never have left it. Every step at such an LR is wasted compute.
 

@@ -60,7 +60,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     stopped. A schedule that restarts its warmup (or jumps back to the peak)
     after a resume means the scheduler (and usually the optimizer) state was not
     restored: the model gets peak-LR updates again on already-trained weights,
-    which typically shows up as a loss jump at the resume (seed A's third
+    which typically shows up as a loss jump at the resume (the exploded-head run's third
     suspect: "the resume is lying").
 
     At a known resume, a decaying LR (lower at each of the 3+ logs before it, by

@@ -18,7 +18,8 @@ from traindoc.rules.rate._common import FINETUNE, relative_noise
 
 @dataclass(frozen=True)
 class Params:
-    # Seed B: 16-64 is a reasonable start for fine-tuning; below 16 gradients get noisy.
+    # The LoRA-plateau run: 16-64 is a reasonable start for fine-tuning; below 16
+    # gradients get noisy.
     min_batch: int = 16
     # Robust noise (MAD around a 25-point rolling median) above 5% of the loss level:
     # logged losses of batch 32+ fine-tunes sit around 1-3%; batch 1-8 runs at 8-20%.
@@ -79,7 +80,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     regime); pre-training with a token batch and RL runs (prompts x generations,
     a surrogate loss) are skipped.
 
-    **Why it matters.** Seed B: a batch too small gives noisy gradients and
+    **Why it matters.** The LoRA-plateau run: a batch too small gives noisy gradients and
     fluctuations that look like convergence; 16-64 is a reasonable start. A 7B
     model on one 24 GB GPU forces a small batch: gradient checkpointing saves
     memory but does not reduce the gradient variance.

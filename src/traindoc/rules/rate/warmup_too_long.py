@@ -13,7 +13,7 @@ from traindoc.rules.rate._common import curve
 
 @dataclass(frozen=True)
 class Params:
-    # Seed B: 2-5% of total steps is the recommendation; its 10% warmup was part of
+    # The LoRA-plateau run: 2-5% of total steps is the recommendation; its 10% warmup was part of
     # the oscillating plateau. 8% leaves room above 5% for rounding of ratio configs.
     warn_frac: float = 0.08
     # A quarter of the run spent warming up is a large share of the budget: stronger words.
@@ -26,11 +26,12 @@ class Params:
     # point is its lowest, within this share of its level, past 3+ points.
     short_points: int = 3
     short_at_min: float = 0.01
-    # Seed B's plateau: an early drop of >= 1.2x, then a band >= 3% wide with no trend.
+    # The LoRA-plateau run's plateau: an early drop of >= 1.2x, then a band >= 3% wide
+    # with no trend.
     plateau_min_drop: float = 1.2
     plateau_min_band: float = 0.03
     # ... a saw-tooth that survives a 5-point rolling median (white batch noise on a
-    # converged loss scores ~0.55; seed B's band 0.8+), as lr-too-high reads it.
+    # converged loss scores ~0.55; the LoRA-plateau run's band 0.8+), as lr-too-high reads it.
     min_persistence: float = 0.7
 
 
@@ -57,7 +58,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is no share at all). An LR still rising on the last record of a run that ended (a
     final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget), or when the curve shows the harm (an early drop then a band with no
-    downward trend, seed B's plateau; the eval loss when no train loss is logged)
+    downward trend, the LoRA-plateau run's plateau; the eval loss when no train loss is logged)
     or when no loss at all is logged to say otherwise;
     when the loss falls or settles, info: a tuning hint. A quarter or more is info
     too when the curve shows it cost nothing: the loss still falling at the end of
@@ -70,7 +71,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is what that cost (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration
     run: 65% of it ramping).
 
-    **Why it matters.** Seed B used 10% warmup (with LR 2e-4, linear decay) and got
+    **Why it matters.** The LoRA-plateau run used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
     the model learns fastest at a low LR, slows convergence and gives a false look
     of stability; with linear decay it also leaves less of the run at the peak.
@@ -107,7 +108,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss = run.get("loss") or run.get("eval_loss")
     c = curve(loss) if loss is not None else None
     # Below a quarter of the run it is a tuning hint (info) unless the curve shows
-    # the harm: a band with no downward trend after the early drop (seed B's
+    # the harm: a band with no downward trend after the early drop (the LoRA-plateau run's
     # plateau), not a run that falls or settles.
     # a log too short for a curve (a model card's 5-11 rows) still shows a clean descent
     converging = c.converging if c is not None else loss is not None and _short_falling(loss, p)

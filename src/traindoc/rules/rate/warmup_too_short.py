@@ -17,7 +17,7 @@ from traindoc.rules.rate._common import nonfinite
 
 @dataclass(frozen=True)
 class Params:
-    # "Short": under 1% of the steps (seed B recommends 2-5%) or under ~10 steps,
+    # "Short": under 1% of the steps (the LoRA-plateau run recommends 2-5%) or under ~10 steps,
     # too few for Adam's second-moment estimates to settle.
     max_frac: float = 0.01
     max_steps: int = 10
@@ -67,7 +67,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     two or more grad-norm spikes (>= 2x), or NaN/Inf. On RL runs the loss is a
     surrogate, so only the grad-norm spikes and NaN/Inf count.
 
-    **Why it matters.** Seed B: a warmup that is too short makes the first steps
+    **Why it matters.** The LoRA-plateau run: a warmup that is too short makes the first steps
     too large while Adam's statistics are still empty, and throws the model into
     a bad region it may never leave; 2-5% of total steps is the recommendation.
 

@@ -51,7 +51,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the usual log interval and a few seconds. Info; warning past 30 minutes.
 
     **Why it matters.** A resumed job that prints nothing for an hour looks hung
-    (seed A's trap: a real hang looks the same). Skipping means reading and
+    (the exploded-head run's trap: a real hang looks the same). Skipping means reading and
     discarding every already-seen batch of the epoch: with an iterable or
     streamed dataset, or heavy on-the-fly tokenisation, that can take as long as
     training on them did. Killing it restarts the wait; waiting is right.

@@ -45,7 +45,7 @@ def simulate(step: int, accum: int, intervals: dict[str, int], horizon: int) -> 
     1 per micro-batch; a condition `every N optimizer steps` is `counter %
     (N x accum) == 0`. `as_restored`: the loop restores the counter from the
     checkpoint's step as is (optimizer steps) but keeps adding accum per
-    optimizer step: seed A's bug. The result is the optimizer step at which each
+    optimizer step: the exploded-head run's bug. The result is the optimizer step at which each
     condition first fires again, or None for never.
     """
     out: dict[str, Any] = {}
@@ -90,7 +90,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the accumulation must be the one the checkpoint was trained with, and
     optimizer, scheduler and RNG state must be present.
 
-    **Why it matters.** Seed A: resumed at step 300 with gradient accumulation
+    **Why it matters.** The exploded-head run: resumed at step 300 with gradient accumulation
     16, a step condition in the resume logic waited for a multiple that the
     counter (300 + 16k) never hit: GPU at 0%, log frozen, no error. Fixed by
     counting with the real accumulator (restoring 300 x 16 micro-batches). A

@@ -17,7 +17,7 @@ from traindoc.rules.resume._timing import intervals, timed_series
 class Params:
     # A stall is a gap of at least 20 usual log intervals: evaluation, checkpoint
     # saving and dataloader restarts at epoch ends routinely cost a few intervals,
-    # and seed A's hang left the log frozen indefinitely.
+    # and the exploded-head run's hang left the log frozen indefinitely.
     ratio: float = 20.0
     # ... and 3x any other pause in the run, so a periodic eval/save that is slow
     # every time (20x a step, but the same each time) is not a stall.
@@ -70,9 +70,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     training progress bar (tqdm over micro-batches) going on for 20x its usual
     distance between two logged steps after the last one (fact
     `progress_after_last_step`, readers/logs/progress.py). The loop is alive and
-    consuming data, but no step comes: seed A's resume bug, seen after the fact.
+    consuming data, but no step comes: the exploded-head run's resume bug, seen after the fact.
 
-    **Why it matters.** Seed A's resume bug left the GPU at 0%, the log frozen
+    **Why it matters.** The exploded-head run's resume bug left the GPU at 0%, the log frozen
     and no error: a step condition that never became true after resuming at
     step 300 with gradient accumulation 16. A hung job burns its whole
     allocation. Error when the log ends in the silence, warning when it resumed.
@@ -95,7 +95,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **What to do.** Look at the last log line and the process: GPU at 0% with the
     process alive is a hang (py-spy dump the stack). After a resume, check the
-    step/accumulation arithmetic (seed A) and whether data skipping explains the
+    step/accumulation arithmetic (the exploded-head run) and whether data skipping explains the
     wait (`ignore_data_skip=True`, or a resumable sampler). Gradient accumulation
     with uneven batches across ranks is the other usual real hang.
     """
