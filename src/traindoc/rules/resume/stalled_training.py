@@ -28,8 +28,9 @@ class Params:
     # log every few milliseconds quiet. 1 s, not more: a plain loop logging every
     # 0.09 s that goes silent for 3 s (38x) has stalled, whatever the scale.
     min_gap_s: float = 1.0
-    # Log points at normal pace needed after the gap to call the run recovered;
-    # fewer and the run effectively ended in the stall.
+    # Log points at normal pace needed after the gap to call the run recovered
+    # (or as many usual intervals of time logged after it); fewer and the run
+    # effectively ended in the stall.
     recovered_points: int = 3
     # Intervals needed for a "usual" interval to mean anything.
     min_points: int = 8
@@ -75,7 +76,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Why it matters.** The exploded-head run's resume bug left the GPU at 0%, the log frozen
     and no error: a step condition that never became true after resuming at
     step 300 with gradient accumulation 16. A hung job burns its whole
-    allocation. Error when the log ends in the silence, warning when it resumed.
+    allocation. Error when the log ends in the silence, warning when it resumed:
+    went on at normal pace for 3 usual intervals after coming back, counted in log
+    points or in time (a log of episode windows logs few points for the same time).
 
     **Known false positives.** "Hangs" right after a resume are often not hangs:
     resuming can skip hundreds of thousands of already-seen batches with no
@@ -149,7 +152,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             yield _nccl_only(run, nccl)
         return
     after = steps.size - 1 - (j + 1)  # points logged after the first one back
-    ended = after < p.recovered_points
+    # recovered = went on at normal pace for `recovered_points` usual intervals after
+    # coming back, counted in log points or in time (a windowed log, such as episodes
+    # averaged per window, logs few points for the same time)
+    ran_on = float(times[-1] - times[j + 1])
+    ended = after < p.recovered_points and ran_on < p.recovered_points * usual
     if ended and run.fact("ended"):
         return  # the process went on to finish: a slow final eval or save, not a hang
     stall_step = int(steps[j])
