@@ -175,7 +175,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
     WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf (or to 87.3365 =
+    the first log (or in a window from mid-run): beyond any cross-entropy (error). At
+    any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
+    is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
+    blow-up that the trend tests, which read the median of the last lines, cannot see.
+    With lines before it the point must be 10x their level (a loss that always sat near
+    1e6 is on that scale), and with lines after it their median must still be 50%
+    above that level: a 1e14 window the next log is back from (0.26 -> 3e14 -> 0.25, a
+    few corrupt samples) is `loss-spike`'s, however large.  A loss that goes from finite to +Inf (or to 87.3365 =
     -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
     comes back near its level has overflowed: the end point of a blow-up, at any
     length, read from the eval loss when no train loss is logged (error).
@@ -253,6 +260,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _last_jump_confirmed(run, p, f)
             or _worse_on_train(run, p, f)
             or _climbs_with_lr(run, p, f)
+            or _astronomical(run, p, f)  # 1e6+ the paste never shows come back
         ) is not None:
             yield hit
         return
@@ -263,6 +271,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _cut_short(run, p, f)
     if hit is not None and _heldout_improved(run, p, f, int(hit.step or 0)) is None:
         yield hit
+    elif hit is None and (hit := _astronomical(run, p, f)) is not None:
+        yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
 
 
 def _heldout_metrics(run: Run, p: Params, f: Series) -> list[tuple[Series, bool]]:
@@ -626,13 +636,26 @@ def _early_blowup(
 
 
 def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
-    """A finite loss >= `astronomical` after the start (or anywhere in a late window)."""
+    """A finite loss >= `astronomical` after the start (or anywhere in a late window).
+
+    With points before it, it must also be `short_orders` (10x) over their level (the
+    median of the last `head_points` before it: a loss that always sat near 1e6 is on
+    that scale, not blown up); with points after it, their median must still be
+    `blowup_rise` over that level: a 1e14 batch the next log is back from is a spike
+    (`loss-spike`'s), however large."""
     if not len(f) or run.fact("task") == "regression":
         return None
     i = int(np.argmax(f.values))
     peak = float(f.values[i])
     if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
         return None
+    if i > 0:
+        level = float(np.median(f.values[max(0, i - p.head_points) : i]))
+        if not peak >= p.short_orders * level:
+            return None
+        after = f.values[i + 1 :]
+        if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
+            return None  # it came back: a spike, not a blow-up
     step = int(f.steps[i])
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
