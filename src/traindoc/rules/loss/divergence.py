@@ -170,12 +170,25 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the eval before (warning: the model got worse, not one batch); or its last third
     all sits 25%+ above its best level while a train task metric (Keras' `acc`) is
     10%+ below its own best at each of its last third (warning: worse on its own
-    training data by two measures, which overfitting and batch noise do not do). Two points suffice when the floor is
+    training data by two measures, which overfitting and batch noise do not do); or
+    its last third all sits 25%+ above its best while the eval loss, at each of its 2+
+    evals in that stretch, sits 25%+ above its own best before it (warning: worse on
+    the training and the held-out data at once; five epoch rows of a t5-base fp16
+    fine-tune, train 2.05 -> 2.73 -> 3.06 -> 2.94 with eval 1.86 -> 2.61 -> 2.72 -> 2.63,
+    rise 40% and hold, which the 50% hold test misses; overfitting keeps the train
+    loss falling). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
     WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error).  A loss that goes from finite to +Inf (or to 87.3365 =
+    the first log (or in a window from mid-run): beyond any cross-entropy (error). At
+    any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
+    is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
+    blow-up that the trend tests, which read the median of the last lines, cannot see.
+    With lines before it the point must be 10x their level (a loss that always sat near
+    1e6 is on that scale), and with lines after it their median must still be 50%
+    above that level: a 1e14 window the next log is back from (0.26 -> 3e14 -> 0.25, a
+    few corrupt samples) is `loss-spike`'s, however large.  A loss that goes from finite to +Inf (or to 87.3365 =
     -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
     comes back near its level has overflowed: the end point of a blow-up, at any
     length, read from the eval loss when no train loss is logged (error).
@@ -252,7 +265,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             hit := _short_blowup(run, p, f)
             or _last_jump_confirmed(run, p, f)
             or _worse_on_train(run, p, f)
+            or _worse_on_eval_too(run, p, f)
             or _climbs_with_lr(run, p, f)
+            or _astronomical(run, p, f)  # 1e6+ the paste never shows come back
         ) is not None:
             yield hit
         return
@@ -263,6 +278,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _cut_short(run, p, f)
     if hit is not None and _heldout_improved(run, p, f, int(hit.step or 0)) is None:
         yield hit
+    elif hit is None and (hit := _astronomical(run, p, f)) is not None:
+        yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
 
 
 def _heldout_metrics(run: Run, p: Params, f: Series) -> list[tuple[Series, bool]]:
@@ -626,13 +643,26 @@ def _early_blowup(
 
 
 def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
-    """A finite loss >= `astronomical` after the start (or anywhere in a late window)."""
+    """A finite loss >= `astronomical` after the start (or anywhere in a late window).
+
+    With points before it, it must also be `short_orders` (10x) over their level (the
+    median of the last `head_points` before it: a loss that always sat near 1e6 is on
+    that scale, not blown up); with points after it, their median must still be
+    `blowup_rise` over that level: a 1e14 batch the next log is back from is a spike
+    (`loss-spike`'s), however large."""
     if not len(f) or run.fact("task") == "regression":
         return None
     i = int(np.argmax(f.values))
     peak = float(f.values[i])
     if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
         return None
+    if i > 0:
+        level = float(np.median(f.values[max(0, i - p.head_points) : i]))
+        if not peak >= p.short_orders * level:
+            return None
+        after = f.values[i + 1 :]
+        if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
+            return None  # it came back: a spike, not a blow-up
     step = int(f.steps[i])
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
@@ -872,6 +902,54 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
             "on the data it trains on, by two measures at once. Overfitting does the "
             "opposite on the training data, and batch noise does not move both the wrong "
             "way log after log: the updates are undoing what was learned."
+        ),
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
+        severity=Severity.WARNING,
+    )
+
+
+def _worse_on_eval_too(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log whose train loss holds 25%+ above its best over its last third while
+    the eval loss, at each of its 2+ evals in that stretch, holds 25%+ above its own best
+    before it: worse on the training data and on held-out data at once."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return None
+    y, steps = f.values, f.steps
+    n = y.size
+    k = max(2, n // 3)
+    if n < k + 2:
+        return None
+    i_best = int(np.argmin(y[: n - k]))
+    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
+    if not (level > 0 and np.all(y[-k:] >= (1 + p.worse_rise) * level)):
+        return None
+    onset = int(steps[n - k])
+    e = ev.finite()
+    before, late = e.values[e.steps < onset], e.values[e.steps >= onset]
+    if not before.size or late.size < 2:
+        return None
+    best = float(before.min())
+    if not (best > 0 and np.all(late >= (1 + p.worse_rise) * best)):
+        return None
+    worse = [f"eval_loss {fmt(best)} -> {fmt(float(late[-1]))}"]
+    evidence = _rise_evidence(
+        run, f, i_best, onset, peak_loss=float(np.max(y[i_best:])), confirmed_by=worse
+    )
+    return Hit(
+        title=(
+            f"Loss climbs from {fmt(float(y[i_best]))} (step {int(steps[i_best])}) to "
+            f"{fmt(float(y[-1]))} and the eval loss climbs with it: " + worse[0]
+        ),
+        step=onset,
+        end_step=int(steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"At each of the last {k} logs the training loss sits 25%+ above its best, and at "
+            f"each of the {late.size} evals since, the eval loss sits 25%+ above its own best: "
+            "the model got worse on the data it trains on and on held-out data at once. "
+            "Overfitting lowers the training loss while the eval loss rises, and batch noise "
+            "does not hold both up log after log: the updates are undoing what was learned."
         ),
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.WARNING,

@@ -73,6 +73,10 @@ class Params:
     # ... or a jump of 2x over the points before it that has fallen at each of the
     # 3+ points since, by 20%+ of the jump: a spike still coming back (warning), or
     # back below where it jumped from by the end (info: nothing lasting).
+    # A paste of 3-4 points has no median to speak of: only an interior point 10x both
+    # its neighbours, which agree with each other within 1.5x, counts (warning).
+    tiny_min_points: int = 3
+    tiny_factor: float = 10.0
     recovering_factor: float = 2.0
     recovering_points: int = 3
     recovering_share: float = 0.2
@@ -91,7 +95,7 @@ class Params:
 
 @rule(
     "loss-spike",
-    minimum="5 logged losses (a 3x point that comes back), 2 with grad norms (a 10x grad jump with a 1.5x loss jump); 20 for the rolling-level test",
+    minimum="3 logged losses (a 10x point between two that agree), 5 (a 3x point that comes back), 2 with grad norms (a 10x grad jump with a 1.5x loss jump); 20 for the rolling-level test",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -131,6 +135,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
 
+    A paste of 3-4 points is judged only on a jump no batch noise explains: an
+    interior point 10x both its neighbours, which agree with each other within 1.5x
+    (warning). Three mmdetection lines 0.2586, 3.2e14, 0.2525 (a few corrupt samples
+    at the start of an epoch) are a spike; 5.0, 0.4, 0.35 (a steep start) has no
+    interior peak, and 0.3, 2.0, 0.9 is under 10x.
+
     A paste of 2-19 points whose grad norm jumps 10x from one log to the next while
     the loss jumps 1.5x over its earlier level at that log or the next is a warning,
     whether or not the paste lasts long enough to show the loss come back: a noisy
@@ -164,6 +174,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             yield hit
         elif n >= p.short_min_points:
             yield from _short(run, f, p)
+        elif n >= p.tiny_min_points:
+            yield from _tiny(run, f, p)
         return
     warm = run.fact("warmup_steps")
     skip_until = f.steps[0] + warm if warm else f.steps[min(n - 1, int(p.skip_fraction * n))]
@@ -334,6 +346,51 @@ def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _tiny(run: Run, f: Series, p: Params) -> Iterator[Hit]:
+    """A paste of 3-4 points: an interior point `tiny_factor` over both neighbours,
+    which agree with each other within `short_back`: no batch noise does that."""
+    y, steps = f.values, f.steps
+    for i in range(1, y.size - 1):
+        lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
+        if not (lo > 0 and hi <= p.short_back * lo and y[i] >= p.tiny_factor * hi):
+            continue
+        ref, peak = float(np.sqrt(lo * hi)), float(y[i])
+        step = int(steps[i])
+        yield Hit(
+            title=(
+                f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
+                f"{fmt(float(y[i + 1]))} ({fmt(peak / ref)}x) in a paste of {y.size} points"
+            ),
+            step=step,
+            end_step=int(steps[i + 1]),
+            evidence={
+                "count": 1,
+                "largest_step": step,
+                "largest_value": peak,
+                "largest_baseline": ref,
+                "largest_rel": peak / ref - 1,
+                "spike_steps": [step],
+                "points": int(y.size),
+            },
+            explanation=(
+                f"Only {y.size} losses are logged, but one is {fmt(peak / ref)}x the points on "
+                "both sides of it, which agree with each other: beyond any batch noise. The "
+                "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
+                "fp16 overflow) and the loss came back."
+            ),
+            prescription=(
+                "Log more points around the spike to see how often it happens; if it repeats: "
+                + advice.join(
+                    *advice.steadier(run, "lower the peak LR 2-3x"),
+                    f"inspect the batches at step {step}",
+                )
+                + "."
+            ),
+            severity=Severity.WARNING,
+        )
+        return
 
 
 def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
