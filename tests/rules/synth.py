@@ -16,6 +16,7 @@ runs cannot do precisely. A series is a list of segments:
       noise: 0.01       # absolute Gaussian sigma over the whole series
       noise_rel: 0.0    # relative sigma
       running_mean: 40  # log the mean of the last 40 values (kohya's avr_loss), after noise
+      decimals: 3       # round to what a logger prints (after noise and running mean)
       seed: 0
       set: {150: .nan}  # overwrite values at these steps
       times: {every: 1.0, gap_before_last: 60}  # wall-clock seconds
@@ -80,6 +81,8 @@ def series(name: str, spec: dict[str, Any]) -> Series:
         i = np.arange(1, n + 1)
         lo = np.maximum(0, i - w)
         values = (c[i] - c[lo]) / (i - lo)
+    if spec.get("decimals") is not None:  # a logger that prints N decimals (Lightning's bar: 3)
+        values = np.round(values, int(spec["decimals"]))
     for step, v in (spec.get("set") or {}).items():
         values[np.flatnonzero(steps == int(step))] = float(v)
     times = None

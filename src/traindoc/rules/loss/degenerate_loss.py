@@ -93,7 +93,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     no descent makes in one interval, or when an eval task metric ends under half its
     scale, which a loss of 0 cannot fit: warning) or exactly equal to each other (>= 5 at full precision, >= 10
     on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
-    must vary by >= 4 grid steps for the repeat to mean anything; 3 when the value is
+    must vary by >= 4 grid steps for the repeat to mean anything; the decimal grid is the
+    one the logger prints, read off the series: values that never show a 4th decimal are
+    on a 3-decimal grid (Lightning's progress bar prints `loss=0.158`), so 0.158 is known
+    to 0.6%, not to 0.06%; 3 when the value is
     the whole log, or every log after a first one at step 0 (the model before any
     update, so the rest is the whole trained run), printed to 1e-3 of itself or
     finer: 1.0097 at each of 3 epochs; 92.10 at iteration 0, then 122.271 at each of
@@ -119,7 +122,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** RL trainers (GRPO/PPO, fact task=rl or a reward
     series) legitimately log a loss of 0 and are skipped. HF Trainer <= 4.57 rounds
     to 4 decimals and bf16 has 8 significant bits: chance repeats on those grids are
-    discounted.
+    discounted. A progress bar re-prints the last values the trainer set on every
+    refresh, and Lightning's bar (before 2.0) also runs through the validation batches
+    with the training loss frozen: 14 refreshes of one bar at `loss=0.158` (3 decimals,
+    nothing logged around them) are one stale value shown 14 times, not 14 batches
+    (a pasted Lightning issue log, "Unusual printing statements after 90% epoch").
 
     **What to do.** For zeros: check the label mask (are all labels -100?), and for
     NaNs just before, switch fp16 -> bf16. For repeats: check the LR column (0?), the
@@ -178,6 +185,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if int(lengths.max()) < p.min_repeat_fine and not whole:
         return  # the longest repeat is too short: the loop below would stop at once
     dtype = str(run.fact("loss_dtype") or "").lower()
+    # the decimals the logger prints (Lightning's bar: 3), read off the whole series
+    places = _decimals(y, p.hf_decimals)
     np.negative(lengths, out=lengths)  # argsort(-lengths) without a copy of them
     order = np.argsort(lengths)
     np.negative(lengths, out=lengths)
@@ -188,7 +197,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         v = float(y[s])
         if v == 0:
             continue
-        grid = _grid(v, dtype, p)
+        grid = _grid(v, dtype, p, places)
         bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
         if bf16_grid and _at_floor(run, v):
             continue  # the exploded-head run's 10.8125, ln(V) quantised: uniform-plateau's finding
@@ -236,12 +245,33 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
 
 
-def _grid(v: float, dtype: str, p: Params) -> float | None:
-    """The grid step a logged value sits on, or None when it looks full precision."""
+def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float | None:
+    """The grid step a logged value sits on, or None when it looks full precision.
+
+    A value on the 4-decimal grid is on the grid its logger prints (`places`, the most
+    decimals any value of the series shows): 0.158 from a bar that prints 3 decimals
+    is known to 1e-3, not 1e-4."""
     if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(fl.on_bf16_grid(np.array([v]))[0])):
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
     if round(v, p.hf_decimals) == v:
-        return 10.0**-p.hf_decimals
+        return 10.0 ** -(p.hf_decimals if places is None else min(places, p.hf_decimals))
+    return None
+
+
+def _decimals(y: np.ndarray, most: int) -> int | None:
+    """The fewest decimals (0..`most`) that print every finite value of `y` exactly: the
+    precision its logger prints (Lightning's progress bar formats 3, HF's dicts round to
+    4 and drop trailing zeros, so a series of them shows 4 somewhere); None when finer."""
+    v = y[np.isfinite(y)]
+    if not v.size:
+        return None
+    v = np.unique(v)
+    for d in range(most + 1):
+        scaled = v * 10.0**d
+        if bool(
+            np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, np.abs(scaled)))
+        ):
+            return d
     return None
 
 
