@@ -114,7 +114,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 with a loss over them falling under 10% and at or above ln 2; no loss: an eval metric identical at 5+ evals from the first)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -177,7 +177,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is reported here as well: a run that never moved is not learning, not stagnating.
 
     An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
-    evals, off its best value, while the loss fell under 10% (or the eval loss stays
+    evals, off its best value (a 0 not beside another higher-is-better metric that moves:
+    one rare class's F1 stuck at 0 while the overall F1 moves is a model whose predictions
+    change), while the loss fell under 10% (or the eval loss stays
     within 10% at 4+ evals: the metric's own held-out companion, where the first train
     log may average the untrained model's first steps, as a CTC head's fall to its blank
     plateau does while WER stays 1.0; or within 10% at the 4+ evals after the first, which
@@ -234,9 +236,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     meaningless 0 `acc` for a regression).
 
     Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
-    train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on, while the
-    loss over the same logs falls under 10% and stays at or above ln 2, settles it however
-    short or late the window (warning). Epoch 3 means two full passes over the data whether
+    train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on (2+ logs from
+    epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
+    10% and stays at or above ln 2 and no other higher-is-better metric of the run scores
+    above 0 over them (a rare class's F1 or AP at 0 beside an overall mAP is no model that
+    gets nothing right), settles it however short or late the window (warning): a CTC
+    captcha model at epochs 130-131 with accuracy 0.000 and a cost of 21.9. Epoch 3 means two full passes over the data whether
     the count starts at 0 or 1: a model's first pass can honestly score 0 (ArcFace's first
     steps, a CTC head on its blank plateau), but after two passes a model that learns gets
     some samples right or at least keeps lowering its loss; this one does neither (a
@@ -675,6 +680,8 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
         best = (1.0, 100.0) if higher else (0.0,)
         if value in best:
             continue  # solved: nothing left to change
+        if higher and value == 0.0 and _other_metric_moves(run, m):
+            continue  # one class's 0 beside a metric that moves: the predictions do change
         # Scored before any update (at or before the first logged loss) and again at
         # the end to the printed digit: whatever the loss did, the predictions are the
         # untrained model's (a worst value of 0 can still be "too early": not counted).
@@ -896,15 +903,19 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
         if kind(m.name) != "task" or direction(m.name) is not True:
             continue
         mf = m.finite()
-        if len(mf) < p.zero_points or mf.values.any():
+        if len(mf) < p.overlap_points or mf.values.any():
             continue
         at = np.interp(mf.steps, e.steps, e.values)
-        if float(at.min()) < p.zero_min_epoch:
+        # two logs suffice from epoch 10 on (as for an overlap metric), three from epoch 3
+        need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
+        if len(mf) < need or float(at.min()) < p.zero_min_epoch:
             continue
         inside = (loss.steps >= mf.steps[0]) & (loss.steps <= mf.steps[-1])
         w = loss.values[inside]
-        if w.size < p.zero_points or not np.all(w >= p.zero_min_loss):
+        if w.size < need or not np.all(w >= p.zero_min_loss):
             continue
+        if _other_metric_scores(run, m):
+            continue  # another measure of the same model scores: one class's 0 (a rare class)
         k = max(1, w.size // 3)
         first, last = float(np.mean(w[:k])), float(np.mean(w[-k:]))
         if (first - last) / first >= p.frozen_max_drop:
@@ -945,6 +956,34 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _other_metric_scores(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric above 0 at some log within `m`'s span: the
+    model gets something right (a rare class's F1 or AP at 0 beside an overall mAP)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = (f.steps >= lo) & (f.steps <= hi)
+        if np.any(f.values[inside] > 0):
+            return True
+    return False
+
+
+def _other_metric_moves(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric takes 2+ values within `m`'s span: the model's
+    predictions change (a rare class's F1 stuck at 0 beside an overall F1 that moves)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = f.values[(f.steps >= lo) & (f.steps <= hi)]
+        if inside.size > 1 and np.ptp(inside) > 0:
+            return True
+    return False
 
 
 def _lone_frozen_from_start(run: Run, p: Params) -> Hit | None:
