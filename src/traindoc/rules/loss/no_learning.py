@@ -97,11 +97,24 @@ class Params:
     # epoch) whose in-epoch sequence is identical, value for value, in this many
     # consecutive epochs: the model scores every batch the same way every pass.
     repeat_epochs: int = 3
+    # A higher-is-better task metric (sequence accuracy, BLEU, mAP, ...) exactly 0 at every
+    # one of 3+ logs, all from epoch 3 on (two full passes over the data whether the count
+    # starts at 0 or 1), while the loss over the same logs falls under `frozen_max_drop`
+    # and stays at or above ln 2 (a classifier that gets every sample wrong has a
+    # cross-entropy of at least ln 2 on each: a lower loss beside an accuracy of 0 is not
+    # the loss that accuracy scores, e.g. Keras' accuracy of a regression).
+    zero_points: int = 3
+    zero_min_epoch: float = 3.0
+    zero_min_loss: float = math.log(2)
+    # No loss logged: an eval metric identical, to 4+ printed digits, at every one of 5+
+    # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
+    # interval of step 0): the model's held-out predictions never changed after the start.
+    lone_frozen_evals: int = 5
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -164,7 +177,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is reported here as well: a run that never moved is not learning, not stagnating.
 
     An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
-    evals, off its best value, while the loss fell under 10% (or the eval loss stays
+    evals, off its best value (a 0 not beside another higher-is-better metric that moves:
+    one rare class's F1 stuck at 0 while the overall F1 moves is a model whose predictions
+    change), while the loss fell under 10% (or the eval loss stays
     within 10% at 4+ evals: the metric's own held-out companion, where the first train
     log may average the untrained model's first steps, as a CTC head's fall to its blank
     plateau does while WER stays 1.0; or within 10% at the 4+ evals after the first, which
@@ -220,6 +235,31 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     detector's first epochs), and a plain accuracy is not read this way (Keras prints a
     meaningless 0 `acc` for a regression).
 
+    Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
+    train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on (2+ logs from
+    epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
+    10% and stays at or above ln 2 and no other higher-is-better metric of the run scores
+    above 0 over them (a rare class's F1 or AP at 0 beside an overall mAP is no model that
+    gets nothing right), settles it however short or late the window (warning): a CTC
+    captcha model at epochs 130-131 with accuracy 0.000 and a cost of 21.9. Epoch 3 means two full passes over the data whether
+    the count starts at 0 or 1: a model's first pass can honestly score 0 (ArcFace's first
+    steps, a CTC head on its blank plateau), but after two passes a model that learns gets
+    some samples right or at least keeps lowering its loss; this one does neither (a
+    PaddleOCR handwriting run at epoch 3: acc 0.000000 and norm_edit_dis 0.000000 at six
+    logs, CTC loss 115-117). The ln 2 floor is what a classifier scores when it gets a sample
+    wrong (the true class is not the argmax, so its probability is at most 1/2): a mean loss
+    under it beside an accuracy of 0 means the accuracy is not what the loss trains (Keras'
+    accuracy of a regression, 0 beside an MSE of 0.02), and a log with a regression error
+    column (mae, mse) is not read this way at all.
+
+    With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
+    evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
+    step 0), settles it as well (warning), unless another metric of the same model or the
+    eval loss (10%+) moves: the held-out predictions are the same after every epoch as after
+    the first (MXNet: Validation-accuracy=0.110204 at epochs 0-15). A late window of
+    identical evals is not read this way: a converged model on a small eval set repeats its
+    score (an mmdet mAP50 of 0.9022 at 15 late evals of a healthy run).
+
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
     true classes occur, the last matrix the log prints, settles it however short the
@@ -256,6 +296,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (
             hit := _frozen_metrics(run, p)
+            or _lone_frozen_from_start(run, p)
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
@@ -280,7 +321,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _frozen_metric(run, f, p)) is not None or (hit := _frozen_evals(run)) is not None:
         yield hit
         return
-    if (hit := _top5_at_chance(run, f, p) or _overlap_zero_late(run, f, p)) is not None:
+    if (
+        hit := _top5_at_chance(run, f, p)
+        or _overlap_zero_late(run, f, p)
+        or _zero_while_flat(run, f, p)
+    ) is not None:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):
@@ -635,6 +680,8 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
         best = (1.0, 100.0) if higher else (0.0,)
         if value in best:
             continue  # solved: nothing left to change
+        if higher and value == 0.0 and _other_metric_moves(run, m):
+            continue  # one class's 0 beside a metric that moves: the predictions do change
         # Scored before any update (at or before the first logged loss) and again at
         # the end to the printed digit: whatever the loss did, the predictions are the
         # untrained model's (a worst value of 0 can still be "too early": not counted).
@@ -834,6 +881,156 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
                 "of classes of the head), the class balance (a foreground of a few % needs a "
                 "Dice or weighted loss), the LR and momentum (nnU-Net lowers a 0.99 momentum "
                 "when the Dice stays 0), and that the eval uses the trained weights."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+_REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
+
+
+def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs, all from epoch 3
+    on, while the loss over those logs falls under `frozen_max_drop` and stays at or above
+    ln 2 (warning)."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
+        return None  # an accuracy next to a regression error is Keras' meaningless one
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True:
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points or mf.values.any():
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        # two logs suffice from epoch 10 on (as for an overlap metric), three from epoch 3
+        need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
+        if len(mf) < need or float(at.min()) < p.zero_min_epoch:
+            continue
+        inside = (loss.steps >= mf.steps[0]) & (loss.steps <= mf.steps[-1])
+        w = loss.values[inside]
+        if w.size < need or not np.all(w >= p.zero_min_loss):
+            continue
+        if _other_metric_scores(run, m):
+            continue  # another measure of the same model scores: one class's 0 (a rare class)
+        k = max(1, w.size // 3)
+        first, last = float(np.mean(w[:k])), float(np.mean(w[-k:]))
+        if (first - last) / first >= p.frozen_max_drop:
+            continue  # the loss falls: the metric may still be on its way up
+        at_floor = fl.at_floor(run, "loss")
+        if at_floor is not None and at_floor.to_end:
+            return None  # at ln(V) / ln(C): uniform-plateau's finding
+        return Hit(
+            title=(
+                f"{m.name} is 0 at every one of {len(mf)} logs from epoch {int(at.min())} on, "
+                f"while the loss moves {fmt(float(w[0]))} -> {fmt(float(w[-1]))}: the model "
+                "gets nothing right and is not improving"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": 0.0,
+                "logs": len(mf),
+                "first_epoch": float(at.min()),
+                "start_loss": float(w[0]),
+                "end_loss": float(w[-1]),
+            },
+            explanation=(
+                f"After two or more passes over the data {m.name} has not scored a single "
+                "sample right at any log, and the loss over the same stretch is not falling "
+                "(and is too high for a model that gets its samples right). A model that "
+                "learns gets some samples right by then, or at least keeps lowering its loss: "
+                "this one is stuck (empty or constant outputs: all blank for a CTC head, no box "
+                "for a detector, one token for a decoder)."
+            ),
+            prescription=(
+                "Decode a few predictions and compare with the labels (empty? the same for "
+                "every input?); check the label encoding and dictionary (class count, blank "
+                "index, character set), the LR (0, or far too high / low) and that the loss is "
+                "computed from the model's outputs."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _other_metric_scores(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric above 0 at some log within `m`'s span: the
+    model gets something right (a rare class's F1 or AP at 0 beside an overall mAP)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = (f.steps >= lo) & (f.steps <= hi)
+        if np.any(f.values[inside] > 0):
+            return True
+    return False
+
+
+def _other_metric_moves(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric takes 2+ values within `m`'s span: the model's
+    predictions change (a rare class's F1 stuck at 0 beside an overall F1 that moves)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = f.values[(f.steps >= lo) & (f.steps <= hi)]
+        if inside.size > 1 and np.ptp(inside) > 0:
+            return True
+    return False
+
+
+def _lone_frozen_from_start(run: Run, p: Params) -> Hit | None:
+    """No loss: an eval metric identical to 4+ printed digits at every one of its 5+
+    evals, the first of them at the run's start (warning)."""
+    ep = run.get("epoch")
+    ev = run.get("eval_loss")
+    moved = ev is not None and len(e := ev.finite().values) >= 2 and e[0] != 0
+    if moved and abs(e[0] - e[-1]) / abs(e[0]) >= p.frozen_max_drop:
+        return None  # the held-out loss moves: the predictions do change
+    for m, _ in task_metrics(run):
+        mf = m.finite()
+        v = mf.values
+        if v.size < p.lone_frozen_evals or not _stuck_values(v, p) or not _digits(float(v[0])):
+            continue
+        if any(
+            kind(s.name) == "task" and s is not m and np.ptp(s.finite().values) > 0
+            for s in run.series.values()
+            if len(s.finite()) > 1
+        ):
+            continue  # another metric of the same model moves: its predictions change
+        if ep is not None and len(e := ep.finite()):
+            start = float(np.interp(mf.steps[0], e.steps, e.values)) <= 1.0
+        else:
+            start = bool(mf.steps[0] <= np.median(np.diff(mf.steps)))
+        if not start:
+            continue  # a late window: a converged model on a small eval set can repeat
+        value = float(v[0])
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(value)} at every one of {v.size} evals from the first on: "
+                "the predictions never change"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={"metric": m.name, "value": value, "evals": int(v.size)},
+            explanation=(
+                f"{m.name} counts the held-out samples the model gets right. It is the same to "
+                f"every printed digit at all {v.size} evals, the first one included: the model "
+                "scores exactly as it did after its first epoch, on every sample. A model that "
+                "learns changes some predictions from one eval to the next; this one answers the "
+                "same (most often one class for every input, the metric being that class's share)."
+            ),
+            prescription=(
+                "Log the loss; check the predictions' class distribution, the LR (0, or far too "
+                "high / low), the labels, and that the trained parameters are the ones used for "
+                "prediction."
             ),
             severity=Severity.WARNING,
         )
