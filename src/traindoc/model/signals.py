@@ -313,11 +313,12 @@ RANK_STEP_TIME = "rank_step_time_s/"
 
 _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
 # An entropy term named as a loss (verl's actor/entropy_loss, SB3's entropy_loss, SAC's
-# ent_coef_loss): a regulariser the optimiser subtracts or a temperature's own loss,
-# never the model's loss nor a part that sums to it. A cross-entropy (cross_entropy_loss,
-# crossentropyloss, xent) is the loss, and is not one.
+# ent_coef_loss, OpenAI baselines TRPO's run-together `entloss` = -entcoeff x entropy,
+# 0 at its default entcoeff 0): a regulariser the optimiser subtracts or a temperature's
+# own loss, never the model's loss nor a part that sums to it. A cross-entropy
+# (cross_entropy_loss, crossentropyloss, xent) is the loss, and is not one.
 ENTROPY = "entropy"
-_ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?![a-z]))")
+_ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z])|(?=loss)))")
 # A loss under an older name: PaddlePaddle's `avg_cost` / `Cost`, MXNet's `CrossEntropy=`
 # metric. Read as a part, so derived.py makes it the loss only where no `loss` is logged
 # (a `cost` next to a `loss` stays an extra); a `Time cost` is a time (matched first).
