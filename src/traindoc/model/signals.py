@@ -195,6 +195,10 @@ ALIASES: dict[str, Signal] = {
             # stable-baselines PPO2 (from PR #142) and curl / RAD's eval.log: the mean
             # return of the episodes since the last log
             "mean_episode_reward",
+            # OpenAI Spinning Up's EpochLogger (progress.txt, tab-separated): the mean
+            # return of the epoch's training episodes (AverageTestEpRet, the deterministic
+            # test episodes of DDPG / TD3 / SAC, keeps its own name)
+            "averageepret",
         ],
         Signal.REWARD,
     ),
@@ -215,6 +219,7 @@ ALIASES: dict[str, Signal] = {
         [
             "episode_reward_std",
             "std_of_reward",  # ml-agents: "Mean Reward: -0.020. Std of Reward: 0.140."
+            "stdepret",  # Spinning Up: the spread of the epoch's episode returns
         ],
         Signal.EPISODE_REWARD_STD,
     ),
@@ -238,6 +243,7 @@ STEP_KEYS = (
     "total_timesteps",
     "timestepssofar",
     "timesteps_total",
+    "totalenvinteracts",  # OpenAI Spinning Up's progress.txt (its Epoch is the row number)
 )
 # Keys that carry wall-clock time (seconds since the epoch, or relative seconds).
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
