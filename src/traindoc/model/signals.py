@@ -199,6 +199,10 @@ ALIASES: dict[str, Signal] = {
             # return of the epoch's training episodes (AverageTestEpRet, the deterministic
             # test episodes of DDPG / TD3 / SAC, keeps its own name)
             "averageepret",
+            # rllab / garage's AverageReturn of the iteration's sampled training paths,
+            # Berkeley CS285's Train_AverageReturn (its Eval_ twin keeps its own name)
+            "averagereturn",
+            "train_averagereturn",
         ],
         Signal.REWARD,
     ),
@@ -220,6 +224,8 @@ ALIASES: dict[str, Signal] = {
             "episode_reward_std",
             "std_of_reward",  # ml-agents: "Mean Reward: -0.020. Std of Reward: 0.140."
             "stdepret",  # Spinning Up: the spread of the epoch's episode returns
+            "stdreturn",  # rllab / garage
+            "train_stdreturn",  # CS285
         ],
         Signal.EPISODE_REWARD_STD,
     ),
