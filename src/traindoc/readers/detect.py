@@ -30,7 +30,7 @@ SUPPORTED = (
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
     "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
-    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger)",
+    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger; another *.csv or a Spinning Up progress.txt whose header names a return)",
     "RL monitor.csv (Stable-Baselines3 / OpenAI baselines Monitor wrapper, one row per episode)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
