@@ -123,6 +123,52 @@ def test_baselines_progress_csv_return_is_the_reward(tmp_path: Path) -> None:
     assert load_checked(q / "progress.csv").get("reward") is not None
 
 
+def test_spinning_up_progress_txt_return_is_the_reward(tmp_path: Path) -> None:
+    """OpenAI Spinning Up's EpochLogger (progress.txt, tab-separated): AverageEpRet is
+    the reward and StdEpRet the spread of the episodes' returns, so the run reads as RL
+    and LossPi + LossV (a surrogate and a value loss) is not read as a learning curve;
+    TotalEnvInteracts is the step where a reader takes a step column."""
+    body = (
+        "Epoch\tAverageEpRet\tStdEpRet\tEpLen\tTotalEnvInteracts\tLossPi\tLossV\tKL\n"
+        "0\t-78.7\t19.3\t150.0\t10000\t1.4e-07\t21.48\t0.0044\n"
+        "1\t-77.2\t18.0\t150.0\t20000\t3.7e-08\t15.80\t0.0079\n"
+        "2\t-66.7\t16.1\t150.0\t30000\t-3.7e-08\t5.80\t0.0069\n"
+    )
+    p = tmp_path / "progress.txt"
+    p.write_text(body)
+    run = load_checked(p)
+    assert run.get("reward").values.tolist() == [-78.7, -77.2, -66.7]
+    assert run.get("episode_reward_std").values.tolist() == [19.3, 18.0, 16.1]
+    assert run.is_rl
+    q = tmp_path / "csv"
+    q.mkdir()
+    (q / "progress.csv").write_text(body.replace("\t", ","))
+    assert load_checked(q / "progress.csv").get("reward").steps.tolist() == [10000, 20000, 30000]
+
+
+def test_an_rl_csv_under_its_own_name_is_found_in_its_directory(tmp_path: Path) -> None:
+    """CS285's log.csv (Train_AverageReturn, Train_StdReturn, 'Actor Loss') and an
+    offline-RL eval.csv (eval/success_rate, step): found by their header when the
+    directory holds no log of a known name; a data CSV with no RL column is not."""
+    (tmp_path / "log.csv").write_text(
+        "Eval_AverageReturn,Train_AverageReturn,Train_StdReturn,Actor Loss,step\n"
+        "-758.7,-656.0,86.1,-109.9,0\n-701.2,-640.5,80.0,-95.1,1\n"
+    )
+    run = load_checked(tmp_path)
+    assert run.get("reward").values.tolist() == [-656.0, -640.5]
+    assert run.get("episode_reward_std") is not None and run.is_rl
+    ev = tmp_path / "eval"
+    ev.mkdir()
+    (ev / "eval.csv").write_text("eval/success_rate,step\n0.0,0\n0.0,100000\n")
+    assert load_checked(ev).get("eval/success_rate").steps.tolist() == [0, 100000]
+    from traindoc.readers.detect import detect_dir
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "prices.csv").write_text("date,close\n2020-01-01,3.5\n")
+    assert not detect_dir(data, depth=0)
+
+
 def test_a_progress_csv_of_no_metrics_is_not_a_run(tmp_path: Path) -> None:
     """progress.csv is a common name (a to-do tracker): only a header that names a
     metric makes it a training log."""

@@ -96,7 +96,15 @@ def test_verl_summary_loss_is_the_pg_loss_not_the_entropy() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["actor/entropy_loss", "entropy_loss", "entropy loss", "loss/entropy", "ent_coef_loss"]
+    "name",
+    [
+        "actor/entropy_loss",
+        "entropy_loss",
+        "entropy loss",
+        "loss/entropy",
+        "ent_coef_loss",
+        "entloss",  # OpenAI baselines TRPO's progress.csv: -entcoeff x entropy, run together
+    ],
 )
 def test_entropy_terms_are_not_losses(name: str) -> None:
     assert kind(name) == "entropy"
@@ -114,6 +122,9 @@ def test_entropy_terms_are_not_losses(name: str) -> None:
         # an entropy that no name calls a loss stays a plain series
         ("eval_entropy", "other"),
         ("agent_loss", "component_loss"),
+        # a word that ends in "ent" before "loss" is no entropy term
+        ("contentloss", "component_loss"),
+        ("segmentloss", "component_loss"),
     ],
 )
 def test_cross_entropy_is_not_an_entropy_term(name: str, what: str) -> None:

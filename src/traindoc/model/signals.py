@@ -195,6 +195,14 @@ ALIASES: dict[str, Signal] = {
             # stable-baselines PPO2 (from PR #142) and curl / RAD's eval.log: the mean
             # return of the episodes since the last log
             "mean_episode_reward",
+            # OpenAI Spinning Up's EpochLogger (progress.txt, tab-separated): the mean
+            # return of the epoch's training episodes (AverageTestEpRet, the deterministic
+            # test episodes of DDPG / TD3 / SAC, keeps its own name)
+            "averageepret",
+            # rllab / garage's AverageReturn of the iteration's sampled training paths,
+            # Berkeley CS285's Train_AverageReturn (its Eval_ twin keeps its own name)
+            "averagereturn",
+            "train_averagereturn",
         ],
         Signal.REWARD,
     ),
@@ -215,6 +223,9 @@ ALIASES: dict[str, Signal] = {
         [
             "episode_reward_std",
             "std_of_reward",  # ml-agents: "Mean Reward: -0.020. Std of Reward: 0.140."
+            "stdepret",  # Spinning Up: the spread of the epoch's episode returns
+            "stdreturn",  # rllab / garage
+            "train_stdreturn",  # CS285
         ],
         Signal.EPISODE_REWARD_STD,
     ),
@@ -238,6 +249,7 @@ STEP_KEYS = (
     "total_timesteps",
     "timestepssofar",
     "timesteps_total",
+    "totalenvinteracts",  # OpenAI Spinning Up's progress.txt (its Epoch is the row number)
 )
 # Keys that carry wall-clock time (seconds since the epoch, or relative seconds).
 TIME_KEYS = ("time", "timestamp", "wall_time", "_timestamp", "walltime")
@@ -313,11 +325,12 @@ RANK_STEP_TIME = "rank_step_time_s/"
 
 _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
 # An entropy term named as a loss (verl's actor/entropy_loss, SB3's entropy_loss, SAC's
-# ent_coef_loss): a regulariser the optimiser subtracts or a temperature's own loss,
-# never the model's loss nor a part that sums to it. A cross-entropy (cross_entropy_loss,
-# crossentropyloss, xent) is the loss, and is not one.
+# ent_coef_loss, OpenAI baselines TRPO's run-together `entloss` = -entcoeff x entropy,
+# 0 at its default entcoeff 0): a regulariser the optimiser subtracts or a temperature's
+# own loss, never the model's loss nor a part that sums to it. A cross-entropy
+# (cross_entropy_loss, crossentropyloss, xent) is the loss, and is not one.
 ENTROPY = "entropy"
-_ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?![a-z]))")
+_ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z])|(?=loss)))")
 # A loss under an older name: PaddlePaddle's `avg_cost` / `Cost`, MXNet's `CrossEntropy=`
 # metric. Read as a part, so derived.py makes it the loss only where no `loss` is logged
 # (a `cost` next to a `loss` stays an extra); a `Time cost` is a time (matched first).

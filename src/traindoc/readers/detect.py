@@ -30,7 +30,7 @@ SUPPORTED = (
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
     "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
-    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger)",
+    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger; another *.csv or a Spinning Up progress.txt whose header names a return)",
     "RL monitor.csv (Stable-Baselines3 / OpenAI baselines Monitor wrapper, one row per episode)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
@@ -101,6 +101,15 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
         and not any(s.path == p for s in found)
     ]
+    if not found:
+        # an RL logger's CSV under a name of its own (CS285's log.csv / eval.csv): taken
+        # only when nothing else was found and its header names a return or success rate,
+        # so a dataset CSV beside a real log is never read as one
+        found += [
+            Source("lightning", p)
+            for p in sorted(root.glob("*.csv"), key=_by_name)
+            if p.is_file() and is_rl_csv(p)
+        ]
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
     if not found and depth > 0:
@@ -121,6 +130,26 @@ def is_progress_csv(path: Path) -> bool:
         return False
     cols = {c.strip().lower() for c in head.split(",")}
     return bool(cols & set(ALIASES))
+
+
+# The success rate of a goal-conditioned agent's evaluations (the names rl-no-signal reads).
+_SUCCESS_COLS = frozenset(
+    {"eval/success_rate", "test/success_rate", "success_rate", "eval_success_rate"}
+)
+
+
+def is_rl_csv(path: Path) -> bool:
+    """A CSV whose header names an RL run's return (a column we read as the reward or
+    the spread of the episodes' returns) or an evaluation success rate."""
+    if not path.is_file():
+        return False
+    try:
+        head = _head(path).split(b"\n", 1)[0].decode("utf-8", "replace")
+    except OSError:
+        return False
+    cols = {c.strip().lower() for c in head.split(",")}
+    rl = {k for k, v in ALIASES.items() if v.value in ("reward", "episode_reward_std")}
+    return bool(cols & (rl | _SUCCESS_COLS) or {c.replace(" ", "_") for c in cols} & rl)
 
 
 def _json_logs(root: Path) -> list[Path]:

@@ -381,7 +381,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     Dead at 75%+ of 10+ logs, scattered, is the same lack of signal (a warning),
     unless the reward's last fifth still rises 5% above its first; unlike the
     longest stretch, that share survives a sparser logging interval. Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score, else critic/advantages) stands in for it, then a constant reward.
+    critic/score, else critic/advantages) stands in for it, then a constant reward;
+    but not a constant the reward climbed to: logs at the run's maximum, when the
+    logs before its first visit there lie (by their median) 5%+ below it, are the
+    task's cap reached (an SB3 Monitor's CartPole returns at 500 after 21, 20, 81,
+    209, 467; every completion right), solved rather than dead. Pinned at its first
+    value, fallen to a constant, or up by less than 5% is still dead.
     A log whose advantages are all equal (verl's critic/advantages max = min) is
     dead even when the scores differ: the score's max and min span the batch,
     across prompt groups, while the advantages are taken inside each group, so
@@ -560,6 +565,7 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # Constant reward: no change from either neighbour.
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
+        dead_signal &= ~_at_climbed_ceiling(p, x)
         what = "reward (constant)"
     tied_groups = None  # logs where the scores differ but every advantage is equal
     adv = _advantage_spread(run) if std is not None and std is spread else None
@@ -721,6 +727,24 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=None if both and not few else Severity.WARNING,
     )
+
+
+def _at_climbed_ceiling(p: Params, x: np.ndarray) -> np.ndarray:
+    """The logs where a reward with no spread logged sits at the run's maximum after
+    climbing there: the logs before its first visit to that maximum lie, by their
+    median, 5%+ (of the maximum's size) below it. A return pinned at a value it rose
+    to is the task's cap reached (CartPole's 500, an accuracy reward of 1 for every
+    completion): solved, nothing left to gain, not a reward that never reached the
+    policy. A constant it started at, or fell to, is still dead."""
+    top = float(np.max(x))
+    at_top = np.abs(x - top) <= p.reward_eps
+    first = int(np.argmax(at_top))
+    if first == 0:
+        return np.zeros(x.size, dtype=bool)  # pinned from the first log: never climbed
+    before = float(np.median(x[:first]))
+    if top - before < p.flat_rel * max(abs(top), p.std_eps):
+        return np.zeros(x.size, dtype=bool)
+    return at_top
 
 
 def _success_rate(run: Run) -> Series | None:
