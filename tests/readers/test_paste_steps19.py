@@ -126,3 +126,42 @@ def test_a_nan_on_a_lent_step_is_kept(tmp_path: Path) -> None:
     assert all(math.isnan(v) for _, v in _points(run, "loss"))
     run = one_log(tmp_path, _NEMO, name="nemo.log")
     assert math.isnan(_points(run, "loss")[-1][1])
+
+
+# -- 3. RETURNN's "cost:<layer>" / "error:<layer>" keys ---------------------------------
+
+# https://github.com/rwth-i6/returnn-experiments/issues/34 (LibriSpeech attention setup)
+_RETURNN = (
+    "pretrain epoch 8, step 634, cost:ctc nan, cost:output/output_prob nan, error:ctc "
+    "0.9799331023823471, error:decision 0.0, error:output/output_prob 0.9799331023823471, "
+    "loss nan, max_size:classes 57, max_size:data 1595, mem_usage:GPU:0 3.8GB, num_seqs 12, "
+    "3.044 sec/step, elapsed 0:30:28, exp. remaining 0:19:15, complete 61.27%\n"
+    "pretrain epoch 8, step 635, cost:ctc nan, cost:output/output_prob nan, error:ctc "
+    "0.9800000237300992, error:decision 0.0, error:output/output_prob 0.9800000237300992, "
+    "loss nan, max_size:classes 52, max_size:data 1636, mem_usage:GPU:0 3.8GB, num_seqs 12, "
+    "3.082 sec/step, elapsed 0:30:31, exp. remaining 0:19:12, complete 61.39%\n"
+)
+
+
+def test_returnn_measure_prefix_names_the_cost_and_the_error(tmp_path: Path) -> None:
+    from traindoc.model.signals import kind
+
+    run = one_log(tmp_path, _RETURNN)
+    assert [s for s, _ in _points(run, "loss")] == [634, 635]
+    assert kind("cost:ctc") == "component_loss" and "cost:ctc" in run.series
+    assert kind("error:ctc") == "task" and _points(run, "error:ctc")[0][1] > 0.97
+    assert "ctc_2" not in run.series  # the error is not a second "ctc"
+
+
+def test_a_word_glued_before_a_step_key_is_not_a_measure(tmp_path: Path) -> None:
+    # near miss: a logger's "INFO:root:" before "epoch[1]" (the first line is
+    # WillBrennan/SemanticSegmentation#28's, an ignite loop; the others the same line at
+    # later iterations): "root" measures nothing, the epoch stays the epoch
+    body = (
+        "INFO:root:epoch[1] - iteration[500/685] loss: 0.145\n"
+        "INFO:root:epoch[1] - iteration[600/685] loss: 0.140\n"
+        "INFO:root:epoch[2] - iteration[100/685] loss: 0.131\n"
+    )
+    run = one_log(tmp_path, body)
+    assert [v for _, v in _points(run, "loss")] == [0.145, 0.140, 0.131]
+    assert [s for s, _ in _points(run, "loss")][-1] > 685
