@@ -165,3 +165,42 @@ def test_a_word_glued_before_a_step_key_is_not_a_measure(tmp_path: Path) -> None
     run = one_log(tmp_path, body)
     assert [v for _, v in _points(run, "loss")] == [0.145, 0.140, 0.131]
     assert [s for s, _ in _points(run, "loss")][-1] > 685
+
+
+# -- 4. detectron2's FloatingPointError names the iteration its loss_dict is of ----------
+
+# https://github.com/facebookresearch/detectron2/issues/425 (Fast R-CNN, COCO, 8 x P40)
+_D2_FPE = (
+    "FloatingPointError: Loss became infinite or NaN at iteration=27!\n"
+    "loss_dict = {'loss_cls': tensor(nan, device='cuda:1', grad_fn=<NllLossBackward>), "
+    "'loss_box_reg': tensor(0.2576, device='cuda:1', grad_fn=<DivBackward0>)}\n"
+    "\n"
+    "## How To Reproduce the Issue\n"
+    "\n"
+    "python tools/train_net.py  --num-gpus 8 --config-file "
+    "configs/COCO-Detection/fast_rcnn_R_50_FPN_1x.yaml\n"
+)
+
+
+def test_fpe_message_places_the_nan_and_the_loss_dict_at_its_iteration(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _D2_FPE)
+    loss = _points(run, "loss")
+    assert [s for s, _ in loss] == [27] and math.isnan(loss[0][1])
+    assert _points(run, "loss_box_reg") == [(27, 0.2576)]
+    assert math.isnan(_points(run, "loss_cls")[0][1])
+
+
+def test_fpe_after_metric_lines_keeps_their_steps(tmp_path: Path) -> None:
+    # near miss: metric lines before the message (their "iter: 399" lines, issue #214)
+    # number the steps; the loss_dict line takes the step of the line before, as before
+    body = (
+        "[11/01 20:14:15 d2.utils.events]: eta: 5:41:49  iter: 379  total_loss: 1.707  "
+        "loss_cls: 1.184  loss_box_reg: 0.475  time: 0.2293  data_time: 0.0033  "
+        "lr: 0.003796  max_mem: 3782M\n"
+        "[11/01 20:14:19 d2.utils.events]: eta: 5:42:23  iter: 399  total_loss: 1.679  "
+        "loss_cls: 1.186  loss_box_reg: 0.478  time: 0.2296  data_time: 0.0033  "
+        "lr: 0.003996  max_mem: 3782M\n"
+    ) + _D2_FPE.replace("iteration=27", "iteration=413")
+    run = one_log(tmp_path, body)
+    assert [s for s, _ in _points(run, "loss_box_reg")][:2] == [379, 399]
+    assert math.isnan(_points(run, "loss")[-1][1])

@@ -544,6 +544,10 @@ def _resolve(
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
+    _after_nan_message(log, rec, step, src, missing)
+    missing = np.flatnonzero(np.isnan(step))
+    if not missing.size:
+        return
     seq = rec.seq  # order within \r-joined lines too (int32)
     if len(log.bar_seq):
         _from_bars(log, seq, missing, train, step, src)
@@ -744,6 +748,28 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) 
         step[weak], src[weak] = np.nan, SRC_NONE
     elif (src == SRC_EPOCH_ONLY).any() and (src == SRC_EPOCH).any():
         _epoch_summaries(step, src, epoch)
+
+
+def _after_nan_message(
+    log: TextLog, rec: Records, step: np.ndarray, src: np.ndarray, missing: np.ndarray
+) -> None:
+    """A record with no step on the line right after a NaN message that names its step
+    (detectron2's "FloatingPointError: Loss became infinite or NaN at iteration=27!", then
+    "loss_dict = {'loss_cls': tensor(nan, ...), 'loss_box_reg': tensor(0.2576, ...)}") holds
+    the losses of that iteration: it sits there, in place, not first of an order, in a
+    paste of the traceback alone."""
+    at = {
+        e.line + 1: e.step
+        for e in log.events
+        if e.kind == "nonfinite-loss" and e.step is not None and e.line is not None
+    }
+    if not at or np.isfinite(step).any():
+        # where lines print steps, the record takes the step of the line before it, as
+        # any line with none does: the message's count may not be theirs
+        return
+    for m in missing.tolist():
+        if (s := at.get(int(rec.line[m]))) is not None:
+            step[m], src[m] = s, SRC_CARRY
 
 
 def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
