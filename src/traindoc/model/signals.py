@@ -304,10 +304,10 @@ STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
 
 # What a name measures, for the names that are not canonical signals.
 _TASK = re.compile(
-    r"(?:^|[/_\-@ ])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|map\w*|precision|recall|auc|"
+    r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|map\w*|precision|recall|auc|"
     r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|"
     r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
-    r"(?:$|[/_\-@ (])",
+    r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )
 _TIME = re.compile(
@@ -340,8 +340,11 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # as CrossEntropy is, and a NaN there is a NaN loss. A bare `L1` stays a metric (an L1
 # distance is also an evaluation score). MXNet's Module.fit names the epoch's metric with a
 # hyphen: `Epoch[7] Train-cross-entropy=1.577511` (its `Validation-` twin stays unread).
+# RETURNN names each output layer's cost after a colon (`cost:ctc 1.44`,
+# `cost:output/output_prob 0.76`): the layer's loss, summed into the one it optimises.
 _COST = re.compile(
-    r"^(?:train[_-]|training[_-]|avg_|mean_)?(?:cost|cross_?entropy|cross-entropy|smooth_?l1)$",
+    r"^(?:train[_-]|training[_-]|avg_|mean_)?"
+    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1)$",
     re.IGNORECASE,
 )
 

@@ -181,6 +181,11 @@ SKIP_MESSAGE = re.compile(
 # Keras' TerminateOnNaN message: about the batch logged just before it, not a later one.
 _SAME_BATCH = re.compile(r"\bBatch \d+: Invalid loss, terminating training")
 
+# A NaN message that names its own step: detectron2's "FloatingPointError: Loss became
+# infinite or NaN at iteration=27!" (loss_dict on the next line), "loss is nan at step
+# 500". The loss of that iteration is the NaN one, wherever the last metric line was.
+_AT_ITERATION = re.compile(rb"\s+at (?:iteration|iter|step)\s*[=:]?\s*(\d+)\b")
+
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 
@@ -218,6 +223,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
             at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
+            if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
+                at = int(it.group(1))
             out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
 
@@ -277,8 +284,10 @@ def place(
     _bar_step) where the records are numbered by that bar too (or there are none)."""
     out, resumed = [], None
     for e in found:
-        if e.step is not None and e.kind == "fp16-overflow" and by_bar:
-            out.append(e)
+        if e.step is not None and (
+            (e.kind == "fp16-overflow" and by_bar) or e.kind == "nonfinite-loss"
+        ):
+            out.append(e)  # (a NaN message's step is the one it names: _AT_ITERATION)
             continue
         if e.kind == "resume":
             resumed = count(e.value)
@@ -331,7 +340,7 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     # ("39/100 [...] - loss: nan" then "Batch 38: Invalid loss", 0-based): that step's own
     nans = sorted(
         {
-            s + (0 if _SAME_BATCH.search(e.text) else 1)
+            s + (0 if _SAME_BATCH.search(e.text) or _AT_ITERATION.search(e.text.encode()) else 1)
             for e in events
             if e.kind == "nonfinite-loss" and (s := count(e.step)) is not None
         }

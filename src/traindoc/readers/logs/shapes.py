@@ -857,6 +857,18 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         return "", sep, opened, [j - 2, j]  # is the module, function and line, not a value
     if _SOURCE.search(tk.text):
         return "", sep, opened, [j]  # "(main_prune.py 310):": where, not what
+    if (
+        not sep
+        and _is_punct(toks, j - 1, ":")
+        and j >= 2
+        and toks[j - 2].kind == "word"
+        and j - 2 not in used
+        and kind(toks[j - 2].text) in METRIC_KINDS
+    ):
+        # RETURNN's "cost:ctc nan, error:ctc 0.98": the measure glued before the output
+        # layer it measures. "ctc" alone would name the CTC cost and its error alike
+        # (the second one "ctc_2"), and a cost never read as one
+        return f"{toks[j - 2].text}:{tk.text}", sep, opened, [j - 2, j - 1, j]
     idx = [j]
     if sep != "=":
         k = j - 1

@@ -149,6 +149,7 @@ def build(log: TextLog) -> list[Run]:
     log.release()
     heap.give_back(n)
     carried = _carried_evals(rec, src)
+    lent = src == SRC_CARRY  # the records placed at the step of the line before
     columns = [
         (name, where[k], values[k])
         if (k := carried.get((id(where), name))) is not None
@@ -158,7 +159,7 @@ def build(log: TextLog) -> list[Run]:
     ]
     runs = []
     for k, idx in enumerate(segments):
-        series = _series(log, columns, idx, step, times, dialect, notes, n)
+        series = _series(log, columns, idx, step, times, dialect, notes, n, lent)
         if ep_at.size and "epoch" not in series:
             pos = np.minimum(np.searchsorted(idx, ep_at), idx.size - 1)
             inside = idx[pos] == ep_at
@@ -396,6 +397,11 @@ def _within_epochs(
     new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
     first = np.floor(e[1:]) == np.floor(e.min())  # a record of the first epoch
     fell = np.flatnonzero(e[1:] < e[:-1])
+    if at.size >= 3 and not back.size and np.ptp(i) == 0 and new.size == at.size - 1:
+        # one record per epoch with the same counter on each ("Epoch 1, Iter 0: Loss:nan"
+        # once an epoch): the counter never moves, so it places nothing; read as the
+        # step it would put every epoch on one step, and only the last would be kept
+        return at, e, i, float(i[0]) + (i[0] == 0)
     # the counter starts over at a new epoch, or where a new session starts over at the
     # first epoch (also when the last one stopped within it: "epoch 1, iters 700", then
     # "epoch 1, iters 100" under the next header)
@@ -535,6 +541,10 @@ def _resolve(
     if rec.has("alt"):
         _micro_batches(rec, step, src, train)
         _iteration_only(rec, step, src)
+    missing = np.flatnonzero(np.isnan(step))
+    if not missing.size:
+        return
+    _after_nan_message(log, rec, step, src, missing)
     missing = np.flatnonzero(np.isnan(step))
     if not missing.size:
         return
@@ -738,6 +748,28 @@ def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) 
         step[weak], src[weak] = np.nan, SRC_NONE
     elif (src == SRC_EPOCH_ONLY).any() and (src == SRC_EPOCH).any():
         _epoch_summaries(step, src, epoch)
+
+
+def _after_nan_message(
+    log: TextLog, rec: Records, step: np.ndarray, src: np.ndarray, missing: np.ndarray
+) -> None:
+    """A record with no step on the line right after a NaN message that names its step
+    (detectron2's "FloatingPointError: Loss became infinite or NaN at iteration=27!", then
+    "loss_dict = {'loss_cls': tensor(nan, ...), 'loss_box_reg': tensor(0.2576, ...)}") holds
+    the losses of that iteration: it sits there, in place, not first of an order, in a
+    paste of the traceback alone."""
+    at = {
+        e.line + 1: e.step
+        for e in log.events
+        if e.kind == "nonfinite-loss" and e.step is not None and e.line is not None
+    }
+    if not at or np.isfinite(step).any():
+        # where lines print steps, the record takes the step of the line before it, as
+        # any line with none does: the message's count may not be theirs
+        return
+    for m in missing.tolist():
+        if (s := at.get(int(rec.line[m]))) is not None:
+            step[m], src[m] = s, SRC_CARRY
 
 
 def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
@@ -1045,9 +1077,20 @@ def _series(
     dialect: str,
     notes: list[Note],
     n: int,
+    lent: np.ndarray | None = None,
 ) -> dict[str, Series]:
     """This run's series. A column of one shape becomes a series with no copy of its
-    values; a name printed by several shapes is gathered in file order (one scatter)."""
+    values; a name printed by several shapes is gathered in file order (one scatter).
+
+    A line that prints no step of its own sits at the step of the line before (`lent`):
+    where that line already wrote the same name at that step, and the name's curve also
+    has points of its own with no lent line, the step's own value is kept. The lent one
+    measures something else at the same place: Ignite's "Training Results - Epoch: 1  Avg
+    accuracy: 0.10 Avg loss: 0.31" after "Epoch[1] Iteration[930/938] Loss: 0.50" is the
+    evaluator's pass over the training set, not the loss at iteration 930; as the later
+    write of that step it would replace it, one point of another scale in a curve of
+    iterations every epoch (a cut-off line of the next epoch, lent the last printed
+    step, likewise)."""
     whole = idx.size == n
     inseg = None
     if not whole:
@@ -1072,6 +1115,17 @@ def _series(
         shapes = tuple(id(w) for w, _ in got)
         where, vals = got[0] if len(got) == 1 else _merge(got)
         got_st = steps_of.get(shapes)
+        held = (
+            _lent_twice(lent[where], step[where], vals)
+            if lent is not None and len(got) > 1
+            else None
+        )
+        if held is not None:
+            # which records stay depends on this name's values: not shared with the others
+            k2 = order_and_dedup(step[where][held])
+            keep = held if k2 is None else held[k2]
+            raw[name] = (step[where][keep], vals[keep], times[where][keep] if has_times else None)
+            continue
         if got_st is None:
             st, t = step[where], (times[where] if has_times else None)
             keep = order_and_dedup(st)
@@ -1093,6 +1147,25 @@ def _series(
         name = canonical(key) if owner[canonical(key)] == key else key
         out[name] = Series.from_arrays(name, st, v, t, f"{log.path.name}: {key}")
     return out
+
+
+def _lent_twice(lent: np.ndarray, st: np.ndarray, vals: np.ndarray) -> np.ndarray | None:
+    """The records of one name to keep when some of them sit at a lent step that a line
+    printing its own step already wrote (see _series): all but those; None when none."""
+    if not lent.any() or lent.all():
+        return None
+    own = st[~lent]
+    if np.isin(own, st[lent]).all():
+        # every point of the line that prints the step has its lent line (ViTPose's one
+        # bar per epoch, then "[Summary-train] ... Average Loss (train) 0.0047"): the lent
+        # value is the epoch's at every point, one scale all along, and stays the later
+        # write as before
+        return None
+    drop = lent & np.isin(st, own)
+    # a NaN a lent line reports is news (NeMo's "WARNING: Loss is NaN or inf" after
+    # "Step: 2300 / Loss: 110.98"): the loss went bad after that line, so it stays
+    drop &= np.isfinite(vals)
+    return np.flatnonzero(~drop) if drop.any() else None
 
 
 def _merge(got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
