@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from traindoc.measure.schedule import peak_lr
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, trend
 from traindoc.model import Run, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
@@ -64,6 +64,17 @@ class Params:
     # 1.89 at 1e-3, 1.68 at 3e-2) while AdamW peaked at 3e-4 (1.34). Every line above
     # scales by this factor for SGD: pre-training is flagged at 1e-3 (30x under ~3e-2).
     sgd_scale: float = 100.0
+    # Under the range's low end (but above the 10x line), the eval loss crawling: 10+ evals
+    # that fall steadily (Mann-Kendall z <= -1.96) in a straight line - the last third
+    # falls at least half as fast as the first third, where a run at a workable LR
+    # decelerates - yet gained under 10% of their first value over the whole run. The
+    # steps, not the budget or the data, set the pace (wav2vec2-base on 6-class MESD at
+    # 1.25e-5, under the family's 3e-5: eval 1.796 -> 1.701 near ln 6 in 60 steps at
+    # ~0.005 per eval, where its 1e-4 sibling is at 0.69 by the same step).
+    crawl_min_evals: int = 10
+    crawl_gain: float = 0.10
+    crawl_z: float = -1.96
+    crawl_keep: float = 0.5
 
 
 @rule(
@@ -102,6 +113,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     last three points (5+ points: the eval loss, else the train loss), where a run that
     converged has flattened; the LR, not the budget, held it back (mT5-small at 1e-5
     for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch).
+
+    Under the range's low end but above that 10x line (a known regime's or family's
+    range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
+    evals that fall steadily (Mann-Kendall z <= -1.96) in a straight line - the last
+    third's least-squares slope at least half the first third's, where a run at a
+    workable LR decelerates - yet gained under 10% of the first eval over the whole run.
+    The step size, not convergence or the budget, sets that pace (wav2vec2-base on
+    6-class MESD at 1.25e-5, under the family's 3e-5: eval 1.796 -> 1.701, still near
+    ln 6, at ~0.005 per eval over 60 steps, where its 1e-4 sibling was at 0.69 by the
+    same step; an xls-r sibling at 1.25e-5: 1.788 -> 1.770). A curve that decelerates,
+    a flat noisy one, or one that gained 10%+ is not a crawl.
 
     Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
     by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
@@ -145,14 +167,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if fam is not None:
         expected = fam[0][0] * scale
     gain = tail = None
+    crawl_only = False
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         slow_at = p.slow_below * rng[0] * scale if rng else p.unknown_slow_at
         # (pre-training's line is flag_at's own, 1e-5: its setting decides there alone)
-        if run.is_rl or regime == "pretraining" or pk.value > slow_at:
+        if run.is_rl or regime == "pretraining":
             return
-        gain = _run_gain(run, p)
-        if gain is None or gain[1] >= p.slow_gain:
+        if pk.value > slow_at:
+            # under the range's low end: too low only when the eval loss crawls
+            crawl = _crawling(run, p) if rng and pk.value < rng[0] * scale else None
+            if crawl is None:
+                return
+            gain, crawl_only = crawl, True
+        gain = gain if crawl_only else _run_gain(run, p)
+        if not crawl_only and (gain is None or gain[1] >= p.slow_gain):
             gain, tail = None, _still_falling(run, p)
             if tail is None:
                 return
@@ -197,6 +226,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         curve_note = (
             f"and the {gain[0].replace('_', ' ')} gained only {gain[1]:.1%} of its start over "
             "the whole run"
+        )
+    if gain is not None and crawl_only:
+        evidence["crawl"] = True
+        curve_note = (
+            f"and the eval loss fell in a straight line, gaining only {gain[1]:.1%} of its "
+            "start over the whole run: the step size, not convergence, sets its pace"
         )
     if tail is not None:
         evidence["tail_series"], evidence["tail_rate_per_tenth"] = tail
@@ -248,6 +283,26 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     k = len(f) // 3
     a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     return ("loss", (a - b) / a) if a > 0 else None
+
+
+def _crawling(run: Run, p: Params) -> tuple[str, float] | None:
+    """("eval_loss", relative gain) when 10+ evals fall steadily in a straight line (the last
+    third at least half as fast as the first) yet gained under 10% of the first eval."""
+    ev = run.get("eval_loss")
+    f = ev.finite() if ev is not None else None
+    if f is None or len(f) < p.crawl_min_evals:
+        return None
+    v, t = f.values, f.steps.astype(float)
+    if v[0] <= 0 or v.min() <= 0:
+        return None
+    gain = float((v[0] - v.min()) / v[0])
+    if gain >= p.crawl_gain or trend(t, v).z > p.crawl_z:
+        return None
+    k = len(v) // 3  # least-squares slopes of the first and last thirds (3+ evals each)
+    first, last = float(np.polyfit(t[:k], v[:k], 1)[0]), float(np.polyfit(t[-k:], v[-k:], 1)[0])
+    if not (first < 0 and last < 0 and last <= p.crawl_keep * first):
+        return None
+    return "eval_loss", gain
 
 
 def _still_falling(run: Run, p: Params) -> tuple[str, float] | None:
