@@ -149,3 +149,61 @@ def test_every_train_dir_under_runs_is_a_run(tmp_path: Path) -> None:
     _train_dir(tmp_path, name="train2")
     found = discover_runs(tmp_path)
     assert [p.name for p in found] == ["train", "train2"]
+
+
+# YOLOv5 before v6.0 / YOLOv7: results.txt, no header, 15 whitespace-separated cells per
+# epoch (rows of tests/real/healthy_yolov5_mushrooms_100ep_results_txt_*, exp2)
+V5_TXT = (
+    "      0/99     1.86G   0.09831   0.09352         0    0.1918        24       416"
+    "         0         0  0.005487  0.001083   0.09149   0.05837         0\n"
+    "      1/99     1.93G   0.09291    0.1008         0    0.1937        37       416"
+    "    0.0335    0.1213   0.01098  0.002406   0.08727   0.06239         0\n"
+    "      2/99     1.93G   0.08762    0.1066         0    0.1942        40       416"
+    "   0.04563    0.2158   0.02475  0.005617   0.08302   0.06479         0\n"
+)
+
+
+def test_yolov5_results_txt_is_read_by_position_under_results_csv_names(tmp_path: Path) -> None:
+    d = tmp_path / "runs" / "train" / "exp2"
+    d.mkdir(parents=True)
+    (d / "results.txt").write_text(V5_TXT)
+    for target in (d, d / "results.txt"):
+        run = load_checked(target)
+        assert run.fact("trainer") == "ultralytics"
+        assert [i.kind for i in run.inputs] == ["ultralytics-txt"]
+        loss, ev = run.get("loss"), run.get("eval_loss")
+        assert loss.steps.tolist() == [1, 2, 3]  # epochs done
+        # box + obj + cls; the file's own total (0.1918) is not a component
+        assert loss.values[0] == pytest.approx(0.09831 + 0.09352 + 0)
+        assert ev.values[-1] == pytest.approx(0.08302 + 0.06479 + 0)
+        assert run.get("metrics/mAP_0.5").values.tolist() == [0.005487, 0.01098, 0.02475]
+        assert run.get("metrics/mAP_0.5:0.95").values[0] == 0.001083
+        assert run.get("lr") is None  # results.txt logs no LR
+        assert run.fact("num_train_epochs") == 100  # "0/99": epochs 0..99
+
+
+def test_yolov5_results_txt_with_opt_yaml_takes_its_epochs(tmp_path: Path) -> None:
+    d = tmp_path / "exp"
+    d.mkdir()
+    (d / "results.txt").write_text(V5_TXT)
+    (d / "opt.yaml").write_text("epochs: 300\nbatch_size: 16\n")
+    run = load_checked(d)
+    assert run.fact("num_train_epochs") == 300 and run.fact("per_device_batch") == 16
+
+
+def test_a_text_log_named_results_txt_is_not_taken_for_yolo(tmp_path: Path) -> None:
+    # near misses: a console log under the name, a row without the GPU memory cell,
+    # a row of 14 cells
+    log = tmp_path / "results.txt"
+    log.write_text("epoch 1/10 loss 0.52 acc 0.81\nepoch 2/10 loss 0.41 acc 0.85\n")
+    assert load_run(log).fact("trainer") != "ultralytics"
+    no_mem = tmp_path / "a" / "results.txt"
+    no_mem.parent.mkdir()
+    no_mem.write_text(V5_TXT.replace("1.86G", "x").replace("1.93G", "x"))
+    with pytest.raises(ReadError):
+        load_run(no_mem)
+    short = tmp_path / "b" / "results.txt"
+    short.parent.mkdir()
+    short.write_text("".join(" ".join(ln.split()[:14]) + "\n" for ln in V5_TXT.splitlines()))
+    with pytest.raises(ReadError):
+        load_run(short)

@@ -181,6 +181,9 @@ ALIASES: dict[str, Signal] = {
             # (DDPG's rollout/return_history; PPO2 / A2C / ACKTR's eprewmean)
             "rollout/return_history",
             "eprewmean",
+            # ... and deepq's (its logger.record_tabular, also in forks of that logger,
+            # e.g. GAIL_PPO's progress.csv): the mean return of the last 100 episodes
+            "mean 100 episode reward",
             # DeepSpeed-Chat step 3: "average reward score: -7.80859375" under each step's
             # "epoch: 0|step: 3183|ppo_ep: 1|act_loss: ..." line (the reward model's mean)
             "average_reward_score",

@@ -14,7 +14,7 @@ from traindoc.model.signals import ALIASES, STEP_KEYS
 from traindoc.readers import live
 from traindoc.readers._base import to_float
 from traindoc.readers.sb3_monitor import is_monitor_csv
-from traindoc.readers.ultralytics import RESULTS, is_results_csv
+from traindoc.readers.ultralytics import RESULTS, RESULTS_TXT, is_results_csv, is_results_txt
 
 SUPPORTED = (
     "HF Trainer output dir (trainer_state.json, checkpoint-*/)",
@@ -29,8 +29,10 @@ SUPPORTED = (
     "W&B run dir (wandb/offline-run-*/run-*.wandb, or files/wandb-summary.json)",
     "MLflow tracking (mlruns/<exp>/<run>/metrics/, or an mlflow.db SQLite store)",
     "TensorBoard event files (events.out.tfevents.*: torch, tensorboardX, TF2, Lightning, HF)",
-    "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml)",
-    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger; another *.csv or a Spinning Up progress.txt whose header names a return)",
+    "Ultralytics / YOLOv5 run dir (runs/detect/train: results.csv + args.yaml, or opt/hyp.yaml;"
+    " YOLOv5 < v6.0 / YOLOv7 results.txt)",
+    "RL progress.csv (Stable-Baselines3 / OpenAI baselines CSV logger; another *.csv or a "
+    "Spinning Up progress.txt whose header names a return)",
     "RL monitor.csv (Stable-Baselines3 / OpenAI baselines Monitor wrapper, one row per episode)",
 )
 _VERSION = re.compile(r"version_(\d+)$")
@@ -71,6 +73,8 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     # ultralytics' own per-epoch record; its TensorBoard events (when enabled) repeat it
     if is_results_csv(root / RESULTS):
         found.append(Source("ultralytics", root / RESULTS))
+    elif is_results_txt(root / RESULTS_TXT):  # YOLOv5 before v6.0, YOLOv7
+        found.append(Source("ultralytics", root / RESULTS_TXT))
     # *.jsonl, and the JSON-lines logs that are named .json: detectron2's metrics.json,
     # mmengine's vis_data/scalars.json, mmcv's <time>.log.json
     named = [*root.glob("*.jsonl"), *root.glob("metrics.json"), *root.glob("*.log.json")]
@@ -220,6 +224,8 @@ def detect_file(path: Path) -> Source | None:
         return Source("sb3_monitor", path)
     if name.endswith(".csv"):
         return Source("ultralytics" if is_results_csv(path) else "lightning", path)
+    if name.endswith(".txt") and is_results_txt(path):  # YOLOv5 < v6.0 / YOLOv7
+        return Source("ultralytics", path)
     try:
         head = _head(path)
     except OSError:

@@ -8,12 +8,22 @@ args.yaml). Epochs are numbered from 0 by YOLOv5 and early YOLOv8, from 1 by
 later releases: the step is the number of epochs done, so both read alike. The
 total loss is left to readers/derived.py, which sums the logged components (the
 loss ultralytics optimises is their sum).
+
+YOLOv5 before v6.0 (and YOLOv7, which kept its trainer) wrote results.txt instead: no
+header, one whitespace-separated row per epoch of 15 cells, `epoch/last_epoch`,
+gpu_mem ("1.86G"), box, obj, cls, total, targets, img_size, P, R, mAP@.5,
+mAP@.5:.95, val box, val obj, val cls (its train.py's `s` format and
+utils/plots.py's plot_results, which reads those columns by position). It is read
+as the results.csv those versions' successors write, under the same column names;
+the total and the targets / img_size counters are dropped (derived.py sums the
+components). Such runs log no LR.
 """
 
 from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +36,27 @@ from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 
 RESULTS = "results.csv"
+RESULTS_TXT = "results.txt"
+# results.txt's 15 cells by position -> results.csv's names (None: not a metric)
+_TXT_COLUMNS = (
+    "epoch",
+    None,  # gpu_mem
+    "train/box_loss",
+    "train/obj_loss",
+    "train/cls_loss",
+    None,  # their total: derived.py sums the components
+    None,  # targets in the epoch's last batch
+    None,  # img_size
+    "metrics/precision",
+    "metrics/recall",
+    "metrics/mAP_0.5",
+    "metrics/mAP_0.5:0.95",
+    "val/box_loss",
+    "val/obj_loss",
+    "val/cls_loss",
+)
+_TXT_EPOCH = re.compile(r"^(\d+)/(\d+)$")
+_TXT_MEM = re.compile(r"^\d+(?:\.\d+)?[GMK]?$")
 _LR = ("lr/pg", "x/lr")  # one LR column per parameter group
 _VAL = ("val/", "metrics/")  # what the validation after an epoch writes
 # YOLOv5 and ultralytics accumulate gradients up to this nominal batch (nbs) when the
@@ -53,11 +84,43 @@ def is_results_csv(path: Path) -> bool:
     )
 
 
+def is_results_txt(path: Path) -> bool:
+    """YOLOv5 (< v6.0) / YOLOv7's results.txt: its first row is 15 cells, `epoch/last`
+    then the GPU memory ("1.86G", "0G" on a CPU) then 13 numbers."""
+    try:
+        with path.open("rb") as f:
+            head = f.readline(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return _txt_row(head) is not None
+
+
+def _txt_row(line: str) -> tuple[int, int, list[float | None]] | None:
+    """A results.txt row: (epoch, last epoch, the cells), or None when it is not one."""
+    cells = line.split()
+    if len(cells) != len(_TXT_COLUMNS) or not (m := _TXT_EPOCH.match(cells[0])):
+        return None
+    if not _TXT_MEM.match(cells[1]):
+        return None
+    values = [to_float(c) for c in cells[2:]]
+    if any(v is None for v in values):
+        return None
+    return int(m.group(1)), int(m.group(2)), values
+
+
 def read(path: str | Path) -> Run:
     path = Path(path)
-    csv_path = path / RESULTS if path.is_dir() else path
+    csv_path = path
+    if path.is_dir():
+        csv_path = path / RESULTS
+        if not csv_path.is_file() and (path / RESULTS_TXT).is_file():
+            csv_path = path / RESULTS_TXT
     notes = Notes()
-    header, rows = _rows(csv_path, notes)
+    planned: int | None = None
+    if is_results_txt(csv_path):
+        header, rows, planned = _txt_rows(csv_path, notes)
+    else:
+        header, rows = _rows(csv_path, notes)
     epoch = np.array([r[0] for r in rows], np.float64)
     done = epoch + 1 if epoch[0] == 0 else epoch  # epochs done at each row
     steps = done.astype(np.int64)
@@ -92,7 +155,8 @@ def read(path: str | Path) -> Run:
         main = min(lrs, key=lambda n: (_first(series[n].values), n))
         why = f"{src}{main} (the group that warms up from 0; the others: {', '.join(lrs)})"
         series["lr"] = Series.from_arrays("lr", steps, series[main].values, None, why)
-    inputs = [Input(str(csv_path), "ultralytics-csv")]
+    kind = "ultralytics-txt" if planned is not None else "ultralytics-csv"
+    inputs = [Input(str(csv_path), kind)]
     settings: dict[str, Any] = {}
     where: dict[str, str] = {}  # setting -> the file it came from
     for side in _side_files(csv_path.parent):
@@ -101,6 +165,9 @@ def read(path: str | Path) -> Run:
             hyp = data.get("hyp")  # newer YOLOv5 copies hyp.yaml into opt.yaml
             for key, v in [*(hyp.items() if isinstance(hyp, dict) else ()), *data.items()]:
                 settings[str(key)], where[str(key)] = v, side.name
+    if planned is not None and "epochs" not in settings:
+        # results.txt's `epoch/last_epoch`: the planned length, when no opt.yaml says it
+        settings["epochs"], where["epochs"] = planned, f"{csv_path.name} (epoch/last_epoch + 1)"
     facts = _facts(settings, where) | facts
     return Run(csv_path.parent.name, series, facts, tuple(inputs), notes.build())
 
@@ -127,6 +194,32 @@ def _rows(csv_path: Path, notes: Notes) -> tuple[list[str], list[list[float]]]:
     if not rows:
         raise ReadError(csv_path, "no epoch rows under the header")
     return header, rows
+
+
+def _txt_rows(path: Path, notes: Notes) -> tuple[list[str], list[list[float]], int | None]:
+    """results.txt as results.csv's header and rows, and the planned epochs."""
+    keep = [j for j, name in enumerate(_TXT_COLUMNS) if name is not None]
+    header = [str(_TXT_COLUMNS[j]) for j in keep]
+    rows: list[list[float]] = []
+    planned: int | None = None
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                row = _txt_row(line)
+                if row is None:
+                    notes.count(path, "row that is not a results.txt epoch row", n)
+                    continue
+                epoch, last, values = row
+                planned = last + 1
+                cells = [float(epoch), math.nan, *[math.nan if v is None else v for v in values]]
+                rows.append([cells[j] for j in keep])
+    except OSError as exc:
+        raise ReadError(path, f"cannot read: {exc}") from None
+    if not rows:
+        raise ReadError(path, "no epoch rows")
+    return header, rows, planned
 
 
 def _validated(header: list[str], table: np.ndarray) -> np.ndarray:

@@ -103,6 +103,12 @@ class Params:
     dead_share: float = 0.75
     flat_rel: float = 0.05
     flat_z: float = 4.0
+    # The start of the run is its first 3 logs, not the median of its first fifth: a
+    # reward that rose inside that fifth (a mean-of-100-episodes return 26 -> 194 in 6 of
+    # 100 logs, then held at the CartPole cap) has the converged level as its "first
+    # fifth". The last fifth 4 standard errors and 5% of its level above the first 3 logs
+    # (both: 3 logs are few) is a reward that improved - early, then held.
+    early_points: int = 3
     # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
     # no improvement is left to make (a log that starts after it got there).
     solved_rate: float = 0.95
@@ -138,6 +144,14 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
         return None
     if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 and tail >= p.solved_rate:
         return None  # a success rate in [0, 1] at its ceiling: solved, nothing left to gain
+    # learned inside the first fifth, then held: the first logs are the start, and the
+    # last fifth clears them by the same two gates, both
+    k0 = min(p.early_points, k)
+    start = float(np.median(v[:k0]))
+    se0 = 1.2533 * sigma * math.sqrt(1 / k0 + 1 / k)
+    scale0 = 1.0 if rate else max(abs(start), abs(tail), sigma, p.std_eps)
+    if tail - start >= p.flat_z * se0 and tail - start >= p.flat_rel * scale0:
+        return None
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
     what = f"The success rate ({reward.name})" if rate else "The reward"
     return Hit(
@@ -403,7 +417,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     spread, a reward whose last fifth is no better than its first (within 4
     standard errors and 5% of its level) over 20+ logs is a warning: the policy
     gets no better at what it is rewarded for; not when the reward is a success rate
-    in [0, 1] flat at 0.95+ (solved: nothing is left to gain).
+    in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
+    clears the run's first 3 logs by both gates: a reward that rose inside the first
+    fifth (GAIL on CartPole, the mean-of-100-episodes return 26 -> 194 in 6 of 100 logs,
+    then held at the environment's cap of 200) has its converged level as that fifth's
+    median; it learned early and held, which is no missing signal.
     A goal-conditioned run that logs a success rate and no return (OpenAI baselines
     HER's test/ and train/success_rate, SB3's eval/ and rollout/success_rate) is read
     the same way from its success rate, the test / eval rate first (the train rate
