@@ -124,15 +124,20 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     return found
 
 
-def is_progress_csv(path: Path) -> bool:
-    """An RL logger's progress.csv: a header with a column we know as a metric."""
+def _csv_header(path: Path) -> set[str]:
+    """The lower-cased column names of a CSV file's first line (empty if unreadable)."""
     if not path.is_file():
-        return False
+        return set()
     try:
         head = _head(path).split(b"\n", 1)[0].decode("utf-8", "replace")
     except OSError:
-        return False
-    cols = {c.strip().lower() for c in head.split(",")}
+        return set()
+    return {c.strip().lower() for c in head.split(",")}
+
+
+def is_progress_csv(path: Path) -> bool:
+    """An RL logger's progress.csv: a header with a column we know as a metric."""
+    cols = _csv_header(path)
     return bool(cols & set(ALIASES))
 
 
@@ -145,13 +150,7 @@ _SUCCESS_COLS = frozenset(
 def is_rl_csv(path: Path) -> bool:
     """A CSV whose header names an RL run's return (a column we read as the reward or
     the spread of the episodes' returns) or an evaluation success rate."""
-    if not path.is_file():
-        return False
-    try:
-        head = _head(path).split(b"\n", 1)[0].decode("utf-8", "replace")
-    except OSError:
-        return False
-    cols = {c.strip().lower() for c in head.split(",")}
+    cols = _csv_header(path)
     rl = {k for k, v in ALIASES.items() if v.value in ("reward", "episode_reward_std")}
     return bool(cols & (rl | _SUCCESS_COLS) or {c.replace(" ", "_") for c in cols} & rl)
 

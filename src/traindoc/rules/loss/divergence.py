@@ -861,14 +861,11 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
     """A short log whose train loss holds 25%+ above its best while a train task metric
     holds 10%+ below its own best: worse on the training data by two measures."""
     y, steps = f.values, f.steps
+    held = _held_above_best(y, p)
+    if held is None:
+        return None
+    i_best, k = held
     n = y.size
-    k = max(2, n // 3)
-    if n < k + 2:
-        return None
-    i_best = int(np.argmin(y[: n - k]))
-    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
-    if not (level > 0 and np.all(y[-k:] >= (1 + p.worse_rise) * level)):
-        return None
     worse = []
     for m, higher in train_metrics(run):
         v = m.finite().values
@@ -916,14 +913,11 @@ def _worse_on_eval_too(run: Run, p: Params, f: Series) -> Hit | None:
     if ev is None:
         return None
     y, steps = f.values, f.steps
+    held = _held_above_best(y, p)
+    if held is None:
+        return None
+    i_best, k = held
     n = y.size
-    k = max(2, n // 3)
-    if n < k + 2:
-        return None
-    i_best = int(np.argmin(y[: n - k]))
-    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
-    if not (level > 0 and np.all(y[-k:] >= (1 + p.worse_rise) * level)):
-        return None
     onset = int(steps[n - k])
     e = ev.finite()
     before, late = e.values[e.steps < onset], e.values[e.steps >= onset]
@@ -1217,3 +1211,17 @@ def _lr_at(run: Run, step: int) -> float | None:
     lf = lr.finite()
     at = lf.values[lf.steps <= step]
     return float(at[-1]) if at.size else None
+
+
+def _held_above_best(y: np.ndarray, p: Params) -> tuple[int, int] | None:
+    """(index of the best loss, k) when each of the last k = n//3 (2+) losses holds
+    `worse_rise` above the level around the best before them; None otherwise."""
+    n = y.size
+    k = max(2, n // 3)
+    if n < k + 2:
+        return None
+    i_best = int(np.argmin(y[: n - k]))
+    level = float(np.median(y[max(0, i_best - 1) : i_best + 2]))
+    if not (level > 0 and np.all(y[-k:] >= (1 + p.worse_rise) * level)):
+        return None
+    return i_best, k
