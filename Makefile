@@ -7,7 +7,7 @@ CORE := $(VENV)/.core
 STAMP := $(VENV)/.dev
 export OMP_WAIT_POLICY := PASSIVE
 
-.PHONY: demo test fuzz eval probe lint bench fixtures docs clean
+.PHONY: demo test fuzz eval eval-fresh probe lint bench fixtures docs clean
 
 # The core (what `make demo` needs) is light; tests add the optional extras.
 $(CORE): pyproject.toml
@@ -37,6 +37,10 @@ fuzz: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python scripts/eval_corpus.py
+
+# BASE=<commit>: the real cases added since BASE, scored by BASE's code and by today's
+eval-fresh: $(STAMP)
+	$(BIN)/python scripts/eval_fresh.py $(BASE)
 
 # the dev corpus read at a sparser logging interval (1 point in 2, then in 3), then cut to
 # issue-sized excerpts (12 loss points: around the finding, the head, the tail, thinned)
