@@ -38,6 +38,9 @@ _METRICS = {
     "ssim": True,
     "top1": True,
     "top5": True,
+    # a bare "score" (a Kaggle pipeline's `val_score`, run_glue's `combined_score`) follows
+    # scikit-learn's scorer convention: greater is better (an error is negated to be one)
+    "score": True,
     "wer": False,
     "cer": False,
     "ter": False,

@@ -206,6 +206,13 @@ ALIASES: dict[str, Signal] = {
             # Berkeley CS285's Train_AverageReturn (its Eval_ twin keeps its own name)
             "averagereturn",
             "train_averagereturn",
+            # CS285's DQN / SAC loggers: the return of each finished training episode
+            # (`Train_EpisodeReturn`: info["episode"]["r"], CleanRL's episodic_return)
+            "train_episodereturn",
+            # AWR's table log (rl_agent.py): the mean return of the iteration's training
+            # paths (`Train_Return`; its `Test_Return`, the deterministic test paths,
+            # keeps its own name as AverageTestEpRet does)
+            "train_return",
         ],
         Signal.REWARD,
     ),
@@ -345,9 +352,11 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # hyphen: `Epoch[7] Train-cross-entropy=1.577511` (its `Validation-` twin stays unread).
 # RETURNN names each output layer's cost after a colon (`cost:ctc 1.44`,
 # `cost:output/output_prob 0.76`): the layer's loss, summed into the one it optimises.
+# `ce` is the cross-entropy under its usual abbreviation (CNTK's `ce = 2.30`), also with
+# a one-letter stream tag (a lip-reading trainer's `CE V=6.21`, the video stream's).
 _COST = re.compile(
     r"^(?:train[_-]|training[_-]|avg_|mean_)?"
-    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1)$",
+    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
     re.IGNORECASE,
 )
 

@@ -156,6 +156,18 @@ def drop_bold(text: bytes) -> bytes:
     return _BOLD.sub(rb"\1\2\3", text, count=1)
 
 
+# A note the user wrote after a pasted line, pointed at it with an arrow (nanoGPT's
+# "iter 8: loss 3.8626, time 21.99ms, mfu 0.05% <- steady state looks 1.5~2X faster"):
+# not the program's output. Only after a number (or its unit) and before a word, so R's
+# `x <- 5` and a `<-5` in a line stay as printed.
+_ARROW_NOTE = re.compile(rb"(?<=[0-9%a-zA-Z)\]])[ \t]+<-{1,2}[ \t]+[^\d\s-].*\Z", re.DOTALL)
+
+
+def drop_arrow_note(text: bytes) -> bytes:
+    """A line with an `<- note` appended by the user: the line without the note."""
+    return _ARROW_NOTE.sub(b"", text, count=1)
+
+
 # A value the user set in bold inside a pasted line ("Loss is **6.907648**. Current
 # learning rate is 0.0896", "[Iteration **61997**]" of a BigDL issue): the number itself.
 # Only a number between the marks goes, so "2**10" and "**Note**" stay as printed.

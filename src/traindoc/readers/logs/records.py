@@ -191,6 +191,9 @@ class Program:
     scales: tuple[int, ...] = ()  # value columns printed in units of a bracketed scale
     epoch_group: int | None = None  # the epoch's group (printed "0.0" or "0"?)
     float_epoch: bool = False  # the epoch is printed with a decimal point: a rounded float
+    # the line prints its own epoch, with no unnamed number right after it (that would be
+    # a batch counter: "Epoch: [0][50]"): its repeats are the epoch's periodic reports
+    epoch_reports: bool = False
     lr_scale_group: int | None = None  # the LR's printed scale (its decimals are finer)
     counter_keys: tuple[str, ...] = ()  # the keys of "step" and "alt", lower case
 
@@ -291,6 +294,9 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     prog.needs_ctx, prog.has_stamp, prog.ncounters = needs_ctx, has_stamp, ncounters
     prog.scales, prog.lr_scale_group = tuple(col for col, _ in scaled), lr_scale
     prog.epoch_group = roles.get("epoch")
+    if prog.epoch_group is not None:
+        after = [f for f in plan.fields if f.slot > prog.epoch_group]
+        prog.epoch_reports = not (after and after[0].role == "value" and not after[0].key)
     prog.counter_keys = tuple(k.strip().strip("'\"").lower() for _, _, k in steps[:2])
     kinds = {kind(n) for n in names}
     prog.has_metric = bool(kinds & METRIC_KINDS)

@@ -440,6 +440,7 @@ def _analyse(shape: str) -> Plan:
         ):
             free.extend([tk.text] * max(1, len(tk.text) // 2))
     fields = _running_means(toks, slots, fields)
+    fields = _grouped_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
     fields = _in_sentence(fields, free, spaced)
@@ -899,6 +900,21 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # key is part of it: "Train Loss=0.07, Val Loss=0.08" is a train loss and an
         # eval loss, not two eval losses of a line that mentions "Val"
         idx.insert(0, j - 2)
+    elif (
+        j >= 2
+        and len(tk.text) == 1
+        and tk.text.isupper()
+        and toks[j - 1].kind == "space"
+        and toks[j - 1].text == " "
+        and toks[j - 2].kind == "word"
+        and j - 2 not in used
+        and kind(toks[j - 2].text) in ("loss", "component_loss")
+        and not (j >= 3 and toks[j - 3].kind in ("slot", "qslot"))
+    ):
+        # a one-letter tag after a loss's name is the stream it is measured on: the
+        # lip-reading trainer's "CE V=6.21437" is the cross-entropy of the video stream,
+        # never a metric named "V"
+        idx.insert(0, j - 2)
     phrase = [toks[i].text for i in idx]
     keep = _best_suffix(phrase)
     idx = idx[len(idx) - keep :]
@@ -1173,6 +1189,51 @@ def _running_means(toks: list[_Tok], slots: list[int], fields: list[Field]) -> l
             continue
         out[i] = Field(f.slot, prev.key + AVG_SUFFIX, "value", f.unit)
     return out
+
+
+# The first word of a bracketed group's name that says its members are running means:
+# icefall's `tot_loss[loss=0.7444, simple_loss=1.489, ...]` (MetricsTracker's decayed sum
+# over the recent batches, divided by its frames) beside the batch's `loss[loss=0.6028, ...]`.
+_MEAN_GROUPS = frozenset({"tot", "total", "avg", "average", "running", "mean", "smoothed"})
+
+
+def _grouped_means(toks: list[_Tok], slots: list[int], fields: list[Field]) -> list[Field]:
+    """Name the members of a group `tot_loss[k=v, ...]` as running means `<k>_avg`.
+
+    icefall prints each log line as `loss[loss=.., simple_loss=.., over N frames.],
+    tot_loss[loss=.., simple_loss=.., over M frames.]`: the first group is this batch,
+    the second the tracker's running totals over the recent batches divided by their
+    frames, a smoothed curve of the same quantities. Read by key alone, the second group
+    repeated the first's names and came out as `loss_3`, `simple_loss_4`. Only a group
+    whose name starts with a word of averaging (tot, total, avg, running, mean, smoothed)
+    qualifies; `loss[...]`, `train[...]` keep their members' own names."""
+    out = list(fields)
+    for i, f in enumerate(out):
+        if f.role != "value" or not f.key or f.key.endswith(AVG_SUFFIX):
+            continue
+        group = _open_group(toks, slots[f.slot])
+        if group is None:
+            continue
+        head = re.split(r"[_\-./]", group.lower(), maxsplit=1)[0]
+        if head in _MEAN_GROUPS:
+            out[i] = Field(f.slot, f.key + AVG_SUFFIX, f.role, f.unit)
+    return out
+
+
+def _open_group(toks: list[_Tok], t: int) -> str | None:
+    """The word right before the `[` left open at token t (`tot_loss[`), else None."""
+    depth = 0
+    for j in range(t - 1, -1, -1):
+        tk = toks[j]
+        if tk.kind != "punct":
+            continue
+        if tk.text == "]":
+            depth += 1
+        elif tk.text == "[":
+            if depth == 0:
+                return toks[j - 1].text if j > 0 and toks[j - 1].kind == "word" else None
+            depth -= 1
+    return None
 
 
 def _prev(toks: list[_Tok], i: int) -> int:

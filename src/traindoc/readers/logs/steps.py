@@ -773,22 +773,47 @@ def _after_nan_message(
 
 
 def _epoch_repeats(rec: Records, step: np.ndarray, only: np.ndarray) -> bool:
-    """Two train records of one shape one after the other at the same whole epoch printed
-    as a float: the epoch is HF's rounded `'epoch': 0.0` (several logging steps inside
-    one printed value), not the position, for a line printed once per epoch never
-    repeats its epoch. Numbering them by the epoch would keep only the last of them.
-    An epoch printed as an integer ("Epoch: [0][50]") is a counter: the lines under
-    one epoch are its batches, still read one point per epoch. "One shape" is the
-    same value columns: the numbers' own spelling splits one dict into several shapes
-    (`'loss': 1.968` and `'loss': 0.0`, `7.1e-09` and `1.4e-07`)."""
-    sel = np.flatnonzero(only & rec.flag("train") & rec.flag("float_epoch"))  # file order
+    """Two train records of one shape one after the other at the same whole epoch: the
+    epoch is not the position, for a line printed once per epoch never repeats its
+    epoch. Printed as a float it is HF's rounded `'epoch': 0.0` (several logging steps
+    inside one printed value); printed as an integer with no batch counter beside it,
+    the lines are the epoch's periodic reports (wav2letter's `epoch: 2 | ... | loss:
+    inf` every `--reportiters` batches, a trainer's `epoch=0,train_iter=1,...`).
+    Numbering them by the epoch would keep only the last of them. An integer epoch with
+    an unnamed number right after it ("Epoch: [0][50]") prints its batch counter, and a
+    line that takes its epoch from a heading (an eval's metrics after the last epoch)
+    prints none: both are still read one point per epoch. "One shape" is the same value columns: the numbers' own
+    spelling splits one dict into several shapes (`'loss': 1.968` and `'loss': 0.0`,
+    `7.1e-09` and `1.4e-07`)."""
+    reports = rec.flag("float_epoch") | rec.flag("epoch_reports")
+    sel = np.flatnonzero(only & rec.flag("train") & reports)  # file order
     if sel.size < 2:
         return False
     cols: dict[tuple[str, ...], int] = {}
     kind_of = {p.pid: cols.setdefault(p.names, len(cols)) for p in rec.programs}
     s = step[sel]
     k = np.array([kind_of.get(int(pid), -1) for pid in rec.plan[sel]])
-    return bool(np.any((s[1:] == s[:-1]) & (k[1:] == k[:-1])))
+    rep = np.flatnonzero((s[1:] == s[:-1]) & (k[1:] == k[:-1]))
+    floats = rec.flag("float_epoch")
+    for r in rep.tolist():
+        i, j = int(sel[r]), int(sel[r + 1])
+        if floats[i] or not _same_values(rec, i, j):
+            return True  # (an integer epoch's line printed twice, by two loggers, is one)
+    return False
+
+
+def _same_values(rec: Records, i: int, j: int) -> bool:
+    """Records i and j (of the same value columns) print the same values: one line
+    printed twice (a ComfyUI node's "[FL AceStep] Epoch 11/100 | Loss: nan" and then the
+    trainer's own "Epoch 11/100 | Loss: nan"), not two reports."""
+    by_pid = {p.pid: p for p in rec.programs}
+    got = []
+    for r in (i, j):
+        p = by_pid[int(rec.plan[r])]
+        vals, pos = rec.values(p), rec.where(p)
+        at = int(np.searchsorted(pos, r))
+        got.append(np.array([float(vals[n][at]) for n in p.names if n != "epoch"]))
+    return bool(np.isclose(got[0], got[1], rtol=0, atol=0, equal_nan=True).all())
 
 
 def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
