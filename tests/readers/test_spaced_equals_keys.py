@@ -1,4 +1,4 @@
-"""Names of several words before a spaced " = " (helper healthy8).
+"""Names of several words before a spaced " = ", and "itr" as the iteration (helper healthy8).
 
 Acme's terminal logger prints `[Learner] Critic Loss = 0.097 | ... | Loss = -0.37 |
 Param Norm = 48.7 | Param Updates Norm = 0.19 | Policy Loss = -0.46`. Read one word per
@@ -60,3 +60,22 @@ def test_glued_pairs_unchanged(tmp_path: Path) -> None:
     run = _read(tmp_path, _GLUED)
     assert list(run.get("loss").values) == [2.50, 2.25]
     assert list(run.get("lr").values) == [0.001, 0.001]
+
+
+# tests/real/healthy_hand4whole_speed_slows_down_question_epoch0_itr_52_57_losses_steady_issue
+# mks0601's trainers print the iteration as "itr": each line is its own step, not six
+# lines of one epoch folded into a single point
+_ITR = (
+    "09-24 22:53:02 Epoch 0/7 itr 52/3489: lr: 0.0001 speed: 3.52(0.65s r2.79)s/itr "
+    "3.41h/epoch loss_smpl_pose: 0.2893 loss_smpl_shape: 0.1395 loss_joint_proj: 0.3026\n"
+    "09-24 22:53:03 Epoch 0/7 itr 53/3489: lr: 0.0001 speed: 3.45(0.65s r2.73)s/itr "
+    "3.34h/epoch loss_smpl_pose: 0.2910 loss_smpl_shape: 0.1313 loss_joint_proj: 0.3319\n"
+    "09-24 22:53:04 Epoch 0/7 itr 54/3489: lr: 0.0001 speed: 3.39(0.64s r2.67)s/itr "
+    "3.28h/epoch loss_smpl_pose: 0.2966 loss_smpl_shape: 0.1307 loss_joint_proj: 0.3056\n"
+)
+
+
+def test_itr_is_the_iteration(tmp_path: Path) -> None:
+    run = _read(tmp_path, _ITR)
+    assert list(run.get("loss").steps) == [52, 53, 54]
+    assert list(run.get("lr").values) == [0.0001] * 3
