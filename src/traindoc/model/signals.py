@@ -298,6 +298,7 @@ TEXT_STEP_KEYS = (
     "iteration",
     "iter",
     "iters",
+    "itr",  # mks0601's trainers (Hand4Whole, I2L-MeshNet, Pose2Mesh): "Epoch 0/7 itr 52/3489:"
     "it",
     "s",  # llm.c "s:120"
     "global_step/max_steps",  # ms-swift v3

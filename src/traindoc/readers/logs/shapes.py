@@ -816,8 +816,13 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         if j >= 0 and toks[j].kind == "word" and toks[j].text == "tensor" and opened == "(":
             j = _prev(toks, j)
     sep = ""
+    spaced_eq = False
     if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":
         sep = toks[j].text
+        # " = " with a space on both sides: a logger's "Name Of Value = 1.2 | ..." clause
+        # (Acme's terminal logger: "Critic Loss = 0.097 | Param Norm = 48.7"), whose name
+        # may have several words, not the glued "lr=1e-4 loss=2.1" of one word per key
+        spaced_eq = sep == "=" and _at(toks, j - 1) == " " and _at(toks, j + 1) == " "
         j = _prev(toks, j)
         if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":  # "key:=v", "a::b"
             j = _prev(toks, j)
@@ -871,7 +876,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # (the second one "ctc_2"), and a cost never read as one
         return f"{toks[j - 2].text}:{tk.text}", sep, opened, [j - 2, j - 1, j]
     idx = [j]
-    if sep != "=":
+    if sep != "=" or spaced_eq:
         k = j - 1
         while (
             len(idx) < MAX_KEY_WORDS
@@ -1084,6 +1089,11 @@ def _best_suffix(words: list[str]) -> int:
         return 2
     for k in range(len(words), 0, -1):
         name = " ".join(words[-k:])
+        if k == 1 < len(words) and words[-1].lower() == "norm":
+            # llm.c's bare "norm" is its gradient norm, but a qualified one names another
+            # norm: Acme's "Param Norm = 48.7" is the weights' norm and "Param Updates
+            # Norm" the update's, not a gradient norm ("Grad Norm" is found whole above)
+            return len(words)
         base = _base_key(name).lower()
         if base in _STEP_KEYS or base in _EPOCH_KEYS or base in _INNER_KEYS:
             return k
