@@ -105,6 +105,19 @@ class Params:
     # than all of them by choice) with their tail 10%+ above it (clear_rise_rel, the
     # effect size) is a rise, however far single evals swing: the 3-sigma gate is for one
     # eval against the minimum, the trend weighs them all.
+    # A large rise outweighs a task metric that keeps improving only when the evals confirm
+    # it: the evals from the minimum on trend up (Mann-Kendall z >= 1.96, p < 0.05). A rise
+    # carried by one or two high evals among noisy ones (0.0675 -> 0.076, 0.080, 0.072,
+    # 0.074, 0.085, 0.083 while accuracy sets new bests) is the eval set's noise.
+    confirm_z: float = 1.96
+    # The task stopped improving long before the end: the last of the task metrics to peak
+    # (smoothed) did so with 3+ evals and a quarter of the evals since the onset still to
+    # come, none of the metrics improved after that peak (beyond 0.5% and 2 noise sigmas),
+    # and over that stretch the eval loss rose (2% and 3 noise sigmas) while the train loss
+    # fell (3%): the second half of the run bought only memorisation (accuracy 0.794 at
+    # epoch 19, 0.791 at 30, while the eval loss rose 5% more and train loss fell 14%).
+    flat_min_points: int = 3
+    flat_min_share: float = 0.25
 
 
 @rule(
@@ -177,7 +190,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     or fewer than half of them got worse (the rest holding within 0.5% and their noise:
     YOLO's mAP50 down 2% while mAP50-95, precision and recall hold) while the eval loss
     rose under 10% or only stalled, the finding is lowered to info: the loss measures
-    calibration there, the task did not suffer. An eval loss that only stalled (no rise)
+    calibration there, the task did not suffer. A rise of 20%+ keeps the warning against
+    an improving metric only when the evals confirm it - each eval from the lowest one on
+    above the one before, all of them 10%+ above it, or an upward Mann-Kendall trend
+    (z >= 1.96): a rise carried by one or two high evals among noisy ones while accuracy
+    sets new bests (0.0675 -> 0.076, 0.080, 0.072, 0.074, 0.085, 0.083; accuracy 0.9786
+    -> 0.9811) is the eval set's noise, info; so is such an unconfirmed rise with no task
+    metric worse. A metric that improved after the loss minimum is also judged from its
+    own peak: when the last task metric to peak (smoothed) did so with 3+ evals and a
+    quarter of those since the onset still to come, none improved after it, and over that
+    stretch the eval loss rose further (2% and 3 noise sigmas) while the train loss fell,
+    the finding stays a warning - the task stopped improving half-way and the rest of the
+    run only memorised (accuracy 0.794 at epoch 19 and 0.791 at 30 while the eval loss rose
+    5% more). Metrics that only held since the minimum stay the calibration case above. An eval loss that only stalled (no rise)
     in pre-training that has not finished an epoch is info too: a single pass never
     shows the model a sample twice, so there is nothing to memorise. A train metric logged at the eval steps
     (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
@@ -313,15 +338,45 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     large = bool(rising) and rel_rise >= p.large_rise_rel
     # (mild: the task metrics mostly held; one of four a little worse is their noise)
     mostly_held = bool(verdicts) and 2 * verdicts.count("worse") < len(verdicts)
-    # A large rise stays a warning unless the task metrics improved by more than it.
+    # A large rise stays a warning unless the task metrics improved by more than it, or
+    # the evals do not confirm it (noisy evals, a metric setting new bests).
+    confirmed = large and _confirmed(st, e, p)
     clearly = large and _improved_more(run, onset, rel_rise, p)
+    if large and not confirmed and "improving" in verdicts and not clearly:
+        notes.append(
+            f"The {rel_rise:.0%} rise is not confirmed by the evals since the minimum (no "
+            "significant upward trend: single noisy evals), while the task metric improved."
+        )
     if clearly:
         notes.append(
             "Most task metrics improved after the onset, their error shrinking by more than "
             f"the eval loss rose ({rel_rise:.0%}): the loss measures calibration here."
         )
-    if ("improving" in verdicts and not large) or (mostly_held and mild) or clearly:
+    if (
+        ("improving" in verdicts and not (large and confirmed))
+        or (mostly_held and mild)
+        or clearly
+        # a large rise no trend confirms, with no task metric worse: the eval set's noise
+        or (large and not confirmed and bool(verdicts) and "worse" not in verdicts)
+    ):
         severity = Severity.INFO
+        # ... unless the metrics that improved after the loss minimum stopped improving
+        # long before the end while the eval loss kept rising: judged from their own peak,
+        # not from the loss minimum (metrics that only held since the minimum are the
+        # calibration case above and stay info).
+        flat = (
+            _stopped_improving(run, st, e, tr, onset, sigma, p) if "improving" in verdicts else None
+        )
+        if flat is not None:
+            severity = None
+            peak, n_flat, flat_rise = flat
+            evidence["metric_peak_step"] = peak
+            evidence["eval_rise_since_metric_peak"] = flat_rise
+            notes.append(
+                f"But the task metrics peaked at step {peak} and did not improve over the "
+                f"{n_flat} evals since, while the eval loss rose {flat_rise:.0%} more and the "
+                "train loss kept falling: that stretch only memorised the training set."
+            )
     elif "improving" in verdicts and not clearly:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
@@ -601,6 +656,60 @@ def _improved_more(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
         err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
         cuts.append((err_at - err_end) / err_at if err_at > 0 else 0.0)
     return float(np.median(cuts)) > rel_rise
+
+
+def _confirmed(st: np.ndarray, e: np.ndarray, p: Params) -> bool:
+    """The evals from the lowest one (the best checkpoint, raw) on confirm a rise: each
+    above the one before, all of them `clear_rise_rel` above it, or an upward trend
+    (Mann-Kendall z >= `confirm_z`, the lowest eval included)."""
+    i_min = int(np.argmin(e))
+    low = float(e[i_min])
+    after = e[i_min + 1 :]
+    if not after.size:
+        return False
+    if bool(np.all(np.diff(e[i_min:]) > 0)):
+        return True
+    if low > 0 and bool(np.all(after >= (1 + p.clear_rise_rel) * low)):
+        return True
+    return trend(st[i_min:], e[i_min:]).z >= p.confirm_z
+
+
+def _stopped_improving(
+    run: Run, st: np.ndarray, e: np.ndarray, tr: Series, onset: int, sigma: float, p: Params
+) -> tuple[int, int, float] | None:
+    """(peak step, evals since, eval rise since) when the last task metric to peak after
+    `onset` (smoothed) did so with `flat_min_points` and `flat_min_share` of the evals since
+    the onset still to come, no metric improved after that peak, the eval loss rose over the
+    stretch (2% and 3 noise sigmas) and the train loss fell (3%)."""
+    peaks = []
+    for m, higher in task_metrics(run):
+        mv = m.finite().after(onset)
+        if len(mv) < 4:
+            continue
+        sm = smooth(mv.values)
+        peaks.append(int(mv.steps[int(np.argmax(sm) if higher else np.argmin(sm))]))
+    if not peaks:
+        return None
+    peak = max(peaks)
+    n_flat = int(np.sum(st > peak))
+    if n_flat < max(p.flat_min_points, p.flat_min_share * int(np.sum(st > onset))):
+        return None
+    trends = metric_trends(run, peak, p.metric_gain_rel)
+    if not trends or any(t.verdict == "improving" for t in trends):
+        return None
+    es = smooth(e)
+    i_peak = max(int(np.searchsorted(st, peak, side="right")) - 1, 0)
+    e_at = float(es[i_peak])
+    rise = tail_level(e[i_peak + 1 :]) - e_at
+    if rise < max(p.min_rise_rel * abs(e_at), p.k_noise * sigma):
+        return None
+    _, _, t_drop, _ = train_change(tr, peak)
+    if not t_drop >= p.train_drop_min:
+        # a few logs since the peak (one an epoch): lower at each of them is the fall
+        _, _, t_drop, falls = _sparse_fall(tr, peak, p)
+        if not (t_drop >= p.train_drop_min and falls):
+            return None
+    return peak, n_flat, rise / abs(e_at) if e_at else 0.0
 
 
 def _risen_from_best(
