@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.spikes import loss_spikes
+from traindoc.measure.spikes import Excursion, confirmed_excursions, confirmers, loss_spikes
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -153,6 +153,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps while its val loss falls at each of 164 evals to the target). A spike
     with no eval after it, or one an eval rose after, keeps the warning.
 
+    **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
+    eval rows) whose loss leaves its level for 2+ consecutive points and comes back
+    is a spike when a second signal confirms it at the same points
+    (`measure.spikes.confirmed_excursions`): each point 2x+ the median of the 3 points
+    before it and 6+ point-to-point noise sigmas above it, while the eval loss (or the
+    grad norm, or a WER) is 2x+ its own level before and 6 of its own sigmas above it,
+    or a held-out accuracy / F1 falls under half its level (warning). The rolling-level
+    test drops such an episode: 3 spike points in 30 rows exceed its heavy-tail share.
+    A LayoutLMv2 receipts card (batch 1, constant LR): train loss 0.03 -> 0.35, 0.72,
+    0.71, 0.11 at epochs 10-13 while eval loss goes 0.19 -> 0.76 and every F1 to 0, then
+    back to 0.03 and F1 0.88. A noisy per-step table whose loss doubles off a lucky low
+    for two rows (ConvNeXt 0.06 -> 0.15, 0.13) with the eval loss and accuracy unmoved
+    is not one; nor is an eval dip at the start with no loss excursion.
+
     **Known false positives.** Heavy-tailed per-batch noise (batch size 1, very
     variable lengths) makes many small "spikes": when they exceed 2% of points the
     rule stays silent. Epoch-boundary staircases step down, not up, and are ignored.
@@ -162,6 +176,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     keep clipping on (max_grad_norm ~1.0), use bf16 instead of fp16, and look at the
     batches at the spike steps (corrupt or extreme samples).
     """
+    hits = list(_check(run, p))
+    if hits or run.is_rl:
+        yield from hits
+        return
+    loss = run.get("loss")
+    assert loss is not None
+    f = loss.finite()
+    for e in confirmed_excursions(f, confirmers(run)):
+        if e.recovered:
+            yield _sparse_hit(run, e)
+            return
+
+
+def _check(run: Run, p: Params) -> Iterator[Hit]:
+    """The rolling-level, short-paste and grad-led tests (see `check`)."""
     loss = run.get("loss")
     assert loss is not None
     if run.is_rl:
@@ -470,4 +499,46 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             + "."
         ),
         severity=severity,
+    )
+
+
+def _sparse_hit(run: Run, e: Excursion) -> Hit:
+    """A confirmed multi-point excursion of a sparse loss that came back (warning)."""
+    points = e.end - e.start + 1
+    return Hit(
+        title=(
+            f"Loss spike over {points} logged points, steps {e.step}-{e.end_step}: "
+            f"{fmt(e.level)} -> {fmt(e.peak)} ({e.peak / e.level:.1f}x), with {e.confirmed_by} "
+            f"{fmt(e.confirm_ref)} -> {fmt(e.confirm_value)} at the same points; it came back"
+        ),
+        step=e.step,
+        end_step=e.end_step,
+        evidence={
+            "count": 1,
+            "largest_step": e.step,
+            "largest_value": e.peak,
+            "largest_baseline": e.level,
+            "largest_rel": e.peak / e.level - 1,
+            "spike_steps": [e.step],
+            "points": points,
+            "confirmed_by": e.confirmed_by,
+            "confirm_before": e.confirm_ref,
+            "confirm_worst": e.confirm_value,
+        },
+        explanation=(
+            f"The loss left its level for {points} consecutive logged points, far beyond the "
+            f"point-to-point noise of this log, and {e.confirmed_by} got as clearly worse at "
+            "the same points: the model itself was thrown off (an LR at the edge of "
+            "stability, a run of bad batches), not one noisy batch. It recovered, but the "
+            "epochs in between were lost and it can happen again."
+        ),
+        prescription=(
+            "Keep the checkpoint from before the spike; "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches around step {e.step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
     )
