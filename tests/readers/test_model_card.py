@@ -129,3 +129,29 @@ def test_space_aligned_seven_word_names_are_still_a_sentence(tmp_path: Path) -> 
     )
     runs = load_runs(_card(tmp_path, text + KERAS_CARD))
     assert runs[0].get("loss").values.tolist() == [0.4908, 0.2496, 0.1947]
+
+
+CARRIED = """\
+### Training results
+
+| Training Loss | Epoch | Step | Validation Loss | Rouge1 |
+|:-------------:|:-----:|:----:|:---------------:|:------:|
+| No log        | 1.0   | 334  | 2.2258          | 7.3686 |
+| No log        | 2.0   | 668  | 2.1389          | 9.0551 |
+| 3.2831        | 3.0   | 1002 | 2.1030          | 9.2792 |
+| 3.2831        | 4.0   | 1336 | 2.0841          | 9.337  |
+| 3.2831        | 5.0   | 1670 | 2.0487          | 9.4244 |
+| 2.9012        | 6.0   | 2004 | 2.0580          | 9.4598 |
+| 2.9012        | 7.0   | 2338 | 2.0426          | 9.501  |
+"""
+
+
+def test_a_train_loss_carried_over_several_evals_is_one_log(tmp_path: Path) -> None:
+    # The card's Training Loss cell is the last loss logged before each eval: with
+    # logging_steps above the eval interval one logged value fills several rows.
+    (run,) = load_runs(_card(tmp_path, CARRIED))
+    loss = run.get("loss")
+    assert loss is not None
+    assert list(loss.values) == [3.2831, 2.9012]
+    assert list(loss.steps) == [1002, 2004]  # the first row that shows each value
+    assert len(run.get("eval_loss")) == 7  # every eval is its own reading

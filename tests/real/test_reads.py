@@ -108,16 +108,25 @@ def _model_card_counts(path: Path) -> dict[str, int]:
     heads = [i for i, ln in enumerate(lines) if re.match(r"\|\s*Training Loss", ln)]
     names = [c.strip() for c in lines[heads[0]].strip("|").split("|")]
     rows = []
+    carried = set()  # rows whose Training Loss repeats the row above's: one log carried over
     for head in heads:  # a resumed run's card can hold a second table with the same header
+        prev = None
         for ln in lines[head + 2 :]:
             if not ln.startswith("|"):
                 break
-            rows.append([c.strip().strip("*") for c in ln.strip().strip("|").split("|")])
+            row = [c.strip().strip("*") for c in ln.strip().strip("|").split("|")]
+            cell = row[names.index("Training Loss")]
+            if cell == prev:
+                carried.add(len(rows))
+            prev = cell
+            rows.append(row)
     out = {}
     for name, col in (("loss", "Training Loss"), ("eval_loss", "Validation Loss")):
         i = names.index(col)
         numeric = [
-            r[names.index("Step")] for r in rows if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i])
+            r[names.index("Step")]
+            for k, r in enumerate(rows)
+            if re.match(r"^-?[\d.]+$|^nan$|^inf$", r[i]) and not (name == "loss" and k in carried)
         ]
         if numeric:  # a card whose every row says 'No log' has no such series at all
             out[name] = len(set(numeric))

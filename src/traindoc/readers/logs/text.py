@@ -236,6 +236,9 @@ class TextLog:
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._starts: tuple[int, ...] = ()  # where each column of a space-aligned header starts
         self._md = False  # the header is a Markdown table's: rows are split on |
+        # the Training Loss cell of the last row of a Trainer results table (beside a
+        # Validation Loss): the same cell again is the same log carried forward, not a new one
+        self._md_last_loss: bytes | None = None
         # a Markdown table whose columns are steps: (line, counts epochs, step per column)
         # and its rows so far, made records column by column when the table ends
         self._axis: tuple[int, bool, list[float]] | None = None
@@ -486,6 +489,7 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            self._md_last_loss = None
             if self._md and self._md_groups is not None and no - self._md_groups[0] <= 2:
                 self._header = _grouped(text, self._header, self._md_groups[1])
             self._bounded = plan.bounded
@@ -829,14 +833,27 @@ class TextLog:
         )
 
     def _md_row(self, no: int, text: bytes, rank: int) -> bool:
-        """A Markdown table row: cells split on |; a text cell ("No log") is not logged."""
+        """A Markdown table row: cells split on |; a text cell ("No log") is not logged.
+
+        In a Trainer results table (a model card's "Training results": a training loss
+        beside an eval loss on each row) the Training Loss cell is the last training
+        loss logged before that eval (`parse_log_history` carries it forward), so when
+        evals come more often than `logging_steps` one logged value fills several rows
+        (3.2831 at epochs 5-8 of a card whose run logged the loss once). A cell equal
+        to the row above's is that same log again: only its first row is a reading."""
         cells = [c.strip().strip(b"*").strip() for c in text.strip().strip(b"|").split(b"|")]
         if self._header is None or len(cells) != len(self._header):
             return False
         if all(set(c) <= set(b"-: ") for c in cells):
             return True  # the |---|---| rule under the header
+        names = [h.lower() for h in self._header]
+        results = "training loss" in names and "validation loss" in names
         pairs = []
         for name, cell in zip(self._header, cells, strict=True):
+            if results and name.lower() == "training loss":
+                stale, self._md_last_loss = cell == self._md_last_loss, cell
+                if stale:
+                    continue
             v = parse(cell)
             if v is not None:
                 pairs.append((name, v))

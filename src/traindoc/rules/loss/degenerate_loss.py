@@ -127,6 +127,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     with the training loss frozen: 14 refreshes of one bar at `loss=0.158` (3 decimals,
     nothing logged around them) are one stale value shown 14 times, not 14 batches
     (a pasted Lightning issue log, "Unusual printing statements after 90% epoch").
+    A model card's Training Loss column carries the last logged loss over every eval
+    until the next log (3.2831 at epochs 5-8 of an mT5 card that logged it once); the
+    reader takes such a run of equal cells as the one log it is, so it is no repeat here.
 
     **What to do.** For zeros: check the label mask (are all labels -100?), and for
     NaNs just before, switch fp16 -> bf16. For repeats: check the LR column (0?), the

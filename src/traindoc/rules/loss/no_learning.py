@@ -160,7 +160,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not judge (the run is inconclusive unless something else is found), unless the
     loss falls >= 4% with most steps down, which is learning however short, or 4+
     losses from the start (past the warmup) all lie within 0.5% of their median: a
-    loss that does not move at all (warning); or 4+ epoch means from the first epoch
+    loss that does not move at all (warning); or, with under 4 train losses logged less
+    often than the evals (a model card's "No log" rows: the card carries one logged loss
+    over several epochs, read once), 4+ eval losses from the first interval within the
+    same 0.5% with the train losses in that band and no task metric gaining 2% of its
+    scale (longformer on CoLA: eval loss 0.6960-0.7005 at 5 epochs, MCC 0 -> -0.05;
+    warning); or 4+ epoch means from the first epoch
     on (one loss per whole epoch) all within 2%: the first epoch's mean holds the
     untrained model's loss, so a model that learned anything has a first mean clearly
     above the rest (warning; not when a task metric in the log reaches 90%: a
@@ -486,6 +491,51 @@ def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
     )
 
 
+def _flat_evals_from_start(run: Run, f: Series, p: Params) -> Hit | None:
+    """Under 4 train losses, logged less often than the evals (a model card's "No log"
+    rows, then one training loss carried over several epochs), but 4+ eval losses from
+    the run's first interval on, all within `flat_spread` of their median with the train
+    losses inside the same band, and no task metric gaining 2% of its scale: the
+    held-out loss, measured more often, shows the same unmoving curve (warning)."""
+    ev = run.get("eval_loss")
+    if ev is None or f.values.size >= p.flat_points or not _evals_from_start(run, f):
+        return None
+    e = ev.finite()
+    if len(e) < p.flat_points:
+        return None
+    level, spread = _around_median(e.values)
+    if spread > p.flat_spread or np.max(np.abs(f.values - level)) > p.flat_spread * abs(level):
+        return None
+    for m, higher in task_metrics(run):
+        v = m.finite().values
+        if v.size < 2:
+            continue
+        gain = float(v.max() - v[0]) if higher else float(v[0] - v.min())
+        if gain > 0.02 * (100.0 if float(np.abs(v).max()) > 1.5 else 1.0):
+            return None  # the predictions improve: a converged model still refining
+    return Hit(
+        title=(
+            f"Loss does not move: {len(e)} eval losses from the first epoch all within "
+            f"{spread:.2%} of {fmt(level)} ({fmt(float(e.values[0]))} -> "
+            f"{fmt(float(e.values[-1]))}), the {f.values.size} train losses in the same band"
+        ),
+        step=int(e.steps[0]),
+        end_step=int(e.steps[-1]),
+        evidence=_flat_evidence(e.values, level, spread, series="eval_loss"),
+        explanation=(
+            f"Every eval loss lies within {spread:.2%} of the same level from the first eval "
+            "on, and so does the training loss: a model whose weights change moves its "
+            "held-out loss by more than that. The updates are not reaching the model, or "
+            "are too small to matter."
+        ),
+        prescription=(
+            "Check the logged LR (0, or far too low for the regime), the trainable-parameter "
+            "count and the gradient norm (0?), that optimizer.step() runs, and the labels."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _around_median(y: np.ndarray) -> tuple[float, float]:
     """(median, the farthest any value lies from it relative to it): how flat a log is."""
     level = float(np.median(y))
@@ -511,7 +561,7 @@ def _spread(y: np.ndarray) -> float:
 
 def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
     """What a short log (under 10 losses) from the start shows, most specific first."""
-    for sign in (_flat_from_start, _flat_after_first, _flat_epochs):
+    for sign in (_flat_from_start, _flat_evals_from_start, _flat_after_first, _flat_epochs):
         if (hit := sign(run, f, p)) is not None:
             return hit
     return None

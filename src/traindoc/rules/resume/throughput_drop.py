@@ -34,6 +34,9 @@ class Params:
     # (SAC, TD3, DQN) collects `learning_starts` random environment steps before its
     # first gradient update (RL Zoo: 10k-50k of 1M+), at the simulator's bare speed.
     rl_warmup_frac: float = 0.05
+    # An RL run whose episodes grew this much longer from the early window to the slow
+    # stretch: the wall clock per step carries the task's own cost (see the docstring).
+    rl_longer_episodes: float = 1.5
     # A straggler: its median step time 1.5x the other ranks' median. Every rank waits
     # for the slowest at each all-reduce, so the run goes at its pace; uneven sequence
     # lengths move per-rank times by +-20%, not 50%.
@@ -104,7 +107,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     bare speed, and every step after it also trains (an SB3 Monitor's SAC Hopper
     run: 2250 steps/s for its first ~10k steps, 104 for the remaining 990k). Its
     short early episodes crowd the log's first points, so they fill the early
-    reference. The same fall later in an RL run is reported.
+    reference. The same fall later in an RL run is reported; as info when the
+    episodes over the slow stretch are 1.5x+ as long as over the early window: an
+    agent that learned to survive (Pong games of 3,700 frames at return -20, of
+    9,000-10,000 once it returns the ball) makes every periodic evaluation rollout
+    that much longer, and those rollouts pause the training envs whose episode
+    times the rate is read from (RL Zoo A2C Pong's Monitor: 491 -> 167 steps/s from
+    step 820k while the episodes grew 2.4x), so the wall clock per training step rises
+    with the task's own progress, not with anything in the machine.
 
     **Known false positives.** A planned change of sequence length or batch size
     mid-run (curriculum, packing switched on) changes tokens/s legitimately;
@@ -156,6 +166,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     end = int(st[start + length - 1])
     if run.is_rl and onset <= p.rl_warmup_frac * float(rates.steps[-1]):
         return  # the off-policy warm-up ended: updates began, nothing slowed down
+    longer = _episodes_grew(run, st, skip, k, start, length)
+    task_cost = run.is_rl and longer >= p.rl_longer_episodes
     yield Hit(
         title=(
             f"Throughput fell to {ratio:.0%} of its early rate from step {onset} "
@@ -177,8 +189,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"The rate stayed below {p.drop_ratio:.0%} of its early median for {length} of "
             f"{nb} stretches of the run"
             + (", then recovered." if recovered else " until the end of the log.")
-            + " Every remaining step costs correspondingly more: something in the machine, the "
-            "dataloader or the resumed setup changed at the onset."
+            + (
+                f" The episodes grew {longer:.1f}x longer over the same stretch: the agent "
+                "survives longer, so each periodic evaluation rollout (which pauses the "
+                "training envs) takes that much longer too; the task's progress, not the "
+                "machine, slowed the wall clock per step."
+                if task_cost
+                else " Every remaining step costs correspondingly more: something in the "
+                "machine, the dataloader or the resumed setup changed at the onset."
+            )
         ),
         prescription=(
             f"Look at what changed around step {onset}: GPU clocks/temperature "
@@ -187,8 +206,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         # A slowdown the run came back from cost what it cost and costs nothing now;
         # one that lasts to the end of the log doubles the price of every step left.
-        severity=Severity.INFO if recovered else None,
+        severity=Severity.INFO if recovered or task_cost else None,
     )
+
+
+def _episodes_grew(run: Run, st: np.ndarray, skip: int, k: int, start: int, length: int) -> float:
+    """How many times longer the mean episode is over the slow bins than over the early
+    reference bins (0 when no episode length is logged)."""
+    ep = run.get("episode_length")
+    if ep is None or len(ep.finite()) < 4 or st.size < 2:
+        return 0.0
+    e = ep.finite()
+    half = float(np.median(np.diff(st))) / 2
+    early = e.values[(e.steps >= st[skip] - half) & (e.steps <= st[skip + k - 1] + half)]
+    slow = e.values[(e.steps >= st[start] - half) & (e.steps <= st[start + length - 1] + half)]
+    if early.size == 0 or slow.size == 0 or float(np.median(early)) <= 0:
+        return 0.0
+    return float(np.median(slow)) / float(np.median(early))
 
 
 def _straggler(run: Run, p: Params) -> Hit | None:
