@@ -946,7 +946,7 @@ def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | 
         beside = f", while {', '.join(moves)}" if moves else ""
         return Hit(
             title=(
-                f"{m.name} is {fmt(float(mf.values[0]))} (every word wrong) at every one of "
+                f"{m.name} is {fmt(float(mf.values[0]))} (its ceiling) at every one of "
                 f"{len(mf)} evals from epoch {int(at.min())} on{beside}: the model transcribes "
                 "nothing"
             ),
