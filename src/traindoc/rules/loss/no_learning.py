@@ -114,7 +114,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -240,6 +240,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     detector's first epochs), and a plain accuracy is not read this way (Keras prints a
     meaningless 0 `acc` for a regression).
 
+    The mirror case, an eval error rate (WER, CER: the share of words or characters the
+    model gets wrong) exactly at its ceiling 1.0 (100 when printed in percent) at every
+    one of 2+ evals, all from epoch 10 on, while the train loss and the eval loss (each
+    when logged) move under 10% over those evals, settles it the same way (warning): 1.0
+    is what an empty transcript scores, the CTC head emitting only the blank token. That
+    blank plateau is normal in the first epochs, and a model leaving it lowers its eval
+    loss first (a WER of 1.0 with the eval loss falling 3.22 -> 2.60 is no finding), but
+    after 10 passes over the data a model that learns has left it (a wav2vec2 card with a
+    warmup of 500 steps in a 200-step run: WER 1.0 at epochs 14 and 29, eval loss 3.69 ->
+    3.35). A WER of 0.9999 is the first words coming through, not the ceiling.
+
     Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
     train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on (2+ logs from
     epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
@@ -305,6 +316,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
+            or _error_rate_ceiling_late(run, None, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -329,6 +341,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (
         hit := _top5_at_chance(run, f, p)
         or _overlap_zero_late(run, f, p)
+        or _error_rate_ceiling_late(run, f, p)
         or _zero_while_flat(run, f, p)
     ) is not None:
         yield hit
@@ -931,6 +944,77 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
                 "of classes of the head), the class balance (a foreground of a few % needs a "
                 "Dice or weighted loss), the LR and momentum (nnU-Net lowers a 0.99 momentum "
                 "when the Dice stays 0), and that the eval uses the trained weights."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+_ERROR_RATE = ("wer", "cer")
+
+
+def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """An eval error rate (WER, CER) exactly at its ceiling, 1.0 (100 when printed in
+    percent), at every one of 2+ evals, all from epoch 10 on, with the train loss and the
+    eval loss (each when logged) moving under `frozen_max_drop` of their size over those
+    evals (warning): the mirror of an overlap metric at 0."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    for m, higher in task_metrics(run):
+        parts = re.split(r"[_/\-. ]", m.name.lower())
+        if higher or not any(x in _ERROR_RATE for x in parts):
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points:
+            continue
+        if not (np.all(mf.values == 1.0) or np.all(mf.values == 100.0)):
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        moves: list[str] = []
+        evidence: dict[str, object] = {
+            "metric": m.name,
+            "value": float(mf.values[0]),
+            "evals": len(mf),
+            "first_epoch": float(at.min()),
+        }
+        still = True
+        for name, s in (("loss", loss), ("eval_loss", run.get("eval_loss"))):
+            if s is None or not len(sf := s.finite()):
+                continue
+            inside = (sf.steps >= mf.steps[0]) & (sf.steps <= mf.steps[-1])
+            w = sf.values[inside] if inside.sum() >= 2 else sf.values[-2:]
+            if w.size < 2 or not w[0] or abs(w[0] - w[-1]) / abs(w[0]) >= p.frozen_max_drop:
+                still = False
+                break
+            moves.append(f"{name} {fmt(float(w[0]))} -> {fmt(float(w[-1]))}")
+            evidence[f"{name}_start"], evidence[f"{name}_end"] = float(w[0]), float(w[-1])
+        if not still:
+            continue
+        beside = f", while {', '.join(moves)}" if moves else ""
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(float(mf.values[0]))} (its ceiling) at every one of "
+                f"{len(mf)} evals from epoch {int(at.min())} on{beside}: the model transcribes "
+                "nothing"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence=evidence,
+            explanation=(
+                f"{m.name} is the share of words (characters) the model gets wrong; exactly "
+                "1.0 is its ceiling for an empty output: a CTC model that emits only the blank "
+                "token scores it whatever the audio. Early in training that blank plateau is "
+                "normal, but after 10 or more passes over the data a model that learns has left "
+                "it, and its loss falls as it does; here neither happened."
+            ),
+            prescription=(
+                "Check the LR and its warmup (a warmup longer than the run never reaches the "
+                "peak LR), that the vocabulary / tokenizer matches the labels (no all-<unk> "
+                "targets), the audio sampling rate and normalisation, and that the CTC "
+                "loss's blank index is the one the head predicts."
             ),
             severity=Severity.WARNING,
         )
