@@ -130,7 +130,10 @@ def build(log: TextLog) -> list[Run]:
         notes.append(
             Note(path, f"{used[SRC_CARRY]} metric line(s) without a step: given the step before")
         )
-    base_facts = _facts(log)
+    # steps numbered epoch x batches + batch: the total printed beside the batch counter
+    # is one epoch's, not the run's
+    per_epoch = bool(used.get(SRC_EPOCH)) and not (used.get(SRC_STEP) or used.get(SRC_PROGRESS))
+    base_facts = _facts(log, per_epoch=per_epoch)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
     times = rec.extra("time") if rec.has("time") else np.full(0, np.nan)
@@ -168,7 +171,7 @@ def build(log: TextLog) -> list[Run]:
                 series["epoch"] = Series.from_arrays(
                     "epoch", step[at], ep_val[inside], None, f"{log.path.name}: epoch"
                 )
-        facts = dict(base_facts) if own[k] is None else _facts(log, own[k])
+        facts = dict(base_facts) if own[k] is None else _facts(log, own[k], per_epoch)
         rs = [to for seg, _, to in resumes if seg == k]
         if rs:
             facts["resume_steps"] = Fact(tuple(rs), f"{log.path.name}: the step went back")
@@ -1222,9 +1225,14 @@ def _own_settings(log: TextLog, firsts: list[int]) -> list[tuple[int, dict] | No
     return out
 
 
-def _facts(log: TextLog, own: tuple[int, dict] | None = None) -> dict[str, Fact]:
+def _facts(
+    log: TextLog, own: tuple[int, dict] | None = None, per_epoch: bool = False
+) -> dict[str, Fact]:
     """Facts the text states: its config lines, the planned total, the LR's print resolution;
-    `own`: a run's own settings dump (line, settings), over the file's."""
+    `own`: a run's own settings dump (line, settings), over the file's. `per_epoch`: the
+    steps count epoch x batches + batch, so the total printed beside the batch counter
+    ("Epoch 3/30 iter 120/500") is one epoch's: the plan is epochs x it (30 x 500), and
+    unknown when the epochs' total is not printed (mmdet's "Epoch [1][7100/12414]")."""
     name = log.path.name
     config = dict(log.config)
     if own is not None:
@@ -1241,12 +1249,19 @@ def _facts(log: TextLog, own: tuple[int, dict] | None = None) -> dict[str, Fact]
             if key not in facts:
                 where = lines.get(f.source.split(": ", 1)[-1].split("=")[0].split(".")[-1].lower())
                 facts[key] = Fact(f.value, f"{name}:{where}" if where else f.source)
-    if log.totals and "max_steps" not in facts:
-        total, _ = log.totals.most_common(1)[0]
-        facts["max_steps"] = Fact(total, f"{name}: the step total printed on each line")
     if log.epoch_totals and "num_train_epochs" not in facts:
         total, _ = log.epoch_totals.most_common(1)[0]
         facts["num_train_epochs"] = Fact(total, f"{name}: the epoch total printed on each line")
+    if log.totals and "max_steps" not in facts:
+        total, _ = log.totals.most_common(1)[0]
+        if not per_epoch:
+            facts["max_steps"] = Fact(total, f"{name}: the step total printed on each line")
+        elif (epochs := facts.get("num_train_epochs")) is not None:
+            facts["max_steps"] = Fact(
+                int(epochs.value) * total,
+                f"{name}: {int(epochs.value)} epochs x the {total} batches of an epoch printed "
+                "on each line",
+            )
     hf_resume = any(e.kind == "resume" for e in log.events)  # HF's "Continuing training ..."
     if hf_resume and log.last_bar is not None and "max_steps" not in facts:
         got = _bar_total(log.last_bar)
