@@ -20,6 +20,9 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   line (its running means), the `all  128  929  0.5  0.4  0.45  0.3` row under a YOLOv5 /
   YOLOv7 console table (P, R, mAP@.5, mAP@.5:.95). timm's `Train: 3 [ 50/1251 (  4%)]`
   line is read here too: its step is epoch * batches + batch.
+- A gradient-boosting evaluation line, LightGBM's `[25]\ttraining's l2: 0.09\tvalid_1's
+  l2: 0.10` (the R package's `[25]:  train's l2:0.09`): one record per boosting round,
+  numbered by it; see `_gbdt`.
 
 Each is offered a line before the shape analysis (text.TextLog._line) and says
 whether it took it; gating on the first bytes keeps the cost off other lines.
@@ -146,6 +149,29 @@ _YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
 _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
 
 
+# -- gradient boosting (LightGBM) -----------------------------------------------------------
+# LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
+# joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
+# train*/training is the training data, every other one held-out data (valid_0, valid_1,
+# eval, test, or a name the user chose).
+_GBDT_HEAD = re.compile(rb"^\[(\d{1,7})\]:?\s+(?=[^\s'\[\]]+'s )")
+_GBDT_PAIR = re.compile(
+    rb"\s*([^\s'\[\]]+)'s ([\w@.:-]{1,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf|-?inf))"
+)
+# The metrics that are a booster's objective (its default metric is its objective's
+# loss: l2 for regression, binary_logloss for binary, multi_logloss for multiclass...):
+# lower is better and the first of them is the loss the rounds minimise. Any other
+# (auc, ndcg@k, map, binary_error) is a task metric and keeps its name.
+_GBDT_LOSSES = frozenset(
+    {
+        "l1", "l2", "l2_root", "rmse", "mae", "mse", "regression", "regression_l1",
+        "huber", "fair", "poisson", "quantile", "mape", "gamma", "gamma_deviance",
+        "tweedie", "binary_logloss", "multi_logloss", "cross_entropy", "xentropy",
+        "cross_entropy_lambda", "kullback_leibler", "logloss", "mlogloss",
+    }
+)  # fmt: skip
+
+
 class Layouts:
     """The multi-line and unusual layouts of one text log, fed line by line."""
 
@@ -182,6 +208,8 @@ class Layouts:
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
         if c in b"[TV " and c and self._summary(no, text):
+            return True
+        if c == b"[" and self._gbdt(no, text):
             return True
         if c == b"-" and _DASHES.match(text):
             self._dash_at = no
@@ -455,6 +483,50 @@ class Layouts:
         log = self.log
         log.add_loose(no, train, epoch, SRC_EPOCH_ONLY, epoch)
         log.add_loose(no, ev, epoch, SRC_EPOCH_ONLY, epoch, is_eval=True)
+
+    # -- gradient boosting --------------------------------------------------------------------
+    def _gbdt(self, no: int, text: bytes) -> bool:
+        """One boosting round's evaluation line: every pair of it, nothing else on it.
+
+        The training data's first objective metric is the loss and the first held-out
+        set's the eval loss (what early stopping watches); other metrics keep their
+        names, prefixed by their split (`eval_auc`) and by their set's name past the
+        first held-out set (`eval_valid_2_l2`): read with its apostrophe as a word break,
+        `training's binary_logloss` became `s_binary_logloss` and the round, in brackets,
+        no step at all."""
+        head = _GBDT_HEAD.match(text)
+        if head is None:
+            return False
+        rest, at, pairs = text[head.end() :].rstrip(), 0, []
+        while at < len(rest):
+            m = _GBDT_PAIR.match(rest, at)
+            if m is None or (v := parse(m.group(3))) is None:
+                return False
+            pairs.append((m.group(1).decode(), m.group(2).decode().lower(), v))
+            at = m.end()
+        train: list[tuple[str, float]] = []
+        ev: list[tuple[str, float]] = []
+        held: list[str] = []
+        for data, metric, v in pairs:
+            is_train = data.lower().startswith("train")
+            if not is_train and data not in held:
+                held.append(data)
+            into = train if is_train else ev
+            names = {n for n, _ in into}
+            if metric in _GBDT_LOSSES and not is_train and data == held[0]:
+                name = "eval_loss" if "eval_loss" not in names else "eval_" + metric
+            elif metric in _GBDT_LOSSES and is_train:
+                name = "loss" if "loss" not in names else "train_" + metric
+            elif is_train:
+                name = "train_" + metric
+            else:
+                name = "eval_" + (metric if data == held[0] else f"{data}_{metric}")
+            if name not in names:
+                into.append((name, v))
+        step = float(head.group(1))
+        self.log.add_loose(no, train, step, SRC_STEP, math.nan)
+        self.log.add_loose(no, ev, step, SRC_STEP, math.nan, is_eval=True)
+        return True
 
     # -- darknet ------------------------------------------------------------------------------
     def _darknet(self, no: int, text: bytes) -> bool:

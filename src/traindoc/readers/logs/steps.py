@@ -423,11 +423,36 @@ def _counts_the_run(epoch: np.ndarray, inner: np.ndarray, total: np.ndarray) -> 
     Needs an epoch with two records (a finished bar per epoch climbs nowhere) and a
     climb across every new epoch."""
     e = np.floor(epoch)
-    if e.size < 3 or np.unique(e).size < 2 or np.unique(e).size == e.size:
+    if e.size >= 3 and np.unique(e).size == e.size:
+        return _paced_run(e, inner)
+    if e.size < 3 or np.unique(e).size < 2:
         return False
     d = np.diff(inner)
     new = np.diff(e) != 0
     return bool(np.all(d >= 0) and np.all(d[new] > 0) and _even_epochs(e, inner, total))
+
+
+# How far one-per-epoch records may sit from an even pace (a bar drawn a step late).
+_PACE_SLACK = 0.02
+
+
+def _paced_run(e: np.ndarray, inner: np.ndarray) -> bool:
+    """One record per epoch (kohya's "| 41/3280 [" bar drawn once at each "epoch 2/80"
+    line: 41, 82, 123, 164, 205) climbing by one epoch's length each time: the k-th
+    epoch's record sits at k x P for one P, epochs counted from 1 or from 0. A counter
+    that starts over each epoch, printed once an epoch, repeats itself (a finished bar,
+    T each time) or lands anywhere in its epoch; only a counter of the run puts every
+    epoch's record at the same multiple of its ordinal. Needs three epochs, consecutive."""
+    if np.any(np.diff(e) != 1) or np.any(np.diff(inner) <= 0):
+        return False
+    for first in (1.0, 0.0):
+        n = e - first + 1  # the epoch's ordinal, from 1
+        if n.min() < 1:
+            continue
+        pace = float(np.median(inner / n))
+        if pace > 0 and np.all(np.abs(inner - n * pace) <= max(1.0, _PACE_SLACK * pace)):
+            return True
+    return False
 
 
 # How far the epochs' lengths may disagree and still be one run's equal epochs (a bar
