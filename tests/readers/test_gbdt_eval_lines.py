@@ -85,3 +85,29 @@ def test_near_miss_bracketed_step_without_possessive(tmp_path: Path) -> None:
     text = "".join(f"[{i}] loss: 0.{90 - i}\n" for i in range(1, 6))
     run = _read(tmp_path, text)
     assert "loss" in run.series and "eval_loss" not in run.series
+
+
+# tests/real/overfitting_xgboost_eval_logloss_0p42_to_0p91_train_0p16_to_0p002_early_stop_on_train_set
+_XGB = (
+    "Will train until train-logloss hasn't improved in 1000 rounds.\n"
+    "[500]\teval-logloss:0.41906\ttrain-logloss:0.160439\n"
+    "[1000]\teval-logloss:0.468176\ttrain-logloss:0.093267\n"
+    "[1500]\teval-logloss:0.523016\ttrain-logloss:0.059736\n"
+)
+
+
+def test_xgboost_dash_pairs(tmp_path: Path) -> None:
+    # "eval-logloss" was read as a train name and the round as no step
+    run = _read(tmp_path, _XGB)
+    assert set(run.series) == {"loss", "eval_loss"}
+    steps, values = _series(run, "eval_loss")
+    assert steps == [500, 1000, 1500]
+    assert values == [0.41906, 0.468176, 0.523016]
+    assert _series(run, "loss")[1] == [0.160439, 0.093267, 0.059736]
+
+
+def test_near_miss_dash_key_with_words_after(tmp_path: Path) -> None:
+    # constructed: a bracketed counter whose line goes on in words is no evaluation line
+    text = "".join(f"[{i}] lr-warmup: 0.{i} done, loss: 0.{90 - i}\n" for i in range(1, 6))
+    run = _read(tmp_path, text)
+    assert "eval_loss" not in run.series

@@ -154,9 +154,16 @@ _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
 # train*/training is the training data, every other one held-out data (valid_0, valid_1,
 # eval, test, or a name the user chose).
-_GBDT_HEAD = re.compile(rb"^\[(\d{1,7})\]:?\s+(?=[^\s'\[\]]+'s )")
+# XGBoost prints "[%d]\t%s-%s:%f" (`[12000]\teval-logloss:0.91\ttrain-logloss:0.002`),
+# the data set's name, a dash, the metric; its console logger may put the time first
+# ("[20:01:02] [0]\ttest-error:0.0272").
+_GBDT_HEAD = re.compile(
+    rb"^(?:\[\d\d:\d\d:\d\d\]\s+)?\[(\d{1,7})\]:?\s+"
+    rb"(?=[^\s'\[\]]+'s |[A-Za-z_][\w.]{0,40}-[\w@.-]{1,60}:)"
+)
 _GBDT_PAIR = re.compile(
-    rb"\s*([^\s'\[\]]+)'s ([\w@.:-]{1,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf|-?inf))"
+    rb"\s*(?:([^\s'\[\]]+)'s ([\w@.:-]{1,60})|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
+    rb":\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
 )
 # The metrics that are a booster's objective (its default metric is its objective's
 # loss: l2 for regression, binary_logloss for binary, multi_logloss for multiclass...):
@@ -500,9 +507,10 @@ class Layouts:
         rest, at, pairs = text[head.end() :].rstrip(), 0, []
         while at < len(rest):
             m = _GBDT_PAIR.match(rest, at)
-            if m is None or (v := parse(m.group(3))) is None:
+            if m is None or (v := parse(m.group(5))) is None:
                 return False
-            pairs.append((m.group(1).decode(), m.group(2).decode().lower(), v))
+            data, metric = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            pairs.append((data.decode(), metric.decode().lower(), v))
             at = m.end()
         train: list[tuple[str, float]] = []
         ev: list[tuple[str, float]] = []
