@@ -111,3 +111,31 @@ def test_near_miss_dash_key_with_words_after(tmp_path: Path) -> None:
     text = "".join(f"[{i}] lr-warmup: 0.{i} done, loss: 0.{90 - i}\n" for i in range(1, 6))
     run = _read(tmp_path, text)
     assert "eval_loss" not in run.series
+
+
+# tests/real/healthy_catboost_tutorial_logloss_learn_0p657_to_0p148_test_0p137_every_100_iters
+_CATBOOST = (
+    "0:\tlearn: 0.6569860\ttest: 0.6570642\tbest: 0.6570642 (0)\ttotal: 70.1ms\tremaining: 1m 10s\n"
+    "100:\tlearn: 0.1697219\ttest: 0.1530068\tbest: 0.1530068 (100)\ttotal: 3.7s\tremaining: 33s\n"
+    "200:\tlearn: 0.1585173\ttest: 0.1407452\tbest: 0.1407452 (200)\ttotal: 8.38s\tremaining: 33.3s\n"
+    "300:\tlearn: 0.1553371\ttest: 0.1382992\tbest: 0.1382986 (299)\ttotal: 12.8s\tremaining: 29.7s\n"
+)
+
+
+def test_catboost_learn_test_lines(tmp_path: Path) -> None:
+    # was: no line understood
+    run = _read(tmp_path, _CATBOOST)
+    assert set(run.series) == {"loss", "eval_loss"}
+    steps, values = _series(run, "eval_loss")
+    assert steps == [0, 100, 200, 300]
+    assert values == [0.6570642, 0.1530068, 0.1407452, 0.1382992]
+
+
+def test_near_miss_catboost_score_is_no_loss(tmp_path: Path) -> None:
+    # constructed: "best" above the test value: the eval metric is a score (AUC)
+    text = "".join(
+        f"{i}:\tlearn: 0.95{i}\ttest: 0.82{i}\tbest: 0.8356 (1)\ttotal: 1s\tremaining: 1m\n"
+        for i in range(2, 7)
+    )
+    run = _read(tmp_path, text)
+    assert "eval_loss" not in run.series and "loss" not in run.series

@@ -165,6 +165,16 @@ _GBDT_PAIR = re.compile(
     rb"\s*(?:([^\s'\[\]]+)'s ([\w@.:-]{1,60})|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
     rb":\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
 )
+# CatBoost's verbose line: "600:\tlearn: 0.1498213\ttest: 0.1367448\tbest: 0.1366783 (566)\t
+# total: 28.9s\tremaining: 19.2s" (more eval sets: "test1: ..."). learn/test are its eval
+# metric, by default the loss function; "best" (the best test value so far) tells a score
+# (best above the current test value: higher is better) from a loss.
+_CATBOOST = re.compile(
+    rb"^(\d{1,7}):\s+learn: (\S+)((?:\s+test\d*: \S+)*)(?:\s+best: (\S+) \(\d+\))?"
+    rb"\s+total: [^\t]*?\s+remaining: .*$"
+)
+_CATBOOST_TEST = re.compile(rb"\s+test(\d*): (\S+)")
+
 # The metrics that are a booster's objective (its default metric is its objective's
 # loss: l2 for regression, binary_logloss for binary, multi_logloss for multiclass...):
 # lower is better and the first of them is the loss the rounds minimise. Any other
@@ -195,6 +205,7 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -239,7 +250,7 @@ class Layouts:
             # AlexeyAB's darknet prints its iteration line indented: " 1: 720.4, ..."
             return self._open_padded(no, text) or self._darknet(no, text)
         if c.isdigit():
-            return self._darknet(no, text)
+            return self._darknet(no, text) or self._catboost(no, text)
         heads = (c == b"[" and _BATCH_PREFIX.match(text)) or text[:5].lower() in _COMMA_HEADS
         if heads and self._commas(no, text):
             return True
@@ -533,6 +544,33 @@ class Layouts:
                 into.append((name, v))
         step = float(head.group(1))
         self.log.add_loose(no, train, step, SRC_STEP, math.nan)
+        self.log.add_loose(no, ev, step, SRC_STEP, math.nan, is_eval=True)
+        return True
+
+    def _catboost(self, no: int, text: bytes) -> bool:
+        """CatBoost's per-iteration line: the learn value is the loss (the eval metric,
+        by default the loss function), the first test set's the eval loss. Once a line's
+        "best" sits above its test value the metric is a score (AUC, Accuracy): from then
+        on its values are `train_score` / `eval_score`, never a loss."""
+        m = _CATBOOST.match(text.rstrip())
+        if m is None or (learn := parse(m.group(2))) is None:
+            return False
+        tests = [
+            (t.group(1).decode(), parse(t.group(2))) for t in _CATBOOST_TEST.finditer(m.group(3))
+        ]
+        best = parse(m.group(4)) if m.group(4) else None
+        if best is not None and tests and tests[0][1] is not None and best > tests[0][1]:
+            self._cat_score = True
+        score = self._cat_score
+        step = float(m.group(1))
+        self.log.add_loose(
+            no, [("train_score" if score else "loss", learn)], step, SRC_STEP, math.nan
+        )
+        ev = [
+            (("eval_score" if score else "eval_loss") + (f"_test{k}" if k else ""), v)
+            for k, v in tests
+            if v is not None
+        ]
         self.log.add_loose(no, ev, step, SRC_STEP, math.nan, is_eval=True)
         return True
 
