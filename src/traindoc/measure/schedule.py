@@ -96,7 +96,13 @@ def warmup(run: Run) -> Warmup | None:
             start = st[0] - interval(st) if v[0] < 0.5 * peak else 0.0
             # Complete once the LR has stayed at/after its peak for a while (not just
             # touched 98% on the last points of a ramp) or the planned end is reached.
-            complete = v.size - 1 - i >= max(3, v.size // 20) or bool(
+            # An LR that rises at every record from the 98% mark to the last is still
+            # ramping: a pasted slice of a linear warmup (mmengine's lr 1.9547e-05 ...
+            # 2.0079e-05 over five lines) is within 2% of its last value throughout,
+            # yet no record shows the ramp end.
+            tail = v[max(i - 1, 0) :]
+            still_rising = tail.size >= 3 and bool(np.all(np.diff(tail) > 0))
+            complete = (v.size - 1 - i >= max(3, v.size // 20) and not still_rising) or bool(
                 run.fact("max_steps") and st[-1] >= 0.98 * run.fact("max_steps")
             )
             before = float(st[i - 1]) if i > 0 else float(st[0])

@@ -44,6 +44,9 @@ ALIASES: dict[str, Signal] = {
             "loss_step",
             "train/loss_step",
             "total_loss",
+            # "sum loss" beside its terms (an FCOS script's "cls loss : x, reg loss : y,
+            # ness loss : z, sum loss : w"): the total the script optimises, as total_loss is
+            "sum_loss",
             "trl",  # llm.c / modded-nanogpt "s:120 trl:3.21"
             "loss/train",
             "train/total_loss",
