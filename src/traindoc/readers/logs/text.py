@@ -150,6 +150,12 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# A logging module's message: a date-time stamp, then its level word ("2021-07-07
+# 04:50:33,734 WARNING ...", "[2023-06-07 22:16:00,018] [INFO] ...", "... - root - ERROR - ").
+_LOGGED = re.compile(
+    rb"\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[^\n]{0,40}?\b"
+    rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b"
+)
 # Python logging's default "LEVEL:name:" prefix glued to the number a progress line ends
 # in (Keras' bar, left without its newline, then "INFO:tensorflow:Assets written to: ..."
 # from a checkpoint callback): the bar ends at the number, the message is another line.
@@ -1042,7 +1048,10 @@ class TextLog:
         return bool(flags)
 
     def _other(self, no: int, text: bytes, plan: Plan) -> None:
-        if plan.kind == "prose":
+        if plan.kind == "prose" and not _LOGGED.match(text):
+            # (a timestamped logger message between the records, WeNet's "2021-11-30
+            # 17:25:56,021 WARNING NaN or Inf found in input tensor.", is the program's
+            # own output, not a user's words where the paste leaves lines out)
             self._prose_run += 1
             if self._prose_run == 1:
                 self.breaks.append(no)

@@ -1,0 +1,66 @@
+"""Reader gaps seen on dev cases (readers22): WeNet's `TRAIN Batch EPOCH/BATCH` counter
+(the number after the slash climbs, so it is no total) and a timestamped logger message
+between records read as a user's prose (a paste cut).
+
+Each fix is built on the real lines (sources quoted) and has a near miss it must leave alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import one_log
+
+
+def _steps(run, name: str) -> list[float]:
+    return [float(s) for s in run.get(name).steps]
+
+
+# https://github.com/wenet-e2e/wenet/issues/825 (verbatim, the last line cut in the thread)
+_WENET = (
+    "2021-11-30 17:25:35,809 DEBUG TRAIN Batch 0/4000 loss inf loss_att 78.135910 loss_ctc inf "
+    "lr 0.00001905 rank 0\n"
+    "2021-11-30 17:25:56,021 WARNING NaN or Inf found in input tensor.\n"
+    "2021-11-30 17:26:13,986 WARNING NaN or Inf found in input tensor.\n"
+    "2021-11-30 17:26:33,053 DEBUG TRAIN Batch 0/4100 loss 156.104248 loss_att 146.877640 "
+    "loss_ctc 177.633026 lr 0.00001953 rank 0\n"
+    "2021-11-30 17:27:41,611 WARNING NaN or Inf found in input tensor.\n"
+    "2021-11-30 17:28:30,782 DEBUG TRAIN Batch 0/4200 loss 90.697769 loss_att 89.033356 "
+    "loss_ctc 94.581398 lr 0.00002000 rank 0\n"
+    "2021-11-30 17:29:08,341 WARNING NaN or Inf found in input tensor.\n"
+    "2021-11-30 17:29:34,919 DEBUG TRAIN Batch 0/4300 loss 193.539017 loss_att 188.552368\n"
+)
+
+
+def test_wenet_batch_after_the_slash_is_the_counter(tmp_path: Path) -> None:
+    # before: "0/4000" read as a bar at 0 of 4000, every line one finished epoch: steps 1-4
+    run = one_log(tmp_path, _WENET)
+    assert _steps(run, "loss") == [4000.0, 4100.0, 4200.0, 4300.0]
+
+
+def test_a_counter_over_a_fixed_total_is_still_a_bar(tmp_path: Path) -> None:
+    # near miss: "Batch 100/4000", "Batch 200/4000": the total stays, the count climbs
+    body = (
+        _WENET.replace("Batch 0/4000", "Batch 100/4000")
+        .replace("Batch 0/4100", "Batch 200/4000")
+        .replace("Batch 0/4200", "Batch 300/4000")
+        .replace("Batch 0/4300", "Batch 400/4000")
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [100.0, 200.0, 300.0, 400.0]
+
+
+def test_a_logger_warning_between_records_is_no_paste_cut(tmp_path: Path) -> None:
+    # before: each "... WARNING NaN or Inf found in input tensor." was prose: paste_cuts
+    run = one_log(tmp_path, _WENET)
+    assert not run.fact("paste_cuts")
+
+
+def test_a_users_sentence_between_records_is_still_a_cut(tmp_path: Path) -> None:
+    # near miss: the same place holds the user's own words (no stamp, no level)
+    body = _WENET.replace(
+        "2021-11-30 17:27:41,611 WARNING NaN or Inf found in input tensor.",
+        "then I waited 2 more hours and the same thing happened again",
+    )
+    run = one_log(tmp_path, body)
+    assert run.fact("paste_cuts")
