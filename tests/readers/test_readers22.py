@@ -64,3 +64,33 @@ def test_a_users_sentence_between_records_is_still_a_cut(tmp_path: Path) -> None
     )
     run = one_log(tmp_path, body)
     assert run.fact("paste_cuts")
+
+
+# https://github.com/wenet-e2e/wenet/issues/496 (verbatim): one step, printed by 4 ranks
+_RANKS = (
+    "2021-07-07 04:50:40,966 WARNING NaN or Inf found in input tensor.\n"
+    "2021-07-07 04:50:41,064 DEBUG TRAIN Batch 20100/282164 loss nan loss_att nan loss_ctc nan "
+    "lr 0.00004021 rank 3\n"
+    "2021-07-07 04:50:41,080 DEBUG TRAIN Batch 20100/282164 loss nan loss_att nan loss_ctc nan "
+    "lr 0.00004021 rank 0\n"
+    "2021-07-07 04:50:41,082 DEBUG TRAIN Batch 20100/282164 loss nan loss_att nan loss_ctc nan "
+    "lr 0.00004021 rank 2\n"
+    "2021-07-07 04:50:41,084 DEBUG TRAIN Batch 20100/282164 loss nan loss_att nan loss_ctc nan "
+    "lr 0.00004021 rank 1\n"
+)
+
+
+def test_a_line_per_rank_is_one_step(tmp_path: Path) -> None:
+    # before: the repeated counter read as four finished epochs, steps 1-4
+    run = one_log(tmp_path, _RANKS)
+    assert _steps(run, "loss") == [20100.0]
+
+
+def test_a_lora_rank_at_the_line_end_names_no_process(tmp_path: Path) -> None:
+    # near miss: "lora_rank 8" on every line is a setting, not four processes
+    body = "".join(
+        ln.rsplit(" rank ", 1)[0] + " lora_rank 8\n" if "TRAIN" in ln else ln + "\n"
+        for ln in _RANKS.splitlines()
+    )
+    run = one_log(tmp_path, body)
+    assert len(_steps(run, "loss")) == 4

@@ -376,7 +376,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
             step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
     _refits(step, src, fin, ep)
-    _bar_epochs(step, src, done)
+    _bar_epochs(step, src, done, rec.rank)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
@@ -513,14 +513,22 @@ def _refits(
         ep[sel] = k
 
 
-def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:
+def _bar_epochs(
+    step: np.ndarray, src: np.ndarray, done: np.ndarray | None, rank: np.ndarray | None = None
+) -> None:
     """Keras prints one finished bar per epoch ("215424/215375 [====] - 418s - loss: 3.76")
     and, without its "Epoch 3/10" lines, nothing else numbers them: when every progress
     counter is a finished bar, or the counter is the same on every line, the counter
-    counts samples within an epoch, not the run, and the epoch is the step, in place."""
+    counts samples within an epoch, not the run, and the epoch is the step, in place.
+    Lines that each name a different rank ("Batch 20100/282164 ... rank 3", then rank 0,
+    2, 1) repeat one counter because every process prints the same step: left as read."""
     bars = np.flatnonzero(src == SRC_PROGRESS)
     if bars.size < 2 or done is None:
         return
+    if rank is not None and rank.size == step.size:
+        rk = rank[bars]
+        if (rk >= 0).all() and np.unique(rk).size == bars.size:
+            return
     if done[bars].all() or np.unique(step[bars]).size == 1:
         step[bars] = np.arange(1, bars.size + 1, dtype=np.float64)
         src[bars] = SRC_BAR_EPOCH

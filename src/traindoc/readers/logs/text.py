@@ -150,6 +150,8 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# The rank a record line ends in ("... lr 0.00001905 rank 0"), a word of its own.
+_RANK_LAST = re.compile(rb"(?<![\w.-])rank[ :=]\s*(\d{1,3})\s*$")
 # A logging module's message: a date-time stamp, then its level word ("2021-07-07
 # 04:50:33,734 WARNING ...", "[2023-06-07 22:16:00,018] [INFO] ...", "... - root - ERROR - ").
 _LOGGED = re.compile(
@@ -682,6 +684,10 @@ class TextLog:
             m = _STAMP.search(text, 0, 80)
             row.append(steps.stamp(m) if m else math.nan)
         prog.rows.extend(row)
+        if rank < 0 and b"rank" in text[-16:] and (m := _RANK_LAST.search(text)):
+            # WeNet ends each rank's line in "... lr 0.00004021 rank 3": the process that
+            # printed it (the same step once per rank), not a step of its own
+            rank = int(m.group(1))
         self.rec_line.append(no)
         self.rec_seq.append(self._seq)
         self.rec_plan.append(prog.pid)
