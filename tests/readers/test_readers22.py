@@ -94,3 +94,32 @@ def test_a_lora_rank_at_the_line_end_names_no_process(tmp_path: Path) -> None:
     )
     run = one_log(tmp_path, body)
     assert len(_steps(run, "loss")) == 4
+
+
+# https://github.com/facebookresearch/fairseq/issues/430 (verbatim): the last refresh of
+# epoch 9's bar, padded with blanks, then the epoch's summary on the same pasted line
+_PADDED = (
+    "| epoch 009: 100%|█| 35/35 [00:40<00:00,  1.22s/it, loss=11.869, ppl=3740.42, wps=2218, "
+    "ups=0.4, wpb=2560, bsz=174, num_updates=315, lr=0.025, gnorm=0.637, clip"
+    + " "
+    * 160
+    + "| epoch 009 | loss 11.869 | ppl 3740.42 | wps 2218 | ups 0.4 | wpb 2560 | bsz 174 "
+    "| num_updates 315 | lr 0.025 | gnorm 0.637 | clip 100% | oom 0 | wall 686 | train_wall 354\n"
+    "| epoch 009 | valid on 'valid' subset | valid_loss 12.0871 | valid_ppl 4350.90 "
+    "| num_updates 315 | best 12.0871\n"
+)
+
+
+def test_a_padded_bar_and_the_print_after_it_are_two_lines(tmp_path: Path) -> None:
+    # before: the summary's keys became suffixed copies of the bar's (loss_8, bsz_13)
+    run = one_log(tmp_path, _PADDED)
+    assert not [n for n in run.series if n.rsplit("_", 1)[-1].isdigit()]
+    assert _steps(run, "loss") == [315.0]
+
+
+def test_a_bar_with_a_few_blanks_stays_one_line(tmp_path: Path) -> None:
+    # near miss: a postfix's own spacing is no padding: one record, the bar's values
+    body = _PADDED.replace(" " * 160, "  ", 1)
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [315.0]
+    assert [n for n in run.series if n.rsplit("_", 1)[-1].isdigit()]
