@@ -288,6 +288,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
     fin: np.ndarray | None = None  # the same, for the records numbered epoch x batches
     bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # epoch + batch, no total
+    swap = _total_counts(rec)
     for _, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -302,6 +303,11 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         epoch = ex.get("epoch")
         headed = epoch is None and "ctx" in ex  # the epoch is a heading's ("Epoch 3/10")
         inner, total = ex.get("inner"), ex.get("inner_total")
+        if swap and epoch is None and inner is not None and total is not None:
+            # WeNet's "TRAIN Batch 0/4000 ... Batch 0/4100": the number after the slash
+            # climbs while the one before it stays: it is the batch counter, the one
+            # before it the epoch (a total never moves within one bar)
+            epoch, inner, total = inner, total, None
         if "ctx" in ex:
             ctx = ex["ctx"]
             if inner is not None and total is not None and (pre := np.isnan(ctx)).any():
@@ -370,12 +376,37 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
             step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
     _refits(step, src, fin, ep)
-    _bar_epochs(step, src, done)
+    _bar_epochs(step, src, done, rec.rank)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+
+
+def _total_counts(rec: Records) -> bool:
+    """An `A/B` pair whose B climbs from line to line while A stays put ("Batch 0/4000",
+    "Batch 0/4100", ... then "Batch 1/0"): B is no total (a bar's total is fixed while it
+    is drawn) but a counter, and A the epoch it runs in. Read over every shape that prints
+    the pair and no epoch (a line cut short is a shape of its own); needs three lines,
+    A never falling, and B rising at every line where A is unchanged."""
+    parts = [
+        (where, ex["inner"], ex["inner_total"])
+        for _, where, ex in rec.shapes()
+        if "step" not in ex and "epoch" not in ex and "inner" in ex and "inner_total" in ex
+    ]
+    if not parts:
+        return False
+    at = np.concatenate([p[0] for p in parts])
+    order = np.argsort(at, kind="stable")
+    a = np.concatenate([p[1] for p in parts])[order]
+    b = np.concatenate([p[2] for p in parts])[order]
+    ok = np.isfinite(a) & np.isfinite(b)
+    a, b = a[ok], b[ok]
+    if a.size < 3 or np.any(np.diff(a) < 0) or np.any(a != np.floor(a)):
+        return False
+    d = np.diff(b)[np.diff(a) == 0]
+    return bool(d.size >= 2 and np.all(d > 0))
 
 
 def _within_epochs(
@@ -507,14 +538,22 @@ def _refits(
         ep[sel] = k
 
 
-def _bar_epochs(step: np.ndarray, src: np.ndarray, done: np.ndarray | None) -> None:
+def _bar_epochs(
+    step: np.ndarray, src: np.ndarray, done: np.ndarray | None, rank: np.ndarray | None = None
+) -> None:
     """Keras prints one finished bar per epoch ("215424/215375 [====] - 418s - loss: 3.76")
     and, without its "Epoch 3/10" lines, nothing else numbers them: when every progress
     counter is a finished bar, or the counter is the same on every line, the counter
-    counts samples within an epoch, not the run, and the epoch is the step, in place."""
+    counts samples within an epoch, not the run, and the epoch is the step, in place.
+    Lines that each name a different rank ("Batch 20100/282164 ... rank 3", then rank 0,
+    2, 1) repeat one counter because every process prints the same step: left as read."""
     bars = np.flatnonzero(src == SRC_PROGRESS)
     if bars.size < 2 or done is None:
         return
+    if rank is not None and rank.size == step.size:
+        rk = rank[bars]
+        if (rk >= 0).all() and np.unique(rk).size == bars.size:
+            return
     if done[bars].all() or np.unique(step[bars]).size == 1:
         step[bars] = np.arange(1, bars.size + 1, dtype=np.float64)
         src[bars] = SRC_BAR_EPOCH

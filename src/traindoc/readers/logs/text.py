@@ -150,6 +150,16 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# The blanks a closing bar is padded with before the next print on the same line.
+_PADDED = re.compile(rb" {24,}(?=\S)")
+# The rank a record line ends in ("... lr 0.00001905 rank 0"), a word of its own.
+_RANK_LAST = re.compile(rb"(?<![\w.-])rank[ :=]\s*(\d{1,3})\s*$")
+# A logging module's message: a date-time stamp, then its level word ("2021-07-07
+# 04:50:33,734 WARNING ...", "[2023-06-07 22:16:00,018] [INFO] ...", "... - root - ERROR - ").
+_LOGGED = re.compile(
+    rb"\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[^\n]{0,40}?\b"
+    rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b"
+)
 # Python logging's default "LEVEL:name:" prefix glued to the number a progress line ends
 # in (Keras' bar, left without its newline, then "INFO:tensorflow:Assets written to: ..."
 # from a checkpoint callback): the bar ends at the number, the message is another line.
@@ -305,6 +315,13 @@ class TextLog:
         self.lines = max(self.lines, no - 1 if body.endswith(b"\n") else no)
 
     def _piece(self, no: int, text: bytes) -> None:
+        if b"%|" in text and (m := _PADDED.search(text)) and _BAR_START.search(text, 0, m.start()):
+            # a bar closed by padding it to the terminal's width, the next print glued
+            # after the blanks (fairseq's last refresh, then "| epoch 009 | loss 11.869 |
+            # ..." with the carriage return lost): two lines, not one record's postfix
+            self._piece(no, text[: m.start()])
+            self._piece(no, text[m.end() :])
+            return
         if text.count(b"%|") > 1 and len(parts := _refreshes(text)) > 1:
             # a bar's refreshes pasted as one line (the carriage returns lost): each is a
             # record of its own, as after a "\r"; read as one line, the repeated postfix
@@ -676,6 +693,10 @@ class TextLog:
             m = _STAMP.search(text, 0, 80)
             row.append(steps.stamp(m) if m else math.nan)
         prog.rows.extend(row)
+        if rank < 0 and b"rank" in text[-16:] and (m := _RANK_LAST.search(text)):
+            # WeNet ends each rank's line in "... lr 0.00004021 rank 3": the process that
+            # printed it (the same step once per rank), not a step of its own
+            rank = int(m.group(1))
         self.rec_line.append(no)
         self.rec_seq.append(self._seq)
         self.rec_plan.append(prog.pid)
@@ -1042,7 +1063,10 @@ class TextLog:
         return bool(flags)
 
     def _other(self, no: int, text: bytes, plan: Plan) -> None:
-        if plan.kind == "prose":
+        if plan.kind == "prose" and not _LOGGED.match(text):
+            # (a timestamped logger message between the records, WeNet's "2021-11-30
+            # 17:25:56,021 WARNING NaN or Inf found in input tensor.", is the program's
+            # own output, not a user's words where the paste leaves lines out)
             self._prose_run += 1
             if self._prose_run == 1:
                 self.breaks.append(no)
