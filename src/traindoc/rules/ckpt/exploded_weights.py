@@ -38,7 +38,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     weight matrices). Flags a tensor `ratio`x above both, or `ratio_alone`x
     above its init scale.
 
-    **Why it matters.** In `examples/seed-a`, a checkpoint named "best" has an
+    **Why it matters.** In the exploded-head run, a checkpoint named "best" has an
     lm_head with std 13.87 where healthy heads sit at 0.02-0.1. The first loss
     is 96 (8.9x ln V), and 300 steps at LR 1e-6 leave it there. No learning
     rate fixes a rotten starting point quickly.
