@@ -95,8 +95,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     10% warmup; cosine, 3% warmup and 5e-5 settled at 0.87 in ~800 more steps.
 
     **Known false positives.** A run converging at the end of a cosine schedule is
-    flat because its LR is ~0: with an LR series, bands where the LR is under 15% of
-    its peak (over the band, or over its last third) are not flagged. Without an LR series that cannot be told apart.
+    flat because its LR is ~0: with an LR series, the band counts only up to the first
+    step whose LR is under 15% of its peak, and that high-LR part must itself cover 30%
+    of the run (a linear schedule reaching 0 at the end does not hide a plateau that
+    held while the LR was high). Without an LR series that cannot be told apart.
     A running average (kohya's `avr_loss`, an EMA) changes by a fraction of a batch's
     noise per step: its flatness is judged with the noise of its independent stretches
     (measure.level_noise), else a converged diffusion loss's wander reads as a shown
@@ -185,15 +187,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if lo <= level <= hi:
             return  # at ln(V): uniform-plateau's
     end = int(f.steps[-1])
-    # Decayed over the band, or by its last third (a cosine tail): convergence.
-    fracs = [
-        x
-        for x in (lr_fraction(run, onset, end), lr_fraction(run, end - (end - onset) / 3, end))
-        if x is not None
-    ]
-    lr_frac = min(fracs) if fracs else None
-    if lr_frac is not None and lr_frac < p.converged_lr_fraction:
-        return  # LR decayed to ~0: convergence, not a plateau
+    # Where the LR has decayed to ~0 a flat loss is convergence: the band counts only
+    # while the LR is high. A cosine tail turns flat where the LR is already low, so
+    # its high-LR part is short; a band that holds while the LR is high is the plateau
+    # however the schedule ends (seed B's linear decay reaches 0 at the run's end, yet
+    # its band began at ~75% of the peak and held ~800 steps above 15% of it).
+    high_end = _lr_high_until(run, onset, end, p.converged_lr_fraction)
+    span = (float(planned) if planned else float(end)) - float(f.steps[0])
+    if high_end - onset < p.min_band_fraction * span:
+        return  # LR decayed to ~0 over most of the band: convergence, not a plateau
+    lr_frac = lr_fraction(run, onset, high_end)
     evidence: dict[str, object] = {
         "start_loss": start,
         "band_level": level,
@@ -240,6 +243,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _lr_high_until(run: Run, onset: int, end: int, fraction: float) -> int:
+    """The first logged step after `onset` whose LR is under `fraction` of its peak
+    (`end` when none is, or no LR is logged): where the band stops being at a high LR."""
+    lr = run.get("lr")
+    f = lr.finite() if lr is not None else None
+    if f is None or len(f) == 0 or float(np.max(f.values)) <= 0:
+        return end
+    low = (f.steps >= onset) & (f.values < fraction * float(np.max(f.values)))
+    return int(f.steps[low][0]) if low.any() else end
 
 
 def _eval_falls_each(run: Run, onset: int, p: Params) -> bool:
