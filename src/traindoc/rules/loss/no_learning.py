@@ -110,11 +110,16 @@ class Params:
     # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
     # interval of step 0): the model's held-out predictions never changed after the start.
     lone_frozen_evals: int = 5
+    # A ROC AUC (a ranking metric whose chance level is 0.5 whatever the class balance)
+    # within 0.02 of 0.5 at every one of its 2+ values in the log (evals, or a validation
+    # and a test result): the model's scores order positives and negatives at random.
+    auc_points: int = 2
+    auc_band: float = 0.02
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -268,6 +273,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     accuracy of a regression, 0 beside an MSE of 0.02), and a log with a regression error
     column (mae, mse) is not read this way at all.
 
+    A ROC AUC (`auc`, `roc_auc`, `eval_auc`, `group_auc`: not a partial or PR AUC, and not
+    a pose model's AUC of its PCK curve) within 0.02 of 0.5 at every one of its 2+ values
+    in the log (evals, or a best-validation and a test result; percent read as such)
+    settles it however short the log (warning): 0.5 is what a scorer that orders
+    positives and negatives at random gets, whatever the class balance, so unlike an
+    accuracy it needs no class count to be read as chance. A model that learned anything
+    ranks some positives above negatives (a RecBole FM: best valid AUC 0.5 and test AUC
+    0.5 with a logloss of 15.5; a SLi-Rec run: AUC 0.493 and group AUC 0.482 after its
+    first epoch). One AUC alone is not read (an eval before training scores 0.5), nor a
+    log where any AUC leaves the band (a GNN at AUC 0.49 at epoch 0 with LR 0, then 0.63),
+    nor an AUC printed 0 (a metric not computed).
+
     With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
     evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
     step 0), settles it as well (warning), unless another metric of the same model or the
@@ -317,6 +334,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _top5_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
+            or _auc_at_chance(run, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -343,6 +361,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
         or _zero_while_flat(run, f, p)
+        or _auc_at_chance(run, p)
     ) is not None:
         yield hit
         return
@@ -889,6 +908,67 @@ def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+# A ROC AUC's name: "auc" as a word of it (auc, eval_auc, val_roc_auc, group_auc, auc_3)
+# or AUROC; a partial AUC ("pauc") or a precision-recall AUC is not at 0.5 by chance.
+_AUC = re.compile(r"(?:^|[_/.\- ])(?:roc_?)?auc(?:roc)?(?=$|[_/.\- \d])|auroc")
+_NOT_ROC_AUC = ("pauc", "pr_auc", "prauc", "auprc", "aupr", "ap_auc")
+# pose estimation logs an AUC of its PCK curve beside PCK / EPE / NME: not a ranking AUC
+_POSE = re.compile(r"(?:^|[_/.])(?:pck|epe|nme)")
+
+
+def _auc_at_chance(run: Run, p: Params) -> Hit | None:
+    """Every ROC AUC value in the log (2+ of them) within `auc_band` of 0.5 (warning):
+    the model's scores carry no information about the label."""
+    if any(_POSE.search(n.lower()) for n in run.series):
+        return None
+    found = [
+        m
+        for m in run.series.values()
+        if _AUC.search(m.name.lower())
+        and not any(t in m.name.lower() for t in _NOT_ROC_AUC)
+        and len(m.finite())
+    ]
+    if not found:
+        return None
+    v = np.concatenate([m.finite().values for m in found])
+    if v.size < p.auc_points or float(v.max()) <= 0.0:
+        return None
+    if float(v.max()) > 1.0:  # printed in percent
+        v = v / 100.0
+    if float(np.abs(v - 0.5).max()) > p.auc_band:
+        return None
+    steps = np.concatenate([m.finite().steps for m in found])
+    names = ", ".join(dict.fromkeys(m.name for m in found))
+    return Hit(
+        title=(
+            f"ROC AUC at chance: {names} within {p.auc_band:g} of 0.5 at all {v.size} values "
+            f"({float(v.min()):.4g}-{float(v.max()):.4g}): the model ranks at random"
+        ),
+        step=int(steps.min()),
+        end_step=int(steps.max()),
+        evidence={
+            "metrics": [m.name for m in found],
+            "values": int(v.size),
+            "min_auc": float(v.min()),
+            "max_auc": float(v.max()),
+        },
+        explanation=(
+            "An AUC of 0.5 is what a scorer gets when it orders positives and negatives at "
+            "random, whatever the class balance. Every AUC this log prints sits there: the "
+            "model's scores say nothing about the label, so it has learned nothing it can use "
+            "(typically constant predictions: a dead or saturated output, features or labels "
+            "that do not reach the model, an LR that is 0 or far too high)."
+        ),
+        prescription=(
+            "Check that the labels are joined to the right rows and the features reach the "
+            "model (no all-zero or constant inputs), that the output is not saturated (a "
+            "sigmoid fed huge logits predicts the same score for all), and the LR; confirm "
+            "the train loss falls and the predicted scores vary across samples."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
