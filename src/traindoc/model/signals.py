@@ -53,6 +53,7 @@ ALIASES: dict[str, Signal] = {
             "train/lm_loss",
             "loss_train",
             "trn_loss",
+            "tr_loss",  # HF Trainer's own name for it; deep_avsr's "Tr.Loss"
             "train/crossentropyloss",  # OLMo
             "train/ce_loss",
             "crossentropyloss",
@@ -283,6 +284,10 @@ def canonical(key: str) -> str:
     sig = ALIASES.get(low) or ALIASES.get(low.replace(" ", "_"))
     if sig is None and low.endswith(")") and "(" in low and low.index("(") > 0:
         sig = ALIASES.get(low[: low.index("(")].strip().replace(" ", "_"))
+    if sig is None and "." in low:
+        # a dot between the split and the name ("train.loss", "Val.Loss", "eval.wer"):
+        # the separator an underscore or a slash would be
+        sig = ALIASES.get(low.replace(".", "_")) or ALIASES.get(low.replace(".", "/"))
     if sig is None:
         sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
     return sig.value if sig else low

@@ -8,7 +8,8 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   (`loss             1.386` rows up to `dtype: float64`). One block is one record;
   `val_` keys are the epoch's eval record.
 - darknet's iteration line `999: 0.0, 0.0 avg, 0.001 rate, 3.2 seconds, 64 images`
-  (its `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
+  (its classifier's `40245, 4.021: ...` with the epoch after the iteration; its
+  `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
 - Comma-separated name,value pairs: `[3,    12] loss,0.41,,,` per batch (epoch, batch)
   and `epoch,3, loss,3.7, mae,13.4,,` per epoch (the validation).
 - Caffe's glog net outputs: `Test net output #0: accuracy = 0.68` under `Iteration 1000,
@@ -96,8 +97,10 @@ _SERIES_END = b"dtype:"
 _MAX_BLOCK = 200  # rows: a block past this is a table dump, not one epoch's record
 
 # -- darknet --------------------------------------------------------------------------------
+# its classifier (classifier.c) prints the epoch after the iteration, as images seen over
+# the training set's size: "40245, 4.021: 6.907692, 6.910023 avg, 0.081346 rate, ..."
 _DARKNET = re.compile(
-    rb"^\s*(\d+): (\S+), (\S+) avg(?: loss)?, (\S+) rate, (\S+) seconds, \d+ images"
+    rb"^\s*(\d+)(?:, (\d+(?:\.\d+)?))?: (\S+), (\S+) avg(?: loss)?, (\S+) rate, (\S+) seconds, \d+ images"
 )
 _DARKNET_REGION = re.compile(rb"^\s*(?:v3 \(.*\) )?Region \d+ Avg \(?IOU: ")
 
@@ -579,13 +582,12 @@ class Layouts:
         m = _DARKNET.match(text)
         if m is None:
             return False
-        got = [parse(g) for g in m.groups()]
-        step, loss, avg, lr, secs = got
+        step, epoch, loss, avg, lr, secs = (parse(g) if g else None for g in m.groups())
         if step is None:
             return False
         names = ("loss", "avg_loss", "lr", "time_s")
         vals = [(n, v) for n, v in zip(names, (loss, avg, lr, secs), strict=True) if v is not None]
-        self.log.add_loose(no, vals, step, SRC_STEP, math.nan)
+        self.log.add_loose(no, vals, step, SRC_STEP, math.nan if epoch is None else epoch)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------
