@@ -202,3 +202,17 @@ def test_basicsr_l_terms_are_losses(tmp_path: Path) -> None:
     loss = load_run(path).get("loss")  # the one term is the loss (derived.py)
     assert loss is not None and list(loss.steps) == [154, 155, 156]
     assert not np.isfinite(loss.values[1:]).any()
+
+
+# icefall's GradScaler guard (k2-fsa/icefall#1463, verbatim): the scale halved past 1e-5,
+# the scaler's floor; its "Grad scale is small" warnings before it are not the floor
+_ICEFALL = (
+    "2024-01-13 23:48:07,606 INFO [train.py:1423] (0/4) Maximum memory allocated so far is "
+    "7150MB\n"
+    "RuntimeError: grad_scale is too small, exiting: 1.2924697071141057e-26\n"
+)
+
+
+def test_icefall_grad_scale_too_small_is_the_loss_scale_floor(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _ICEFALL)
+    assert "loss-scale-minimum" in _kinds(run)

@@ -62,9 +62,14 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         "one-class-predictions",
         re.compile(rb"\[\[[ \t]*\d[\d \t]*\](?:\s*\[[ \t]*\d[\d \t]*\]){1,99}\]"),
     ),
+    # (icefall's GradScaler guard: "RuntimeError: grad_scale is too small, exiting: 9.5e-06",
+    # the scale halved below 1e-5: its floor)
     (
         "loss-scale-minimum",
-        re.compile(rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached)"),
+        re.compile(
+            rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached|"
+            rb"grad_scale is too small, exiting)"
+        ),
     ),
     # HF v4 "Will skip the first 0 epochs then the first 4000 batches in the first epoch."
     # HF v5 "Fast-forwarding the dataloader past 0 epochs and 10 batches to resume ..."
@@ -199,7 +204,7 @@ KEYS = {
     ),
     "nonfinite-gradients": (b"values in its", b"cannot be clipped", b"in local grad norm"),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
-    "loss-scale-minimum": (b"inimum",),
+    "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
