@@ -390,6 +390,18 @@ _PLAYER_LOSS = re.compile(
 )
 
 
+# BasicSR's loss terms (and those of the restoration repos built on it: Real-ESRGAN, GFPGAN,
+# NAFNet, Restormer, HAT, ...), logged as `l_<term>`: "l_pix: 1.2e-02 l_percep: 3.1
+# l_g_gan: 0.05 l_d_real: 0.6 l_d_fake: 0.7" (the generator's g_ / the discriminator's d_
+# terms). Losses under a short name, never metrics (its discriminator outputs are
+# out_d_real / out_d_fake, not losses).
+_BASICSR_LOSS = re.compile(
+    r"^l_(?:[gd]_)?(?:pix|percep|style|gan|total|real|fake|fft|freq|ssim|edge|char|"
+    r"l1|l2|mse|adv|ctc|kl|tv|cx|lpips|contrastive?)(?:_\w+)?$",
+    re.IGNORECASE,
+)
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | entropy | loss_scale | time | memory | other.
@@ -413,7 +425,12 @@ def kind(name: str) -> str:
         return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
-    if _COST.match(low) or _PLAYER_LOSS.match(low) or _SHORT_LOSS.search(low):
+    if (
+        _COST.match(low)
+        or _PLAYER_LOSS.match(low)
+        or _SHORT_LOSS.search(low)
+        or _BASICSR_LOSS.match(low)
+    ):
         return "component_loss"
     if _TASK.search(low) or _TASK.search(c):
         return "task"
