@@ -158,6 +158,12 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         for p in parts
         if not (re.match(r"^(.+)_\d+$", p.name) and p.name.rsplit("_", 1)[0] in names)
     ]
+    totals = [p for p in out if _TOTAL.search(p.name)]
+    if len(totals) == 1:
+        # a total printed beside its terms is the loss itself (TF Object Detection's
+        # 'Loss/total_loss' after 'Loss/classification_loss', ...): summed with them it
+        # would count the loss twice
+        return totals
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
     main = [p for p in out if not _AUX.search(p.name)]
@@ -169,6 +175,7 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
     return out
 
 
+_TOTAL = re.compile(r"(?:^|[/_.])(?:total|sum)(?:_loss)?$|(?:^|[/_.])loss[/_.](?:total|sum)$", re.I)
 _AUX = re.compile(
     r"(?:^|[/_])(?:aux|auxiliary|moe_aux|load_balanc\w*|balance|router_z|z)_loss$", re.I
 )
