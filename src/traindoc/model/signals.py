@@ -285,11 +285,25 @@ def canonical(key: str) -> str:
         sig = ALIASES.get(low[: low.index("(")].strip().replace(" ", "_"))
     if sig is None:
         sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
+    if sig is None and _RETURN.match(re.sub(r"[\s_/.\-]", "", low)):
+        sig = Signal.REWARD
     return sig.value if sig else low
 
 
 # Aliases without separators ("trnloss", "valloss"): a second index, built once.
 _SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
+
+# An RL run's return under the names hand-written loops give it (separators dropped):
+# a reward or return, averaged or summed over an episode or a window of them, of the
+# training episodes - "Avg. reward", "running reward", "mean_reward", "episode_return",
+# "ep_rew", "Total Reward", "reward_mean", "Return", a trailing plural. Not an eval /
+# test return (its own curve), nor a best / max / min / std of the returns.
+_RETURN = re.compile(
+    r"^(?:train|training|rollout|charts)?"
+    r"(?:avg|average|mean|running|total|smoothed|sum)?"
+    r"(?:(?:episode|episodic|ep|epi)(?:reward|return|rew|ret)|reward|return)s?"
+    r"(?:mean|avg|average)?$"
+)
 
 # Counters that number the steps of a text log, most trusted first: an optimizer
 # step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).
