@@ -1,0 +1,56 @@
+"""RL returns under the names hand-written training loops print them: Udacity DRLND's
+"Episode N<TAB>Average Score: X" (an episode's score is its return), tf2rl's "Return:",
+the keras.io DQN example's "running reward". Near misses: a score beside a loss, or with
+no episode count, stays a task metric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from traindoc.readers import load_run
+
+
+def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n")
+    return p
+
+
+def test_drlnd_average_score_per_episode_is_the_reward(tmp_path: Path) -> None:
+    lines = [f"Episode {100 * (i + 1)}\tAverage Score: {0.5 + 0.4 * i:.2f}" for i in range(12)]
+    run = load_run(_write(tmp_path, "drlnd.txt", lines))
+    r = run.get("reward")
+    assert r is not None and len(r) == 12
+    assert abs(float(r.values[-1]) - 4.9) < 1e-9
+    assert run.fact("task") == "rl"
+
+
+def test_drlnd_prefers_the_average_over_the_last_episodes_score(tmp_path: Path) -> None:
+    lines = [
+        f"Episode {i + 1}\tAverage Score: {0.1 * i:.2f}\tScore: {3.0 if i % 2 else 0.0:.2f}"
+        for i in range(10)
+    ]
+    r = load_run(_write(tmp_path, "drlnd2.txt", lines)).get("reward")
+    assert r is not None and abs(float(r.values[-1]) - 0.9) < 1e-9
+
+
+def test_near_miss_score_beside_a_loss_is_no_reward(tmp_path: Path) -> None:
+    lines = [
+        f"Epoch {i + 1} loss: {2.0 - 0.1 * i:.3f} score: {0.5 + 0.02 * i:.3f}" for i in range(8)
+    ]
+    run = load_run(_write(tmp_path, "cls.txt", lines))
+    assert run.get("reward") is None
+
+
+def test_near_miss_score_without_an_episode_count_is_no_reward(tmp_path: Path) -> None:
+    lines = [f"step {10 * (i + 1)} average score: {0.5 + 0.02 * i:.3f}" for i in range(8)]
+    assert load_run(_write(tmp_path, "steps.txt", lines)).get("reward") is None
+
+
+def test_keras_dqn_running_reward_is_the_reward(tmp_path: Path) -> None:
+    lines = [
+        f"running reward: {0.3 + 0.01 * i:.2f} at episode {300 * i}, frame count {10000 * (i + 1)}"
+        for i in range(6)
+    ]
+    r = load_run(_write(tmp_path, "keras.txt", lines)).get("reward")
+    assert r is not None and len(r) == 6
