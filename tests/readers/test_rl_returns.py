@@ -54,3 +54,33 @@ def test_keras_dqn_running_reward_is_the_reward(tmp_path: Path) -> None:
     ]
     r = load_run(_write(tmp_path, "keras.txt", lines)).get("reward")
     assert r is not None and len(r) == 6
+
+
+def _dopamine_lines(prefix: bool) -> list[str]:
+    head = "I1204 10:00:00.000000 140212 run_experiment.py:{}] " if prefix else ""
+    out = []
+    for i in range(6):
+        out += [
+            head.format(603) + f"Starting iteration {i}",
+            head.format(507) + f"Average undiscounted return per training episode: {-20.5 + i:.2f}",
+            head.format(509) + "Average training steps per second: 411.28",
+            head.format(538) + f"Average undiscounted return per evaluation episode: {-20 + i:.2f}",
+        ]
+    return out
+
+
+def test_dopamine_runner_returns_per_iteration(tmp_path: Path) -> None:
+    # dopamine/discrete_domains/run_experiment.py's absl log, one iteration per block
+    for prefix in (True, False):  # as logged, and pasted with the absl prefixes cut off
+        run = load_run(_write(tmp_path, f"dopamine_{prefix}.txt", _dopamine_lines(prefix)))
+        r, ev = run.get("reward"), run.get("eval_reward")
+        assert r is not None and list(r.steps) == [0, 1, 2, 3, 4, 5]
+        assert abs(float(r.values[-1]) - (-15.5)) < 1e-9
+        assert ev is not None and len(ev) == 6
+
+
+def test_near_miss_dopamine_steps_per_second_is_no_reward(tmp_path: Path) -> None:
+    # the runner's throughput line between the two returns is not a return
+    run = load_run(_write(tmp_path, "dopamine_tp.txt", _dopamine_lines(True)))
+    r = run.get("reward")
+    assert r is not None and float(r.values.max()) < 0
