@@ -84,3 +84,36 @@ def test_near_miss_dopamine_steps_per_second_is_no_reward(tmp_path: Path) -> Non
     run = load_run(_write(tmp_path, "dopamine_tp.txt", _dopamine_lines(True)))
     r = run.get("reward")
     assert r is not None and float(r.values.max()) < 0
+
+
+def test_sb3_eval_callback_lines_are_numbered_by_their_timesteps(tmp_path: Path) -> None:
+    # SB3's EvalCallback (verbose=1): one line per evaluation, then the episode length
+    lines = []
+    for i in range(6):
+        lines += [
+            f"Eval num_timesteps={(i + 1) * 10000}, episode_reward={-200.0 + i:.2f} +/- 1.50",
+            "Episode length: 200.00 +/- 0.00",
+        ]
+    r = load_run(_write(tmp_path, "eval_cb.txt", lines)).get("reward")
+    assert r is not None and list(r.steps) == [10000 * (i + 1) for i in range(6)]
+    assert list(r.values) == [-200.0 + i for i in range(6)]
+
+
+def test_near_miss_eval_lines_beside_sb3_tables_keep_the_training_return(tmp_path: Path) -> None:
+    lines = []
+    for i in range(8):
+        ts = (i + 1) * 2048
+        lines += [
+            "-----------------------------------------",
+            "| rollout/                |             |",
+            "|    ep_len_mean          | 200         |",
+            f"|    ep_rew_mean          | {-200 + i:<11} |",
+            "| time/                   |             |",
+            f"|    total_timesteps      | {ts:<11} |",
+            "-----------------------------------------",
+        ]
+        if i % 2:
+            lines.append(f"Eval num_timesteps={ts}, episode_reward={-150 + i:.2f} +/- 0.00")
+    run = load_run(_write(tmp_path, "mix.txt", lines))
+    r = run.get("reward")
+    assert r is not None and len(r) == 8 and float(r.values.max()) < -190

@@ -326,6 +326,10 @@ TEXT_STEP_KEYS = (
     # OpenPCDet's "Acc_iter 150" (its accumulated_iter): the run's iteration, never an accuracy
     "acc_iter",
     "accumulated_iter",
+    # An RL run's environment steps so far, last: SB3's EvalCallback "Eval num_timesteps=
+    # 10000, episode_reward=-200.00 +/- 0.00", CleanRL-style "global_step=" comes first
+    "num_timesteps",
+    "total_timesteps",
 )
 # Words after a number that make it a step ("250 iterations -- validation loss 2.11").
 STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
