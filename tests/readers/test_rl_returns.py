@@ -117,3 +117,28 @@ def test_near_miss_eval_lines_beside_sb3_tables_keep_the_training_return(tmp_pat
     run = load_run(_write(tmp_path, "mix.txt", lines))
     r = run.get("reward")
     assert r is not None and len(r) == 8 and float(r.values.max()) < -190
+
+
+def test_baselines_deepq_table_with_phrase_keys(tmp_path: Path) -> None:
+    # OpenAI baselines deepq's logger.record_tabular (rl-baselines-zoo issue #49's paste)
+    lines = []
+    for i in range(5):
+        lines += [
+            "--------------------------------------",
+            "| % time spent exploring  | 1        |",
+            f"| episodes                | {56300 + 100 * i:<8} |",
+            f"| mean 100 episode reward | {8.9 - 0.1 * i:<8.1f} |",
+            f"| steps                   | {9940866 + 26000 * i:<8} |",
+            "--------------------------------------",
+        ]
+    run = load_run(_write(tmp_path, "deepq.txt", lines))
+    r = run.get("reward")
+    assert r is not None and list(r.steps) == [9940866 + 26000 * i for i in range(5)]
+    assert abs(float(r.values[0]) - 8.9) < 1e-9
+    assert not any("exploring" in n for n in run.series)  # the epsilon schedule, no metric
+
+
+def test_near_miss_phrase_rows_without_the_dashes_are_no_table(tmp_path: Path) -> None:
+    lines = ["| mean 100 episode reward | 8.9 |", "| steps | 100 |"] * 3 + ["loss: 1.0"] * 3
+    run = load_run(_write(tmp_path, "md.txt", lines))
+    assert run.get("reward") is None

@@ -59,8 +59,10 @@ _SB3_NAMES = {
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
 # OpenAI baselines' own logger (and SB2's): the same boxed table without sections, keys
 # that may carry their own prefix ("| test/success_rate | 0.05 |"), opened by a line of
-# dashes so that a two-column markdown table is not read as one
-_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w./]*)\s+\|\s*(\S+)\s*\|\s*$")
+# dashes so that a two-column markdown table is not read as one. deepq's keys are phrases
+# ("| % time spent exploring  | 2 |", "| mean 100 episode reward | 8.9 |"): words joined by
+# single spaces, a leading "%".
+_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_%][\w./%]*(?: [\w./%]+)*)\s+\|\s*(\S+)\s*\|\s*$")
 _DASHES = re.compile(rb"^-{10,}\s*$")
 # its counters, most trusted first: the step of the record, never a metric
 _FLAT_STEPS = (
@@ -83,6 +85,7 @@ _FLAT_SKIP = frozenset(
         "episodes",
         "n_updates",
         "cliprange",
+        "% time spent exploring",  # deepq's epsilon schedule, in percent
     }
 )
 
