@@ -28,6 +28,7 @@ from traindoc.model.signals import canonical
         ("reward_mean", "reward"),
         ("Return", "reward"),  # tf2rl's "Return: -21.0000"
         ("Average Returns", "reward"),
+        ("Ep_r", "reward"),  # MorvanZhou's tutorials: "Ep: 12 | Ep_r: -1203"
     ],
 )
 def test_rl_reward_spellings(key: str, signal: str) -> None:

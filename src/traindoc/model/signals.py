@@ -216,6 +216,9 @@ ALIASES: dict[str, Signal] = {
             # paths (`Train_Return`; its `Test_Return`, the deterministic test paths,
             # keeps its own name as AverageTestEpRet does)
             "train_return",
+            # MorvanZhou's RL tutorials (and the many loops copied from them): "Ep: 12 |
+            # Ep_r: -1203 | ..." - the episode's (often smoothed) return
+            "ep_r",
         ],
         Signal.REWARD,
     ),
