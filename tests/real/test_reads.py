@@ -141,8 +141,9 @@ def _structured(case: Path) -> tuple[Path, dict[str, int]] | None:
     main = case / files[0]
     if main.name == "trainer_state.json" and len(files) == 1:
         return main, _state_counts(main)
-    # (an SB3 Monitor file opens with a '#{...}' comment line: no loss / lr columns to count)
-    monitor = main.read_bytes()[:2] == b"#{"
+    # (an SB3 Monitor file opens with a '#{...}' comment line, baselines' older one with
+    # '# {...}': no loss / lr columns to count)
+    monitor = main.read_bytes()[:1] == b"#"
     if main.suffix == ".csv" and "metrics.csv" not in main.name and not monitor:
         return main, _csv_counts(main)
     # Only Trainer cards ('| Training Loss | Epoch | Step |'); the Keras-callback cards

@@ -217,6 +217,9 @@ ALIASES: dict[str, Signal] = {
             # paths (`Train_Return`; its `Test_Return`, the deterministic test paths,
             # keeps its own name as AverageTestEpRet does)
             "train_return",
+            # MorvanZhou's RL tutorials (and the many loops copied from them): "Ep: 12 |
+            # Ep_r: -1203 | ..." - the episode's (often smoothed) return
+            "ep_r",
         ],
         Signal.REWARD,
     ),
@@ -290,11 +293,25 @@ def canonical(key: str) -> str:
         sig = ALIASES.get(low.replace(".", "_")) or ALIASES.get(low.replace(".", "/"))
     if sig is None:
         sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
+    if sig is None and _RETURN.match(re.sub(r"[\s_/.\-]", "", low)):
+        sig = Signal.REWARD
     return sig.value if sig else low
 
 
 # Aliases without separators ("trnloss", "valloss"): a second index, built once.
 _SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
+
+# An RL run's return under the names hand-written loops give it (separators dropped):
+# a reward or return, averaged or summed over an episode or a window of them, of the
+# training episodes - "Avg. reward", "running reward", "mean_reward", "episode_return",
+# "ep_rew", "Total Reward", "reward_mean", "Return", a trailing plural. Not an eval /
+# test return (its own curve), nor a best / max / min / std of the returns.
+_RETURN = re.compile(
+    r"^(?:train|training|rollout|charts)?"
+    r"(?:avg|average|mean|running|total|smoothed|sum)?"
+    r"(?:(?:episode|episodic|ep|epi)(?:reward|return|rew|ret)|reward|return)s?"
+    r"(?:mean|avg|average)?$"
+)
 
 # Counters that number the steps of a text log, most trusted first: an optimizer
 # step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).
@@ -317,6 +334,10 @@ TEXT_STEP_KEYS = (
     # OpenPCDet's "Acc_iter 150" (its accumulated_iter): the run's iteration, never an accuracy
     "acc_iter",
     "accumulated_iter",
+    # An RL run's environment steps so far, last: SB3's EvalCallback "Eval num_timesteps=
+    # 10000, episode_reward=-200.00 +/- 0.00", CleanRL-style "global_step=" comes first
+    "num_timesteps",
+    "total_timesteps",
 )
 # Words after a number that make it a step ("250 iterations -- validation loss 2.11").
 STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")

@@ -60,8 +60,10 @@ _SB3_NAMES = {
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
 # OpenAI baselines' own logger (and SB2's): the same boxed table without sections, keys
 # that may carry their own prefix ("| test/success_rate | 0.05 |"), opened by a line of
-# dashes so that a two-column markdown table is not read as one
-_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w./]*)\s+\|\s*(\S+)\s*\|\s*$")
+# dashes so that a two-column markdown table is not read as one. deepq's keys are phrases
+# ("| % time spent exploring  | 2 |", "| mean 100 episode reward | 8.9 |"): words joined by
+# single spaces, a leading "%".
+_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_%][\w./%]*(?: [\w./%]+)*)\s+\|\s*(\S+)\s*\|\s*$")
 _DASHES = re.compile(rb"^-{10,}\s*$")
 # its counters, most trusted first: the step of the record, never a metric
 _FLAT_STEPS = (
@@ -84,6 +86,7 @@ _FLAT_SKIP = frozenset(
         "episodes",
         "n_updates",
         "cliprange",
+        "% time spent exploring",  # deepq's epsilon schedule, in percent
     }
 )
 
@@ -134,6 +137,15 @@ _TIANSHOU_TEST = re.compile(
 # no flat reward; it keeps its own name.
 _TIANSHOU_NAMES: dict[str, str] = {}
 _TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
+# Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
+# N" opens each iteration, whose training phase ends in "Average undiscounted return per
+# training episode: -20.61" (the mean return of the iteration's training episodes) and
+# whose evaluation phase, if any, in "... per evaluation episode: X".
+_DOPAMINE_ITER = re.compile(rb"Starting iteration (\d+)\s*$")
+_DOPAMINE_RETURN = re.compile(
+    rb"Average undiscounted return per (training|evaluation) episode: (\S+)\s*$"
+)
+_DOPAMINE_BARE = (b"Starting iteration ", b"Average undiscounted return per ")
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
 _CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #")
 
@@ -222,7 +234,9 @@ class Layouts:
                 return True
             self.close_block()
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
-            return self._caffe(no, text[m.end() :])
+            return self._dopamine(no, text[m.end() :]) or self._caffe(no, text[m.end() :])
+        if c in b"AS" and c and text.startswith(_DOPAMINE_BARE):
+            return self._dopamine(no, text)  # a paste with the absl prefixes cut off
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
@@ -297,6 +311,23 @@ class Layouts:
                 ep, step = float(test.group(1)), self._at[0]
                 src = SRC_STEP if step == step else SRC_EPOCH_ONLY
                 self.log.add_loose(no, vals, step if step == step else ep, src, ep, is_eval=True)
+        return True
+
+    # -- Dopamine -----------------------------------------------------------------------------
+    def _dopamine(self, no: int, msg: bytes) -> bool:
+        """One Dopamine runner message: the iteration it starts, or the mean return of
+        its training (the reward) or evaluation episodes, at that iteration."""
+        if (i := _DOPAMINE_ITER.match(msg)) is not None:
+            self._iter = float(i.group(1))
+            return True
+        r = _DOPAMINE_RETURN.match(msg)
+        if r is None or (v := parse(r.group(2))) is None:
+            return False
+        if self._iter != self._iter:
+            return False  # no iteration seen: let the line be read as it comes
+        test = r.group(1) == b"evaluation"
+        name = "eval_reward" if test else "reward"
+        self.log.add_loose(no, [(name, v)], self._iter, SRC_STEP, math.nan, is_eval=test)
         return True
 
     # -- Caffe --------------------------------------------------------------------------------
