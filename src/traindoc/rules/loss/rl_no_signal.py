@@ -116,6 +116,10 @@ class Params:
     # the logs are noise around one level, not a learning curve. (A straight rise of D
     # through noise of sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma.)
     span_frac: float = 0.20
+    # ... unless the rise is large against the reward's own level: a quarter of it (a
+    # median return 206 -> 417 of per-episode logs whose single episodes scatter 0-1500
+    # doubled; no RL engineer calls that no signal, however wide the episodes spread).
+    big_rel: float = 0.25
     # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
     # no improvement is left to make (a log that starts after it got there).
     solved_rate: float = 0.95
@@ -151,7 +155,9 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     scale = 1.0 if rate else max(abs(head), abs(tail), sigma, p.std_eps)
     gain = tail - head
     span = float(np.percentile(v, 95) - np.percentile(v, 5))
-    if (gain >= p.flat_z * se or gain >= p.flat_rel * scale) and gain >= p.span_frac * span:
+    if (gain >= p.flat_z * se or gain >= p.flat_rel * scale) and (
+        gain >= p.span_frac * span or gain >= p.big_rel * scale
+    ):
         return None
     if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 and tail >= p.solved_rate:
         return None  # a success rate in [0, 1] at its ceiling: solved, nothing left to gain
@@ -162,7 +168,11 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     se0 = 1.2533 * sigma * math.sqrt(1 / k0 + 1 / k)
     scale0 = 1.0 if rate else max(abs(start), abs(tail), sigma, p.std_eps)
     rise = tail - start
-    if rise >= p.flat_z * se0 and rise >= p.flat_rel * scale0 and rise >= p.span_frac * span:
+    if (
+        rise >= p.flat_z * se0
+        and rise >= p.flat_rel * scale0
+        and (rise >= p.span_frac * span or rise >= p.big_rel * scale0)
+    ):
         return None
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
     what = f"The success rate ({reward.name})" if rate else "The reward"
@@ -434,7 +444,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     long noisy log (a DQN return 715 -> 780 over 485 logs that scatter 560-985) clears
     4 standard errors and 5% of its level while its logs wander over a band five
     times wider - noise around one level, not a learning curve (a straight rise of D
-    through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma);
+    through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma),
+    unless the rise is a quarter of the reward's level or more (per-episode returns
+    whose median doubles learn, however wide single episodes scatter);
     not when the reward is a success rate
     in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
     clears the run's first 3 logs by both gates: a reward that rose inside the first
