@@ -207,3 +207,59 @@ def test_a_text_log_named_results_txt_is_not_taken_for_yolo(tmp_path: Path) -> N
     short.write_text("".join(" ".join(ln.split()[:14]) + "\n" for ln in V5_TXT.splitlines()))
     with pytest.raises(ReadError):
         load_run(short)
+
+
+# YOLOv10's two heads: box / cls / dfl of the one-to-many (om) and one-to-one (oo) head,
+# no `_loss` suffix (the layout of tests/real/healthy_yolov10n_signature_*, two epochs).
+V10_COLS = (
+    "epoch",
+    "train/box_om",
+    "train/cls_om",
+    "train/dfl_om",
+    "train/box_oo",
+    "train/cls_oo",
+    "train/dfl_oo",
+    "metrics/precision(B)",
+    "metrics/recall(B)",
+    "metrics/mAP50(B)",
+    "metrics/mAP50-95(B)",
+    "val/box_om",
+    "val/cls_om",
+    "val/dfl_om",
+    "val/box_oo",
+    "val/cls_oo",
+    "val/dfl_oo",
+    "lr/pg0",
+    "lr/pg1",
+    "lr/pg2",
+)
+V10_ROWS = (
+    (1, 1.5593, 4.4829, 1.7762, 1.2641, 12.607, 1.6947, 0.00791, 1, 0.20336, 0.08749,
+     0.67505, 3.3828, 1.0579, 0.48675, 9.6165, 1.0323, 3.334e-05, 3.334e-05, 3.334e-05),
+    (2, 1.2113, 2.8409, 1.4655, 1.0321, 6.5012, 1.4137, 0.4102, 0.6667, 0.5120, 0.3331,
+     0.6101, 2.1554, 1.0010, 0.4512, 4.2207, 0.9876, 6.1e-05, 6.1e-05, 6.1e-05),
+)  # fmt: skip
+V10 = "".join(",".join(f"{c:>23}" for c in row) + "\n" for row in (V10_COLS, *V10_ROWS))
+
+
+def test_yolov10_two_head_terms_sum_to_the_loss_and_the_eval_loss(tmp_path: Path) -> None:
+    run = load_checked(_train_dir(tmp_path, csv=V10))
+    assert run.fact("trainer") == "ultralytics"
+    loss, ev = run.get("loss"), run.get("eval_loss")
+    assert loss is not None and ev is not None
+    assert loss.steps.tolist() == [1, 2]
+    assert loss.values.tolist() == pytest.approx([sum(r[1:7]) for r in V10_ROWS])
+    assert ev.values.tolist() == pytest.approx([sum(r[11:17]) for r in V10_ROWS])
+    assert "YOLOv10" in loss.source
+    # the six terms stay as logged, and the mAP is a task metric beside them
+    assert run.get("train/cls_oo") is not None and run.get("metrics/mAP50-95(B)") is not None
+
+
+def test_a_v10_run_without_val_writes_zero_val_terms_and_no_eval_loss(tmp_path: Path) -> None:
+    rows = [list(r) for r in V10_ROWS]
+    for r in rows:
+        r[11:17] = [0.0] * 6  # `val: false`: every val term 0, the validation not run
+    csv = "".join(",".join(f"{c:>23}" for c in row) + "\n" for row in (V10_COLS, *rows))
+    run = load_checked(_train_dir(tmp_path, csv=csv))
+    assert run.get("loss") is not None
+    assert run.get("eval_loss") is None

@@ -59,6 +59,8 @@ _TXT_EPOCH = re.compile(r"^(\d+)/(\d+)$")
 _TXT_MEM = re.compile(r"^\d+(?:\.\d+)?[GMK]?$")
 _LR = ("lr/pg", "x/lr")  # one LR column per parameter group
 _VAL = ("val/", "metrics/")  # what the validation after an epoch writes
+# YOLOv10's loss terms: box / cls / dfl of the one-to-many (om) and one-to-one (oo) heads
+_V10_PART = re.compile(r"^(train|val)/(?:box|cls|dfl)_(?:om|oo)$")
 # YOLOv5 and ultralytics accumulate gradients up to this nominal batch (nbs) when the
 # batch is smaller: accumulate = max(round(nbs / batch), 1) (their trainers' source)
 _NBS = 64
@@ -79,7 +81,10 @@ def is_results_csv(path: Path) -> bool:
     return (
         cols[:1] == ["epoch"]
         and "step" not in cols
-        and any(c.startswith("train/") and c.endswith(("_loss", "/loss")) for c in cols)
+        and any(
+            c.startswith("train/") and (c.endswith(("_loss", "/loss")) or _V10_PART.match(c))
+            for c in cols
+        )
         and any(c.startswith(_LR) for c in cols)
     )
 
@@ -147,6 +152,7 @@ def read(path: str | Path) -> Run:
         if name in series and target not in series:
             s = series[name]
             series[target] = Series.from_arrays(target, s.steps, s.values, None, src + name)
+    _v10_totals(header, series, src)
     lrs = [n for n in header if n.startswith(_LR)]
     if lrs:
         # The bias group warms down from warmup_bias_lr (0.1) while the weights warm up
@@ -227,10 +233,36 @@ def _validated(header: list[str], table: np.ndarray) -> np.ndarray:
     columns, every one 0 until the final epoch's validation: all val losses exactly 0
     together is a validation not run (no real loss is 0.0 in every component), and
     its zero metrics are no measurement either."""
-    cols = [j for j, n in enumerate(header) if n.startswith("val/") and n.endswith("_loss")]
+    cols = [
+        j
+        for j, n in enumerate(header)
+        if n.startswith("val/") and (n.endswith("_loss") or _V10_PART.match(n))
+    ]
     if not cols:
         return np.ones(len(table), bool)
     return ~(table[:, cols] == 0).all(axis=1)
+
+
+def _v10_totals(header: list[str], series: dict[str, Series], src: str) -> None:
+    """`loss` / `eval_loss` of a YOLOv10 run: the sum of its two heads' box, cls and dfl
+    terms (v10DetectLoss returns one-to-many + one-to-one), at the epochs all six have."""
+    for side, target in (("train", "loss"), ("val", "eval_loss")):
+        if target in series:
+            continue
+        names = [n for n in header if (m := _V10_PART.match(n)) and m.group(1) == side]
+        if not names or any(n not in series for n in names):
+            continue  # (val terms of a validation never run are no series)
+        parts = [series[n] for n in names]
+        common = parts[0].steps
+        for part in parts[1:]:
+            common = np.intersect1d(common, part.steps)
+        if common.size == 0:
+            continue
+        total = np.zeros(common.size)
+        for part in parts:
+            total += part.values[np.searchsorted(part.steps, common)]
+        why = f"{src}sum of {' + '.join(names)} (YOLOv10 optimises both heads' terms)"
+        series[target] = Series.from_arrays(target, common, total, None, why)
 
 
 def _first(values: np.ndarray) -> float:
