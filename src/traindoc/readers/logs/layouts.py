@@ -149,6 +149,17 @@ _YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
 _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
 
 
+# Kaldi's compute-wer: "%WER 20.47 [ 11780 / 57534, 1055 ins, 2275 del, 8450 sub ]" (its
+# sentence error rate "%SER 73.27 [ 1234 / 1684 ]"); icefall and k2 print the same with a
+# percent sign after the rate ("%WER 2.46% [1294 / 52576, 153 ins, 120 del, 1021 sub ]").
+# The bracket counts errors over reference words (sentences): no step of any kind. The
+# rate is a held-out decode's, in percent.
+_ERR_RATE = re.compile(
+    rb"%(WER|CER|SER)\s+(\d+(?:\.\d+)?)%?\s*\[\s*\d+\s*/\s*\d+\s*"
+    rb"(?:,\s*\d+\s*ins,\s*\d+\s*del,\s*\d+\s*sub\s*)?\]"
+)
+
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -161,9 +172,16 @@ _GBDT_HEAD = re.compile(
     rb"^(?:\[\d\d:\d\d:\d\d\]\s+)?\[(\d{1,7})\]:?\s+"
     rb"(?=[^\s'\[\]]+'s |[A-Za-z_][\w.]{0,40}-[\w@.-]{1,60}:)"
 )
+# Cross-validation prints each metric's mean over the folds, then its standard deviation
+# across them: xgb.cv "[%d]\t%s-%s:%f+%f" (`train-logloss:0.528952+0.000417`), lgb.cv
+# "cv_agg's valid binary_logloss: 0.5 + 0.01" (the fold sets' aggregate, its split before
+# the metric: `train` or `valid`, none before LightGBM 4). The mean is the curve; the
+# deviation is no point of it.
+_NUM = rb"[-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)"
 _GBDT_PAIR = re.compile(
-    rb"\s*(?:([^\s'\[\]]+)'s ([\w@.:-]{1,60})|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
-    rb":\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
+    rb"\s*(?:([^\s'\[\]]+)'s ((?:(?:train|valid) )?[\w@.:-]{1,60})"
+    rb"|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
+    rb":\s*(" + _NUM + rb")(?: ?\+ ?" + _NUM + rb")?"
 )
 # CatBoost's verbose line: "600:\tlearn: 0.1498213\ttest: 0.1367448\tbest: 0.1366783 (566)\t
 # total: 28.9s\tremaining: 19.2s" (more eval sets: "test1: ..."). learn/test are its eval
@@ -228,6 +246,12 @@ class Layouts:
         if c in b"[TV " and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
+            return True
+        if b"%" in text and (m := _ERR_RATE.search(text)) is not None:
+            v = parse(m.group(2))
+            if v is not None:
+                name = "eval_" + m.group(1).decode().lower()
+                self.log.add_loose(no, [(name, v)], math.nan, SRC_NONE, math.nan, is_eval=True)
             return True
         if c == b"-" and _DASHES.match(text):
             self._dash_at = no
@@ -521,6 +545,9 @@ class Layouts:
             if m is None or (v := parse(m.group(5))) is None:
                 return False
             data, metric = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            split, _, bare = metric.rpartition(b" ")
+            if split:  # lgb.cv's "cv_agg's train l2": the folds' training data
+                data, metric = (b"train" if split == b"train" else data), bare
             pairs.append((data.decode(), metric.decode().lower(), v))
             at = m.end()
         train: list[tuple[str, float]] = []
