@@ -1,5 +1,5 @@
 """Reader gaps (readers24): cross-validation lines of the boosters (xgb.cv's `mean+std`,
-lgb.cv's `cv_agg's valid auc: m + s`) and Kaldi's `%WER` line.
+lgb.cv's `cv_agg's valid auc: m + s`, xgb.cv's DataFrame print) and Kaldi's `%WER` line.
 
 Each fix is built on lines as the framework prints them (sources quoted), with a near miss
 it must leave alone.
@@ -68,6 +68,35 @@ def test_lgb_cv_train_split_is_the_training_data(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert _vals(run, "train_auc") == [0.8]
     assert len(run.get("eval_auc")) == 3
+
+
+# xgb.cv(..., as_pandas=True) then print(cv_results): a DataFrame, its index the round
+# (a DataCamp exercise's output as committed in a notes repository; verbatim)
+_XGB_DF = (
+    "   train-rmse-mean  train-rmse-std  test-rmse-mean  test-rmse-std\n"
+    "0       141767.533         429.451      142980.435       1193.795\n"
+    "1       102832.548         322.472      104891.395       1223.157\n"
+    "2        75872.617         266.474       79478.939       1601.345\n"
+    "3        57245.652         273.624       62411.921       2220.150\n"
+    "4        44401.299         316.424       51348.280       2963.378\n"
+)
+
+
+def test_xgb_cv_dataframe_means_by_round(tmp_path: Path) -> None:
+    # before: no line understood (the header named no metric it knew; the index column)
+    run = one_log(tmp_path, _XGB_DF)
+    assert _steps(run, "loss") == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert _vals(run, "loss")[-1] == 44401.299
+    assert _vals(run, "eval_loss") == [142980.435, 104891.395, 79478.939, 62411.921, 51348.28]
+    assert not any("std" in n for n in run.series)
+
+
+def test_a_series_printed_after_the_frame_is_no_row(tmp_path: Path) -> None:
+    # near miss: the same notebook then prints cv_results["test-rmse-mean"].tail(1)
+    body = _XGB_DF + "4    51348.28\nName: test-rmse-mean, dtype: float64\n"
+    run = one_log(tmp_path, body)
+    assert _vals(run, "loss")[-1] == 44401.299
+    assert len(run.get("eval_loss")) == 5
 
 
 # Kaldi compute-wer, as pasted in kaldi-asr/kaldi#1660 (verbatim, indent kept)

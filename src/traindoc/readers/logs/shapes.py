@@ -1295,11 +1295,20 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
             if all(set(c) <= set("-: =") for c in text.strip("| ").split("|")):
                 return Plan("other")  # a markdown |---|---| rule
     cols = [c.strip() for c in re.split(r"\s{2,}", text) if c.strip()]
-    if len(cols) >= 2 and _names_metrics(cols):
+    if len(cols) >= 2 and (_names_metrics(cols) or _xgb_cv_columns(cols)):
         return Plan("header", columns=tuple(cols), bounded=True)
     if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
         return Plan("header", columns=tuple(words))  # single-space header: segmented later
     return Plan("other", hint=hint)
+
+
+# xgb.cv's DataFrame columns (`train-rmse-mean  train-rmse-std  test-rmse-mean ...`):
+# names of metrics whatever the metric (profiles.py renames them)
+_XGB_CV_COLUMN = re.compile(r"[A-Za-z_][\w.]*-[\w@.-]+-(?:mean|std)")
+
+
+def _xgb_cv_columns(cols: list[str]) -> bool:
+    return all(_XGB_CV_COLUMN.fullmatch(c) for c in cols)
 
 
 def _names_metrics(cols: list[str], words_max: int = 3) -> bool:
