@@ -119,3 +119,42 @@ def test_icefall_wer_with_percent_sign(tmp_path: Path) -> None:
         tmp_path, "epoch 1 loss 2.5\n%WER 4.50% [2367 / 52576, 308 ins, 157 del, 1902 sub ]\n"
     )
     assert _vals(run, "eval_wer") == [4.5]
+
+
+# STgram-MFN's logger (https://github.com/liuyoude/STgram-MFN/issues/19, verbatim lines, four
+# machine types' rows and epochs 2-150 left out): the epoch glued to its name by a hyphen,
+# then the AUC of each machine type and their average
+_STGRAM = (
+    "INFO:utils:Epoch-0\tloss:24.03866\n"
+    "INFO:utils:ToyCar\t\tAUC: 54.175\tpAUC: 50.496\n"
+    "INFO:utils:valve\t\tAUC: 50.217\tpAUC: 49.479\n"
+    "INFO:utils:Total average:\t\tAUC: 50.496\tpAUC: 50.616\n"
+    "INFO:utils:Best epoch now is:    0\n"
+    "INFO:utils:Epoch-1\tloss:22.95186\n"
+    "INFO:utils:ToyCar\t\tAUC: 50.276\tpAUC: 50.182\n"
+    "INFO:utils:valve\t\tAUC: 50.433\tpAUC: 50.314\n"
+    "INFO:utils:Total average:\t\tAUC: 48.717\tpAUC: 50.714\n"
+    "INFO:utils:Epoch-151\tloss:11.51105\n"
+)
+
+
+def test_a_counter_glued_by_a_hyphen_is_the_epoch(tmp_path: Path) -> None:
+    # before: "Epoch-0" one name (like top-1), the loss lines no records: no loss at all
+    run = one_log(tmp_path, _STGRAM)
+    assert _steps(run, "loss") == [0.0, 1.0, 151.0]
+    assert _vals(run, "loss")[:2] == [24.03866, 22.95186]
+    # the AUC rows of an epoch sit at its step: the last printed, the average, is kept
+    assert _vals(run, "auc") == [50.496, 48.717]
+
+
+def test_a_hyphenated_name_or_file_is_no_counter(tmp_path: Path) -> None:
+    # near miss: `top-1` is a metric's name, `model_epoch-3.pth` a file's
+    body = (
+        "epoch 1 top-1 0.52 loss 2.1\n"
+        "saved model_epoch-3.pth\n"
+        "epoch 2 top-1 0.61 loss 1.9\n"
+        "epoch 3 top-1 0.66 loss 1.7\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1.0, 2.0, 3.0]
+    assert _vals(run, "top-1") == [0.52, 0.61, 0.66]

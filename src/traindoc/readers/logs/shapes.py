@@ -817,6 +817,10 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             j = _prev(toks, j)
     sep = ""
     spaced_eq = False
+    if _is_punct(toks, j, "-") and j == t - 1 and j >= 1 and toks[j - 1].kind == "word":
+        # "Epoch-12": a counter glued to its name by a hyphen (numbers.py reads it as a
+        # value only after a counter's name)
+        sep, j = "-", j - 1
     if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":
         sep = toks[j].text
         # " = " with a space on both sides: a logger's "Name Of Value = 1.2 | ..." clause
