@@ -294,7 +294,13 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ok = np.isfinite(ex["step"])
             step[where] = np.where(ok, ex["step"], np.nan)
             src[where] = np.where(ok, SRC_STEP, SRC_NONE)
-            if (epoch := ex.get("epoch")) is not None:
+            epoch = ex.get("epoch")
+            if epoch is None:
+                # or the epoch of the heading above ("Epoch 2/10", then "step 20, loss"
+                # lines whose counter starts over under every heading): one run's epochs,
+                # not a new run at every heading
+                epoch = _restarting_headings(rec.ctx_at(where), ex["step"])
+            if epoch is not None:
                 # an epoch beside the printed counter: the counter may count the epoch's
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
                 keep = ok & np.isfinite(epoch)
@@ -382,6 +388,21 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+
+
+def _restarting_headings(ctx: np.ndarray | None, counter: np.ndarray) -> np.ndarray | None:
+    """The headings' epochs for these records when their printed counter starts over under
+    every new heading (2+ of them), else None: a global counter under "Epoch [2/50]"
+    headings (one that goes back only where a new session starts over at epoch 1) is the
+    step itself."""
+    if ctx is None:
+        return None
+    ok = np.isfinite(ctx) & np.isfinite(counter)
+    e, i = ctx[ok], counter[ok]
+    new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
+    if new.size < 2 or not (i[new + 1] < i[new]).all():
+        return None
+    return ctx
 
 
 def _total_counts(rec: Records) -> bool:

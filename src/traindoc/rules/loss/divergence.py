@@ -96,6 +96,13 @@ class Params:
     # train accuracy; batch noise does not move both the wrong way at every late log.
     worse_rise: float = 0.25
     worse_metric: float = 0.10
+    # A short log whose train loss rose at each of its last 3+ logs while the eval loss,
+    # logged 3+ times over that stretch, rose at each eval too, both by 5%+: two curves on
+    # different data moving the wrong way at every log is no noise (it does not move two
+    # curves in step), and not overfitting (which lowers the train loss).
+    lockstep_rises: int = 3
+    lockstep_evals: int = 3
+    lockstep_rise: float = 0.05
     # A stretch at one LR (moves within 2%) that ends with the LR divided by 2x or
     # more (a step decay, ReduceLROnPlateau) is judged on its own: a rise there is a
     # divergence the cut ended, not a run that "recovered".
@@ -176,7 +183,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the training and the held-out data at once; five epoch rows of a t5-base fp16
     fine-tune, train 2.05 -> 2.73 -> 3.06 -> 2.94 with eval 1.86 -> 2.61 -> 2.72 -> 2.63,
     rise 40% and hold, which the 50% hold test misses; overfitting keeps the train
-    loss falling). Two points suffice when the floor is
+    loss falling); or its train loss rose at each of its last 3+ logs, 5%+ in all,
+    while the eval loss rose at each of its 3+ evals over that stretch, 5%+ in all
+    (warning: worse on both sets at every log, in step; a LightGBM run whose
+    double-weighted positive class made the train and valid logloss climb 0.713 ->
+    0.771 round after round). Two points suffice when the floor is
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
@@ -266,6 +277,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _last_jump_confirmed(run, p, f)
             or _worse_on_train(run, p, f)
             or _worse_on_eval_too(run, p, f)
+            or _climbs_with_eval(run, p, f)
             or _climbs_with_lr(run, p, f)
             or _astronomical(run, p, f)  # 1e6+ the paste never shows come back
         ) is not None:
@@ -944,6 +956,54 @@ def _worse_on_eval_too(run: Run, p: Params, f: Series) -> Hit | None:
             "the model got worse on the data it trains on and on held-out data at once. "
             "Overfitting lowers the training loss while the eval loss rises, and batch noise "
             "does not hold both up log after log: the updates are undoing what was learned."
+        ),
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
+        severity=Severity.WARNING,
+    )
+
+
+def _climbs_with_eval(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log whose train loss rose at each of its last 3+ logs, 5%+ in all, while the
+    eval loss rose at each of its 3+ evals over that stretch, 5%+ in all: worse on the
+    training data and on held-out data at every log, in step."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return None
+    y, steps = f.values, f.steps
+    i_low = int(np.argmin(y))
+    climb = y[i_low:]
+    low, last = float(y[i_low]), float(y[-1])
+    if (
+        climb.size < p.lockstep_rises + 1
+        or not bool(np.all(np.diff(climb) > 0))
+        or not (low > 0 and last >= (1 + p.lockstep_rise) * low)
+    ):
+        return None
+    e = ev.finite()
+    inside = e.values[(e.steps >= steps[i_low]) & (e.steps <= steps[-1])]
+    if (
+        inside.size < p.lockstep_evals
+        or not bool(np.all(np.diff(inside) > 0))
+        or not (inside[0] > 0 and inside[-1] >= (1 + p.lockstep_rise) * inside[0])
+    ):
+        return None
+    onset = int(steps[i_low + 1])
+    worse = [f"eval_loss {fmt(float(inside[0]))} -> {fmt(float(inside[-1]))}"]
+    evidence = _rise_evidence(run, f, i_low, onset, peak_loss=last, confirmed_by=worse)
+    return Hit(
+        title=(
+            f"Loss climbs {fmt(low)} -> {fmt(last)} at each of its last {climb.size - 1} logs "
+            f"and the eval loss climbs with it at each eval: " + worse[0]
+        ),
+        step=onset,
+        end_step=int(steps[-1]),
+        evidence=evidence,
+        explanation=(
+            f"The training loss rose at each of the last {climb.size - 1} logs and the eval "
+            f"loss at each of its {inside.size} evals over the same stretch: the model got "
+            "worse on the data it trains on and on held-out data, log after log. Batch noise "
+            "does not move two curves on different data the wrong way in step, and "
+            "overfitting lowers the training loss: the updates are undoing what was learned."
         ),
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.WARNING,

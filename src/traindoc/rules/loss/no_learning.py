@@ -110,11 +110,16 @@ class Params:
     # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
     # interval of step 0): the model's held-out predictions never changed after the start.
     lone_frozen_evals: int = 5
+    # Every ROC AUC reported (2+ values) within 0.02 of 0.5 after training began: a
+    # ranking no better than a coin (a model that learned anything clears 0.52 on any
+    # eval set of a few hundred samples).
+    auc_values: int = 2
+    auc_chance_band: float = 0.02
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; every ROC AUC (2+ values, one after training began) within 0.02 of 0.5; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -230,6 +235,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     plain (top-1) accuracy is not read this way: a classifier over 1000 classes can sit
     under 1% honestly, and Keras prints a meaningless near-zero `acc` for regressions.
 
+    Every ROC AUC the run reports (2+ values: valid and test, AUC and group AUC, or
+    several evals) within 0.02 of 0.5, one of them after training began (logged after the
+    first train loss, or a best-of-run result), settles it however short the log
+    (warning): an AUC is the chance that a random positive scores above a random
+    negative, so 0.5 is a coin toss whatever the classes' balance, and a model that
+    learned only the class prior (its log-loss falling to the prior's entropy) still
+    scores exactly 0.5 (RecBole's FM: best valid and test AUC 0.5; SLi-Rec: AUC 0.493
+    and group AUC 0.482 after an epoch). A partial AUC or a precision-recall AUC has
+    another chance level and is not read this way.
+
     An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
     foreground found) exactly 0 at every one of 2+ evals, all from epoch 10 on, while the
     loss moves under 10% of its size (or no loss is logged), settles it the same way
@@ -315,6 +330,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _lone_frozen_from_start(run, p)
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
+            or _auc_at_chance(run, None, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
         ) is not None:
@@ -340,6 +356,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if (
         hit := _top5_at_chance(run, f, p)
+        or _auc_at_chance(run, f, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
         or _zero_while_flat(run, f, p)
@@ -889,6 +906,67 @@ def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+# ROC AUC by any of its usual names (group AUC, AUROC); not a partial AUC (pAUC) or the
+# area under a precision-recall curve, whose chance level is the positives' share.
+_AUC = re.compile(r"(?:^|[^a-z])(?:g|group_?|roc_?)?(?:auc|auroc)(?:_?roc)?(?:$|[^a-z])")
+_NOT_ROC = re.compile(r"pauc|pr_?auc|auc_?pr|auprc|aupr")
+
+
+def _auc_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """Every ROC AUC the run reports (2+ values) within 0.02 of 0.5, at least one of them
+    after training began (logged after the first train loss, or a best-of-run result):
+    the model ranks a random positive above a random negative no more often than a coin
+    (warning). 0.5 is chance whatever the classes' balance, which no other metric offers:
+    an accuracy's chance level needs the class shares, an AUC's does not."""
+    found = [
+        s.finite()
+        for name, s in run.series.items()
+        if _AUC.search(name.lower()) and not _NOT_ROC.search(name.lower()) and len(s.finite())
+    ]
+    if not found:
+        return None
+    vals = np.concatenate([s.values for s in found])
+    scale = 100.0 if float(np.max(vals)) > 1.0 else 1.0
+    auc = vals / scale
+    if auc.size < p.auc_values or float(np.max(np.abs(auc - 0.5))) > p.auc_chance_band:
+        return None
+    first_loss = float(loss.steps[0]) if loss is not None and len(loss) else None
+    trained = any("best" in name.lower() for name in run.series) or (
+        first_loss is not None and any(float(s.steps[-1]) > first_loss for s in found)
+    )
+    if not trained:
+        return None  # evals before any update score chance honestly
+    names = ", ".join(dict.fromkeys(s.name for s in found))
+    return Hit(
+        title=(
+            f"{names} stays at chance: {fmt(float(auc.min()))}-{fmt(float(auc.max()))} at all "
+            f"{auc.size} values reported: the model ranks no better than a coin"
+        ),
+        step=int(min(s.steps[0] for s in found)),
+        end_step=int(max(s.steps[-1] for s in found)),
+        evidence={
+            "metrics": names,
+            "min_auc": float(auc.min()),
+            "max_auc": float(auc.max()),
+            "values": int(auc.size),
+        },
+        explanation=(
+            "A ROC AUC is the chance that the model scores a random positive above a random "
+            "negative: 0.5 is a coin toss, whatever the classes' balance. Every AUC this run "
+            "reports is within 0.02 of it after training: its scores carry no information "
+            "about the label (a constant prediction, or one learned from the class prior "
+            "only, scores exactly 0.5), even where its log-loss fell toward the prior's."
+        ),
+        prescription=(
+            "Check that the features reach the model (a pipeline that feeds zeros or one "
+            "column scores 0.5), that the labels line up with the inputs, the LR (0, or far "
+            "too high: a model that saturates its outputs predicts one value), and the "
+            "embedding / feature sizes against the data."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
