@@ -158,3 +158,44 @@ def test_a_hyphenated_name_or_file_is_no_counter(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert _steps(run, "loss") == [1.0, 2.0, 3.0]
     assert _vals(run, "top-1") == [0.52, 0.61, 0.66]
+
+
+# Keras' CSVLogger(append=True): a second fit() appends its rows under the first's, the
+# epoch from 0 again (BrandtKaufmann/CatClassifier@bd9e521 training.log, first 6 lines,
+# verbatim); saved as a .csv it is read by the CSV reader, not the text reader
+_KERAS_APPENDED = (
+    "epoch,F1_score,accuracy,loss,val_F1_score,val_accuracy,val_loss\n"
+    "0,1.0924272537231445,0.8897637724876404,7.258389949798584,0.9892987608909607,"
+    "0.7736842036247253,8.014145851135254\n"
+    "1,1.0480284690856934,0.9514435529708862,6.612099647521973,1.036130428314209,"
+    "0.7894737124443054,7.102413654327393\n"
+    "0,0.9826052784919739,0.9763779640197754,5.92240047454834,0.9668579697608948,"
+    "0.8157894611358643,6.336355209350586\n"
+    "1,0.9772098064422607,0.9724409580230713,5.499467372894287,1.0059605836868286,"
+    "0.800000011920929,5.874579906463623\n"
+    "2,0.9515735507011414,0.9803149700164795,5.07206916809082,0.9692767262458801,"
+    "0.8105263113975525,5.468587398529053\n"
+)
+
+
+def test_keras_csvlogger_appended_fits_are_two_runs(tmp_path: Path) -> None:
+    # before: one run of 5 epochs whose epoch counter went 0, 1, 0, 1, 2
+    from traindoc.readers import load_runs
+
+    p = tmp_path / "training_log.csv"
+    p.write_text(_KERAS_APPENDED)
+    runs = load_runs(p)
+    assert [len(r.get("loss")) for r in runs] == [2, 3]
+    assert _vals(runs[1], "loss")[0] == 5.922400
+
+
+def test_a_csv_with_a_step_column_stays_one_run(tmp_path: Path) -> None:
+    # near miss: Lightning's metrics.csv numbers its rows by step; its epoch column going
+    # back is a resume inside one run, not a second fit()
+    from traindoc.readers import load_runs
+
+    body = "epoch,step,train_loss\n0,10,2.0\n1,20,1.8\n0,30,1.7\n1,40,1.6\n"
+    p = tmp_path / "metrics.csv"
+    p.write_text(body)
+    (run,) = load_runs(p)
+    assert len(run.get("loss")) == 4
