@@ -199,3 +199,64 @@ def test_a_csv_with_a_step_column_stays_one_run(tmp_path: Path) -> None:
     p.write_text(body)
     (run,) = load_runs(p)
     assert len(run.get("loss")) == 4
+
+
+# Coqui TTS's trainer: a head line per record, then one "| > name: value  (average)" row
+# per value (https://github.com/coqui-ai/TTS/issues/972, verbatim; the numbered
+# "3. Evaluation:" line is the reporter's)
+_COQUI = (
+    " > TRAINING (2021-11-29 10:06:07) \n"
+    "\n"
+    "   --> STEP: 24/352 -- GLOBAL_STEP: 244300\n"
+    "     | > G_l1_spec_loss: 0.36788  (0.35471)\n"
+    "     | > G_gen_loss: 16.55468  (15.96176)\n"
+    "     | > G_adv_loss: 0.00000  (0.00000)\n"
+    "     | > loss_0: 16.55468  (15.96176)\n"
+    "     | > grad_norm_0: 22.85464  (28.87626)\n"
+    "     | > current_lr_0: 7.0524350586068e-111 \n"
+    "     | > current_lr_1: 0.00010 \n"
+    "     | > step_time: 0.29070  (0.29190)\n"
+    "     | > loader_time: 0.00150  (0.00135)\n"
+    "3. Evaluation:\n"
+    " --> EVAL PERFORMANCE\n"
+    "     | > avg_loader_time: 0.00034 (-0.00003)\n"
+    "     | > avg_G_l1_spec_loss: 0.35621 (+0.00000)\n"
+    "     | > avg_G_gen_loss: 16.02957 (+0.00000)\n"
+    "     | > avg_G_adv_loss: 0.00000 (+0.00000)\n"
+    "     | > avg_loss_0: 16.02957 (+0.00000)\n"
+)
+
+
+def test_coqui_block_is_one_record_at_its_global_step(tmp_path: Path) -> None:
+    # before: each row its own record, numbered by line order; `(0.35471)` a second series
+    run = one_log(tmp_path, _COQUI)
+    assert _steps(run, "loss") == [244300.0]
+    assert _vals(run, "loss") == [16.55468]  # loss_0, the one optimizer's total
+    assert _vals(run, "eval_loss") == [16.02957]
+    assert _steps(run, "eval_loss") == [244300.0]
+    assert float(run.get("lr").values[0]) == 7.0524350586068e-111
+    assert not any(n.endswith("_avg") for n in run.series)
+
+
+# https://github.com/coqui-ai/TTS/issues/976 (verbatim): a GAN step, both optimizers' totals
+_COQUI_GAN = (
+    " --> STEP: 225/699 -- GLOBAL_STEP: 225\n"
+    "     | > G_gen_loss: 23.34689  (37.82264)\n"
+    "     | > G_adv_loss: 2.07442  (2.20507)\n"
+    "     | > loss_0: 25.42131  (40.02770)\n"
+    "     | > grad_norm_0: 0.00000  (0.00000)\n"
+    "     | > D_mse_gan_loss: 0.45587  (0.55319)\n"
+    "     | > loss_1: 0.45587  (0.55319)\n"
+    "     | > grad_norm_1: 0.00000  (0.00000)\n"
+    "     | > current_lr_0: 0.00080 \n"
+    "     | > current_lr_1: 0.00080 \n"
+)
+
+
+def test_coqui_gan_keeps_each_optimizers_total(tmp_path: Path) -> None:
+    # near miss: loss_0 (generator) and loss_1 (discriminator) are opponents, no one loss
+    run = one_log(tmp_path, _COQUI_GAN)
+    assert _vals(run, "loss_0") == [25.42131]
+    assert _vals(run, "loss_1") == [0.45587]
+    assert _steps(run, "loss_0") == [225.0]
+    assert "lr" not in run.series

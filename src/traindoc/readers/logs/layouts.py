@@ -160,6 +160,19 @@ _ERR_RATE = re.compile(
 )
 
 
+# Coqui TTS's trainer (and Mozilla TTS before it) prints each record as a block: a head
+# line, then one "     | > name: value" row per value. A training step's head is
+# "   --> TIME: ... -- STEP: k/N -- GLOBAL_STEP: g" (older: no TIME), its rows "name:
+# value  (running average)"; an evaluation ends with "  --> EVAL PERFORMANCE", whose rows
+# are the eval's averages "avg_name: value (change since the last eval)". An eval batch's
+# "   --> STEP: k" and the epoch's "--> TRAIN PERFORMACE" averages are not records.
+_COQUI_TRAIN = re.compile(rb"-->(?: TIME: [^\n]*?--)? STEP: \d+/\d+ -- GLOBAL_STEP: (\d+)")
+_COQUI_EVAL = re.compile(rb"^\s*-->\s*EVAL PERFORMANCE\s*$")
+_COQUI_OTHER = re.compile(rb"^\s*-->\s*(?:STEP: \d+\s*$|TRAIN PERFORMACE)")
+_COQUI_OPT0 = {"loss_0": "loss", "grad_norm_0": "grad_norm", "current_lr_0": "lr"}
+_COQUI_ROW = re.compile(rb"^\s*\| > ([^:|]{1,80}):\s*(\S+)(?:\s+\((\S+)\))?\s*$")
+
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -224,6 +237,9 @@ class Layouts:
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
         self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
+        # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
+        self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
+        self._coqui_at = math.nan  # the GLOBAL_STEP of the last training block
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -236,6 +252,14 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if self._coqui is not None:
+            if (row := _COQUI_ROW.match(text)) is not None:
+                if (v := parse(row.group(2))) is not None:
+                    self._coqui[3].append((row.group(1).decode("utf-8", "replace").strip(), v))
+                return True
+            self.close_coqui()
+        if b"-->" in text and self._coqui_head(no, text):
+            return True
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
             return self._caffe(no, text[m.end() :])
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
@@ -287,6 +311,42 @@ class Layouts:
         self.close_table()
         self.close_block()
         self.close_outputs()
+        self.close_coqui()
+
+    # -- Coqui TTS ----------------------------------------------------------------------------
+    def _coqui_head(self, no: int, text: bytes) -> bool:
+        if (m := _COQUI_TRAIN.search(text)) is not None:
+            self._coqui_at = float(m.group(1))
+            self._coqui = (no, self._coqui_at, "train", [])
+        elif _COQUI_EVAL.match(text):
+            self._coqui = (no, self._coqui_at, "eval", [])
+        elif _COQUI_OTHER.match(text):
+            self._coqui = (no, math.nan, "skip", [])
+        else:
+            return False
+        return True
+
+    def close_coqui(self) -> None:
+        if self._coqui is None:
+            return
+        (no, step, what, rows), self._coqui = self._coqui, None
+        src = SRC_STEP if step == step else SRC_NONE
+        # `loss_{i}`, `grad_norm_{i}` and `current_lr_{i}` are the i-th optimizer's (a GAN:
+        # 0 the generator, 1 the discriminator); with one optimizer's loss printed, its
+        # total is the run's loss, its grad norm and LR the run's
+        keys = {k.removeprefix("avg_") for k, _ in rows}
+        if (
+            "loss_0" in keys
+            and "loss" not in keys
+            and not any(k.startswith("loss_") and k != "loss_0" for k in keys)
+        ):
+            rows = [(_COQUI_OPT0.get(k.removeprefix("avg_"), k), v) for k, v in rows]
+        if what == "train":
+            vals = [(n, v) for k, v in rows if (n := metric_name(k, "", ""))]
+            self.log.add_loose(no, vals, step, src, math.nan)
+        elif what == "eval":
+            vals = [(n, v) for k, v in rows if (n := _eval_name(k.removeprefix("avg_")))]
+            self.log.add_loose(no, vals, step, src, math.nan, is_eval=True)
 
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:
