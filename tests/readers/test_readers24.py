@@ -260,3 +260,40 @@ def test_coqui_gan_keeps_each_optimizers_total(tmp_path: Path) -> None:
     assert _vals(run, "loss_1") == [0.45587]
     assert _steps(run, "loss_0") == [225.0]
     assert "lr" not in run.series
+
+
+# Hand4Whole's logger (https://github.com/mks0601/Hand4Whole_RELEASE/issues/31, two lines
+# verbatim): "Epoch e/E itr k/N", k counting the epoch's N batches
+_HAND4WHOLE = (
+    "09-24 22:53:02 Epoch 0/7 itr 52/3489: lr: 0.0001 speed: 3.52(0.65s r2.79)s/itr "
+    "3.41h/epoch loss_smpl_pose: 0.2893 loss_smpl_shape: 0.1395 loss_joint_proj: 0.3026 "
+    "loss_joint_cam: 0.0414 loss_smpl_joint_cam: 0.2372\n"
+    "09-24 22:53:03 Epoch 0/7 itr 53/3489: lr: 0.0001 speed: 3.45(0.65s r2.73)s/itr "
+    "3.34h/epoch loss_smpl_pose: 0.2910 loss_smpl_shape: 0.1313 loss_joint_proj: 0.3319 "
+    "loss_joint_cam: 0.0395 loss_smpl_joint_cam: 0.2341\n"
+)
+
+
+def test_an_iteration_counter_beside_the_epoch_counts_its_batches(tmp_path: Path) -> None:
+    # before: itr read as the run's step and its 3489 as max_steps (one epoch's batches)
+    run = one_log(tmp_path, _HAND4WHOLE)
+    assert _steps(run, "loss_smpl_pose") == [52.0, 53.0]
+    assert run.fact("max_steps") == 7 * 3489
+
+
+def test_the_next_epochs_batches_follow_the_printed_total(tmp_path: Path) -> None:
+    # epoch 1's itr 52 is batch 3489 + 52 (was: the observed span of epoch 0's counters)
+    body = _HAND4WHOLE + _HAND4WHOLE.replace("Epoch 0/7", "Epoch 1/7")
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss_smpl_pose") == [52.0, 53.0, 3541.0, 3542.0]
+
+
+def test_a_run_counter_beside_the_epoch_stays_the_step(tmp_path: Path) -> None:
+    # near miss: a counter that climbs on across epochs counts the run: its total is the run's
+    body = "".join(
+        f"Epoch {e}/3 iter {i}/9000 loss: {2.5 - i / 10000:.3f}\n"
+        for e, i in ((1, 1000), (1, 2000), (2, 4000), (2, 5000), (3, 7000), (3, 8000))
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [1000.0, 2000.0, 4000.0, 5000.0, 7000.0, 8000.0]
+    assert run.fact("max_steps") == 9000

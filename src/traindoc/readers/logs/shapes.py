@@ -738,6 +738,12 @@ def _fraction_fields(
     key: str, n: int, m: int, toks: list[_Tok], t: int, before: list[Field]
 ) -> list[Field]:
     base = _base_key(key).lower()
+    if base in _STEP_KEYS and any(f.role == "epoch_total" for f in before):
+        # "Epoch 0/7 itr 52/3489", "Epoch: [3/30] Iter: [120/500]": a counter with its
+        # total after the epoch's own count and total counts that epoch's batches (the
+        # plan is 7 x 3489); one that counts the run instead, climbing on across epochs,
+        # is told apart where the steps are resolved (steps._counts_the_run)
+        return [Field(n, key, "inner"), Field(m, key, "inner_total")]
     if base in _STEP_KEYS or base.endswith("max_steps"):
         return [Field(n, key, "step"), Field(m, key, "total")]
     if base in _EPOCH_KEYS:
