@@ -16,6 +16,19 @@ from traindoc.model.signals import canonical
         ("critic/score/mean", "reward"),  # verl
         ("env/reward_std", "reward_std"),
         ("ppo/std_scores", "reward_std"),
+        # hand-written loops: an averaged, summed or per-episode reward / return
+        ("Avg. reward", "reward"),
+        ("running reward", "reward"),  # keras.io DQN example
+        ("mean_reward", "reward"),
+        ("episode_return", "reward"),
+        ("Episode Reward", "reward"),
+        ("Total Reward", "reward"),
+        ("ep_rew", "reward"),
+        ("EpRet", "reward"),
+        ("reward_mean", "reward"),
+        ("Return", "reward"),  # tf2rl's "Return: -21.0000"
+        ("Average Returns", "reward"),
+        ("Ep_r", "reward"),  # MorvanZhou's tutorials: "Ep: 12 | Ep_r: -1203"
     ],
 )
 def test_rl_reward_spellings(key: str, signal: str) -> None:
@@ -28,6 +41,16 @@ def test_rl_reward_spellings(key: str, signal: str) -> None:
         "objective/rlhf_reward",  # the score minus the KL penalty: not the task reward
         "critic/rewards/mean",  # verl's token reward after the KL penalty
         "rewards/chosen",  # DPO's implicit reward: no RL run
+        # an evaluation return is its own curve; extremes and spreads are not the mean
+        "eval/mean_reward",
+        "test_reward",
+        "eval_return",
+        "best_reward",
+        "max_reward",
+        "critic/returns/mean",  # verl: the advantage targets, not the episode return
+        "rewards/accuracy_reward",  # one GRPO reward function, not the total
+        "return code",
+        "average score",  # "score" stays a task metric without the word reward / return
     ],
 )
 def test_near_miss_reward_spellings_keep_their_name(key: str) -> None:

@@ -121,6 +121,28 @@ def test_darknet_indented_iteration_line_alexeyab(tmp_path: Path) -> None:
     assert run.get("avg_loss").values.tolist() == pytest.approx([720.436157, 720.373779])
 
 
+def test_darknet_classifier_line_carries_the_epoch(tmp_path: Path) -> None:
+    # pjreddie's classifier.c: "%ld, %.3f: %f, %f avg, %f rate, %lf seconds, %ld images"
+    body = (
+        "40245, 4.021: 6.907692, 6.910023 avg, 0.081346 rate, 0.385639 seconds, 5151360 images\n"
+        "40246, 4.021: 6.911774, 6.910198 avg, 0.081345 rate, 0.384818 seconds, 5151488 images\n"
+        "40247, 4.022: 6.910047, 6.910182 avg, 0.081345 rate, 0.383268 seconds, 5151616 images\n"
+    )
+    run = _one(tmp_path, body)
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [40245, 40246, 40247]
+    assert loss.values.tolist() == pytest.approx([6.907692, 6.911774, 6.910047])
+    assert run.get("avg_loss").values.tolist() == pytest.approx([6.910023, 6.910198, 6.910182])
+    assert run.get("lr").values.tolist() == pytest.approx([0.081346, 0.081345, 0.081345])
+
+
+def test_a_numbered_pair_without_darknet_fields_is_not_a_classifier_line(tmp_path: Path) -> None:
+    # near miss: "N, E: a, b avg" without the rate/seconds/images fields
+    run = _one(tmp_path, "12, 1.5: 0.5, 0.4 avg\nstep 3 loss 1.0\nstep 4 loss 0.9\n")
+    assert run.get("loss").steps.tolist() == [3, 4]
+    assert "avg_loss" not in run.series
+
+
 def test_darknet_region_lines_alone_are_no_run(tmp_path: Path) -> None:
     with pytest.raises(ReadError):
         _read(tmp_path, _REGION * 3)

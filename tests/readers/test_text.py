@@ -79,6 +79,13 @@ LINES = [
         8199,
         {"reward": -1052.5259566705017},
     ),
+    # tf2rl's on-policy trainer: an episode's "Return" is the reward
+    (
+        "19:56:21.327 [INFO] (on_policy_trainer.py:77) Total Epi:   112 Steps:   98207 "
+        "Episode Steps:   762 Return: -21.0000 FPS: 141.92",
+        1,
+        {"reward": -21.0},
+    ),
     # mlx_lm GRPO: the grouped (within-prompt-group) std is the reward_std
     (
         "Iter 80: Train loss 0.000, Total rewards mean 0.250, Total rewards std 0.433, "

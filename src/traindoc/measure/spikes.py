@@ -17,6 +17,10 @@ tail is back within `k_sigma` of the local level, not the very next points (whic
 are still on the way down). A lone point whose next log is already back is judged
 exactly as without it.
 
+Each spike also carries how far it stands apart from the log's own noise tail (`apart`:
+its rise above the local level over the largest rise of any ordinary point past the
+warmup), so a rule can tell an outlier from the top of a continuous heavy tail.
+
 `confirmed_excursions` is the sparse-log test (a per-epoch table, a model card's eval
 rows: at most 100 points), where the rolling level's heavy-tail guard (2% of the points
 + 1) drops any episode longer than one row: 2+ consecutive points each 2x the level
@@ -54,6 +58,10 @@ class Spike:
     length: int  # logged points above the level
     # its rise (peak - ref) as a share of what the run learned (first level minus lowest)
     learned: float = math.inf
+    # its rise above the local level over the largest rise of any ordinary point (past
+    # the warmup, not a candidate, not beside one): how far it stands apart from the
+    # log's own noise tail (inf when no ordinary point rises above the level)
+    apart: float = math.inf
 
     def lone(self, big: float = 4.0, share: float = 0.25) -> bool:
         """One logged point, under `big` x the level above it, or rising under `share`
@@ -135,6 +143,8 @@ def loss_spikes(
     last = np.r_[idx[breaks], idx[-1]]
     # points an excursion may span, up and back (max_len unless relative to the run)
     span = max(max_len, min(window // 2, round(return_share * n))) if return_share > 0 else max_len
+    later = f.steps > skip_until if skip_until is not None else None
+    tail = _ordinary_tail(resid, cand, first, last, side, later)
     out = []
     for e in np.argsort(-resid[first])[:max_events]:
         a, b = int(first[e]), int(last[e])
@@ -154,8 +164,28 @@ def loss_spikes(
         if rel >= min_rel and peak - ref >= max(k_sigma * scale, min_abs):
             i = a + int(np.argmax(y[a : b + 1]))
             share = (peak - ref) / learned if learned > 0 else math.inf
-            out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1, share))
+            apart = float(resid[i]) / tail if tail > 0 else math.inf
+            out.append(Spike(i, int(f.steps[i]), peak, ref, rel, b - a + 1, share, apart))
     return sorted(out, key=lambda s: -s.rel)
+
+
+def _ordinary_tail(
+    resid: np.ndarray,
+    cand: np.ndarray,
+    first: np.ndarray,
+    last: np.ndarray,
+    side: int,
+    past_warmup: np.ndarray | None,
+) -> float:
+    """The largest rise above the local level of an ordinary point: past the warmup,
+    not a spike candidate and not within `side` points of a candidate stretch (a
+    spike's own run-up and decay are not the log's noise)."""
+    keep = ~cand if past_warmup is None else past_warmup & ~cand
+    edge = np.zeros(resid.size + 1, np.int64)  # +1 / -1 marks around each stretch
+    np.add.at(edge, np.maximum(first - side, 0), 1)
+    np.add.at(edge, np.minimum(last + side + 1, resid.size), -1)
+    keep &= np.cumsum(edge[:-1]) == 0
+    return float(resid[keep].max()) if keep.any() else 0.0
 
 
 def spike_events(

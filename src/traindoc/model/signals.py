@@ -53,6 +53,7 @@ ALIASES: dict[str, Signal] = {
             "train/lm_loss",
             "loss_train",
             "trn_loss",
+            "tr_loss",  # HF Trainer's own name for it; deep_avsr's "Tr.Loss"
             "train/crossentropyloss",  # OLMo
             "train/ce_loss",
             "crossentropyloss",
@@ -216,6 +217,9 @@ ALIASES: dict[str, Signal] = {
             # paths (`Train_Return`; its `Test_Return`, the deterministic test paths,
             # keeps its own name as AverageTestEpRet does)
             "train_return",
+            # MorvanZhou's RL tutorials (and the many loops copied from them): "Ep: 12 |
+            # Ep_r: -1203 | ..." - the episode's (often smoothed) return
+            "ep_r",
         ],
         Signal.REWARD,
     ),
@@ -283,13 +287,31 @@ def canonical(key: str) -> str:
     sig = ALIASES.get(low) or ALIASES.get(low.replace(" ", "_"))
     if sig is None and low.endswith(")") and "(" in low and low.index("(") > 0:
         sig = ALIASES.get(low[: low.index("(")].strip().replace(" ", "_"))
+    if sig is None and "." in low:
+        # a dot between the split and the name ("train.loss", "Val.Loss", "eval.wer"):
+        # the separator an underscore or a slash would be
+        sig = ALIASES.get(low.replace(".", "_")) or ALIASES.get(low.replace(".", "/"))
     if sig is None:
         sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
+    if sig is None and _RETURN.match(re.sub(r"[\s_/.\-]", "", low)):
+        sig = Signal.REWARD
     return sig.value if sig else low
 
 
 # Aliases without separators ("trnloss", "valloss"): a second index, built once.
 _SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
+
+# An RL run's return under the names hand-written loops give it (separators dropped):
+# a reward or return, averaged or summed over an episode or a window of them, of the
+# training episodes - "Avg. reward", "running reward", "mean_reward", "episode_return",
+# "ep_rew", "Total Reward", "reward_mean", "Return", a trailing plural. Not an eval /
+# test return (its own curve), nor a best / max / min / std of the returns.
+_RETURN = re.compile(
+    r"^(?:train|training|rollout|charts)?"
+    r"(?:avg|average|mean|running|total|smoothed|sum)?"
+    r"(?:(?:episode|episodic|ep|epi)(?:reward|return|rew|ret)|reward|return)s?"
+    r"(?:mean|avg|average)?$"
+)
 
 # Counters that number the steps of a text log, most trusted first: an optimizer
 # step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).
@@ -312,6 +334,10 @@ TEXT_STEP_KEYS = (
     # OpenPCDet's "Acc_iter 150" (its accumulated_iter): the run's iteration, never an accuracy
     "acc_iter",
     "accumulated_iter",
+    # An RL run's environment steps so far, last: SB3's EvalCallback "Eval num_timesteps=
+    # 10000, episode_reward=-200.00 +/- 0.00", CleanRL-style "global_step=" comes first
+    "num_timesteps",
+    "total_timesteps",
 )
 # Words after a number that make it a step ("250 iterations -- validation loss 2.11").
 STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
@@ -385,6 +411,18 @@ _PLAYER_LOSS = re.compile(
 )
 
 
+# BasicSR's loss terms (and those of the restoration repos built on it: Real-ESRGAN, GFPGAN,
+# NAFNet, Restormer, HAT, ...), logged as `l_<term>`: "l_pix: 1.2e-02 l_percep: 3.1
+# l_g_gan: 0.05 l_d_real: 0.6 l_d_fake: 0.7" (the generator's g_ / the discriminator's d_
+# terms). Losses under a short name, never metrics (its discriminator outputs are
+# out_d_real / out_d_fake, not losses).
+_BASICSR_LOSS = re.compile(
+    r"^l_(?:[gd]_)?(?:pix|percep|style|gan|total|real|fake|fft|freq|ssim|edge|char|"
+    r"l1|l2|mse|adv|ctc|kl|tv|cx|lpips|contrastive?)(?:_\w+)?$",
+    re.IGNORECASE,
+)
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | entropy | loss_scale | time | memory | other.
@@ -408,7 +446,12 @@ def kind(name: str) -> str:
         return ENTROPY
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
-    if _COST.match(low) or _PLAYER_LOSS.match(low) or _SHORT_LOSS.search(low):
+    if (
+        _COST.match(low)
+        or _PLAYER_LOSS.match(low)
+        or _SHORT_LOSS.search(low)
+        or _BASICSR_LOSS.match(low)
+    ):
         return "component_loss"
     if _TASK.search(low) or _TASK.search(c):
         return "task"

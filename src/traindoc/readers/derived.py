@@ -29,7 +29,7 @@ PRETRAIN_RATIO_LATE = 0.8
 
 
 def finalize(run: Run) -> Run:
-    run = _accumulated_loss(_derived_losses(_placeholder_loss(run)))
+    run = _episode_score(_accumulated_loss(_derived_losses(_placeholder_loss(run))))
     facts = dict(run.facts)
     _loss_base(run, facts)
     _effective_batch(facts)
@@ -37,6 +37,31 @@ def finalize(run: Run) -> Run:
     _regime(run, facts)
     _ended(run, facts)
     return replace(run, facts=facts)
+
+
+# An episode counter and the score beside it, the averaged one first: Udacity DRLND's
+# "Episode 100\tAverage Score: 0.50" (and "... Score: 0.82" of the last episode).
+_EPISODE_COUNTERS = ("episode", "episodes", "ep", "episode_num", "i_episode")
+_SCORES = ("average_score", "avg_score", "mean_score", "average score", "avg score", "score")
+
+
+def _episode_score(run: Run) -> Run:
+    """A log that counts episodes and prints a score beside the count, with no loss and
+    no reward logged, is an RL agent's: the score of an episode is its return, so the
+    (averaged) score is the reward. A score with no episode count stays a task metric."""
+    if run.get(Signal.REWARD) is not None or run.get(Signal.LOSS) is not None:
+        return run
+    if not any(n in run.series for n in _EPISODE_COUNTERS):
+        return run
+    name = next((n for n in _SCORES if n in run.series and len(run.series[n])), None)
+    if name is None:
+        return run
+    s = run.series[name]
+    series = dict(run.series)
+    series[Signal.REWARD.value] = replace(
+        s, name=Signal.REWARD.value, source=f"{s.source or name} (an episode's score)"
+    )
+    return replace(run, series=series)
 
 
 # An estimated time left (detectron2's eta_seconds, HF-style `eta`) logged as a series.
@@ -158,6 +183,12 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         for p in parts
         if not (re.match(r"^(.+)_\d+$", p.name) and p.name.rsplit("_", 1)[0] in names)
     ]
+    totals = [p for p in out if _TOTAL.search(p.name)]
+    if len(totals) == 1:
+        # a total printed beside its terms is the loss itself (TF Object Detection's
+        # 'Loss/total_loss' after 'Loss/classification_loss', ...): summed with them it
+        # would count the loss twice
+        return totals
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
     main = [p for p in out if not _AUX.search(p.name)]
@@ -169,6 +200,7 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
     return out
 
 
+_TOTAL = re.compile(r"(?:^|[/_.])(?:total|sum)(?:_loss)?$|(?:^|[/_.])loss[/_.](?:total|sum)$", re.I)
 _AUX = re.compile(
     r"(?:^|[/_])(?:aux|auxiliary|moe_aux|load_balanc\w*|balance|router_z|z)_loss$", re.I
 )

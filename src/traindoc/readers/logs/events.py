@@ -39,17 +39,19 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # 32768.0*0.5" (the update is skipped; the new scale is printed as a product, the
     # scale times the scaler's decr_ratio: read as that product, 16384);
     # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
-    # skipped update on a non-finite gradient, under amp or not
+    # skipped update on a non-finite gradient, under amp or not;
+    # fairseq's AMPOptimizer (--amp, torch's GradScaler) "AMP: overflow detected, setting
+    # scale to to 64.0" (the doubled "to" is fairseq's own)
     (
         "fp16-overflow",
         re.compile(
             rb"(?:Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
-            rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting loss scale to)|"
+            rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting (?:loss )?scale to)|"
             rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
             rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
-            rb"decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
+            rb"setting scale to:?(?: to)?|decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
         ),
     ),
     # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
@@ -60,9 +62,14 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         "one-class-predictions",
         re.compile(rb"\[\[[ \t]*\d[\d \t]*\](?:\s*\[[ \t]*\d[\d \t]*\]){1,99}\]"),
     ),
+    # (icefall's GradScaler guard: "RuntimeError: grad_scale is too small, exiting: 9.5e-06",
+    # the scale halved below 1e-5: its floor)
     (
         "loss-scale-minimum",
-        re.compile(rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached)"),
+        re.compile(
+            rb"(?:loss scale already at minimum|[Mm]inimum loss scale reached|"
+            rb"grad_scale is too small, exiting)"
+        ),
     ),
     # HF v4 "Will skip the first 0 epochs then the first 4000 batches in the first epoch."
     # HF v5 "Fast-forwarding the dataloader past 0 epochs and 10 batches to resume ..."
@@ -103,8 +110,20 @@ EVENTS = (
     (
         "nonfinite-loss",
         re.compile(
-            rb"(?i:loss (?:is|became|was|went) (?:nan|inf|NaN or inf|non-?finite)"
+            # (mmdet 3's CheckInvalidLossHook: "loss become infinite or NaN!")
+            rb"(?i:loss (?:is|became|become|becomes|was|went) (?:nan|inf|NaN or inf|non-?finite)"
             rb"|(?:nan|non-?finite) loss (?:detected|encountered)"
+            # TensorFlow's NanLossDuringTrainingError: "...NanLossDuringTrainingError: NaN loss
+            # during training." (the exception's message, after "Error: " or opening a line:
+            # never prose such as "... This prevents NaN loss during training.")
+            rb"|(?:(?<=Error: )|(?m:^)[ \t]*)nan loss during training\b"
+            # Ultralytics 8.3's NaN recovery: "Loss NaN/Inf detected (attempt 1/3), recovering
+            # from last.pt..." (or "... but can not recover"), then "Training failed: NaN
+            # persisted for 4 epochs"
+            rb"|loss nan/inf detected|\bNaN persisted for \d+ epochs"
+            # ESPnet1's loss check drops a batch whose loss is non-finite (or past its CTC
+            # threshold): "WARNING: loss (=inf) is not correct"; only a nan / inf one is this
+            rb"|\bloss \(=[-+]?(?:nan|inf)\) is not correct"
             # ultralytics yolov3 / its many copies: "WARNING: non-finite loss, ending training
             # tensor([nan, ...])" (the code that prints it, quoted in a paste, is no event)
             rb"|non-finite loss, ending training\s+(?=tensor|\[|\{|nan|inf)"
@@ -121,6 +140,13 @@ EVENTS = (
             # loss, terminating training" (its code prints the number with %d or {batch}: a
             # quoted format string has no digits there, so it is no event)
             rb"|\bBatch \d+: Invalid loss, terminating training"
+            # torch.distributions' argument check on a policy's / a head's output (SB3, RLlib,
+            # CleanRL, any Normal/Categorical): "Expected parameter loc (...) to satisfy the
+            # constraint Real(), but found invalid values:\ntensor([[nan, nan], ...": a NaN
+            # (or inf) among the printed values (not always the first row) is the network's
+            # output gone non-finite, and so every loss computed from it. Values that are
+            # only out of range (negative probs) are no NaN.
+            rb"|\bbut found invalid values:\s*(?:tensor\()?[^)]{0,2000}?(?<![\w.])[-+]?(?:nan|inf)\b"
         ),
     ),
     # PyTorch's autograd anomaly mode (torch.autograd.detect_anomaly / set_detect_anomaly,
@@ -128,9 +154,18 @@ EVENTS = (
     # "RuntimeError: Function 'LogSoftmaxBackward' returned nan values in its 0th output."
     # A gradient went NaN (the loss may still be finite): the gradient norm of that step is
     # NaN. Its source in a pasted traceback quotes no function name with a number after it.
+    # torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True) (Lightning's and timm's
+    # clipping call it): "RuntimeError: The total norm of order 2.0 for gradients from
+    # `parameters` is non-finite, so it cannot be clipped."; Megatron-LM's
+    # check_for_nan_in_grad: "Rank 0: found NaN in local grad norm in backward pass before
+    # data-parallel communication collective". Both: the step's gradient norm is NaN/Inf.
     (
         "nonfinite-gradients",
-        re.compile(rb"Function '\w+' returned (?:nan|inf) values in its \d+(?:st|nd|rd|th) output"),
+        re.compile(
+            rb"Function '\w+' returned (?:nan|inf) values in its \d+(?:st|nd|rd|th) output"
+            rb"|for gradients from .parameters. is non-finite, so it cannot be clipped"
+            rb"|\bfound (?:NaN|Inf|nan|inf) in local grad norm"
+        ),
     ),
     # Unity ml-agents ends each summary line with the trainer's status: "... Step: 0. Mean
     # Reward: 0.250. Std of Reward: 0.431. Not Training." (or "No episode was completed
@@ -157,10 +192,19 @@ KEYS = {
         b"diverged with loss",
         b"Training has diverged",
         b"Invalid loss, terminating",
+        b"OSS BECAME",
+        b"oss become",
+        b"OSS BECOME",
+        b"loss during training",
+        b"LOSS DURING TRAINING",
+        b"oss NaN/Inf",
+        b"NaN persisted",
+        b"is not correct",
+        b"found invalid values",
     ),
-    "nonfinite-gradients": (b"values in its",),
+    "nonfinite-gradients": (b"values in its", b"cannot be clipped", b"in local grad norm"),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
-    "loss-scale-minimum": (b"inimum",),
+    "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
@@ -357,16 +401,24 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
             "loss", np.array([1.0]), np.array([np.nan]), None, f"{src(first)}: {first.text}"
         )
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
-    # autograd's anomaly mode: a NaN gradient in the step after the one logged before it
-    # (the backward of the batch that follows that log), never a finite norm replaced
-    bad_grads = [e for e in events if e.kind == "nonfinite-gradients"]
+    # autograd's anomaly mode (and clip_grad_norm_'s, Megatron's non-finite norm checks):
+    # a NaN gradient in the step after the one logged before it (the backward of the
+    # batch that follows that log), never a finite norm replaced. ESPnet2's "The grad
+    # norm is nan. Skipping updating the model." says the same of the step it skips
+    # (also kept as a skip: under amp it is the scaler's)
+    bad_grads = [
+        e
+        for e in events
+        if e.kind == "nonfinite-gradients"
+        or (e.kind == "fp16-overflow" and _NO_SCALER.search(e.text))
+    ]
     if bad_grads:
         old = series.get("grad_norm")
         at = sorted({s + 1 for e in bad_grads if (s := count(e.step)) is not None})
         if at:
             new = (~np.isin(at, old.steps)).sum() if old is not None else len(at)
             alone = f"{src(bad_grads[0])}: {bad_grads[0].text}"
-            _nan_points(series, "grad_norm", at, f"{new} autograd anomaly message(s)", alone)
+            _nan_points(series, "grad_norm", at, f"{new} non-finite gradient message(s)", alone)
         elif old is None:
             # no metric line to place it after: one point, its step ordinal
             series["grad_norm"] = Series.from_arrays(

@@ -8,7 +8,8 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   (`loss             1.386` rows up to `dtype: float64`). One block is one record;
   `val_` keys are the epoch's eval record.
 - darknet's iteration line `999: 0.0, 0.0 avg, 0.001 rate, 3.2 seconds, 64 images`
-  (its `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
+  (its classifier's `40245, 4.021: ...` with the epoch after the iteration; its
+  `Region 94 Avg IOU: ...` lines are per-layer diagnostics, not records).
 - Comma-separated name,value pairs: `[3,    12] loss,0.41,,,` per batch (epoch, batch)
   and `epoch,3, loss,3.7, mae,13.4,,` per epoch (the validation).
 - Caffe's glog net outputs: `Test net output #0: accuracy = 0.68` under `Iteration 1000,
@@ -59,8 +60,10 @@ _SB3_NAMES = {
 _SB3_SKIP = frozenset({"train/n_updates", "train/clip_range", "train/clip_range_vf"})
 # OpenAI baselines' own logger (and SB2's): the same boxed table without sections, keys
 # that may carry their own prefix ("| test/success_rate | 0.05 |"), opened by a line of
-# dashes so that a two-column markdown table is not read as one
-_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w./]*)\s+\|\s*(\S+)\s*\|\s*$")
+# dashes so that a two-column markdown table is not read as one. deepq's keys are phrases
+# ("| % time spent exploring  | 2 |", "| mean 100 episode reward | 8.9 |"): words joined by
+# single spaces, a leading "%".
+_FLAT_ROW = re.compile(rb"^\|\s+([A-Za-z_%][\w./%]*(?: [\w./%]+)*)\s+\|\s*(\S+)\s*\|\s*$")
 _DASHES = re.compile(rb"^-{10,}\s*$")
 # its counters, most trusted first: the step of the record, never a metric
 _FLAT_STEPS = (
@@ -83,6 +86,7 @@ _FLAT_SKIP = frozenset(
         "episodes",
         "n_updates",
         "cliprange",
+        "% time spent exploring",  # deepq's epsilon schedule, in percent
     }
 )
 
@@ -96,8 +100,10 @@ _SERIES_END = b"dtype:"
 _MAX_BLOCK = 200  # rows: a block past this is a table dump, not one epoch's record
 
 # -- darknet --------------------------------------------------------------------------------
+# its classifier (classifier.c) prints the epoch after the iteration, as images seen over
+# the training set's size: "40245, 4.021: 6.907692, 6.910023 avg, 0.081346 rate, ..."
 _DARKNET = re.compile(
-    rb"^\s*(\d+): (\S+), (\S+) avg(?: loss)?, (\S+) rate, (\S+) seconds, \d+ images"
+    rb"^\s*(\d+)(?:, (\d+(?:\.\d+)?))?: (\S+), (\S+) avg(?: loss)?, (\S+) rate, (\S+) seconds, \d+ images"
 )
 _DARKNET_REGION = re.compile(rb"^\s*(?:v3 \(.*\) )?Region \d+ Avg \(?IOU: ")
 
@@ -131,6 +137,15 @@ _TIANSHOU_TEST = re.compile(
 # no flat reward; it keeps its own name.
 _TIANSHOU_NAMES: dict[str, str] = {}
 _TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
+# Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
+# N" opens each iteration, whose training phase ends in "Average undiscounted return per
+# training episode: -20.61" (the mean return of the iteration's training episodes) and
+# whose evaluation phase, if any, in "... per evaluation episode: X".
+_DOPAMINE_ITER = re.compile(rb"Starting iteration (\d+)\s*$")
+_DOPAMINE_RETURN = re.compile(
+    rb"Average undiscounted return per (training|evaluation) episode: (\S+)\s*$"
+)
+_DOPAMINE_BARE = (b"Starting iteration ", b"Average undiscounted return per ")
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
 _CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #")
 
@@ -261,7 +276,9 @@ class Layouts:
         if b"-->" in text and self._coqui_head(no, text):
             return True
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
-            return self._caffe(no, text[m.end() :])
+            return self._dopamine(no, text[m.end() :]) or self._caffe(no, text[m.end() :])
+        if c in b"AS" and c and text.startswith(_DOPAMINE_BARE):
+            return self._dopamine(no, text)  # a paste with the absl prefixes cut off
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
@@ -378,6 +395,23 @@ class Layouts:
                 ep, step = float(test.group(1)), self._at[0]
                 src = SRC_STEP if step == step else SRC_EPOCH_ONLY
                 self.log.add_loose(no, vals, step if step == step else ep, src, ep, is_eval=True)
+        return True
+
+    # -- Dopamine -----------------------------------------------------------------------------
+    def _dopamine(self, no: int, msg: bytes) -> bool:
+        """One Dopamine runner message: the iteration it starts, or the mean return of
+        its training (the reward) or evaluation episodes, at that iteration."""
+        if (i := _DOPAMINE_ITER.match(msg)) is not None:
+            self._iter = float(i.group(1))
+            return True
+        r = _DOPAMINE_RETURN.match(msg)
+        if r is None or (v := parse(r.group(2))) is None:
+            return False
+        if self._iter != self._iter:
+            return False  # no iteration seen: let the line be read as it comes
+        test = r.group(1) == b"evaluation"
+        name = "eval_reward" if test else "reward"
+        self.log.add_loose(no, [(name, v)], self._iter, SRC_STEP, math.nan, is_eval=test)
         return True
 
     # -- Caffe --------------------------------------------------------------------------------
@@ -666,13 +700,12 @@ class Layouts:
         m = _DARKNET.match(text)
         if m is None:
             return False
-        got = [parse(g) for g in m.groups()]
-        step, loss, avg, lr, secs = got
+        step, epoch, loss, avg, lr, secs = (parse(g) if g else None for g in m.groups())
         if step is None:
             return False
         names = ("loss", "avg_loss", "lr", "time_s")
         vals = [(n, v) for n, v in zip(names, (loss, avg, lr, secs), strict=True) if v is not None]
-        self.log.add_loose(no, vals, step, SRC_STEP, math.nan)
+        self.log.add_loose(no, vals, step, SRC_STEP, math.nan if epoch is None else epoch)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------

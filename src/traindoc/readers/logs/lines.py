@@ -179,6 +179,22 @@ def drop_bold_values(text: bytes) -> bytes:
     return _BOLD_VALUE.sub(rb"\1", text)
 
 
+# TF1's tf.Print (kernels/logging_ops.cc) writes its message and then the tensor in
+# brackets: TF-Slim's evaluation prints each metric so, "... logging_ops.cc:79]
+# eval/Accuracy[0.001]". A name followed by one bracketed number is a name=value pair;
+# the glog header before it ("2018-09-15 13:15:04.595803: I tensorflow/core/kernels/
+# logging_ops.cc:79]") says where it was printed, not what.
+_TF_PRINT = re.compile(
+    rb"logging_ops\.cc:\d+\]\s*([A-Za-z_][\w/.\-]*)\[\s*(" + NUM_SRC + rb")\s*\]\s*\Z"
+)
+
+
+def tf_print_value(text: bytes) -> bytes:
+    """`... logging_ops.cc:79] eval/Accuracy[0.001]` -> `eval/Accuracy=0.001`."""
+    m = _TF_PRINT.search(text)
+    return m.group(1) + b"=" + m.group(2) if m else text
+
+
 # MXNet's Speedometer with auto_reset prints the batches its speed and metrics cover, "Epoch[0]
 # Batch [60-80]\tSpeed: 606.04 samples/sec\tacc=nan lossvalue=nan" (insightface, GluonCV):
 # the range's end is the batch counter its plain form ("Batch [80]") prints.

@@ -427,6 +427,8 @@ class TextLog:
             text = lines.drop_bold_values(text)
         if b" <-" in text:  # a note the user pointed at the line ("mfu 0.05% <- huge")
             text = lines.drop_arrow_note(text)
+        if b"logging_ops.cc" in text:  # TF's tf.Print: "eval/Accuracy[0.001]"
+            text = lines.tf_print_value(text)
         if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"

@@ -109,6 +109,13 @@ class Params:
     # fifth". The last fifth 4 standard errors and 5% of its level above the first 3 logs
     # (both: 3 logs are few) is a reward that improved - early, then held.
     early_points: int = 3
+    # A climb is a move across the span the curve covers: the late level must clear the
+    # early one by a fifth of the curve's 5-95 percentile range as well. A long noisy log
+    # can rise by 4 standard errors and 5% of its level while its logs still scatter over
+    # a band five times wider (a DQN return 715 -> 780 over 485 logs spread 560-985):
+    # the logs are noise around one level, not a learning curve. (A straight rise of D
+    # through noise of sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma.)
+    span_frac: float = 0.20
     # A reward in [0, 1] (a success rate, an accuracy reward) flat at 0.95+ is solved:
     # no improvement is left to make (a log that starts after it got there).
     solved_rate: float = 0.95
@@ -126,9 +133,12 @@ class Params:
 
 def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     """A reward that does not improve over the whole run (20+ logs): the policy gets no
-    better at what it is rewarded for (warning). For a success rate (`rate`) the 5% is of
-    its range [0, 1], not of its level: a rate near 0 has no level to take 5% of, and
-    5 points of success is the least gain that counts as one."""
+    better at what it is rewarded for (warning). Improving takes a late level above the
+    early one by more than the noise (4 standard errors) or 5% of its level, and by a
+    fifth of the span the logs cover (their 5-95 percentile range): a rise buried in the
+    scatter of a long log is noise around one level, however significant. For a success
+    rate (`rate`) the 5% is of its range [0, 1], not of its level: a rate near 0 has no
+    level to take 5% of, and 5 points of success is the least gain that counts as one."""
     r = reward.finite()
     n = len(r)
     if n < p.flat_min_points:
@@ -140,7 +150,8 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     se = 1.2533 * sigma * math.sqrt(2 / k)
     scale = 1.0 if rate else max(abs(head), abs(tail), sigma, p.std_eps)
     gain = tail - head
-    if gain >= p.flat_z * se or gain >= p.flat_rel * scale:
+    span = float(np.percentile(v, 95) - np.percentile(v, 5))
+    if (gain >= p.flat_z * se or gain >= p.flat_rel * scale) and gain >= p.span_frac * span:
         return None
     if float(v.min()) >= 0.0 and float(v.max()) <= 1.0 and tail >= p.solved_rate:
         return None  # a success rate in [0, 1] at its ceiling: solved, nothing left to gain
@@ -150,7 +161,8 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     start = float(np.median(v[:k0]))
     se0 = 1.2533 * sigma * math.sqrt(1 / k0 + 1 / k)
     scale0 = 1.0 if rate else max(abs(start), abs(tail), sigma, p.std_eps)
-    if tail - start >= p.flat_z * se0 and tail - start >= p.flat_rel * scale0:
+    rise = tail - start
+    if rise >= p.flat_z * se0 and rise >= p.flat_rel * scale0 and rise >= p.span_frac * span:
         return None
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
     what = f"The success rate ({reward.name})" if rate else "The reward"
@@ -171,7 +183,8 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
         },
         explanation=(
             "In RL the reward is the learning curve. Here its last fifth is no better than "
-            "its first, within the noise and 5% of its level: the episodes or completions "
+            "its first, within the noise and 5% of its level, or by less than a fifth of the "
+            "span its logs cover: the episodes or completions "
             "differ in reward, yet the updates do not make the better ones more likely (advantages "
             "too small or too noisy, a KL or clip that holds the policy back, or a reward "
             "the policy cannot reach)."
@@ -416,12 +429,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the reference moves with the policy, or nothing is updated. With a live reward
     spread, a reward whose last fifth is no better than its first (within 4
     standard errors and 5% of its level) over 20+ logs is a warning: the policy
-    gets no better at what it is rewarded for; not when the reward is a success rate
+    gets no better at what it is rewarded for. So is one whose rise is under a fifth
+    of the span its logs cover (their 5-95 percentile range), however significant: a
+    long noisy log (a DQN return 715 -> 780 over 485 logs that scatter 560-985) clears
+    4 standard errors and 5% of its level while its logs wander over a band five
+    times wider - noise around one level, not a learning curve (a straight rise of D
+    through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma);
+    not when the reward is a success rate
     in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
     clears the run's first 3 logs by both gates: a reward that rose inside the first
     fifth (GAIL on CartPole, the mean-of-100-episodes return 26 -> 194 in 6 of 100 logs,
     then held at the environment's cap of 200) has its converged level as that fifth's
-    median; it learned early and held, which is no missing signal.
+    median; it learned early and held, which is no missing signal (that rise, too, must
+    clear a fifth of the span).
     A goal-conditioned run that logs a success rate and no return (OpenAI baselines
     HER's test/ and train/success_rate, SB3's eval/ and rollout/success_rate) is read
     the same way from its success rate, the test / eval rate first (the train rate

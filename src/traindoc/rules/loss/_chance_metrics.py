@@ -1,0 +1,388 @@
+"""no-learning's evidence from a task metric at chance or at its worst: a top-5 under
+guessing, a ROC AUC at 0.5, an overlap metric at 0, an error rate at its ceiling."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from traindoc.measure import floor as fl
+from traindoc.measure.stats import fmt
+from traindoc.model import Run, Series, Severity
+from traindoc.model.signals import kind
+from traindoc.rules.api import Hit
+from traindoc.rules.loss._evalcurve import direction, task_metrics
+
+if TYPE_CHECKING:
+    from traindoc.rules.loss.no_learning import Params
+
+
+_TOP5 = re.compile(r"top[-_ ]?5|acc(?:uracy)?[-_@]?5\b|top_k_categorical")
+
+
+def _top5_at_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A top-5 accuracy under 5% at every one of 3+ logs from epoch 10 on, with a loss
+    that falls under `frozen_max_drop` over the log (warning). Percent or fraction: a log
+    printing a value above 1 is in percent; otherwise values are read as fractions (the
+    conservative reading: 0.5 is 50%, not 0.5%)."""
+    ep = run.get("epoch")
+    if ep is None or not len(ep.finite()):
+        return None
+    # no single loss (a GAN's two players, a metrics-only log): the metric alone
+    y = loss.values if loss is not None else np.empty(0)
+    if loss is not None and (
+        y.size < 2 or not y[0] > 0 or (y[0] - y[-1]) / y[0] >= p.frozen_max_drop
+    ):
+        return None
+    e = ep.finite()
+    for m in run.series.values():
+        if kind(m.name) != "task" or not _TOP5.search(m.name.lower()):
+            continue
+        mf = m.finite()
+        v = mf.values
+        if v.size < p.topk_points:
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        scale = 100.0 if float(v.max()) > 1.0 else 1.0
+        top = float(v.max()) / scale
+        if top >= p.topk_chance:
+            continue
+        return Hit(
+            title=(
+                f"{m.name} stays under {p.topk_chance:.0%} (at most {top:.2%}) at all {v.size} logs "
+                f"from epoch {int(at.min())} on"
+                + (
+                    f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}"
+                    if loss is not None
+                    else ""
+                )
+                + ": the classifier is guessing"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "max_top5": top,
+                "logs": int(v.size),
+                "first_epoch": float(at.min()),
+                **(
+                    {"start_loss": float(y[0]), "end_loss": float(y[-1])}
+                    if loss is not None
+                    else {}
+                ),
+            },
+            explanation=(
+                f"A top-5 accuracy of {p.topk_chance:.0%} is what guessing scores over 100 classes, "
+                "and less than guessing over fewer. After 10 or more passes over the data a "
+                "classifier that has learned anything puts the true class in its top 5 far more "
+                "often; this one still does not, and no loss it logs is falling either."
+            ),
+            prescription=(
+                "Check that the labels match the inputs (and the class count of the head), the "
+                "LR (0, or far too low / high), that the parameters being trained are the ones "
+                "used for prediction, and that the loss is computed from the model's logits."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+# A ROC AUC's name: "auc" as a word of it (auc, eval_auc, val_roc_auc, group_auc, auc_3)
+# or AUROC; a partial AUC ("pauc") or a precision-recall AUC is not at 0.5 by chance.
+_AUC = re.compile(r"(?:^|[_/.\- ])(?:roc_?)?auc(?:roc)?(?=$|[_/.\- \d])|auroc")
+
+
+_NOT_ROC_AUC = ("pauc", "pr_auc", "prauc", "auprc", "aupr", "ap_auc")
+
+
+# pose estimation logs an AUC of its PCK curve beside PCK / EPE / NME: not a ranking AUC
+_POSE = re.compile(r"(?:^|[_/.])(?:pck|epe|nme)")
+
+
+def _auc_at_chance(run: Run, p: Params) -> Hit | None:
+    """Every ROC AUC value in the log (2+ of them) within `auc_band` of 0.5 (warning):
+    the model's scores carry no information about the label."""
+    if any(_POSE.search(n.lower()) for n in run.series):
+        return None
+    found = [
+        m
+        for m in run.series.values()
+        if _AUC.search(m.name.lower())
+        and not any(t in m.name.lower() for t in _NOT_ROC_AUC)
+        and len(m.finite())
+    ]
+    if not found:
+        return None
+    v = np.concatenate([m.finite().values for m in found])
+    if v.size < p.auc_points or float(v.max()) <= 0.0:
+        return None
+    if float(v.max()) > 1.0:  # printed in percent
+        v = v / 100.0
+    if float(np.abs(v - 0.5).max()) > p.auc_band:
+        return None
+    steps = np.concatenate([m.finite().steps for m in found])
+    loss = run.get("loss")
+    if loss is not None and len(lf := loss.finite()) and float(steps.max()) < float(lf.steps[0]):
+        return None  # every AUC was scored before the first train step: an untrained model
+    names = ", ".join(dict.fromkeys(m.name for m in found))
+    return Hit(
+        title=(
+            f"ROC AUC at chance: {names} within {p.auc_band:g} of 0.5 at all {v.size} values "
+            f"({float(v.min()):.4g}-{float(v.max()):.4g}): the model ranks at random"
+        ),
+        step=int(steps.min()),
+        end_step=int(steps.max()),
+        evidence={
+            "metrics": [m.name for m in found],
+            "values": int(v.size),
+            "min_auc": float(v.min()),
+            "max_auc": float(v.max()),
+        },
+        explanation=(
+            "An AUC of 0.5 is what a scorer gets when it orders positives and negatives at "
+            "random, whatever the class balance. Every AUC this log prints sits there: the "
+            "model's scores say nothing about the label, so it has learned nothing it can use "
+            "(typically constant predictions: a dead or saturated output, features or labels "
+            "that do not reach the model, an LR that is 0 or far too high)."
+        ),
+        prescription=(
+            "Check that the labels are joined to the right rows and the features reach the "
+            "model (no all-zero or constant inputs), that the output is not saturated (a "
+            "sigmoid fed huge logits predicts the same score for all), and the LR; confirm "
+            "the train loss falls and the predicted scores vary across samples."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+_OVERLAP = ("dice", "iou", "miou", "map", "f1")
+
+
+def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
+    from epoch 10 on, with a loss that moves under `frozen_max_drop` of its size (warning)."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    y = loss.values if loss is not None else np.empty(0)
+    if loss is not None and (
+        y.size < 2 or not y[0] or abs(y[0] - y[-1]) / abs(y[0]) >= p.frozen_max_drop
+    ):
+        return None
+    for m, higher in task_metrics(run):
+        parts = re.split(r"[_/\-. ]", m.name.lower())
+        if not higher or not any(re.sub(r"\d+$", "", x) in _OVERLAP for x in parts):
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points or mf.values.any():
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        moves = (
+            f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
+        )
+        return Hit(
+            title=(
+                f"{m.name} is 0 at every one of {len(mf)} evals from epoch {int(at.min())} "
+                f"on{moves}: the model finds none of the foreground / positives"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": 0.0,
+                "evals": len(mf),
+                "first_epoch": float(at.min()),
+                **({"start_loss": float(y[0]), "end_loss": float(y[-1])} if y.size else {}),
+            },
+            explanation=(
+                f"{m.name} scores the overlap between what the model marks as positive "
+                "(foreground, a detection, an entity) and the truth. After 10 or more passes "
+                "over the data a model that has learned anything marks some of it right; "
+                "exactly 0 at every eval is a model that predicts the background / negative "
+                "class for everything, and its loss is not falling either."
+            ),
+            prescription=(
+                "Check that the labels reach the loss (mask values, class indices, the number "
+                "of classes of the head), the class balance (a foreground of a few % needs a "
+                "Dice or weighted loss), the LR and momentum (nnU-Net lowers a 0.99 momentum "
+                "when the Dice stays 0), and that the eval uses the trained weights."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+_ERROR_RATE = ("wer", "cer")
+
+
+def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """An eval error rate (WER, CER) exactly at its ceiling, 1.0 (100 when printed in
+    percent), at every one of 2+ evals, all from epoch 10 on, with the train loss and the
+    eval loss (each when logged) moving under `frozen_max_drop` of their size over those
+    evals (warning): the mirror of an overlap metric at 0."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    for m, higher in task_metrics(run):
+        parts = re.split(r"[_/\-. ]", m.name.lower())
+        if higher or not any(x in _ERROR_RATE for x in parts):
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points:
+            continue
+        if not (np.all(mf.values == 1.0) or np.all(mf.values == 100.0)):
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.topk_late_epoch:
+            continue
+        moves: list[str] = []
+        evidence: dict[str, object] = {
+            "metric": m.name,
+            "value": float(mf.values[0]),
+            "evals": len(mf),
+            "first_epoch": float(at.min()),
+        }
+        still = True
+        for name, s in (("loss", loss), ("eval_loss", run.get("eval_loss"))):
+            if s is None or not len(sf := s.finite()):
+                continue
+            inside = (sf.steps >= mf.steps[0]) & (sf.steps <= mf.steps[-1])
+            w = sf.values[inside] if inside.sum() >= 2 else sf.values[-2:]
+            if w.size < 2 or not w[0] or abs(w[0] - w[-1]) / abs(w[0]) >= p.frozen_max_drop:
+                still = False
+                break
+            moves.append(f"{name} {fmt(float(w[0]))} -> {fmt(float(w[-1]))}")
+            evidence[f"{name}_start"], evidence[f"{name}_end"] = float(w[0]), float(w[-1])
+        if not still:
+            continue
+        beside = f", while {', '.join(moves)}" if moves else ""
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(float(mf.values[0]))} (its ceiling) at every one of "
+                f"{len(mf)} evals from epoch {int(at.min())} on{beside}: the model transcribes "
+                "nothing"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence=evidence,
+            explanation=(
+                f"{m.name} is the share of words (characters) the model gets wrong; exactly "
+                "1.0 is its ceiling for an empty output: a CTC model that emits only the blank "
+                "token scores it whatever the audio. Early in training that blank plateau is "
+                "normal, but after 10 or more passes over the data a model that learns has left "
+                "it, and its loss falls as it does; here neither happened."
+            ),
+            prescription=(
+                "Check the LR and its warmup (a warmup longer than the run never reaches the "
+                "peak LR), that the vocabulary / tokenizer matches the labels (no all-<unk> "
+                "targets), the audio sampling rate and normalisation, and that the CTC "
+                "loss's blank index is the one the head predicts."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+_REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
+
+
+def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs, all from epoch 3
+    on, while the loss over those logs falls under `frozen_max_drop` and stays at or above
+    ln 2 (warning)."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
+        return None  # an accuracy next to a regression error is Keras' meaningless one
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True:
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points or mf.values.any():
+            continue
+        at = np.interp(mf.steps, e.steps, e.values)
+        # two logs suffice from epoch 10 on (as for an overlap metric), three from epoch 3
+        need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
+        if len(mf) < need or float(at.min()) < p.zero_min_epoch:
+            continue
+        inside = (loss.steps >= mf.steps[0]) & (loss.steps <= mf.steps[-1])
+        w = loss.values[inside]
+        if w.size < need or not np.all(w >= p.zero_min_loss):
+            continue
+        if _other_metric_scores(run, m):
+            continue  # another measure of the same model scores: one class's 0 (a rare class)
+        k = max(1, w.size // 3)
+        first, last = float(np.mean(w[:k])), float(np.mean(w[-k:]))
+        if (first - last) / first >= p.frozen_max_drop:
+            continue  # the loss falls: the metric may still be on its way up
+        at_floor = fl.at_floor(run, "loss")
+        if at_floor is not None and at_floor.to_end:
+            return None  # at ln(V) / ln(C): uniform-plateau's finding
+        return Hit(
+            title=(
+                f"{m.name} is 0 at every one of {len(mf)} logs from epoch {int(at.min())} on, "
+                f"while the loss moves {fmt(float(w[0]))} -> {fmt(float(w[-1]))}: the model "
+                "gets nothing right and is not improving"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": 0.0,
+                "logs": len(mf),
+                "first_epoch": float(at.min()),
+                "start_loss": float(w[0]),
+                "end_loss": float(w[-1]),
+            },
+            explanation=(
+                f"After two or more passes over the data {m.name} has not scored a single "
+                "sample right at any log, and the loss over the same stretch is not falling "
+                "(and is too high for a model that gets its samples right). A model that "
+                "learns gets some samples right by then, or at least keeps lowering its loss: "
+                "this one is stuck (empty or constant outputs: all blank for a CTC head, no box "
+                "for a detector, one token for a decoder)."
+            ),
+            prescription=(
+                "Decode a few predictions and compare with the labels (empty? the same for "
+                "every input?); check the label encoding and dictionary (class count, blank "
+                "index, character set), the LR (0, or far too high / low) and that the loss is "
+                "computed from the model's outputs."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _other_metric_scores(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric above 0 at some log within `m`'s span: the
+    model gets something right (a rare class's F1 or AP at 0 beside an overall mAP)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = (f.steps >= lo) & (f.steps <= hi)
+        if np.any(f.values[inside] > 0):
+            return True
+    return False
+
+
+def _other_metric_moves(run: Run, m: Series) -> bool:
+    """Another higher-is-better task metric takes 2+ values within `m`'s span: the model's
+    predictions change (a rare class's F1 stuck at 0 beside an overall F1 that moves)."""
+    lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    for s in run.series.values():
+        if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        f = s.finite()
+        inside = f.values[(f.steps >= lo) & (f.steps <= hi)]
+        if inside.size > 1 and np.ptp(inside) > 0:
+            return True
+    return False

@@ -1,0 +1,281 @@
+"""no-learning's verdicts on logs too short for its trend test (under 10 losses): a
+loss that does not move from the start, epoch means that do not fall, a whole-run
+eval stagnation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from traindoc.measure.schedule import warmup
+from traindoc.measure.stats import fmt
+from traindoc.model import Finding, Run, Series, Severity
+from traindoc.model.signals import kind
+from traindoc.rules.api import Hit
+from traindoc.rules.loss._evalcurve import direction, task_metrics
+
+if TYPE_CHECKING:
+    from traindoc.rules.loss.no_learning import Params
+
+
+def _evals_from_start(run: Run, f: Series) -> bool:
+    """The eval loss is logged from the run's first interval on and the first train loss
+    comes by the second eval: the log covers the run from its start and the train loss
+    was only logged less often (HF's logging_steps=500 beside per-epoch evals of 268
+    steps: a model card's first rows read "No log"), not a late window of a longer run."""
+    ev = run.get("eval_loss")
+    if ev is None or len(e := ev.finite()) < 2 or not len(f):
+        return False
+    return bool(e.steps[0] <= np.median(np.diff(e.steps)) and f.steps[0] <= e.steps[1])
+
+
+def _flat_from_start(run: Run, f: Series, p: Params) -> Hit | None:
+    """4-9 losses from the start of a run, all within `flat_spread` of their median,
+    past the warmup: the loss has not moved at all (warning)."""
+    y = f.values
+    if y.size < p.flat_points:
+        return None
+    w = warmup(run)
+    if w is not None and not w.complete:
+        return None  # the LR is still ramping up: too early to expect a move
+    level, spread = _around_median(y)
+    if spread > p.flat_spread:
+        return None
+    return Hit(
+        title=(
+            f"Loss does not move: {y.size} logs from the start all within {spread:.2%} of "
+            f"{fmt(level)} ({fmt(float(y[0]))} -> {fmt(float(y[-1]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence=_flat_evidence(y, level, spread),
+        explanation=(
+            f"Every logged loss lies within {spread:.2%} of the same level. Batches alone move "
+            "a loss by more than that, and a model whose weights change moves its mean: the "
+            "updates are not reaching the model, or are too small to matter."
+        ),
+        prescription=(
+            "Check the logged LR (0, or far too low for the regime), the trainable-parameter "
+            "count and the gradient norm (0?), that optimizer.step() runs and that the loss is "
+            "computed from the model's outputs (not detached), and the labels."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _flat_evals_from_start(run: Run, f: Series, p: Params) -> Hit | None:
+    """Under 4 train losses, logged less often than the evals (a model card's "No log"
+    rows, then one training loss carried over several epochs), but 4+ eval losses from
+    the run's first interval on, all within `flat_spread` of their median with the train
+    losses inside the same band, and no task metric gaining 2% of its scale: the
+    held-out loss, measured more often, shows the same unmoving curve (warning)."""
+    ev = run.get("eval_loss")
+    if ev is None or f.values.size >= p.flat_points or not _evals_from_start(run, f):
+        return None
+    e = ev.finite()
+    if len(e) < p.flat_points:
+        return None
+    level, spread = _around_median(e.values)
+    if spread > p.flat_spread or np.max(np.abs(f.values - level)) > p.flat_spread * abs(level):
+        return None
+    for m, higher in task_metrics(run):
+        v = m.finite().values
+        if v.size < 2:
+            continue
+        gain = float(v.max() - v[0]) if higher else float(v[0] - v.min())
+        if gain > 0.02 * (100.0 if float(np.abs(v).max()) > 1.5 else 1.0):
+            return None  # the predictions improve: a converged model still refining
+    return Hit(
+        title=(
+            f"Loss does not move: {len(e)} eval losses from the first epoch all within "
+            f"{spread:.2%} of {fmt(level)} ({fmt(float(e.values[0]))} -> "
+            f"{fmt(float(e.values[-1]))}), the {f.values.size} train losses in the same band"
+        ),
+        step=int(e.steps[0]),
+        end_step=int(e.steps[-1]),
+        evidence=_flat_evidence(e.values, level, spread, series="eval_loss"),
+        explanation=(
+            f"Every eval loss lies within {spread:.2%} of the same level from the first eval "
+            "on, and so does the training loss: a model whose weights change moves its "
+            "held-out loss by more than that. The updates are not reaching the model, or "
+            "are too small to matter."
+        ),
+        prescription=(
+            "Check the logged LR (0, or far too low for the regime), the trainable-parameter "
+            "count and the gradient norm (0?), that optimizer.step() runs, and the labels."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _around_median(y: np.ndarray) -> tuple[float, float]:
+    """(median, the farthest any value lies from it relative to it): how flat a log is."""
+    level = float(np.median(y))
+    return level, float(np.max(np.abs(y - level))) / abs(level) if level else float("inf")
+
+
+def _flat_evidence(y: np.ndarray, level: float, spread: float, **extra: object) -> dict:
+    return {
+        "points": int(y.size),
+        "level": level,
+        "spread_rel": spread,
+        "start_loss": float(y[0]),
+        "end_loss": float(y[-1]),
+        **extra,
+    }
+
+
+def _spread(y: np.ndarray) -> float:
+    """(max - min) / |median|: how far apart the values lie, relative to their level."""
+    level = float(np.median(y))
+    return float(y.max() - y.min()) / abs(level) if level else float("inf")
+
+
+def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
+    """What a short log (under 10 losses) from the start shows, most specific first."""
+    for sign in (_flat_from_start, _flat_evals_from_start, _flat_after_first, _flat_epochs):
+        if (hit := sign(run, f, p)) is not None:
+            return hit
+    return None
+
+
+def _epoch_means(run: Run, f: Series) -> np.ndarray | None:
+    """The epoch of each loss when every loss is one epoch's (consecutive whole epochs
+    from the first: 1, 2, 3 or 0, 1, 2), else None."""
+    ep = run.get("epoch")
+    if ep is None or len(ep.finite()) < 2:
+        return None
+    e = ep.finite()
+    at = np.interp(f.steps, e.steps, e.values)
+    whole = np.round(at)
+    if not (np.allclose(at, whole, atol=0.02) and whole[0] <= 1):
+        return None
+    return whole if bool(np.all(np.diff(whole) == 1)) else None
+
+
+def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
+    """4-9 epoch-mean losses from the first epoch, all within 2% of their median, and no
+    task metric in the log says the model already fits its data (warning)."""
+    y = f.values
+    if y.size < p.epoch_points or _epoch_means(run, f) is None:
+        return None
+    level, spread = _around_median(y)
+    if spread > p.epoch_spread:
+        return None
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True or not len(m.finite()):
+            continue
+        top = float(np.max(m.finite().values))
+        if top >= (100 * p.epoch_fitted if top > 1.0 else p.epoch_fitted):
+            return None  # 90%+ right: a model that already fits (or learned) its task
+    return Hit(
+        title=(
+            f"Loss does not move from epoch to epoch: {y.size} epoch means from the first "
+            f"all within {spread:.1%} of {fmt(level)} ({fmt(float(y[0]))} -> {fmt(float(y[-1]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence=_flat_evidence(y, level, spread, epoch_means=True),
+        explanation=(
+            "Each logged loss is the mean over one epoch, the first one included. The first "
+            "epoch's mean holds the loss of the untrained model: a model that learns "
+            "anything in it has a first mean clearly above the later ones, and keeps "
+            f"lowering them. Here all {y.size} lie within {spread:.1%}: the updates do not "
+            "change what the model predicts."
+        ),
+        prescription=(
+            "Check the predictions' class distribution (one class for every input?), the LR "
+            "(0, or far too low / high for the optimizer), the labels and that the loss is "
+            "computed from the model's outputs; then that the trained parameters are the "
+            "ones the optimizer holds."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _flat_after_first(run: Run, f: Series, p: Params) -> Hit | None:
+    """A short log from the start whose train losses after the first (3+) and whose
+    evals (3+) each lie within 1%: after the first log nothing moves (warning)."""
+    y = f.values[1:]
+    ev = run.get("eval_loss")
+    e = ev.finite().values if ev is not None else np.empty(0)
+    if y.size < p.after_first_points or e.size < p.after_first_evals:
+        return None
+    w = warmup(run)
+    if w is not None and not w.complete:
+        return None
+    ty, te = _spread(y), _spread(e)
+    if ty > p.after_first_spread or te > p.after_first_spread:
+        return None
+    return Hit(
+        title=(
+            f"Nothing moves after the first log: train loss {fmt(float(y[0]))} -> "
+            f"{fmt(float(y[-1]))} within {ty:.2%} over {y.size} logs, eval loss within "
+            f"{te:.2%} of {fmt(float(np.median(e)))} at {e.size} evals"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(f.values.size),
+            "first_loss": float(f.values[0]),
+            "start_loss": float(y[0]),
+            "end_loss": float(y[-1]),
+            "train_spread_rel": ty,
+            "eval_points": int(e.size),
+            "eval_level": float(np.median(e)),
+            "eval_spread_rel": te,
+        },
+        explanation=(
+            "Only the first log is higher (it averages the first steps); after it the train "
+            f"loss stays within {ty:.2%} and the held-out loss within {te:.2%}. A model that "
+            "learns lowers its train loss by more than that from one log to the next, and a "
+            "fine-tune keeps fitting its train set: the updates stopped changing the model "
+            "after the first steps (an LR far too high or too low, a collapsed output, labels "
+            "it cannot fit)."
+        ),
+        prescription=(
+            "Check the predictions' class distribution on a few batches (one class for all?), "
+            "then the LR (a full fine-tune of a pretrained encoder wants ~1e-5-5e-5), the "
+            "labels and that the loss is computed from the model's outputs."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _never_progressed(f: Series, stalled: Finding) -> Hit:
+    ev = stalled.evidence
+    return Hit(
+        title=(
+            f"No progress over the whole run: eval loss flat at {fmt(ev['eval_level'])} at "
+            f"{ev['eval_points']} evals, train loss {fmt(ev['train_start'])} -> "
+            f"{fmt(ev['train_end'])}"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "eval_level": ev["eval_level"],
+            "eval_points": ev["eval_points"],
+            "start_loss": ev["train_start"],
+            "end_loss": ev["train_end"],
+            "window_frac": ev["window_frac"],
+            "from_first_eval": ev.get("from_first_eval", False),
+        },
+        explanation=(
+            "From the first eval to the last neither the held-out loss nor the training loss "
+            "moved beyond its noise: whatever the run learned, it learned none of it after the "
+            "first logged point. The optimizer is not moving the model usefully."
+        ),
+        prescription=(
+            "Check the logged LR (0? never warmed up? far too low for the regime?), the "
+            "trainable-parameter count and the gradient norm; for a fine-tune, check that the "
+            "data is not what the model already predicts (eval loss flat from the start)."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _mostly_down(y: np.ndarray) -> bool:
+    """At least two thirds of the consecutive changes are decreases."""
+    d = np.diff(y)
+    return d.size > 0 and float((d < 0).mean()) >= 2 / 3

@@ -1,0 +1,144 @@
+"""RL returns under the names hand-written training loops print them: Udacity DRLND's
+"Episode N<TAB>Average Score: X" (an episode's score is its return), tf2rl's "Return:",
+the keras.io DQN example's "running reward". Near misses: a score beside a loss, or with
+no episode count, stays a task metric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from traindoc.readers import load_run
+
+
+def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n")
+    return p
+
+
+def test_drlnd_average_score_per_episode_is_the_reward(tmp_path: Path) -> None:
+    lines = [f"Episode {100 * (i + 1)}\tAverage Score: {0.5 + 0.4 * i:.2f}" for i in range(12)]
+    run = load_run(_write(tmp_path, "drlnd.txt", lines))
+    r = run.get("reward")
+    assert r is not None and len(r) == 12
+    assert abs(float(r.values[-1]) - 4.9) < 1e-9
+    assert run.fact("task") == "rl"
+
+
+def test_drlnd_prefers_the_average_over_the_last_episodes_score(tmp_path: Path) -> None:
+    lines = [
+        f"Episode {i + 1}\tAverage Score: {0.1 * i:.2f}\tScore: {3.0 if i % 2 else 0.0:.2f}"
+        for i in range(10)
+    ]
+    r = load_run(_write(tmp_path, "drlnd2.txt", lines)).get("reward")
+    assert r is not None and abs(float(r.values[-1]) - 0.9) < 1e-9
+
+
+def test_near_miss_score_beside_a_loss_is_no_reward(tmp_path: Path) -> None:
+    lines = [
+        f"Epoch {i + 1} loss: {2.0 - 0.1 * i:.3f} score: {0.5 + 0.02 * i:.3f}" for i in range(8)
+    ]
+    run = load_run(_write(tmp_path, "cls.txt", lines))
+    assert run.get("reward") is None
+
+
+def test_near_miss_score_without_an_episode_count_is_no_reward(tmp_path: Path) -> None:
+    lines = [f"step {10 * (i + 1)} average score: {0.5 + 0.02 * i:.3f}" for i in range(8)]
+    assert load_run(_write(tmp_path, "steps.txt", lines)).get("reward") is None
+
+
+def test_keras_dqn_running_reward_is_the_reward(tmp_path: Path) -> None:
+    lines = [
+        f"running reward: {0.3 + 0.01 * i:.2f} at episode {300 * i}, frame count {10000 * (i + 1)}"
+        for i in range(6)
+    ]
+    r = load_run(_write(tmp_path, "keras.txt", lines)).get("reward")
+    assert r is not None and len(r) == 6
+
+
+def _dopamine_lines(prefix: bool) -> list[str]:
+    head = "I1204 10:00:00.000000 140212 run_experiment.py:{}] " if prefix else ""
+    out = []
+    for i in range(6):
+        out += [
+            head.format(603) + f"Starting iteration {i}",
+            head.format(507) + f"Average undiscounted return per training episode: {-20.5 + i:.2f}",
+            head.format(509) + "Average training steps per second: 411.28",
+            head.format(538) + f"Average undiscounted return per evaluation episode: {-20 + i:.2f}",
+        ]
+    return out
+
+
+def test_dopamine_runner_returns_per_iteration(tmp_path: Path) -> None:
+    # dopamine/discrete_domains/run_experiment.py's absl log, one iteration per block
+    for prefix in (True, False):  # as logged, and pasted with the absl prefixes cut off
+        run = load_run(_write(tmp_path, f"dopamine_{prefix}.txt", _dopamine_lines(prefix)))
+        r, ev = run.get("reward"), run.get("eval_reward")
+        assert r is not None and list(r.steps) == [0, 1, 2, 3, 4, 5]
+        assert abs(float(r.values[-1]) - (-15.5)) < 1e-9
+        assert ev is not None and len(ev) == 6
+
+
+def test_near_miss_dopamine_steps_per_second_is_no_reward(tmp_path: Path) -> None:
+    # the runner's throughput line between the two returns is not a return
+    run = load_run(_write(tmp_path, "dopamine_tp.txt", _dopamine_lines(True)))
+    r = run.get("reward")
+    assert r is not None and float(r.values.max()) < 0
+
+
+def test_sb3_eval_callback_lines_are_numbered_by_their_timesteps(tmp_path: Path) -> None:
+    # SB3's EvalCallback (verbose=1): one line per evaluation, then the episode length
+    lines = []
+    for i in range(6):
+        lines += [
+            f"Eval num_timesteps={(i + 1) * 10000}, episode_reward={-200.0 + i:.2f} +/- 1.50",
+            "Episode length: 200.00 +/- 0.00",
+        ]
+    r = load_run(_write(tmp_path, "eval_cb.txt", lines)).get("reward")
+    assert r is not None and list(r.steps) == [10000 * (i + 1) for i in range(6)]
+    assert list(r.values) == [-200.0 + i for i in range(6)]
+
+
+def test_near_miss_eval_lines_beside_sb3_tables_keep_the_training_return(tmp_path: Path) -> None:
+    lines = []
+    for i in range(8):
+        ts = (i + 1) * 2048
+        lines += [
+            "-----------------------------------------",
+            "| rollout/                |             |",
+            "|    ep_len_mean          | 200         |",
+            f"|    ep_rew_mean          | {-200 + i:<11} |",
+            "| time/                   |             |",
+            f"|    total_timesteps      | {ts:<11} |",
+            "-----------------------------------------",
+        ]
+        if i % 2:
+            lines.append(f"Eval num_timesteps={ts}, episode_reward={-150 + i:.2f} +/- 0.00")
+    run = load_run(_write(tmp_path, "mix.txt", lines))
+    r = run.get("reward")
+    assert r is not None and len(r) == 8 and float(r.values.max()) < -190
+
+
+def test_baselines_deepq_table_with_phrase_keys(tmp_path: Path) -> None:
+    # OpenAI baselines deepq's logger.record_tabular (rl-baselines-zoo issue #49's paste)
+    lines = []
+    for i in range(5):
+        lines += [
+            "--------------------------------------",
+            "| % time spent exploring  | 1        |",
+            f"| episodes                | {56300 + 100 * i:<8} |",
+            f"| mean 100 episode reward | {8.9 - 0.1 * i:<8.1f} |",
+            f"| steps                   | {9940866 + 26000 * i:<8} |",
+            "--------------------------------------",
+        ]
+    run = load_run(_write(tmp_path, "deepq.txt", lines))
+    r = run.get("reward")
+    assert r is not None and list(r.steps) == [9940866 + 26000 * i for i in range(5)]
+    assert abs(float(r.values[0]) - 8.9) < 1e-9
+    assert not any("exploring" in n for n in run.series)  # the epsilon schedule, no metric
+
+
+def test_near_miss_phrase_rows_without_the_dashes_are_no_table(tmp_path: Path) -> None:
+    lines = ["| mean 100 episode reward | 8.9 |", "| steps | 100 |"] * 3 + ["loss: 1.0"] * 3
+    run = load_run(_write(tmp_path, "md.txt", lines))
+    assert run.get("reward") is None
