@@ -73,7 +73,12 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
             source, others = file_source, []
     except PermissionError as exc:
         raise ReadError(path, f"permission denied: {exc.filename or path}") from None
-    runs = console.read_all(source.path) if source.kind == "console" else [_read(source)]
+    if source.kind == "console":
+        runs = console.read_all(source.path)
+    elif source.kind == "lightning":
+        runs = _read_all(source)
+    else:
+        runs = [_read(source)]
     if path.is_dir() and len(runs) == 1:  # the name the user knows the run by, not "version_0"
         runs = [replace(runs[0], name=path.resolve().name)]
     if source.kind != "console" and len(runs) == 1:
@@ -192,6 +197,16 @@ _READERS = {
     "wandb": "wandb",
     "mlflow": "mlflow",
 }
+
+
+def _read_all(source: Source) -> list[Run]:
+    """A CSV log's runs (Keras' CSVLogger appends a second fit() to the same file)."""
+    from traindoc.readers import lightning_csv
+
+    try:
+        return lightning_csv.read_all(source.path)
+    except PermissionError as exc:
+        raise ReadError(exc.filename or source.path, "permission denied") from None
 
 
 def _read(source: Source) -> Run:

@@ -11,6 +11,7 @@ concatenated versions); it is taken as the new header.
 from __future__ import annotations
 
 import csv
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,56 @@ def _env_steps(header: list[str], notes: Notes | None, path: Path) -> list[str]:
 
 
 def read(path: str | Path) -> Run:
+    return read_all(path)[-1]
+
+
+def read_all(path: str | Path) -> list[Run]:
+    """The file's runs: one, or one per fit() that Keras' CSVLogger(append=True) appended
+    to it (see `_appended`)."""
     path = Path(path)
     csv_path = path / "metrics.csv" if path.is_dir() else path
+    runs = [_read_rows(path, csv_path, rows) for rows in _appended(csv_path)]
+    if len(runs) < 2:
+        return runs
+    n = len(runs)
+    return [
+        Run(f"{r.name} [{i}/{n}]", r.series, r.facts, r.inputs, r.notes)
+        for i, r in enumerate(runs, 1)
+    ]
+
+
+# Keras' CSVLogger(append=True) writes its header only into a new file: a second fit()
+# adds its rows under the first's, its `epoch` counting from 0 again (or from its
+# initial_epoch). A file with an `epoch` column and no step column whose epoch goes back
+# holds one run per stretch; a file with a step column is one run (Lightning's step
+# orders it, and a step that goes back is a resume the columns report).
+def _appended(csv_path: Path) -> list[tuple[int, int] | None]:
+    try:
+        with csv_path.open(newline="", encoding="utf-8", errors="replace") as f:
+            reader = csv.reader(f)
+            header = [h.strip().lower() for h in next(reader, None) or []]
+            if "epoch" not in header or set(header) & set(STEP_KEYS):
+                return [None]
+            at = header.index("epoch")
+            cuts, last = [], None
+            for row in reader:
+                cell = to_float(row[at]) if len(row) == len(header) else None
+                if cell is None:
+                    continue
+                if last is not None and cell < last:
+                    cuts.append(reader.line_num)
+                last = cell
+    except (OSError, csv.Error):
+        return [None]
+    if not cuts:
+        return [None]
+    bounds = [2, *cuts, 1 << 62]
+    return list(pairwise(bounds))
+
+
+def _read_rows(path: Path, csv_path: Path, rows: tuple[int, int] | None) -> Run:
+    """The run of the file's data lines in [first, stop) (all of them for None)."""
+    first, stop = rows if rows is not None else (0, 1 << 62)
     notes = Notes()
     cols = Columns(str(csv_path), notes)
     try:
@@ -103,6 +152,8 @@ def read(path: str | Path) -> Run:
             where: list[int] = []
             for row in reader:
                 line = reader.line_num
+                if not first <= line < stop:
+                    continue
                 if row == header or ("step" in row and all(to_float(c) is None for c in row)):
                     header = row  # the header rewritten with new keys
                     continue

@@ -164,6 +164,30 @@ _YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
 _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
 
 
+# Kaldi's compute-wer: "%WER 20.47 [ 11780 / 57534, 1055 ins, 2275 del, 8450 sub ]" (its
+# sentence error rate "%SER 73.27 [ 1234 / 1684 ]"); icefall and k2 print the same with a
+# percent sign after the rate ("%WER 2.46% [1294 / 52576, 153 ins, 120 del, 1021 sub ]").
+# The bracket counts errors over reference words (sentences): no step of any kind. The
+# rate is a held-out decode's, in percent.
+_ERR_RATE = re.compile(
+    rb"%(WER|CER|SER)\s+(\d+(?:\.\d+)?)%?\s*\[\s*\d+\s*/\s*\d+\s*"
+    rb"(?:,\s*\d+\s*ins,\s*\d+\s*del,\s*\d+\s*sub\s*)?\]"
+)
+
+
+# Coqui TTS's trainer (and Mozilla TTS before it) prints each record as a block: a head
+# line, then one "     | > name: value" row per value. A training step's head is
+# "   --> TIME: ... -- STEP: k/N -- GLOBAL_STEP: g" (older: no TIME), its rows "name:
+# value  (running average)"; an evaluation ends with "  --> EVAL PERFORMANCE", whose rows
+# are the eval's averages "avg_name: value (change since the last eval)". An eval batch's
+# "   --> STEP: k" and the epoch's "--> TRAIN PERFORMACE" averages are not records.
+_COQUI_TRAIN = re.compile(rb"-->(?: TIME: [^\n]*?--)? STEP: \d+/\d+ -- GLOBAL_STEP: (\d+)")
+_COQUI_EVAL = re.compile(rb"^\s*-->\s*EVAL PERFORMANCE\s*$")
+_COQUI_OTHER = re.compile(rb"^\s*-->\s*(?:STEP: \d+\s*$|TRAIN PERFORMACE)")
+_COQUI_OPT0 = {"loss_0": "loss", "grad_norm_0": "grad_norm", "current_lr_0": "lr"}
+_COQUI_ROW = re.compile(rb"^\s*\| > ([^:|]{1,80}):\s*(\S+)(?:\s+\((\S+)\))?\s*$")
+
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -176,9 +200,16 @@ _GBDT_HEAD = re.compile(
     rb"^(?:\[\d\d:\d\d:\d\d\]\s+)?\[(\d{1,7})\]:?\s+"
     rb"(?=[^\s'\[\]]+'s |[A-Za-z_][\w.]{0,40}-[\w@.-]{1,60}:)"
 )
+# Cross-validation prints each metric's mean over the folds, then its standard deviation
+# across them: xgb.cv "[%d]\t%s-%s:%f+%f" (`train-logloss:0.528952+0.000417`), lgb.cv
+# "cv_agg's valid binary_logloss: 0.5 + 0.01" (the fold sets' aggregate, its split before
+# the metric: `train` or `valid`, none before LightGBM 4). The mean is the curve; the
+# deviation is no point of it.
+_NUM = rb"[-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)"
 _GBDT_PAIR = re.compile(
-    rb"\s*(?:([^\s'\[\]]+)'s ([\w@.:-]{1,60})|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
-    rb":\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
+    rb"\s*(?:([^\s'\[\]]+)'s ((?:(?:train|valid) )?[\w@.:-]{1,60})"
+    rb"|([A-Za-z_][\w.]{0,40})-([\w@.-]{1,60}))"
+    rb":\s*(" + _NUM + rb")(?: ?\+ ?" + _NUM + rb")?"
 )
 # CatBoost's verbose line: "600:\tlearn: 0.1498213\ttest: 0.1367448\tbest: 0.1366783 (566)\t
 # total: 28.9s\tremaining: 19.2s" (more eval sets: "test1: ..."). learn/test are its eval
@@ -221,6 +252,9 @@ class Layouts:
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
         self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
+        # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
+        self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
+        self._coqui_at = math.nan  # the GLOBAL_STEP of the last training block
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -233,6 +267,14 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if self._coqui is not None:
+            if (row := _COQUI_ROW.match(text)) is not None:
+                if (v := parse(row.group(2))) is not None:
+                    self._coqui[3].append((row.group(1).decode("utf-8", "replace").strip(), v))
+                return True
+            self.close_coqui()
+        if b"-->" in text and self._coqui_head(no, text):
+            return True
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
             return self._dopamine(no, text[m.end() :]) or self._caffe(no, text[m.end() :])
         if c in b"AS" and c and text.startswith(_DOPAMINE_BARE):
@@ -245,6 +287,12 @@ class Layouts:
         if c in b"[TV " and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
+            return True
+        if b"%" in text and (m := _ERR_RATE.search(text)) is not None:
+            v = parse(m.group(2))
+            if v is not None:
+                name = "eval_" + m.group(1).decode().lower()
+                self.log.add_loose(no, [(name, v)], math.nan, SRC_NONE, math.nan, is_eval=True)
             return True
         if c == b"-" and _DASHES.match(text):
             self._dash_at = no
@@ -280,6 +328,42 @@ class Layouts:
         self.close_table()
         self.close_block()
         self.close_outputs()
+        self.close_coqui()
+
+    # -- Coqui TTS ----------------------------------------------------------------------------
+    def _coqui_head(self, no: int, text: bytes) -> bool:
+        if (m := _COQUI_TRAIN.search(text)) is not None:
+            self._coqui_at = float(m.group(1))
+            self._coqui = (no, self._coqui_at, "train", [])
+        elif _COQUI_EVAL.match(text):
+            self._coqui = (no, self._coqui_at, "eval", [])
+        elif _COQUI_OTHER.match(text):
+            self._coqui = (no, math.nan, "skip", [])
+        else:
+            return False
+        return True
+
+    def close_coqui(self) -> None:
+        if self._coqui is None:
+            return
+        (no, step, what, rows), self._coqui = self._coqui, None
+        src = SRC_STEP if step == step else SRC_NONE
+        # `loss_{i}`, `grad_norm_{i}` and `current_lr_{i}` are the i-th optimizer's (a GAN:
+        # 0 the generator, 1 the discriminator); with one optimizer's loss printed, its
+        # total is the run's loss, its grad norm and LR the run's
+        keys = {k.removeprefix("avg_") for k, _ in rows}
+        if (
+            "loss_0" in keys
+            and "loss" not in keys
+            and not any(k.startswith("loss_") and k != "loss_0" for k in keys)
+        ):
+            rows = [(_COQUI_OPT0.get(k.removeprefix("avg_"), k), v) for k, v in rows]
+        if what == "train":
+            vals = [(n, v) for k, v in rows if (n := metric_name(k, "", ""))]
+            self.log.add_loose(no, vals, step, src, math.nan)
+        elif what == "eval":
+            vals = [(n, v) for k, v in rows if (n := _eval_name(k.removeprefix("avg_")))]
+            self.log.add_loose(no, vals, step, src, math.nan, is_eval=True)
 
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:
@@ -555,6 +639,9 @@ class Layouts:
             if m is None or (v := parse(m.group(5))) is None:
                 return False
             data, metric = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            split, _, bare = metric.rpartition(b" ")
+            if split:  # lgb.cv's "cv_agg's train l2": the folds' training data
+                data, metric = (b"train" if split == b"train" else data), bare
             pairs.append((data.decode(), metric.decode().lower(), v))
             at = m.end()
         train: list[tuple[str, float]] = []

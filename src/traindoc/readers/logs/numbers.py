@@ -27,6 +27,25 @@ NUM_SRC = (
     + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
     + rb"|(?:nanxxx|infxxx|-infxx)(?![A-Za-z_]))"
 )
+# ... but a counter glued to its name by a hyphen ("Epoch-12\tloss:11.5", STgram-MFN's
+# logger; "Iter-300") is that counter's value: not a name like `top-1`, and not inside a
+# path or a file name (`model_epoch-3.pth`, `/ckpt/Epoch-3/`).
+_GLUED = rb"(?<![\w/.\-])"
+NUM_SRC = (
+    rb"(?:"
+    + NUM_SRC
+    + rb"|(?:(?<="
+    + _GLUED
+    + rb"[Ee]poch-)|(?<="
+    + _GLUED
+    + rb"EPOCH-)|(?<="
+    + _GLUED
+    + rb"[Ii]ter-)|(?<="
+    + _GLUED
+    + rb"ITER-)|(?<="
+    + _GLUED
+    + rb"[Ii]teration-))\d+(?![\w.]))"
+)
 NUM = re.compile(NUM_SRC)
 # Splitting on a capturing group gives [text, number, text, number, ...]: one C pass.
 SPLIT = re.compile(b"(" + NUM_SRC + b")")

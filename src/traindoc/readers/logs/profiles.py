@@ -106,7 +106,40 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
         set(_ULTRALYTICS) - {"total"}
     ):
         return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
-    return _spacy(header)
+    return _xgb_cv(header) or _spacy(header)
+
+
+# xgb.cv's result, a pandas DataFrame printed: one row per boosting round (its index),
+# columns `{data}-{metric}-mean` and `-std` (`train-rmse-mean  train-rmse-std
+# test-rmse-mean  test-rmse-std`): the mean over the folds is the curve, the deviation
+# across them no point of it. The training data's first objective metric is the loss,
+# the held-out folds' its eval loss, as on the booster's own lines (layouts.py).
+_XGB_CV = re.compile(r"([A-Za-z_][\w.]*)-([\w@.-]+)-(mean|std)")
+_GBDT_OBJECTIVES = frozenset({"rmse", "mae", "logloss", "mlogloss", "rmsle", "mape", "mphe"})
+
+
+def is_xgb_cv(header: tuple[str, ...]) -> bool:
+    """The columns of xgb.cv's DataFrame (every one `{data}-{metric}-mean|std`)."""
+    return bool(header) and all(_XGB_CV.fullmatch(h.strip()) for h in header)
+
+
+def _xgb_cv(header: tuple[str, ...]) -> dict[str, str]:
+    if not is_xgb_cv(header):
+        return {}
+    cols = [_XGB_CV.fullmatch(h.strip()) for h in header]
+    out: dict[str, str] = {}
+    for h, m in zip(header, cols, strict=True):
+        assert m is not None
+        data, metric, stat = m.group(1).lower(), m.group(2).lower(), m.group(3)
+        train = data.startswith("train")
+        if stat == "std":
+            out[h] = ""  # no metric: the row keeps only the means
+            continue
+        name = ("loss" if train else "eval_loss") if metric in _GBDT_OBJECTIVES else metric
+        if name in out.values() or name == metric:
+            name = ("train_" if train else "eval_") + metric
+        out[h] = name
+    return out
 
 
 # spaCy's `spacy train` tables. v2: `Itn.  Dep Loss  NER Loss  UAS  NER P.  NER R.  NER F.

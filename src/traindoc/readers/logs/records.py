@@ -272,6 +272,11 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
         # "E104 iter[ 14/ 15] | ... | [step]  1574" counts 15 batches an epoch, while the
         # step is the run's 1574th (15 is no run length)
         total_group = totals.get(steps[0][2])
+    if total_group is None and epoch_total_group is not None and "inner_total" in roles:
+        # "Epoch [3/30][120/500]": the batch counter's total beside the epoch's is one
+        # epoch's batches (the plan is 30 x 500, steps._facts), or the run's steps where
+        # the counter climbs on across epochs
+        total_group = roles["inner_total"]
     for role in ("epoch", "inner", "inner_total"):
         if role in roles:
             add(role, roles[role])

@@ -738,6 +738,12 @@ def _fraction_fields(
     key: str, n: int, m: int, toks: list[_Tok], t: int, before: list[Field]
 ) -> list[Field]:
     base = _base_key(key).lower()
+    if base in _STEP_KEYS and any(f.role == "epoch_total" for f in before):
+        # "Epoch 0/7 itr 52/3489", "Epoch: [3/30] Iter: [120/500]": a counter with its
+        # total after the epoch's own count and total counts that epoch's batches (the
+        # plan is 7 x 3489); one that counts the run instead, climbing on across epochs,
+        # is told apart where the steps are resolved (steps._counts_the_run)
+        return [Field(n, key, "inner"), Field(m, key, "inner_total")]
     if base in _STEP_KEYS or base.endswith("max_steps"):
         return [Field(n, key, "step"), Field(m, key, "total")]
     if base in _EPOCH_KEYS:
@@ -817,6 +823,10 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             j = _prev(toks, j)
     sep = ""
     spaced_eq = False
+    if _is_punct(toks, j, "-") and j == t - 1 and j >= 1 and toks[j - 1].kind == "word":
+        # "Epoch-12": a counter glued to its name by a hyphen (numbers.py reads it as a
+        # value only after a counter's name)
+        sep, j = "-", j - 1
     if j >= 0 and toks[j].kind == "punct" and toks[j].text in ":=":
         sep = toks[j].text
         # " = " with a space on both sides: a logger's "Name Of Value = 1.2 | ..." clause
@@ -1295,11 +1305,20 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
             if all(set(c) <= set("-: =") for c in text.strip("| ").split("|")):
                 return Plan("other")  # a markdown |---|---| rule
     cols = [c.strip() for c in re.split(r"\s{2,}", text) if c.strip()]
-    if len(cols) >= 2 and _names_metrics(cols):
+    if len(cols) >= 2 and (_names_metrics(cols) or _xgb_cv_columns(cols)):
         return Plan("header", columns=tuple(cols), bounded=True)
     if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
         return Plan("header", columns=tuple(words))  # single-space header: segmented later
     return Plan("other", hint=hint)
+
+
+# xgb.cv's DataFrame columns (`train-rmse-mean  train-rmse-std  test-rmse-mean ...`):
+# names of metrics whatever the metric (profiles.py renames them)
+_XGB_CV_COLUMN = re.compile(r"[A-Za-z_][\w.]*-[\w@.-]+-(?:mean|std)")
+
+
+def _xgb_cv_columns(cols: list[str]) -> bool:
+    return all(_XGB_CV_COLUMN.fullmatch(c) for c in cols)
 
 
 def _names_metrics(cols: list[str], words_max: int = 3) -> bool:

@@ -61,6 +61,8 @@ _MAX_BAD = 100_000
 _DUMP = Plan("other")
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
+# A pandas DataFrame row: its integer index flush left, then the row's values.
+_INDEX_CELL = re.compile(rb"\d+ +[-+\d.]")
 _STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 # "key: value" lines with a word as value (YAML, argparse dumps): config, not metrics.
 _CONFIG_TEXT = re.compile(
@@ -846,6 +848,15 @@ class TextLog:
             if len(timed) == k:
                 header = tuple(h for h in header if h not in timed)
         cols = columns_for(header, len(cells))
+        if (
+            cols is None
+            and len(cells) == len(header) + 1
+            and _INDEX_CELL.match(text)
+            and profiles.is_xgb_cv(header)
+        ):
+            # xgb.cv's result printed as a pandas DataFrame: the row index, a first column
+            # whose header is blank, is the boosting round
+            cols = ("step", *header)
         if self._bounded and len(cells) < len(header) and header is self._header:
             cols = _aligned(text, [f.slot for f in cells], header, self._starts)
         if cols is None or (self._bounded and len(cells) != len(cols)):

@@ -240,12 +240,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "the run when it ended: far from converged"
         )
     yield Hit(
-        title=f"Peak LR {fmt(pk.value)} is {ratio:.0f}x below the ~{fmt(expected)} {what} needs",
+        title=f"Peak LR {fmt(pk.value)} is {_times(ratio)}x below the ~{fmt(expected)} {what} needs",
         step=int(loss.steps[0]) if loss is not None else None,
         end_step=int(loss.steps[-1]) if loss is not None else None,
         evidence=evidence,
         explanation=(
-            f"The {pk.source} peak LR {fmt(pk.value)} is {ratio:.0f}x below the usual "
+            f"The {pk.source} peak LR {fmt(pk.value)} is {_times(ratio)}x below the usual "
             f"{fmt(lo)}..{fmt(hi)} for {what}, {curve_note}. Updates this small barely move "
             "the weights: the run spends compute without learning."
         ),
@@ -341,3 +341,9 @@ def _warmed(run: Run) -> bool:
     """The run already warms up over 2% or more of its steps: a higher peak keeps it."""
     share = advice.warmup_share(run)
     return share is not None and share >= advice.WARMUP_LOW
+
+
+def _times(ratio: float) -> str:
+    """A ratio for a title: whole below 1e5, scientific past it (an LR that collapsed to
+    1e-111 is 1e+106x below, not a hundred-digit number)."""
+    return f"{ratio:.0f}" if ratio < 1e5 else fmt(ratio)
