@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,59 +11,31 @@ import numpy as np
 from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
-
-# The spread of the episode returns behind each mean return (ml-agents' Std of Reward).
-EPISODE_STD = "episode_reward_std"
-# tianshou's test line: the epoch of the best test return so far (#0 = before training).
-BEST_EPOCH = "eval_best_reward_epoch"
-# TRL's GRPO logs the share of prompt groups whose rewards all tie: 1.0 is
-# reward_std 0 in every group.
-ZERO_STD_FRACTION = "frac_reward_zero_std"
-# DPO's implicit reward margin: beta * (policy - reference) log-ratio of chosen over
-# rejected. Exactly 0 at every log: the policy never differs from the reference.
-DPO_MARGINS = "rewards/margins"
-# The share of completions cut at the length limit (TRL / ms-swift, verl).
-CLIPPED = ("completions/clipped_ratio", "response_length/clip_ratio")
-# A goal-conditioned agent's success rate (OpenAI baselines HER's test/ and train/
-# success_rate, SB3's eval/ and rollout/success_rate): its learning curve when no
-# return is logged. The deterministic test / eval rate first: the train rate mixes
-# in the exploration noise.
-SUCCESS = (
-    "test/success_rate",
-    "eval/success_rate",
-    "eval_success_rate",
-    "success_rate",
-    "rollout/success_rate",
-    "train/success_rate",
+from traindoc.rules.loss._rl_common import (
+    APPROX_KL,
+    BEST_EPOCH,
+    CLIP_FRACTION,
+    CLIPPED,
+    DPO_MARGINS,
+    EPISODE_STD,
+    NOT_TRAINING,
+    POLICY_ENTROPY,
+    SUCCESS,
+    ZERO_STD_FRACTION,
+    _at,
+    _longest_run,
+    _tail_run,
+    reward_spread,
 )
-
-# PPO's approx KL between the policy that collected the rollout and the updated one,
-# and the share of samples whose ratio was clipped, averaged over the epochs and
-# minibatches of an update (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer). Not
-# verl's actor/ppo_kl nor TRL GRPO's clip_ratio: with one update per rollout (their
-# default) those are on-policy and exactly 0 by construction.
-APPROX_KL = ("approx_kl", "train/approx_kl", "approxkl", "losses/approx_kl", "policy/approxkl_avg")
-CLIP_FRACTION = (
-    "clip_fraction",
-    "train/clip_fraction",
-    "clipfrac",
-    "losses/clipfrac",
-    "policy/clipfrac_avg",
+from traindoc.rules.loss._rl_llm import (
+    _advantage_spread,
+    _all_clipped,
+    _clipped_at,
+    _corroborated,
+    _dpo_no_margin,
+    _policy_frozen,
+    _task_reward_dead,
 )
-# The policy's entropy (SB3's entropy_loss is its negative; SB2's policy_entropy).
-POLICY_ENTROPY = (
-    "entropy",
-    "train/entropy_loss",
-    "policy_entropy",
-    "losses/entropy",
-    "policy/entropy_avg",
-)
-# Unity ml-agents' summary line ending in the trainer's status "Not Training." (an Event
-# whose value is the step the line prints).
-NOT_TRAINING = "rl-not-training"
-# A GRPO reward function that scores the task itself (TRL logs each under rewards/<fn>,
-# /mean from 0.17): open-r1's accuracy_reward, the GSM8K recipes' correctness_reward_func.
-_TASK_REWARD = re.compile(r"^rewards?/[^/]*(?:accura|correct)[^/]*(?:/mean)?$")
 
 
 @dataclass(frozen=True)
@@ -277,115 +248,6 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     k = max(1, v.size // 5)
     head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
     return tail - head >= p.flat_rel * max(abs(head), abs(tail), p.std_eps)
-
-
-def _dpo_no_margin(run: Run, p: Params, margins: Series) -> Iterator[Hit | NotJudged]:
-    """DPO whose implicit reward margin is exactly 0 at every log (3+): the policy and
-    the reference give every pair the same log-ratio, so the reference moves with the
-    policy (a deepcopy sharing its weights, the same adapter) or nothing is updated."""
-    m = margins.finite()
-    dead = bool(len(m)) and bool(np.all(np.abs(m.values) <= p.std_eps))
-    unscored = dead and _logps_zero(run, p, m.steps)
-    if len(m) < p.min_all_dead and not unscored:
-        yield too_few(DPO_MARGINS, len(m), p.min_all_dead)
-        return
-    if not dead:
-        return
-    s0, s1 = int(m.steps[0]), int(m.steps[-1])
-    yield Hit(
-        title=(
-            f"No preference signal for {len(m)} log point{'s' if len(m) > 1 else ''} (steps "
-            f"{s0}-{s1}): DPO's rewards/margins is exactly 0 at every one"
-            + (", and so are logps/chosen and logps/rejected" if unscored else "")
-        ),
-        step=s0,
-        end_step=s1,
-        evidence={
-            "signal": DPO_MARGINS + (" + logps 0" if unscored else ""),
-            "dead_points": len(m),
-            "dead_frac": 1.0,
-        },
-        explanation=(
-            "The margin is beta x how much more the policy than the reference prefers the "
-            "chosen answer over the rejected one. "
-            + (
-                "Here the summed log-probabilities of the chosen and rejected answers are "
-                "exactly 0 as well: a real answer's log-probability is below 0, so no "
-                "answer token was scored (all masked or truncated away). The margin, and "
-                "the gradient, are 0 whatever the model does; the loss stays at ln 2."
-                if unscored
-                else "It starts at 0 (the policy is the reference) and moves with the first "
-                "update; exactly 0 at every log means the reference is the policy itself, "
-                "or the policy is never updated. The loss then stays at ln 2 = 0.6931."
-            )
-        ),
-        prescription=(
-            "Inspect a collated batch: count the label positions that are not -100 for the "
-            "chosen and rejected answers (raise max_length / lower max_prompt_length, fix "
-            "the chat template's masking)."
-            if unscored
-            else "Load the reference model separately (from_pretrained again, or "
-            "ref_model=None with PEFT so the trainer disables the adapter), not as a "
-            "deepcopy or the same object; then check that the policy has trainable "
-            "parameters."
-        ),
-        severity=Severity.WARNING if len(m) < p.min_all_dead else None,
-    )
-
-
-def _logps_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
-    """DPO's summed log-probabilities of the chosen and rejected answers exactly 0 at
-    every one of `steps`: no answer token was scored. That makes a 0 margin certain at
-    any number of logs: it is the masking, not one early log before the first update."""
-    for name in ("logps/chosen", "logps/rejected"):
-        s = run.get(name)
-        if s is None or not len(s.finite()):
-            return False
-        at = _at(s.finite(), steps)
-        if not (np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps)):
-            return False
-    return True
-
-
-def reward_spread(run: Run) -> Series | None:
-    """max - min of the batch's rewards, from a `<reward>/max` and `<reward>/min` pair
-    (verl logs critic/score/max and /min but no std): 0 when every completion tied.
-    Without one, the advantages' pair (verl's critic/advantages): all advantages equal
-    is the same dead signal one step later."""
-    # the task score first (verl: critic/score; critic/rewards adds the KL penalty),
-    # then rewards, then advantages
-    names = sorted(run.series, key=lambda n: ("advantage" in n, "score" not in n))
-    for name in names:
-        hi = run.series[name]
-        if not name.endswith("/max") or not any(
-            w in name for w in ("score", "reward", "advantage")
-        ):
-            continue
-        lo = run.series.get(name[: -len("max")] + "min")
-        if lo is None or len(hi) != len(lo) or not np.array_equal(hi.steps, lo.steps):
-            continue
-        return Series.from_arrays(name[: -len("/max")] + "/spread", hi.steps, hi.values - lo.values)
-    return None
-
-
-def _at(s: Series, steps: np.ndarray) -> np.ndarray:
-    """Values of `s` at `steps` (the last logged value at or before each step)."""
-    i = np.searchsorted(s.steps, steps, side="right") - 1
-    out = np.full(steps.size, np.nan)
-    ok = i >= 0
-    out[ok] = s.values[i[ok]]
-    return out
-
-
-def _longest_run(mask: np.ndarray) -> tuple[int, int]:
-    """(start, length) of the longest run of True."""
-    if not mask.any():
-        return 0, 0
-    m = np.r_[False, mask, False].astype(np.int8)
-    d = np.diff(m)
-    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
-    k = int(np.argmax(ends - starts))
-    return int(starts[k]), int(ends[k] - starts[k])
 
 
 @rule(
@@ -841,195 +703,6 @@ def _success_flat(p: Params, rate: Series) -> Iterator[Hit | NotJudged]:
         return
     if (hit := _flat_reward(p, rate, rate=True)) is not None:
         yield hit
-
-
-def _corroborated(
-    run: Run,
-    p: Params,
-    steps: np.ndarray,
-    g: np.ndarray | None,
-    std: Series | None,
-    tied_groups: np.ndarray | None = None,
-) -> bool:
-    """At a log or two with no reward difference, a second signal dead at the same
-    logs: the grad norm exactly 0, or (verl) the advantages all equal besides the
-    scores. One tied batch can happen; a tie that leaves no gradient at all, or that
-    the advantages repeat, is what the whole pasted run looks like. When the dead
-    signal is the advantages themselves (every group tied while the scores differ),
-    the second one is verl's policy-gradient loss (`actor/pg_loss`) exactly 0."""
-    if g is not None and g.size and bool(np.all(np.abs(g) <= p.grad_eps)):
-        return True
-    if tied_groups is not None and tied_groups.any():
-        return _pg_loss_zero(run, p, steps)
-    adv = _advantage_spread(run)
-    if adv is None or std is None or std.name == adv.name:
-        return False
-    at = _at(adv, steps)
-    return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
-
-
-def _pg_loss_zero(run: Run, p: Params, steps: np.ndarray) -> bool:
-    """The policy-gradient part of the loss (verl's `actor/pg_loss`) is exactly 0 at
-    every one of `steps`: with every advantage 0 it cannot be anything else."""
-    for name, s in run.series.items():
-        if name.split("/")[-1] == "pg_loss" and len(s.finite()):
-            at = _at(s.finite(), steps)
-            return bool(np.all(np.isfinite(at)) and np.all(np.abs(at) <= p.std_eps))
-    return False
-
-
-def _advantage_spread(run: Run) -> Series | None:
-    """max - min of the advantages (verl's critic/advantages/max and /min)."""
-    for name, hi in run.series.items():
-        if name.endswith("/max") and "advantage" in name:
-            lo = run.series.get(name[: -len("max")] + "min")
-            if lo is not None and np.array_equal(hi.steps, lo.steps):
-                return Series.from_arrays(
-                    name[: -len("/max")] + "/spread", hi.steps, hi.values - lo.values
-                )
-    return None
-
-
-def _tail_run(mask: np.ndarray) -> int:
-    """How many of the last entries are True in a row."""
-    k = 0
-    for v in mask[::-1]:
-        if not v:
-            break
-        k += 1
-    return k
-
-
-def _clipped_at(run: Run, steps: np.ndarray) -> np.ndarray | None:
-    """The share of completions cut at the length limit at each of `steps`."""
-    for name in CLIPPED:
-        s = run.get(name)
-        if s is not None and len(s.finite()):
-            return _at(s.finite(), steps)
-    return None
-
-
-def _all_clipped(run: Run, p: Params) -> Series | None:
-    """The clipped-completion share, when it is ~1 at every log: every answer was cut."""
-    for name in CLIPPED:
-        s = run.get(name)
-        if s is not None and len(s.finite()) and bool(np.all(s.finite().values >= p.clipped_all)):
-            return s
-    return None
-
-
-def _first(run: Run, names: tuple[str, ...]) -> Series | None:
-    for name in names:
-        s = run.get(name)
-        if s is not None and len(s.finite()):
-            return s.finite()
-    return None
-
-
-def _policy_frozen(run: Run, p: Params) -> Hit | None:
-    """PPO whose policy never changes: the approx KL of every update ~0 (<= 1e-10) at
-    3+ logs, the clip fraction exactly 0 at each where it is logged, and the entropy
-    the same at every log where that is. The KL and the clip fraction compare the
-    updated policy with the one that collected the rollout; an update that moved it
-    makes both non-zero, and a policy that moves between rollouts changes its entropy.
-    An error when the entropy confirms it, else a warning (a single-minibatch,
-    single-epoch update also logs 0: its KL is taken before the step)."""
-    kl = _first(run, APPROX_KL)
-    if kl is None or len(kl) < p.min_all_dead:
-        return None
-    if not bool(np.all(np.abs(kl.values) <= p.kl_eps)):
-        return None
-    clip = _first(run, CLIP_FRACTION)
-    if clip is not None and not bool(np.all(clip.values == 0)):
-        return None
-    ent = _first(run, POLICY_ENTROPY)
-    still = None
-    if ent is not None and len(ent) >= 2:
-        e = ent.values
-        still = float(e.max() - e.min()) <= 1e-6 * max(1.0, float(np.abs(np.median(e))))
-        if not still:
-            return None  # the policy's entropy moved: it did change between rollouts
-    s0, s1 = int(kl.steps[0]), int(kl.steps[-1])
-    what = f"{kl.name} <= {p.kl_eps:g}" + (f", {clip.name} 0" if clip is not None else "")
-    if still:
-        assert ent is not None
-        what += f", {ent.name} {fmt(float(ent.values[0]))} throughout"
-    return Hit(
-        title=f"The policy never changes: {what} at all {len(kl)} logs (steps {s0}-{s1})",
-        step=s0,
-        end_step=s1,
-        evidence={
-            "signal": "policy frozen",
-            "approx_kl_max": float(np.max(np.abs(kl.values))),
-            "clip_fraction_max": float(np.max(clip.values)) if clip is not None else None,
-            "entropy_unchanged": still,
-            "points": len(kl),
-        },
-        explanation=(
-            "PPO logs how far each update moved the policy from the one that collected "
-            "the rollout: the approx KL and the share of clipped ratios. Both are 0 at "
-            "every log, so no update changed the policy"
-            + (
-                ", and its entropy is the same number at every log (the action "
-                "distribution is still the initial one)."
-                if still
-                else "."
-            )
-            + " The reward can only change through the environment, not through learning."
-        ),
-        prescription=(
-            "Check that the optimizer steps the policy's parameters (learning rate not 0, "
-            "the policy network's parameters in the optimizer and requiring grad), and that "
-            "the advantages are not all 0 (a constant reward, or advantages normalised away); "
-            "an update of one minibatch and one epoch also logs a KL of 0 (measured before "
-            "its step), so rule that out first."
-        ),
-        severity=None if still else Severity.WARNING,
-    )
-
-
-def _task_reward_dead(run: Run, p: Params) -> Hit | None:
-    """A GRPO task reward (a reward function named for accuracy / correctness) exactly 0
-    at each of 10+ logs while the run's reward is logged: not one completion was ever
-    right, so that function never made one completion better than another, and what
-    the policy learns comes from the other (format) rewards alone."""
-    for name, s in sorted(run.series.items()):
-        if not _TASK_REWARD.match(name):
-            continue
-        v = s.finite()
-        if len(v) < p.min_points or not bool(np.all(np.abs(v.values) <= p.std_eps)):
-            continue
-        s0, s1 = int(v.steps[0]), int(v.steps[-1])
-        total = run.get("reward")
-        rm = (
-            float(np.median(total.finite().values))
-            if total is not None and len(total.finite())
-            else None
-        )
-        return Hit(
-            title=(
-                f"The task reward never fires: {name} is 0 at every one of {len(v)} logs "
-                f"(steps {s0}-{s1})" + (f", while the total reward sits at {fmt(rm)}" if rm else "")
-            ),
-            step=s0,
-            end_step=s1,
-            evidence={"signal": f"{name} = 0", "dead_points": len(v), "reward_median": rm},
-            explanation=(
-                "GRPO learns from reward differences inside a group of completions. This "
-                "reward function gave 0 to every completion at every log: no answer was ever "
-                "scored right, so it never told a better completion from a worse one, and the "
-                "policy can only learn what the other reward functions (format, length) pay "
-                "for."
-            ),
-            prescription=(
-                "Score a few sampled completions with this reward function by hand: check the "
-                "answer extraction (tags, \\boxed{}, the dataset's solution column) and that "
-                "the task is within the model's reach (a few right answers per group); give "
-                "partial credit or start from an easier subset if none are."
-            ),
-            severity=Severity.WARNING,
-        )
-    return None
 
 
 def _never_beats_start(run: Run, p: Params) -> Hit | None:
