@@ -139,6 +139,9 @@ ALIASES: dict[str, Signal] = {
             "lr_0",  # ESPnet2 before optim0_lr0: the first param group's LR
             "parameters/learning_rate",  # a torch SummaryWriter's "Parameters/Learning Rate"
             "train_learning_rate",  # the Flax examples' clu writer: "[1000] ..., train_learning_rate=0.97"
+            # the LR in effect at this step: RLlib's learner stats ("cur_lr": 5e-05) and
+            # MindYOLO's step line ("loss: 9.6070, ..., cur_lr: 0.0788")
+            "cur_lr",
         ],
         Signal.LR,
     ),
@@ -345,7 +348,7 @@ STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
 # What a name measures, for the names that are not canonical signals.
 _TASK = re.compile(
     r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|map\w*|precision|recall|auc|"
-    r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|"
+    r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|hmean|"
     r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,

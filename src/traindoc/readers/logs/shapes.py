@@ -336,6 +336,8 @@ def _analyse(shape: str) -> Plan:
         return Plan("axis")
     if "epoch results: [train] " in shape and (m := _RESULTS.search(shape)):
         return _epoch_results(shape, m.end())
+    if _SWEEP_ROW.search(shape) and not _SWEEP_NOT.search(shape):
+        return Plan("summary")
     toks = tokens(shape)
     slots = [i for i, t in enumerate(toks) if t.kind in ("slot", "qslot")]
     words = [t.text for t in toks if t.kind == "word"]
@@ -453,6 +455,21 @@ def _analyse(shape: str) -> Plan:
 # A dict that is the value of an `optimizer` key is that optimizer's settings (a Keras
 # model card's "- optimizer: {'name': 'Adam', 'learning_rate': 5e-05, ...}"), not a record.
 _OPTIMIZER_DICT = re.compile(r"\s*['\"]?optimi[sz]er['\"]?\s*[:=]\s*\{")
+
+
+# One row of a score-threshold sweep: an evaluator that scores the predictions at several
+# confidence thresholds prints a row per threshold, all of one evaluation (mmocr's
+# hmean-iou: "thr 0.30, recall: 0.764, precision: 0.749, hmean: 0.757", then 0.40 ...
+# 0.90; mmocr 1.x: "prediction score threshold: 0.30, recall: ..."). Read as records the
+# rows of one step overwrite each other and the last, most extreme threshold (recall 0 at
+# thr 0.90) stands as the model's metric; the evaluator's own summary line
+# ("Epoch(val) [3][1000]  0_hmean-iou:hmean: 0.5988") is the point. A row names a
+# threshold with its value, then precision / recall / F-scores, and no loss or counter.
+_SWEEP_ROW = re.compile(
+    r"(?i)(?<![\w])(?:thr|thresh|threshold)\s*[:=]?\s*\x00\s*[,;|]?\s+.*?"
+    r"\b(?:recall|precision|hmean|f1|f-score|fscore)\b\s*[:=]"
+)
+_SWEEP_NOT = re.compile(r"(?i)\b(?:loss|epoch|iter|iteration|step|batch)\b")
 
 
 # ESPnet2's epoch summary: "(trainer:343) INFO: 3epoch results: [train] iter_time=..,
