@@ -160,8 +160,21 @@ _TIMM_PAIR = re.compile(rb"(Loss|Acc@1|Acc@5|LR):\s*(\S+)(?: \(\s*(\S+)\))?")
 _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
-_YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
+# (a segmentation or pose run's row goes on with a second P, R, mAP50, mAP50-95 group: its
+# Mask(...) or Pose(...) columns)
+_YOLO_ALL = re.compile(rb"^\s+all\s+(\S+)\s+(\S+)((?:\s+\S+){4}|(?:\s+\S+){8})\s*$")
 _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
+# The validation table's header over that row, as its val.py / validator prints it: YOLOv5's
+# ('%20s' + '%11s' * 6) % ('Class', 'Images', 'Labels', 'P', 'R', 'mAP@.5', 'mAP@.5:.95')
+# (later 'Instances', 'mAP50', 'mAP50-95'), ultralytics' ("%22s" + "%11s" * 6) % ("Class",
+# "Images", "Instances", "Box(P", "R", "mAP50", "mAP50-95)") with "Mask(P" / "Pose(P" ...
+# after it for a segmentation / pose model; the validation's tqdm bar may follow on the
+# line. Its values are the `all` row's: the header itself is understood, no record.
+_YOLO_HEAD = re.compile(
+    rb"^\s*Class\s+Images\s+(?:Labels|Instances|Targets)\s+(?:Box\()?P\s+R\s+mAP"
+    rb"(?:@\.5|50)\s+mAP(?:@\.5:\.95|50-95)\)?(?:\s+(Mask|Pose)\(P\s+R\s+mAP50\s+mAP50-95\))?"
+    rb"(?=\s*(?::|$))"
+)
 
 
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
@@ -220,6 +233,7 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._yolo_second = ""  # "mask" / "pose": the second group of a YOLO val header
         self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
 
     def offer(self, no: int, text: bytes) -> bool:
@@ -242,7 +256,7 @@ class Layouts:
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
-        if c in b"[TV " and c and self._summary(no, text):
+        if c in b"[TV C" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
             return True
@@ -384,7 +398,7 @@ class Layouts:
             return True
         if c == b"T":
             return self._timm(no, text)
-        if c == b" ":
+        if c in b" C":
             return self._yolo(no, text)
         return False
 
@@ -417,6 +431,9 @@ class Layouts:
 
     def _yolo(self, no: int, text: bytes) -> bool:
         log = self.log
+        if b"Class" in text[:40] and (m := _YOLO_HEAD.match(text)) is not None:
+            self._yolo_second = (m.group(1) or b"").decode().lower()
+            return True
         header = log._header
         if header is None or "gpu_mem" not in {h.lower() for h in header}:
             return False
@@ -425,10 +442,15 @@ class Layouts:
             return False  # the table's row: the reader's own
         if (m := _YOLO_ALL.match(text)) is None:
             return False
-        got = [parse(g) for g in m.groups()[2:]]
+        got = [parse(g) for g in m.group(3).split()]
+        names = list(_YOLO_EVAL)
+        if len(got) == 8:  # the second group: the masks' (or keypoints') own P, R, mAPs
+            if not self._yolo_second:
+                return False  # eight values under no header that names them
+            names += [f"eval_{self._yolo_second}_{n[5:]}" for n in _YOLO_EVAL]
         ep = self._at[1]
         if ep == ep and all(v is not None for v in got):
-            vals = [(n, v) for n, v in zip(_YOLO_EVAL, got, strict=True) if v is not None]
+            vals = [(n, v) for n, v in zip(names, got, strict=True) if v is not None]
             log.add_loose(no, vals, ep, SRC_EPOCH_ONLY, ep, is_eval=True)
         return True
 
