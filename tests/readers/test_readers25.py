@@ -114,3 +114,105 @@ def test_near_miss_a_sentence_about_classes_is_no_header(tmp_path: Path) -> None
     body = _V5 + "Class Images Labels P R mAP@.5 look wrong to me, mAP is 0.2 lower than before\n"
     run = one_log(tmp_path, body)
     assert _misread(run) == 1
+
+
+# pycocotools' COCOeval.summarize() block, as torchvision's detection reference prints it
+# after an epoch: PyTorch's "TorchVision Object Detection Finetuning Tutorial" output, in
+# a public translation of the tutorial (verbatim, its indentation kept)
+_AP = "     Average Precision  (AP) @[ IoU={} | area={} | maxDets=100 ] = {}\n"
+_AR = "     Average Recall     (AR) @[ IoU=0.50:0.95 | area={} | maxDets={} ] = {}\n"
+
+
+def _block(kind: str, ap: list[str], ar: list[str]) -> str:
+    ious = ["0.50:0.95", "0.50     ", "0.75     "] + ["0.50:0.95"] * 3
+    areas = ["   all"] * 3 + [" small", "medium", " large"]
+    ar_at = [("   all", "  1"), ("   all", " 10"), ("   all", "100")]
+    ar_at += [(" small", "100"), ("medium", "100"), (" large", "100")]
+    return (
+        f"    IoU metric: {kind}\n"
+        + "".join(_AP.format(i, a, v) for i, a, v in zip(ious, areas, ap, strict=True))
+        + "".join(_AR.format(a, d, v) for (a, d), v in zip(ar_at, ar, strict=True))
+    )
+
+
+_TV = (
+    "    Epoch: [0]  [50/60]  eta: 0:00:03  lr: 0.004323  loss: 0.3237 (0.6703)  "
+    "loss_classifier: 0.0474 (0.1731)  loss_box_reg: 0.1109 (0.1561)  loss_mask: 0.1658 "
+    "(0.3201)  loss_objectness: 0.0015 (0.0093)  loss_rpn_box_reg: 0.0093 (0.0116)  time: "
+    "0.3379  data: 0.0043  max mem: 5081\n"
+    "    Epoch: [0]  [59/60]  eta: 0:00:00  lr: 0.005000  loss: 0.2540 (0.6082)  "
+    "loss_classifier: 0.0309 (0.1526)  loss_box_reg: 0.0463 (0.1405)  loss_mask: 0.1568 "
+    "(0.2945)  loss_objectness: 0.0012 (0.0083)  loss_rpn_box_reg: 0.0093 (0.0123)  time: "
+    "0.3489  data: 0.0042  max mem: 5081\n"
+    "    Epoch: [0] Total time: 0:00:21 (0.3570 s / it)\n"
+    "    Accumulating evaluation results...\n"
+    "    DONE (t=0.01s).\n"
+    + _block(
+        "bbox",
+        ["0.606", "0.984", "0.780", "0.313", "0.582", "0.612"],
+        ["0.270", "0.672", "0.672", "0.650", "0.755", "0.664"],
+    )
+    + _block(
+        "segm",
+        ["0.704", "0.979", "0.871", "0.325", "0.488", "0.727"],
+        ["0.316", "0.748", "0.749", "0.650", "0.673", "0.758"],
+    )
+)
+
+
+def test_coco_summary_is_the_eval_of_the_epoch_before_it(tmp_path: Path) -> None:
+    # before: 24 lines naming a metric not understood, no eval metric read
+    run = one_log(tmp_path, _TV)
+    assert _misread(run) == 0
+    assert _vals(run, "eval_map50_95") == [0.606]
+    assert _vals(run, "eval_map50") == [0.984]
+    assert _vals(run, "eval_mask_map50_95") == [0.704]
+    assert run.get("eval_map50_95").steps[0] == run.get("loss").steps[-1]
+
+
+def test_coco_summary_skips_empty_areas(tmp_path: Path) -> None:
+    # -1.000 marks an area with no objects (DETR on a small set): no value, and the all-area
+    # AP is still read
+    body = _TV.replace(
+        "area=   all | maxDets=100 ] = 0.606", "area=   all | maxDets=100 ] = -1.000"
+    )
+    run = one_log(tmp_path, body)
+    assert "eval_map50_95" not in run.series
+    assert _vals(run, "eval_map50") == [0.984]
+
+
+# tests/real/healthy_mmdet2_mask_rcnn_balloon_100ep_bbox_map_0p006_to_0p775_log_and_json
+# (mmdetection 2.x, verbatim): its CocoMetric logs the same numbers on the val line after
+# the block, numbered there
+_MMDET = (
+    "2023-02-08 11:23:14,825 - mmdet - INFO - Evaluating bbox...\n"
+    "2023-02-08 11:23:15,005 - mmdet - INFO - \n"
+    " Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.006\n"
+    " Average Precision  (AP) @[ IoU=0.50      | area=   all | maxDets=1000 ] = 0.014\n"
+    " Average Precision  (AP) @[ IoU=0.75      | area=   all | maxDets=1000 ] = 0.004\n"
+    " Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=1000 ] = 0.061\n"
+    " Average Precision  (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=1000 ] = 0.008\n"
+    " Average Precision  (AP) @[ IoU=0.50:0.95 | area= large | maxDets=1000 ] = 0.005\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.248\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=300 ] = 0.248\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=1000 ] = 0.248\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=1000 ] = 0.300\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area=medium | maxDets=1000 ] = 0.267\n"
+    " Average Recall     (AR) @[ IoU=0.50:0.95 | area= large | maxDets=1000 ] = 0.239\n"
+    "\n"
+    "2023-02-08 11:23:15,430 - mmdet - INFO - Now best checkpoint is saved as "
+    "best_bbox_mAP_epoch_1.pth.\n"
+    "2023-02-08 11:23:15,432 - mmdet - INFO - Best bbox_mAP is 0.0057 at 1 epoch.\n"
+    "2023-02-08 11:23:15,432 - mmdet - INFO - Exp name: "
+    "mask_rcnn_r50_caffe_fpn_mstrain-poly_1x_balloon.py\n"
+    "2023-02-08 11:23:15,432 - mmdet - INFO - Epoch(val) [1][13]\tbbox_mAP: 0.0057, "
+    "bbox_mAP_50: 0.0139, bbox_mAP_75: 0.0041, bbox_mAP_s: 0.0606, bbox_mAP_m: 0.0080, "
+    "bbox_mAP_l: 0.0054, bbox_mAP_copypaste: 0.0057 0.0139 0.0041 0.0606 0.0080 0.0054\n"
+)
+
+
+def test_near_miss_mmdetection_block_is_read_once_from_its_val_line(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _MMDET)
+    assert _misread(run) == 0
+    assert "eval_map50_95" not in run.series
+    assert _vals(run, "eval_bbox_map") == [0.0057]

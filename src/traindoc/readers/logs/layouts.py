@@ -177,6 +177,27 @@ _YOLO_HEAD = re.compile(
 )
 
 
+# pycocotools' COCOeval.summarize(), which detectron2, mmdetection, torchvision's detection
+# references, DETR and YOLOX print after each evaluation: twelve lines (ten for keypoints)
+# ' {:<18} {} @[ IoU={:<9} | area={:>6s} | maxDets={:>3d} ] = {:0.3f}', the title "Average
+# Precision" or "Average Recall" and (AP) or (AR). The first, AP at IoU=0.50:0.95 over all
+# areas, is the COCO mAP; AP at IoU=0.50 and 0.75 its two other headline values. The
+# per-area APs and the recalls are understood and not kept; -1 marks an empty area.
+# The block is one eval record, numbered like the train record before it; the iou type
+# pycocotools printed before it ("Evaluate annotation type *segm*", torchvision's "IoU
+# metric: segm") names a mask or keypoint block. mmdetection's CocoMetric announces it
+# as "Evaluating segm..." and logs the same values on its val line right after the block
+# ("Epoch(val) [1][13] bbox_mAP: 0.0057, bbox_mAP_50: ..."), numbered there: its block is
+# understood and not read twice.
+_COCO = re.compile(
+    rb"^\s*Average (?:Precision|Recall)\s+\((AP|AR)\) @\[ IoU=([\d.:]+)\s*\| area=\s*(\w+)"
+    rb" \| maxDets=\s*\d+ \] = (-?[\d.]+)\s*$"
+)
+_COCO_TYPE = re.compile(rb"(?:annotation type \*|Evaluating |IoU metric: )(bbox|segm|keypoints)\b")
+_COCO_KEYS = {b"0.50:0.95": "map50_95", b"0.50": "map50", b"0.75": "map75"}
+_COCO_PREFIX = {b"bbox": "eval_", b"segm": "eval_mask_", b"keypoints": "eval_pose_"}
+
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -233,12 +254,26 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
+        self._coco_at = 0  # its first line
+        self._coco_type = b"bbox"  # the iou type pycocotools last named
+        self._coco_mmdet = False  # ... named by mmdetection, which logs the values itself
         self._yolo_second = ""  # "mask" / "pose": the second group of a YOLO val header
         self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
         c = text[:1]
+        if self._coco is not None:
+            if (m := _COCO.match(text)) is not None:
+                return self._coco_line(m)
+            self.close_coco()
+        if c in b" A" and c and (m := _COCO.match(text)) is not None:
+            self._coco, self._coco_at = [], no
+            return self._coco_line(m)
+        if (b"valuat" in text or b"IoU metric: " in text) and (t := _COCO_TYPE.search(text)):
+            self._coco_type = t.group(1)
+            self._coco_mmdet = t.group(0).startswith(b"Evaluating ")
         if self._table is not None:
             if c == b"|" and self._table_row(text):
                 return True
@@ -291,9 +326,30 @@ class Layouts:
         return c in b"Rv" and bool(_DARKNET_REGION.match(text))
 
     def close(self) -> None:
+        self.close_coco()
         self.close_table()
         self.close_block()
         self.close_outputs()
+
+    # -- COCOeval summary ---------------------------------------------------------------------
+    def _coco_line(self, m: re.Match) -> bool:
+        assert self._coco is not None
+        kind, iou, area, raw = m.groups()
+        key = _COCO_KEYS.get(iou)
+        v = parse(raw)
+        if self._coco_mmdet:
+            return True
+        if kind == b"AP" and area == b"all" and key and v is not None and v >= 0:
+            name = _COCO_PREFIX[self._coco_type] + key
+            if all(n != name for n, _ in self._coco):
+                self._coco.append((name, v))
+        return True
+
+    def close_coco(self) -> None:
+        if self._coco is None:
+            return
+        vals, self._coco = self._coco, None
+        self.log.add_loose(self._coco_at, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
 
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:
