@@ -216,3 +216,34 @@ def test_near_miss_mmdetection_block_is_read_once_from_its_val_line(tmp_path: Pa
     assert _misread(run) == 0
     assert "eval_map50_95" not in run.series
     assert _vals(run, "eval_bbox_map") == [0.0057]
+
+
+# tests/real/healthy_mmpretrain1_resnet_fruit_10ep_top1_76p6_to_92 (mmengine, verbatim)
+_MMENGINE = (
+    "2023/06/07 02:02:52 - mmengine - INFO - Epoch(val) [1][137/137]    accuracy/top1: 76.6400  "
+    "data_time: 0.0663  time: 0.1510\n"
+    "2023/06/07 02:02:53 - mmengine - INFO - The best checkpoint with 76.6400 accuracy/top1 at "
+    "1 epoch is saved to best_accuracy_top1_epoch_1.pth.\n"
+    "2023/06/07 02:03:12 - mmengine - INFO - Epoch(train)  [2][100/137]  lr: 1.0000e-02  eta: "
+    "0:03:25  time: 0.1362  data_time: 0.0134  memory: 1637  loss: 1.1952\n"
+    "2023/06/07 02:03:42 - mmengine - INFO - The previous best checkpoint "
+    "/content/mmpretrain/outputs/best_accuracy_top1_epoch_1.pth is removed\n"
+    "2023/06/07 02:03:43 - mmengine - INFO - The best checkpoint with 80.0457 accuracy/top1 at "
+    "2 epoch is saved to best_accuracy_top1_epoch_2.pth.\n"
+)
+
+
+def test_best_checkpoint_notices_are_understood(tmp_path: Path) -> None:
+    # before: each notice counted as a line naming a metric not understood; its score is
+    # the val line's, read there
+    run = one_log(tmp_path, _MMENGINE)
+    assert _misread(run) == 0
+    assert _vals(run, "eval_accuracy/top1") == [76.64]
+
+
+def test_near_miss_a_notice_cut_short_still_counts(tmp_path: Path) -> None:
+    # the notice cut short by a paste, before it says what was saved: no hook's message
+    # the reader can vouch for, so it still counts
+    body = _MMENGINE.replace(" is saved to best_accuracy_top1_epoch_2.pth.", "")
+    run = one_log(tmp_path, body)
+    assert _misread(run) == 1
