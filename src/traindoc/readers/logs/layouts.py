@@ -160,8 +160,42 @@ _TIMM_PAIR = re.compile(rb"(Loss|Acc@1|Acc@5|LR):\s*(\S+)(?: \(\s*(\S+)\))?")
 _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
-_YOLO_ALL = re.compile(rb"^\s+all" + rb"\s+(\S+)" * 6 + rb"\s*$")
+# (a segmentation or pose run's row goes on with a second P, R, mAP50, mAP50-95 group: its
+# Mask(...) or Pose(...) columns)
+_YOLO_ALL = re.compile(rb"^\s+all\s+(\S+)\s+(\S+)((?:\s+\S+){4}|(?:\s+\S+){8})\s*$")
 _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
+# The validation table's header over that row, as its val.py / validator prints it: YOLOv5's
+# ('%20s' + '%11s' * 6) % ('Class', 'Images', 'Labels', 'P', 'R', 'mAP@.5', 'mAP@.5:.95')
+# (later 'Instances', 'mAP50', 'mAP50-95'), ultralytics' ("%22s" + "%11s" * 6) % ("Class",
+# "Images", "Instances", "Box(P", "R", "mAP50", "mAP50-95)") with "Mask(P" / "Pose(P" ...
+# after it for a segmentation / pose model; the validation's tqdm bar may follow on the
+# line. Its values are the `all` row's: the header itself is understood, no record.
+_YOLO_HEAD = re.compile(
+    rb"^\s*Class\s+Images\s+(?:Labels|Instances|Targets)\s+(?:Box\()?P\s+R\s+mAP"
+    rb"(?:@\.5|50)\s+mAP(?:@\.5:\.95|50-95)\)?(?:\s+(Mask|Pose)\(P\s+R\s+mAP50\s+mAP50-95\))?"
+    rb"(?=\s*(?::|$))"
+)
+
+
+# pycocotools' COCOeval.summarize(), which detectron2, mmdetection, torchvision's detection
+# references, DETR and YOLOX print after each evaluation: twelve lines (ten for keypoints)
+# ' {:<18} {} @[ IoU={:<9} | area={:>6s} | maxDets={:>3d} ] = {:0.3f}', the title "Average
+# Precision" or "Average Recall" and (AP) or (AR). The first, AP at IoU=0.50:0.95 over all
+# areas, is the COCO mAP; AP at IoU=0.50 and 0.75 its two other headline values. The
+# per-area APs and the recalls are understood and not kept; -1 marks an empty area.
+# The block is one eval record, numbered like the train record before it; the iou type
+# pycocotools printed before it ("Evaluate annotation type *segm*", torchvision's "IoU
+# metric: segm") names a mask or keypoint block. mmdetection's CocoMetric announces it
+# as "Evaluating segm..." and logs the same values on its val line right after the block
+# ("Epoch(val) [1][13] bbox_mAP: 0.0057, bbox_mAP_50: ..."), numbered there: its block is
+# understood and not read twice.
+_COCO = re.compile(
+    rb"^\s*Average (?:Precision|Recall)\s+\((AP|AR)\) @\[ IoU=([\d.:]+)\s*\| area=\s*(\w+)"
+    rb" \| maxDets=\s*\d+ \] = (-?[\d.]+)\s*$"
+)
+_COCO_TYPE = re.compile(rb"(?:annotation type \*|Evaluating |IoU metric: )(bbox|segm|keypoints)\b")
+_COCO_KEYS = {b"0.50:0.95": "map50_95", b"0.50": "map50", b"0.75": "map75"}
+_COCO_PREFIX = {b"bbox": "eval_", b"segm": "eval_mask_", b"keypoints": "eval_pose_"}
 
 
 # Kaldi's compute-wer: "%WER 20.47 [ 11780 / 57534, 1055 ins, 2275 del, 8450 sub ]" (its
@@ -251,6 +285,11 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
+        self._coco_at = 0  # its first line
+        self._coco_type = b"bbox"  # the iou type pycocotools last named
+        self._coco_mmdet = False  # ... named by mmdetection, which logs the values itself
+        self._yolo_second = ""  # "mask" / "pose": the second group of a YOLO val header
         self._cat_score = False  # CatBoost's metric is a score (its best above a test value)
         # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
         self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
@@ -259,6 +298,16 @@ class Layouts:
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
         c = text[:1]
+        if self._coco is not None:
+            if (m := _COCO.match(text)) is not None:
+                return self._coco_line(m)
+            self.close_coco()
+        if c in b" A" and c and (m := _COCO.match(text)) is not None:
+            self._coco, self._coco_at = [], no
+            return self._coco_line(m)
+        if (b"valuat" in text or b"IoU metric: " in text) and (t := _COCO_TYPE.search(text)):
+            self._coco_type = t.group(1)
+            self._coco_mmdet = t.group(0).startswith(b"Evaluating ")
         if self._table is not None:
             if c == b"|" and self._table_row(text):
                 return True
@@ -284,7 +333,7 @@ class Layouts:
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
-        if c in b"[TV " and c and self._summary(no, text):
+        if c in b"[TV C" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
             return True
@@ -325,6 +374,7 @@ class Layouts:
         return c in b"Rv" and bool(_DARKNET_REGION.match(text))
 
     def close(self) -> None:
+        self.close_coco()
         self.close_table()
         self.close_block()
         self.close_outputs()
@@ -364,6 +414,26 @@ class Layouts:
         elif what == "eval":
             vals = [(n, v) for k, v in rows if (n := _eval_name(k.removeprefix("avg_")))]
             self.log.add_loose(no, vals, step, src, math.nan, is_eval=True)
+
+    # -- COCOeval summary ---------------------------------------------------------------------
+    def _coco_line(self, m: re.Match) -> bool:
+        assert self._coco is not None
+        kind, iou, area, raw = m.groups()
+        key = _COCO_KEYS.get(iou)
+        v = parse(raw)
+        if self._coco_mmdet:
+            return True
+        if kind == b"AP" and area == b"all" and key and v is not None and v >= 0:
+            name = _COCO_PREFIX[self._coco_type] + key
+            if all(n != name for n, _ in self._coco):
+                self._coco.append((name, v))
+        return True
+
+    def close_coco(self) -> None:
+        if self._coco is None:
+            return
+        vals, self._coco = self._coco, None
+        self.log.add_loose(self._coco_at, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
 
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:
@@ -468,7 +538,7 @@ class Layouts:
             return True
         if c == b"T":
             return self._timm(no, text)
-        if c == b" ":
+        if c in b" C":
             return self._yolo(no, text)
         return False
 
@@ -501,6 +571,9 @@ class Layouts:
 
     def _yolo(self, no: int, text: bytes) -> bool:
         log = self.log
+        if b"Class" in text[:40] and (m := _YOLO_HEAD.match(text)) is not None:
+            self._yolo_second = (m.group(1) or b"").decode().lower()
+            return True
         header = log._header
         if header is None or "gpu_mem" not in {h.lower() for h in header}:
             return False
@@ -509,10 +582,15 @@ class Layouts:
             return False  # the table's row: the reader's own
         if (m := _YOLO_ALL.match(text)) is None:
             return False
-        got = [parse(g) for g in m.groups()[2:]]
+        got = [parse(g) for g in m.group(3).split()]
+        names = list(_YOLO_EVAL)
+        if len(got) == 8:  # the second group: the masks' (or keypoints') own P, R, mAPs
+            if not self._yolo_second:
+                return False  # eight values under no header that names them
+            names += [f"eval_{self._yolo_second}_{n[5:]}" for n in _YOLO_EVAL]
         ep = self._at[1]
         if ep == ep and all(v is not None for v in got):
-            vals = [(n, v) for n, v in zip(_YOLO_EVAL, got, strict=True) if v is not None]
+            vals = [(n, v) for n, v in zip(names, got, strict=True) if v is not None]
             log.add_loose(no, vals, ep, SRC_EPOCH_ONLY, ep, is_eval=True)
         return True
 

@@ -146,6 +146,16 @@ _CODE = re.compile(
     rb"|try:|except\b|raise |assert |@\w|#|print\()|\b(?:self|torch|args|np|F|nn|math)\.\w"
     rb"|:\s*(?:int|float|str|bool)\s*=|\w\($"
 )
+# A checkpoint hook's notice that it kept the best model so far, repeating the score the
+# val line before it logged: mmengine's CheckpointHook "The best checkpoint with 0.8150
+# coco/bbox_mAP at 5 epoch is saved to best_coco_bbox_mAP_epoch_5.pth.", mmcv 1.x's
+# EvalHook "Best bbox_mAP is 0.0057 at 1 epoch.", PaddleSeg's "[EVAL] The model with the
+# best validation mIoU (0.5000) was saved at iter 200.". Understood: no metric is missed.
+_BEST_SAVED = re.compile(
+    rb"\bThe best checkpoint with -?[\d.]+ \S+ at \d+ (?:epoch|iter) is saved to \S"
+    rb"|\bBest \S+ is -?[\d.]+ at \d+ (?:epoch|iter)\.\s*$"
+    rb"|\bThe model with the best validation \w+ \(-?[\d.]+\) was saved at iter \d+"
+)
 # A tqdm bar up to the end of its "[elapsed<left, rate, postfix]" (the postfix is inside).
 _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 # Where a bar is drawn: "Epoch 0:   3%|▎         | 565/20101 [" (its postfix may be cut).
@@ -1097,7 +1107,7 @@ class TextLog:
             # "I set the batch to 1": the one setting users state in words that matters
             # to the diagnosis (noise of a single-sample step).
             self.config.setdefault("batch_size", (m.group(1).decode(), no))
-        if plan.hint and not _CODE.search(text):
+        if plan.hint and not _CODE.search(text) and not _BEST_SAVED.search(text):
             self.not_understood += 1
             if len(self.bad_lines) < _MAX_BAD:
                 self.bad_lines.append(no)
