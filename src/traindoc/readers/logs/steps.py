@@ -685,9 +685,25 @@ def _resolve(
         return
     # two loggers printing each step (LLaMA-Factory's callback line, then HF's dict):
     # one record of the order, not two
-    ordinal = np.maximum(np.cumsum(train & ~_reprints(rec, train)), 1).astype(np.float64)
+    counted = train & ~_reprints(rec, train) if train.any() else _new_evals(rec)
+    ordinal = np.maximum(np.cumsum(counted), 1).astype(np.float64)
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
+
+
+def _new_evals(rec: Records) -> np.ndarray:
+    """The records that open an evaluation, in a file of evaluations only (the val lines
+    of a run pasted alone: mmengine's "Epoch(val) [3][265/265]  acc/top1: 0.2328  ...",
+    one per epoch). With no train line to count, each evaluation is a point of the order:
+    one opens where a line of a shape already printed since the last opening comes
+    again (an evaluator that prints several lines per evaluation repeats its first)."""
+    opens = np.zeros(rec.plan.size, dtype=bool)
+    seen: set[int] = set()
+    for i, pid in enumerate(rec.plan.tolist()):
+        if not seen or pid in seen:
+            opens[i], seen = True, set()
+        seen.add(pid)
+    return opens
 
 
 # Two prints of one value agree to this share (the callback rounds to 4 decimals:
