@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from traindoc.readers import load_run
+from traindoc.readers.logs.shapes import _ABBREVIATED as ABBREVIATED
+from traindoc.readers.logs.shapes import analyse
 
 
 def _load(tmp_path: Path, body: str, name: str = "train.log"):
@@ -52,3 +54,41 @@ def test_eval_lines_after_train_lines_still_take_the_train_step(tmp_path: Path) 
     run = _load(tmp_path, train + lines[0])
     assert _values(run, "eval_acc/top1") == [0.1988]
     assert len(run.get("loss").values) == 1
+
+
+# -- 2. Marian NMT: "Up." is the update count (the step), "L.r." the learning rate -------
+
+# https://github.com/marian-nmt/marian/issues/376 (verbatim)
+_MARIAN = (
+    "[2021-07-17 12:54:33] Ep. 1 : Up. 14000 : Sen. 965,843 : Cost 5.20174599 : "
+    "Time 359.59s : 3007.81 words/s\n"
+    "[2021-07-17 13:13:46] Ep. 1 : Up. 16000 : Sen. 1,052,108 : Cost 6.59608603 : "
+    "Time 1153.11s : 1942.28 words/s\n"
+    "[2021-07-17 13:32:37] Ep. 1 : Up. 18000 : Sen. 1,123,604 : Cost 6.29688978 : "
+    "Time 1131.22s : 2070.52 words/s\n"
+)
+# a Marian line with the LR report (--lr-report), from a zh-en transformer's train.log
+_MARIAN_LR = (
+    "[2019-08-17 17:31:11] Ep. 2 : Up. 537000 : Sen. 49,522,161 : Cost 2.76847577 : "
+    "Time 336.76s : 28766.02 words/s : L.r. 5.1784e-05\n"
+    "[2019-08-17 17:36:49] Ep. 2 : Up. 538000 : Sen. 49,956,653 : Cost 2.76508141 : "
+    "Time 338.22s : 28584.60 words/s : L.r. 5.1736e-05\n"
+)
+
+
+def test_marian_update_count_is_the_step(tmp_path: Path) -> None:
+    run = _load(tmp_path, _MARIAN)
+    assert [float(s) for s in run.get("loss").steps] == [14000, 16000, 18000]
+    assert _values(run, "loss") == [5.20174599, 6.59608603, 6.29688978]
+
+
+def test_marian_lr_report_is_read(tmp_path: Path) -> None:
+    run = _load(tmp_path, _MARIAN_LR)
+    assert _values(run, "lr") == [5.1784e-05, 5.1736e-05]
+    assert [float(s) for s in run.get("loss").steps] == [537000, 538000]
+
+
+def test_a_word_and_a_dot_before_a_number_is_no_key_elsewhere() -> None:
+    # near miss: "No. 3" is not one of Marian's abbreviations and names no counter
+    plan = analyse("No. \x00 : loss \x00")
+    assert not [f for f in plan.fields if f.role == "step" or f.key in ABBREVIATED.values()]

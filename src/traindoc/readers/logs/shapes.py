@@ -855,6 +855,15 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             j = _prev(toks, j)
     if j >= 0 and toks[j].kind == "slot" and (named := _at_step(toks, j, used)) is not None:
         return named[0], sep, opened, named[1]  # "Average loss at step 2000 : 4.37"
+    if (
+        not sep
+        and _is_punct(toks, j, ".")
+        and j >= 1
+        and toks[j - 1].kind == "word"
+        and (abbr := _ABBREVIATED.get(toks[j - 1].text)) is not None
+        and j - 1 not in used
+    ):
+        return abbr, sep, opened, [j - 1, j]  # Marian's "Up. 14000", "L.r. 5.2e-05"
     if _bracketed(toks, j, used):
         return toks[j - 1].text, sep, opened, [j - 2, j - 1, j]  # "[loss]: 4.99", "[Loss] nan"
     # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name;
@@ -958,6 +967,15 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # learning signal of GRPO) it is not, and one episode per summary prints 0.000
         return f"{toks[stat].text} of {key}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
     return key + qual, sep, opened, idx + qual_idx
+
+
+# Marian NMT's training line names its counters and the learning rate by abbreviations
+# that end in a dot, then the number (src/training/scheduler.h): "Ep. 1 : Up. 14000 :
+# Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s : L.r. 5.1784e-05 :
+# gNorm 1.32". The update count is the step; the epoch, the sentences seen and the LR
+# are what their abbreviation says. Only these spellings: a word and a dot before a
+# number elsewhere ("No. 3") name nothing.
+_ABBREVIATED = {"Ep": "epoch", "Up": "updates", "Sen": "sentences", "L.r": "lr"}
 
 
 # A statistic named before "of" and the metric it summarises: "Std of Reward".
