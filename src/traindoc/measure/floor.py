@@ -96,6 +96,8 @@ def cross_entropy(run: Run) -> bool:
     """The logged loss is a cross-entropy over classes or tokens: the floor is known,
     the task says so (lm, classification), the run fine-tunes a named base model, or
     an LM trainer logged it."""
+    if run.fact("margin_softmax"):
+        return False  # a margin softmax's level has no ln(C) meaning (an ArcFace head)
     return (
         run.floor is not None
         or run.fact("task") in ("lm", "classification")

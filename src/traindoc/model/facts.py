@@ -48,6 +48,11 @@ _SPECS = (
     FactSpec(
         "input_vocab_size", "int", "a classifier's token vocabulary (its output is num_classes)"
     ),
+    FactSpec(
+        "margin_softmax",
+        "bool",
+        "the loss is a margin softmax (ArcFace, CosFace, ...): no ln(C) floor to judge it by",
+    ),
     FactSpec("architecture", "str", "config.json's first architectures entry (LlamaForCausalLM)"),
     FactSpec("model_type", "str", "config.json's model_type (llama, gpt2, bert)"),
     FactSpec(

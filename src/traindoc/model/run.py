@@ -175,7 +175,7 @@ class Event:
     `kind` is a short stable name the rules match on (fp16-overflow,
     loss-scale-minimum, resume, resume-skip-batches, resume-skip-epoch, nccl-timeout,
     trainable-params, nonfinite-loss, confusion-matrix, one-class-predictions,
-    rl-not-training); `value`
+    rl-not-training, margin-softmax); `value`
     carries its number when it has one (the resumed step, batches skipped, the epoch
     skipped, params count, the one predicted class's share of the samples).
     """
@@ -239,6 +239,8 @@ class Run:
     def floor(self) -> float | None:
         """ln(V) (or ln(C)), in the loss's own units: the loss of a model that predicts
         uniformly (log2(V) for a loss logged in bits)."""
+        if self.fact("margin_softmax"):
+            return None  # scaled logits with a margin: an untrained model is far above ln(C)
         v = self.vocab_size
         return math.log(v) / math.log(self.loss_base) if v and v > 1 else None
 

@@ -176,6 +176,20 @@ EVENTS = (
         "rl-not-training",
         re.compile(rb"\bStep: (\d+)\.[^\n\r]{0,200}?[\s.]Not Training\."),
     ),
+    # A margin-softmax head (ArcFace / CosFace / SphereFace / AM- and AAM-Softmax and their
+    # kin, named, or printed as its scale and margin: insightface's margin_list, a
+    # "STgram-MFN(m=0.7,s=30)" repr, ArcMarginProduct(s=30.0, m=0.50)): its loss is a
+    # cross-entropy over logits scaled by s with the true class's pushed down by m, so an
+    # untrained model starts near ln(C) + s*sin(m) (24 for s=30, m=0.7, 41 classes), not at
+    # ln(C), and never reaches ln(C) as a "uniform" plateau either
+    (
+        "margin-softmax",
+        re.compile(
+            rb"(?i:\b(?:arc|cos|sphere|curricular|mag|ada)face\b|\barc_?margin|\bcosface|"
+            rb"\ba{1,2}m-?softmax\b|additive angular margin|\bmargin_list\b)|"
+            rb"\bs\s*=\s*\d+(?:\.\d+)?\s*,\s*m\s*=\s*0?\.\d+|\bm\s*=\s*0?\.\d+\s*,\s*s\s*=\s*\d+"
+        ),
+    ),
 )
 
 KEYS = {
@@ -212,6 +226,7 @@ KEYS = {
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
     "rl-not-training": (b"Not Training.",),
+    "margin-softmax": (b"face", b"Face", b"FACE", b"argin", b"oftmax", b"angular", b"m="),
 }
 
 
@@ -370,6 +385,9 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
         old = tuple(facts["resume_steps"].value) if "resume_steps" in facts else ()
         first = next(e for e in events if e.kind in ("resume", "resume-skip-batches"))
         facts["resume_steps"] = Fact(tuple(sorted({*old, *starts})), f"{src(first)}: {first.text}")
+    margin = next((e for e in events if e.kind == "margin-softmax"), None)
+    if margin is not None:
+        facts["margin_softmax"] = Fact(True, f"{src(margin)}: {margin.text}")
     over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
     # a loss scaler's messages say fp16; a skip on a NaN grad norm (ESPnet) happens in fp32 too
     scaler = [e for e in over if not _NO_SCALER.search(e.text)]

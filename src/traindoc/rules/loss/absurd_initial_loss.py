@@ -76,6 +76,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
     pixels, a detector's box terms) and is not judged against ln(V).
 
+    A margin-softmax head (ArcFace, CosFace, ...: fact `margin_softmax`, from a log that
+    names one or prints its scale and margin) starts near ln(C) + s*sin(m) by design: it
+    has no ln(C) floor and is not judged (STgram-MFN with s=30, m=0.7: 24.0 over 41
+    classes).
     A two-stage detector's total loss is a sum of box and class terms with no floor,
     but its RPN objectness term (`loss_rpn_cls` in detectron2 / mmdet,
     `loss_objectness` in maskrcnn-benchmark) is a binary cross-entropy averaged over
