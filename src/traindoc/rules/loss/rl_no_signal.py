@@ -11,6 +11,7 @@ import numpy as np
 from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
+from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._rl_common import (
     APPROX_KL,
     BEST_EPOCH,
@@ -285,7 +286,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     logs before its first visit there lie (by their median) 5%+ below it, are the
     task's cap reached (an SB3 Monitor's CartPole returns at 500 after 21, 20, 81,
     209, 467; every completion right), solved rather than dead. Pinned at its first
-    value, fallen to a constant, or up by less than 5% is still dead.
+    value, fallen to a constant, or up by less than 5% is still dead, except a log that
+    is a late window of the run (it starts far from step 0) pinned at a positive value
+    from its first log: the climb can lie before the window (TF-Agents' DQN at CartPole's
+    200 at every eval from step 73000); pinned at 0 or below, it is dead however late.
     A log whose advantages are all equal (verl's critic/advantages max = min) is
     dead even when the scores differ: the score's max and min span the batch,
     across prompt groups, while the advantages are taken inside each group, so
@@ -477,7 +481,7 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # Constant reward: no change from either neighbour.
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
-        dead_signal &= ~_at_climbed_ceiling(p, x)
+        dead_signal &= ~_at_climbed_ceiling(p, x, late=starts_mid_run(base))
         what = "reward (constant)"
     tied_groups = None  # logs where the scores differ but every advantage is equal
     adv = _advantage_spread(run) if std is not None and std is spread else None
@@ -641,17 +645,22 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     )
 
 
-def _at_climbed_ceiling(p: Params, x: np.ndarray) -> np.ndarray:
+def _at_climbed_ceiling(p: Params, x: np.ndarray, late: bool = False) -> np.ndarray:
     """The logs where a reward with no spread logged sits at the run's maximum after
     climbing there: the logs before its first visit to that maximum lie, by their
     median, 5%+ (of the maximum's size) below it. A return pinned at a value it rose
     to is the task's cap reached (CartPole's 500, an accuracy reward of 1 for every
     completion): solved, nothing left to gain, not a reward that never reached the
-    policy. A constant it started at, or fell to, is still dead."""
+    policy. A constant it started at, or fell to, is still dead. A `late` window (the
+    log starts far into the run) pinned at a positive value from its first log may have
+    climbed before it (TF-Agents' DQN: "Average Return = 200.0", CartPole-v0's cap, at
+    every eval from step 73000 on): not dead either; pinned at 0 or below it still is."""
     top = float(np.max(x))
     at_top = np.abs(x - top) <= p.reward_eps
     first = int(np.argmax(at_top))
     if first == 0:
+        if late and top > 0:
+            return at_top  # the climb, if any, lies before the window
         return np.zeros(x.size, dtype=bool)  # pinned from the first log: never climbed
     before = float(np.median(x[:first]))
     if top - before < p.flat_rel * max(abs(top), p.std_eps):
