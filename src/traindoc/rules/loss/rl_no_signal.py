@@ -591,6 +591,10 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         )
         evidence["signal"] = "completions clipped + grad_norm 0"
         evidence["clipped_min"] = share
+    elif what == "reward (constant)" and not both:
+        level = evidence.get("reward_median")
+        at = f" at {fmt(level)}" if isinstance(level, float) else ""
+        title = f"No RL learning signal {where}: the reward is constant{at}"
     else:
         title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
     if truncated is not None and truncated[span].any():
@@ -603,6 +607,9 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         evidence["clipped_signal"] = clipped.name
         evidence["clipped_min"] = float(np.min(clipped.finite().values))
     rm = evidence.get("reward_median")
+    # a reward logged without any spread beside it, constant: an environment's return
+    # (or a trainer that logs no per-completion spread), not a GRPO group's tie
+    constant = what == "reward (constant)" and clipped is None and not by_cut
     yield Hit(
         title=title,
         step=s0,
@@ -616,6 +623,12 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "but no update reaches the policy."
             + (f" The reward sits at {fmt(rm)}." if rm is not None else "")
             if by_cut
+            else "The reward is the same at every one of these logs: every episode or batch "
+            "scores exactly alike, so no update can tell a better action from a worse one. "
+            "A sparse reward the agent never earns (always 0, or the same penalty), a reward "
+            "function that returns a constant, or episodes that always end the same way do "
+            "this." + (f" The reward sits at {fmt(rm)}." if rm is not None else "")
+            if constant
             else "Group-relative RL (GRPO, RLOO, PPO with group baselines) learns from reward "
             "differences between completions of the same prompt. With no variance every "
             "advantage is zero"
@@ -635,6 +648,10 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "completions finish, or ask for shorter answers in the prompt; then check a "
             "few finished completions against the reward function."
             if clipped is not None or by_cut
+            else "Check what the environment (or reward function) returns on a few episodes "
+            "you play by hand; for a sparse reward, shape it or explore more (an entropy "
+            "bonus, a higher epsilon), and confirm the agent's actions reach the environment."
+            if constant
             else "Score a few sampled completions with the reward function by hand: it "
             "probably returns a constant (format/parsing mismatch). Then raise "
             "num_generations and the sampling temperature, give partial credit instead of "
