@@ -169,14 +169,15 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
     evidence = _rise_evidence(
         run, f, i_best, onset, peak_loss=float(np.max(y[i_best:])), confirmed_by=worse
     )
-    return Hit(
+    return _rise_hit(
+        run,
+        f,
+        onset,
+        evidence,
         title=(
             f"Loss climbs from {fmt(float(y[i_best]))} (step {int(steps[i_best])}) to "
             f"{fmt(float(y[-1]))} and the training metrics fall with it: " + ", ".join(worse)
         ),
-        step=onset,
-        end_step=int(steps[-1]),
-        evidence=evidence,
         explanation=(
             f"At each of the last {k} logs the training loss sits 25%+ above its best and "
             "the accuracy on the training data 10%+ below its own best: the model got worse "
@@ -184,8 +185,6 @@ def _worse_on_train(run: Run, p: Params, f: Series) -> Hit | None:
             "opposite on the training data, and batch noise does not move both the wrong "
             "way log after log: the updates are undoing what was learned."
         ),
-        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
-        severity=Severity.WARNING,
     )
 
 
@@ -214,14 +213,15 @@ def _worse_on_eval_too(run: Run, p: Params, f: Series) -> Hit | None:
     evidence = _rise_evidence(
         run, f, i_best, onset, peak_loss=float(np.max(y[i_best:])), confirmed_by=worse
     )
-    return Hit(
+    return _rise_hit(
+        run,
+        f,
+        onset,
+        evidence,
         title=(
             f"Loss climbs from {fmt(float(y[i_best]))} (step {int(steps[i_best])}) to "
             f"{fmt(float(y[-1]))} and the eval loss climbs with it: " + worse[0]
         ),
-        step=onset,
-        end_step=int(steps[-1]),
-        evidence=evidence,
         explanation=(
             f"At each of the last {k} logs the training loss sits 25%+ above its best, and at "
             f"each of the {late.size} evals since, the eval loss sits 25%+ above its own best: "
@@ -229,8 +229,6 @@ def _worse_on_eval_too(run: Run, p: Params, f: Series) -> Hit | None:
             "Overfitting lowers the training loss while the eval loss rises, and batch noise "
             "does not hold both up log after log: the updates are undoing what was learned."
         ),
-        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
-        severity=Severity.WARNING,
     )
 
 
@@ -262,14 +260,15 @@ def _climbs_with_eval(run: Run, p: Params, f: Series) -> Hit | None:
     onset = int(steps[i_low + 1])
     worse = [f"eval_loss {fmt(float(inside[0]))} -> {fmt(float(inside[-1]))}"]
     evidence = _rise_evidence(run, f, i_low, onset, peak_loss=last, confirmed_by=worse)
-    return Hit(
+    return _rise_hit(
+        run,
+        f,
+        onset,
+        evidence,
         title=(
             f"Loss climbs {fmt(low)} -> {fmt(last)} at each of its last {climb.size - 1} logs "
             f"and the eval loss climbs with it at each eval: " + worse[0]
         ),
-        step=onset,
-        end_step=int(steps[-1]),
-        evidence=evidence,
         explanation=(
             f"The training loss rose at each of the last {climb.size - 1} logs and the eval "
             f"loss at each of its {inside.size} evals over the same stretch: the model got "
@@ -277,8 +276,6 @@ def _climbs_with_eval(run: Run, p: Params, f: Series) -> Hit | None:
             "does not move two curves on different data the wrong way in step, and "
             "overfitting lowers the training loss: the updates are undoing what was learned."
         ),
-        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
-        severity=Severity.WARNING,
     )
 
 
@@ -320,6 +317,29 @@ def _climbs_with_lr(run: Run, p: Params, f: Series) -> Hit | None:
             run, f"Lower the peak LR below the {fmt(float(lrs[1]))} at which the climb began"
         ),
         severity=Severity.WARNING,
+    )
+
+
+def _rise_hit(
+    run: Run,
+    f: Series,
+    onset: int,
+    evidence: dict[str, object],
+    *,
+    title: str,
+    explanation: str,
+    severity: Severity = Severity.WARNING,
+) -> Hit:
+    """The finding of a short-log rise from `onset` to the log's end, whose remedy is a
+    restart from a checkpoint before it with steadier settings."""
+    return Hit(
+        title=title,
+        step=onset,
+        end_step=int(f.steps[-1]),
+        evidence=evidence,
+        explanation=explanation,
+        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
+        severity=severity,
     )
 
 
@@ -459,22 +479,22 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:
         tail = f", higher at each of the {n - 1 - i_best} points since"
-    return Hit(
+    return _rise_hit(
+        run,
+        f,
+        onset,
+        evidence,
         title=(
             f"Loss {'blows up' if blowup else 'climbs'}: from {fmt(best)} (step "
             f"{int(steps[i_best])}) to {fmt(peak)} ({fmt(peak / best)}x, step "
             f"{int(steps[peak_i])}){tail}"
         ),
-        step=onset,
-        end_step=int(steps[-1]),
-        evidence=evidence,
         explanation=(
             f"Only {n} losses are logged, too few for a trend, but the rise is beyond any "
             f"batch noise: the loss went from {fmt(best)} to {fmt(peak)} and did not come "
             "back. The updates are wrecking the model: steps too large for the loss surface "
             "(LR too high, no warmup, a batch too small for the LR) or numerics breaking down."
         ),
-        prescription=_steadier_from(run, f"Restart from a checkpoint before step {onset}"),
         severity=Severity.ERROR if blowup else Severity.WARNING,
     )
 

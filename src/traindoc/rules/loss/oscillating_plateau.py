@@ -190,7 +190,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # Where the LR has decayed to ~0 a flat loss is convergence: the band counts only
     # while the LR is high. A cosine tail turns flat where the LR is already low, so
     # its high-LR part is short; a band that holds while the LR is high is the plateau
-    # however the schedule ends (seed B's linear decay reaches 0 at the run's end, yet
+    # however the schedule ends (the LoRA-plateau run's linear decay reaches 0 at the run's end, yet
     # its band began at ~75% of the peak and held ~800 steps above 15% of it).
     high_end = _lr_high_until(run, onset, end, p.converged_lr_fraction)
     span = (float(planned) if planned else float(end)) - float(f.steps[0])
