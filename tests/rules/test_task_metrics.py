@@ -1,9 +1,12 @@
-"""Which eval series are task metrics (rules/loss/_evalcurve.task_metrics)."""
+"""rules/loss/_evalcurve: which eval series are task metrics, and levels at a step."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from tests.rules.synth import build_run
-from traindoc.rules.loss._evalcurve import task_metrics
+from traindoc.model.run import Series
+from traindoc.rules.loss._evalcurve import level_at, task_metrics
 
 EVALS = {"every": 100, "segments": [{"values": [1.6, 1.5, 1.4]}]}
 
@@ -25,3 +28,11 @@ def test_rouge_and_bleu_variants_logged_with_the_evals_are_task_metrics() -> Non
 
 def test_a_word_that_only_starts_like_a_metric_is_not_one() -> None:
     assert _names("rougeness", "bleus") == []
+
+
+def test_level_at_a_step_before_the_first_log_is_the_first_point() -> None:
+    # an LR logged from step 100 read at eval step 50: the first LR, not an empty median
+    lr = Series("lr", np.array([100, 200, 300]), np.array([1e-4, 2e-4, 3e-4]))
+    assert level_at(lr, 50, k=1) == 1e-4
+    assert level_at(lr, 250, k=1) == 2e-4
+    assert level_at(lr, 900, k=1) == 3e-4

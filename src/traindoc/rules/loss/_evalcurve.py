@@ -53,7 +53,8 @@ def level_at(s: Series, step: float, k: int = 5) -> float:
     if not len(f):
         return math.nan
     i = int(np.searchsorted(f.steps, step, side="right"))
-    lo, hi = max(0, i - k // 2 - 1), min(len(f), i + k // 2)
+    lo = max(0, i - k // 2 - 1)
+    hi = min(len(f), max(i + k // 2, lo + 1))  # a step before the first log: the first
     return float(np.median(f.values[lo:hi]))
 
 
