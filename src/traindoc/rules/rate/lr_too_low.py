@@ -130,7 +130,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     6-class MESD at 1.25e-5, under the family's 3e-5: eval 1.796 -> 1.701, still near
     ln 6, at ~0.005 per eval over 60 steps, where its 1e-4 sibling was at 0.69 by the
     same step; an xls-r sibling at 1.25e-5: 1.788 -> 1.770). A curve that decelerates,
-    a flat noisy one, or one that gained 10%+ is not a crawl.
+    a flat noisy one, or one that gained 10%+ is not a crawl. A crawl at an LR under
+    the 10x line is a warning too: what is too slow above that line is too slow under it
+    (a straight-line 7% gain there is neither "barely moved" nor "falling steeply").
 
     Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
     by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
@@ -193,7 +195,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if not crawl_only and (gain is None or gain[1] >= p.slow_gain):
             gain, tail = None, _still_falling(run, p)
             if tail is None:
-                return
+                # a crawl that is too slow above this line is too slow under it
+                gain = _crawling(run, p)
+                if gain is None:
+                    return
+                crawl_only = True
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
