@@ -167,3 +167,36 @@ def test_mindspore_invalid_loss_stop_is_a_nan_loss(tmp_path: Path) -> None:
     quoted = one_log(tmp_path / "q", _MINDSPORE_QUOTED)
     assert _kinds(quoted) == []
     assert np.isfinite(quoted.get("loss").values).all()
+
+
+# PaddlePaddle's tutorials print "loss is: {}".format(avg_loss.numpy()): a one-value array
+_PADDLE_IS = (
+    "epoch: 0, batch_id: 0, loss is: [2.4925375], acc is: [0.0625]\n"
+    "epoch: 0, batch_id: 100, loss is: [0.5472305], acc is: [0.8125]\n"
+    "epoch: 0, batch_id: 200, loss is: [nan], acc is: [0.0625]\n"
+)
+# ... and a user's "Total loss is :[X]" print (tensorflow/models#6416, verbatim)
+_TOTAL_IS = (
+    "Total loss is :[5.13572121]\nTotal loss is :[5.00604486]\nTotal loss is :[4.87157393]\n"
+)
+# prose with "is:" keeps no metric ("the loss is: ..." after a word, not a clause start)
+_PROSE_IS = "After a while the loss is: 2.3 and then 2.1\n"
+
+
+def test_name_is_colon_value_clause_is_a_metric(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _PADDLE_IS)
+    loss = run.get("loss")
+    assert len(loss) == 3 and math.isnan(loss.values[-1])
+    assert loss.values[0] == 2.4925375
+    (tmp_path / "t").mkdir()
+    total = one_log(tmp_path / "t", _TOTAL_IS).get("loss")
+    assert list(total.values) == [5.13572121, 5.00604486, 4.87157393]
+
+
+def test_prose_loss_is_colon_is_no_metric(tmp_path: Path) -> None:
+    import pytest
+
+    from traindoc.readers import ReadError
+
+    with pytest.raises(ReadError):
+        one_log(tmp_path, _PROSE_IS)
