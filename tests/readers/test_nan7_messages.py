@@ -200,3 +200,29 @@ def test_prose_loss_is_colon_is_no_metric(tmp_path: Path) -> None:
 
     with pytest.raises(ReadError):
         one_log(tmp_path, _PROSE_IS)
+
+
+# Megatron-LM's training_log (megatron/training/training.py: "number of nan iterations:"
+# counts the interval's iterations whose loss was NaN/Inf, left out of the averaged lm loss)
+def _megatron(nan_at: dict[int, int]) -> str:
+    return "".join(
+        f" iteration {it:8d}/  500000 | consumed samples: {it * 512:12d} | elapsed time per "
+        f"iteration (ms): 1000.0 | learning rate: 1.000E-04 | global batch size:   512 | "
+        f"lm loss: {7.0 - it / 1000:.6E} | loss scale: 1.0 | grad norm: 1.234 | number of "
+        f"skipped iterations: {nan_at.get(it, 0):3d} | number of nan iterations: "
+        f"{nan_at.get(it, 0):3d} |\n"
+        for it in range(100, 1100, 100)
+    )
+
+
+def test_megatron_nan_iterations_count_is_a_nan_loss_in_its_interval(tmp_path: Path) -> None:
+    loss = one_log(tmp_path, _megatron({700: 3, 800: 1})).get("loss")
+    bad = loss.steps[~np.isfinite(loss.values)]
+    assert list(bad) == [701, 801]  # after the line whose interval had them
+    assert np.isfinite(loss.values[np.isin(loss.steps, np.arange(100, 1100, 100))]).all()
+
+
+def test_megatron_zero_nan_iterations_is_no_event(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _megatron({}))
+    assert _kinds(run) == []
+    assert np.isfinite(run.get("loss").values).all()

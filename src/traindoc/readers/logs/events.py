@@ -161,6 +161,11 @@ EVENTS = (
             # A variable (a weight, a batch-norm statistic) went non-finite, and with it
             # every output and loss computed from it; a gradient's histogram is a gradient
             rb"|\b(?:Nan|Infinity) in summary histogram for:?"
+            # Megatron-LM's training_log counts the iterations of the interval whose loss
+            # was NaN or Inf ("| number of skipped iterations:   3 | number of nan
+            # iterations:   3 |") and leaves them out of the lm loss it averages: the line's
+            # loss is finite, its count says the loss was not (group 1: the count, > 0)
+            rb"|\bnumber of nan iterations:\s*([1-9]\d*)"
             # torch.distributions' argument check on a policy's / a head's output (SB3, RLlib,
             # CleanRL, any Normal/Categorical): "Expected parameter loc (...) to satisfy the
             # constraint Real(), but found invalid values:\ntensor([[nan, nan], ...": a NaN
@@ -245,6 +250,7 @@ KEYS = {
         b"LossTensor is",
         b"Tensor had",
         b"in summary histogram",
+        b"nan iterations",
     ),
     "nonfinite-gradients": (
         b"values in its",
@@ -288,6 +294,9 @@ _CHECKED_GRADIENT = re.compile(
     r"|in summary histogram for:?\s*\S*grad"
 )
 
+# Megatron's record opens with the iteration it closes: " iteration      200/  500000 |".
+_MEGATRON_ITER = re.compile(rb"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
+
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 
@@ -329,6 +338,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
             if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
                 at = int(it.group(1))
+            elif kind == "nonfinite-loss" and (it := _MEGATRON_ITER.search(body, a, m.start())):
+                at = int(it.group(1))  # the interval its NaN iterations are in ends here
             if kind_here.startswith("nonfinite") and any(
                 e.kind == kind_here and e.line == line for _, e in out
             ):
