@@ -226,3 +226,44 @@ def test_megatron_zero_nan_iterations_is_no_event(tmp_path: Path) -> None:
     run = one_log(tmp_path, _megatron({}))
     assert _kinds(run) == []
     assert np.isfinite(run.get("loss").values).all()
+
+
+# Lightning's parameter check (pytorch_lightning/utilities/finite_checks.py):
+# raise ValueError(f"Detected nan and/or inf values in `{name}`. Check your forward pass ...")
+_LIGHTNING_PARAMS = (
+    "Epoch 0:  30%|███       | 30/100 [00:03<00:07,  9.50it/s, loss=2.1, v_num=0]\n"
+    "ValueError: Detected nan and/or inf values in `c_d1.bias`. Check your forward pass for "
+    "numerically unstable operations.\n"
+)
+# fairseq/trainer.py: raise FloatingPointError("gradients are Nan/Inf")
+_FAIRSEQ_GRADS = (
+    "2021-03-01 10:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=9.1, "
+    "nll_loss=8.9, ppl=478.2, wps=30000, ups=3, wpb=10000, bsz=300, num_updates=100, "
+    "lr=1e-04, gnorm=2.1, train_wall=30, wall=35\n"
+    "FloatingPointError: gradients are Nan/Inf\n"
+)
+# jax_debug_nans (jax/_src/dispatch.py): FloatingPointError(f"invalid value (nan) encountered in {name}")
+_JAX_NANS = (
+    "step 100, loss 2.31\n"
+    "step 200, loss 2.05\n"
+    "FloatingPointError: invalid value (nan) encountered in mul\n"
+)
+
+
+def test_lightning_nan_parameter_check_is_a_nan_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _LIGHTNING_PARAMS)
+    assert _kinds(run) == ["nonfinite-loss"]
+    assert math.isnan(run.get("loss").values[-1])
+
+
+def test_fairseq_nan_gradients_error_is_a_nan_gradient_norm(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _FAIRSEQ_GRADS)
+    assert _kinds(run) == ["nonfinite-gradients"]
+    assert math.isnan(run.get("grad_norm").values[-1])
+
+
+def test_jax_debug_nans_error_is_a_nan_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _JAX_NANS)
+    assert _kinds(run) == ["nonfinite-loss"]
+    loss = run.get("loss")
+    assert list(loss.steps) == [100, 200, 201] and math.isnan(loss.values[-1])

@@ -166,6 +166,14 @@ EVENTS = (
             # iterations:   3 |") and leaves them out of the lm loss it averages: the line's
             # loss is finite, its count says the loss was not (group 1: the count, > 0)
             rb"|\bnumber of nan iterations:\s*([1-9]\d*)"
+            # Lightning's NaN check on the parameters (terminate_on_nan, detect_nan_parameters):
+            # "ValueError: Detected nan and/or inf values in `c_d1.bias`. Check your forward
+            # pass ..." - a weight went non-finite, and so does every loss after it (its
+            # f-string quoted in source has `{name}` there, no parameter)
+            rb"|\bDetected nan and/or inf values in `(?!\{)[^`\n\r]+`"
+            # JAX's jax_debug_nans: "FloatingPointError: invalid value (nan) encountered in
+            # mul" (also "divide by zero (inf) encountered in ..."): a NaN/Inf was produced
+            rb"|FloatingPointError: (?:invalid value \(nan\)|divide by zero \(inf\)) encountered in"
             # torch.distributions' argument check on a policy's / a head's output (SB3, RLlib,
             # CleanRL, any Normal/Categorical): "Expected parameter loc (...) to satisfy the
             # constraint Real(), but found invalid values:\ntensor([[nan, nan], ...": a NaN
@@ -196,6 +204,9 @@ EVENTS = (
             # Inf or NaN global norm." (its "... : Tensor had NaN values" error is read
             # above); the message quoted in a traceback's source line is no event
             rb"|(?<![\"'])Found Inf or NaN global norm\.?(?! : Tensor had)"
+            # fairseq's trainer on a non-finite gradient norm outside AMP:
+            # "FloatingPointError: gradients are Nan/Inf"
+            rb"|FloatingPointError: gradients are Nan/Inf"
         ),
     ),
     # Unity ml-agents ends each summary line with the trainer's status: "... Step: 0. Mean
@@ -251,12 +262,15 @@ KEYS = {
         b"Tensor had",
         b"in summary histogram",
         b"nan iterations",
+        b"nan and/or inf values",
+        b"encountered in",
     ),
     "nonfinite-gradients": (
         b"values in its",
         b"cannot be clipped",
         b"in local grad norm",
         b"NaN global norm",
+        b"gradients are Nan/Inf",
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
