@@ -22,12 +22,13 @@ import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
 from traindoc.readers._base import BOOKKEEPING
-from traindoc.readers.logs.numbers import to_num
+from traindoc.readers.logs.numbers import MSVC_SRC, to_num
 from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
-# A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf included.
+# A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf and MSVC's
+# "1.#QNAN" / "-1.#IND" included.
 NUMG = (
-    rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    rb"(" + MSVC_SRC + rb"|[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
     rb"|nanxxx|infxxx|-infxx|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 )
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}

@@ -890,6 +890,11 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         return "", sep, opened, []
     if not sep and not opened and tk.text == "is" and (named := _is_key(toks, j, t, used)):
         return named[0], "is", opened, named[1]
+    if sep == ":" and tk.text == "is" and (named := _is_key(toks, j, t, used)):
+        # "X is: v": PaddlePaddle's tutorials and their copies print "epoch: 0, batch_id:
+        # 100, loss is: [2.4925375], acc is: [0.1]" (a numpy array of one value): the
+        # same clause as BigDL's "Loss is 1.26", its colon kept
+        return named[0], "is", opened, named[1]
     if tk.text.lower() in _FILLER or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
