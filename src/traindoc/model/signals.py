@@ -322,6 +322,10 @@ TEXT_STEP_KEYS = (
     "global_step",
     "step",
     "num_updates",  # fairseq
+    # fairseq's end-of-epoch train / valid records prefix every key with the subset
+    # ({"epoch": 4, "valid_loss": ..., "valid_num_updates": "367"}): the same counter
+    "train_num_updates",
+    "valid_num_updates",
     "updates",
     "iteration",
     "iter",

@@ -29,7 +29,7 @@ from traindoc.model.signals import (
     is_eval,
     kind,
 )
-from traindoc.readers.logs.tables import is_axis_header
+from traindoc.readers.logs.tables import is_axis_header, md_cells
 
 SLOT = "\x00"
 _TOKEN = re.compile(
@@ -334,6 +334,8 @@ def _analyse(shape: str) -> Plan:
         return title
     if is_axis_header(shape):
         return Plan("axis")
+    if (numbered := _numbered_md_header(shape)) is not None:
+        return numbered
     if "epoch results: [train] " in shape and (m := _RESULTS.search(shape)):
         return _epoch_results(shape, m.end())
     if _SWEEP_ROW.search(shape) and not _SWEEP_NOT.search(shape):
@@ -1350,6 +1352,27 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
     if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
         return Plan("header", columns=tuple(words))  # single-space header: segmented later
     return Plan("other", hint=hint)
+
+
+def _numbered_md_header(shape: str) -> Plan | None:
+    """A Markdown header row some of whose names carry a number ("| Training Loss | Epoch |
+    Step | Validation Loss | 0 Precision | 0 Recall | 1 Precision |": a Trainer card's
+    per-class columns, "top 5 acc"): every cell holds a word, so none is a value, and the
+    names are metrics. The numbers are part of the names; the reader takes the names from
+    the line itself (the shape has them as slots)."""
+    if not shape.lstrip().startswith("|") or "\x00" not in shape:
+        return None
+    cells = [c for c in md_cells(shape) if c]
+    numbered = [c for c in cells if "\x00" in c]
+    # a class index before a name ("0 Precision", "1 F1-score"), never a value after its
+    # key: "| epoch   1 | lr 20.00 | loss  6.95 |" (PyTorch's word LM, fairseq) is a record
+    if len(cells) - len(numbered) < 2 or not all(
+        re.fullmatch(r"\x00[ _-]?[A-Za-z][\w -]*", c) for c in numbered
+    ):
+        return None
+    if _names_metrics([c.replace("\x00", "").strip() for c in cells], 6):
+        return Plan("header", columns=tuple(cells), bounded=True)
+    return None
 
 
 # xgb.cv's DataFrame columns (`train-rmse-mean  train-rmse-std  test-rmse-mean ...`):

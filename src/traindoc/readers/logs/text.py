@@ -520,6 +520,11 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            if self._md and any("\x00" in c for c in self._header):
+                # names that carry a number ("0 Precision"): the shape has it as a slot
+                named = tuple(c for c in md_cells(text.decode("utf-8", "replace")) if c)
+                if len(named) == len(self._header):
+                    self._header = named
             self._md_last_loss = None
             if self._md and self._md_groups is not None and no - self._md_groups[0] <= 2:
                 self._header = _grouped(text, self._header, self._md_groups[1])
