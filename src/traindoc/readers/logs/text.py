@@ -32,7 +32,7 @@ from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
-from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.numbers import SPLIT, nonfinite_text, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
 from traindoc.readers.logs.prose import StatedLR
@@ -1150,7 +1150,7 @@ def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
             continue
         if f.role == "value" and (name := metric_name(f.key, f.unit, plan.context)):
             v = _num(nums, f.slot)
-            if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
+            if v == v or nonfinite_text(nums[f.slot]):
                 out.append(("lr" if canonical(name) == "lr" else name, v))
     if eval_marked(n for n, _ in out):
         out = [(as_eval(n), v) for n, v in out]
