@@ -258,3 +258,23 @@ def test_an_eval_word_leading_the_line_marks_its_values(
     run = _load(tmp_path, body)
     assert evals <= set(run.series)
     assert trains <= set(run.series)
+
+
+# -- 6. a cutoff printed as a word of its own: "Recall 1: 0.40", "Top 5: 0.5" ----------
+def test_spaced_cutoffs_join_the_metric_name(tmp_path: Path) -> None:
+    body = (
+        "Epoch 1 | loss: 2.50 | Recall 1: 0.40 | Recall 5: 0.60 | Top 1: 0.3 | Top 5: 0.5\n"
+        "Epoch 2 | loss: 2.30 | Recall 1: 0.42 | Recall 5: 0.62 | Top 1: 0.32 | Top 5: 0.52\n"
+    )
+    run = _load(tmp_path, body)
+    assert _values(run, "recall@1") == [0.40, 0.42]
+    assert _values(run, "recall@5") == [0.60, 0.62]
+    assert _values(run, "top1") == [0.3, 0.32] and _values(run, "top5") == [0.5, 0.52]
+    assert run.get("recall") is None  # the cutoffs 1 and 5 are no values
+
+
+def test_a_counter_before_a_colon_stays_a_counter(tmp_path: Path) -> None:
+    # near miss: "Epoch 3, Step 20: loss 0.69": no measure takes a cutoff there
+    body = "".join(f"Epoch 3, Step {s}: loss {v}\n" for s, v in ((20, 0.69), (40, 0.65), (60, 0.6)))
+    run = _load(tmp_path, body)
+    assert _steps(run, "loss") == [20, 40, 60]

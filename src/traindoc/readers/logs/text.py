@@ -59,6 +59,7 @@ _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
 _MAX_SHAPED = 16 << 10
 _MAX_BAD = 100_000
 _DUMP = Plan("other")
+_NUMBERED = ("numbered",)  # a key whose lines print "Recall 1: 0.40": renamed, then read
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 # A pandas DataFrame row: its integer index flush left, then the row's values.
@@ -470,6 +471,15 @@ class TextLog:
             return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)
+        if got is _NUMBERED or (got is None and (renamed := lines.numbered_names(text))):
+            # "Recall 1: 0.40": its cutoff joins the name (looked for once per key)
+            if got is None:
+                self._keys[key] = _NUMBERED
+            else:
+                renamed = lines.numbered_names(text)
+            text = renamed or text
+            key = text.translate(_DIGITS)
+            got = self._keys.get(key)
         if got is None:
             if text[:6] == b"wandb:":  # a W&B console block: from now on lines are offered
                 self._wandb_seen = self._slow = True  # to _wandb_summary first
