@@ -449,6 +449,10 @@ def kind(name: str) -> str:
         return "memory"
     if "loss" in low and _PPL.search(low):
         return "task"  # Megatron's "lm loss PPL": exp(loss), a perplexity, not a loss
+    if "/" in low and "loss" not in (last := low.rsplit("/", 1)[1]) and _TASK.fullmatch("/" + last):
+        # a measure under a loss layer's namespace (GoogLeNet's Caffe heads print
+        # "loss1/top-1 = 0.88", "loss3/top-5 = 1"): the last part says what it is
+        return "task"
     if "loss" in low and _ENTROPY.search(low):
         return ENTROPY
     if "loss" in low:

@@ -86,7 +86,11 @@ _FURNITURE = frozenset(
 )
 # A logger's level as `%(levelname)s` prints it: the line's furniture, never a word of the
 # key after it ("INFO: 1epoch:train:...", "INFO Train: [0/300]").
-_LEVELS = frozenset({"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "FATAL", "TRACE"})
+# PaddleClas's all-caps "END" that opens its summary of an epoch or an evaluation ("END
+# epoch:4   train  loss: 10.51 top1: ...", "END valid top1: 0.0127 ...") is furniture too.
+_LEVELS = frozenset(
+    {"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "FATAL", "TRACE", "END"}
+)
 # A source file named before a number is where the line was logged ("main.py:310",
 # "(main_prune.py 310):"), not what was measured.
 _SOURCE = re.compile(r"\w\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|rs|go|java|scala|lua|jl|js|ts)$")
@@ -565,6 +569,8 @@ def _title(shape: str) -> Plan | None:
 
 def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: list[str]) -> Plan:
     context = "eval" if _eval_context(fields, free) else ""
+    if not context and (led := _led_by_eval_word(fields)) is not None:
+        context, fields = "eval", led
     values = [f for f in fields if f.role == "value"]
     # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
     metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
@@ -614,6 +620,31 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
 
 
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=|\s+(?=\x00))")
+
+
+def _led_by_eval_word(fields: list[Field]) -> list[Field] | None:
+    """A record whose first name opens with an eval word as a word of its own
+    ("Validation loss: 0.52, accuracy: 0.81", "Eval loss: 2.3 acc: 0.5", PaddleClas's
+    "END valid top1: 0.0127 top5: 0.0569 loss: 8773.9"): the word says what the line
+    reports, an evaluation, so every value on it is the eval's; the first name loses
+    the word (its fields, else None). Not when another name on the line names a split
+    of its own ("Test acc: 0.8 Train acc: 0.9") or repeats the first one's measure (a
+    line printing both splits), nor for one-token names ("val_loss: 0.3 loss: 0.2",
+    each carrying its own prefix)."""
+    keyed = [f for f in fields if f.role == "value" and f.key]
+    if len(keyed) < 2:
+        return None
+    first = keyed[0]
+    words = first.key.split(" ")
+    if len(words) < 2 or words[0].lower() not in _EVAL_WORDS:
+        return None
+    base = " ".join(words[1:])
+    split_words = _EVAL_WORDS | _TRAIN_WORDS
+    for f in keyed[1:]:
+        parts = re.split(r"[\s_/]+", f.key.lower())
+        if split_words & set(parts) or _base_key(f.key).lower() == _base_key(base).lower():
+            return None
+    return [Field(f.slot, base, f.role, f.unit) if f is first else f for f in fields]
 
 
 def _named_number(toks: list[_Tok]) -> bool:
