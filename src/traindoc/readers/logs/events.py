@@ -493,7 +493,6 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
             "loss", np.array([1.0]), np.array([np.nan]), None, f"{src(first)}: {first.text}"
         )
         facts.setdefault("steps_ordinal", Fact(True, f"{path.name}: no step is printed"))
-    _counted_nan_losses(series)
     # autograd's anomaly mode (and clip_grad_norm_'s, Megatron's non-finite norm checks):
     # a NaN gradient in the step after the one logged before it (the backward of the
     # batch that follows that log), never a finite norm replaced. ESPnet2's "The grad
@@ -603,24 +602,3 @@ def _nan_points(series: dict[str, Series], name: str, at: list[int], more: str, 
     else:
         steps, vals, source = add, np.full(add.size, np.nan), alone
     series[name] = Series.from_arrays(name, steps, vals, None, source)
-
-
-def _counted_nan_losses(series: dict[str, Series]) -> None:
-    """Megatron's "number of nan iterations: N" counts the iterations since the last log
-    whose loss was NaN or Inf; it leaves their loss out of the "lm loss" it averages, and
-    prints no loss at all when every iteration of the interval was bad. A log with N > 0
-    and no loss is therefore a non-finite loss at that step (in place); a finite loss
-    printed beside N > 0 stays, the average of the interval's good iterations."""
-    counted = series.get("nan_iterations")
-    if counted is None or not len(counted):
-        return
-    with np.errstate(invalid="ignore"):
-        at = counted.steps[np.nan_to_num(counted.values, nan=0.0) > 0]
-    if at.size:
-        _nan_points(
-            series,
-            "loss",
-            [int(s) for s in at],
-            "'number of nan iterations' > 0 where no loss is printed",
-            f"{counted.source}: 'number of nan iterations' > 0 (no loss printed)",
-        )
