@@ -91,7 +91,7 @@ def test_thresholds_are_merged_into_the_rules_params_and_cli_flags_win(tmp_path:
     assert "lr-too-low" in specs and "lr-too-high" not in specs and "divergence" not in specs
     p = specs["lr-too-low"].params
     assert p.unknown_flag_at == 1.0 and isinstance(p.unknown_flag_at, float)
-    assert p.flag_at == {"pretraining": 1e-5, "full-finetune": 1e-7, "lora": 2e-6}
+    assert p.flag_at == {"pretraining": 3e-5, "full-finetune": 1e-7, "lora": 2e-6}
     assert load_all()["lr-too-low"].params.flag_at["lora"] == 1e-6  # the registry untouched
     assert load(tmp_path, select=["loss"]).select == ("loss",)  # --select replaces
     with pytest.raises(SettingsError) as err:  # a wrong flag is not the file's error
