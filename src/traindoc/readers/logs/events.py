@@ -140,6 +140,10 @@ EVENTS = (
             # loss, terminating training" (its code prints the number with %d or {batch}: a
             # quoted format string has no digits there, so it is no event)
             rb"|\bBatch \d+: Invalid loss, terminating training"
+            # YOLACT's MovingAverage drops a non-finite loss from its average and says so:
+            # "Warning: Moving average ignored a value of nan" (or inf); the printed
+            # averages stay finite, the step's loss was not
+            rb"|\bMoving average ignored a value of (?:nan|inf)\b"
             # torch.distributions' argument check on a policy's / a head's output (SB3, RLlib,
             # CleanRL, any Normal/Categorical): "Expected parameter loc (...) to satisfy the
             # constraint Real(), but found invalid values:\ntensor([[nan, nan], ...": a NaN
@@ -215,6 +219,7 @@ KEYS = {
         b"NaN persisted",
         b"is not correct",
         b"found invalid values",
+        b"average ignored a value",
     ),
     "nonfinite-gradients": (b"values in its", b"cannot be clipped", b"in local grad norm"),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
