@@ -204,3 +204,34 @@ def test_rl_progress_csv_is_numbered_by_its_env_steps(tmp_path: Path) -> None:
     r.mkdir()
     (r / "progress.csv").write_text("step,total_timesteps,eprewmean\n1,2048,1.0\n2,4096,2.0\n")
     assert load_checked(r / "progress.csv").get("reward").steps.tolist() == [1, 2]
+
+
+# A custom tracker's metrics.csv (CS336 assignment runs: step, train_loss, val_loss,
+# learning_rate columns) with the loop's config.json beside it and no hparams.yaml.
+TRACKER = """step,wallclock_time,train_loss,val_loss,learning_rate
+0,1.0,9.2357,,0.0
+0,1.2,,9.2735,
+50,3.0,7.91,,1.2e-06
+100,5.0,6.80,,2.3e-06
+"""
+
+
+def test_config_json_beside_a_metrics_csv_gives_its_facts(tmp_path: Path) -> None:
+    d = tmp_path / "batch_1"
+    d.mkdir()
+    (d / "metrics.csv").write_text(TRACKER)
+    (d / "config.json").write_text(
+        '{"batch_size": 1, "learning_rate": 0.0003, "warmup_iters": 12800, "vocab_size": 10000}'
+    )
+    run = load_checked(d / "metrics.csv")
+    assert run.fact("per_device_batch") == 1 and run.fact("learning_rate") == 3e-4
+    assert run.fact("vocab_size") == 10000
+    assert any(i.path.endswith("config.json") for i in run.inputs)
+
+
+def test_hparams_yaml_wins_over_a_config_json(tmp_path: Path) -> None:
+    d = _version(tmp_path, 0, hparams="lr: 0.01\nbatch_size: 16\n")
+    (d / "config.json").write_text('{"batch_size": 1}')
+    run = load_checked(tmp_path)
+    assert run.fact("per_device_batch") == 16
+    assert not any(i.path.endswith("config.json") for i in run.inputs)

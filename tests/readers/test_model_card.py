@@ -155,3 +155,37 @@ def test_a_train_loss_carried_over_several_evals_is_one_log(tmp_path: Path) -> N
     assert list(loss.values) == [3.2831, 2.9012]
     assert list(loss.steps) == [1002, 2004]  # the first row that shows each value
     assert len(run.get("eval_loss")) == 7  # every eval is its own reading
+
+
+PER_CLASS = """\
+### Training results
+
+| Training Loss | Epoch | Step | Validation Loss | 0 Precision | 0 Recall | 0 F1-score | 1 Precision | 1 Recall | 1 F1-score |
+|:-------------:|:-----:|:----:|:---------------:|:-----------:|:--------:|:----------:|:-----------:|:--------:|:----------:|
+| 2.395         | 4.16  | 100  | 2.2004          | 0.2449      | 1.0      | 0.3934     | 0.0         | 0.0      | 0.0        |
+| 2.2919        | 8.33  | 200  | 2.1576          | 0.2449      | 1.0      | 0.3934     | 0.0         | 0.0      | 0.0        |
+| 1.01          | 41.65 | 1000 | 0.9496          | 0.2474      | 1.0      | 0.3967     | 1.0         | 0.24     | 0.3871     |
+"""
+
+
+def test_per_class_columns_named_by_a_class_index_are_a_header(tmp_path: Path) -> None:
+    """'| 0 Precision | 1 Recall |': a number before a name is part of the column's name
+    (the class), so the row is the table's header and each class keeps its own series."""
+    (run,) = load_runs(_card(tmp_path, PER_CLASS))
+    assert list(run.get("loss").values) == [2.395, 2.2919, 1.01]
+    assert list(run.get("eval_loss").steps) == [100, 200, 1000]
+    f1 = [s for n, s in run.series.items() if "f1" in n.lower()]
+    assert len(f1) == 2
+    assert sorted(float(s.values[-1]) for s in f1) == [0.3871, 0.3967]
+
+
+def test_a_key_before_its_value_between_pipes_is_a_record_not_a_header(tmp_path: Path) -> None:
+    """PyTorch's word-language-model lines ("| epoch   1 |   200/ 2983 batches | lr 20.00 |
+    ... | loss  6.95 | ppl  1043.26") hold values after their keys: records, not a header."""
+    text = "".join(
+        f"| epoch   1 | {b:5d}/ 2983 batches | lr 20.00 | ms/batch 52.10 | "
+        f"loss  {loss:5.2f} | ppl {math.exp(loss):8.2f}\n"
+        for b, loss in ((200, 7.63), (400, 6.86), (600, 6.49), (800, 6.30))
+    )
+    (run,) = load_runs(_card(tmp_path, text).rename(tmp_path / "log.txt"))
+    assert list(run.get("loss").values) == [7.63, 6.86, 6.49, 6.30]

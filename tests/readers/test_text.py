@@ -568,6 +568,26 @@ def test_a_txt_log_whose_first_metric_line_comes_after_a_long_preamble(tmp_path:
     assert len(run.get("loss")) == 10
 
 
+def test_a_txt_log_whose_head_is_only_tqdm_loading_bars(tmp_path: Path) -> None:
+    # a TRL script's console: weight-loading and dataset-map bars (carriage returns, no
+    # INFO, no timestamp) fill the first 64 KB before the first log dict
+    pre = "".join(
+        f"\rLoading weights:  {i // 3}%|          | {i}/300 [00:00<00:07, 32.71it/s, "
+        f"Materializing param=model.layers.{i}.mlp.down_proj.weight]"
+        for i in range(1, 301)
+    )
+    body = "".join(
+        f"{{'loss': '{2.5 - s / 100:.4f}', 'grad_norm': '0.1396', 'learning_rate': "
+        f"'1.0e-04', 'epoch': '{s / 100:.2f}'}}\n"
+        for s in range(10, 110, 10)
+    )
+    path = tmp_path / "train_log.txt"
+    path.write_text("Loading tokenizer...\n" + pre * 2 + "\n" + body)
+    assert len(pre) > 32 << 10
+    (run,) = load_runs(path)
+    assert len(run.get("loss")) == 10
+
+
 def test_a_txt_file_of_prose_is_still_no_log(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text(

@@ -322,6 +322,10 @@ TEXT_STEP_KEYS = (
     "global_step",
     "step",
     "num_updates",  # fairseq
+    # fairseq's end-of-epoch train / valid records prefix every key with the subset
+    # ({"epoch": 4, "valid_loss": ..., "valid_num_updates": "367"}): the same counter
+    "train_num_updates",
+    "valid_num_updates",
     "updates",
     "iteration",
     "iter",
@@ -445,6 +449,10 @@ def kind(name: str) -> str:
         return "memory"
     if "loss" in low and _PPL.search(low):
         return "task"  # Megatron's "lm loss PPL": exp(loss), a perplexity, not a loss
+    if "/" in low and "loss" not in (last := low.rsplit("/", 1)[1]) and _TASK.fullmatch("/" + last):
+        # a measure under a loss layer's namespace (GoogLeNet's Caffe heads print
+        # "loss1/top-1 = 0.88", "loss3/top-5 = 1"): the last part says what it is
+        return "task"
     if "loss" in low and _ENTROPY.search(low):
         return ENTROPY
     if "loss" in low:

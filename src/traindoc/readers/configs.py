@@ -44,7 +44,10 @@ ALIASES = {
     # (training_steps, lr_scheduler_warmup_*, total_train_batch_size, mixed_precision_training:
     # the names HF Trainer's model card lists its hyperparameters under)
     **dict.fromkeys(
-        ("max_steps", "max_iters", "total_steps", "num_steps", "training_steps"), "max_steps"
+        # fairseq's planned update count is max_update (its hydra config dict, its argparse
+        # Namespace)
+        ("max_steps", "max_iters", "total_steps", "num_steps", "training_steps", "max_update"),
+        "max_steps",
     ),
     **dict.fromkeys(("vocab_size", "n_vocab"), "vocab_size"),
     **dict.fromkeys(("warmup_steps", "warmup_iters", "lr_scheduler_warmup_steps"), "warmup_steps"),

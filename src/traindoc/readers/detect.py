@@ -285,8 +285,11 @@ def _text_head(head: bytes) -> bool:
 # A log's preamble (failed launches, a config dump, pip output) can push its first metric
 # line past the sniffed head: a .txt that reads like a log is searched this far on.
 _DEEPER = 4 << 20
+# (a tqdm bar, "| 1/254 [00:00<00:07, 32.71it/s", is a program's console too: a script's
+# model and dataset loading bars can fill the head before its first log dict)
 _LOGGISH = re.compile(
     rb"\b(?:INFO|WARNING|Traceback|[Ee]poch|iter|step)\b|\d{4}-\d\d-\d\d[ T]\d\d:"
+    rb"|\d+/\d+ \[\d\d:\d\d<"
 )
 
 

@@ -24,6 +24,8 @@ from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
 
 _BATCH = 20_000
+# Config dumps a loop writes beside its metrics CSV when it has no hparams.yaml.
+_CONFIGS = ("run_config.json", "config.yaml", "args.json", "config.json")
 
 # An RL logger's progress.csv numbers its rows by the environment steps taken so far,
 # not by a `step` column: SB3's time/total_timesteps, OpenAI baselines' total_timesteps
@@ -182,4 +184,13 @@ def _read_rows(path: Path, csv_path: Path, rows: tuple[int, int] | None) -> Run:
     if hp.is_file() and (data := configs.load(hp, notes)) is not None:
         inputs.append(Input(str(hp), "lightning-hparams"))
         facts = configs.facts_from(data, hp.name) | facts
+    else:
+        # a training loop's own config dump next to its CSV (as beside a JSON-lines log):
+        # the batch, the LR, the warmup a metrics file does not repeat
+        for name in _CONFIGS:
+            side = csv_path.parent / name
+            if side.is_file() and (data := configs.load(side, notes)) is not None:
+                inputs.append(Input(str(side), "run-config"))
+                facts = configs.facts_from(data, name) | facts
+                break
     return Run(csv_path.parent.name, series, facts, tuple(inputs), notes.build())

@@ -144,6 +144,40 @@ EVENTS = (
             # "Warning: Moving average ignored a value of nan" (or inf); the printed
             # averages stay finite, the step's loss was not
             rb"|\bMoving average ignored a value of (?:nan|inf)\b"
+            # MindSpore's LossMonitor raises on a NaN/Inf step loss: "ValueError: epoch: 3
+            # step: 25. Invalid loss, terminating training." (mindocr / ModelZoo copies print
+            # "Epoch: [  3/ 10], step: [ 25/100]. Invalid loss, ..."): the step it names and
+            # a full stop before the message, which its format string never has
+            rb"|(?<=[\d\]]\. )Invalid loss, terminating training"
+            # TensorFlow's check_numerics failing at run time: "InvalidArgumentError:
+            # LossTensor is inf or nan : Tensor had NaN values" (the Object Detection API's
+            # and many TF1 trainers' check on the total loss), or any checked tensor
+            # ("<name> : Tensor had Inf values", tf.add_check_numerics_ops on activations:
+            # the loss computed from them is non-finite too). Only the runtime error has
+            # "Tensor had ... values"; the quoted call or its node's message="..." has not.
+            # A checked gradient ("... grad ...", clip_by_global_norm's "Found Inf or NaN
+            # global norm.") is read as a non-finite gradient instead (find())
+            rb"|(?<![\"'])LossTensor is inf or nan\b"
+            rb"|(?<=\S) : Tensor had (?:NaN|Inf) values"
+            # TensorFlow's summary writer refusing a histogram of a tensor that holds NaN
+            # or Inf: "InvalidArgumentError: Nan in summary histogram for: image_pooling/
+            # BatchNorm/moving_variance_1" (also "Infinity in summary histogram for: ...").
+            # A variable (a weight, a batch-norm statistic) went non-finite, and with it
+            # every output and loss computed from it; a gradient's histogram is a gradient
+            rb"|\b(?:Nan|Infinity) in summary histogram for:?"
+            # Megatron-LM's training_log counts the iterations of the interval whose loss
+            # was NaN or Inf ("| number of skipped iterations:   3 | number of nan
+            # iterations:   3 |") and leaves them out of the lm loss it averages: the line's
+            # loss is finite, its count says the loss was not (group 1: the count, > 0)
+            rb"|\bnumber of nan iterations:\s*([1-9]\d*)"
+            # Lightning's NaN check on the parameters (terminate_on_nan, detect_nan_parameters):
+            # "ValueError: Detected nan and/or inf values in `c_d1.bias`. Check your forward
+            # pass ..." - a weight went non-finite, and so does every loss after it (its
+            # f-string quoted in source has `{name}` there, no parameter)
+            rb"|\bDetected nan and/or inf values in `(?!\{)[^`\n\r]+`"
+            # JAX's jax_debug_nans: "FloatingPointError: invalid value (nan) encountered in
+            # mul" (also "divide by zero (inf) encountered in ..."): a NaN/Inf was produced
+            rb"|FloatingPointError: (?:invalid value \(nan\)|divide by zero \(inf\)) encountered in"
             # torch.distributions' argument check on a policy's / a head's output (SB3, RLlib,
             # CleanRL, any Normal/Categorical): "Expected parameter loc (...) to satisfy the
             # constraint Real(), but found invalid values:\ntensor([[nan, nan], ...": a NaN
@@ -169,6 +203,14 @@ EVENTS = (
             rb"Function '\w+' returned (?:nan|inf) values in its \d+(?:st|nd|rd|th) output"
             rb"|for gradients from .parameters. is non-finite, so it cannot be clipped"
             rb"|\bfound (?:NaN|Inf|nan|inf) in local grad norm"
+            # TensorFlow's tf.clip_by_global_norm checks the norm it clips by: the log line
+            # "E .../check_numerics_op.cc:185] abnormal_detected_host @0x... = {1, 0} Found
+            # Inf or NaN global norm." (its "... : Tensor had NaN values" error is read
+            # above); the message quoted in a traceback's source line is no event
+            rb"|(?<![\"'])Found Inf or NaN global norm\.?(?! : Tensor had)"
+            # fairseq's trainer on a non-finite gradient norm outside AMP:
+            # "FloatingPointError: gradients are Nan/Inf"
+            rb"|FloatingPointError: gradients are Nan/Inf"
         ),
     ),
     # Unity ml-agents ends each summary line with the trainer's status: "... Step: 0. Mean
@@ -220,8 +262,21 @@ KEYS = {
         b"is not correct",
         b"found invalid values",
         b"average ignored a value",
+        b"Invalid loss, terminating",
+        b"LossTensor is",
+        b"Tensor had",
+        b"in summary histogram",
+        b"nan iterations",
+        b"nan and/or inf values",
+        b"encountered in",
     ),
-    "nonfinite-gradients": (b"values in its", b"cannot be clipped", b"in local grad norm"),
+    "nonfinite-gradients": (
+        b"values in its",
+        b"cannot be clipped",
+        b"in local grad norm",
+        b"NaN global norm",
+        b"gradients are Nan/Inf",
+    ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
@@ -250,6 +305,17 @@ _SAME_BATCH = re.compile(r"\bBatch \d+: Invalid loss, terminating training")
 # 500". The loss of that iteration is the NaN one, wherever the last metric line was.
 _AT_ITERATION = re.compile(rb"\s+at (?:iteration|iter|step)\s*[=:]?\s*(\d+)\b")
 
+# A TensorFlow check_numerics / histogram message about a gradient, not the loss: the
+# checked tensor's name or message says grad (gradients/..., Gradient for ...) or the
+# clipped global norm.
+_CHECKED_GRADIENT = re.compile(
+    r"(?i)(?:\bgrad|global norm)[^\n]*? : Tensor had (?:NaN|Inf) values"
+    r"|in summary histogram for:?\s*\S*grad"
+)
+
+# Megatron's record opens with the iteration it closes: " iteration      200/  500000 |".
+_MEGATRON_ITER = re.compile(rb"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
+
 # The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
 _NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
 
@@ -277,6 +343,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
                 ratio = parse(m.group(2))
                 value = value * ratio if ratio is not None else None
             kind_here = kind
+            if kind == "nonfinite-loss" and _CHECKED_GRADIENT.search(text):
+                kind_here = "nonfinite-gradients"  # a checked gradient (check_numerics, histogram)
             if kind == "one-class-predictions":
                 square, value = _one_class(m.group(0))
                 if not square:
@@ -289,6 +357,12 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
             if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
                 at = int(it.group(1))
+            elif kind == "nonfinite-loss" and (it := _MEGATRON_ITER.search(body, a, m.start())):
+                at = int(it.group(1))  # the interval its NaN iterations are in ends here
+            if kind_here.startswith("nonfinite") and any(
+                e.kind == kind_here and e.line == line for _, e in out
+            ):
+                continue  # one message, matched twice ("LossTensor is inf or nan : Tensor had")
             out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
 

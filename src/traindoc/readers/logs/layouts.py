@@ -147,7 +147,14 @@ _DOPAMINE_RETURN = re.compile(
 )
 _DOPAMINE_BARE = (b"Starting iteration ", b"Average undiscounted return per ")
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
-_CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #")
+# Caffe before its outputs had names (2014): "Test score #0: 0.00699999" ("Test score # 1:
+# 6.90977"), the test net's output blobs in their order. Caffe's reference nets of the
+# time (LeNet, CIFAR-10, CaffeNet) end in an accuracy layer and then the loss, and its
+# MNIST tutorial reads "Test score #0: 0.9897 / #1: 0.0305" as accuracy and loss: a
+# block of exactly those two, #0 a share in [0, 1], is named so; other blocks keep their
+# numbers (eval_output_k, no measure the rules read).
+_CAFFE_SCORE = re.compile(rb"Test score #\s?(\d+): (\S+)\s*$")
+_CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #", b"Test score #")
 
 # -- validation summaries -------------------------------------------------------------------
 _ONMT_STEP = re.compile(rb"\bStep (\d+)/\s*\d+;")
@@ -487,6 +494,14 @@ class Layouts:
     # -- Caffe --------------------------------------------------------------------------------
     def _caffe(self, no: int, msg: bytes) -> bool:
         """One Caffe solver message (its glog prefix, if any, removed)."""
+        if (o := _CAFFE_SCORE.match(msg)) is not None:
+            if self._outs is not None and not self._outs[1]:
+                self.close_outputs()
+            if self._outs is None:
+                self._outs = (no, True, [])
+            if (v := parse(o.group(2))) is not None:
+                self._outs[2].append((f"eval_output_{int(o.group(1))}", v))
+            return True
         if (o := _CAFFE_OUT.match(msg)) is not None:
             test = o.group(1) == b"Test"
             v = parse(o.group(3))
@@ -515,8 +530,19 @@ class Layouts:
             return
         (no, test, vals), self._outs = self._outs, None
         step = self._test_at if test else self._iter
+        scores = [v for n, v in vals if n.startswith("eval_output_")]
+        if len(scores) == len(vals) == 2 and 0 <= scores[0] <= 1:
+            vals = [("eval_accuracy", scores[0]), ("eval_loss", scores[1])]
+        if scores and not step >= self._iter:
+            # an old Caffe tests right after the iteration it printed ("Iteration 78000,
+            # loss = ..." then "Testing net" and its scores), with no "Testing net (#0)"
+            # line of its own: the scores are that iteration's; before any iteration line
+            # (a paste that starts with a test) they take the step of the line after
+            step = self._iter
         if step == step:
             self.log.add_loose(no, vals, step, SRC_STEP, math.nan, is_eval=test)
+        elif scores:
+            self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
 
     # -- validation summaries -----------------------------------------------------------------
     def _summary(self, no: int, text: bytes) -> bool:

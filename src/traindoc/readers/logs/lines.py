@@ -324,3 +324,25 @@ def drop_cut_name(text: bytes) -> bytes:
 
 def depth(text: bytes) -> int:
     return text.count(b"{") + text.count(b"[") - text.count(b"}") - text.count(b"]")
+
+
+# A ranking or top-k metric whose cutoff is printed as a word of its own before the value:
+# "Recall 1: 0.40 | Recall 5: 0.60", "Top 1: 0.30", "mAP 50: 0.52". The cutoff is part of
+# the name (Recall@1, Top1), not the value of "Recall" (which would leave 0.40 nameless and
+# read Recall=1, Recall=5 as one series). Only before a `:` or `=` and a number, and only
+# for the measures that take a cutoff: "Epoch 3: 0.69" keeps its counter.
+_NUMBERED = re.compile(
+    rb"(?<![\w.@\-])(?i:(recall|precision|top|hits?|ndcg|map|mrr|acc|accuracy|cmc))"
+    rb" (\d{1,3})(?=\s*[:=]\s*[-+]?(?:\d|\.\d|nan|inf))"
+)
+
+
+def numbered_names(text: bytes) -> bytes | None:
+    """The line with each "Measure K:" written "Measure@K:" ("Top1" for top-k), or None
+    when it has none."""
+    if _NUMBERED.search(text) is None:
+        return None
+    return _NUMBERED.sub(
+        lambda m: m.group(1) + (b"" if m.group(1).lower() == b"top" else b"@") + m.group(2),
+        text,
+    )

@@ -1,9 +1,11 @@
 """Numbers as users print them, and the one place input numbers become steps.
 
 Logs spell numbers every way: `2.275809E+00`, `1,234`, `nan`, `-inf`,
-`Infinity`, `7.000e-05`, `45%`, and PaddleOCR's `nanxxx` / `infxxx` / `-infxx`
+`Infinity`, `7.000e-05`, `45%`, PaddleOCR's `nanxxx` / `infxxx` / `-infxx`
 (its SmoothedValue logs every stat as `'{}: {:x<6f}'`: fill `x`, width 6, so a
-finite value never shows the fill, but `nan` and `inf` are padded with `x`).
+finite value never shows the fill, but `nan` and `inf` are padded with `x`), and
+the old Microsoft C runtime's `1.#QNAN0`, `-1.#IND00`, `1.#INF00` (printf of a NaN or
+an infinity on Windows before VS 2015: Caffe, CNTK and darknet builds print them).
 `NUM` finds them where they are values (not
 inside a name such as `pg0`, `rec@1`, `layers.3` or `top-1`). `to_step` is how
 a text reader turns a parsed value into a step: a non-finite, fractional-junk or
@@ -13,18 +15,34 @@ themselves live in model/numbers.py, shared by every reader).
 
 from __future__ import annotations
 
+import math
 import re
 
 from traindoc.model.numbers import MAX_STEP, count, number
 
-__all__ = ["MAX_STEP", "NUM", "NUM_SRC", "SPLIT", "parse", "to_num", "to_step"]
+__all__ = ["MAX_STEP", "NUM", "NUM_SRC", "SPLIT", "nonfinite_text", "parse", "to_num", "to_step"]
 
 # A value, not part of a name: no letter, digit, '.', '@' or '-' right before it.
 _NOT_IN_NAME = rb"(?<![\w.@\-])"
+# ... but "nan" or "inf" before a plural count noun is a word of a name, not a value:
+# Megatron's "number of nan iterations:   0", "num_inf steps", "nan grads: 3". A NaN value is
+# never followed by the unit it counts.
+_COUNTED = (
+    rb"(?![ \t]+(?:iterations|iters|steps|batches|samples|updates|values|grads|gradients"
+    rb"|losses|tokens|elements|params|parameters)\b)"
+)
+# The MSVC runtime's NaN / infinity: "1.#QNAN0", "1.#SNAN", "-1.#IND00", "1.#INF00" (the
+# digits after the word are printf's precision padding). Tried before the plain numbers,
+# whose "1." would otherwise match first and leave "#QNAN0" as text.
+_MSVC = rb"[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*(?![\w#])"
+MSVC = re.compile(_MSVC)
 NUM_SRC = (
     _NOT_IN_NAME
-    + rb"(?:[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
+    + rb"(?:"
+    + _MSVC
+    + rb"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
     + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
+    + _COUNTED
     + rb"|(?:nanxxx|infxxx|-infxx)(?![A-Za-z_]))"
 )
 # ... but a counter glued to its name by a hyphen ("Epoch-12\tloss:11.5", STgram-MFN's
@@ -51,8 +69,27 @@ NUM = re.compile(NUM_SRC)
 SPLIT = re.compile(b"(" + NUM_SRC + b")")
 
 
+def _msvc(text: str) -> float | None:
+    """The value of an MSVC NaN / infinity spelling, None for anything else."""
+    if MSVC.fullmatch(text.encode("ascii", "replace")) is None:
+        return None
+    if "#INF" in text:
+        return -math.inf if text.startswith("-") else math.inf
+    return math.nan  # QNAN, SNAN, IND (indeterminate): a NaN whatever its sign
+
+
+def nonfinite_text(raw: bytes | str) -> bool:
+    """The printed value is a NaN or an infinity spelling (not a finite number)."""
+    text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
+    text = text.strip().lower().lstrip("+-").rstrip("x")
+    return text in ("nan", "inf", "infinity") or "1.#" in text
+
+
 def to_num(raw: bytes | str) -> float:
     """The value of a NUM match (thousands separators allowed); ValueError otherwise."""
+    text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
+    if "#" in text and (v := _msvc(text)) is not None:
+        return v
     if raw[-2:] in (b"xx", "xx"):  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
         raw = raw.rstrip(b"x" if isinstance(raw, bytes) else "x")
     try:
@@ -75,6 +112,8 @@ def parse(raw: object) -> float | None:
             text = text.replace(",", "")
         if text.endswith("xx") and text.rstrip("x") in ("nan", "inf", "-inf"):
             text = text.rstrip("x")  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
+        if "#" in text and (v := _msvc(text)) is not None:
+            return v
         return number(text)
     return number(raw)
 

@@ -25,9 +25,11 @@ from traindoc.readers._base import BOOKKEEPING
 from traindoc.readers.logs.numbers import to_num
 from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 
-# A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf included.
+# A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf and the MSVC
+# runtime's "1.#QNAN0" / "-1.#IND00" / "1.#INF00" included (tried first: see numbers.py).
 NUMG = (
-    rb"([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    rb"([-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"
+    rb"|[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
     rb"|nanxxx|infxxx|-infxx|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 )
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
@@ -280,6 +282,10 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     for role in ("epoch", "inner", "inner_total"):
         if role in roles:
             add(role, roles[role])
+    if steps and total_group is not None and "inner_total" not in roles:
+        # the step counter's own total ("eval step:10/12"): an eval line whose total is
+        # not the train lines' counts its own loader's batches (steps._eval_loader_steps)
+        add("step_total", total_group)
     ncounters = len(extras)
     groups.extend(slot for _, slot in scaled)  # read last, and taken off the row first
     width = len(values)
@@ -522,7 +528,8 @@ class Records:
         return bool(self._loose_idx.size) and name in ("step", "epoch", "time")
 
     def extra(self, name: str) -> np.ndarray:
-        """One extra (step, alt, epoch, inner, inner_total, ctx, time) for every record."""
+        """One extra (step, alt, epoch, inner, inner_total, step_total, ctx, time) for
+        every record."""
         out = np.full(self.n, np.nan)
         if not self.has(name):
             return out

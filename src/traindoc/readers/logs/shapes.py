@@ -29,7 +29,7 @@ from traindoc.model.signals import (
     is_eval,
     kind,
 )
-from traindoc.readers.logs.tables import is_axis_header
+from traindoc.readers.logs.tables import is_axis_header, md_cells
 
 SLOT = "\x00"
 _TOKEN = re.compile(
@@ -86,7 +86,11 @@ _FURNITURE = frozenset(
 )
 # A logger's level as `%(levelname)s` prints it: the line's furniture, never a word of the
 # key after it ("INFO: 1epoch:train:...", "INFO Train: [0/300]").
-_LEVELS = frozenset({"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "FATAL", "TRACE"})
+# PaddleClas's all-caps "END" that opens its summary of an epoch or an evaluation ("END
+# epoch:4   train  loss: 10.51 top1: ...", "END valid top1: 0.0127 ...") is furniture too.
+_LEVELS = frozenset(
+    {"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "FATAL", "TRACE", "END"}
+)
 # A source file named before a number is where the line was logged ("main.py:310",
 # "(main_prune.py 310):"), not what was measured.
 _SOURCE = re.compile(r"\w\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|rs|go|java|scala|lua|jl|js|ts)$")
@@ -334,6 +338,8 @@ def _analyse(shape: str) -> Plan:
         return title
     if is_axis_header(shape):
         return Plan("axis")
+    if (numbered := _numbered_md_header(shape)) is not None:
+        return numbered
     if "epoch results: [train] " in shape and (m := _RESULTS.search(shape)):
         return _epoch_results(shape, m.end())
     if _SWEEP_ROW.search(shape) and not _SWEEP_NOT.search(shape):
@@ -563,6 +569,8 @@ def _title(shape: str) -> Plan | None:
 
 def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: list[str]) -> Plan:
     context = "eval" if _eval_context(fields, free) else ""
+    if not context and (led := _led_by_eval_word(fields)) is not None:
+        context, fields = "eval", led
     values = [f for f in fields if f.role == "value"]
     # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
     metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
@@ -612,6 +620,31 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
 
 
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=|\s+(?=\x00))")
+
+
+def _led_by_eval_word(fields: list[Field]) -> list[Field] | None:
+    """A record whose first name opens with an eval word as a word of its own
+    ("Validation loss: 0.52, accuracy: 0.81", "Eval loss: 2.3 acc: 0.5", PaddleClas's
+    "END valid top1: 0.0127 top5: 0.0569 loss: 8773.9"): the word says what the line
+    reports, an evaluation, so every value on it is the eval's; the first name loses
+    the word (its fields, else None). Not when another name on the line names a split
+    of its own ("Test acc: 0.8 Train acc: 0.9") or repeats the first one's measure (a
+    line printing both splits), nor for one-token names ("val_loss: 0.3 loss: 0.2",
+    each carrying its own prefix)."""
+    keyed = [f for f in fields if f.role == "value" and f.key]
+    if len(keyed) < 2:
+        return None
+    first = keyed[0]
+    words = first.key.split(" ")
+    if len(words) < 2 or words[0].lower() not in _EVAL_WORDS:
+        return None
+    base = " ".join(words[1:])
+    split_words = _EVAL_WORDS | _TRAIN_WORDS
+    for f in keyed[1:]:
+        parts = re.split(r"[\s_/]+", f.key.lower())
+        if split_words & set(parts) or _base_key(f.key).lower() == _base_key(base).lower():
+            return None
+    return [Field(f.slot, base, f.role, f.unit) if f is first else f for f in fields]
 
 
 def _named_number(toks: list[_Tok]) -> bool:
@@ -889,6 +922,11 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     if tk.kind != "word":
         return "", sep, opened, []
     if not sep and not opened and tk.text == "is" and (named := _is_key(toks, j, t, used)):
+        return named[0], "is", opened, named[1]
+    if sep == ":" and tk.text == "is" and (named := _is_key(toks, j, t, used)):
+        # "X is: v": PaddlePaddle's tutorials and their copies print "epoch: 0, batch_id:
+        # 100, loss is: [2.4925375], acc is: [0.1]" (a numpy array of one value): the
+        # same clause as BigDL's "Loss is 1.26", its colon kept
         return named[0], "is", opened, named[1]
     if tk.text.lower() in _FILLER or tk.text in _LEVELS:
         return "", sep, opened, []
@@ -1345,6 +1383,27 @@ def _header(toks: list[_Tok], words: list[str]) -> Plan:
     if _names_metrics(words) and all(t.kind in ("word", "space") for t in toks):
         return Plan("header", columns=tuple(words))  # single-space header: segmented later
     return Plan("other", hint=hint)
+
+
+def _numbered_md_header(shape: str) -> Plan | None:
+    """A Markdown header row some of whose names carry a number ("| Training Loss | Epoch |
+    Step | Validation Loss | 0 Precision | 0 Recall | 1 Precision |": a Trainer card's
+    per-class columns, "top 5 acc"): every cell holds a word, so none is a value, and the
+    names are metrics. The numbers are part of the names; the reader takes the names from
+    the line itself (the shape has them as slots)."""
+    if not shape.lstrip().startswith("|") or "\x00" not in shape:
+        return None
+    cells = [c for c in md_cells(shape) if c]
+    numbered = [c for c in cells if "\x00" in c]
+    # a class index before a name ("0 Precision", "1 F1-score"), never a value after its
+    # key: "| epoch   1 | lr 20.00 | loss  6.95 |" (PyTorch's word LM, fairseq) is a record
+    if len(cells) - len(numbered) < 2 or not all(
+        re.fullmatch(r"\x00[ _-]?[A-Za-z][\w -]*", c) for c in numbered
+    ):
+        return None
+    if _names_metrics([c.replace("\x00", "").strip() for c in cells], 6):
+        return Plan("header", columns=tuple(cells), bounded=True)
+    return None
 
 
 # xgb.cv's DataFrame columns (`train-rmse-mean  train-rmse-std  test-rmse-mean ...`):

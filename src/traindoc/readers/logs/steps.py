@@ -623,6 +623,7 @@ def _resolve(
     train: np.ndarray,
 ) -> None:
     """Fill the steps the lines did not print, in place (see the module docstring)."""
+    _eval_loader_steps(rec, step, src, train)
     _demote(rec, step, src, epoch)
     if rec.has_both("step", "epoch"):
         _per_epoch(rec.extra("epoch"), step, src, train)
@@ -689,6 +690,40 @@ def _resolve(
     ordinal = np.maximum(np.cumsum(counted), 1).astype(np.float64)
     step[missing] = ordinal[missing]
     src[missing] = SRC_ORDINAL
+
+
+def _eval_loader_steps(rec: Records, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
+    """An eval line's printed counter that counts the eval loader's batches, not the run's
+    steps, is no step: the line takes the train step before it (in place). PaddleClas
+    prints "eval step:10/12" between its "train step:20/312" lines, PaddleVideo "valid
+    step:50": read as steps they send the run back to 10 (a new run at every eval) or
+    overwrite the train points there. Told by the counter itself: its printed total is
+    not the train lines' (12 eval batches, 312 train ones), or it stands below the train
+    step printed before it while the train lines after it go on from there (the run did
+    not start over). A train line's counter, and an eval line's that moves with the run
+    ("Eval at step 1000"), stay."""
+    # the train lines' steps, printed or counted epoch x batches + batch
+    trained = ((src == SRC_STEP) | (src == SRC_EPOCH)) & train & ~rec.flag("is_eval")
+    evals = np.flatnonzero((src == SRC_STEP) & rec.flag("is_eval"))
+    if not trained.any() or not evals.size:
+        return
+    total = rec.extra("step_total") if rec.has("step_total") else np.full(rec.n, np.nan)
+    known = total[trained]
+    known = known[np.isfinite(known)]
+    other_total = np.zeros(evals.size, dtype=bool)
+    if known.size:
+        t = total[evals]
+        other_total = np.isfinite(t) & ~np.isin(t, known)
+    # the train step printed last before each eval record, and the first one after it
+    at = np.flatnonzero(trained)
+    k = np.searchsorted(at, evals)
+    has_before, has_after = k > 0, k < at.size
+    before = np.where(has_before, step[at[np.maximum(k - 1, 0)]], np.nan)
+    after = np.where(has_after, step[at[np.minimum(k, at.size - 1)]], np.nan)
+    with np.errstate(invalid="ignore"):
+        behind = has_before & (step[evals] < before) & (~has_after | (after >= before))
+    drop = evals[other_total | behind]
+    step[drop], src[drop] = np.nan, SRC_NONE
 
 
 def _new_evals(rec: Records) -> np.ndarray:
@@ -768,9 +803,13 @@ def _before_first(
         epoch = rec.extra("epoch")
         e0 = float(epoch[k])
         if math.isfinite(e0) and e0 > 0:
-            guess = np.round(step[k] * epoch[before] / e0)
-            if _placed(guess, step[k]):
-                step[before], src[before] = guess, SRC_EPOCH_SHARE
+            # only the records that print an epoch (an eval line between them has none and
+            # stays with the step after it: PaddleClas's "END epoch:4 ... loss: 10.51",
+            # "eval step:10/12", then "epoch:5 train step:10/312")
+            dated = before[np.isfinite(epoch[before])]
+            guess = np.round(step[k] * epoch[dated] / e0)
+            if dated.size and _placed(guess, step[k]):
+                step[dated], src[dated] = guess, SRC_EPOCH_SHARE
                 return
     # else one logging interval per record back from it, when the numbered records
     # that follow are evenly spaced (HF's logging_steps): the interval is theirs. Only

@@ -32,7 +32,7 @@ from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
-from traindoc.readers.logs.numbers import SPLIT, parse, to_num
+from traindoc.readers.logs.numbers import SPLIT, nonfinite_text, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
 from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
 from traindoc.readers.logs.prose import StatedLR
@@ -59,6 +59,7 @@ _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
 _MAX_SHAPED = 16 << 10
 _MAX_BAD = 100_000
 _DUMP = Plan("other")
+_NUMBERED = ("numbered",)  # a key whose lines print "Recall 1: 0.40": renamed, then read
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 # A pandas DataFrame row: its integer index flush left, then the row's values.
@@ -485,6 +486,15 @@ class TextLog:
             return
         key = text.translate(_DIGITS)
         got = self._keys.get(key)
+        if got is _NUMBERED or (got is None and (renamed := lines.numbered_names(text))):
+            # "Recall 1: 0.40": its cutoff joins the name (looked for once per key)
+            if got is None:
+                self._keys[key] = _NUMBERED
+            else:
+                renamed = lines.numbered_names(text)
+            text = renamed or text
+            key = text.translate(_DIGITS)
+            got = self._keys.get(key)
         if got is None:
             if text[:6] == b"wandb:":  # a W&B console block: from now on lines are offered
                 self._wandb_seen = self._slow = True  # to _wandb_summary first
@@ -535,6 +545,11 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            if self._md and any("\x00" in c for c in self._header):
+                # names that carry a number ("0 Precision"): the shape has it as a slot
+                named = tuple(c for c in md_cells(text.decode("utf-8", "replace")) if c)
+                if len(named) == len(self._header):
+                    self._header = named
             self._md_last_loss = None
             if self._md and self._md_groups is not None and no - self._md_groups[0] <= 2:
                 self._header = _grouped(text, self._header, self._md_groups[1])
@@ -1173,7 +1188,7 @@ def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
             continue
         if f.role == "value" and (name := metric_name(f.key, f.unit, plan.context)):
             v = _num(nums, f.slot)
-            if v == v or nums[f.slot].lower().lstrip(b"+-") in (b"nan", b"inf", b"infinity"):
+            if v == v or nonfinite_text(nums[f.slot]):
                 out.append(("lr" if canonical(name) == "lr" else name, v))
     if eval_marked(n for n, _ in out):
         out = [(as_eval(n), v) for n, v in out]

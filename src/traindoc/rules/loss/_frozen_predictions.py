@@ -446,3 +446,53 @@ def _one_class(run: Run) -> Hit | None:
             "model, and the software environment (a mismatched CUDA / PyTorch build)."
         ),
     )
+
+
+def _frozen_while_nonfinite(run: Run, p: Params) -> Hit | None:
+    """The held-out loss (the train loss when no eval loss is logged) NaN / Inf at every
+    one of its 4+ logs, beside an eval task metric identical at every one of its 4+ evals
+    and not at its best value (warning): the evaluated model gives no usable scores and its
+    predictions never change, whatever the train loss prints in between."""
+    ev = run.get("eval_loss")
+    held = ev if ev is not None else run.get("loss")
+    if held is None or len(held) < p.frozen_metric_points or np.isfinite(held.values).any():
+        return None
+    which = "eval loss" if ev is not None else "loss"
+    for m, higher in task_metrics(run):
+        v = m.finite().values
+        if v.size < p.frozen_metric_points or np.ptp(v) != 0:
+            continue
+        value = float(v[0])
+        if value in ((1.0, 100.0) if higher else (0.0,)):
+            continue  # solved: a NaN loss beside it is a loss bug, not a model that is stuck
+        bad = "NaN" if np.isnan(held.values).all() else "non-finite"
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(value)} at every one of {v.size} evals while the {which} is "
+                f"{bad} at every one of its {len(held)} logs: the model's predictions never change"
+            ),
+            step=int(m.finite().steps[0]),
+            end_step=int(m.finite().steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": value,
+                "evals": int(v.size),
+                "nonfinite_signal": held.name,
+                "nonfinite_logs": len(held),
+            },
+            explanation=(
+                f"The {which} is never a number, so the model being scored outputs no usable "
+                f"probabilities; {m.name} identical at every eval says its predictions are the "
+                "same each time (one class, an empty or constant output). Whatever the train "
+                "loss prints in between, the held-out behaviour shows a model that learned "
+                "nothing. The non-finite loss is the cause to fix."
+            ),
+            prescription=(
+                "Find where the first NaN / Inf appears (an fp16 overflow of a model pre-trained "
+                "in bf16 such as T5 / mT5, an LR far too high, a log of 0, a CTC target longer "
+                "than its input); train in bf16 or fp32, lower the LR, clip gradients, and "
+                "confirm the eval loss is finite before judging the metric."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None

@@ -1,6 +1,6 @@
 """no-learning's verdicts on logs too short for its trend test (under 10 losses): a
-loss that does not move from the start, epoch means that do not fall, a whole-run
-eval stagnation."""
+loss that does not move from the start, epoch means that do not fall, losses whole
+epochs apart that agree to 0.1%, a whole-run eval stagnation."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Run, Series, Severity
@@ -161,14 +162,8 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
     if y.size < p.epoch_points or _epoch_means(run, f) is None:
         return None
     level, spread = _around_median(y)
-    if spread > p.epoch_spread:
+    if spread > p.epoch_spread or _fits(run, p):
         return None
-    for m in run.series.values():
-        if kind(m.name) != "task" or direction(m.name) is not True or not len(m.finite()):
-            continue
-        top = float(np.max(m.finite().values))
-        if top >= (100 * p.epoch_fitted if top > 1.0 else p.epoch_fitted):
-            return None  # 90%+ right: a model that already fits (or learned) its task
     return Hit(
         title=(
             f"Loss does not move from epoch to epoch: {y.size} epoch means from the first "
@@ -189,6 +184,81 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
             "(0, or far too low / high for the optimizer), the labels and that the loss is "
             "computed from the model's outputs; then that the trained parameters are the "
             "ones the optimizer holds."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _fits(run: Run, p: Params) -> bool:
+    """A higher-is-better task metric in the log reaches `epoch_fitted` (90%, or 90 on a
+    0-100 scale): a model that already fits (or learned) its task, whose loss may well
+    sit still."""
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True or not len(m.finite()):
+            continue
+        top = float(np.max(m.finite().values))
+        if top >= (100 * p.epoch_fitted if top > 1.0 else p.epoch_fitted):
+            return True
+    return False
+
+
+def _printed_step(v: float) -> float:
+    """The place of the last digit `v` was printed with (15.2876482 -> 1e-7, 2.3026 ->
+    1e-4, 16771.0 -> 0.1); inf for an exponent form, whose digits we cannot see."""
+    r = repr(float(v))
+    if "e" in r or "inf" in r or "nan" in r:
+        return float("inf")
+    return 10.0 ** -len(r.split(".")[1]) if "." in r else 1.0
+
+
+def _epochs_at(run: Run, f: Series) -> np.ndarray | None:
+    """The logged epoch at each loss's step, None when no epoch is logged."""
+    ep = run.get("epoch")
+    if ep is None or len(e := ep.finite()) < 2:
+        return None
+    return np.interp(f.steps, e.steps, e.values)
+
+
+def _still_across_epochs(run: Run, f: Series, p: Params) -> Hit | None:
+    """2-9 losses whose first and last lie a whole epoch or more apart, all within
+    `still_spread` (0.1%) of their median, printed with digits fine enough to show a
+    0.1% change, not at the uniform floor, and no task metric at 90%: over a pass through
+    the data the loss did not move (warning), wherever in the run the window lies."""
+    y = f.values
+    if not 2 <= y.size < p.min_points:
+        return None
+    at = _epochs_at(run, f)
+    if at is None or float(at[-1] - at[0]) < p.still_epochs:
+        return None
+    level, spread = _around_median(y)
+    if spread > p.still_spread:
+        return None
+    if max(_printed_step(float(v)) for v in y) > p.still_spread * abs(level):
+        return None  # 0.0266 printed to 4 decimals cannot show a 0.1% move
+    floor = fl.at_floor(run, "loss")
+    if (floor is not None and floor.to_end) or _fits(run, p):
+        return None
+    span = float(at[-1] - at[0])
+    return Hit(
+        title=(
+            f"Loss does not move over {span:g} epoch(s): {y.size} logs from epoch "
+            f"{fmt(float(at[0]))} to {fmt(float(at[-1]))} all within {spread:.3%} of "
+            f"{fmt(level)} ({fmt(float(y[0]))} -> {fmt(float(y[-1]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence=_flat_evidence(y, level, spread, epochs=span, from_epoch=float(at[0])),
+        explanation=(
+            f"These losses lie {span:g} epoch(s) apart, so between them the model took a whole "
+            "pass of updates over its data, yet they agree to "
+            f"{spread:.3%}. A model whose weights change moves its loss by more than 0.1% "
+            "over a pass, late in training too (the batches averaged change, the LR moves "
+            "the weights): the updates no longer change what the model predicts."
+        ),
+        prescription=(
+            "Check the logged LR (decayed or scheduled to 0?), the gradient norm (0?), the "
+            "predictions' class distribution (one class for all inputs?), and that the "
+            "loss is computed from the model's outputs and the labels reach it."
         ),
         severity=Severity.WARNING,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -284,7 +285,8 @@ def _speech(run: Run) -> bool:
     names = [n.lower() for n in run.series]
     return run.fact("trainer") == "espnet" or any(
         "ctc" in n
-        or n.rsplit("/", 1)[-1].removeprefix("eval_").removeprefix("val_") in ("wer", "cer")
+        # eval_wer (HF), val_wer, valid_wer (fairseq's subset prefix)
+        or re.sub(r"^(?:eval|valid|val)_", "", n.rsplit("/", 1)[-1]) in ("wer", "cer")
         for n in names
     )
 

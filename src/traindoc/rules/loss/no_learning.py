@@ -26,6 +26,7 @@ from traindoc.rules.loss._frozen_predictions import (
     _frozen_evals,
     _frozen_metric,
     _frozen_metrics,
+    _frozen_while_nonfinite,
     _lone_frozen_from_start,
     _one_class,
     _same_as_peer,
@@ -35,6 +36,7 @@ from traindoc.rules.loss._short_logs import (
     _mostly_down,
     _never_progressed,
     _short_verdict,
+    _still_across_epochs,
 )
 
 
@@ -98,6 +100,13 @@ class Params:
     epoch_points: int = 4
     epoch_spread: float = 0.02
     epoch_fitted: float = 0.9
+    # 2-9 losses a whole epoch or more apart (first to last), all within 0.1% of their
+    # median, printed finely enough to show 0.1%: over a pass through the data a model
+    # whose weights change moves its loss by more than that, late in a run too (epoch
+    # means of converged healthy runs move 0.2-3%; frozen ones 0.005-0.08%). Anywhere in
+    # the run: a late window that does not move is as frozen as an early one.
+    still_epochs: float = 1.0
+    still_spread: float = 0.001
     # A top-5 accuracy (a metric only a classifier logs) under 5% at every one of 3+ logs
     # from epoch 10 on, while the loss falls under `frozen_max_drop`: 5% is what top-5
     # scores by chance over 100 classes (and is below chance for fewer); a classifier
@@ -137,7 +146,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -195,6 +204,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     pretrained model already fitting its data). Also a warning: the losses after the
     first (3+; the first may average the first descent) within 1% of each other with
     the eval loss within 1% at 3+ evals: after the first log neither curve moves.
+
+    However short the log and wherever in the run it lies, 2+ losses whose first and
+    last are a whole epoch or more apart (by the logged epoch) and all within 0.1% of
+    their median also settle it (warning): between them the model took a full pass of
+    updates over its data, and a model whose weights change moves its loss by more than
+    0.1% over a pass, late in training too (epoch means of converged healthy runs drift
+    0.2-3% from one epoch to the next; those of frozen runs 0.005-0.08%: a flair tagger
+    at 15.2876 -> 15.2855 with a dev score of 0, a Keras retrieval model at 1059.92 ->
+    1059.88 with every top-k accuracy 0). Only when the printed digits can show a 0.1%
+    move (0.0266 cannot), the loss is not at the uniform floor (uniform-plateau's), and
+    no task metric reaches 90% (a model that fits its data may sit still). Two losses
+    within 0.1% inside one epoch say nothing: running means late in an epoch barely move
+    by construction.
 
     A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
     it, however short the log: each step was skipped by the loss scaler, or wrote
@@ -312,6 +334,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     identical evals is not read this way: a converged model on a small eval set repeats its
     score (an mmdet mAP50 of 0.9022 at 15 late evals of a healthy run).
 
+    A loss that is never a number, the eval loss NaN / Inf at every one of its 4+ logs
+    (the train loss when no eval loss is logged), beside an eval task metric identical at
+    every one of its 4+ evals (off its best value) settles it whatever the train loss
+    prints (warning): the scored model outputs no usable probabilities and its predictions
+    are the same at every eval. No digit count is asked of the metric here (a BLEU of
+    0.0002 repeats only by coincidence beside a working model, never beside a NaN one):
+    an mT5 card in fp16 with eval loss NaN and BLEU 0.0111 at all 7 evals while the
+    train loss prints 163, 1.1, 0.04, 0.0, 156, 75; Keras on Theano with loss and
+    val_loss NaN and val_acc 0.0980 at every epoch. `nonfinite-loss` names the cause;
+    this finding says the run learned nothing (a NaN that appears late, or an eval loss
+    finite at some evals, is not read this way).
+
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
     true classes occur, the last matrix the log prints, settles it however short the
@@ -348,6 +382,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (
             hit := _frozen_metrics(run, p)
+            or _frozen_while_nonfinite(run, p)
             or _lone_frozen_from_start(run, p)
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
@@ -362,6 +397,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                 "a GAN's generator and discriminator losses are opponents, not one learning "
                 "curve; judge it by its samples or a quality metric (FID, IS)"
             )
+        return
+    if (hit := _frozen_while_nonfinite(run, p)) is not None:
+        yield hit
         return
     f = loss.finite()
     n = len(f)
@@ -382,6 +420,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
     ) is not None:
+        yield hit
+        return
+    if (hit := _still_across_epochs(run, f, p)) is not None:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):

@@ -129,6 +129,9 @@ class Params:
     requires=("eval_loss|loss",),
     uses=("loss", "epoch"),
     explained_by=("dataset-too-small", "duplicate-samples", "train-eval-leakage"),
+    # a train loss whose fall is no fit of the data (a component pinned at 0: no box ever
+    # matched) cannot show memorisation: read here, overfitting is then info
+    reads=("degenerate-loss",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Eval loss rises (or stalls for 300+ steps) while the train loss keeps falling.
@@ -207,7 +210,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     shows the model a sample twice, so there is nothing to memorise. A train metric logged at the eval steps
     (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
     model fits its training set, which overfitting does too. For DPO / RL (fact task = rl) the eval loss is not the
-    target, so the finding is info there too.
+    target, so the finding is info there too. So it is when degenerate-loss warns: a
+    train loss that falls while a component sits at exactly 0 (a detector's box loss when
+    no box was ever matched: the model learns to call everything background) or is masked
+    out is not fitting its data, so a rising eval beside it is no memorisation.
 
     **What to do.** Keep the checkpoint nearest the onset step (load_best_model_at_end
     with metric_for_best_model) - or, when a task metric kept improving after the
@@ -381,6 +387,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
             "held-out data is past its best checkpoint, whatever the metric's last digits say."
+        )
+    if severity is None and (deg := run.symptom("degenerate-loss")) is not None:
+        # Overfitting is the train loss fitting the training data better while held-out
+        # quality pays: a train loss that falls with a component pinned at 0 (no target
+        # ever matched) or masked out is not fitting the data, so its gap is no memorising.
+        severity = Severity.INFO
+        notes.append(
+            f"The train loss is degenerate ({deg.title}): its fall is not the model fitting "
+            "its training data, so the gap says nothing about memorisation - fix that first."
         )
     if run.fact("task") == "rl":
         severity = Severity.INFO

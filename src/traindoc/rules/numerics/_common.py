@@ -52,6 +52,10 @@ class Params:
     spike_count: int = 2
     # Overflow messages at this many consecutive steps past the calibration allowance.
     overflow_streak: int = 4
+    # A calibration walk-down: the scale halving from its first point (at or before the
+    # second logged loss), ending above the floor, with this many logged losses after it
+    # and no further halving below where it ended before them.
+    calibration_after: int = 3
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
         if growth is not None:
             out.append(Symptom("grad-growth", growth.step, growth.title))
     scale = _series(run, SCALE_KEYS)
+    calibrated = calibration_end(run, t)
     if scale is not None:
         f = scale.finite()
         floor = scale_floor(run, t)
@@ -123,7 +128,10 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
             # where the scale ended: the median of its last logs, or the last one when
             # it is still falling (a scale halving at every log has its state at the end)
             late = min(median(f.values[-max(3, len(f) // 10) :]), float(f.values[-1]))
-            top = float(f.values.max())
+            # the drop is measured from where the scaler settled, not from the probe it
+            # started at (DeepSpeed's initial_scale_power 32: 2^32 halved 22 times to 1024)
+            kept = f.values[f.steps >= calibrated] if calibrated is not None else f.values
+            top = float(kept.max()) if kept.size else float(f.values.max())
             if late <= floor or (late > 0 and top / late >= t.scale_drop):
                 at = int(f.steps[int(np.argmax(f.values <= max(late, t.scale_min) * 1.0001))])
                 out.append(Symptom("loss-scale", at, f"loss scale fell from {top:g} to {late:g}"))
@@ -144,14 +152,49 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
         out.append(every)
     elif n_skipped is not None and n_skipped > max(t.skipped_min, t.skipped_share * span):
         out.append(Symptom("skipped-steps", first_step, f"{n_skipped:.0f} optimizer steps skipped"))
-    out += _event_symptoms(run, t, span, counted=any(s.what == "skipped-steps" for s in out))
+    out += _event_symptoms(
+        run, t, span, counted=any(s.what == "skipped-steps" for s in out), after=calibrated
+    )
     return out
 
 
-def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Symptom]:
+def calibration_end(run: Run, t: Params = Params()) -> int | None:
+    """The step at which the scaler's calibration walk-down ended, or None.
+
+    A dynamic loss scaler starts high on purpose (apex and DeepSpeed at 2^16, DeepSpeed
+    configs with initial_scale_power 32 at 2^32) and halves at each overflow until the
+    gradients fit: a run of halvings from the scale's first point, at the start of
+    training (at or before the second logged loss), that stops above the floor and is
+    followed by logged losses (3+) with the scale never cut below where it stopped, is
+    that calibration - however many halvings it took - not overflow in earnest. A
+    walk-down to the floor, one mid-run, or one the log ends in is not one."""
+    scale = _series(run, SCALE_KEYS)
+    loss = run.get("loss")
+    if scale is None or loss is None or len(loss) < 2:
+        return None
+    f = scale.finite()
+    if len(f) < 2 or float(f.steps[0]) > float(loss.steps[1]):
+        return None
+    down = np.flatnonzero(np.diff(f.values) >= 0)
+    j = int(down[0]) if down.size else len(f) - 1  # the last point of the strict walk-down
+    end_step, end = float(f.steps[j]), float(f.values[j])
+    if j < 1 or end <= scale_floor(run, t):
+        return None
+    if int((loss.steps > end_step).sum()) < t.calibration_after:
+        return None
+    if bool((f.values[j + 1 :] < end).any()):
+        return None  # cut below it later: judged as a whole, not as a calibration
+    return int(end_step)
+
+
+def _event_symptoms(
+    run: Run, t: Params, span: int, counted: bool, after: int | None = None
+) -> list[Symptom]:
     """Console lines: "loss scale already at minimum" by itself; overflow messages
     ("Gradient overflow. Skipping step", DeepSpeed "OVERFLOW! ...") past the
-    calibration allowance, unless a skipped-steps counter already said so."""
+    calibration allowance, unless a skipped-steps counter already said so. `after`:
+    the step a calibration walk-down ended at (calibration_end); its messages are the
+    scaler calibrating and are not counted."""
     out = []
     floor = next((e for e in run.events if e.kind == "loss-scale-minimum"), None)
     if floor is not None:
@@ -161,6 +204,8 @@ def _event_symptoms(run: Run, t: Params, span: int, counted: bool) -> list[Sympt
             )
         )
     over = [e for e in run.events if e.kind == "fp16-overflow"]
+    if after is not None:
+        over = [e for e in over if e.step is None or e.step > after]
     streak = _overflow_streak(run, over, t)
     if streak is not None:
         out.append(streak)

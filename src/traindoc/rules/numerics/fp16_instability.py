@@ -54,7 +54,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gradients under fp16 call for bf16 (or fp32).
 
     **Known false positives.** A handful of overflows while the loss scaler
-    calibrates at the start is normal and not flagged.
+    calibrates at the start is normal and not flagged; so is a longer calibration
+    walk-down from a deliberately high initial scale (DeepSpeed's initial_scale_power
+    32: 2^32 halved at each of the first ~22 steps to 1024), when it starts with
+    training, stops above the floor and 3+ logged losses follow it with the scale
+    never cut below where it stopped: its halvings are not counted, and a collapse is
+    measured from where the scaler settled, not from the probe it started at. A
+    walk-down to the floor (1), one mid-run, or one the log ends in is still judged.
 
     **What to do.** Switch to bf16 (`bf16=True`) on GPUs that support it
     (Ampere or newer: A100, H100, RTX 30xx/40xx; TPUs); on older GPUs without

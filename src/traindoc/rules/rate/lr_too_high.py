@@ -73,6 +73,13 @@ class Params:
     # ... at an LR of 1e-5 or more (half the full fine-tune target): a run that breaks
     # below the smallest usual LR is broken by something else (init, data, precision).
     rising_min_lr: float = 1e-5
+    # ... or broke just as the warmup reached the peak: the LR had climbed from half the
+    # peak or less over the last 3+ logs to it, and the loss broke within a quarter of the
+    # warmup's length after (or its first 3 logs there), the LR still at 90%+ of the peak:
+    # it never trained at the peak.
+    peak_from: float = 0.5
+    peak_window: float = 0.25
+    peak_held: float = 0.9
     # An LR range test read off the warmup: the loss (5-point median) bottoms out while
     # the LR still climbs, then sits 1.5x+ above that bottom once the LR has doubled
     # past it - over 5+ logs that trend up (Mann-Kendall z >= 1.96) - and the first 3+
@@ -191,7 +198,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     or a divergence's onset) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
-    the run takes, and the fix is half the LR at the break. So is a warmup that reads as
+    the run takes, and the fix is half the LR at the break. So is one that broke just as
+    a warmup (from half the peak or less, rising over its last 3+ logs) reached the peak:
+    within a quarter of the warmup's length after it, or its first 3 logs there, the LR
+    still at 90%+ of the peak - the run broke on reaching the peak and never trained there. So is a warmup that reads as
     an LR range test: the loss (5-point median) bottoms out while the LR climbs, rises
     over 5+ logs as the LR more than doubles, and its first 3 logs at the peak sit 1.5x+
     above the bottom (an eval loss, when logged, no better there): the fix is the LR of
@@ -529,15 +539,37 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
     if before.size < k or before[-1] <= 0:
         return None
     rose = bool((np.diff(before[-k:]) > 0).all()) and before[-1] >= float(before.max())
+    rose = rose or _just_peaked(f, at, p)
     return (at, float(before[-1])) if rose and before[-1] >= p.rising_min_lr else None
+
+
+def _just_peaked(lr: Series, at: int, p: Params) -> bool:
+    """The break came as the warmup ended: the LR climbed from half its peak or less over
+    `rising_points`+ logs to the peak, and the loss broke within the first quarter of the
+    warmup's length after it (or its first `rising_points` logs at the peak, for a sparse
+    log), the LR still at 90%+ of the peak. The run never trained at the peak: it broke
+    on reaching it, which is the peak's fault, not the schedule's later course."""
+    v, s = lr.values, lr.steps
+    top = float(v.max())
+    i = int(np.argmax(v >= 0.98 * top))  # where the warmup reached the peak
+    k = p.rising_points
+    if i < k or v[0] > p.peak_from * top or not (np.diff(v[i - k : i + 1]) > 0).all():
+        return False
+    # a quarter of the warmup, or its first `rising_points` logs at the peak if longer
+    window = max(p.peak_window * float(s[i] - s[0]), k * float(np.median(np.diff(s))))
+    lr_at = float(np.interp(at, s, v))
+    return s[i] <= at <= s[i] + window and lr_at >= p.peak_held * top
 
 
 def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
     target = p.below_break * lr_at
     what = "its loss became NaN/Inf" if nonfinite_loss(run) else "its loss began to diverge"
+    pk = peak_lr(run)
+    peaked = pk is not None and lr_at >= 0.98 * pk.value
+    when = "as the warmup reached the peak LR" if peaked else "while the LR was still rising"
     return Hit(
         title=(
-            f"The loss broke at step {at} while the LR was still rising (now {fmt(lr_at)}): "
+            f"The loss broke at step {at} {when} (now {fmt(lr_at)}): "
             "the run cannot take the LR its schedule is climbing to"
         ),
         step=at,
@@ -546,12 +578,20 @@ def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
             "lr_at_break": lr_at,
             "target_lr": target,
             "rising_logs": p.rising_points,
-            "peak_lr": (pk := peak_lr(run)) and pk.value,
+            "peak_lr": pk and pk.value,
         },
         explanation=(
-            f"The logged LR rose at each of the last {p.rising_points} logs up to step {at}, "
-            f"where {what}: the warmup carried the LR past what this model and batch "
-            "tolerate, and the schedule would raise it further."
+            (
+                f"The logged LR climbed to its peak over the warmup and {what} at step {at}, "
+                "within its first logs there: the run broke on reaching the peak, so the "
+                "peak is above what this model and batch tolerate."
+            )
+            if peaked
+            else (
+                f"The logged LR rose at each of the last {p.rising_points} logs up to step "
+                f"{at}, where {what}: the warmup carried the LR past what this model and "
+                "batch tolerate, and the schedule would raise it further."
+            )
         ),
         prescription=advice.join(
             f"Lower the peak LR below the {fmt(lr_at)} at which the loss broke, to ~{fmt(target)}",
