@@ -140,6 +140,10 @@ EVENTS = (
             # loss, terminating training" (its code prints the number with %d or {batch}: a
             # quoted format string has no digits there, so it is no event)
             rb"|\bBatch \d+: Invalid loss, terminating training"
+            # YOLACT's MovingAverage drops a non-finite loss from its average and says so:
+            # "Warning: Moving average ignored a value of nan" (or inf); the printed
+            # averages stay finite, the step's loss was not
+            rb"|\bMoving average ignored a value of (?:nan|inf)\b"
             # MindSpore's LossMonitor raises on a NaN/Inf step loss: "ValueError: epoch: 3
             # step: 25. Invalid loss, terminating training." (mindocr / ModelZoo copies print
             # "Epoch: [  3/ 10], step: [ 25/100]. Invalid loss, ..."): the step it names and
@@ -257,6 +261,7 @@ KEYS = {
         b"NaN persisted",
         b"is not correct",
         b"found invalid values",
+        b"average ignored a value",
         b"Invalid loss, terminating",
         b"LossTensor is",
         b"Tensor had",

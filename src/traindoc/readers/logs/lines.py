@@ -218,6 +218,38 @@ def espnet_range(text: bytes) -> bytes:
     return _ESPNET_RANGE.sub(rb"epoch \1 \2 batch \4:", text)
 
 
+# YOLACT's train.py prints its moving-average losses under one-letter names between
+# "||" bars, after the epoch in brackets and the iteration: "[  1]    1440 || B: 5.495 |
+# C: 3.668 | M: 6.919 | S: 1.564 | T: 17.647 || ETA: ... || timer: 0.298" (its
+# `loss_types`: B box, C class confidence, M mask, P prototype, D coefficient diversity,
+# E class existence, S semantic segmentation, I mask IoU; T their total, the loss).
+# Read as printed, "S" looks like a step and the letters name no metric.
+_YOLACT = re.compile(rb"^(\s*`?)\[\s*(\d+)\]\s+(\d+) \|\|((?: [A-Z]: [^|]+\|)+ T: [^|]+)\|\|")
+_YOLACT_TERM = re.compile(rb"(?<= )([A-Z])(?=: )")
+_YOLACT_NAMES = {
+    b"B": b"box_loss",
+    b"C": b"conf_loss",
+    b"M": b"mask_loss",
+    b"P": b"proto_loss",
+    b"D": b"diversity_loss",
+    b"E": b"class_existence_loss",
+    b"S": b"semantic_loss",
+    b"I": b"maskiou_loss",
+    b"T": b"loss",
+}
+
+
+def yolact_losses(text: bytes) -> bytes:
+    """`[  1]    1440 || B: 5.4 | T: 17.6 ||` -> `epoch 1 iter 1440 || box_loss: 5.4 |
+    loss: 17.6 ||` (the rest of the line as printed)."""
+    m = _YOLACT.match(text)
+    if m is None:
+        return text
+    terms = _YOLACT_TERM.sub(lambda t: _YOLACT_NAMES.get(t.group(1), t.group(1)), m.group(4))
+    head = m.group(1) + b"epoch " + m.group(2) + b" iter " + m.group(3) + b" ||"
+    return head + terms + text[m.end(4) :]
+
+
 # Keras' TerminateOnNaN callback prints "Batch 5: Invalid loss, terminating training" when a
 # batch's loss is NaN or Inf, on the progress bar's own line (the bar redraws with "\r", no
 # newline): "6/1000 [...] - ETA: 9:26:20 - loss: nan    Batch 5: Invalid loss, ...", even

@@ -242,6 +242,26 @@ _NNUNET = re.compile(
 )
 
 
+# lightweight-human-pose-estimation's train.py prints "Iter: N" (after the epoch's tqdm bar
+# when one is drawn) and then one line per loss term, averaged over the log interval:
+# "stage1_pafs_loss:     5.46", "stage1_heatmaps_loss: 2.05", ... (the loss it optimises is
+# their sum). Only these names: "stageK_<part>_loss:" alone on a line.
+_POSE_ITER = re.compile(rb"(?:^|[\]\s])Iter: (\d{1,9})\s*")
+_POSE_TERM = re.compile(rb"\s*(stage\d{1,2}_[a-z]{1,20}_loss):\s+" + _NNU_NUM + rb"\s*")
+
+
+def pose_iter(text: bytes) -> int | None:
+    """N of a lightweight-pose `Iter: N` heading ending the line, else None."""
+    m = _POSE_ITER.search(text)
+    return int(m.group(1)) if m is not None and m.end() == len(text) else None
+
+
+def pose_term(text: bytes) -> tuple[str, float] | None:
+    """(name, value) of a lightweight-pose `stageK_<part>_loss:  v` line, else None."""
+    m = _POSE_TERM.fullmatch(text)
+    return (m.group(1).decode(), float(m.group(2))) if m is not None else None
+
+
 def nnunet_line(text: bytes) -> tuple[str, float] | None:
     """("epoch", N) for nnU-Net's `epoch:  N` heading, (name, value) for a line under it
     (`loss`, `eval_loss`, `eval_dice` the mean of the per-class Dice, `lr`); None for any

@@ -252,6 +252,9 @@ class TextLog:
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
         self._skeleton = False  # such a heading was seen
         self._nnunet_epoch = math.nan  # the epoch of the last nnU-Net "epoch:  N" heading
+        self._pose_iter = math.nan  # the iteration of the last lightweight-pose "Iter: N"
+        self._pose_terms: list[tuple[str, float]] = []  # its stage losses read so far
+        self._pose_no = 0
         self._header: tuple[str, ...] | None = None
         # (line, cells) of the last Markdown row of bare words and gaps: a group row that
         # may name the halves of the header under it ("| train | ... | validate | ...")
@@ -300,6 +303,7 @@ class TextLog:
             self._held = None
             self._cut(no, text, rank)
         self.layouts.close()
+        self._close_pose()
         self._close_block()
         self._close_titled()
         self._close_axis()
@@ -444,6 +448,8 @@ class TextLog:
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
             text = lines.espnet_range(text)
+        if b" || " in text and b" T: " in text:  # YOLACT's "[ 1]  1440 || B: 5.4 | T: 17.6 ||"
+            text = lines.yolact_losses(text)
         if text.lstrip()[:1] == b"(" and b") = (" in text:  # Julia's `@show i, loss(x)`
             text = lines.julia_show_tuple(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
@@ -465,6 +471,15 @@ class TextLog:
             # the loss is over the target side: the last dictionary printed is its size
             self.config["vocab_size"] = (int(m.group(1)), no)
             return
+        if b"_loss:" in text[:40] and (term := profiles.pose_term(text)) is not None:
+            if self._pose_iter == self._pose_iter:  # under an "Iter: N" heading
+                self._pose_terms.append(term)
+                self._pose_no = no
+                return
+        elif self._pose_terms:
+            self._close_pose()
+        if b"Iter: " in text and (it := profiles.pose_iter(text)) is not None:
+            self._pose_iter = it  # the heading; the line itself is read as any line is
         if (self._nnunet_epoch == self._nnunet_epoch or b"epoch:" in text[:40]) and (
             self._nnunet(no, text, rank)
         ):
@@ -613,6 +628,14 @@ class TextLog:
             return self._skeleton
         self.add_loose(no, [(name, v)], ep, steps.SRC_EPOCH_ONLY, ep, rank, is_eval=True)
         return True
+
+    def _close_pose(self) -> None:
+        """The lightweight-pose terms under the last `Iter: N`: a point at N of each, and
+        of their sum, the loss its train.py optimises."""
+        terms, self._pose_terms = self._pose_terms, []
+        if terms:
+            vals = [*terms, ("loss", sum(v for _, v in terms))]
+            self.add_loose(self._pose_no, vals, self._pose_iter, steps.SRC_STEP, math.nan)
 
     def _nnunet(self, no: int, text: bytes, rank: int) -> bool:
         """An nnU-Net line (profiles.nnunet_line): its `epoch:  N` heading, or a value

@@ -210,7 +210,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     With lines before it the point must be 10x their level (a loss that always sat near
     1e6 is on that scale), and with lines after it their median must still be 50%
     above that level: a 1e14 window the next log is back from (0.26 -> 3e14 -> 0.25, a
-    few corrupt samples) is `loss-spike`'s, however large.  A loss that goes from finite to +Inf (or to 87.3365 =
+    few corrupt samples) is `loss-spike`'s, however large. A 1-2 line paste from mid-run
+    whose every line is 1e6+ is judged by its first line as a one-line paste is
+    (YOLACT's total 6.4e35 -> 7.6e35 at iterations 500-510: blown up at both, not a
+    1.2x rise over a level).  A loss that goes from finite to +Inf (or to 87.3365 =
     -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
     comes back near its level has overflowed: the end point of a blow-up, at any
     length, read from the eval loss when no train loss is logged (error).
@@ -671,6 +674,15 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     if not len(f) or run.fact("task") == "regression":
         return None
     i = int(np.argmax(f.values))
+    if (
+        len(f) < p.short_min_points
+        and float(f.values.min()) >= p.astronomical
+        and starts_mid_run(f)
+    ):
+        # a 1-2 line paste from mid-run whose every line is 1e6+: judged as a one-line
+        # paste is (6e35 -> 7.6e35 is still blown up, not 1.2x over a level); one the
+        # next line is back from (3e14 -> 0.25) is a spike
+        i = 0
     peak = float(f.values[i])
     if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
         return None
@@ -681,6 +693,8 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
         after = f.values[i + 1 :]
         if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
             return None  # it came back: a spike, not a blow-up
+    elif len(f) > 1 and float(np.median(f.values[1:])) < p.astronomical:
+        return None  # a window from mid-run that opens at 3e14 and is back at 0.25: a spike
     step = int(f.steps[i])
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",

@@ -79,7 +79,9 @@ class Params:
     short_back: float = 1.5
     # ... or a jump of 2x over the points before it that has fallen at each of the
     # 3+ points since, by 20%+ of the jump: a spike still coming back (warning), or
-    # back below where it jumped from by the end (info: nothing lasting).
+    # back below where it jumped from by the end: judged like a spike of a long log,
+    # a warning when it held 2x for 2+ logged points (the point after the peak still
+    # 25%+ above the level), info when the doubled point was alone (a bad batch).
     # A paste of 3-4 points has no median to speak of: only an interior point 10x both
     # its neighbours, which agree with each other within 1.5x, counts (warning).
     tiny_min_points: int = 3
@@ -150,6 +152,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     largest ordinary points reach 0.6-0.95 of them, and such blips are info however
     many there are; a real instability rises clear of the noise (10-200x on the
     LM-loss spikes of the corpus).
+
+    A paste of 5-19 points whose loss jumped 2x over the points before it and has
+    fallen at each point since, back below where it jumped from, is a spike that came
+    back; it is judged by the long path's size test: a warning when it held for 2+
+    logged points (the point after the peak still 25%+ above the level: the optimizer
+    was thrown off, not one batch), info when the doubled point was alone.
 
     A paste of 3-4 points is judged only on a jump no batch noise explains: an
     interior point 10x both its neighbours, which agree with each other within 1.5x
@@ -479,10 +487,13 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     big = peak >= (p.huge_single_rel + 1) * ref and not (
         len(back) == 1 and peak < p.huge_single_tail * _highest_other(y, peak)
     )
-    # a jump the loss has fallen back below by the end of the paste cost nothing lasting
+    # a jump the loss has fallen back below by the end of the paste is judged by the
+    # long path's size test: 2x its level for 2+ logged points (its peak and the point
+    # after it still 25%+ above the level) warns, a lone doubled point is a bad batch
     came_back = recovering and float(after[-1]) <= pre
     still = recovering and not came_back
-    severity = Severity.WARNING if len(back) >= 2 or big or still else Severity.INFO
+    held = came_back and float(after[1]) >= (1 + p.min_rel) * pre
+    severity = Severity.WARNING if len(back) >= 2 or big or still or held else Severity.INFO
     where = ", ".join(str(int(steps[i])) for i in back) if back else str(int(steps[peak_i]))
     what = (
         f"{len(back)} loss spike{'s' if len(back) > 1 else ''} in {y.size} logged points "
