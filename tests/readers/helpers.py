@@ -117,3 +117,17 @@ def one_log(tmp_path: Path, body: str | bytes, name: str = "train.log") -> Run:
     """The single run the text reader makes of `body` (fails if it makes several)."""
     (run,) = read_log(tmp_path, body, name)
     return run
+
+
+def load_log(tmp_path: Path, body: str, name: str = "train.log") -> Run:
+    """The run `load_run` (format detection included) makes of `body` in a file `name`."""
+    from traindoc.readers import load_run
+
+    p = tmp_path / name
+    p.write_text(body)
+    return load_run(p)
+
+
+def values(run: Run, name: str) -> list[float]:
+    """The values of the series `name` as plain floats (for == against a list)."""
+    return [float(v) for v in run.get(name).values]

@@ -10,12 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
-
+from tests.readers.helpers import one_log, values
 
 # https://github.com/open-mmlab/mmocr/issues/750 (verbatim)
 _MMOCR = (
@@ -50,9 +45,9 @@ def test_threshold_sweep_rows_are_not_a_curve(tmp_path: Path) -> None:
 
 def test_the_evaluators_summary_line_is_the_point(tmp_path: Path) -> None:
     run = one_log(tmp_path, _MMOCR)
-    assert _values(run, "eval_recall") == [0.4868]
-    assert _values(run, "eval_hmean") == [0.5988]  # before: "hmean", no metric
-    assert _values(run, "loss") == [3.1667, 2.362]
+    assert values(run, "eval_recall") == [0.4868]
+    assert values(run, "eval_hmean") == [0.5988]  # before: "hmean", no metric
+    assert values(run, "loss") == [3.1667, 2.362]
 
 
 def test_a_train_line_with_a_threshold_key_stays_a_record(tmp_path: Path) -> None:
@@ -62,7 +57,7 @@ def test_a_train_line_with_a_threshold_key_stays_a_record(tmp_path: Path) -> Non
         for s, loss, f1 in ((10, 0.9, 0.41), (20, 0.7, 0.52), (30, 0.6, 0.58))
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [0.9, 0.7, 0.6]
+    assert values(run, "loss") == [0.9, 0.7, 0.6]
 
 
 # https://github.com/mindspore-lab/mindyolo/issues/370 (verbatim)
@@ -79,5 +74,5 @@ _MINDYOLO = (
 def test_cur_lr_is_the_learning_rate(tmp_path: Path) -> None:
     # before: a "cur_lr" series of kind other; the run had no LR
     run = one_log(tmp_path, _MINDYOLO)
-    assert _values(run, "lr") == [0.07888522744178772, 0.0786675438284874]
-    assert _values(run, "loss") == [9.607, 10.5624]
+    assert values(run, "lr") == [0.07888522744178772, 0.0786675438284874]
+    assert values(run, "loss") == [9.607, 10.5624]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, values
 from traindoc.readers import load_run
 
 REAL = Path(__file__).resolve().parents[1] / "real"
@@ -19,18 +19,14 @@ def _steps(run, name: str) -> list[float]:
     return [float(s) for s in run.get(name).steps]
 
 
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
-
-
 def test_nnunet_epoch_block_values_are_points_at_their_epoch() -> None:
     run = load_run(_NNUNET / "log_excerpt.txt")
     for name in ("loss", "eval_loss", "eval_dice", "lr", "epoch"):
         assert _steps(run, name) == [99.0, 100.0], name
-    assert _values(run, "loss") == [-0.3417, -0.3656]
-    assert _values(run, "eval_loss") == [-0.3713, -0.3831]
-    assert _values(run, "eval_dice") == [0.0, 0.0]
-    assert _values(run, "lr") == [0.009095, 0.009086]
+    assert values(run, "loss") == [-0.3417, -0.3656]
+    assert values(run, "eval_loss") == [-0.3713, -0.3831]
+    assert values(run, "eval_dice") == [0.0, 0.0]
+    assert values(run, "lr") == [0.009095, 0.009086]
 
 
 def test_nnunet_dice_list_is_read_as_its_mean(tmp_path: Path) -> None:
@@ -43,8 +39,8 @@ def test_nnunet_dice_list_is_read_as_its_mean(tmp_path: Path) -> None:
     )
     run = one_log(tmp_path, body)
     assert _steps(run, "eval_dice") == [1.0, 2.0, 3.0, 4.0]
-    assert abs(_values(run, "eval_dice")[1] - (0.8 + 0.2) / 3) < 1e-12
-    assert _values(run, "loss") == [0.39, 0.38, 0.37, 0.36]
+    assert abs(values(run, "eval_dice")[1] - (0.8 + 0.2) / 3) < 1e-12
+    assert values(run, "loss") == [0.39, 0.38, 0.37, 0.36]
 
 
 def test_train_loss_lines_without_an_epoch_heading_are_left_to_the_generic_reader(

@@ -11,14 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.readers.helpers import one_log, read_log
+from tests.readers.helpers import one_log, read_log, values
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs.numbers import SPLIT, parse, to_num
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
-
 
 # -- 1. PaddleOCR's `{:x<6f}` fill: "nanxxx", "infxxx", "-infxx" -------------------------
 
@@ -38,7 +33,7 @@ _PPOCR = (
 
 def test_paddleocr_x_filled_nan_and_inf_are_values(tmp_path: Path) -> None:
     run = one_log(tmp_path, _PPOCR)
-    loss = _values(run, "loss")
+    loss = values(run, "loss")
     assert math.isnan(loss[0]) and loss[1] == -math.inf
     assert [float(s) for s in run.get("loss").steps] == [170, 180]
 
@@ -74,14 +69,14 @@ _FLUX = """    model((dataset[1])[1]) = [0.0 0.0; 1.46359 0.0] (tracked)
 
 def test_julia_show_tuple_pairs_names_with_values(tmp_path: Path) -> None:
     run = one_log(tmp_path, _FLUX)
-    assert _values(run, "loss") == [pytest.approx(0.29602579662457984)] * 3
+    assert values(run, "loss") == [pytest.approx(0.29602579662457984)] * 3
     assert [float(s) for s in run.get("loss").steps] == [1, 2, 3]
 
 
 def test_julia_show_tuple_with_named_counter(tmp_path: Path) -> None:
     body = "".join(f"(epoch, train_loss, acc) = ({e}, {1.5 / e}, 0.{e})\n" for e in (1, 2, 3))
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == pytest.approx([1.5, 0.75, 0.5])
+    assert values(run, "loss") == pytest.approx([1.5, 0.75, 0.5])
 
 
 def test_julia_show_tuple_near_misses(tmp_path: Path) -> None:

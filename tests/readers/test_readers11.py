@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, values
 from traindoc.readers import load_run
 
 REAL = Path(__file__).resolve().parents[1] / "real"
@@ -18,10 +18,6 @@ REAL = Path(__file__).resolve().parents[1] / "real"
 
 def _steps(run, name: str) -> list[float]:
     return [float(s) for s in run.get(name).steps]
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 # -- 1. PaddleSeg "[EVAL] #Images: 200 mIoU: 0.5000 Acc: 1.0000 Kappa: nan" ------------
@@ -35,11 +31,11 @@ def test_paddleseg_eval_line_is_eval_metrics_and_its_image_count_is_not_a_series
     run = load_run(_PADDLESEG / "log_excerpt.txt")
     for name in ("eval_miou", "eval_acc", "eval_kappa"):
         assert _steps(run, name) == [1300.0, 1400.0], name
-    assert _values(run, "eval_miou") == [0.5, 0.5]
-    assert _values(run, "eval_acc") == [1.0, 1.0]
+    assert values(run, "eval_miou") == [0.5, 0.5]
+    assert values(run, "eval_acc") == [1.0, 1.0]
     assert "kappa" not in run.series  # an eval line's kappa is an eval name
     assert "images" not in run.series  # "#Images: 200" counts the eval set
-    assert _values(run, "loss") == [0.1503, 0.1503]
+    assert values(run, "loss") == [0.1503, 0.1503]
 
 
 def test_a_hash_before_a_step_key_still_counts_the_step(tmp_path: Path) -> None:
@@ -63,10 +59,10 @@ _MSG3D = REAL / "healthy_msg3d_kinetics_skeleton_maintainer_log_slow_noisy_top1_
 def test_msg3d_eval_lines_are_eval_points_at_their_epoch() -> None:
     run = load_run(_MSG3D / "log_excerpt.txt")
     assert _steps(run, "eval_loss") == [18.0, 19.0, 20.0, 21.0, 33.0, 34.0, 35.0]
-    assert abs(_values(run, "eval_loss")[3] - 3.621506498705956) < 1e-12  # not the post-gap one
+    assert abs(values(run, "eval_loss")[3] - 3.621506498705956) < 1e-12  # not the post-gap one
     # the lines right after the excerpt gap name no epoch: no point is made of them
     assert _steps(run, "eval_top1") == [18.0, 19.0, 20.0, 33.0, 34.0, 35.0]
-    assert _values(run, "eval_top1")[:3] == [23.71, 24.47, 23.75]
+    assert values(run, "eval_top1")[:3] == [23.71, 24.47, 23.75]
     assert _steps(run, "eval_top5") == [18.0, 19.0, 20.0, 33.0, 34.0]
     assert _steps(run, "loss") == [19.0, 20.0, 21.0, 33.0, 34.0, 35.0]
     # "[ Sun Oct 20 09:00:31 2019 ]" is a date, not a value named "Sun Oct"
@@ -79,7 +75,7 @@ def test_a_top1_line_without_an_eval_heading_is_left_to_the_generic_reader(
 ) -> None:
     body = "".join(f"epoch: {e} loss: 1.{e}0 Top1: 5{e}.0%\n" for e in range(1, 5))
     run = one_log(tmp_path, body)
-    assert _values(run, "top1") == [51.0, 52.0, 53.0, 54.0]
+    assert values(run, "top1") == [51.0, 52.0, 53.0, 54.0]
     assert not any(n.startswith("eval_") for n in run.series)
 
 
@@ -92,9 +88,9 @@ _MMDET = (
 
 def test_mmdet_coco_eval_on_an_epoch_line_is_eval_series() -> None:
     run = load_run(_MMDET / "log_excerpt.txt")
-    assert _values(run, "eval_bbox_map") == [0.722]
-    assert _values(run, "eval_bbox_map_50") == [0.919]
-    assert _values(run, "eval_bbox_map_l") == [0.898]
+    assert values(run, "eval_bbox_map") == [0.722]
+    assert values(run, "eval_bbox_map_50") == [0.919]
+    assert values(run, "eval_bbox_map_l") == [0.898]
     assert not any(n.startswith("bbox_map") for n in run.series)
     assert not any("copypaste" in n for n in run.series)  # the same numbers as a string
     assert len(run.get("loss").values) == 5  # the train lines are untouched
@@ -120,7 +116,7 @@ _YOLO = REAL / (
 def test_yolo_val_columns_all_zero_are_validation_not_run() -> None:
     run = load_run(_YOLO)
     assert _steps(run, "eval_loss") == [20.0]  # only the final epoch validated
-    assert min(_values(run, "eval_loss")) > 1.0
+    assert min(values(run, "eval_loss")) > 1.0
     assert _steps(run, "metrics/mAP50(B)") == [20.0]
     assert _steps(run, "val/box_loss") == [20.0]
     assert len(run.get("loss").values) == 20  # the train columns keep every epoch
@@ -146,8 +142,8 @@ def test_yolo_classify_train_and_val_loss_are_the_losses(tmp_path: Path) -> None
     rows = "".join(f"{e},{e}0.5,1.{5 - e},0.{e + 4},0.99,0.{9 - e},0.001\n" for e in range(1, 5))
     (tmp_path / "results.csv").write_text(_CLS_HEAD + rows)
     run = load_run(tmp_path)
-    assert _values(run, "loss") == [1.4, 1.3, 1.2, 1.1]
-    assert _values(run, "eval_loss") == [0.8, 0.7, 0.6, 0.5]
+    assert values(run, "loss") == [1.4, 1.3, 1.2, 1.1]
+    assert values(run, "eval_loss") == [0.8, 0.7, 0.6, 0.5]
 
 
 # -- 5. rasbt "# Epoch: 001/010 | Train: 10.000% | Loss: 2.520%" -------------------------
@@ -158,8 +154,8 @@ _RASBT = REAL / "no_learning_rasbt_vgg16_cifar10_train_acc_10pct_loss_ln10_two_e
 def test_rasbt_commented_epoch_lines_read_train_accuracy_and_loss() -> None:
     run = load_run(_RASBT / "log_excerpt.txt")
     assert _steps(run, "loss") == [1.0, 10.0]
-    assert _values(run, "loss") == [2.52, 2.303]  # the stray "%" is no percentage
-    assert _values(run, "train_acc") == [10.0, 10.0]
+    assert values(run, "loss") == [2.52, 2.303]  # the stray "%" is no percentage
+    assert values(run, "train_acc") == [10.0, 10.0]
 
 
 def test_rasbt_valid_field_is_an_eval_accuracy(tmp_path: Path) -> None:
@@ -168,8 +164,8 @@ def test_rasbt_valid_field_is_an_eval_accuracy(tmp_path: Path) -> None:
         for e in range(1, 4)
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "eval_acc") == [41.5, 42.5, 43.5]
-    assert _values(run, "train_acc") == [51.0, 52.0, 53.0]
+    assert values(run, "eval_acc") == [41.5, 42.5, 43.5]
+    assert values(run, "train_acc") == [51.0, 52.0, 53.0]
 
 
 def test_a_comment_that_is_not_a_loop_line_stays_a_comment(tmp_path: Path) -> None:

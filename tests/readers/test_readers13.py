@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, values
 from traindoc.model.signals import kind
 from traindoc.readers import load_run
 
@@ -21,10 +21,6 @@ def _loaded(tmp_path: Path, body: str):
     path = tmp_path / "paste.log"
     path.write_text(body, encoding="utf-8")
     return load_run(path)
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 def _steps(run, name: str) -> list[float]:
@@ -51,18 +47,18 @@ _LION = "".join(
 
 def test_bracketed_keys_name_their_values(tmp_path: Path) -> None:
     run = one_log(tmp_path, _COUPLET)
-    assert _values(run, "loss") == [4.994150638580322, 4.850643634796143]
+    assert values(run, "loss") == [4.994150638580322, 4.850643634796143]
     lion = one_log(tmp_path, _LION)
     assert _steps(lion, "loss") == [89.0, 104.0, 119.0]
-    assert _values(lion, "loss")[0] == 51566519.44
+    assert values(lion, "loss")[0] == 51566519.44
 
 
 def test_a_bracketed_level_or_a_bracket_around_a_number_is_no_key(tmp_path: Path) -> None:
     run = one_log(tmp_path, "[INFO] 3 loss: 0.5\n[INFO] 3 loss: 0.4\n")
-    assert _values(run, "loss") == [0.5, 0.4]
+    assert values(run, "loss") == [0.5, 0.4]
     assert "info" not in run.series and "INFO" not in run.series
     mx = one_log(tmp_path, "Epoch[1] Batch [100] loss=0.5\nEpoch[1] Batch [200] loss=0.4\n")
-    assert _values(mx, "loss") == [0.5, 0.4]
+    assert values(mx, "loss") == [0.5, 0.4]
     assert not any(n.startswith("batch") for n in mx.series)
 
 
@@ -79,7 +75,7 @@ _TUDUI = (
 
 def test_full_width_colons_and_a_cjk_key_read(tmp_path: Path) -> None:
     run = one_log(tmp_path, _TUDUI)
-    assert _values(run, "loss") == [1.9817659854888916, 1.9057204723358154, 1.7302981615066528]
+    assert values(run, "loss") == [1.9817659854888916, 1.9057204723358154, 1.7302981615066528]
 
 
 def test_a_cjk_sentence_before_a_colon_is_still_prose(tmp_path: Path) -> None:
@@ -87,7 +83,7 @@ def test_a_cjk_sentence_before_a_colon_is_still_prose(tmp_path: Path) -> None:
     body = "这是一个非常长的句子用来说明模型的训练情况如下: 100\n" * 3
     body += "loss: 0.5\nloss: 0.4\n"
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [0.5, 0.4]
+    assert values(run, "loss") == [0.5, 0.4]
     assert len(run.series) == 1
 
 
@@ -112,9 +108,9 @@ _PASS = (
 
 def test_paddle_avg_cost_is_the_loss(tmp_path: Path) -> None:
     run = _loaded(tmp_path, _AVG_COST)
-    assert _values(run, "loss") == [33.391926, 31.64903, 29.620674]
+    assert values(run, "loss") == [33.391926, 31.64903, 29.620674]
     assert "derived" in run.get("loss").source  # the original stays
-    assert _values(run, "avg_cost") == [33.391926, 31.64903, 29.620674]
+    assert values(run, "avg_cost") == [33.391926, 31.64903, 29.620674]
 
 
 def test_paddle_pass_batch_cost_numbers_each_batch(tmp_path: Path) -> None:
@@ -128,7 +124,7 @@ def test_paddle_pass_batch_cost_numbers_each_batch(tmp_path: Path) -> None:
 
 def test_a_cost_beside_a_loss_or_a_time_cost_is_not_the_loss(tmp_path: Path) -> None:
     run = _loaded(tmp_path, "step 1 loss: 0.9 cost: 3.0\nstep 2 loss: 0.8 cost: 2.0\n")
-    assert _values(run, "loss") == [0.9, 0.8]
+    assert values(run, "loss") == [0.9, 0.8]
     assert kind("time_cost") == "time"
     assert kind("cost") == "component_loss"
     assert kind("crossentropy") == "component_loss"
@@ -148,8 +144,8 @@ def test_mxnet_cross_entropy_metric_is_the_loss(tmp_path: Path) -> None:
     # the SSD objective GluonCV back-propagates is CrossEntropy + SmoothL1 (SSDMultiBoxLoss):
     # both metrics are parts of the loss, which is their sum (see test_nonfinite_reads.py)
     run = _loaded(tmp_path, _MXNET)
-    assert _values(run, "loss") == pytest.approx([4.200497 + 0.816728, 4.100497 + 0.806728])
-    assert _values(run, "crossentropy") == [4.200497, 4.100497]
+    assert values(run, "loss") == pytest.approx([4.200497 + 0.816728, 4.100497 + 0.806728])
+    assert values(run, "crossentropy") == [4.200497, 4.100497]
 
 
 # GluonCV's train scripts print `[Epoch {}] Training cost: {:.3f}, {metrics}`: the epoch's

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
+from tests.readers.helpers import one_log, values
 
 
 def _steps(run, name: str) -> list[float]:
@@ -40,10 +36,10 @@ _BIGDL = "".join(
 def test_is_clauses_of_a_log_line_are_read(tmp_path: Path) -> None:
     run = one_log(tmp_path, _BIGDL)
     assert _steps(run, "loss") == [45457.0, 45458.0, 45459.0]
-    loss = _values(run, "loss")
+    loss = values(run, "loss")
     assert loss[:2] == [1.2645824, 1.308916] and loss[2] == float("inf")
-    assert _values(run, "lr")[0] == 0.04628416419774555
-    assert _values(run, "throughput") == [408.40378, 398.6954, 447.22968]
+    assert values(run, "lr")[0] == 0.04628416419774555
+    assert values(run, "throughput") == [408.40378, 398.6954, 447.22968]
     # the seconds since the run began, and the settings' clauses, are no metrics
     assert not {"wall_clock", "current_momentum", "current_weight_decay"} & set(run.series)
 
@@ -55,7 +51,7 @@ def test_an_is_in_a_sentence_is_no_key(tmp_path: Path) -> None:
         "is 0.0001. \nstep 1 | loss 2.0\nthe loss is 1.5 here\nstep 2 | loss 1.9\n"
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.0, 1.9]
+    assert values(run, "loss") == [2.0, 1.9]
     assert run.get("lr") is None
 
 
@@ -76,13 +72,13 @@ _BOLD = (
 
 def test_bold_values_inside_a_line_are_the_values(tmp_path: Path) -> None:
     run = one_log(tmp_path, _BOLD)
-    assert _values(run, "loss") == [6.907648, 6.9102383]
+    assert values(run, "loss") == [6.907648, 6.9102383]
     assert _steps(run, "loss") == [1.0, 61997.0]
 
 
 def test_bold_words_and_powers_stay_as_printed(tmp_path: Path) -> None:
     run = one_log(tmp_path, "**Note** step 1 loss: 2.5\nstep 2 loss: 2**3\nstep 3 loss: 2.25\n")
-    assert _values(run, "loss")[0] == 2.5 and 8.0 not in _values(run, "loss")
+    assert values(run, "loss")[0] == 2.5 and 8.0 not in values(run, "loss")
 
 
 # -- 3. a logger's word before a bracketed counter ---------------------------------------
@@ -106,7 +102,7 @@ _DINO = "".join(
 def test_a_metric_loggers_bracketed_counter_is_the_step(tmp_path: Path) -> None:
     run = one_log(tmp_path, _DINO)
     assert _steps(run, "loss") == [40.0, 50.0, 60.0]
-    assert _values(run, "dino_local_crops_loss") == [10.502, 10.501, 10.501]
+    assert values(run, "dino_local_crops_loss") == [10.502, 10.501, 10.501]
 
 
 def test_swins_epoch_and_batch_brackets_still_read(tmp_path: Path) -> None:
@@ -162,7 +158,7 @@ _DPIPE = (
 def test_steps_key_alone_is_the_step(tmp_path: Path) -> None:
     run = one_log(tmp_path, _DPIPE)
     assert _steps(run, "loss") == [16.0, 17.0, 18.0]
-    assert _values(run, "loss")[:2] == [0.7332, 0.5994]
+    assert values(run, "loss")[:2] == [0.7332, 0.5994]
 
 
 def test_a_steps_bar_or_a_total_steps_setting_is_no_step_key(tmp_path: Path) -> None:
@@ -191,7 +187,7 @@ _PCDET = (
 def test_accumulated_iteration_is_the_step(tmp_path: Path) -> None:
     run = one_log(tmp_path, _PCDET)
     assert _steps(run, "loss") == [1.0, 50.0]
-    assert _values(run, "loss") == [516.7, 36.77]
+    assert values(run, "loss") == [516.7, 36.77]
     assert "acc_iter" not in run.series
 
 
@@ -214,7 +210,7 @@ _DSCHAT = (
 def test_a_reward_alone_on_its_line_takes_the_step_before(tmp_path: Path) -> None:
     run = one_log(tmp_path, _DSCHAT)
     assert _steps(run, "reward") == [3183.0, 3184.0]
-    assert _values(run, "reward") == [-7.80859375, -6.359375]
+    assert values(run, "reward") == [-7.80859375, -6.359375]
 
 
 def test_a_reward_setting_with_words_is_no_record(tmp_path: Path) -> None:
@@ -238,9 +234,9 @@ _TIMM = (
 
 def test_timm_loss_padded_after_its_key_is_read(tmp_path: Path) -> None:
     run = one_log(tmp_path, _TIMM)
-    assert _values(run, "loss") == [5.25613, 5.240257, 5.35429]  # the value, not the mean
+    assert values(run, "loss") == [5.25613, 5.240257, 5.35429]  # the value, not the mean
     assert _steps(run, "loss") == [1 * 5004 + 4900.0, 1 * 5004 + 4950.0, 2 * 5004 + 3150.0]
-    assert _values(run, "lr") == [0.02133, 0.02133, 0.04267]
+    assert values(run, "lr") == [0.02133, 0.02133, 0.04267]
 
 
 # -- 9. clu's LoggingWriter (the Flax examples): "[step] key=value, ..." -----------------
@@ -262,9 +258,9 @@ _CLU = (
 
 def test_a_bracketed_step_before_key_value_pairs_is_the_step(tmp_path: Path) -> None:
     run = one_log(tmp_path, _CLU)
-    assert _steps(run, "loss") == [1000.0] and _values(run, "loss") == [6.525280952453613]
+    assert _steps(run, "loss") == [1000.0] and values(run, "loss") == [6.525280952453613]
     assert _steps(run, "eval_loss") == [936.0]
-    assert _values(run, "lr") == [0.9738461971282959]
+    assert values(run, "lr") == [0.9738461971282959]
 
 
 def test_a_bracketed_number_before_words_is_no_step(tmp_path: Path) -> None:
@@ -288,8 +284,8 @@ _KALDI = (
 
 def test_repeated_keys_after_an_eval_word_are_the_evals(tmp_path: Path) -> None:
     run = one_log(tmp_path, _KALDI)
-    assert _values(run, "loss") == [2.532, 1.98, 1.779]
-    assert _values(run, "eval_loss") == [1.701, 1.467, 1.372]
+    assert values(run, "loss") == [2.532, 1.98, 1.779]
+    assert values(run, "eval_loss") == [1.701, 1.467, 1.372]
     assert _steps(run, "eval_loss") == [0.0, 1.0, 2.0]
 
 
@@ -300,8 +296,8 @@ def test_an_eval_line_without_repeated_keys_stays_an_eval(tmp_path: Path) -> Non
         "epoch 2 train loss 2.3 acc 0.5\nepoch 2 valid loss 2.4 acc 0.4\n"
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "eval_loss") == [2.6, 2.4]
-    assert _values(run, "loss") == [2.5, 2.3]
+    assert values(run, "eval_loss") == [2.6, 2.4]
+    assert values(run, "loss") == [2.5, 2.3]
 
 
 # -- 11. MXNet's Speedometer batch range, a CJK key that counts the steps -----------------
@@ -318,7 +314,7 @@ _MXNET_RANGE = (
 def test_a_speedometer_batch_range_is_its_end(tmp_path: Path) -> None:
     run = one_log(tmp_path, _MXNET_RANGE)
     assert _steps(run, "lossvalue") == [40.0, 60.0, 80.0]  # load_run derives the loss from it
-    loss = _values(run, "lossvalue")
+    loss = values(run, "lossvalue")
     assert loss[:2] == [45.2, 44.9] and loss[2] != loss[2]
 
 

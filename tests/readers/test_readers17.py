@@ -10,12 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log, read_log
+from tests.readers.helpers import one_log, read_log, values
 from traindoc.readers.derived import finalize
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 def _steps(run, name: str) -> list[float]:
@@ -44,8 +40,8 @@ def test_icefall_rank_tag_is_a_rank_not_the_step(tmp_path: Path) -> None:
     # separate runs; now rank 0's line is the batch's record, at batch 5950
     run = one_log(tmp_path, _ICEFALL_RANKS)
     assert _steps(run, "loss") == [5950.0]
-    assert _values(run, "loss") == [0.4962]
-    assert _values(run, "lr") == [2.41e-03]
+    assert values(run, "loss") == [0.4962]
+    assert values(run, "lr") == [2.41e-03]
 
 
 # https://github.com/k2-fsa/icefall/pull/399 (one GPU: no tag) -- near miss
@@ -65,7 +61,7 @@ _ICEFALL_ONE = (
 def test_icefall_lines_without_a_tag_read_as_before(tmp_path: Path) -> None:
     run = one_log(tmp_path, _ICEFALL_ONE)
     assert _steps(run, "loss") == [5.0, 6.0, 7.0]
-    assert _values(run, "loss") == [0.6028, 0.5526, 0.5148]
+    assert values(run, "loss") == [0.6028, 0.5526, 0.5148]
 
 
 def test_a_fraction_in_parentheses_elsewhere_is_no_rank(tmp_path: Path) -> None:
@@ -73,7 +69,7 @@ def test_a_fraction_in_parentheses_elsewhere_is_no_rank(tmp_path: Path) -> None:
     body = "".join(f"[train] ({i}/3) loss {v}\n" for i, v in [(1, 2.0), (2, 1.5), (3, 1.2)])
     body += "".join(f"[x] ({i}/2) y\n" for i in (5,))
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.0, 1.5, 1.2]
+    assert values(run, "loss") == [2.0, 1.5, 1.2]
 
 
 # -- 2. Open MPI --tag-output prefixes ---------------------------------------------------
@@ -92,7 +88,7 @@ _MPI = (
 
 def test_mpi_tag_output_prefix_is_a_rank(tmp_path: Path) -> None:
     run = one_log(tmp_path, _MPI)
-    assert _values(run, "f1") == [0.8122270742358079, 0.8256880733944955, 0.838095238095238]
+    assert values(run, "f1") == [0.8122270742358079, 0.8256880733944955, 0.838095238095238]
     assert "mpirank" not in run.series  # the prefix is no metric
 
 
@@ -105,7 +101,7 @@ def test_mpi_ranks_printing_one_metric_keep_the_lowest(tmp_path: Path) -> None:
         "[1,1]<stdout>:epoch 1: {'accuracy': 0.7205882352941176, 'f1': 0.8256880733944955}\n"
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "accuracy") == [0.6838235294117647, 0.75]
+    assert values(run, "accuracy") == [0.6838235294117647, 0.75]
 
 
 # -- 3. icefall's validation line inside one epoch's batches ------------------------------
@@ -134,7 +130,7 @@ def test_validation_line_of_one_epoch_sits_at_the_batch_before(tmp_path: Path) -
     # before: "Epoch 0, validation" was step 0, the steps went back, two runs
     run = one_log(tmp_path, _ICEFALL_VALID)
     assert _steps(run, "loss") == [2900.0, 2950.0, 3000.0, 3050.0]
-    assert _steps(run, "eval_loss") == [3000.0] and _values(run, "eval_loss") == [1.062]
+    assert _steps(run, "eval_loss") == [3000.0] and values(run, "eval_loss") == [1.062]
 
 
 def test_epoch_only_lines_alone_still_count_epochs(tmp_path: Path) -> None:
@@ -171,9 +167,9 @@ def test_nnunet_epoch_heading_numbers_its_block(tmp_path: Path) -> None:
     # before: no step was printed (the order of the lines), and the learning rate was
     # only a setting; now each "Epoch N" block is epoch N's record
     run = one_log(tmp_path, _NNUNET)
-    assert _steps(run, "loss") == [22.0, 23.0] and _values(run, "loss") == [0.1385, 0.122]
+    assert _steps(run, "loss") == [22.0, 23.0] and values(run, "loss") == [0.1385, 0.122]
     assert _steps(run, "eval_loss") == [22.0, 23.0]
-    assert _values(run, "lr") == [0.0098, 0.00979]
+    assert values(run, "lr") == [0.0098, 0.00979]
 
 
 def test_a_timestamped_line_naming_an_epoch_in_a_sentence_is_no_heading(tmp_path: Path) -> None:
@@ -213,8 +209,8 @@ def test_wandb_files_dir_reads_its_output_log(tmp_path: Path) -> None:
     from traindoc.readers import load_run
 
     run = load_run(_wandb_dir(tmp_path, (_TRASHNET / "output.log").read_bytes()))
-    assert _values(run, "loss")[0] == 1.2105 and len(run.get("loss")) == 10
-    assert _values(run, "eval_loss")[-1] == 0.3682 and len(run.get("eval_loss")) == 10
+    assert values(run, "loss")[0] == 1.2105 and len(run.get("loss")) == 10
+    assert values(run, "eval_loss")[-1] == 0.3682 and len(run.get("eval_loss")) == 10
     assert run.fact("learning_rate") == 0.001  # the config's settings stay
 
 
@@ -235,8 +231,8 @@ def test_keras_evaluate_bar_after_fit_is_an_eval(tmp_path: Path) -> None:
     # between epochs 2 and 3; now it is the held-out loss of the last step
     run = one_log(tmp_path, (_TRASHNET / "output.log").read_bytes(), "output.log")
     assert _steps(run, "loss") == [126.0 * k for k in range(1, 11)]
-    assert 0.3682 not in _values(run, "loss")
-    assert _steps(run, "eval_loss")[-1] == 1260.0 and _values(run, "eval_loss")[-1] == 0.3682
+    assert 0.3682 not in values(run, "loss")
+    assert _steps(run, "eval_loss")[-1] == 1260.0 and values(run, "eval_loss")[-1] == 0.3682
 
 
 def test_keras_bars_of_one_length_stay_train(tmp_path: Path) -> None:
@@ -250,7 +246,7 @@ def test_keras_bars_of_one_length_stay_train(tmp_path: Path) -> None:
         "126/126 [==============================] - 464s 4s/step - loss: 0.8189 - accuracy: 0.6884\n"
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [1.2105, 0.8189]
+    assert values(run, "loss") == [1.2105, 0.8189]
     assert run.get("eval_loss") is None
 
 
@@ -271,9 +267,9 @@ def test_loss_terms_beside_the_loss_keep_their_names(tmp_path: Path) -> None:
     # before: "Regression Loss" and "Classification Loss" were cut to "loss", read as
     # loss_3 / loss_4 copies of the loss
     run = one_log(tmp_path, _SSD)
-    assert _values(run, "loss") == [16.11, 14.744, 13.971]
-    assert _values(run, "regression_loss") == [2.962, 2.703, 2.775]
-    assert _values(run, "classification_loss") == [13.149, 12.041, 11.196]
+    assert values(run, "loss") == [16.11, 14.744, 13.971]
+    assert values(run, "regression_loss") == [2.962, 2.703, 2.775]
+    assert values(run, "classification_loss") == [13.149, 12.041, 11.196]
 
 
 def test_a_total_loss_before_its_terms_is_the_loss(tmp_path: Path) -> None:
@@ -285,8 +281,8 @@ def test_a_total_loss_before_its_terms_is_the_loss(tmp_path: Path) -> None:
         for e, t, c in [(1, 2.1424, 2.1414), (2, 1.6144, 1.6128), (3, 1.6738, 1.6714)]
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.1424, 1.6144, 1.6738]
-    assert _values(run, "ctc_loss") == [2.1414, 1.6128, 1.6714]
+    assert values(run, "loss") == [2.1424, 1.6144, 1.6738]
+    assert values(run, "ctc_loss") == [2.1414, 1.6128, 1.6714]
 
 
 # https://github.com/dusty-nv/jetson-inference/issues/1026 (pytorch-ssd's train_ssd.py)
@@ -304,14 +300,14 @@ def test_an_averaged_loss_among_averaged_terms_is_the_loss(tmp_path: Path) -> No
     # near miss: "Avg Loss" says how the loss was averaged, not which term it is: still the
     # loss, not a term summed with the others
     run = one_log(tmp_path, _JETSON)
-    assert _values(run, "loss") == [4.3755, 4.3889, 4.5225]
-    assert _values(run, "avg_regression_loss") == [1.9874, 1.8602, 1.9723]
+    assert values(run, "loss") == [4.3755, 4.3889, 4.5225]
+    assert values(run, "avg_regression_loss") == [1.9874, 1.8602, 1.9723]
 
 
 def test_one_loss_phrase_alone_is_still_the_loss(tmp_path: Path) -> None:
     # near miss: a single "X loss" on a line is the loss, as before ("steps loss")
     run = one_log(tmp_path, "".join(f"step {i} ce loss: {v}\n" for i, v in [(1, 2.0), (2, 1.8)]))
-    assert _values(run, "loss") == [2.0, 1.8]
+    assert values(run, "loss") == [2.0, 1.8]
 
 
 # https://github.com/MIC-DKFZ/nnUNet/issues/1084 (nnU-Net v1: print("\nepoch: ", epoch))
@@ -339,7 +335,7 @@ _NNUNET_V1 = (
 def test_nnunet_v1_epoch_heading_numbers_its_block(tmp_path: Path) -> None:
     # before: the lines were numbered 1, 2 in their order; the heading's epoch is their step
     run = one_log(tmp_path, _NNUNET_V1)
-    assert _steps(run, "loss") == [18.0, 19.0] and _values(run, "loss") == [0.124, 0.1161]
+    assert _steps(run, "loss") == [18.0, 19.0] and values(run, "loss") == [0.124, 0.1161]
     assert _steps(run, "eval_loss") == [18.0, 19.0]
 
 
@@ -374,9 +370,9 @@ _CATALYST = (
 def test_catalyst_base_lr_is_the_lr(tmp_path: Path) -> None:
     # before: "_base/lr" was a series of its own, and the run had no LR
     run = one_log(tmp_path, _CATALYST)
-    assert _values(run, "lr") == [0.001, 0.001]
-    assert _values(run, "loss") == [2.2828, 1.9457]
-    assert _values(run, "eval_loss") == [2.1173, 1.6803]
+    assert values(run, "lr") == [0.001, 0.001]
+    assert values(run, "loss") == [2.2828, 1.9457]
+    assert values(run, "eval_loss") == [2.1173, 1.6803]
 
 
 # -- 9. an auxiliary loss is no term of weight 1 ----------------------------------------------
@@ -392,8 +388,8 @@ def test_moe_aux_loss_is_not_summed_into_the_loss(tmp_path: Path) -> None:
     # before: loss = gpt_loss + aux_loss = 9.51, while the objective is gpt_loss + 0.001 x
     # aux_loss; the LM loss is the one loss logged besides the auxiliary one
     run = finalize(one_log(tmp_path, _OPENRLHF_BAR))
-    assert _values(run, "loss") == [1.06]
-    assert _values(run, "aux_loss") == [8.45]
+    assert values(run, "loss") == [1.06]
+    assert values(run, "aux_loss") == [8.45]
 
 
 def test_terms_without_an_auxiliary_one_are_still_summed(tmp_path: Path) -> None:
@@ -402,7 +398,7 @@ def test_terms_without_an_auxiliary_one_are_still_summed(tmp_path: Path) -> None
         f"epoch {e} box_loss: {b} cls_loss: {c}\n" for e, b, c in [(1, 1.5, 2.0), (2, 1.2, 1.5)]
     )
     run = finalize(one_log(tmp_path, body))
-    assert _values(run, "loss") == [3.5, 2.7]
+    assert values(run, "loss") == [3.5, 2.7]
 
 
 # -- 10. a second bar of another length under one epoch heading (Swift for TensorFlow) ------
@@ -426,8 +422,8 @@ def test_the_test_bar_after_each_epochs_bar_is_an_eval(tmp_path: Path) -> None:
     # before: four runs, the 79/79 bars train points at steps 79, 158, 237
     run = one_log(tmp_path, _SWIFT)
     assert _steps(run, "loss") == [468.0, 936.0, 1404.0]
-    assert _values(run, "loss") == [0.5188, 0.119, 0.0825]
-    assert _values(run, "eval_loss") == [0.2192, 0.0755, 0.059]
+    assert values(run, "loss") == [0.5188, 0.119, 0.0825]
+    assert values(run, "eval_loss") == [0.2192, 0.0755, 0.059]
 
 
 # -- 11. ESPnet2's "1epoch:train:6376-6750batch:" --------------------------------------------
@@ -463,8 +459,8 @@ def test_espnet2_batch_ranges_number_the_steps(tmp_path: Path) -> None:
     # printed as lr_0, was a series of its own
     run = one_log(tmp_path, _ESPNET2)
     assert _steps(run, "loss") == [6750.0, 7125.0, 7500.0, 7875.0]
-    assert _values(run, "lr") == [0.1, 0.1, 0.1, 0.1]
-    assert _steps(run, "eval_loss") == [7500.0] and _values(run, "eval_loss") == [2.387]
+    assert values(run, "lr") == [0.1, 0.1, 0.1, 0.1]
+    assert _steps(run, "eval_loss") == [7500.0] and values(run, "eval_loss") == [2.387]
     assert run.fact("trainer") == "espnet"
 
 
@@ -472,7 +468,7 @@ def test_an_epoch_and_batch_in_words_are_left_alone(tmp_path: Path) -> None:
     # near miss: no "<N>epoch:<split>:<a>-<b>batch:" token: read as before
     body = "epoch: 1, batch: 100, loss: 2.0\nepoch: 1, batch: 200, loss: 1.9\n"
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.0, 1.9]
+    assert values(run, "loss") == [2.0, 1.9]
 
 
 # -- 12. a logger's message glued to the number a bar ends in ---------------------------------
@@ -488,14 +484,14 @@ def test_logger_prefix_glued_to_a_bar_is_a_line_of_its_own(tmp_path: Path) -> No
     run = one_log(tmp_path, raw, "output.log")
     inp = run.inputs[0]
     assert inp.lines_not_understood == 0
-    assert _values(run, "accuracy")[0] == 0.5355
+    assert values(run, "accuracy")[0] == 0.5355
 
 
 def test_a_level_word_inside_a_message_is_not_split(tmp_path: Path) -> None:
     # near miss: "INFO:" after a space (a logger's line of its own) is read as before
     body = "INFO:root:step 1 loss 2.0\nINFO:root:step 2 loss 1.9\n"
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.0, 1.9]
+    assert values(run, "loss") == [2.0, 1.9]
 
 
 def test_a_second_fit_under_a_new_heading_stays_train(tmp_path: Path) -> None:
@@ -511,7 +507,7 @@ def test_a_second_fit_under_a_new_heading_stays_train(tmp_path: Path) -> None:
     )
     runs = read_log(tmp_path, body)
     assert all(r.get("eval_loss") is None for r in runs)
-    assert sorted(v for r in runs for v in _values(r, "loss")) == [0.7127, 0.8189, 1.2105]
+    assert sorted(v for r in runs for v in values(r, "loss")) == [0.7127, 0.8189, 1.2105]
 
 
 # https://github.com/NVIDIA-NeMo/Megatron-Bridge/issues/4024 (Megatron-Bridge, a MoE model
@@ -567,6 +563,6 @@ def test_megatron_mtp_head_losses_are_not_the_lm_loss(tmp_path: Path) -> None:
     # before: "mtp_1 loss" was cut to "loss" and read as the run's loss (1.115), the LM
     # loss set aside as lm_loss, the second head's as loss_7
     run = one_log(tmp_path, _MTP)
-    assert _values(run, "loss") == [0.8716962, 0.8535482, 0.8641004]
-    assert _values(run, "mtp_1_loss") == [1.11541, 1.080622, 1.116914]
+    assert values(run, "loss") == [0.8716962, 0.8535482, 0.8641004]
+    assert values(run, "mtp_1_loss") == [1.11541, 1.080622, 1.116914]
     assert "loss_7" not in run.series

@@ -11,13 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log, read_log
+from tests.readers.helpers import one_log, read_log, values
 from traindoc.readers import lightning_csv
 from traindoc.readers.detect import detect_file
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 def _steps(run, name: str) -> list[float]:
@@ -51,8 +47,8 @@ def test_chainer_logreport_array_is_read_a_record_at_a_time(tmp_path: Path) -> N
     # before: no line held a whole record, and the file was "not a recognised training log"
     run = one_log(tmp_path, _CHAINER_LOG, name="log")
     assert _steps(run, "loss") == [600.0, 1200.0]
-    assert _values(run, "loss") == [148.2299977238973, 123.16410636901855]
-    assert _values(run, "eval_loss") == [125.68832977294922, 119.16097625732422]
+    assert values(run, "loss") == [148.2299977238973, 123.16410636901855]
+    assert values(run, "eval_loss") == [125.68832977294922, 119.16097625732422]
 
 
 def test_chainer_logreport_file_is_detected_by_its_content(tmp_path: Path) -> None:
@@ -81,15 +77,15 @@ _PRINT_REPORT = (
 
 def test_chainer_print_report_main_loss_is_the_loss(tmp_path: Path) -> None:
     run = one_log(tmp_path, _PRINT_REPORT)
-    assert _values(run, "loss") == [0.192325, 0.0741603, 0.0490249]
-    assert _values(run, "eval_loss") == [0.092044, 0.0772249, 0.0818211]
+    assert values(run, "loss") == [0.192325, 0.0741603, 0.0490249]
+    assert values(run, "eval_loss") == [0.092044, 0.0772249, 0.0818211]
 
 
 def test_a_main_prefix_inside_a_name_is_kept(tmp_path: Path) -> None:
     # near miss: only a leading "main/" is Chainer's reporter prefix
     body = "".join(f"step {i} loss {v} domain/main/acc 0.5\n" for i, v in [(1, 2.0), (2, 1.5)])
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [2.0, 1.5]
+    assert values(run, "loss") == [2.0, 1.5]
 
 
 # -- 2. ml-agents: "Std of Reward" is the reward's spread, not a second reward -----------
@@ -107,8 +103,8 @@ def test_mlagents_std_of_reward_is_no_second_reward(tmp_path: Path) -> None:
     # over the summary's episodes, not GRPO's group reward_std: episode_reward_std
     run = one_log(tmp_path, _MLAGENTS)
     assert "reward_1" not in run.series and "reward_std" not in run.series
-    assert _values(run, "episode_reward_std")[0] == 0.0786144832296523
-    assert _values(run, "reward")[0] == -0.019164564192888086
+    assert values(run, "episode_reward_std")[0] == 0.0786144832296523
+    assert values(run, "reward")[0] == -0.019164564192888086
     assert _steps(run, "reward") == [10000.0, 20000.0, 30000.0]
 
 
@@ -117,7 +113,7 @@ def test_a_std_without_of_is_read_as_before(tmp_path: Path) -> None:
     body = "".join(f"Step: {s}. Mean Reward: {r}. Loss of Policy: {p}.\n" for s, r, p in
                    [(1, 0.1, 2.0), (2, 0.2, 1.5)])  # fmt: skip
     run = one_log(tmp_path, body)
-    assert _values(run, "reward") == [0.1, 0.2]
+    assert values(run, "reward") == [0.1, 0.2]
     assert "std_of_reward" not in run.series and "episode_reward_std" not in run.series
 
 
@@ -170,8 +166,8 @@ def test_blank_cells_are_placed_by_their_column(tmp_path: Path) -> None:
     # last row (every cell filled) was read
     run = one_log(tmp_path, _BLANK_CELLS)
     assert _steps(run, "loss") == [1.0, 2.0, 3.0, 600.0]
-    assert _values(run, "loss")[:3] == [5.80999, 16.8105, 16.916]
-    assert _values(run, "accuracy")[:3] == [0.08, 0.09, 0.13]
+    assert values(run, "loss")[:3] == [5.80999, 16.8105, 16.916]
+    assert values(run, "accuracy")[:3] == [0.08, 0.09, 0.13]
     assert _steps(run, "eval_loss") == [600.0]
 
 
@@ -293,8 +289,8 @@ def test_litgpt_val_after_loss_train_is_the_val_loss(tmp_path: Path) -> None:
     # before: a metric named "val"; now the val loss, one evaluation carried on every line
     run = one_log(tmp_path, _LITGPT_TRAIN_VAL)
     assert "val" not in run.series
-    assert _values(run, "eval_loss") == [1.057]
-    assert _values(run, "loss") == [1.062, 0.937, 0.971, 0.902, 1.182]
+    assert values(run, "eval_loss") == [1.057]
+    assert values(run, "loss") == [1.062, 0.937, 0.971, 0.902, 1.182]
 
 
 def test_a_bare_val_without_loss_train_keeps_its_name(tmp_path: Path) -> None:

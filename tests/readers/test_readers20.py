@@ -10,14 +10,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, values
 from traindoc.measure.metrics import direction, task_metrics
 from traindoc.model.signals import canonical, kind
 from traindoc.readers import load_run
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 def _steps(run, name: str) -> list[float]:
@@ -47,10 +43,10 @@ _ICEFALL = (
 def test_icefall_tot_loss_members_are_running_means(tmp_path: Path) -> None:
     # before: the tot_loss group repeated the batch group's names: loss_5, ctc_loss_3
     run = one_log(tmp_path, _ICEFALL)
-    assert _values(run, "loss") == [0.9034, 0.7353]
-    assert _values(run, "loss_avg") == [0.9327, 0.9305]
-    assert _values(run, "ctc_loss_avg") == [1.037, 1.035]
-    assert _values(run, "att_loss") == [0.8781, 0.7117]
+    assert values(run, "loss") == [0.9034, 0.7353]
+    assert values(run, "loss_avg") == [0.9327, 0.9305]
+    assert values(run, "ctc_loss_avg") == [1.037, 1.035]
+    assert values(run, "att_loss") == [0.8781, 0.7117]
     assert not [n for n in run.series if n.rsplit("_", 1)[-1].isdigit()]
 
 
@@ -76,8 +72,8 @@ _LIP = (
 def test_ce_with_a_stream_tag_is_the_loss(tmp_path: Path) -> None:
     # before: read as an unnamed series `v`, and the run had no loss
     run = _load(tmp_path, _LIP)
-    assert _values(run, "ce_v") == [6.21437, 6.4572, 7.47496]
-    assert _values(run, "loss") == [6.21437, 6.4572, 7.47496]
+    assert values(run, "ce_v") == [6.21437, 6.4572, 7.47496]
+    assert values(run, "loss") == [6.21437, 6.4572, 7.47496]
     assert run.get("v") is None
 
 
@@ -106,9 +102,9 @@ _AWR = (
 
 def test_awr_train_return_is_the_reward(tmp_path: Path) -> None:
     run = one_log(tmp_path, "".join(_AWR), name="log.txt")
-    assert _values(run, "reward") == [-15.897555944143054, -13.035910231660951]
+    assert values(run, "reward") == [-15.897555944143054, -13.035910231660951]
     # near miss: the deterministic test paths keep their own name (an eval's return)
-    assert _values(run, "test_return") == [-12.890292205706752, -8.874114852735753]
+    assert values(run, "test_return") == [-12.890292205706752, -8.874114852735753]
 
 
 def test_cs285_episode_return_is_the_reward() -> None:
@@ -160,7 +156,7 @@ def test_arrow_note_after_a_line_is_dropped(tmp_path: Path) -> None:
     # before: the note's numbers made the line a shape of its own, and iter 8 was lost
     run = one_log(tmp_path, _NANO)
     assert _steps(run, "loss") == [7.0, 8.0, 9.0]
-    assert _values(run, "loss") == [3.9021, 3.8626, 3.7704]
+    assert values(run, "loss") == [3.9021, 3.8626, 3.7704]
 
 
 def test_an_arrow_before_a_number_is_kept() -> None:
@@ -185,8 +181,8 @@ _W2L = (
 def test_wav2letter_reports_within_one_epoch_are_two_points(tmp_path: Path) -> None:
     # before: both at step 2, the first lost
     run = one_log(tmp_path, "".join(_W2L))
-    assert _values(run, "train_ter") == [99.96, 99.98]
-    assert all(math.isinf(v) for v in _values(run, "loss"))
+    assert values(run, "train_ter") == [99.96, 99.98]
+    assert all(math.isinf(v) for v in values(run, "loss"))
     assert len(run.get("loss")) == 2
 
 

@@ -8,20 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import load_run
+from tests.readers.helpers import load_log, values
 from traindoc.readers.logs.shapes import _ABBREVIATED as ABBREVIATED
 from traindoc.readers.logs.shapes import analyse
-
-
-def _load(tmp_path: Path, body: str, name: str = "train.log"):
-    p = tmp_path / name
-    p.write_text(body)
-    return load_run(p)
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
-
 
 # -- 1. a paste of evaluation lines alone: each evaluation is a point of the order ------
 
@@ -39,8 +28,8 @@ _MMENGINE_VAL = (
 
 
 def test_eval_only_lines_are_one_point_each(tmp_path: Path) -> None:
-    run = _load(tmp_path, _MMENGINE_VAL)
-    assert _values(run, "eval_acc/top1") == [0.1988, 0.2198, 0.2328, 0.2321]
+    run = load_log(tmp_path, _MMENGINE_VAL)
+    assert values(run, "eval_acc/top1") == [0.1988, 0.2198, 0.2328, 0.2321]
 
 
 def test_eval_lines_after_train_lines_still_take_the_train_step(tmp_path: Path) -> None:
@@ -51,8 +40,8 @@ def test_eval_lines_after_train_lines_still_take_the_train_step(tmp_path: Path) 
         "loss_cls: 2.5000\n"
     )
     lines = _MMENGINE_VAL.splitlines(keepends=True)
-    run = _load(tmp_path, train + lines[0])
-    assert _values(run, "eval_acc/top1") == [0.1988]
+    run = load_log(tmp_path, train + lines[0])
+    assert values(run, "eval_acc/top1") == [0.1988]
     assert len(run.get("loss").values) == 1
 
 
@@ -77,14 +66,14 @@ _MARIAN_LR = (
 
 
 def test_marian_update_count_is_the_step(tmp_path: Path) -> None:
-    run = _load(tmp_path, _MARIAN)
+    run = load_log(tmp_path, _MARIAN)
     assert [float(s) for s in run.get("loss").steps] == [14000, 16000, 18000]
-    assert _values(run, "loss") == [5.20174599, 6.59608603, 6.29688978]
+    assert values(run, "loss") == [5.20174599, 6.59608603, 6.29688978]
 
 
 def test_marian_lr_report_is_read(tmp_path: Path) -> None:
-    run = _load(tmp_path, _MARIAN_LR)
-    assert _values(run, "lr") == [5.1784e-05, 5.1736e-05]
+    run = load_log(tmp_path, _MARIAN_LR)
+    assert values(run, "lr") == [5.1784e-05, 5.1736e-05]
     assert [float(s) for s in run.get("loss").steps] == [537000, 538000]
 
 

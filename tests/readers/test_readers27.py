@@ -11,18 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.readers.helpers import load_log, values
 from traindoc.model.signals import kind
-from traindoc.readers import load_run
-
-
-def _load(tmp_path: Path, body: str, name: str = "train.log"):
-    p = tmp_path / name
-    p.write_text(body)
-    return load_run(p)
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 def _steps(run, name: str) -> list[int]:
@@ -40,16 +30,16 @@ _CNTK_MSVC = (
 
 
 def test_msvc_nan_spellings_are_nan(tmp_path: Path) -> None:
-    run = _load(tmp_path, _CNTK_MSVC)
-    got = _values(run, "loss")
+    run = load_log(tmp_path, _CNTK_MSVC)
+    got = values(run, "loss")
     assert got[0] == pytest.approx(2.301)
     assert math.isnan(got[1]) and math.isnan(got[2])  # not 1.0 and -1.0
 
 
 def test_msvc_infinity_keeps_its_sign(tmp_path: Path) -> None:
     body = "Iteration 100, loss = 2.31\nIteration 200, loss = 1.#INF00\nIteration 300, loss = -1.#INF\n"
-    run = _load(tmp_path, body)
-    assert _values(run, "loss")[1:] == [math.inf, -math.inf]
+    run = load_log(tmp_path, body)
+    assert values(run, "loss")[1:] == [math.inf, -math.inf]
 
 
 def test_a_hash_numbered_output_is_no_msvc_value(tmp_path: Path) -> None:
@@ -60,8 +50,8 @@ def test_a_hash_numbered_output_is_no_msvc_value(tmp_path: Path) -> None:
         "(* 1 = 1.0 loss)\n"
         "I0306 19:08:09.907526 38597 solver.cpp:196] Iteration 3880, loss = 0.9\n"
     )
-    run = _load(tmp_path, body)
-    assert _values(run, "loss") == [1.0, 0.9]
+    run = load_log(tmp_path, body)
+    assert values(run, "loss") == [1.0, 0.9]
 
 
 # -- 2. Megatron's "number of nan iterations" -------------------------------------------
@@ -94,14 +84,14 @@ _MEGATRON_NAN = (
 
 
 def test_megatron_nan_iterations_is_a_column(tmp_path: Path) -> None:
-    run = _load(tmp_path, _MEGATRON)
-    assert _values(run, "nan_iterations") == [0.0, 0.0]
-    assert _values(run, "skipped_iterations") == [0.0, 0.0]
-    assert _values(run, "loss") == pytest.approx([6.612992, 6.158036])
+    run = load_log(tmp_path, _MEGATRON)
+    assert values(run, "nan_iterations") == [0.0, 0.0]
+    assert values(run, "skipped_iterations") == [0.0, 0.0]
+    assert values(run, "loss") == pytest.approx([6.612992, 6.158036])
 
 
 def test_megatron_counted_nan_iteration_without_a_loss_is_a_nan_loss(tmp_path: Path) -> None:
-    run = _load(tmp_path, _MEGATRON_NAN)
+    run = load_log(tmp_path, _MEGATRON_NAN)
     loss = run.get("loss")
     # the counted NaN iteration is a NaN loss in the interval that line closes (events.py)
     assert loss.values[0] == pytest.approx(0.7072597) and int(loss.steps[0]) == 3384
@@ -118,7 +108,7 @@ def test_megatron_line_without_loss_and_no_nan_count_adds_nothing(tmp_path: Path
         "iterations:   0 | number of nan iterations:   0 | samples per second: 6.063 | tokens "
         "per gpu per second (tgs): 2069.506 | TFLOPs: 127.00 |\n"
     )
-    run = _load(tmp_path, line)
+    run = load_log(tmp_path, line)
     assert run.get("loss") is None
 
 
@@ -146,17 +136,17 @@ _CAFFE_SCORES_AFTER = (
 
 
 def test_caffe_test_scores_are_the_accuracy_and_the_loss(tmp_path: Path) -> None:
-    run = _load(tmp_path, _CAFFE_SCORES)
-    assert _values(run, "eval_accuracy") == pytest.approx([0.007], abs=1e-4)
-    assert _values(run, "eval_loss") == pytest.approx([15.3443])
+    run = load_log(tmp_path, _CAFFE_SCORES)
+    assert values(run, "eval_accuracy") == pytest.approx([0.007], abs=1e-4)
+    assert values(run, "eval_loss") == pytest.approx([15.3443])
     assert _steps(run, "eval_loss") == [30000]  # the test before the first iteration line
     assert len(run.get("loss")) == 2
 
 
 def test_caffe_test_scores_after_the_iteration_take_its_step(tmp_path: Path) -> None:
-    run = _load(tmp_path, _CAFFE_SCORES_AFTER)
+    run = load_log(tmp_path, _CAFFE_SCORES_AFTER)
     assert _steps(run, "eval_loss") == [78000]
-    assert _values(run, "eval_loss") == pytest.approx([6.90977])
+    assert values(run, "eval_loss") == pytest.approx([6.90977])
 
 
 def test_caffe_three_test_scores_keep_their_numbers(tmp_path: Path) -> None:
@@ -165,9 +155,9 @@ def test_caffe_three_test_scores_keep_their_numbers(tmp_path: Path) -> None:
         "Test score #1: 15.3443\n",
         "Test score #1: 15.3443\nI0917 15:36:23.184900  2254 solver.cpp:270] Test score #2: 0.5\n",
     )
-    run = _load(tmp_path, body)
+    run = load_log(tmp_path, body)
     assert run.get("eval_loss") is None and run.get("eval_accuracy") is None
-    assert _values(run, "eval_output_1") == pytest.approx([15.3443])
+    assert values(run, "eval_output_1") == pytest.approx([15.3443])
 
 
 # -- 4. GoogLeNet's head metrics stay apart, and are accuracies -------------------------
@@ -184,7 +174,7 @@ _GOOGLENET = (
 
 
 def test_googlenet_head_metrics_are_separate_task_metrics(tmp_path: Path) -> None:
-    run = _load(tmp_path, _GOOGLENET)
+    run = load_log(tmp_path, _GOOGLENET)
     tops = sorted(n for n in run.series if "top-" in n)
     assert tops == ["eval_loss1/top-1", "eval_loss1/top-5", "eval_loss2/top-1", "eval_loss3/top-1"]
     assert all(kind(n) == "task" for n in tops)  # an accuracy, not a loss component
@@ -212,13 +202,13 @@ _PADDLECLAS = (
 
 
 def test_paddleclas_valid_counter_is_not_the_run_step(tmp_path: Path) -> None:
-    run = _load(tmp_path, _PADDLECLAS)
+    run = load_log(tmp_path, _PADDLECLAS)
     assert len(run.get("loss")) >= 4  # every train line kept: no new run at the valid lines
     steps = _steps(run, "loss")
     assert steps == sorted(steps)
     # the END valid line reports the evaluation: its loss is the eval's, never a train point
-    assert 8773.9191 in _values(run, "eval_loss")
-    assert 8773.9191 not in _values(run, "loss")
+    assert 8773.9191 in values(run, "eval_loss")
+    assert 8773.9191 not in values(run, "loss")
 
 
 # PaddlePaddle/PaddleClas#2731 (verbatim; tests/real/lr_too_high_paddleclas_googlenet_...)
@@ -237,8 +227,8 @@ _PADDLECLAS_STATIC = (
 
 
 def test_paddleclas_end_epoch_summary_before_the_next_epoch_is_read(tmp_path: Path) -> None:
-    run = _load(tmp_path, _PADDLECLAS_STATIC)
-    assert _values(run, "loss") == pytest.approx([10.5109, 10.1033, 10.0797])
+    run = load_log(tmp_path, _PADDLECLAS_STATIC)
+    assert values(run, "loss") == pytest.approx([10.5109, 10.1033, 10.0797])
     assert _steps(run, "loss")[0] < _steps(run, "loss")[1]  # epoch 4's end, before epoch 5
 
 
@@ -256,7 +246,7 @@ def test_an_eval_word_leading_the_line_marks_its_values(
     tmp_path: Path, line: str, evals: set[str], trains: set[str]
 ) -> None:
     body = "\n".join(line.replace("3", str(e)) for e in (1, 2, 3)) + "\n"
-    run = _load(tmp_path, body)
+    run = load_log(tmp_path, body)
     assert evals <= set(run.series)
     assert trains <= set(run.series)
 
@@ -267,15 +257,15 @@ def test_spaced_cutoffs_join_the_metric_name(tmp_path: Path) -> None:
         "Epoch 1 | loss: 2.50 | Recall 1: 0.40 | Recall 5: 0.60 | Top 1: 0.3 | Top 5: 0.5\n"
         "Epoch 2 | loss: 2.30 | Recall 1: 0.42 | Recall 5: 0.62 | Top 1: 0.32 | Top 5: 0.52\n"
     )
-    run = _load(tmp_path, body)
-    assert _values(run, "recall@1") == [0.40, 0.42]
-    assert _values(run, "recall@5") == [0.60, 0.62]
-    assert _values(run, "top1") == [0.3, 0.32] and _values(run, "top5") == [0.5, 0.52]
+    run = load_log(tmp_path, body)
+    assert values(run, "recall@1") == [0.40, 0.42]
+    assert values(run, "recall@5") == [0.60, 0.62]
+    assert values(run, "top1") == [0.3, 0.32] and values(run, "top5") == [0.5, 0.52]
     assert run.get("recall") is None  # the cutoffs 1 and 5 are no values
 
 
 def test_a_counter_before_a_colon_stays_a_counter(tmp_path: Path) -> None:
     # near miss: "Epoch 3, Step 20: loss 0.69": no measure takes a cutoff there
     body = "".join(f"Epoch 3, Step {s}: loss {v}\n" for s, v in ((20, 0.69), (40, 0.65), (60, 0.6)))
-    run = _load(tmp_path, body)
+    run = load_log(tmp_path, body)
     assert _steps(run, "loss") == [20, 40, 60]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.readers.helpers import one_log
+from tests.readers.helpers import one_log, values
 from traindoc.readers import load_run
 
 REAL = Path(__file__).resolve().parents[1] / "real"
@@ -17,10 +17,6 @@ REAL = Path(__file__).resolve().parents[1] / "real"
 
 def _steps(run, name: str) -> list[float]:
     return [float(s) for s in run.get(name).steps]
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
 
 
 # -- 1. a lone "Test loss=0.90" / "Accuracy=0.65" under "[Epoch N] Train Loss=..." -------
@@ -33,9 +29,9 @@ def test_gru_test_loss_and_accuracy_are_evals_at_their_epoch() -> None:
     # nine epochs printed; the excerpt ends inside the ninth's "Test" line
     assert _steps(run, "loss") == [float(e) for e in range(1, 10)]
     assert _steps(run, "eval_loss") == [float(e) for e in range(1, 9)]
-    assert set(_values(run, "eval_loss")) == {0.90144944190979}
+    assert set(values(run, "eval_loss")) == {0.90144944190979}
     assert _steps(run, "eval_accuracy") == [float(e) for e in range(1, 9)]
-    assert set(_values(run, "eval_accuracy")) == {0.65}
+    assert set(values(run, "eval_accuracy")) == {0.65}
     # "Output Distribution={2: 1120}" counts predictions per class: not a metric
     assert not any("distribution" in n.lower() for n in run.series)
 
@@ -71,9 +67,9 @@ def test_keras_paste_is_numbered_by_its_headers_and_reads_val_loss() -> None:
     # every full line's val_loss; the two lines cut at "- val" / "- val_lo" give none
     ev = [s / 1562 for s in _steps(run, "eval_loss")]
     assert ev == [float(e) for e in epochs if e not in (49, 184)]
-    assert _values(run, "eval_loss")[:2] == [0.6673, 0.66]
-    assert 0.7657 not in _values(run, "eval_loss")  # epoch 49's train loss, cut at "- val"
-    assert _values(run, "loss")[10] == 0.7657
+    assert values(run, "eval_loss")[:2] == [0.6673, 0.66]
+    assert 0.7657 not in values(run, "eval_loss")  # epoch 49's train loss, cut at "- val"
+    assert values(run, "loss")[10] == 0.7657
 
 
 def test_keras_headers_from_zero_and_whole_lines_are_unchanged(tmp_path: Path) -> None:
@@ -95,7 +91,7 @@ def test_an_epoch_printed_on_the_line_still_counts_from_the_first_seen() -> None
 
 def test_a_trailing_word_after_a_dash_is_kept_off_a_non_keras_line(tmp_path: Path) -> None:
     run = one_log(tmp_path, "step 1 - loss: 0.9 - done\nstep 2 - loss: 0.8 - done\n")
-    assert _values(run, "loss") == [0.9, 0.8]
+    assert values(run, "loss") == [0.9, 0.8]
     assert "eval_loss" not in run.series
 
 
@@ -107,17 +103,17 @@ def test_mxnet_time_cost_is_not_a_metric() -> None:
         run = load_run(case)
         assert not any("cost" in n for n in run.series), case.name
     run = load_run(REAL / "no_learning_mxnet_mnist_mlp_gpu_train_acc_0p1_chance_7_epochs_cpu_0p9")
-    assert set(_values(run, "validation_accuracy")) == {0.098029}
+    assert set(values(run, "validation_accuracy")) == {0.098029}
 
 
 def test_a_cost_that_is_not_a_time_stays(tmp_path: Path) -> None:
     body = "Epoch[1] Batch [100] Train-accuracy=0.5 cost=1.1\n"
     body += "Epoch[1] Batch [200] Train-accuracy=0.6 cost=1.0\n"
     run = one_log(tmp_path, body)
-    assert _values(run, "cost") == [1.1, 1.0]
+    assert values(run, "cost") == [1.1, 1.0]
     timed = one_log(tmp_path, body.replace(" cost=", " Time cost="))
     assert "cost" not in timed.series
-    assert _values(timed, "train_accuracy") == [0.5, 0.6]
+    assert values(timed, "train_accuracy") == [0.5, 0.6]
 
 
 # -- 4. fairseq's "best 4.46376" on a valid line: the best valid loss so far ----------------
@@ -131,8 +127,8 @@ _FAIRSEQ = (
 def test_fairseq_valid_best_is_the_best_eval_loss() -> None:
     run = load_run(_FAIRSEQ)
     assert "best" not in run.series
-    assert _values(run, "eval_best_loss") == [4.46376]
-    assert _values(run, "eval_loss") == [8.30118]
+    assert values(run, "eval_best_loss") == [4.46376]
+    assert values(run, "eval_loss") == [8.30118]
     assert _steps(run, "eval_best_loss") == _steps(run, "eval_loss")
 
 
@@ -141,7 +137,7 @@ def test_a_best_beside_no_eval_loss_keeps_its_name(tmp_path: Path) -> None:
     body += "| epoch 002 | loss 6.1 | best 3.1 | num_updates 200\n"
     run = one_log(tmp_path, body)
     assert "eval_best_loss" not in run.series
-    assert _values(run, "best") == [3.2, 3.1]
+    assert values(run, "best") == [3.2, 3.1]
 
 
 def test_train_loss_eq_and_val_loss_eq_on_one_line_are_two_splits(tmp_path: Path) -> None:
@@ -154,6 +150,6 @@ def test_train_loss_eq_and_val_loss_eq_on_one_line_are_two_splits(tmp_path: Path
         for e in range(1, 7)
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [0.069, 0.068, 0.067, 0.066, 0.065, 0.064]
-    assert _values(run, "eval_loss") == [0.079, 0.078, 0.077, 0.076, 0.075, 0.074]
+    assert values(run, "loss") == [0.069, 0.068, 0.067, 0.066, 0.065, 0.064]
+    assert values(run, "eval_loss") == [0.079, 0.078, 0.077, 0.076, 0.075, 0.074]
     assert not any(n.startswith("eval_loss_") for n in run.series)

@@ -10,13 +10,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from tests.readers.helpers import one_log, read_log
+from tests.readers.helpers import one_log, read_log, values
 from traindoc.measure.losses import components, nonfinite_loss
-
-
-def _values(run, name: str) -> list[float]:
-    return [float(v) for v in run.get(name).values]
-
 
 # https://github.com/facebookresearch/maskrcnn-benchmark/issues/1074 (two lines, verbatim)
 _MRCNN = (
@@ -33,10 +28,10 @@ _MRCNN = (
 
 def test_bracketed_running_average_is_its_own_series(tmp_path: Path) -> None:
     run = one_log(tmp_path, _MRCNN)
-    assert _values(run, "loss") == [0.7677, 0.7835]
-    assert _values(run, "loss_avg") == [0.8246, 0.8263]
-    assert _values(run, "loss_classifier_avg") == [0.368, 0.3691]
-    assert _values(run, "lr") == [0.02, 0.02]
+    assert values(run, "loss") == [0.7677, 0.7835]
+    assert values(run, "loss_avg") == [0.8246, 0.8263]
+    assert values(run, "loss_classifier_avg") == [0.368, 0.3691]
+    assert values(run, "lr") == [0.02, 0.02]
     assert run.get("lr_avg") is None  # lr prints no average
 
 
@@ -53,8 +48,8 @@ def test_the_average_is_not_a_loss_component(tmp_path: Path) -> None:
 def test_nan_in_the_average_does_not_make_the_loss_nonfinite(tmp_path: Path) -> None:
     body = _MRCNN.replace("loss: 0.7835 (0.8263)", "loss: 5.2813 (nan)")
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [0.7677, 5.2813]
-    assert math.isnan(_values(run, "loss_avg")[1])
+    assert values(run, "loss") == [0.7677, 5.2813]
+    assert math.isnan(values(run, "loss_avg")[1])
     assert nonfinite_loss(run) is None
 
 
@@ -70,10 +65,10 @@ _CENTERMASK = (
 
 def test_centermask_line_keeps_the_current_values(tmp_path: Path) -> None:
     run = one_log(tmp_path, _CENTERMASK)
-    assert _values(run, "loss") == [2.3542148363337776e34]
-    assert math.isnan(_values(run, "loss_avg")[0])
-    assert _values(run, "loss_cls") == [1.1945]
-    assert _values(run, "loss_cls_avg") == [11.2513]
+    assert values(run, "loss") == [2.3542148363337776e34]
+    assert math.isnan(values(run, "loss_avg")[0])
+    assert values(run, "loss_cls") == [1.1945]
+    assert values(run, "loss_cls_avg") == [11.2513]
 
 
 # Near misses: a count in brackets after a percentage, and a bracketed number after a word.
@@ -83,7 +78,7 @@ def test_share_count_and_worded_brackets_are_left_alone(tmp_path: Path) -> None:
         for e, x, a, k in [(1, 0.9, "50.00", 4), (2, 0.8, "62.50", 5), (3, 0.7, "75.00", 6)]
     )
     run = one_log(tmp_path, body)
-    assert _values(run, "loss") == [0.9, 0.8, 0.7]
+    assert values(run, "loss") == [0.9, 0.8, 0.7]
     assert not [n for n in run.series if n.endswith("_avg")]
 
 
@@ -109,8 +104,8 @@ def test_two_attempts_in_separate_blocks_are_two_runs(tmp_path: Path) -> None:
     )
     runs = read_log(tmp_path, body)
     assert len(runs) == 2
-    assert math.isnan(_values(runs[0], "loss")[0])
-    assert _values(runs[1], "loss") == [2.3542148363337776e34]
+    assert math.isnan(values(runs[0], "loss")[0])
+    assert values(runs[1], "loss") == [2.3542148363337776e34]
 
 
 def test_same_step_in_one_block_is_still_one_run(tmp_path: Path) -> None:
