@@ -430,6 +430,17 @@ _BASICSR_LOSS = re.compile(
 )
 
 
+# A regression run's error under its usual abbreviation: mean squared / absolute error and
+# its root (Keras' "mse: 0.41 - val_mae: 0.52", a scikit-style "train_rmse 1.33"), with a
+# split before it. A distance the run drives down, lower better: read as a part of the
+# loss, so derived.py makes it the loss (val_ / test_: the eval loss) only where no loss
+# is printed; beside a printed loss it stays an extra.
+REGRESSION_ERROR = re.compile(
+    r"^(?:(?:train|training|val|valid|validation|eval|test|dev)[_ ])?(?:mse|mae|rmse)$",
+    re.IGNORECASE,
+)
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | entropy | loss_scale | time | memory | other.
@@ -456,6 +467,8 @@ def kind(name: str) -> str:
     if "loss" in low and _ENTROPY.search(low):
         return ENTROPY
     if "loss" in low:
+        return "eval_component_loss" if _EVAL.search(low) else "component_loss"
+    if REGRESSION_ERROR.match(low):
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if (
         _COST.match(low)

@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from traindoc.model import Fact, Note, Run, Series
-from traindoc.model.signals import Signal, is_eval, kind
+from traindoc.model.signals import REGRESSION_ERROR, Signal, is_eval, kind
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
 PRETRAIN_RATIO = 0.9
@@ -183,6 +183,16 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         for p in parts
         if not (re.match(r"^(.+)_\d+$", p.name) and p.name.rsplit("_", 1)[0] in names)
     ]
+    errors = [p for p in out if REGRESSION_ERROR.match(p.name)]
+    if errors:
+        if len(errors) < len(out):
+            # an error beside the loss's own terms measures the output, it is no term
+            out = [p for p in out if not REGRESSION_ERROR.match(p.name)]
+        else:
+            # a regression run's errors only (mse and mae, their root): one of them is the
+            # loss, never their sum - the squared error first, as Keras' default loss
+            rank = {"mse": 0, "rmse": 1, "mae": 2}
+            return [min(errors, key=lambda p: rank[re.split(r"[_ ]", p.name.lower())[-1]])]
     totals = [p for p in out if _TOTAL.search(p.name)]
     if len(totals) == 1:
         # a total printed beside its terms is the loss itself (TF Object Detection's

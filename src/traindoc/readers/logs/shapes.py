@@ -285,6 +285,33 @@ def tokens(shape: str) -> list[_Tok]:
     return [_Tok(m.lastgroup or "punct", m.group()) for m in _TOKEN.finditer(shape)]
 
 
+# A quoted string literal with a number inside it, Python's bytes b'...' or a plain
+# '...' / "..." with a letter in it and no space ("image_name:b'70844.jpg'", a file
+# name 'img_0042.png'): text the line printed, never a metric's value, and the letter
+# before the quote no metric's name. A quoted number alone ('0.5') is a value and stays.
+_LITERAL = re.compile(
+    r"(?<![A-Za-z0-9_])[bBuUrRfF]{0,2}(['\"])"
+    r"(?:[^'\"\s\x00]*\x00)+[^'\"\s\x00]*\1"
+)
+
+
+def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
+    """The indices of the tokens inside a quoted literal, its prefix too (see _LITERAL)."""
+    spans = [
+        m.span()
+        for m in _LITERAL.finditer(shape)
+        if m.group()[:1] not in "'\"" or re.search(r"[A-Za-z]", m.group()[1:])
+    ]
+    if not spans:
+        return set()
+    out, pos = set(), 0
+    for i, t in enumerate(toks):
+        if any(a <= pos < b for a, b in spans):
+            out.add(i)
+        pos += len(t.text)
+    return out
+
+
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
     global _WHOLE
@@ -329,9 +356,20 @@ def _losses(plan: Plan) -> int:
     )
 
 
+# PyTorch's ReduceLROnPlateau(verbose=True) message, "Epoch    29: reducing learning rate
+# of group 0 to 7.8125e-04." (newer: "Epoch 00029: ..."): the program's own output
+# between the epoch's records, neither a metric line nor the user's words (prose marks
+# a cut in a paste, and its epoch no run's heading).
+_PLATEAU_LR = re.compile(
+    r"(?:^|\s)Epoch\s+\x00: reducing learning rate of group \x00 to \x00\.?\s*$"
+)
+
+
 def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
+    if "reducing learning rate" in shape and _PLATEAU_LR.search(shape):
+        return Plan("other")
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
         return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:
@@ -353,6 +391,8 @@ def _analyse(shape: str) -> Plan:
     fields: list[Field] = []
     used: set[int] = set()  # token indices consumed as keys or units
     done: set[int] = set()
+    inert = _in_literals(shape, toks) if "'" in shape or '"' in shape else set()
+    used |= inert  # its words are the string's, neither keys nor free words
     spaced: set[int] = set()  # slots whose key is a word before them with no `:` or `=`
     list_open = False
     clock = False  # the last keyed number was an ETA / elapsed time: its parts follow
@@ -360,6 +400,9 @@ def _analyse(shape: str) -> Plan:
         if t in done:
             continue
         n = slot_no[t]
+        if t in inert:  # inside a quoted literal: text, no value
+            fields.append(Field(n, "", "skip"))
+            continue
         nxt = _next(toks, t)
         # a date 2022-08-30 (its month and day are not numbers of ours) -> not a metric
         if _is_punct(toks, t + 1, "-") and t + 2 < len(toks) and toks[t + 2].text.isdigit():

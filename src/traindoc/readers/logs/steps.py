@@ -91,6 +91,12 @@ def build(log: TextLog) -> list[Run]:
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
+    # The epoch each record was counted in where no line prints one beside its values
+    # (Keras' batch lines under their "Epoch 3/10" heading, numbered epoch x batches):
+    # exposed as the run's epoch series, as a printed epoch is.
+    counted = None
+    if ep.size == n and not rec.has("epoch"):
+        counted = np.where(src == SRC_EPOCH, ep, np.nan)  # where the step is still its count
     del train, ep
     heap.give_back(n)
     step = _as_int(step)  # every record has its step now: one integer array from here on
@@ -110,9 +116,11 @@ def build(log: TextLog) -> list[Run]:
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated, fenced)
     del dated
     # only the records that print an epoch are kept from here on
+    if epochs is None and counted is not None:
+        epochs = counted
     ep_at = np.flatnonzero(np.isfinite(epochs)) if epochs is not None else np.empty(0, np.int64)
     ep_val = epochs[ep_at] if epochs is not None else np.empty(0)
-    del epochs
+    del epochs, counted
     if len(segments) > 1:
         notes.append(
             Note(
@@ -848,11 +856,23 @@ def _carry_apart(
     overwrite it (the last HF dict, with no bar drawn after it, takes the step of the one
     before): it is the next logging step, one stride of that shape's printed steps on
     (1 when it has none), in place. `after`: the carried records with a printed step
-    before them; kept only where no record passes the next printed step `nxt`."""
+    before them; kept only where no record passes the next printed step `nxt`.
+
+    The carried lines after a moved one take the step of the line before them, as any
+    carried line does: the moved one's. Flair's "DEV : loss ... - score ..." after its
+    "EPOCH 29 done: loss ..." line, nnU-Net's val_loss after its train_loss, left at the
+    step before, would go back a step and start a new run at every epoch's eval.
+
+    Loose records (no shape of their own: nnU-Net's "Epoch 0", then "train_loss 0.70"
+    on a line of its own) are of one shape only where they write the same names."""
     carried = np.zeros(step.size, dtype=bool)
     carried[after] = True
-    for pid in np.unique(rec.plan[after[train[after]]]).tolist():
-        w = np.flatnonzero((rec.plan == pid) & train)
+    before = step.copy()
+    shape = rec.plan.astype(np.int64)
+    if (shape[after] == -1).any():
+        shape = _loose_shapes(rec, shape)
+    for pid in np.unique(shape[after[train[after]]]).tolist():
+        w = np.flatnonzero((shape == pid) & train)
         s, c = step[w], carried[w]
         same = np.zeros(w.size, dtype=bool)
         same[1:] = c[1:] & (s[1:] == s[:-1])
@@ -866,6 +886,24 @@ def _carry_apart(
         limit = nxt[w]
         if not np.any(moved > np.where(np.isnan(limit), np.inf, limit)):
             step[w] = moved
+    for i in np.flatnonzero(step > before).tolist():
+        j = i + 1
+        while j < step.size and carried[j] and step[j] < step[i]:
+            step[j] = step[i]
+            j += 1
+
+
+def _loose_shapes(rec: Records, shape: np.ndarray) -> np.ndarray:
+    """`shape` with each loose record numbered by the names it writes (below -1)."""
+    at = np.flatnonzero(rec.plan == -1)
+    names: list[list[str]] = [[] for _ in range(at.size)]
+    for name, (recs, _) in rec.loose.cols.items():
+        for r in np.frombuffer(recs, dtype=np.int64).tolist():
+            names[r].append(name)
+    ids: dict[tuple[str, ...], int] = {}
+    out = shape.copy()
+    out[at] = [-2 - ids.setdefault(tuple(sorted(n)), len(ids)) for n in names]
+    return out
 
 
 def _demote(rec: Records, step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> None:
