@@ -858,8 +858,8 @@ def _carry_apart(
     (1 when it has none), in place. `after`: the carried records with a printed step
     before them; kept only where no record passes the next printed step `nxt`.
 
-    The carried lines after a moved one take the step of the line before them, as any
-    carried line does: the moved one's. Flair's "DEV : loss ... - score ..." after its
+    The carried lines after a lone moved one take the step of the line before them, as
+    any carried line does: the moved one's. Flair's "DEV : loss ... - score ..." after its
     "EPOCH 29 done: loss ..." line, nnU-Net's val_loss after its train_loss, left at the
     step before, would go back a step and start a new run at every epoch's eval.
 
@@ -886,7 +886,12 @@ def _carry_apart(
         limit = nxt[w]
         if not np.any(moved > np.where(np.isnan(limit), np.inf, limit)):
             step[w] = moved
-    for i in np.flatnonzero(step > before).tolist():
+    moved = step > before
+    for i in np.flatnonzero(moved).tolist():
+        if i and moved[i - 1]:
+            # rows moved one after the other (a per-class table's, spread over steps):
+            # no step of the run's own, the line after them keeps the one it was printed at
+            continue
         j = i + 1
         while j < step.size and carried[j] and step[j] < step[i]:
             step[j] = step[i]
