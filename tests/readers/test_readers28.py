@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from tests.readers.helpers import values
 from traindoc.readers import load_runs
 
 # https://github.com/flairNLP/flair/issues/1429 (verbatim, as the corpus case stores it)
@@ -62,15 +63,11 @@ def _runs(tmp_path: Path, body: str, name: str = "train.log"):
     return load_runs(p)
 
 
-def _vals(run, name: str) -> list[float]:
-    return [float(x) for x in run.get(name).values]
-
-
 def test_flair_dev_line_after_a_moved_epoch_line_is_the_same_run(tmp_path: Path) -> None:
     # before: "EPOCH 29 done" moved a step on, its DEV line stayed behind: two runs
     (run,) = _runs(tmp_path, _FLAIR)
-    assert _vals(run, "eval_loss") == [10.322088241577148, 10.319738388061523]
-    assert _vals(run, "loss")[-1] == 15.2855
+    assert values(run, "eval_loss") == [10.322088241577148, 10.319738388061523]
+    assert values(run, "loss")[-1] == 15.2855
 
 
 def test_reduce_lr_on_plateau_message_is_no_cut_nor_run(tmp_path: Path) -> None:
@@ -80,7 +77,7 @@ def test_reduce_lr_on_plateau_message_is_no_cut_nor_run(tmp_path: Path) -> None:
     for message in (_PLATEAU, "Epoch 00029: reducing learning rate of group 0 to 1.0000e-04.\n"):
         (run,) = _runs(tmp_path, body + message + "epoch 3 - loss 1.8\n", "a.log")
         assert "paste_cuts" not in run.facts
-        assert _vals(run, "loss") == [2.0, 1.9, 1.8]
+        assert values(run, "loss") == [2.0, 1.9, 1.8]
     # near miss: a sentence about reducing the rate is still prose, a cut in the paste
     said = "So at epoch 29 I tried reducing the learning rate of group 0 to 1e-4 by hand.\n"
     (run,) = _runs(tmp_path, body + said + "epoch 3 - loss 1.8\n", "b.log")
@@ -93,7 +90,7 @@ def test_nnunet_epoch_losses_stay_at_their_epoch(tmp_path: Path) -> None:
     (run,) = _runs(tmp_path, _NNUNET)
     loss, ev = run.get("loss"), run.get("eval_loss")
     assert [int(s) for s in loss.steps] == [0, 1, 2]
-    assert _vals(run, "loss") == [0.7088, 0.4043, 0.357]
+    assert values(run, "loss") == [0.7088, 0.4043, 0.357]
     assert [int(s) for s in ev.steps] == [0, 1, 2]
 
 
@@ -113,28 +110,28 @@ _KERAS_MSE = "".join(
 
 def test_regression_errors_alone_are_the_losses(tmp_path: Path) -> None:
     (run,) = _runs(tmp_path, _KERAS_MSE)
-    assert _vals(run, "loss") == [0.9, 0.7, 0.5]  # mse, never mse + mae
-    assert _vals(run, "eval_loss") == [1.0, 0.8, 0.6]
+    assert values(run, "loss") == [0.9, 0.7, 0.5]  # mse, never mse + mae
+    assert values(run, "eval_loss") == [1.0, 0.8, 0.6]
     body = "epoch 1 train_mse 0.9 val_mse 1.0\nepoch 2 train_mse 0.7 val_mse 0.8\n"
     (run,) = _runs(tmp_path, body, "b.log")
-    assert _vals(run, "loss") == [0.9, 0.7]
-    assert _vals(run, "eval_loss") == [1.0, 0.8]
+    assert values(run, "loss") == [0.9, 0.7]
+    assert values(run, "eval_loss") == [1.0, 0.8]
 
 
 def test_regression_error_beside_a_loss_stays_an_extra(tmp_path: Path) -> None:
     # near miss: the printed loss is the loss; the mae beside it is no term of it
     body = _KERAS_MSE.replace("- mse:", "- loss: 1.5 - mse:")
     (run,) = _runs(tmp_path, body)
-    assert _vals(run, "loss") == [1.5, 1.5, 1.5]
+    assert values(run, "loss") == [1.5, 1.5, 1.5]
 
 
 def test_keras_heading_epochs_become_the_epoch_series(tmp_path: Path) -> None:
     (run,) = _runs(tmp_path, _KERAS_MSE)
-    assert _vals(run, "epoch") == [1.0, 2.0, 3.0]
+    assert values(run, "epoch") == [1.0, 2.0, 3.0]
     assert [int(s) for s in run.get("epoch").steps] == [100, 200, 300]
     # near miss: an epoch printed on the line is the one read
     (run,) = _runs(tmp_path, "epoch 1 loss 0.9\nepoch 2 loss 0.7\n", "b.log")
-    assert _vals(run, "epoch") == [1.0, 2.0]
+    assert values(run, "epoch") == [1.0, 2.0]
 
 
 # https://github.com/DetectionTeamUCAS/FCOS_Tensorflow/issues/1 (as the corpus stores it)
@@ -153,16 +150,16 @@ def test_a_quoted_literal_is_text_not_a_metric(tmp_path: Path) -> None:
     )
     (run,) = _runs(tmp_path, body)
     assert "b" not in run.series and "img" not in run.series
-    assert _vals(run, "loss") == [2.3, 2.1, 1.9]
+    assert values(run, "loss") == [2.3, 2.1, 1.9]
     # the wrapped record of the FCOS issue: no series `b` (70844 is the file's name)
     (run,) = _runs(tmp_path, _BYTES, "c.log")
     assert "b" not in run.series
-    assert math.isnan(_vals(run, "cls_loss")[0])
+    assert math.isnan(values(run, "cls_loss")[0])
     # near miss: a quoted key with its number after it is a metric ('b' is a name there),
     # and a quoted number alone a value
     body = "".join(
         f"{{'loss': {v}, 'b': {v / 2}, 'step': {i + 1}}}\n" for i, v in enumerate((2.3, 2.1))
     )
     (run,) = _runs(tmp_path, body, "b.log")
-    assert _vals(run, "b") == [1.15, 1.05]
-    assert math.isclose(_vals(run, "loss")[1], 2.1)
+    assert values(run, "b") == [1.15, 1.05]
+    assert math.isclose(values(run, "loss")[1], 2.1)
