@@ -346,3 +346,37 @@ def numbered_names(text: bytes) -> bytes | None:
         lambda m: m.group(1) + (b"" if m.group(1).lower() == b"top" else b"@") + m.group(2),
         text,
     )
+
+
+# PyTorch's print of a scalar tensor that carries a grad_fn, "tensor(2.3026, device='cuda:0',
+# grad_fn=<NllLossBackward0>)": a differentiable scalar, which in a training loop's print is
+# the loss (the scalar one backpropagates). Named ("loss: tensor(0.69, ...)") it is that
+# name's value, the wrapper dropped; unnamed (a bare `print(loss)`, maybe after a step or
+# epoch counter) it is read as the loss. A tensor without a grad_fn (`tensor(3)`,
+# `tensor([0.1, 0.2])`) is not rewritten: nothing says it is a loss.
+_GRAD_TENSOR = re.compile(rb"tensor\(\s*(" + NUM_SRC + rb")\s*,[^()\n]*?grad_fn=<\w+>\s*\)")
+# a name before it ("loss: ", "'loss_cls': ", "loss "); "step 5: " ends in a counter
+_NAMED_BEFORE = re.compile(rb"[A-Za-z_'\"\]]\s*[:=]?\s*\Z")
+
+
+def grad_tensor_loss(text: bytes) -> bytes:
+    """`5 tensor(nan, grad_fn=<DivBackward0>)` -> `5 loss: nan`; `loss: tensor(0.69,
+    grad_fn=<MeanBackward0>)` -> `loss: 0.69`. Only one unnamed tensor on a line is the
+    loss: several unnamed are left as they are (which would be the loss is unknown)."""
+    found = list(_GRAD_TENSOR.finditer(text))
+    if not found:
+        return text
+    named = [bool(_NAMED_BEFORE.search(text[: m.start()])) for m in found]
+    lone = named.count(False) == 1
+    out, at = [], 0
+    for m, nm in zip(found, named, strict=True):
+        out.append(text[at : m.start()])
+        if nm:
+            out.append(m.group(1))
+        elif lone:
+            out.append(b"loss: " + m.group(1))
+        else:
+            out.append(m.group(0))
+        at = m.end()
+    out.append(text[at:])
+    return b"".join(out)

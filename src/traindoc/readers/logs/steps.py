@@ -91,6 +91,7 @@ def build(log: TextLog) -> list[Run]:
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
+    one_epoch = _one_epoch_counter(rec, src, train)
     # The epoch each record was counted in where no line prints one beside its values
     # (Keras' batch lines under their "Epoch 3/10" heading, numbered epoch x batches):
     # exposed as the run's epoch series, as a printed epoch is.
@@ -141,6 +142,8 @@ def build(log: TextLog) -> list[Run]:
     # steps numbered epoch x batches + batch: the total printed beside the batch counter
     # is one epoch's, not the run's
     per_epoch = bool(used.get(SRC_EPOCH)) and not (used.get(SRC_STEP) or used.get(SRC_PROGRESS))
+    if not per_epoch and one_epoch:
+        per_epoch = None  # which the step counts is unknown: so is the plan
     base_facts = _facts(log, per_epoch=per_epoch)
     misread, first = _misread(log)
     dialect = profiles.dialect(log)
@@ -296,6 +299,7 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
     fin: np.ndarray | None = None  # the same, for the records numbered epoch x batches
     bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # epoch + batch, no total
+    printed: Counter[int] = Counter()  # the totals printed beside those step counters
     swap = _total_counts(rec)
     for _, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
@@ -313,6 +317,9 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
                 keep = ok & np.isfinite(epoch)
                 bare.append((where[keep], epoch[keep], ex["step"][keep]))
+                if (tt := ex.get("step_total")) is not None:  # "train step:10/312"
+                    tt = tt[keep]
+                    printed.update(int(t) for t in tt[np.isfinite(tt) & (tt > 1)].tolist())
             continue
         epoch = ex.get("epoch")
         headed = epoch is None and "ctx" in ex  # the epoch is a heading's ("Epoch 3/10")
@@ -369,7 +376,11 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
-    if bare and (got := _within_epochs(bare)) is not None:
+    if (
+        bare
+        and (got := _within_epochs(bare, printed.most_common(1)[0][0] if printed else None))
+        is not None
+    ):
         at, e, i, per = got
         base = math.floor(float(e.min())) if base is None else base
         step[at], src[at] = (np.floor(e) - base) * per + i, SRC_EPOCH
@@ -439,7 +450,7 @@ def _total_counts(rec: Records) -> bool:
 
 
 def _within_epochs(
-    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]], printed: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
     """Records with an epoch and a batch counter but no batch total (MXNet's Speedometer:
     "Epoch[5] Batch [900]  Speed: ..."), whose counter starts over at every new epoch and
@@ -473,6 +484,10 @@ def _within_epochs(
     if fell.size and not first[fell].all():
         return None
     zero_based = bool(np.any(i[back + 1] == 0))
+    if printed is not None and printed >= np.max(i) + zero_based:
+        # the total printed beside the counter ("epoch:5 train step:10/312", PaddleClas)
+        # is the epoch's length: the batches logged need not reach it
+        return at, e, i, float(printed)
     return at, e, i, float(np.max(i)) + zero_based
 
 
@@ -634,7 +649,8 @@ def _resolve(
     _eval_loader_steps(rec, step, src, train)
     _demote(rec, step, src, epoch)
     if rec.has_both("step", "epoch"):
-        _per_epoch(rec.extra("epoch"), step, src, train)
+        tt = rec.extra("step_total") if rec.has("step_total") else None
+        _per_epoch(rec.extra("epoch"), step, src, train, tt)
     if rec.has("alt"):
         _micro_batches(rec, step, src, train)
         _iteration_only(rec, step, src)
@@ -1020,9 +1036,18 @@ def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> No
     step[k[held]], src[k[held]] = step[prev[held]], SRC_CARRY
 
 
-def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.ndarray) -> None:
+def _per_epoch(
+    epoch: np.ndarray,
+    step: np.ndarray,
+    src: np.ndarray,
+    train: np.ndarray,
+    totals: np.ndarray | None,
+) -> None:
     """A printed step that starts over at every new epoch counts within the epoch
-    ("Epoch 2, Step 0"): make it global, epoch x steps per epoch + step, in place."""
+    ("Epoch 2, Step 0", PaddleClas' "epoch:5 train step:10/312"): make it global, epoch x
+    steps per epoch + step, in place, and mark those records as counted so (SRC_EPOCH: the
+    total printed beside the counter is then one epoch's, `_facts`). Steps per epoch: the
+    total printed beside the counter when the counter stays within it, else the span seen."""
     sel = np.flatnonzero((src == SRC_STEP) & np.isfinite(epoch) & train)
     if sel.size < 3:
         return
@@ -1030,10 +1055,32 @@ def _per_epoch(epoch: np.ndarray, step: np.ndarray, src: np.ndarray, train: np.n
     back = np.flatnonzero(s[1:] < s[:-1])
     if not back.size or not np.all(e[back + 1] > e[back]) or np.any(e[1:] < e[:-1]):
         return
-    per = float(np.max(s) - np.min(s) + 1)
+    top = float(np.max(s))
+    per = top - float(np.min(s)) + 1
+    tt = totals[sel] if totals is not None else np.empty(0)
+    tt = tt[np.isfinite(tt)]
+    if tt.size and np.unique(tt).size == 1 and float(tt[0]) >= top:
+        per = float(tt[0])  # the counter's own total, one epoch's
     base = math.floor(float(e.min()))
     mask = (src == SRC_STEP) & np.isfinite(epoch)
     step[mask] = (np.floor(epoch[mask]) - base) * per + step[mask]
+    src[mask] = SRC_EPOCH
+
+
+def _one_epoch_counter(rec: Records, src: np.ndarray, train: np.ndarray) -> bool:
+    """The train lines print a step beside a whole epoch number that never changes
+    ("epoch:5 train step:10/312" ... "step:30/312"): the step may count within the epoch
+    (PaddleClas, PaddleDetection) or over the run (PaddleSeg's "epoch: 1, iter: 10/100000"),
+    and the lines cannot tell which: the total printed beside it plans nothing known.
+    (Printed with a decimal point, `'epoch': 0.0`, the epoch is a fraction of the run.)"""
+    if not rec.has_both("step", "epoch"):
+        return False
+    # an epoch printed with a decimal point (HF's `'epoch': 0.0`) is a position in the run:
+    # the step beside it is the run's
+    sel = ((src == SRC_STEP) | (src == SRC_PROGRESS)) & train & ~rec.flag("float_epoch")
+    e = rec.extra("epoch")[sel]
+    e = e[np.isfinite(e)]
+    return bool(e.size) and bool(np.all(e == np.floor(e))) and np.unique(e).size == 1
 
 
 _CHUNK = 1 << 18  # records resolved at a time: temporaries stay a few MB
@@ -1409,13 +1456,14 @@ def _own_settings(log: TextLog, firsts: list[int]) -> list[tuple[int, dict] | No
 
 
 def _facts(
-    log: TextLog, own: tuple[int, dict] | None = None, per_epoch: bool = False
+    log: TextLog, own: tuple[int, dict] | None = None, per_epoch: bool | None = False
 ) -> dict[str, Fact]:
     """Facts the text states: its config lines, the planned total, the LR's print resolution;
     `own`: a run's own settings dump (line, settings), over the file's. `per_epoch`: the
     steps count epoch x batches + batch, so the total printed beside the batch counter
     ("Epoch 3/30 iter 120/500") is one epoch's: the plan is epochs x it (30 x 500), and
-    unknown when the epochs' total is not printed (mmdet's "Epoch [1][7100/12414]")."""
+    unknown when the epochs' total is not printed (mmdet's "Epoch [1][7100/12414]").
+    None: a step printed beside one unchanging epoch, either kind of counter: no plan."""
     name = log.path.name
     config = dict(log.config)
     if own is not None:
@@ -1437,9 +1485,9 @@ def _facts(
         facts["num_train_epochs"] = Fact(total, f"{name}: the epoch total printed on each line")
     if log.totals and "max_steps" not in facts:
         total, _ = log.totals.most_common(1)[0]
-        if not per_epoch:
+        if per_epoch is False:
             facts["max_steps"] = Fact(total, f"{name}: the step total printed on each line")
-        elif (epochs := facts.get("num_train_epochs")) is not None:
+        elif per_epoch and (epochs := facts.get("num_train_epochs")) is not None:
             facts["max_steps"] = Fact(
                 int(epochs.value) * total,
                 f"{name}: {int(epochs.value)} epochs x the {total} batches of an epoch printed "

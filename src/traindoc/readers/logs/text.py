@@ -444,6 +444,8 @@ class TextLog:
             text = lines.drop_arrow_note(text)
         if b"logging_ops.cc" in text:  # TF's tf.Print: "eval/Accuracy[0.001]"
             text = lines.tf_print_value(text)
+        if b"grad_fn=<" in text:  # PyTorch's `print(loss)`: "tensor(2.30, grad_fn=<...>)"
+            text = lines.grad_tensor_loss(text)
         if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
