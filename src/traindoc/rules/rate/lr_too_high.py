@@ -138,6 +138,10 @@ class Params:
 SYMPTOMS = {
     "non-finite": ("nonfinite-loss", "nonfinite-gradients"),
     "diverging": ("divergence",),
+    # a gradient norm growing 10x+ without bound after warmup: the weights are running
+    # away, the divergence of the parameters that the loss shows later (or never, when
+    # clipping hides it from the loss)
+    "exploding gradients": ("grad-explosion",),
     "spikes": ("loss-spike", "grad-spike"),
     # an LR above the regime's tolerance and a model that never learned or sits at
     # chance: the steps are too large to find the descent at all
@@ -164,6 +168,7 @@ _SHOWN = {"non-finite": "NaN/Inf", "wrecked": "a first loss far above ln(V) afte
         "nonfinite-gradients",
         "loss-spike",
         "grad-spike",
+        "grad-explosion",
         "oscillating-plateau",
         "uniform-plateau",
         "no-learning",
@@ -177,7 +182,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     1e-3 for LoRA (2e-3 when the regime is unknown). Above it, it looks for
     instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
     sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
-    loss does not fall (error), three or more loss / grad-norm spikes (and one per
+    loss does not fall, a gradient norm growing 10x+ without bound after warmup
+    (grad-explosion: the weights run away, even while clipping keeps the loss calm) (error), three or more loss / grad-norm spikes (and one per
     1,000 logged points: a long per-step log has a tail), or an
     oscillating plateau (warning); a known regime's model that never learned or sits
     at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
@@ -231,7 +237,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     regime and a task known not to be an LM (a small classifier at Adam 3e-3, a
     detector at SGD 0.02: the task is inferred from box/mask loss terms), or an LR
     of 2e-2+ with no optimizer named and no LM task (SGD's range: a ResNet at 0.1-1.6),
-    neither a high LR alone nor spikes are reported; only NaN/Inf or a diverging loss is,
+    neither a high LR alone nor spikes are reported; only NaN/Inf, a diverging loss or
+    an exploding gradient norm is,
     and the fix offered there is a 3x cut (the AdamW table's values mean nothing on SGD's scale). NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
@@ -337,11 +344,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if not table_applies:
         # Off the table's ground (a detector under SGD at 0.02 is normal) only a NaN or
         # a diverging loss accuses the LR; spikes and bands are that task's noise.
-        signs = [s for s in signs if s in ("non-finite", "diverging")]
+        signs = [s for s in signs if s in ("non-finite", "diverging", "exploding gradients")]
         if not signs:
             return
     if high:
-        if {"non-finite", "diverging", "stuck", "wrecked"} & set(signs):
+        if {"non-finite", "diverging", "exploding gradients", "stuck", "wrecked"} & set(signs):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
