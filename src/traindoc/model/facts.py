@@ -79,6 +79,11 @@ _SPECS = (
     _config("precision", "str", "fp32 | bf16 | fp16"),
     _config("learning_rate", "float", "configured peak LR"),
     _config("lr_scheduler", "str", "linear | cosine | constant | constant_with_warmup | ..."),
+    _config(
+        "lr_first_decay_epoch",
+        "int",
+        "0-based epoch at which a step schedule first cuts the LR (OpenMMLab lr_config step=)",
+    ),
     _config("warmup_steps", "int", "configured warmup steps"),
     _config("warmup_ratio", "float", "configured warmup as a fraction of max_steps"),
     _config("logging_steps", "int", "steps between two logged records"),

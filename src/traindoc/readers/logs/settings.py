@@ -12,6 +12,7 @@ skipped while the rest are kept. Which keys become facts is configs.py's alias t
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 
 from traindoc.readers import configs
@@ -63,6 +64,80 @@ def assignment(text: bytes) -> tuple[str, object] | None:
 
 
 _NOT = object()
+
+# An OpenMMLab config dumped at the head of its log (mmcv's `Config.pretty_text`,
+# mmengine's): the schedule and the loop length, each a `name = dict(...)` on one line.
+_MM_LINE = re.compile(
+    rb"^\s*(lr_config|runner|train_cfg|param_scheduler|total_epochs)\s*=\s*(.{1,400}?)\s*$"
+)
+
+
+def mm_schedule(text: bytes) -> dict[str, object]:
+    """Settings an OpenMMLab config line states about the run's epochs and its step
+    schedule: `num_train_epochs` (runner / train_cfg `max_epochs`, `total_epochs`) and
+    `lr_first_decay_epoch`, the epoch index at which a step schedule first cuts the LR
+    (mmcv `lr_config = dict(policy='step', step=N or [a, b])`: the LR is multiplied by
+    gamma once the 0-based epoch reaches min(step); mmengine `MultiStepLR` milestones /
+    `StepLR` step_size, counted by epoch from begin 0). Steps counted in iterations
+    (`by_epoch=False`, an iteration-based loop) give nothing: their unit is not epochs."""
+    m = _MM_LINE.match(text)
+    if m is None:
+        return {}
+    name = m.group(1).decode()
+    try:
+        node = ast.parse(m.group(2).decode("utf-8", "replace"), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    if name == "total_epochs":
+        value = _literal(ast.unparse(node))
+        return {"num_train_epochs": value} if _whole(value) else {}
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    dicts = [d for d in (_call_dict(n) for n in items) if d is not None]
+    out: dict[str, object] = {}
+    for d in dicts:
+        if name in ("runner", "train_cfg"):
+            if "Iter" not in str(d.get("type", "")) and _whole(d.get("max_epochs")):
+                out["num_train_epochs"] = d["max_epochs"]
+        elif name == "lr_config" and str(d.get("policy", "")).lower() == "step":
+            if d.get("by_epoch", True) is True and (first := _first_cut(d.get("step"))) is not None:
+                out["lr_first_decay_epoch"] = first
+        elif name == "param_scheduler" and d.get("by_epoch", True) is True:
+            kind, begin = str(d.get("type", "")), d.get("begin", 0)
+            if begin != 0:
+                continue
+            key = {"MultiStepLR": "milestones", "StepLR": "step_size"}.get(kind)
+            if key is not None and (first := _first_cut(d.get(key))) is not None:
+                out.setdefault("lr_first_decay_epoch", first)
+    return out
+
+
+def _call_dict(node: ast.expr) -> dict[str, object] | None:
+    """The keyword literals of a `dict(k=v, ...)` call (non-literal values left out)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    if node.func.id != "dict" or node.args:
+        return None
+    out: dict[str, object] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            continue
+        with contextlib.suppress(ValueError, TypeError, SyntaxError, RecursionError):
+            out[kw.arg] = ast.literal_eval(kw.value)
+    return out
+
+
+def _first_cut(step: object) -> int | None:
+    """The first epoch a step schedule cuts the LR at: `step` itself when whole (every
+    N epochs), the smallest milestone of a list."""
+    if _whole(step):
+        return int(step)  # type: ignore[arg-type]
+    if isinstance(step, (list, tuple)) and step and all(_whole(s) for s in step):
+        return int(min(step))  # type: ignore[type-var]
+    return None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _literal(src: str) -> object:

@@ -1133,6 +1133,10 @@ class TextLog:
             self._prose_run += 1
             if self._prose_run == 1:
                 self.breaks.append(no)
+        if b"=" in text and (said := settings.mm_schedule(_message(text))):
+            for key, value in said.items():
+                self.config.setdefault(key, (value, no))
+            return
         if b"\x00" not in text and (m := _CONFIG_TEXT.match(_message(text))):
             key = m.group(1).decode("utf-8", "replace").lower()
             self.config.setdefault(key, (m.group(2).decode("utf-8", "replace"), no))

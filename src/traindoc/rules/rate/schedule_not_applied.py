@@ -1,4 +1,5 @@
-"""schedule-not-applied: LR stuck at 0, constant despite a schedule, or decaying far too fast."""
+"""schedule-not-applied: LR stuck at 0, constant despite a schedule, decaying far too fast, or a
+step schedule whose first cut falls after the run's end."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ class Params:
     # the schedule gives there was never scheduled (a 5-line excerpt can show it).
     plan_min_progress: float = 0.3
     plan_ratio: float = 2.0
+    # A step schedule's first cut at or after the planned last epoch: LR points logged
+    # at the initial LR, none lower, confirm that the config read is the one that ran.
+    min_cut_points: int = 2
     # A printed "0" is an LR of 0 only when the print could show a real one: a log
     # with d decimals hides every LR below 0.5 x 10^-d (4 decimals: 5e-5). Fine-tunes
     # train at 1e-6 and up, so below 6 decimals a zero is named, not flagged.
@@ -52,7 +56,10 @@ _NOT_HORIZON = ("constant", "restart", "cycl", "plateau", "step", "wsd", "warmup
 
 @rule(
     "schedule-not-applied",
-    minimum="5 logged LRs (3 when all are 0; one line placed in its plan by epoch)",
+    minimum=(
+        "5 logged LRs (3 when all are 0; one line placed in its plan by epoch; 2 under a step"
+        " schedule whose first cut falls after the run)"
+    ),
     family="rate",
     severity=Severity.ERROR,
     params=Params(),
@@ -71,9 +78,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (4) Warning: with a linear or cosine schedule configured and the run's place in
     its plan known (the logged epoch over `num_train_epochs`, else the step over
     `max_steps`), the LR is still at its peak past 30% of the decay and >= 2x what
-    the schedule gives there: a few logged lines are enough.
+    the schedule gives there: a few logged lines are enough. (5) Warning: an OpenMMLab
+    step schedule (`lr_config` step= / `MultiStepLR` milestones, by epoch) whose first
+    cut is at or after the planned number of epochs (runner / train_cfg `max_epochs`,
+    `total_epochs`): the decay never happens; flagged when 2+ logged LRs show it has
+    not (none below 99% of the peak).
 
-    **Why it matters.** A scheduler that is never stepped, an LR read before the
+    **Why it matters.** mmcv's `step=200` means "every 200 epochs": with
+    `max_epochs=200` the run ends one epoch before the first cut (mmpretrain#938: LR
+    fixed at 1e-3 although a step decay was configured). A step schedule copied from a
+    longer recipe (3x steps in a 2000-iteration fine-tune) does the same.
+    A scheduler that is never stepped, an LR read before the
     first step, or an LR of 0 leaves the loss flat at or near ln(V) while
     everything looks normal. Counting micro-batches as optimizer steps (gradient
     accumulation) makes the schedule decay accumulation-times too fast: the rest
@@ -94,6 +109,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if lr is None or not lr[1].size:
         return
     st, v = lr
+    if (hit := _cut_after_end(run, p, st, v)) is not None:
+        yield hit  # the config's first cut comes after the run's last epoch
+        return
     peak = float(v.max())
     zero = float(np.mean(v == 0))
     decimals = run.fact("lr_print_decimals")
@@ -229,6 +247,44 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             ),
             severity=Severity.WARNING,
         )
+
+
+def _cut_after_end(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> Hit | None:
+    """(5): a step schedule whose first cut is at or after the planned last epoch."""
+    first, n_ep = run.fact("lr_first_decay_epoch"), run.fact("num_train_epochs")
+    if not (first and n_ep) or float(first) < float(n_ep):
+        return None
+    peak = float(v.max())
+    i_peak = int(np.argmax(v >= 0.98 * peak)) if peak > 0 else 0
+    post = v[i_peak:]
+    if peak <= 0 or post.size < p.min_cut_points or float(post.min()) < (1 - p.const_rel) * peak:
+        return None  # the logged LR did fall: the config read is not the one that ran
+    return Hit(
+        title=(
+            f"Step schedule's first LR cut is at epoch {int(first)}, but the run has "
+            f"{int(n_ep)} epochs: the LR never decays (stays {fmt(peak)})"
+        ),
+        step=int(st[0]),
+        end_step=int(st[-1]),
+        evidence={
+            "first_decay_epoch": int(first),
+            "num_train_epochs": int(n_ep),
+            "peak_lr": peak,
+            "lr_points": int(v.size),
+        },
+        explanation=(
+            f"The step policy multiplies the LR by its gamma once the (0-based) epoch "
+            f"reaches {int(first)}; the last epoch of a {int(n_ep)}-epoch run is "
+            f"{int(n_ep) - 1}, so the decay the config asks for never happens and the whole "
+            "run trains at the initial LR (the logged LR agrees)."
+        ),
+        prescription=(
+            "Set the step (or milestones) inside the run, e.g. at ~2/3 and ~8/9 of the "
+            "epochs (mmdet's 1x: step=[8, 11] of 12), or use a cosine schedule over the "
+            "planned epochs."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _steps_schedule(v: np.ndarray, p: Params) -> bool:
