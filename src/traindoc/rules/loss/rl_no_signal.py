@@ -290,6 +290,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is a late window of the run (it starts far from step 0) pinned at a positive value
     from its first log: the climb can lie before the window (TF-Agents' DQN at CartPole's
     200 at every eval from step 73000); pinned at 0 or below, it is dead however late.
+    A constant reward it fell to is dead at any length from 3 logs: a log that ends
+    in 3+ logs (half of it or more) at one exact value below every log before them
+    (FinRL's agent that stops trading, total_reward 0.00 at each episode after one of
+    94.35; deepq's Pong mean at -21, every point lost, for its last 5 of 10 logs after
+    -20.3 .. -20.6) has a policy that settled on one behaviour and repeats it: its
+    episodes no longer differ, so there is nothing left to learn from (a warning; an
+    error with the grad norm 0 there too). A stochastic policy that still explores
+    does not repeat a return exactly log after log, and a run that learned does not
+    end at its lowest point.
     A log whose advantages are all equal (verl's critic/advantages max = min) is
     dead even when the scores differ: the score's max and min span the batch,
     across prompt groups, while the advantages are taken inside each group, so
@@ -443,6 +452,7 @@ def _not_training(run: Run) -> Hit | None:
 def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """The reward-signal reading of `check` (its docstring)."""
     std, reward, grad = run.get("reward_std"), run.get("reward"), run.get("grad_norm")
+    fallen = 0  # a constant reward's last logs, at the lowest value it fell to
     zero_frac = run.get(ZERO_STD_FRACTION)
     spread = reward_spread(run)
     ep_std = run.get(EPISODE_STD)
@@ -482,6 +492,9 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         d = np.abs(np.diff(x)) <= p.reward_eps
         dead_signal = np.r_[d[:1], d] & np.r_[d, d[-1:]]
         dead_signal &= ~_at_climbed_ceiling(p, x, late=starts_mid_run(base))
+        fallen = _fallen_tail(p, x)
+        if fallen:
+            dead_signal[x.size - fallen :] = True
         what = "reward (constant)"
     tied_groups = None  # logs where the scores differ but every advantage is equal
     adv = _advantage_spread(run) if std is not None and std is spread else None
@@ -531,6 +544,11 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     terminal = (
         n < p.min_points and tail >= p.min_all_dead and 2 * tail >= n and tail == _tail_run(dead)
     )
+    if not terminal and fallen and fallen == _tail_run(dead):
+        # the reward fell to its lowest value and sits there, exactly, for its last 3+
+        # logs (half the log or more): the policy settled on one behaviour and never
+        # left it, the same end as the cut-off logs above, from the reward alone
+        tail, terminal = fallen, True
     if short_and_mixed and terminal:
         short_and_mixed = False
     if short_and_mixed:
@@ -595,6 +613,10 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         level = evidence.get("reward_median")
         at = f" at {fmt(level)}" if isinstance(level, float) else ""
         title = f"No RL learning signal {where}: the reward is constant{at}"
+        if fallen and terminal and reward is not None:
+            prior = reward.finite().values[: n - fallen]
+            evidence["fallen_from"] = float(np.median(prior))
+            title += f", fallen there from {fmt(float(np.median(prior)))}"
     else:
         title = f"No RL learning signal {where}: {what} ~0" + (" and grad_norm ~0" if both else "")
     if truncated is not None and truncated[span].any():
@@ -660,6 +682,24 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=None if both and not few else Severity.WARNING,
     )
+
+
+def _fallen_tail(p: Params, x: np.ndarray) -> int:
+    """How many logs a reward logged without any spread ends in at one exact value it
+    fell to: 3+ logs, half the log or more, below every log before them (0 when it does
+    not). An RL return that drops to its lowest value and repeats it exactly, log after
+    log, comes from a policy that settled on one behaviour (FinRL's agent that stops
+    trading: total_reward 0.00 at every episode after one of 94.35; deepq's Pong at -21,
+    every point lost, after -20.3 .. -20.6): the episodes no longer differ, so nothing
+    is left to learn from. Not a reward that climbed to a constant (the task's cap,
+    `_at_climbed_ceiling`), nor one pinned from its first log (judged as a whole)."""
+    n = x.size
+    k = 1
+    while k < n and abs(float(x[n - 1 - k]) - float(x[-1])) <= p.reward_eps:
+        k += 1
+    if k >= n or k < p.min_all_dead or 2 * k < n:
+        return 0
+    return k if float(x[-1]) < float(np.min(x[: n - k])) else 0
 
 
 def _at_climbed_ceiling(p: Params, x: np.ndarray, late: bool = False) -> np.ndarray:
