@@ -39,3 +39,41 @@ def test_darknet_ucrt_nan_ind_keeps_its_lines(tmp_path: Path) -> None:
     loss = run.get("loss")
     assert list(loss.steps) == [1001, 1002, 1003, 1004]
     assert np.isfinite(loss.values[:2]).all() and np.isnan(loss.values[2:]).all()
+
+
+# a key/value console line with the UCRT's NaN and a running average after it
+_KV_UCRT = "".join(
+    f"Epoch: [0][{i * 10}/500]\tLoss {v} (1.9000)\tlr 0.001\n"
+    for i, v in enumerate(("2.1000", "1.9500", "-nan(ind)", "-nan(ind)"), 1)
+)
+
+
+def test_key_value_nan_ind_is_nan_not_its_average(tmp_path: Path) -> None:
+    loss = one_log(tmp_path, _KV_UCRT).get("loss")
+    assert loss is not None and len(loss.values) == 4
+    assert np.isnan(loss.values[2:]).all()
+
+
+# Lightning's EarlyStopping(check_finite=True): early_stopping.py's message, as printed
+_LIGHTNING_STOP = (
+    "Epoch 0: 100%|##########| 50/50 [00:05<00:00, 9.71it/s, v_num=3, train_loss=2.10]\n"
+    "Epoch 1: 100%|##########| 50/50 [00:05<00:00, 9.70it/s, v_num=3, train_loss=1.80]\n"
+    "Epoch 2: 100%|##########| 50/50 [00:05<00:00, 9.72it/s, v_num=3, train_loss=1.60]\n"
+    "Monitored metric val_loss = nan is not finite. Previous best value was 1.652. "
+    "Signaling Trainer to stop.\n"
+)
+
+
+def test_lightning_early_stopping_nonfinite_loss_is_an_event(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _LIGHTNING_STOP)
+    assert "nonfinite-loss" in [e.kind for e in run.events]
+
+
+def test_lightning_early_stopping_on_accuracy_or_code_is_no_loss_event(tmp_path: Path) -> None:
+    acc = _LIGHTNING_STOP.replace("val_loss = nan", "val_acc = nan")
+    assert "nonfinite-loss" not in [e.kind for e in one_log(tmp_path, acc).events]
+    code = _LIGHTNING_STOP.replace(
+        "val_loss = nan is not finite. Previous best value was 1.652.",
+        "{self.monitor} = {current} is not finite.",
+    )
+    assert "nonfinite-loss" not in [e.kind for e in one_log(tmp_path, code).events]
