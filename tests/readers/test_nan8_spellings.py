@@ -77,3 +77,27 @@ def test_lightning_early_stopping_on_accuracy_or_code_is_no_loss_event(tmp_path:
         "{self.monitor} = {current} is not finite.",
     )
     assert "nonfinite-loss" not in [e.kind for e in one_log(tmp_path, code).events]
+
+
+# EESEN's train-ctc-parallel report, verbatim from srvk/eesen#60 (the NaN line as
+# yajiemiao/eesen#2 prints it); Obj is the CTC log-likelihood, so the loss is -Obj
+_EESEN = (
+    "VLOG[1] (train-ctc-parallel:EvalParallel():ctc-loss.cc:182) After 330265 sequences "
+    "(407.316Hr): Obj(log[Pzx]) = -32.8957   TokenAcc = 67.0366%\n"
+    "VLOG[1] (train-ctc-parallel:EvalParallel():ctc-loss.cc:182) After 340269 sequences "
+    "(420.524Hr): Obj(log[Pzx]) = -36.0733   TokenAcc = 66.5803%\n"
+    "VLOG[1] (train-ctc-parallel:EvalParallel():ctc-loss.cc:182) After 350272 sequences "
+    "(433.553Hr): Obj(log[Pzx]) = -3.06908e+29   TokenAcc = 13.6926%\n"
+    "VLOG[1](train-ctc-parallel:EvalParallel%28%29:ctc-loss.cc:183) After 360280 sequences "
+    "(446.0Hr): Obj(log[Pzx]) = nan   TokenAcc = -260%\n"
+)
+
+
+def test_eesen_ctc_objective_is_the_negative_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _EESEN)
+    loss = run.get("loss")
+    assert list(loss.steps) == [330265, 340269, 350272, 360280]
+    assert loss.values[0] == 32.8957 and loss.values[2] == 3.06908e29
+    assert math.isnan(loss.values[3])
+    acc = run.get("accuracy")
+    assert abs(acc.values[0] - 0.670366) < 1e-9
