@@ -129,6 +129,12 @@ EVENTS = (
             rb"|non-finite loss, ending training\s+(?=tensor|\[|\{|nan|inf)"
             # Lightning's terminate_on_nan: "The loss returned in `training_step` is nan."
             rb"|loss returned in .training_step. is (?=tensor\(-?(?:nan|inf)|nan|inf|-inf))"
+            # Lightning's EarlyStopping(check_finite=True) stops on a monitored loss gone
+            # non-finite: "Monitored metric val_loss = nan is not finite. Previous best value
+            # was 0.412. Signaling Trainer to stop." (the value a tensor's print in some
+            # versions: "= tensor(nan, device='cuda:0')"); a monitored accuracy is no loss
+            rb"|\bMonitored metric [\w/.\-]*loss[\w/.\-]* = (?:tensor\()?[-+]?(?:nan|inf)\b"
+            rb"[^\n]{0,60}? is not finite"
             # TensorFlow's NanTensorHook / Estimator (and OpenNMT-tf, tensor2tensor, the TF
             # Object Detection API) stop with "Model diverged with loss = NaN.";
             # detectron2 stops with "Predicted boxes or scores contain Inf/NaN. Training has
@@ -249,6 +255,7 @@ KEYS = {
         b"OSS IS",
         b"finite loss,",
         b"loss returned in",
+        b"is not finite",
         b"diverged with loss",
         b"Training has diverged",
         b"Invalid loss, terminating",

@@ -107,6 +107,17 @@ _DARKNET = re.compile(
 )
 _DARKNET_REGION = re.compile(rb"^\s*(?:v3 \(.*\) )?Region \d+ Avg \(?IOU: ")
 
+# -- EESEN (Kaldi-based CTC) --------------------------------------------------------------
+# train-ctc-parallel's report every N sequences: "VLOG[1] (train-ctc-parallel:EvalParallel():
+# ctc-loss.cc:182) After 280196 sequences (343.467Hr): Obj(log[Pzx]) = -34.12   TokenAcc =
+# 65.5557%" (GitHub escapes the "()" of a pasted one as "%28%29"). Obj is the mean CTC
+# log-likelihood log P(z|x), the negative of the CTC loss: the loss is -Obj (EESEN's
+# log-zero floor -1e+30 reads as a loss of 1e30, a probability that underflowed to 0).
+# The sequences seen count the steps; token accuracy is a percentage.
+_EESEN = re.compile(
+    rb"After (\d+) sequences \([\d.]+ ?Hr\): Obj\(log\[Pzx\]\) = (\S+)\s+TokenAcc = (\S+?)%"
+)
+
 # -- comma pairs ----------------------------------------------------------------------------
 _BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
 _COLON_PAIR = re.compile(rb"([A-Za-z_]\w{0,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))")
@@ -377,6 +388,8 @@ class Layouts:
             return True
         if c in b"Tt" and (m := _SERIES_HEAD.match(text)):
             self._block, self._block_at = [], (no, b"", float(m.group(1)))
+            return True
+        if c == b"V" and b"Obj(log[Pzx])" in text and self._eesen(no, text):
             return True
         return c in b"Rv" and bool(_DARKNET_REGION.match(text))
 
@@ -810,6 +823,20 @@ class Layouts:
         names = ("loss", "avg_loss", "lr", "time_s")
         vals = [(n, v) for n, v in zip(names, (loss, avg, lr, secs), strict=True) if v is not None]
         self.log.add_loose(no, vals, step, SRC_STEP, math.nan if epoch is None else epoch)
+        return True
+
+    # -- EESEN --------------------------------------------------------------------------------
+    def _eesen(self, no: int, text: bytes) -> bool:
+        m = _EESEN.search(text)
+        if m is None:
+            return False
+        seqs, obj, acc = (parse(g) for g in m.groups())
+        if seqs is None or obj is None:
+            return False
+        vals = [("loss", -obj)]
+        if acc is not None:
+            vals.append(("accuracy", acc / 100.0))
+        self.log.add_loose(no, vals, seqs, SRC_STEP, math.nan)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------

@@ -5,7 +5,10 @@ Logs spell numbers every way: `2.275809E+00`, `1,234`, `nan`, `-inf`,
 (its SmoothedValue logs every stat as `'{}: {:x<6f}'`: fill `x`, width 6, so a
 finite value never shows the fill, but `nan` and `inf` are padded with `x`), and
 the old Microsoft C runtime's `1.#QNAN0`, `-1.#IND00`, `1.#INF00` (printf of a NaN or
-an infinity on Windows before VS 2015: Caffe, CNTK and darknet builds print them).
+an infinity on Windows before VS 2015: Caffe, CNTK and darknet builds print them), and
+C's NaN with its parenthesised n-char-sequence, `-nan(ind)` / `nan(snan)` (how the
+Microsoft runtime since VS 2015 prints a NaN: darknet's Windows builds print
+`-nan(ind), -nan(ind) avg loss`; C99 lets any printf or strtod spell one so).
 `NUM` finds them where they are values (not
 inside a name such as `pg0`, `rec@1`, `layers.3` or `top-1`). `to_step` is how
 a text reader turns a parsed value into a step: a non-finite, fractional-junk or
@@ -36,10 +39,16 @@ _COUNTED = (
 # whose "1." would otherwise match first and leave "#QNAN0" as text.
 _MSVC = rb"[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*(?![\w#])"
 MSVC = re.compile(_MSVC)
+# C99's "nan(n-char-sequence)": the UCRT prints "-nan(ind)" (indeterminate) and "nan(snan)";
+# the sequence is part of the value, not a parenthesised running average after it.
+_CNAN = rb"[-+]?(?:nan|NaN|NAN)\(\w{0,16}\)"
+CNAN = re.compile(_CNAN)
 NUM_SRC = (
     _NOT_IN_NAME
     + rb"(?:"
     + _MSVC
+    + rb"|"
+    + _CNAN
     + rb"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
     + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
     + _COUNTED
@@ -82,6 +91,8 @@ def nonfinite_text(raw: bytes | str) -> bool:
     """The printed value is a NaN or an infinity spelling (not a finite number)."""
     text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
     text = text.strip().lower().lstrip("+-").rstrip("x")
+    if CNAN.fullmatch(text.encode("ascii", "replace")):
+        return True
     return text in ("nan", "inf", "infinity") or "1.#" in text
 
 
@@ -90,6 +101,8 @@ def to_num(raw: bytes | str) -> float:
     text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
     if "#" in text and (v := _msvc(text)) is not None:
         return v
+    if ")" in text and CNAN.fullmatch(text.encode("ascii", "replace")):
+        return math.nan
     if raw[-2:] in (b"xx", "xx"):  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
         raw = raw.rstrip(b"x" if isinstance(raw, bytes) else "x")
     try:
@@ -114,6 +127,8 @@ def parse(raw: object) -> float | None:
             text = text.rstrip("x")  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
         if "#" in text and (v := _msvc(text)) is not None:
             return v
+        if ")" in text and CNAN.fullmatch(text.encode("ascii", "replace")):
+            return math.nan
         return number(text)
     return number(raw)
 

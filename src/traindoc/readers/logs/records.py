@@ -29,6 +29,7 @@ from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
 # runtime's "1.#QNAN0" / "-1.#IND00" / "1.#INF00" included (tried first: see numbers.py).
 NUMG = (
     rb"([-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"
+    rb"|[-+]?(?:nan|NaN|NAN)\(\w{0,16}\)"  # C99's nan(n-char-sequence): UCRT's "-nan(ind)"
     rb"|[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
     rb"|nanxxx|infxxx|-infxx|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity))"
 )
