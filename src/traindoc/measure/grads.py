@@ -68,7 +68,7 @@ def grad_spikes(
 def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int) -> Spikes:
     g = positive(gn)
     empty = Spikes(np.empty(0, np.int64), np.empty(0), np.empty(0), 0, math.nan)
-    if len(g) < 12:
+    if len(g) < SHORT_POINTS:
         return _short_spikes(g, empty)
     resid = np.log(g.values)
     base = rolling_median(resid, window)
@@ -87,6 +87,8 @@ def _grad_spikes(gn: Series, window: int, k: float, min_ratio: float, head: int)
 # In a paste too short for a rolling baseline (3-11 points), only a norm 100x the
 # median of the others is a spike: no healthy log varies that much step to step.
 SHORT_RATIO = 100.0
+# Fewer norms than this have no rolling baseline: the short-paste test judges them.
+SHORT_POINTS = 12
 
 
 def _short_spikes(g: Series, empty: Spikes) -> Spikes:

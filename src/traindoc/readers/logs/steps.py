@@ -1302,21 +1302,39 @@ def _segments(
     points = np.flatnonzero(back | apart | again) + 1
     cuts, resumes = [0], []
     first, last, done = s[0], s[0], 0
+    # an ordinal log's progress is its epoch: where the epoch goes back to its start
+    first_e = last_e = float(e[0]) if ordinal[0] else math.nan
     for k in points.tolist():
         last = max(last, float(np.max(s[done:k])))
+        if ordinal[k] and (fin := np.isfinite(e[done:k])).any():
+            seen = float(np.nanmax(e[done:k]))
+            first_e = float(e[done:k][fin][0]) if math.isnan(first_e) else first_e
+            last_e = seen if math.isnan(last_e) else max(last_e, seen)
         done = k
         if again[k - 1] and not (back[k - 1] or apart[k - 1]):
             if s[k] == first == last and k - cuts[-1] == 1:
                 cuts.append(k)  # the run so far is that one record
             continue
         between = brk.size and np.searchsorted(brk, ln[k]) > np.searchsorted(brk, ln[k - 1])
+        # lines with no step printed (their order is the step) restart where the epoch
+        # they print goes back to its first value, as a printed step would: a second run
+        # appended to the same file (HF's dicts: epoch 3.0, then 0.1 again)
+        epoch_back = bool(
+            ordinal[k]
+            and back[k - 1]
+            and e[k] < e[k - 1]
+            and math.isfinite(first_e)
+            and e[k] <= first_e + RESTART_SHARE * (last_e - first_e)
+        )
         if (
             apart[k - 1]
             or s[k] <= first + RESTART_SHARE * (last - first)
             or (ordinal[k] and between)
+            or epoch_back
         ):
             cuts.append(k)
             first = last = s[k]
+            first_e = last_e = float(e[k]) if ordinal[k] else math.nan
         else:
             resumes.append((len(cuts) - 1, int(s[k - 1]), int(s[k])))
     if idx is None and len(cuts) == 1:

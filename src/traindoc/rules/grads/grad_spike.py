@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.grads import LossResponse, grad_spikes, loss_response
+from traindoc.measure.grads import SHORT_POINTS, LossResponse, grad_spikes, loss_response, positive
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -45,6 +45,13 @@ class Params:
     # ... and then the spikes must leave the loss up more often than its ordinary logs
     # do, at this binomial significance.
     jumpy_p: float = 0.01
+    # A paste of 3-11 norms (too short for a rolling baseline, where only a norm 100x
+    # the others is a spike on its own): a norm 10x the median of the others, not the
+    # first, whose loss (logged at that step or the next 2) rises above every loss
+    # logged before it and 3% above their median: the two moving together.
+    short_led_ratio: float = 10.0
+    short_led_ahead: int = 3
+    short_led_rise: float = 0.03
 
 
 @rule(
@@ -85,7 +92,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     fell after the spike.
 
     A paste too short for a rolling baseline (3-11 norms) is judged too: a norm
-    100x the median of the others is a spike.
+    100x the median of the others is a spike. So is one 10x the median of the others
+    (not the first: that may be the initialisation's) when the loss logged at it or
+    at the next two logs rises above every loss logged before it, and 3% above their
+    median (warning): a noisy batch moves the gradient or the loss, not both at once
+    (a GLM-4 LoRA paste of 10 dicts: grad norm 2.4-5.7 then 237.6 while the loss went
+    0.095 -> 0.105 -> 0.125, its highest). A 10-99x norm with the loss flat, or with no
+    loss logged, stays unjudged: without a baseline one such norm is not enough.
 
     "Followed" must mean more than the loss's own batch-to-batch jumps. A fine-tune
     that has fitted its data (a classifier at loss 0.0005, batch 8) logs a loss that
@@ -114,6 +127,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sp = grad_spikes(gn, p.window, p.k, p.min_ratio)
     count = int(sp.steps.size)
     if count == 0:
+        if (hit := _short_led(run, gn, p)) is not None:
+            yield hit
         return
     loss, curve = run.get("loss"), "loss"
     reward = run.get("reward") if run.is_rl else None
@@ -214,6 +229,67 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _short_led(run: Run, gn: Series, p: Params) -> Hit | None:
+    """A paste of 3-11 norms: one (not the first) `short_led_ratio` x the median of the
+    others while the loss logged at it or the next logs rises above every loss before
+    it (and `short_led_rise` over their median). See `check`."""
+    g = positive(gn)
+    loss = run.get("loss")
+    if not 3 <= len(g) < SHORT_POINTS or loss is None or run.is_rl:
+        return None
+    f = loss.finite()
+    v = g.values
+    others = np.array([np.median(np.delete(v, i)) for i in range(v.size)])
+    for i in np.argsort(-(v / others)):
+        ratio = float(v[i] / others[i])
+        if ratio < p.short_led_ratio:
+            return None
+        step = int(g.steps[i])
+        if i == 0:
+            continue  # the first norm of a paste may be the initialisation's
+        before = f.values[f.steps < step]
+        ahead = f.values[f.steps >= step][: p.short_led_ahead]
+        if before.size == 0 or ahead.size == 0:
+            continue
+        peak, level = float(ahead.max()), float(np.median(before))
+        if not (peak > float(before.max()) and peak > (1 + p.short_led_rise) * level):
+            continue
+        return Hit(
+            title=(
+                f"Gradient-norm spike of {ratio:.0f}x the median of the other logged norms at "
+                f"step {step} "
+                f"({fmt(float(v[i]))} vs {fmt(float(others[i]))}); the loss followed "
+                f"({fmt(level)} -> {fmt(peak)}, above every loss before it)"
+            ),
+            step=step,
+            evidence={
+                "count": 1,
+                "points": int(v.size),
+                "max_ratio": ratio,
+                "max_step": step,
+                "max_grad_norm_value": float(v[i]),
+                "loss_followed": 1,
+                "curve": "loss",
+                "loss_before": level,
+                "loss_after": peak,
+                "short_paste": True,
+            },
+            explanation=(
+                "In a paste this short there is no running level to judge a spike by, but the "
+                f"gradient norm at step {step} is {ratio:.0f}x the median of the others, and the "
+                "loss rose above all its earlier values at the same logs: a noisy batch moves "
+                "one of them, not both. That update moved the weights somewhere worse; "
+                "repeated, this is how runs diverge."
+            ),
+            prescription=(
+                advice.sentence(*advice.steadier(run, "lower the peak LR 2-3x"))
+                + f". Look at the batches at step {step} if it recurs."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
 
 
 def _isolated(gn: Series, step: int, within: float = 10.0) -> bool:

@@ -27,7 +27,7 @@ from traindoc.rules.loss._divergence_short import (
     _worse_on_train,
     _worse_than_uniform,
 )
-from traindoc.rules.loss._evalcurve import direction, task_metrics
+from traindoc.rules.loss._evalcurve import direction, task_metrics, train_metrics
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     measuring a changed objective (pseudo-labels re-clustered every epoch, a loss
     term switched on mid-run, a curriculum stage), not a model its updates wreck. The
     absolute tests (overflow to +Inf, a loss of 1e6, a component that blew up, worse
-    than the trainer's own best eval) do not stand down.
+    than the trainer's own best eval) do not stand down. They stand down too when a
+    task metric on the training data, logged with the loss (at half its logs or
+    more), is no worse at any of its 3+ logs after the onset than at the onset and
+    ends better: a model its updates wreck gets worse at its task on the very batches
+    the loss is computed on, so a loss that climbs while that accuracy keeps rising
+    measures something else (an adversarial term: an adversarial multi-task
+    classifier's total loss 2.2 -> 11.7 over 12 epochs while its train accuracy rose
+    0.61 -> 0.92 epoch after epoch, the domain discriminator's loss growing by design).
+    A noisy per-batch accuracy is not monotone and does not stand the rule down.
     A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
     from (ending below its start, off the floor) is transient instability and is
     left to `loss-spike` / `warmup-too-short`.
@@ -302,7 +310,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _late_rise(run, p, f)
     if hit is None:
         hit = _cut_short(run, p, f)
-    if hit is not None and _heldout_improved(run, p, f, int(hit.step or 0)) is None:
+    onset = int(hit.step or 0) if hit is not None else 0
+    if (
+        hit is not None
+        and _heldout_improved(run, p, f, onset) is None
+        and _train_improved(p, f, onset, train_metrics(run)) is None
+    ):
         yield hit
     elif hit is None and (hit := _astronomical(run, p, f)) is not None:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
@@ -350,6 +363,31 @@ def _heldout_improved(run: Run, p: Params, f: Series, onset: int) -> str | None:
         best = float(vals.max() if higher else vals.min())
         last = float(vals[-1])
         if gain >= p.heldout_gain and sign * (best - last) <= p.heldout_gain * abs(base):
+            return m.name
+    return None
+
+
+def _train_improved(
+    p: Params, f: Series, onset: int, metrics: list[tuple[Series, bool]]
+) -> str | None:
+    """The name of a train task metric that improved at every log through the rise, or None.
+
+    The metric is logged with the loss (at half its logs or more: the same batches),
+    has `heldout_min_evals`+ values after the onset, none of them worse than its last
+    value at or before the onset, and ends better than that value: the model kept
+    getting better at the task on the very data the rising loss is computed on."""
+    for m, higher in metrics:
+        e = m.finite()
+        if len(e) < 0.5 * len(f):
+            continue
+        after = e.steps > onset
+        before = np.flatnonzero(~after)
+        vals = e.values[after]
+        if before.size == 0 or vals.size < p.heldout_min_evals:
+            continue
+        base = float(e.values[before[-1]])
+        sign = 1.0 if higher else -1.0
+        if bool(np.all(sign * (vals - base) >= 0)) and sign * (float(vals[-1]) - base) > 0:
             return m.name
     return None
 
