@@ -45,6 +45,11 @@ _METRICS = {
     "cer": False,
     "ter": False,
 }
+# Monocular depth estimation's standard metrics (Eigen et al. 2014, printed by monodepth2,
+# BTS, AdaBins, ...): the relative and log errors fall as the model improves, the threshold
+# accuracies (share of pixels with max(d/d*, d*/d) < 1.25^k, "delta_1".."delta_3") rise.
+# Whole names only: "rel" or "delta" alone name nothing in particular.
+_DEPTH = re.compile(r"^(?:(abs_?rel|sq_?rel|rmse_?log|log_?rmse|silog)|(delta_?[123]))(?:_\d+)?$")
 _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
 _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
@@ -86,6 +91,8 @@ def direction(name: str) -> bool | None:
     (WER), None when the name is no task metric's."""
     m = _PREFIX.match(name) or _TRAIN.match(name)
     rest = name[m.end() :] if m else name
+    if d := _DEPTH.match(rest.lower().replace(" ", "_")):
+        return d.group(2) is not None
     for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
         part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
         if part in _METRICS:

@@ -187,8 +187,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     often rises right after the first epoch of fine-tuning while the model still
     gets better at the task (the title says when the onset is near one epoch).
     For ASR the WER can keep improving while eval loss rises; when task metrics
-    are logged with the eval (eval_accuracy, eval_f1, eval_wer, val_iou, or any
-    metric-named series at the eval steps) and one keeps improving after the onset
+    are logged with the eval (eval_accuracy, eval_f1, eval_wer, val_iou, a depth
+    estimator's abs_rel / delta_1, or any metric-named series at the eval steps) and one keeps improving after the onset
     while the eval loss rose less than 20%,
     or fewer than half of them got worse (the rest holding within 0.5% and their noise:
     YOLO's mAP50 down 2% while mAP50-95, precision and recall hold) while the eval loss
