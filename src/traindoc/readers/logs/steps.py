@@ -1302,9 +1302,29 @@ def _segments(
     points = np.flatnonzero(back | apart | again) + 1
     cuts, resumes = [0], []
     first, last, done = s[0], s[0], 0
+    e_first = e_last = float(e[0])
     for k in points.tolist():
         last = max(last, float(np.max(s[done:k])))
+        if ordinal[k]:
+            e_last = max(
+                e_last, float(np.nanmax(e[done:k])) if np.isfinite(e[done:k]).any() else e_last
+            )
         done = k
+        # records numbered only by their order (HF dicts with no bar): the epoch they
+        # print is their clock. One that goes back to the first epochs of the run (0.1
+        # after 1.2) is a new run pasted after the first, as a step going back that far
+        # is; HF's resume from a checkpoint goes on from the checkpoint's epoch instead
+        if (
+            ordinal[k]
+            and ordinal[k - 1]
+            and e[k] < e[k - 1]
+            and e_last > e_first
+            and e[k] <= e_first + RESTART_SHARE * (e_last - e_first)
+        ):
+            cuts.append(k)
+            first = last = s[k]
+            e_first = e_last = float(e[k])
+            continue
         if again[k - 1] and not (back[k - 1] or apart[k - 1]):
             if s[k] == first == last and k - cuts[-1] == 1:
                 cuts.append(k)  # the run so far is that one record
@@ -1317,6 +1337,7 @@ def _segments(
         ):
             cuts.append(k)
             first = last = s[k]
+            e_first = e_last = float(e[k])
         else:
             resumes.append((len(cuts) - 1, int(s[k - 1]), int(s[k])))
     if idx is None and len(cuts) == 1:
