@@ -53,6 +53,19 @@ def test_an_eval_word_with_numbers_still_makes_an_eval_line(tmp_path: Path) -> N
     assert "loss" not in run.series
 
 
+def test_a_qualified_key_with_no_value_is_a_field_too(tmp_path: Path) -> None:
+    # litgpt's draft print (Lightning-AI/litgpt#1055): the missing value's key carries a
+    # parenthesised qualifier
+    body = "".join(
+        f"Ep 1 | iter {i} | step {i}: loss train (curr): {loss}, val (prev val iter): None | "
+        f"iter time: 174.64 ms (opt.step)\n"
+        for i, loss in enumerate([1.657, 1.506, 1.41, 1.32], start=1)
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [1.657, 1.506, 1.41, 1.32]
+    assert not any(n.startswith("eval") for n in run.series)
+
+
 # -- 2. fairseq --log-format json: the step is num_updates --------------------------------
 
 # fairseq's JsonProgressBar prints every value as a string

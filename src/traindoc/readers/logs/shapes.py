@@ -741,7 +741,7 @@ _NO_VALUE = frozenset({"n/a", "na", "none", "null", "nil", "-", "--", "n.a."})
 
 def _unvalued_keys(toks: list[_Tok], used: set[int]) -> set[int]:
     """Token indices of `key: n/a` pairs: a metric named with no value this time
-    (litgpt's `loss train: 1.06, val: n/a`). The key is a field without a number, not a
+    (litgpt's `loss train: 1.06, val: n/a`, its draft `val (prev val iter): None`). The key is a field without a number, not a
     free word of the line: "val" there does not make the line's other numbers eval ones."""
     out: set[int] = set()
     for i, tk in enumerate(toks):
@@ -751,8 +751,18 @@ def _unvalued_keys(toks: list[_Tok], used: set[int]) -> set[int]:
         if j < 0 or not (_is_punct(toks, j, ":") or _is_punct(toks, j, "=")):
             continue
         k = _prev(toks, j)
+        qualifier: set[int] = set()
+        if k >= 0 and _is_punct(toks, k, ")"):  # `val (prev val iter): None`
+            o = k
+            while o >= 0 and not _is_punct(toks, o, "("):
+                qualifier.add(o)
+                o -= 1
+            if o < 0:
+                continue  # a `)` with no `(` before it: no key to name
+            qualifier.add(o)
+            k = _prev(toks, o)
         if k >= 0 and toks[k].kind == "word" and k not in used:
-            out |= {k, i}
+            out |= {k, i, *qualifier}
     return out
 
 
