@@ -261,6 +261,12 @@ STEP_KEYS = (
     "current_steps",
     "trainer/global_step",
     "global_step/max_steps",  # ms-swift v3: "1/438"
+    # fairseq's `--log-format json` records: the optimizer updates so far, a string
+    # ({"epoch": 1, "update": 0.05, "loss": "9.8", ..., "num_updates": "100"}); its
+    # end-of-epoch train / valid records prefix the key with the subset
+    "num_updates",
+    "train_num_updates",
+    "valid_num_updates",
     # An RL logger's environment steps so far: SB3's progress.csv, OpenAI baselines'
     # (ppo2 "misc/total_timesteps", trpo/ppo1 "TimestepsSoFar"), RLlib's result rows. Its
     # rows are one per rollout, so without it the step would be the row's number.

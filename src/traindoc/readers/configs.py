@@ -152,6 +152,20 @@ def load(path: Path, notes: Notes) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+# Planned lengths whose non-positive value is the trainer's "not set" sentinel, not a
+# plan: TrainingArguments' max_steps=-1 (the default: train for num_train_epochs),
+# Lightning's max_steps=-1 / max_epochs=-1 (no limit). Read as a plan of -1 steps, the
+# run would be past its end at every step.
+_PLANNED = frozenset({"max_steps", "num_train_epochs"})
+
+
+def _unset(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    num = value if isinstance(value, (int, float)) else to_float(str(value)) if value else None
+    return num is not None and num <= 0
+
+
 def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
@@ -165,6 +179,8 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
         fact = ALIASES.get(key, key if key in CONFIG_NAMES else None)
         if fact is None or fact in out:
             continue
+        if fact in _PLANNED and _unset(value):
+            continue  # HF's `max_steps=-1` (train for the epochs), Lightning's `max_epochs=-1`
         if fact == "precision":
             low = str(value).lower().split("-")[0].split(",")[0].strip()
             prec = _PRECISION.get(low.removeprefix("torch."))

@@ -477,10 +477,14 @@ def _analyse(shape: str) -> Plan:
             fields.append(Field(n, "", "skip", unit))
             continue
         fields.append(Field(n, key, _role(key, unit, toks, t, nxt), unit))
+    unvalued = _unvalued_keys(toks, used)
     free = [
         toks[i].text
         for i, tk in enumerate(toks)
-        if tk.kind == "word" and i not in used and toks[i].text.lower() not in _FURNITURE
+        if tk.kind == "word"
+        and i not in used
+        and i not in unvalued
+        and toks[i].text.lower() not in _FURNITURE
     ]
     for i, tk in enumerate(toks):  # a run of CJK (or other non-ASCII) letters is prose
         if (
@@ -728,6 +732,38 @@ def _metric_kind(f: Field) -> str:
         return kind(_base_key(f.key))
     u = f.unit.lower()
     return "throughput" if u in _RATE_UNITS else ""
+
+
+# What a logger prints for a metric it has no value for yet: litgpt's `val: n/a` before
+# its first validation, `None` / `null` of a dict-like line, a dash in a table cell.
+_NO_VALUE = frozenset({"n/a", "na", "none", "null", "nil", "-", "--", "n.a."})
+
+
+def _unvalued_keys(toks: list[_Tok], used: set[int]) -> set[int]:
+    """Token indices of `key: n/a` pairs: a metric named with no value this time
+    (litgpt's `loss train: 1.06, val: n/a`, its draft `val (prev val iter): None`). The key is a field without a number, not a
+    free word of the line: "val" there does not make the line's other numbers eval ones."""
+    out: set[int] = set()
+    for i, tk in enumerate(toks):
+        if tk.kind != "word" or i in used or tk.text.lower() not in _NO_VALUE:
+            continue
+        j = _prev(toks, i)
+        if j < 0 or not (_is_punct(toks, j, ":") or _is_punct(toks, j, "=")):
+            continue
+        k = _prev(toks, j)
+        qualifier: set[int] = set()
+        if k >= 0 and _is_punct(toks, k, ")"):  # `val (prev val iter): None`
+            o = k
+            while o >= 0 and not _is_punct(toks, o, "("):
+                qualifier.add(o)
+                o -= 1
+            if o < 0:
+                continue  # a `)` with no `(` before it: no key to name
+            qualifier.add(o)
+            k = _prev(toks, o)
+        if k >= 0 and toks[k].kind == "word" and k not in used:
+            out |= {k, i, *qualifier}
+    return out
 
 
 def _eval_context(fields: list[Field], free: list[str]) -> bool:
