@@ -567,6 +567,11 @@ class TextLog:
         elif k == "row":
             self._row(no, text, plan, rank)
         elif k == "config":
+            # The key cache is blind to digits, and a name may carry one: TF-Slim's
+            # "eval/Recall_4[0.004]" then "eval/Recall_5[0.005]" share a key, but not a
+            # name. A record's own pattern catches that (above); a config line has none,
+            # so its plan is checked against the line's own shape.
+            plan = self._shape_of(text)[0]
             self._cli_flags(no, text)
             vals = _values(text, plan)
             if self._blk is not None:

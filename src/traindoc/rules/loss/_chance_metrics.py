@@ -386,3 +386,78 @@ def _other_metric_moves(run: Run, m: Series) -> bool:
         if inside.size > 1 and np.ptp(inside) > 0:
             return True
     return False
+
+
+# The top-1 series a top-5 one pairs with: the same name with its cutoff 5 written 1.
+_TOP5_TOKEN = re.compile(r"(top[-_ ]?|acc(?:uracy)?[-_@]?|@)5\b")
+
+
+def _top1_of(run: Run, top5: str) -> Series | None:
+    """The top-1 accuracy logged beside `top5` (`accuracy_top-5` -> `accuracy_top-1`,
+    `acc5` -> `acc1`, `rec@5` -> `rec@1`), or None."""
+    low = top5.lower()
+    m = _TOP5_TOKEN.search(low)
+    if m is None:
+        return None
+    want = low[: m.start()] + m.group(1) + "1" + low[m.end() :]
+    name = next((n for n in run.series if n.lower() == want), None)
+    return run.get(name) if name is not None else None
+
+
+def _top1_no_better_than_top5(run: Run, p: Params) -> Hit | None:
+    """A top-1 accuracy at most a fifth of the top-5 logged at the same evals, at every
+    one of 3+ evals from epoch 1 on (warning): the model's first choice is no better than a
+    random pick among its five best, which is what a ranking that ignores the input gives
+    (1/C and 5/C) whatever the class count."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    for m5 in run.series.values():
+        if kind(m5.name) != "task" or not _TOP5.search(m5.name.lower()):
+            continue
+        m1 = _top1_of(run, m5.name)
+        if m1 is None:
+            continue
+        a1, a5 = m1.finite(), m5.finite()
+        steps, i1, i5 = np.intersect1d(a1.steps, a5.steps, return_indices=True)
+        if steps.size < p.top1_points:
+            continue
+        v1, v5 = a1.values[i1], a5.values[i5]
+        if (float(v1.max()) > 1.0) != (float(v5.max()) > 1.0):
+            continue  # one printed in percent, the other as a fraction: not comparable
+        at = np.interp(steps, e.steps, e.values)
+        if float(at.min()) < p.top1_min_epoch or not (v5 > 0).all():
+            continue
+        if not bool(np.all(v1 <= v5 / 5.0 * (1 + 1e-9))):  # (a printed 0.0011 is 0.0055 / 5)
+            continue
+        return Hit(
+            title=(
+                f"{m1.name} is at most a fifth of {m5.name} at all {steps.size} evals from epoch "
+                f"{int(at.min())} on ({fmt(float(np.median(v1)))} vs {fmt(float(np.median(v5)))}): "
+                "the model's first choice is no better than a guess among its top five"
+            ),
+            step=int(steps[0]),
+            end_step=int(steps[-1]),
+            evidence={
+                "metric": m1.name,
+                "top5_metric": m5.name,
+                "evals": int(steps.size),
+                "median_top1": float(np.median(v1)),
+                "median_top5": float(np.median(v5)),
+                "first_epoch": float(at.min()),
+            },
+            explanation=(
+                "A ranking that ignores the input puts the true class first 1 time in C and in "
+                "its top five 5 times in C: top-1 is a fifth of top-5 whatever the class count. "
+                "A classifier that learned anything ranks the true class first far more often "
+                "than that; this one does not at any eval after a full pass over the data "
+                "(typically a constant first choice: one class predicted for every input)."
+            ),
+            prescription=(
+                "Look at the predicted classes on a few eval samples (one class for all?); check "
+                "that the labels match the inputs and the head's class count, the LR (0, or far "
+                "too high) and that the loss is computed from the model's outputs."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None

@@ -17,6 +17,7 @@ from traindoc.rules.loss._chance_metrics import (
     _auc_at_chance,
     _error_rate_ceiling_late,
     _overlap_zero_late,
+    _top1_no_better_than_top5,
     _top5_at_chance,
     _zero_while_flat,
 )
@@ -142,11 +143,16 @@ class Params:
     # and a test result): the model's scores order positives and negatives at random.
     auc_points: int = 2
     auc_band: float = 0.02
+    # A top-1 accuracy at most a fifth of the top-5 logged at the same evals, at every one
+    # of 3+ evals from epoch 1 on: a ranking that ignores the input scores 1/C and 5/C, a
+    # fifth whatever C; the first epoch's evals may honestly sit there.
+    top1_points: int = 3
+    top1_min_epoch: float = 1.0
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -275,6 +281,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     plain (top-1) accuracy is not read this way: a classifier over 1000 classes can sit
     under 1% honestly, and Keras prints a meaningless near-zero `acc` for regressions.
 
+    A top-1 accuracy at most a fifth of the top-5 logged at the same evals, at every one
+    of 3+ evals from epoch 1 on, settles it however short the log (warning), without a
+    class count: a ranking that ignores the input puts the true class first 1 time in C
+    and in its top five 5 times in C, so its top-1 is a fifth of its top-5 whatever C is,
+    while a classifier that learned anything ranks the true class first far more often
+    than among its next four (ImageNet after one epoch: top-1 ~15%, top-5 ~35%). Below a
+    fifth is a first choice worse than that guess: usually one class predicted for every
+    input (an mmcls ResNet on 6 classes at top-1 8.82% and top-5 94-100% at epochs 32-43).
+    The first epoch's evals are not read (an untrained model sits there by design), nor a
+    pair printed one in percent and the other as a fraction.
+
     An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
     foreground found) exactly 0 at every one of 2+ evals, all from epoch 10 on, while the
     loss moves under 10% of its size (or no loss is logged), settles it the same way
@@ -386,6 +403,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _lone_frozen_from_start(run, p)
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
+            or _top1_no_better_than_top5(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
             or _auc_at_chance(run, p)
@@ -415,6 +433,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if (
         hit := _top5_at_chance(run, f, p)
+        or _top1_no_better_than_top5(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
         or _zero_while_flat(run, f, p)
