@@ -663,7 +663,8 @@ def _resolve(
         return
     seq = rec.seq  # order within \r-joined lines too (int32)
     if len(log.bar_seq):
-        _from_bars(log, seq, missing, train, step, src)
+        totals = np.array(sorted(log.epoch_bars), dtype=np.float64)
+        _from_bars(log, seq, missing, train, step, src, totals)
         missing = np.flatnonzero(np.isnan(step))
     if missing.size and len(log.pre_seq):
         _from_bar_before(log, seq, missing, train, step, src)
@@ -1093,11 +1094,13 @@ def _from_bars(
     train: np.ndarray,
     step: np.ndarray,
     src: np.ndarray,
+    epoch_totals: np.ndarray | None = None,
 ) -> None:
     """Each stepless record takes the n of the first train bar printed after it and before
     the next train record (an eval record between does not bound it) or HF's final
-    train_runtime summary (which ends the run: a bar after it is the next run's), in place."""
-    bl, bn, bt = _train_bars(log)
+    train_runtime summary (which ends the run: a bar after it is the next run's), in place.
+    `epoch_totals`: the totals of the finished bars printed beside an epoch (_train_bars)."""
+    bl, bn, bt = _train_bars(log, epoch_totals)
     if not bl.size:
         return
     ends = [int(sm["_seq"]) for sm in log.summaries if sm.get("_seq") is not None]
@@ -1141,24 +1144,47 @@ def _from_bar_before(
             step[m], src[m] = pn[j], SRC_BAR
 
 
-def _train_bars(log: TextLog) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _train_bars(
+    log: TextLog, epoch_totals: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(order, n, total) of the training progress bars among those read (the first after each
     record): the train bar climbs from record to record; an eval loop's bar is read
-    when it starts, at 0 every time (a resume opens a new train bar, with its total)."""
+    when it starts, at 0 every time (a resume opens a new train bar, with its total).
+
+    A bar printed finished on a line beside the epoch that line prints (`epoch_totals`,
+    from text.py), and read nowhere but finished or at 0 where it opens, is an epoch's
+    bar, not a counter of the run: GluonCV's train.py describes each epoch's tqdm bars
+    with its metrics ("Epoch 3, training loss 0.227: 100%|...| 709/709", then "Epoch 3,
+    validation pixAcc: 0.870, mIoU: 0.582: 100%|...| 179/179"), so every such bar read
+    after a record shows the same n: a record it numbered would sit at 709 (or 179) in
+    every epoch, one step for the whole run (or at 0, from the 0% bar an appended
+    evaluation opens with). Such totals number nothing: the records keep the step of
+    the line before (an eval pass, the step of its epoch's train line). A distributed
+    sampler's train totals alternate by a batch (709, 710): each is read finished only,
+    so each is such a total. A bar on lines of its own ("Train 20: 100%|...") is left as
+    it was read."""
     total = np.frombuffer(log.bar_total, dtype=np.float64)
     n = np.frombuffer(log.bar_n, dtype=np.float64)
     seq = np.frombuffer(log.bar_seq, dtype=np.int32).astype(np.int64)
     keep = np.zeros(total.size, dtype=bool)
+    epochal = np.zeros(total.size, dtype=bool)  # the bars whose total only counts epochs
     # a bar that counts to 1 is a one-off task (saving a file, merging weights), not a loop
     totals = np.unique(total[total > 1]) if (total > 1).any() else np.unique(total)
     for t in totals:
         sel = total == t
-        climbs = int(np.sum(np.diff(n[sel]) < 0)) <= 1 and np.unique(n[sel]).size > 1
+        ns = n[sel]
+        done = np.count_nonzero(ns == t)
+        told = epoch_totals is not None and bool(np.isin(t, epoch_totals))
+        if t > 1 and done and told and np.all((ns == t) | (ns == 0)):
+            epochal |= sel
+            continue
+        climbs = int(np.sum(np.diff(ns) < 0)) <= 1 and np.unique(ns).size > 1
         if climbs or totals.size == 1:
             keep |= sel
     keep |= total == TABLE_TOTAL  # a logger table counts the run's own steps, beside any bar
-    if not keep.any():
-        keep = total == Counter(total.tolist()).most_common(1)[0][0]
+    if not keep.any() and not epochal.all():
+        common = Counter(total[~epochal].tolist()).most_common(1)[0][0]
+        keep = (total == common) & ~epochal
     return seq[keep], n[keep], total[keep]
 
 

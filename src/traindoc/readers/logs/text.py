@@ -247,6 +247,10 @@ class TextLog:
         self._epoch_ctx = math.nan
         # the epoch heading's finished bar: (epoch, its total, its names)
         self._done_bar: tuple[float, float, tuple[str, ...]] | None = None
+        # the totals of finished bars printed on a record's own line beside the epoch the
+        # line prints ("Epoch 3, training loss 0.227: 100%|...| 709/709"): epoch bars
+        # (steps._train_bars numbers no record by them)
+        self.epoch_bars: set[float] = set()
         self._rec_epoch = math.nan  # the epoch the last record printed
         self._lone_eval = False  # a lone eval line was read since that record
         self._eval_epoch = math.nan  # the epoch of the last "Eval epoch: N" heading
@@ -727,7 +731,11 @@ class TextLog:
             self._special(no, row, prog)
             return
         nv = len(prog.names)
-        if prog.needs_ctx and "inner_total" in prog.extras and self._second_bar(row, nv, prog):
+        if (
+            prog.needs_ctx
+            and "inner_total" in prog.extras
+            and self._second_bar(row, nv, prog, groups)
+        ):
             # another loader's pass after the epoch's own finished bar: model.evaluate()
             self._seq += 1
             # named as the fit bar names its held-out values (val_loss), so the two are one
@@ -765,20 +773,35 @@ class TextLog:
         self._prose_run = self.bars_after = 0
         self._bar_pending = prog.needs_ctx
 
-    def _second_bar(self, row: list[float], nv: int, prog: Program) -> bool:
-        """A finished bar ("31/31 [====] - loss: 0.37") under an epoch heading whose own
-        finished bar ("126/126 [====] - ... - val_loss: 0.37") was already printed, of
-        another length: Keras' fit prints one bar an epoch, so a second one that counts
-        other batches is another loader's pass (model.evaluate() on a held-out set after
-        fit), an eval of the step before. Read as training, it is a point of the wrong
-        loss at a step of its own (epoch x 31 batches) among the epochs' steps."""
+    def _second_bar(
+        self, row: list[float], nv: int, prog: Program, groups: tuple[bytes, ...]
+    ) -> bool:
+        """A finished bar ("31/31 [====] - loss: 0.37") in an epoch whose own finished bar
+        ("126/126 [====] - ... - val_loss: 0.37") was already printed, of another length:
+        Keras' fit prints one bar an epoch, so a second one that counts other batches is
+        another loader's pass (model.evaluate() on a held-out set after fit), an eval of
+        the step before. Read as training, it is a point of the wrong loss at a step of
+        its own (epoch x 31 batches) among the epochs' steps.
+
+        The epoch is the one the line prints where it prints one (GluonCV's tqdm
+        descriptions, "Epoch 3, training loss 0.227: 100%|...| 709/709" then "Epoch 3,
+        validation pixAcc: 0.870, mIoU: 0.582: 100%|...| 179/179"), else the heading's
+        ("Epoch 3/10"): a single "Starting Epoch: 0" line above such lines is not the
+        epoch of each of them (read so, every train bar of another length than the first,
+        710 beside 709 under a distributed sampler, would be an eval)."""
         inner = row[nv + prog.extras["inner"]] if "inner" in prog.extras else math.nan
         total = row[nv + prog.extras["inner_total"]]
-        if not (inner == total and total > 0) or self._epoch_ctx != self._epoch_ctx:
+        g = prog.epoch_group
+        epoch = _num([groups[g]], 0) if g is not None else math.nan
+        if epoch == epoch and inner == total and total > 1:
+            self.epoch_bars.add(total)
+        if epoch != epoch:
+            epoch = self._epoch_ctx
+        if not (inner == total and total > 0) or epoch != epoch:
             return False
         done = self._done_bar
-        if done is None or done[0] != self._epoch_ctx or done[1] == total:
-            self._done_bar = (self._epoch_ctx, total, prog.names)
+        if done is None or done[0] != epoch or done[1] == total:
+            self._done_bar = (epoch, total, prog.names)
             return False
         return True
 
