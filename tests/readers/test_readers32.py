@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.readers.helpers import one_log, values
 from traindoc.readers import load_run
 
 
@@ -89,3 +90,69 @@ def test_mmengine_log_beside_scalars_json_stays_the_run_read(tmp_path: Path) -> 
     (tmp_path / "20230609_081929.log").write_text(log)
     run = load_run(tmp_path)
     assert run.inputs[0].kind == "text-log"
+
+
+# -- 2. an mmcv TextLoggerHook line wrapped by the terminal at a field boundary -------------
+
+# mmcv v1 / mmdet 2 (TextLoggerHook): "Epoch [e][i/n]\tlr: ..., key: value, ..." on one
+# line; a terminal or a paste wraps a long one, the rest of its fields on the next line.
+_MMCV = (
+    "2019-07-30 10:12:{s:02d},386 - INFO - Epoch [1][{i}/7330]\tlr: 0.02000, eta: 3 days, "
+    "0:30:54, time: 0.403, data_time: 0.004, memory: 3791, loss_rpn_cls: 0.{a:04d}, "
+    "loss_rpn_bbox: 0.1148, loss_cls: 1.{a:04d},"
+)
+_REST = "acc: 85.{a:04d}, loss_bbox: 0.4321, loss: 2.{a:04d}"
+
+
+def _mmcv(wrapped: bool) -> str:
+    out = []
+    for k, i in enumerate((50, 100, 150, 200)):
+        a = 5000 - 1000 * k
+        head, rest = _MMCV.format(s=10 + k, i=i, a=a), _REST.format(a=a)
+        out.append(head + ("\n" if wrapped else " ") + rest)
+    return "\n".join(out) + "\n"
+
+
+def test_wrapped_mmcv_line_is_one_record(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _mmcv(wrapped=True))
+    assert _steps(run, "loss") == [50, 100, 150, 200]
+    assert values(run, "loss") == [2.5, 2.4, 2.3, 2.2]
+    assert _steps(run, "loss_cls") == [50, 100, 150, 200]
+    (tmp_path / "w").mkdir()
+    whole = one_log(tmp_path / "w", _mmcv(wrapped=False))
+    assert sorted(run.series) == sorted(whole.series)
+
+
+def test_wrapped_rest_over_two_lines(tmp_path: Path) -> None:
+    head = _MMCV.format(s=10, i=50, a=5000)
+    body = (
+        head
+        + "\nacc: 85.5000,\nloss_bbox: 0.4321, loss: 2.5000\n"
+        + head.replace("[50/", "[100/").replace("10,386", "11,386")
+        + " acc: 86.0, loss_bbox: 0.4, loss: 2.4\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [50, 100]
+    assert values(run, "acc") == [85.5, 86.0]
+
+
+def test_line_after_a_comma_with_a_step_of_its_own_is_not_joined(tmp_path: Path) -> None:
+    # near miss: a record ending in a comma, then a record with its own counter
+    body = (
+        "step: 10, loss: 2.5000, acc: 0.1000,\n"
+        "step: 20, loss: 2.4000, acc: 0.2000,\n"
+        "step: 30, loss: 2.3000, acc: 0.3000,\n"
+    )
+    run = one_log(tmp_path, body)
+    assert _steps(run, "loss") == [10, 20, 30]
+    assert values(run, "loss") == [2.5, 2.4, 2.3]
+
+
+def test_field_line_after_a_line_that_is_not_cut_stays_its_own(tmp_path: Path) -> None:
+    # near miss: the line before ends whole (no trailing comma): nothing is carried
+    body = "".join(
+        f"Epoch [1][{i}/100]\tlr: 0.01, loss: {2 - i / 100:.4f}\nval_loss: {3 - i / 100:.4f}\n"
+        for i in (10, 20, 30)
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [1.9, 1.8, 1.7]
