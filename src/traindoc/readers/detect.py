@@ -105,6 +105,12 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
         and (p.suffix.lower() in _CONSOLE_NAMED or is_console(p))
         and not any(s.path == p for s in found)
     ]
+    # mmengine's scalars.json copied out of vis_data/ to the top of the folder: after the
+    # console captures, as the <timestamp>.log mmengine writes beside it holds the same
+    # records (its evals at their iteration) and the config dump the JSON lines lack
+    top = root / "scalars.json"
+    if top.is_file() and not live.is_findings(top) and is_metrics_jsonl(top):
+        found.append(Source("jsonl", top))
     if not found:
         # an RL logger's CSV under a name of its own (CS285's log.csv / eval.csv): taken
         # only when nothing else was found and its header names a return or success rate,

@@ -85,10 +85,11 @@ _SPLITS = {"train": "train_loss", "val": "val_loss", "valid": "val_loss", "test"
 
 class Adapt:
     """The record layouts a JSON-lines file may use, applied in turn: event-tagged
-    records, split-named losses in a loss file, mmcv's per-epoch counters."""
+    records, split-named losses in a loss file, mmcv's per-epoch counters, mmengine's
+    epoch-numbered validation records."""
 
     def __init__(self, path: Path) -> None:
-        self.events, self.mmcv = Events(), Mmcv()
+        self.events, self.mmcv, self.by_epoch = Events(), Mmcv(), EpochEvals()
         self.loss_file = path.stem.lower() in _LOSS_FILE
 
     def apply(self, recs: list[dict]) -> list[dict]:
@@ -99,7 +100,39 @@ class Adapt:
         if self.loss_file:
             kept = [(i, {_SPLITS.get(k, k): v for k, v in r.items()}) for i, r in kept]
         inner = self.mmcv.keep([r for _, r in kept])
-        return [(kept[j][0], r) for j, r in inner]
+        return [(kept[j][0], self.by_epoch.step(r)) for j, r in inner]
+
+
+class EpochEvals:
+    """mmengine's `vis_data/scalars.json` (LoggerHook): a train record's `step` is the
+    iteration (runner.iter + 1) and, in an epoch-based run, it carries `epoch`; a
+    validation record carries no `epoch`, and with `log_metric_by_epoch` (the default)
+    its `step` is the epoch just finished (runner.epoch), not an iteration. Such a record
+    (no `epoch`, its step the last train record's epoch, below that record's step) sits
+    at the step of the train record before it: mmengine writes the records in time
+    order, so that is the epoch's last logged iteration (its end, or up to one log
+    interval short of it when `ignore_last` drops the epoch's remainder)."""
+
+    def __init__(self) -> None:
+        self.epoch: object = None
+        self.last_step: float | None = None
+
+    def step(self, rec: dict) -> dict:
+        step = rec.get("step")
+        if not isinstance(step, (int, float)) or isinstance(step, bool):
+            return rec
+        epoch = rec.get("epoch")
+        if epoch is not None:
+            self.epoch, self.last_step = epoch, step
+            return rec
+        if (
+            self.last_step is not None
+            and isinstance(self.epoch, (int, float))
+            and step == self.epoch
+            and step < self.last_step
+        ):
+            return {**rec, "step": self.last_step}
+        return rec
 
 
 def is_stat(v: object) -> bool:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from traindoc.model.signals import TEXT_STEP_KEYS
 from traindoc.readers.logs.numbers import NUM_SRC
 
 CHUNK = 4 << 20
@@ -130,6 +131,32 @@ def still_open(text: bytes, joins: int) -> bool:
     if joins >= MAX_JOINS or len(text) >= MAX_JOIN:
         return False
     return text.endswith(b"\\") or (depth(text) > 0 and bool(_OPEN_DICT.search(text)))
+
+
+# A `key: value, key: value` record (mmcv's TextLoggerHook: "Epoch [3][50/1000]\tlr:
+# 2.000e-02, eta: ..., loss_cls: 0.4, loss: 1.2") wrapped by a terminal or a paste at a
+# field boundary: the line ends in a whole `key: number,` field, and the next line holds
+# nothing but the remaining `key: number` fields (no step, no prefix of its own).
+_FIELD = rb"[A-Za-z_][\w./-]{0,60}: -?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_ENDS_IN_FIELD = re.compile(rb"(?:^|[\s,])" + _FIELD + rb",\s*\Z")
+_ONLY_FIELDS = re.compile(rb"\s*" + _FIELD + rb"(?:,\s*" + _FIELD + rb")*,?\s*\Z")
+
+
+def ends_in_field(text: bytes) -> bool:
+    """A `key: value, ...` record line cut after a field's comma (it may go on below)."""
+    return text.rstrip()[-1:] == b"," and bool(_ENDS_IN_FIELD.search(text[-120:]))
+
+
+_KEY = re.compile(rb"([A-Za-z_][\w./-]{0,60}):")
+_COUNTERS = frozenset(k.encode() for k in (*TEXT_STEP_KEYS, "epoch", "iter", "batch"))
+
+
+def only_fields(text: bytes) -> bool:
+    """A line of nothing but `key: number` fields, none a step or epoch counter: the rest
+    of a wrapped record, not a record of its own."""
+    if not _ONLY_FIELDS.match(text):
+        return False
+    return not any(k.lower() in _COUNTERS for k in _KEY.findall(text))
 
 
 _ENDS_IN_NUMBER = re.compile(NUM_SRC + rb"\s*\Z")

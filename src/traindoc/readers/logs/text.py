@@ -305,7 +305,10 @@ class TextLog:
         if self._held is not None:  # the file ends inside a record
             no, text, rank = self._held
             self._held = None
-            self._cut(no, text, rank)
+            if lines.opens_record(text):
+                self._cut(no, text, rank)
+            else:  # a `key: value,` line held for its rest
+                self._line(no, text, rank)
         self.layouts.close()
         self._close_pose()
         self._close_block()
@@ -389,7 +392,7 @@ class TextLog:
                 return
         if rank < 0 and b") " in text[:160]:
             text, rank = lines.inline_rank(text)
-        if self._held is not None or (b"{" in text or text.endswith(b"\\")):
+        if self._held is not None or (b"{" in text or text.endswith((b"\\", b",", b", "))):
             joined = self._join(no, text, rank)
             if joined is None:
                 return
@@ -397,14 +400,26 @@ class TextLog:
         self._line(no, text, rank)
 
     def _join(self, no: int, text: bytes, rank: int) -> tuple[int, bytes, int] | None:
-        """Undo terminal wrapping: a `\\` continuation, a dict or JSON object cut over lines."""
+        """Undo terminal wrapping: a `\\` continuation, a dict or JSON object cut over lines,
+        a `key: value,` record line whose last fields went on to the next line."""
         held = self._held
         if held is None:
-            if lines.opens_record(text):
+            if lines.opens_record(text) or lines.ends_in_field(text):
                 self._held, self._joins = (no, text, rank), 0
                 return None
             return no, text, rank
         hno, htext, hrank = held
+        if not lines.opens_record(htext):  # held by ends_in_field
+            self._held = None
+            if not lines.only_fields(text):  # a line of its own: the held one was whole
+                self._line(hno, htext, hrank)
+                return self._join(no, text, rank)
+            htext = htext + b" " + text.strip()
+            self._joins += 1
+            if self._joins < lines.MAX_JOINS and lines.ends_in_field(htext):
+                self._held = (hno, htext, hrank)
+                return None
+            return hno, htext, hrank
         if htext.endswith(b"\\") and lines.own_line(htext, text):
             self._held = None
             self._line(hno, htext, hrank)
