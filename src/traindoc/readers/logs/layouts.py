@@ -118,6 +118,32 @@ _EESEN = re.compile(
     rb"After (\d+) sequences \([\d.]+ ?Hr\): Obj\(log\[Pzx\]\) = (\S+)\s+TokenAcc = (\S+?)%"
 )
 
+# -- Kaldi nnet3 ----------------------------------------------------------------------------
+# nnet3-train (and nnet3-chain-train) log the objective of the 'output' node, a per-frame
+# log-likelihood (chain: the LF-MMI objective), per phase of minibatches and for the whole
+# iteration: "LOG (nnet3-train[5.5]:PrintStatsForThisPhase():nnet-training.cc:280)
+# Average objective function for 'output' for minibatches 0-9 is -3.90735 over 12800
+# frames." and "LOG (nnet3-train[5.5]:PrintTotalStats():nnet-training.cc:348) Overall
+# average objective function for 'output' is -2.81208 over 435200 frames." (with a
+# regularizer: "is -0.087 + -0.023 = -0.110 over ..."; the sum is the objective). The loss
+# is -objective, as for EESEN; "-nan" is a non-finite loss. A side output ('output-xent')
+# is not the objective trained. One iteration is one log file (exp/.../log/train.N.J.log,
+# J the parallel job): `grep ... log/train.*.log` names it before the line, and then the
+# iteration is the step (its first job's line: the jobs train copies of one model).
+_KALDI = re.compile(
+    rb"\b(Overall average|Average) objective function for 'output' "
+    rb"(?:for minibatches (\d+)-(\d+) )?is (\S+)(?: \+ \S+ = (\S+))? over \S+ frames"
+)
+_KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
+
+# -- hand-written RL loops -----------------------------------------------------------------
+# an episode's return said in a sentence: "Total rewards in episode 12 is 200.0", "Reward
+# for episode 3: -21.0", "Total return of episode 40 = 180" (the episode is the step)
+_EPISODE_RETURN = re.compile(
+    rb"^\s*(?i:(?:total |mean |average )?(?:rewards?|returns?|score) (?:in|of|for|at) "
+    rb"episode) #?(\d+)\s*(?:is|was|:|=)\s*([-+]?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\.?\s*$"
+)
+
 # -- comma pairs ----------------------------------------------------------------------------
 _BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
 _COLON_PAIR = re.compile(rb"([A-Za-z_]\w{0,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))")
@@ -143,10 +169,12 @@ _TIANSHOU_PAIR = re.compile(rb"([A-Za-z_][\w/]*)=([-+\w.]+)")
 _TIANSHOU_TEST = re.compile(
     rb"Epoch #(\d+): test_reward: (\S+) \xc2\xb1 (\S+), best_reward: (\S+) \xc2\xb1 (\S+) in #(\d+)"
 )
-# its bar's names -> ours. Not "rew": the mean return of the episodes the last collect
-# finished, repeated as it was when none did (n/ep=0), so a run of equal values there is
-# no flat reward; it keeps its own name.
-_TIANSHOU_NAMES: dict[str, str] = {}
+# its bar's names -> ours. "rew" is the mean return of the episodes the last collect
+# that finished any finished (its trainer's last_rew): the training reward. A bar whose
+# collect finished none (n/ep=0) repeats the older value, so a value equal to the last
+# bar's under n/ep=0 is that carry-over, no new episode: it is left out (a run of such
+# repeats is no flat reward).
+_TIANSHOU_NAMES: dict[str, str] = {"rew": "reward"}
 _TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
 # Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
 # N" opens each iteration, whose training phase ends in "Average undiscounted return per
@@ -312,6 +340,10 @@ class Layouts:
         # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
         self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
         self._coqui_at = math.nan  # the GLOBAL_STEP of the last training block
+        self._tianshou_rew: float | None = None  # the rew of tianshou's last bar
+        self._kaldi_base = 0.0  # minibatches of the Kaldi iterations before this one
+        self._kaldi_last = -1.0  # the last minibatch of this iteration's phase lines
+        self._kaldi_iters: set[float] = set()  # iterations (train.N.J.log) read
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -349,6 +381,13 @@ class Layouts:
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
+        if b"objective function for 'output' " in text and self._kaldi(no, text):
+            return True
+        if b"pisode" in text and (m := _EPISODE_RETURN.match(text)) is not None:
+            if (v := parse(m.group(2))) is None:
+                return False
+            self.log.add_loose(no, [("reward", v)], float(m.group(1)), SRC_STEP, math.nan)
+            return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
         if c in b"[TV C" and c and self._summary(no, text):
@@ -464,10 +503,16 @@ class Layouts:
         if bar is not None:
             step, ep = float(bar.group(2)), float(bar.group(1))
             vals = []
-            for k, raw in _TIANSHOU_PAIR.findall(bar.group(3)):
+            pairs = _TIANSHOU_PAIR.findall(bar.group(3))
+            finished = next((parse(raw) for k, raw in pairs if k == b"n/ep"), None)
+            for k, raw in pairs:
                 key = k.decode()
                 if key in _TIANSHOU_SKIP or (v := parse(raw)) is None:
                     continue
+                if key == "rew":
+                    last, self._tianshou_rew = self._tianshou_rew, v
+                    if finished == 0 and v == last:
+                        continue
                 vals.append((_TIANSHOU_NAMES.get(key) or metric_name(key, "", "") or key, v))
             self._at = (step, ep)
             self.log.add_loose(no, vals, step, SRC_STEP, ep)
@@ -837,6 +882,33 @@ class Layouts:
         if acc is not None:
             vals.append(("accuracy", acc / 100.0))
         self.log.add_loose(no, vals, seqs, SRC_STEP, math.nan)
+        return True
+
+    # -- Kaldi nnet3 --------------------------------------------------------------------------
+    def _kaldi(self, no: int, text: bytes) -> bool:
+        m = _KALDI.search(text)
+        if m is None or (obj := parse(m.group(5) or m.group(4))) is None:
+            return False
+        overall = m.group(1).startswith(b"Overall")
+        if (f := _KALDI_FILE.search(text, 0, m.start())) is not None:
+            it = float(f.group(1))
+            if overall and it not in self._kaldi_iters:
+                self._kaldi_iters.add(it)
+                self.log.add_loose(no, [("loss", -obj)], it, SRC_STEP, math.nan)
+            return True
+        if overall:
+            if self._kaldi_last >= 0:  # the phases already read: this is their average
+                self._kaldi_base += self._kaldi_last + 1
+                self._kaldi_last = -1.0
+            else:
+                self.log.add_loose(no, [("loss", -obj)], math.nan, SRC_NONE, math.nan)
+            return True
+        first, last = float(m.group(2)), float(m.group(3))
+        if first <= self._kaldi_last:  # the next iteration's minibatches count from 0 again
+            self._kaldi_base += self._kaldi_last + 1
+        self._kaldi_last = last
+        step = self._kaldi_base + last + 1
+        self.log.add_loose(no, [("loss", -obj)], step, SRC_STEP, math.nan)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------
