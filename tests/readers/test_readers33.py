@@ -1,5 +1,5 @@
 """Lines traindoc did not read before (readers33): hand-written RL loops' episode returns,
-tianshou's bar `rew`, Kaldi nnet3's objective lines, and TensorFlow's bare check_numerics
+Kaldi nnet3's objective lines, and TensorFlow's bare check_numerics
 error. Each on lines as the tool prints them, with a near miss it must leave alone."""
 
 from __future__ import annotations
@@ -40,31 +40,6 @@ def test_keras_style_episode_of_total_with_score_is_the_reward(tmp_path: Path) -
     )
     run = load_log(tmp_path, body)
     assert values(run, "reward")[:3] == [10.0, 13.0, 16.0]
-
-
-# -- tianshou ------------------------------------------------------------------------------
-
-
-def _bar(ep: int, rew: float, n_ep: int) -> str:
-    return (
-        f"Epoch #{ep}: 10001it [00:10, 950.12it/s, env_step={10000 * ep}, len=200, "
-        f"n/ep={n_ep}, n/st=10, rew={rew:.2f}]\n"
-    )
-
-
-def test_tianshou_bar_rew_is_the_training_reward(tmp_path: Path) -> None:
-    body = "".join(_bar(i + 1, 100 + 10 * i, 0) for i in range(5))
-    run = one_log(tmp_path, body)
-    assert values(run, "reward") == [100.0, 110.0, 120.0, 130.0, 140.0]
-    assert [int(s) for s in run.get("reward").steps] == [10000, 20000, 30000, 40000, 50000]
-
-
-def test_near_miss_tianshou_rew_carried_over_is_not_a_new_point(tmp_path: Path) -> None:
-    # n/ep=0 and the same rew as the last bar: no episode finished, the value is the old one;
-    # the same value with n/ep > 0 is a new episode's return and is kept
-    body = _bar(1, 50, 1) + _bar(2, 50, 0) + _bar(3, 50, 2) + _bar(4, 80, 0)
-    run = one_log(tmp_path, body)
-    assert values(run, "reward") == [50.0, 50.0, 80.0]
 
 
 # -- Kaldi nnet3 ------------------------------------------------------------------------------

@@ -169,12 +169,10 @@ _TIANSHOU_PAIR = re.compile(rb"([A-Za-z_][\w/]*)=([-+\w.]+)")
 _TIANSHOU_TEST = re.compile(
     rb"Epoch #(\d+): test_reward: (\S+) \xc2\xb1 (\S+), best_reward: (\S+) \xc2\xb1 (\S+) in #(\d+)"
 )
-# its bar's names -> ours. "rew" is the mean return of the episodes the last collect
-# that finished any finished (its trainer's last_rew): the training reward. A bar whose
-# collect finished none (n/ep=0) repeats the older value, so a value equal to the last
-# bar's under n/ep=0 is that carry-over, no new episode: it is left out (a run of such
-# repeats is no flat reward).
-_TIANSHOU_NAMES: dict[str, str] = {"rew": "reward"}
+# its bar's names -> ours. Not "rew": the mean return of the episodes the last collect
+# finished, repeated as it was when none did (n/ep=0), so a run of equal values there is
+# no flat reward; it keeps its own name.
+_TIANSHOU_NAMES: dict[str, str] = {}
 _TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
 # Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
 # N" opens each iteration, whose training phase ends in "Average undiscounted return per
@@ -340,7 +338,6 @@ class Layouts:
         # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
         self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
         self._coqui_at = math.nan  # the GLOBAL_STEP of the last training block
-        self._tianshou_rew: float | None = None  # the rew of tianshou's last bar
         self._kaldi_base = 0.0  # minibatches of the Kaldi iterations before this one
         self._kaldi_last = -1.0  # the last minibatch of this iteration's phase lines
         self._kaldi_iters: set[float] = set()  # iterations (train.N.J.log) read
@@ -503,16 +500,10 @@ class Layouts:
         if bar is not None:
             step, ep = float(bar.group(2)), float(bar.group(1))
             vals = []
-            pairs = _TIANSHOU_PAIR.findall(bar.group(3))
-            finished = next((parse(raw) for k, raw in pairs if k == b"n/ep"), None)
-            for k, raw in pairs:
+            for k, raw in _TIANSHOU_PAIR.findall(bar.group(3)):
                 key = k.decode()
                 if key in _TIANSHOU_SKIP or (v := parse(raw)) is None:
                     continue
-                if key == "rew":
-                    last, self._tianshou_rew = self._tianshou_rew, v
-                    if finished == 0 and v == last:
-                        continue
                 vals.append((_TIANSHOU_NAMES.get(key) or metric_name(key, "", "") or key, v))
             self._at = (step, ep)
             self.log.add_loose(no, vals, step, SRC_STEP, ep)
