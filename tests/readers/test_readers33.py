@@ -19,6 +19,19 @@ def test_total_rewards_in_episode_sentence_is_the_reward(tmp_path: Path) -> None
     assert [int(s) for s in run.get("reward").steps] == [1, 2, 3, 4, 5, 6]
 
 
+def test_episode_return_messages_after_a_logger_prefix_and_tutorial_style(tmp_path: Path) -> None:
+    logged = "".join(
+        f"2023-03-20 10:00:0{i},123 - agent - DEBUG - end_of_round: Total rewards in episode "
+        f"{i}: {3 * i}\n"
+        for i in range(6)
+    )
+    assert values(one_log(tmp_path, logged), "reward") == [0.0, 3.0, 6.0, 9.0, 12.0, 15.0]
+    tut = "".join(f"Run episode{i} with rewards {10.0 + i}\n" for i in range(6))
+    run = one_log(tmp_path, tut)
+    assert values(run, "reward")[-1] == 15.0
+    assert [int(s) for s in run.get("reward").steps] == [0, 1, 2, 3, 4, 5]
+
+
 def test_near_miss_episode_sentence_inside_prose_is_no_record(tmp_path: Path) -> None:
     body = "The total reward in episode 3 is 200 when it works, but training diverges.\n"
     body += "".join(f"step {i} loss: {1.0 - 0.1 * i:.2f}\n" for i in range(6))

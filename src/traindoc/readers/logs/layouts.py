@@ -137,11 +137,16 @@ _KALDI = re.compile(
 _KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
 
 # -- hand-written RL loops -----------------------------------------------------------------
-# an episode's return said in a sentence: "Total rewards in episode 12 is 200.0", "Reward
-# for episode 3: -21.0", "Total return of episode 40 = 180" (the episode is the step)
+# an episode's return said in a sentence, the whole message: "Total rewards in episode 12
+# is 200.0", "Reward for episode 3: -21.0", "Total return of episode 40 = 180", and the
+# tutorials' "Run episode 12 with rewards 200.0" (the episode is the step). It opens the
+# line or follows a logger's prefix ("... DEBUG - ", "end_of_round: "), never prose.
+_EPISODE_NUM = rb"([-+]?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\.?\s*$"
 _EPISODE_RETURN = re.compile(
-    rb"^\s*(?i:(?:total |mean |average )?(?:rewards?|returns?|score) (?:in|of|for|at) "
-    rb"episode) #?(\d+)\s*(?:is|was|:|=)\s*([-+]?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\.?\s*$"
+    rb"(?:^\s*|(?<=[:\]|-] ))(?:"
+    rb"(?i:(?:total |mean |average )?(?:rewards?|returns?|score) (?:in|of|for|at) episode)"
+    rb" #?(\d+)\s*(?:is|was|:|=)\s*"
+    rb"|(?i:run )?episode ?(\d+) with (?:total )?rewards? )" + _EPISODE_NUM
 )
 
 # -- comma pairs ----------------------------------------------------------------------------
@@ -380,10 +385,11 @@ class Layouts:
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if b"objective function for 'output' " in text and self._kaldi(no, text):
             return True
-        if b"pisode" in text and (m := _EPISODE_RETURN.match(text)) is not None:
-            if (v := parse(m.group(2))) is None:
+        if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
+            if (v := parse(m.group(3))) is None:
                 return False
-            self.log.add_loose(no, [("reward", v)], float(m.group(1)), SRC_STEP, math.nan)
+            ep = float(m.group(1) or m.group(2))
+            self.log.add_loose(no, [("reward", v)], ep, SRC_STEP, math.nan)
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
