@@ -40,9 +40,12 @@ def finalize(run: Run) -> Run:
 
 
 # An episode counter and the score beside it, the averaged one first: Udacity DRLND's
-# "Episode 100\tAverage Score: 0.50" (and "... Score: 0.82" of the last episode).
+# "Episode 100\tAverage Score: 0.50" (and "... Score: 0.82" of the last episode); a
+# bare "Avg" beside the score ("Episode 35 ... score: 12.0 ... Avg: 10.3") is the score's
+# running average, and read as the averaged one only with the score beside it.
 _EPISODE_COUNTERS = ("episode", "episodes", "ep", "episode_num", "i_episode")
 _SCORES = ("average_score", "avg_score", "mean_score", "average score", "avg score", "score")
+_SCORE_AVG = "avg"
 
 
 def _episode_score(run: Run) -> Run:
@@ -54,6 +57,8 @@ def _episode_score(run: Run) -> Run:
     if not any(n in run.series for n in _EPISODE_COUNTERS):
         return run
     name = next((n for n in _SCORES if n in run.series and len(run.series[n])), None)
+    if name == "score" and _SCORE_AVG in run.series and len(run.series[_SCORE_AVG]):
+        name = _SCORE_AVG
     if name is None:
         return run
     s = run.series[name]

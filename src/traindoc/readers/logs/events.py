@@ -161,10 +161,15 @@ EVENTS = (
             # ("<name> : Tensor had Inf values", tf.add_check_numerics_ops on activations:
             # the loss computed from them is non-finite too). Only the runtime error has
             # "Tensor had ... values"; the quoted call or its node's message="..." has not.
+            # A check with no message (tf.debugging.check_numerics(x, ""), add_check_numerics_ops
+            # on an unnamed op) leaves the error's text bare: "InvalidArgumentError: Tensor
+            # had NaN values", "InvalidArgumentError (see above for traceback): Tensor had NaN
+            # values", "(0) Invalid argument: Tensor had NaN values".
             # A checked gradient ("... grad ...", clip_by_global_norm's "Found Inf or NaN
             # global norm.") is read as a non-finite gradient instead (find())
             rb"|(?<![\"'])LossTensor is inf or nan\b"
-            rb"|(?<=\S) : Tensor had (?:NaN|Inf) values"
+            rb"|(?:(?<=\S) :|(?:Error(?: \(see above for traceback\))?|Invalid argument):"
+            rb"(?:[ \t]+:)?)[ \t]*Tensor had (?:NaN|Inf) values"
             # TensorFlow's summary writer refusing a histogram of a tensor that holds NaN
             # or Inf: "InvalidArgumentError: Nan in summary histogram for: image_pooling/
             # BatchNorm/moving_variance_1" (also "Infinity in summary histogram for: ...").

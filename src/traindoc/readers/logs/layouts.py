@@ -118,6 +118,37 @@ _EESEN = re.compile(
     rb"After (\d+) sequences \([\d.]+ ?Hr\): Obj\(log\[Pzx\]\) = (\S+)\s+TokenAcc = (\S+?)%"
 )
 
+# -- Kaldi nnet3 ----------------------------------------------------------------------------
+# nnet3-train (and nnet3-chain-train) log the objective of the 'output' node, a per-frame
+# log-likelihood (chain: the LF-MMI objective), per phase of minibatches and for the whole
+# iteration: "LOG (nnet3-train[5.5]:PrintStatsForThisPhase():nnet-training.cc:280)
+# Average objective function for 'output' for minibatches 0-9 is -3.90735 over 12800
+# frames." and "LOG (nnet3-train[5.5]:PrintTotalStats():nnet-training.cc:348) Overall
+# average objective function for 'output' is -2.81208 over 435200 frames." (with a
+# regularizer: "is -0.087 + -0.023 = -0.110 over ..."; the sum is the objective). The loss
+# is -objective, as for EESEN; "-nan" is a non-finite loss. A side output ('output-xent')
+# is not the objective trained. One iteration is one log file (exp/.../log/train.N.J.log,
+# J the parallel job): `grep ... log/train.*.log` names it before the line, and then the
+# iteration is the step (its first job's line: the jobs train copies of one model).
+_KALDI = re.compile(
+    rb"\b(Overall average|Average) objective function for 'output' "
+    rb"(?:for minibatches (\d+)-(\d+) )?is (\S+)(?: \+ \S+ = (\S+))? over \S+ frames"
+)
+_KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
+
+# -- hand-written RL loops -----------------------------------------------------------------
+# an episode's return said in a sentence, the whole message: "Total rewards in episode 12
+# is 200.0", "Reward for episode 3: -21.0", "Total return of episode 40 = 180", and the
+# tutorials' "Run episode 12 with rewards 200.0" (the episode is the step). It opens the
+# line or follows a logger's prefix ("... DEBUG - ", "end_of_round: "), never prose.
+_EPISODE_NUM = rb"([-+]?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\.?\s*$"
+_EPISODE_RETURN = re.compile(
+    rb"(?:^\s*|(?<=[:\]|-] ))(?:"
+    rb"(?i:(?:total |mean |average )?(?:rewards?|returns?|score) (?:in|of|for|at) episode)"
+    rb" #?(\d+)\s*(?:is|was|:|=)\s*"
+    rb"|(?i:run )?episode ?(\d+) with (?:total )?rewards? )" + _EPISODE_NUM
+)
+
 # -- comma pairs ----------------------------------------------------------------------------
 _BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
 _COLON_PAIR = re.compile(rb"([A-Za-z_]\w{0,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))")
@@ -312,6 +343,9 @@ class Layouts:
         # Coqui's open block: (line, step, "train" | "eval" | "skip", its (name, value) rows)
         self._coqui: tuple[int, float, str, list[tuple[str, float]]] | None = None
         self._coqui_at = math.nan  # the GLOBAL_STEP of the last training block
+        self._kaldi_base = 0.0  # minibatches of the Kaldi iterations before this one
+        self._kaldi_last = -1.0  # the last minibatch of this iteration's phase lines
+        self._kaldi_iters: set[float] = set()  # iterations (train.N.J.log) read
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -349,6 +383,14 @@ class Layouts:
         if c in b"IT" and c and text.startswith(_CAFFE_BARE):
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
+        if b"objective function for 'output' " in text and self._kaldi(no, text):
+            return True
+        if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
+            if (v := parse(m.group(3))) is None:
+                return False
+            ep = float(m.group(1) or m.group(2))
+            self.log.add_loose(no, [("reward", v)], ep, SRC_STEP, math.nan)
+            return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
         if c in b"[TV C" and c and self._summary(no, text):
@@ -837,6 +879,33 @@ class Layouts:
         if acc is not None:
             vals.append(("accuracy", acc / 100.0))
         self.log.add_loose(no, vals, seqs, SRC_STEP, math.nan)
+        return True
+
+    # -- Kaldi nnet3 --------------------------------------------------------------------------
+    def _kaldi(self, no: int, text: bytes) -> bool:
+        m = _KALDI.search(text)
+        if m is None or (obj := parse(m.group(5) or m.group(4))) is None:
+            return False
+        overall = m.group(1).startswith(b"Overall")
+        if (f := _KALDI_FILE.search(text, 0, m.start())) is not None:
+            it = float(f.group(1))
+            if overall and it not in self._kaldi_iters:
+                self._kaldi_iters.add(it)
+                self.log.add_loose(no, [("loss", -obj)], it, SRC_STEP, math.nan)
+            return True
+        if overall:
+            if self._kaldi_last >= 0:  # the phases already read: this is their average
+                self._kaldi_base += self._kaldi_last + 1
+                self._kaldi_last = -1.0
+            else:
+                self.log.add_loose(no, [("loss", -obj)], math.nan, SRC_NONE, math.nan)
+            return True
+        first, last = float(m.group(2)), float(m.group(3))
+        if first <= self._kaldi_last:  # the next iteration's minibatches count from 0 again
+            self._kaldi_base += self._kaldi_last + 1
+        self._kaldi_last = last
+        step = self._kaldi_base + last + 1
+        self.log.add_loose(no, [("loss", -obj)], step, SRC_STEP, math.nan)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------
