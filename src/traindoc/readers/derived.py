@@ -405,9 +405,14 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
 
 
 # Box / mask / objectness losses and box mAP: detectors and segmenters (mmdet,
-# detectron2, YOLO) log a sum of such terms, not a cross-entropy over a vocabulary.
+# detectron2, YOLOv5/v8's box/obj/dfl, YOLOX's iou_loss, DETR's loss_giou, SSD's
+# mbox_loss, FCOS's loss_centerness) log a sum of such terms, not a cross-entropy over
+# a vocabulary. A class or confidence term (cls_loss, loss_cls, DETR's loss_ce, YOLOX's
+# conf_loss) is a detector's only beside one of these: alone it is any classifier's
+# (mmaction2's loss_cls, mmseg's decode.loss_ce), so it names no task by itself.
 _DETECTION = re.compile(
-    r"(^|[_/])(loss_(bbox|box_reg|rpn_\w+|mask|obj|giou|iou|dfl)|(box|obj|dfl|seg)_loss|bbox_map)"
+    r"(^|[_/.])(loss_(bbox|box|box_reg|rpn_\w+|mask|obj|objectness|giou|iou|ciou|dfl|centerness)"
+    r"|(box|bbox|obj|dfl|seg|iou|giou|ciou|diou|mbox)_loss|bbox_map)"
 )
 
 
