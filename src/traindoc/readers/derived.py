@@ -393,6 +393,12 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
     elif adversarial(losses := [n for n in run.series if _a_loss(n)]):
         names = ", ".join(sorted(losses))[:80]
         facts["task"] = Fact("gan", f"inferred: a generator and a discriminator loss ({names})")
+    elif not _val(facts, "vocab_size") and (
+        name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None)
+    ):
+        # before num_classes: a detector's config names its classes too, but its loss
+        # is a sum of box and class terms, no cross-entropy with an ln(C) floor
+        facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
     elif _val(facts, "num_classes"):
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")
     elif _val(facts, "vocab_size"):
@@ -400,8 +406,6 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
     elif (loss := run.get(Signal.LOSS)) is not None and loss.source.startswith("derived: ln("):
         # a perplexity is exp of a token-level cross-entropy: a language / translation model
         facts["task"] = Fact("lm", f"inferred: {loss.source}")
-    elif name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None):
-        facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
 
 
 # Box / mask / objectness losses and box mAP: detectors and segmenters (mmdet,
