@@ -398,6 +398,12 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
     elif adversarial(losses := [n for n in run.series if _a_loss(n)]):
         names = ", ".join(sorted(losses))[:80]
         facts["task"] = Fact("gan", f"inferred: a generator and a discriminator loss ({names})")
+    elif not _val(facts, "vocab_size") and (
+        name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None)
+    ):
+        # before num_classes: a detector's config names its classes too, but its loss
+        # is a sum of box and class terms, no cross-entropy with an ln(C) floor
+        facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
     elif _val(facts, "num_classes"):
         facts["task"] = Fact("classification", f"inferred: {facts['num_classes'].source}")
     elif _val(facts, "vocab_size"):
@@ -405,14 +411,17 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
     elif (loss := run.get(Signal.LOSS)) is not None and loss.source.startswith("derived: ln("):
         # a perplexity is exp of a token-level cross-entropy: a language / translation model
         facts["task"] = Fact("lm", f"inferred: {loss.source}")
-    elif name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None):
-        facts["task"] = Fact("detection", f"inferred: a {name!r} series is logged")
 
 
 # Box / mask / objectness losses and box mAP: detectors and segmenters (mmdet,
-# detectron2, YOLO) log a sum of such terms, not a cross-entropy over a vocabulary.
+# detectron2, YOLOv5/v8's box/obj/dfl, YOLOX's iou_loss, DETR's loss_giou, SSD's
+# mbox_loss, FCOS's loss_centerness) log a sum of such terms, not a cross-entropy over
+# a vocabulary. A class or confidence term (cls_loss, loss_cls, DETR's loss_ce, YOLOX's
+# conf_loss) is a detector's only beside one of these: alone it is any classifier's
+# (mmaction2's loss_cls, mmseg's decode.loss_ce), so it names no task by itself.
 _DETECTION = re.compile(
-    r"(^|[_/])(loss_(bbox|box_reg|rpn_\w+|mask|obj|giou|iou|dfl)|(box|obj|dfl|seg)_loss|bbox_map)"
+    r"(^|[_/.])(loss_(bbox|box|box_reg|rpn_\w+|mask|obj|objectness|giou|iou|ciou|dfl|centerness)"
+    r"|(box|bbox|obj|dfl|seg|iou|giou|ciou|diou|mbox)_loss|bbox_map)"
 )
 
 

@@ -112,7 +112,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     0 at every one of 3+ logs while another term (the classification loss) is not are
     the same failure seen in a part: box losses are computed on the anchors matched to
     a ground-truth box, so none was ever matched (labels missing, in the wrong format
-    or out of the image), and the model learns to predict background everywhere.
+    or out of the image), and the model learns to predict background everywhere. A box
+    term at exactly 0 beside another box term that is not 0 is no such failure: the live
+    box term proves boxes were matched, so the zero one is a term the framework has
+    switched off. YOLOX adds its L1 box loss only in the last `no_aug_epochs` (15), when
+    the trainer turns mosaic off and sets `head.use_l1`; until then every line logs
+    `l1_loss: 0.0` beside a moving `iou_loss`, `conf_loss` and `cls_loss`.
 
     **Why it matters.** Different batches give different losses. Exact zeros after
     a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
@@ -375,20 +380,25 @@ _BOX_TERM = re.compile(r"(^|[_/])(iou|giou|ciou|box|bbox|dfl|reg|box_reg|l1)([_/
 
 def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     """A detector whose box-regression terms are exactly 0 at every log while another
-    loss term is not: no anchor was matched to a ground-truth box (warning)."""
+    loss term is not: no anchor was matched to a ground-truth box (warning). A box term
+    that is not 0 means boxes were matched: a zero one beside it is switched off (YOLOX's
+    l1_loss before its last no-augmentation epochs), not unmatched."""
     if run.fact("task") != "detection":
         return None
     names = components(run)
-    zero, live = [], []
+    zero, live, live_box = [], [], []
     for name in names:
         v = run.get(name).finite().values  # type: ignore[union-attr]
         if v.size < p.box_zero_logs:
             continue
-        if _BOX_TERM.search(name) and bool(np.all(v == 0.0)):
+        box = bool(_BOX_TERM.search(name))
+        if box and bool(np.all(v == 0.0)):
             zero.append(name)
         elif bool(np.any(v != 0.0)):
             live.append(name)
-    if not zero or not live:
+            if box:
+                live_box.append(name)
+    if not zero or not live or live_box:
         return None
     s = run.get(zero[0])
     assert s is not None
