@@ -59,6 +59,9 @@ ALIASES: dict[str, Signal] = {
             "crossentropyloss",
             "loss/train/total",  # composer / llm-foundry
             "avr_loss",  # kohya sd-scripts' bar: the mean over the last epoch's steps
+            # devsisters/DQN-tensorflow's summary line and its forks ("avg_r: 0.0000,
+            # avg_l: 0.000135, avg_q: ..., avg_ep_r: ..."): the mean TD loss of the interval
+            "avg_l",
         ],
         Signal.LOSS,
     ),
@@ -198,6 +201,9 @@ ALIASES: dict[str, Signal] = {
             # episodic_return=-1052.5" printed, charts/episodic_return in TensorBoard)
             "episodic_return",
             "charts/episodic_return",
+            # devsisters/DQN-tensorflow (and forks): the mean return of the interval's
+            # episodes ("avg_ep_r: 0.0000, max_ep_r: 0.0911, min_ep_r: -0.0984")
+            "avg_ep_r",
             # RLlib's result dict / progress.csv: the mean return of the iteration's
             # episodes (env_runners/ from Ray 2.10 on)
             "episode_reward_mean",

@@ -1,6 +1,7 @@
 """no-learning's verdicts on logs too short for its trend test (under 10 losses): a
-loss that does not move from the start, epoch means that do not fall, losses whole
-epochs apart that agree to 0.1%, a whole-run eval stagnation."""
+loss that does not move from the start, epoch means that do not fall (4+ flat, or 2-3
+none below the first with the eval loss not falling either), losses whole epochs apart
+that agree to 0.1%, a whole-run eval stagnation."""
 
 from __future__ import annotations
 
@@ -135,7 +136,13 @@ def _spread(y: np.ndarray) -> float:
 
 def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
     """What a short log (under 10 losses) from the start shows, most specific first."""
-    for sign in (_flat_from_start, _flat_evals_from_start, _flat_after_first, _flat_epochs):
+    for sign in (
+        _flat_from_start,
+        _flat_evals_from_start,
+        _flat_after_first,
+        _flat_epochs,
+        _no_fall_epochs,
+    ):
         if (hit := sign(run, f, p)) is not None:
             return hit
     return None
@@ -184,6 +191,62 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
             "(0, or far too low / high for the optimizer), the labels and that the loss is "
             "computed from the model's outputs; then that the trained parameters are the "
             "ones the optimizer holds."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _no_fall_epochs(run: Run, f: Series, p: Params) -> Hit | None:
+    """2-3 epoch-mean losses from the first epoch none of which lies `epoch_spread` (2%)
+    below the first (nor `epoch_rise` above it: a loss that climbs is divergence's), with
+    the eval loss at 2+ evals not falling either (none 2% below its first), no task metric
+    in the log at fit, not RL: the first epoch's mean holds the untrained model's loss, so
+    a model that learned anything has its second epoch's mean below it; two measures
+    agreeing that nothing fell is the model learning nothing in its first epochs
+    (warning)."""
+    y = f.values
+    if run.is_rl or not 2 <= y.size < p.epoch_points or _epoch_means(run, f) is None:
+        return None
+    first = float(y[0])
+    if first <= 0 or float(np.min(y[1:])) < first * (1 - p.epoch_spread):
+        return None
+    if float(np.max(y[1:])) > first * (1 + p.epoch_rise):
+        return None
+    ev = run.get("eval_loss")
+    e = ev.finite().values if ev is not None else np.empty(0)
+    if e.size < 2 or e[0] <= 0 or float(np.min(e[1:])) < float(e[0]) * (1 - p.epoch_spread):
+        return None
+    if _fits(run, p):
+        return None
+    return Hit(
+        title=(
+            f"Loss does not fall after the first epoch: {y.size} epoch means "
+            f"{fmt(first)} -> {fmt(float(y[-1]))}, eval loss {fmt(float(e[0]))} -> "
+            f"{fmt(float(e[-1]))} at {e.size} evals"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(y.size),
+            "epoch_means": True,
+            "start_loss": first,
+            "end_loss": float(y[-1]),
+            "eval_points": int(e.size),
+            "eval_start": float(e[0]),
+            "eval_end": float(e[-1]),
+        },
+        explanation=(
+            "Each logged loss is the mean over one epoch, the first one included, and the "
+            "first epoch's mean holds the loss of the untrained model: a model that learns "
+            "anything has its next epoch's mean clearly below it. Here no later mean is, and "
+            "the held-out loss did not fall either: the first epochs did not change what the "
+            "model predicts."
+        ),
+        prescription=(
+            "Check the LR (0, or far too low / high for the optimizer), the gradient norm, "
+            "the labels and the input pipeline (the inputs the model sees match the labels?), "
+            "and that the loss is computed from the model's outputs; then overfit a single "
+            "batch to confirm the model can learn at all."
         ),
         severity=Severity.WARNING,
     )

@@ -101,6 +101,10 @@ class Params:
     epoch_points: int = 4
     epoch_spread: float = 0.02
     epoch_fitted: float = 0.9
+    # 2-3 such epoch means: none 2% below the first (the untrained model's mean) - and
+    # none more than 20% above it, a climb being divergence's - with the eval loss at 2+
+    # evals not falling either: two curves agree that the first epochs taught nothing.
+    epoch_rise: float = 0.2
     # 2-9 losses a whole epoch or more apart (first to last), all within 0.1% of their
     # median, printed finely enough to show 0.1%: over a pass through the data a model
     # whose weights change moves its loss by more than that, late in a run too (epoch
@@ -152,7 +156,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2%, 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -207,9 +211,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     on (one loss per whole epoch) all within 2%: the first epoch's mean holds the
     untrained model's loss, so a model that learned anything has a first mean clearly
     above the rest (warning; not when a task metric in the log reaches 90%: a
-    pretrained model already fitting its data). Also a warning: the losses after the
-    first (3+; the first may average the first descent) within 1% of each other with
-    the eval loss within 1% at 3+ evals: after the first log neither curve moves.
+    pretrained model already fitting its data). With only 2-3 such epoch means, none
+    2% below the first (and none 20% above it: a climb is divergence's) while the eval
+    loss at 2+ evals does not fall 2% below its first either: two curves agree that the
+    first epochs taught nothing (DeepSpeech: train CTC 223.1 -> 225.0, val 188.4 ->
+    209.5 over epochs 0-1; warning, same task-metric exception). Also a warning: the
+    losses after the first (3+; the first may average the first descent) within 1% of
+    each other with the eval loss within 1% at 3+ evals: after the first log neither
+    curve moves.
 
     However short the log and wherever in the run it lies, 2+ losses whose first and
     last are a whole epoch or more apart (by the logged epoch) and all within 0.1% of

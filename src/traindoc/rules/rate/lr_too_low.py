@@ -79,6 +79,11 @@ class Params:
     crawl_gain: float = 0.10
     crawl_z: float = -1.96
     crawl_keep: float = 0.5
+    # An LR this small is zero in effect for any optimizer and any regime (no schedule
+    # reaches 1e-20 on purpose: a cosine's last step is ~1e-13; 7e-111 is a decay
+    # compounded past underflow): no update moves a weight, so no curve is needed to
+    # confirm it - a warning at least, whatever the regime or the loss logged.
+    null_lr: float = 1e-20
 
 
 @rule(
@@ -152,7 +157,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** Optimisers with another LR scale that the log does
     not name (SGD, Adafactor's relative step, LARS) and deliberate tiny-LR
     phases (probing, continued pre-training annealing). When the loss still falls
-    the finding is only a warning (info when the regime is unknown).
+    the finding is only a warning (info when the regime is unknown). A peak LR under
+    1e-20 is a warning at least, with no loss curve and in any regime: it is zero in
+    effect (no schedule reaches it on purpose; a coqui HiFi-GAN generator logged
+    7.05e-111 after its exponential decay compounded for 244k steps).
 
     **What to do.** Raise the peak LR to the regime's range (pre-training ~3e-4,
     full fine-tune 1e-5..5e-5, LoRA 5e-5..2e-4) with a 2-5% warmup. Check first
@@ -212,6 +220,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         stuck, severity = True, Severity.WARNING
     if tail is not None:  # still falling steeply: slow, not stuck
         stuck, severity = False, Severity.WARNING
+    if pk.value < p.null_lr and severity < Severity.WARNING:
+        severity = Severity.WARNING  # zero in effect: no curve needed to confirm it
     lo, _, hi = rng if rng else (1e-5, None, 1e-3)
     lo, hi = lo * scale, hi * scale
     what = REGIME_WORDS.get(regime or "", "any run") + (f" of {fam[1]}" if fam else "")
