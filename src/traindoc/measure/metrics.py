@@ -13,6 +13,11 @@ _METRICS = {
     "accuracy": True,
     "acc": True,
     "f1": True,
+    # F1 under its other spellings: NeuralClassifier's `fscore` / `macro-fscore`, conlleval's
+    # `FB1`, `f_measure`
+    "fscore": True,
+    "fb1": True,
+    "fmeasure": True,
     "bleu": True,
     "sacrebleu": True,
     "rouge": True,

@@ -363,7 +363,8 @@ STEP_UNITS = ("iterations", "iteration", "iters", "steps", "updates")
 
 # What a name measures, for the names that are not canonical signals.
 _TASK = re.compile(
-    r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|map\w*|precision|recall|auc|"
+    r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|fscore|fb1|fmeasure|map\w*|"
+    r"precision|recall|auc|"
     r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|hmean|"
     r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
     r"(?:$|[/_\-@ (:])",
@@ -391,6 +392,7 @@ _PPL = re.compile(r"(?:^|_)(?:ppl|perplexity)$")
 ENTROPY = "entropy"
 _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z])|(?=loss)))")
 # A loss under an older name: PaddlePaddle's `avg_cost` / `Cost`, MXNet's `CrossEntropy=`
+# (with both an average and a split word, in either order: lstm_ctc_ocr's `avg_train_cost`),
 # metric. Read as a part, so derived.py makes it the loss only where no `loss` is logged
 # (a `cost` next to a `loss` stays an extra); a `Time cost` is a time (matched first).
 # GluonCV's SSD scripts print their box-regression term as an mx.metric.Loss named after
@@ -404,7 +406,7 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # `ce` is the cross-entropy under its usual abbreviation (CNTK's `ce = 2.30`), also with
 # a one-letter stream tag (a lip-reading trainer's `CE V=6.21`, the video stream's).
 _COST = re.compile(
-    r"^(?:train[_-]|training[_-]|avg_|mean_)?"
+    r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
     r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
     re.IGNORECASE,
 )

@@ -218,11 +218,13 @@ _YOLO_EVAL = ("eval_precision", "eval_recall", "eval_map50", "eval_map50_95")
 # (later 'Instances', 'mAP50', 'mAP50-95'), ultralytics' ("%22s" + "%11s" * 6) % ("Class",
 # "Images", "Instances", "Box(P", "R", "mAP50", "mAP50-95)") with "Mask(P" / "Pose(P" ...
 # after it for a segmentation / pose model; the validation's tqdm bar may follow on the
-# line. Its values are the `all` row's: the header itself is understood, no record.
+# line. Its values are the `all` row's: the header itself is understood, no record. A paste
+# cut at the terminal's width ends it inside its last column ("...  mAP50  mAP50-"): still
+# the header (its `all` row is read as a box row, four values).
 _YOLO_HEAD = re.compile(
     rb"^\s*Class\s+Images\s+(?:Labels|Instances|Targets)\s+(?:Box\()?P\s+R\s+mAP"
-    rb"(?:@\.5|50)\s+mAP(?:@\.5:\.95|50-95)\)?(?:\s+(Mask|Pose)\(P\s+R\s+mAP50\s+mAP50-95\))?"
-    rb"(?=\s*(?::|$))"
+    rb"(?:@\.5|50)(?:\s+mAP(?:@\.5:\.95|50-95)\)?(?:\s+(Mask|Pose)\(P\s+R\s+mAP50\s+mAP50-95\))?"
+    rb"|\s+mAP[\w@.:-]*)?(?=\s*(?::|$))"
 )
 
 

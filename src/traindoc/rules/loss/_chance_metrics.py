@@ -162,9 +162,18 @@ def _auc_at_chance(run: Run, p: Params) -> Hit | None:
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
 
 
+def _floor_span_late(at: np.ndarray, p: Params) -> bool:
+    """Logs at a metric's floor (their epochs `at`) that say the model is stuck there: all
+    from epoch `topk_late_epoch` (10) on, or from epoch `zero_min_epoch` (3: two full passes)
+    through epoch 10 or later. A model may sit at the floor for its first epochs; one still
+    there at every log from epoch 3 to epoch 10+ has not left it in 7+ passes."""
+    lo, hi = float(at.min()), float(at.max())
+    return lo >= p.topk_late_epoch or (lo >= p.zero_min_epoch and hi >= p.topk_late_epoch)
+
+
 def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
-    from epoch 10 on, with a loss that moves under `frozen_max_drop` of its size (warning)."""
+    from epoch 10 on (or from epoch 3 through epoch 10+), with a loss that moves under `frozen_max_drop` of its size (warning)."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
@@ -181,7 +190,7 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
         if len(mf) < p.overlap_points or mf.values.any():
             continue
         at = np.interp(mf.steps, e.steps, e.values)
-        if float(at.min()) < p.topk_late_epoch:
+        if not _floor_span_late(at, p):
             continue
         moves = (
             f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
@@ -223,7 +232,8 @@ _ERROR_RATE = ("wer", "cer")
 
 def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval error rate (WER, CER) exactly at its ceiling, 1.0 (100 when printed in
-    percent), at every one of 2+ evals, all from epoch 10 on, with the train loss and the
+    percent), at every one of 2+ evals, all from epoch 10 on (or from epoch 3 through epoch
+    10+), with the train loss and the
     eval loss (each when logged) moving under `frozen_max_drop` of their size over those
     evals (warning): the mirror of an overlap metric at 0."""
     ep = run.get("epoch")
@@ -239,7 +249,7 @@ def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | 
         if not (np.all(mf.values == 1.0) or np.all(mf.values == 100.0)):
             continue
         at = np.interp(mf.steps, e.steps, e.values)
-        if float(at.min()) < p.topk_late_epoch:
+        if not _floor_span_late(at, p):
             continue
         moves: list[str] = []
         evidence: dict[str, object] = {
@@ -461,3 +471,95 @@ def _top1_no_better_than_top5(run: Run, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+# The scores of the positives a model finds (entities, boxes, labels): each is 0 exactly
+# when not one true positive was predicted. A plain accuracy is not one of them: it also
+# counts the negatives, which a model predicting "O" / background for everything gets right.
+_POSITIVE_SCORES = frozenset({"precision", "recall", "f1", "fscore", "fb1", "map", "ap"})
+_SCORE_VARIANT = re.compile(r"(?<=^map)\d+$|(?<=^ap)\d+$|(?<=.)@\w+$")
+
+
+def _positive_score(name: str) -> str | None:
+    """The positive-class score a series name is (precision, recall, f1, map, ...), by its
+    last such word (`eval_map50_95` -> map, `macro-fscore` -> fscore), or None."""
+    found = None
+    for part in re.split(r"[_/\-. ()]", name.lower()):
+        part = _SCORE_VARIANT.sub("", part)
+        if part in _POSITIVE_SCORES:
+            found = part
+    return found
+
+
+def _positives_never_found(run: Run, p: Params) -> Hit | None:
+    """Two or more positive-class scores (precision, recall, F1, mAP) each exactly 0 at
+    every one of the same 3+ logs, all from epoch `top1_min_epoch` on, with no
+    positive-class score of the run above 0 at any log (warning), whatever the loss does."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return None
+    zero: dict[str, Series] = {}
+    scoring = False
+    for m in run.series.values():
+        if kind(m.name) != "task" or direction(m.name) is not True:
+            continue
+        if _positive_score(m.name) is None:
+            continue
+        if not len(mf := m.finite()):
+            continue
+        if mf.values.any():
+            scoring = True
+            continue
+        if len(mf) >= p.zero_points:
+            zero[m.name] = m
+    if scoring or len(zero) < 2:
+        return None  # a rare class's 0 beside scores that find positives; or one score only
+    kinds = {_positive_score(n) for n in zero}
+    if len(kinds) < 2:
+        return None  # two spellings of one score (train and eval F1) are not two measures
+    common = None
+    for m in zero.values():
+        s = set(m.finite().steps.tolist())
+        common = s if common is None else common & s
+    steps = np.array(sorted(common or ()))
+    if steps.size < p.zero_points:
+        return None
+    at = np.interp(steps, e.steps, e.values)
+    if float(at.min()) < p.top1_min_epoch:
+        return None  # the first pass can honestly find nothing yet
+    names = sorted(zero)
+    loss = run.get("loss")
+    moves = ""
+    if loss is not None and len(lf := loss.finite()) >= 2:
+        moves = f", while the loss moves {fmt(float(lf.values[0]))} -> {fmt(float(lf.values[-1]))}"
+    return Hit(
+        title=(
+            f"{', '.join(names)} are all 0 at every one of {steps.size} logs from epoch "
+            f"{fmt(float(at.min()))} on{moves}: the model has not predicted a single correct "
+            "positive"
+        ),
+        step=int(steps[0]),
+        end_step=int(steps[-1]),
+        evidence={
+            "metrics": names,
+            "value": 0.0,
+            "logs": int(steps.size),
+            "first_epoch": float(at.min()),
+        },
+        explanation=(
+            "Precision, recall, F1 and mAP each score the positives a model finds (entities, "
+            "boxes, labels), and each is exactly 0 only when not one of its predictions is a "
+            "true positive. Here every such score the run logs is 0 at every log after a full "
+            "pass over the data: the model predicts the negative class (the 'O' tag, "
+            "background, no label) for everything. A falling loss beside it is the model "
+            "fitting that majority class, not the task; a plain accuracy beside it counts the "
+            "negatives it gets right for free."
+        ),
+        prescription=(
+            "Decode a few predictions (all 'O' / no box / no label?); check that the labels "
+            "reach the loss (tag or class ids, the label dictionary, the number of classes of "
+            "the head, annotation files found), the class balance (weight the positives or "
+            "use a focal / Dice loss), the LR, and that the eval scores the trained weights."
+        ),
+        severity=Severity.WARNING,
+    )

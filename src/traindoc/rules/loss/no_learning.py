@@ -17,6 +17,7 @@ from traindoc.rules.loss._chance_metrics import (
     _auc_at_chance,
     _error_rate_ceiling_late,
     _overlap_zero_late,
+    _positives_never_found,
     _top1_no_better_than_top5,
     _top5_at_chance,
     _zero_while_flat,
@@ -156,7 +157,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 with the train and eval loss moving under 10%; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10%; two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -311,6 +312,25 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     detector's first epochs), and a plain accuracy is not read this way (Keras prints a
     meaningless 0 `acc` for a regression).
 
+    The same floors read over a longer stay: an overlap metric at 0, or an error rate at its
+    ceiling, at every eval from epoch 3 (two full passes) through epoch 10 or later, with
+    the same loss conditions, settles it as well: the model sat at the floor for 7+ passes
+    (a fairseq wav2vec2 fine-tune: valid_wer 100 at epochs 4, 7 and 10, eval loss 898 ->
+    885). Evals that all end before epoch 10 are not read this way (a CTC head's blank
+    plateau can last into the first epochs).
+
+    Two or more positive-class scores (precision, recall, F1, mAP: two different measures,
+    not two spellings of one) each exactly 0 at every one of the same 3+ logs, all after the
+    first epoch, with no positive-class score of the run above 0 at any log, settle it
+    whatever the loss does (warning): each is 0 only when not one prediction is a true
+    positive, so the model predicts the negative class (the 'O' tag, background, no label)
+    for everything; a loss that falls beside it is the model fitting that majority class
+    (an ERNIE NER run: precision, recall, F1 0 at 6 logs of epoch 6, loss 0.27 -> 0.07; a
+    distilbert token classifier: all three 0 at 5 evals, token accuracy 0.660 -> 0.663). A
+    plain accuracy beside them does not count as finding positives (it scores the negatives
+    a do-nothing model gets right). One rare class's scores at 0 beside others that score
+    is no finding, nor are logs inside the first pass, nor a single score.
+
     The mirror case, an eval error rate (WER, CER: the share of words or characters the
     model gets wrong) exactly at its ceiling 1.0 (100 when printed in percent) at every
     one of 2+ evals, all from epoch 10 on, while the train loss and the eval loss (each
@@ -415,6 +435,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _top1_no_better_than_top5(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
+            or _positives_never_found(run, p)
             or _auc_at_chance(run, p)
         ) is not None:
             yield hit
@@ -445,6 +466,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _top1_no_better_than_top5(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
+        or _positives_never_found(run, p)
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
     ) is not None:
