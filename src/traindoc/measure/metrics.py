@@ -70,12 +70,17 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
     A metric is named like one (accuracy, f1, iou, wer, ...) and is an eval one by
     its prefix (eval_, val_, test_) or because it is logged at the eval loss's steps
     ("iou (avg on test)" next to eval_loss).
+
+    A running best (`best_accuracy`, `Best_norm_ED`, `val_acc_best`: the best eval so
+    far, as deep-text-recognition-benchmark, fairseq and many scripts print it beside the
+    current one) is no measurement of the current model: it cannot get worse and stays
+    flat whenever an eval sets no new best, so it is left out.
     """
     ev = run.get("eval_loss")
     ev_steps = set(ev.steps.tolist()) if ev is not None else set()
     out = []
     for name, s in run.series.items():
-        if not len(s) or "loss" in name:
+        if not len(s) or "loss" in name or is_running_best(name):
             continue
         m = _PREFIX.match(name)
         if _TRAIN.match(name):
@@ -91,6 +96,11 @@ def task_metrics(run: Run) -> list[tuple[Series, bool]]:
     return out
 
 
+def is_running_best(name: str) -> bool:
+    """The name marks a best-so-far value (`best_accuracy`, `eval/best_f1`)."""
+    return "best" in _SPLIT.split(name.lower().replace(" ", "_"))
+
+
 def direction(name: str) -> bool | None:
     """True when a metric named like this is better higher (accuracy), False when lower
     (WER), None when the name is no task metric's."""
@@ -103,6 +113,11 @@ def direction(name: str) -> bool | None:
         if part in _METRICS:
             return _METRICS[part]
     return None
+
+
+def is_train_name(name: str) -> bool:
+    """The name says the value was measured on the training data (`train_acc`)."""
+    return _TRAIN.match(name) is not None
 
 
 def train_metrics(run: Run) -> list[tuple[Series, bool]]:

@@ -252,18 +252,31 @@ class Run:
     def is_rl(self) -> bool:
         """An RL trainer (GRPO/PPO): its logged loss is a surrogate that sits near 0 or
         rises legitimately, so rules that read the loss as a learning curve skip it."""
-        return self.fact("task") == "rl" or any(
-            self.get(k) is not None
-            # an evaluation's return (SB3's eval/mean_reward, tianshou's test_reward) and
-            # the spread of the episodes' returns (ml-agents) are an RL trainer's too
-            for k in (
-                "reward",
-                "reward_std",
-                "frac_reward_zero_std",
-                "eval_reward",
-                "episode_reward_std",
+        return (
+            self.fact("task") == "rl"
+            or any(
+                self.get(k) is not None
+                # an evaluation's return (SB3's eval/mean_reward, tianshou's test_reward) and
+                # the spread of the episodes' returns (ml-agents) are an RL trainer's too
+                for k in (
+                    "reward",
+                    "reward_std",
+                    "frac_reward_zero_std",
+                    "eval_reward",
+                    "episode_reward_std",
+                )
             )
+            or self._actor_critic()
         )
+
+    def _actor_critic(self) -> bool:
+        """A value head's explained variance logged beside a policy's entropy or KL: what
+        actor-critic trainers print (SB3's train/explained_variance with entropy_loss and
+        approx_kl, AlphaZero's explained_var_new with kl and entropy) and nothing else."""
+        names = [n.lower() for n in self.series]
+        if not any("explained_var" in n for n in names):
+            return False
+        return any("entropy" in n or n.endswith("kl") or "approx_kl" in n for n in names)
 
     @property
     def last_step(self) -> int | None:

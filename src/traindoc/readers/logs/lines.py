@@ -245,6 +245,22 @@ def espnet_range(text: bytes) -> bytes:
     return _ESPNET_RANGE.sub(rb"epoch \1 \2 batch \4:", text)
 
 
+# Karpathy's build-nanogpt (the "Let's reproduce GPT-2" train_gpt2.py, forked widely) writes
+# its log.txt as "<step> <split> <value>" lines: "0 val 10.9499", "0 hella 0.2476" (the
+# HellaSwag accuracy), "0 train 10.955003". Read as printed, a bare number opens each line
+# and no value has a key; the split names it: train and val are the losses.
+_NANOGPT_SPLIT = re.compile(rb"^(\d+) (train|val|hella) (" + NUM_SRC + rb")\s*\Z")
+_NANOGPT_NAMES = {b"train": b"train loss", b"val": b"val loss", b"hella": b"hellaswag acc"}
+
+
+def build_nanogpt(text: bytes) -> bytes:
+    """`0 val 10.9499` -> `step 0 | val loss: 10.9499` (and `hella` -> `hellaswag acc`)."""
+    m = _NANOGPT_SPLIT.match(text)
+    if m is None:
+        return text
+    return b"step " + m.group(1) + b" | " + _NANOGPT_NAMES[m.group(2)] + b": " + m.group(3)
+
+
 # YOLACT's train.py prints its moving-average losses under one-letter names between
 # "||" bars, after the epoch in brackets and the iteration: "[  1]    1440 || B: 5.495 |
 # C: 3.668 | M: 6.919 | S: 1.564 | T: 17.647 || ETA: ... || timer: 0.298" (its

@@ -836,11 +836,14 @@ _CJK_STEP = re.compile(r"(?:训练次数|迭代次数|迭代|步数)$")
 
 def _share_count(toks: list[_Tok], t: int) -> bool:
     """Slot t opens a fraction in brackets right after a percentage: the count the share
-    is of (`50.00% (4/8)`: 4 of 8 right), not a step or a batch counter."""
+    is of (`50.00% (4/8)`: 4 of 8 right; `test accuracy: 20.78%, (512570/2466133)` with a
+    comma between them), not a step or a batch counter."""
     j = _prev(toks, t)
     if not _is_punct(toks, j, "("):
         return False
     k = _prev(toks, j)
+    if _is_punct(toks, k, ","):
+        k = _prev(toks, k)
     return _is_punct(toks, k, "%") and _is_slot(toks, k - 1)
 
 

@@ -469,6 +469,8 @@ class TextLog:
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
             text = lines.espnet_range(text)
+        if text[:1].isdigit() and text.count(b" ") == 2:  # build-nanogpt's "0 val 10.9499"
+            text = lines.build_nanogpt(text)
         if b" || " in text and b" T: " in text:  # YOLACT's "[ 1]  1440 || B: 5.4 | T: 17.6 ||"
             text = lines.yolact_losses(text)
         if text.lstrip()[:1] == b"(" and b") = (" in text:  # Julia's `@show i, loss(x)`
