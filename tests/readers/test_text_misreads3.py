@@ -58,13 +58,14 @@ def test_keras_schedule_and_loss_scale_wrapper_give_the_initial_lr() -> None:
     assert got == {"optimizer": "AdamWeightDecay", "learning_rate": 5.6e-05, "weight_decay": 0.01}
 
 
-def test_hf_card_optimizer_in_words_is_no_optimizer_fact(tmp_path: Path) -> None:
-    # near miss: HF Trainer's card names the optimizer in words, with no dict: nothing
-    # is made of it, and the card is still one run
+def test_hf_card_optimizer_in_words_is_its_name_only(tmp_path: Path) -> None:
+    # HF Trainer's card names the optimizer in words, with no dict: its name is the optim
+    # fact (betas and epsilon are not read), and the card is still one run
     run = _one(tmp_path, _card("Adam with betas=(0.9,0.999) and epsilon=1e-08"), "README.md")
     assert "lr" not in run.series
     assert run.get("loss").steps.tolist() == [0, 1, 2, 3]
-    assert run.fact("optim") is None
+    assert run.fact("optim") == "adam"
+    assert run.fact("learning_rate") is None
 
 
 def test_an_optimizer_dict_that_is_not_a_literal_gives_no_name() -> None:

@@ -206,8 +206,11 @@ def test_adam_far_past_any_table_that_never_learned_is_blamed_whatever_the_regim
 def test_sgd_at_the_same_lr_or_adam_under_the_far_bound_is_not() -> None:
     sgd = {**ADAM_FAR, "facts": {"optim": "sgd", "learning_rate": 1.0}}
     assert _lr_severity(sgd, "no-learning") is None  # SGD's range: not the AdamW table's
-    near = {**ADAM_FAR, "facts": {"optim": "adam", "learning_rate": 1e-2}}
+    # near miss: Adam at 5e-3, under the far bound (1e-2, 10x Adam's default); at 1e-2 it is
+    near = {**ADAM_FAR, "facts": {"optim": "adam", "learning_rate": 5e-3}}
     assert _lr_severity(near, "no-learning") == Severity.INFO
+    at_bound = {**ADAM_FAR, "facts": {"optim": "adam", "learning_rate": 1e-2}}
+    assert _lr_severity(at_bound, "no-learning") == Severity.ERROR
 
 
 # Two logs at LR 2.0 whose first (after 49 updates) is 6776, far above any ln(V): the

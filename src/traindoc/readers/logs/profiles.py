@@ -297,7 +297,20 @@ def setting(text: bytes) -> list[tuple[str, object]]:
         return [("adapter", "lora")]
     if b"optimi" in text[:16] and (m := _KERAS_OPTIMIZER.fullmatch(text)):
         return keras_optimizer(m.group(1))
+    if b"optimi" in text[:16] and (m := _CARD_OPTIMIZER.fullmatch(text)):
+        return [("optimizer", m.group(1).decode().lower())]
     return []
+
+
+# An HF model card (transformers modelcard.py) names the optimizer in words: `- optimizer:
+# Adam with betas=(0.9,0.999) and epsilon=1e-08` (older cards write Adam for AdamW too),
+# `- optimizer: Adafactor`, or `- optimizer: Use adamw_torch with betas=...` /
+# `Use OptimizerNames.ADAMW_TORCH with betas=...` (newer ones, the TrainingArguments.optim
+# value). Only the name is taken; its betas and epsilon are no run fact.
+_CARD_OPTIMIZER = re.compile(
+    rb"\s*(?:[-*]\s+)?optimizer\s*:\s*(?:Use\s+(?:OptimizerNames\.)?)?([A-Za-z][\w-]{1,40}?)"
+    rb"(?:\s+(?:with|and)\b.{0,300})?\s*"
+)
 
 
 # A Keras model card lists the optimizer's get_config() as a dict: `- optimizer: {'name':

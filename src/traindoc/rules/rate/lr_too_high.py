@@ -90,10 +90,10 @@ class Params:
     turn_points: int = 5
     turn_z: float = 1.96
     turn_peak_points: int = 3
-    # Adam(W) at 10x the most tolerant table value (2e-2) or more is too high for any
-    # network: a run that never learned or sits at chance there is the LR's, whatever
-    # the regime.
-    adam_far: float = 10.0
+    # Adam(W) at 5x the most tolerant table value (1e-2, 10x Adam's 1e-3 default) or more
+    # is too high for any network, from scratch or not: a run that never learned or sits
+    # at chance there is the LR's, whatever the regime.
+    adam_far: float = 5.0
     # An LR from here up, with no optimizer named, is SGD's usual range (0.1 for a
     # ResNet, scaled with the batch up to 1.6): the AdamW table does not apply unless
     # the run is known to be an LM (or its regime is known).
@@ -187,7 +187,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     1,000 logged points: a long per-step log has a tail), or an
     oscillating plateau (warning); a known regime's model that never learned or sits
     at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
-    Adam(W) at 2e-2 or more (error); a first logged loss far above ln(V) that came
+    Adam(W) at 1e-2 or more, 10x Adam's default (error); a first logged loss far above ln(V) that came
     after updates at this LR (absurd-initial-loss's "after hot updates", error); a
     loss that learned under 10% over the hot phase (from the LR's peak until it is
     under half of it, 20%+ of the run) and ends 10%+ below its best there once the schedule decays the LR:
@@ -312,8 +312,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if plateau:
         signs.append("oscillating")
     optim = str(run.fact("optim", "")).lower()
-    # Adam's step moves every weight by ~LR whatever the gradient's scale: 10x the most
-    # tolerant table value is too high for any network, whatever the regime.
+    # Adam's step moves every weight by ~LR whatever the gradient's scale: 5x the most
+    # tolerant table value (1e-2) is too high for any network, whatever the regime.
     adam_far = "adam" in optim and pk.value >= p.adam_far * p.unknown_tolerated
     for sign, rules in SYMPTOMS.items():
         if sign == "stuck" and not (high and (regime or adam_far) and "sgd" not in optim):
