@@ -111,8 +111,14 @@ EVENTS = (
         "nonfinite-loss",
         re.compile(
             # (mmdet 3's CheckInvalidLossHook: "loss become infinite or NaN!")
-            rb"(?i:loss (?:is|became|become|becomes|was|went) (?:nan|inf|NaN or inf|non-?finite)"
+            # (and the same said in other words: "Loss has become NaN", "loss went to nan",
+            # "The loss value is nan", "Detected NaN loss at step 100", "Encountered NaN
+            # loss, skipping batch": a sentence that says the loss is not finite)
+            rb"(?i:loss(?: values?)? (?:has |had )?(?:is|became|become|becomes|was|went|gone"
+            rb"|goes|turned|turns)(?: to)? "
+            rb"(?:nan|inf(?:inite|inity)?|NaN or inf|non-?finite)(?![a-z])"
             rb"|(?:nan|non-?finite) loss (?:detected|encountered)"
+            rb"|(?:detected|encountered) (?:an? )?(?:nan|inf|non-?finite) loss\b"
             # TensorFlow's NanLossDuringTrainingError: "...NanLossDuringTrainingError: NaN loss
             # during training." (the exception's message, after "Error: " or opening a line:
             # never prose such as "... This prevents NaN loss during training.")
@@ -252,6 +258,19 @@ EVENTS = (
 KEYS = {
     "nonfinite-loss": (
         b"oss is",
+        b"oss has",
+        b"oss had",
+        b"oss value",
+        b"oss goes",
+        b"oss gone",
+        b"oss turn",
+        b"OSS HAS",
+        b"NaN loss",
+        b"nan loss",
+        b"NAN loss",
+        b"inf loss",
+        b"Inf loss",
+        b"finite loss",
         b"oss became",
         b"oss was",
         b"oss went",

@@ -423,3 +423,34 @@ def grad_tensor_loss(text: bytes) -> bytes:
         at = m.end()
     out.append(text[at:])
     return b"".join(out)
+
+
+# A scalar printed in its array type's repr: JAX's `Array(2.30, dtype=float32)` (older
+# `DeviceArray(...)`), TensorFlow's eager `tf.Tensor(2.30, shape=(), dtype=float32)`,
+# NumPy 2's `np.float32(2.30)`, PyTorch's `tensor(2.30, device='cuda:0')` (no grad_fn: a
+# `.detach()`ed loss). After a name ("loss: Array(nan, dtype=float32)") it is that name's
+# value, the wrapper dropped. Unnamed it is left alone (nothing says what it is), and so is
+# an array of several values (`Array([0.1, 0.2], ...)`): only a scalar is a logged value.
+_SCALAR_WRAPPER = re.compile(
+    rb"(?<![\w.])(?:tf\.Tensor|Tensor|DeviceArray|Array|np\.float(?:16|32|64)"
+    rb"|numpy\.float(?:16|32|64)|tensor)\(\s*(" + NUM_SRC + rb")\s*(?:,(?:[^()\n]|\(\))*)?\)"
+)
+_WRAPPER_WORDS = (b"Array(", b"Tensor(", b"np.float", b"numpy.float", b"tensor(")
+
+
+def scalar_wrapper_value(text: bytes) -> bytes:
+    """`loss: Array(nan, dtype=float32)` -> `loss: nan`; `'loss': tf.Tensor(2.3, shape=(),
+    dtype=float32)` -> `'loss': 2.3` (a named scalar only; see _SCALAR_WRAPPER)."""
+    if not any(w in text for w in _WRAPPER_WORDS):
+        return text
+    out, at = [], 0
+    for m in _SCALAR_WRAPPER.finditer(text):
+        if not _NAMED_BEFORE.search(text[: m.start()]):
+            continue
+        out.append(text[at : m.start()])
+        out.append(m.group(1))
+        at = m.end()
+    if not out:
+        return text
+    out.append(text[at:])
+    return b"".join(out)

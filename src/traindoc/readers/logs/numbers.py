@@ -1,7 +1,7 @@
 """Numbers as users print them, and the one place input numbers become steps.
 
 Logs spell numbers every way: `2.275809E+00`, `1,234`, `nan`, `-inf`,
-`Infinity`, `7.000e-05`, `45%`, PaddleOCR's `nanxxx` / `infxxx` / `-infxx`
+`Infinity`, YAML's `.nan` / `-.inf`, `7.000e-05`, `45%`, PaddleOCR's `nanxxx` / `infxxx` / `-infxx`
 (its SmoothedValue logs every stat as `'{}: {:x<6f}'`: fill `x`, width 6, so a
 finite value never shows the fill, but `nan` and `inf` are padded with `x`), and
 the old Microsoft C runtime's `1.#QNAN0`, `-1.#IND00`, `1.#INF00` (printf of a NaN or
@@ -50,7 +50,7 @@ NUM_SRC = (
     + rb"|"
     + _CNAN
     + rb"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
-    + rb"|[-+]?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
+    + rb"|[-+]?\.?(?:nan|NaN|NAN|inf|Inf|INF|infinity|Infinity)(?![A-Za-z_])"
     + _COUNTED
     + rb"|(?:nanxxx|infxxx|-infxx)(?![A-Za-z_]))"
 )
@@ -78,6 +78,11 @@ NUM = re.compile(NUM_SRC)
 SPLIT = re.compile(b"(" + NUM_SRC + b")")
 
 
+# YAML's spellings of the non-finite floats, `.nan`, `.inf`, `-.inf` (YAML 1.1 / 1.2 core
+# schema: how PyYAML dumps a NaN, so RLlib's pretty_print results and OmegaConf dumps show them).
+_YAML = re.compile(r"[-+]?\.(?:nan|NaN|NAN|inf|Inf|INF)")
+
+
 def _msvc(text: str) -> float | None:
     """The value of an MSVC NaN / infinity spelling, None for anything else."""
     if MSVC.fullmatch(text.encode("ascii", "replace")) is None:
@@ -90,7 +95,7 @@ def _msvc(text: str) -> float | None:
 def nonfinite_text(raw: bytes | str) -> bool:
     """The printed value is a NaN or an infinity spelling (not a finite number)."""
     text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
-    text = text.strip().lower().lstrip("+-").rstrip("x")
+    text = text.strip().lower().lstrip("+-").lstrip(".").rstrip("x")
     if CNAN.fullmatch(text.encode("ascii", "replace")):
         return True
     return text in ("nan", "inf", "infinity") or "1.#" in text
@@ -105,6 +110,8 @@ def to_num(raw: bytes | str) -> float:
         return math.nan
     if raw[-2:] in (b"xx", "xx"):  # PaddleOCR's x-filled nan/inf (`{:x<6f}`)
         raw = raw.rstrip(b"x" if isinstance(raw, bytes) else "x")
+    if "." in text[:2] and _YAML.fullmatch(text):  # YAML's `.nan`, `-.inf`
+        return math.nan if text.lower().endswith("nan") else float(text.replace(".", ""))
     try:
         return float(raw)
     except ValueError:
@@ -129,6 +136,8 @@ def parse(raw: object) -> float | None:
             return v
         if ")" in text and CNAN.fullmatch(text.encode("ascii", "replace")):
             return math.nan
+        if "." in text[:2] and _YAML.fullmatch(text):  # YAML's `.nan`, `-.inf`
+            return math.nan if text.lower().endswith("nan") else float(text.replace(".", ""))
         return number(text)
     return number(raw)
 

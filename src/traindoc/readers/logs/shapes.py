@@ -659,7 +659,10 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         # after each epoch's Keras bar, "Validation Accuracy: 0.91"): an eval value is
         # never a setting
         lone_eval = what == "task" and is_eval(current(_base_key(keyed[0].key)))
-        loose = (what in ("loss", "eval_loss", "reward") or lone_eval) and not free and not dicts
+        # the free words may only say which statistic the loop prints ("Average loss:
+        # 2.31", "Mean Training loss : nan", "Running loss: 0.4"): still the loop's loss
+        stat = all(w.lower() in _MEAN_WORDS for w in free)
+        loose = (what in ("loss", "eval_loss", "reward") or lone_eval) and stat and not dicts
         return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)

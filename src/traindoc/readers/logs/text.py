@@ -465,6 +465,8 @@ class TextLog:
             text = lines.tf_print_value(text)
         if b"grad_fn=<" in text:  # PyTorch's `print(loss)`: "tensor(2.30, grad_fn=<...>)"
             text = lines.grad_tensor_loss(text)
+        if b"(" in text:  # a named scalar in its array's repr: "loss: Array(nan, ...)"
+            text = lines.scalar_wrapper_value(text)
         if b"Batch [" in text:  # MXNet's Speedometer range "Batch [60-80]"
             text = lines.batch_range_end(text)
         if b"epoch:" in text and b"batch:" in text:  # ESPnet2's "1epoch:train:1-100batch:"
