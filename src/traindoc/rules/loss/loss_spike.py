@@ -179,6 +179,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     it against, and on the real runs a lone unconfirmed row added a finding on a
     faulty run whose cause was another.
 
+    A paste of 5-19 points of a loss that goes negative (a flow's or density model's
+    NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
+    whose rise over the median of the others is 10x the range they span, with the next
+    point back inside that range, is a spike (warning; WaveGlow -4.3 -> 4191.7 -> -2.4).
+
     A paste of 3-4 points is judged only on a jump no batch noise explains: an
     interior point 10x both its neighbours, which agree with each other within 1.5x
     (warning). Three mmdetection lines 0.2586, 3.2e14, 0.2525 (a few corrupt samples
@@ -493,6 +498,8 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     y, steps = f.values, f.steps
     level = float(np.median(y))
     if not level > 0:
+        if float(y.min()) <= 0:
+            yield from _signed(run, f, p)
         return
     back = [
         i
@@ -568,6 +575,59 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             + "."
         ),
         severity=severity,
+    )
+
+
+def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
+    """A paste of 5-19 points of a loss that goes negative (a normalising flow's or a
+    density model's negative log-likelihood): ratios to its level mean nothing there, so
+    a spike is measured against the spread of the other points. One point whose rise
+    over their median is `tiny_factor` (10x) the range they span, with the next point
+    back inside that range, is a jump no batch noise makes (warning)."""
+    y, steps = f.values, f.steps
+    i = int(np.argmax(y))
+    if not 0 < i < y.size - 1:
+        return
+    rest = np.delete(y, i)
+    lo, hi, mid = float(rest.min()), float(rest.max()), float(np.median(rest))
+    spread = hi - lo
+    peak = float(y[i])
+    if not (spread > 0 and peak - mid >= p.tiny_factor * spread and lo <= y[i + 1] <= hi):
+        return
+    step = int(steps[i])
+    yield Hit(
+        title=(
+            f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
+            f"{fmt(float(y[i + 1]))}, {fmt((peak - mid) / spread)}x the range of the other "
+            f"{rest.size} points"
+        ),
+        step=step,
+        end_step=int(steps[i + 1]),
+        evidence={
+            "count": 1,
+            "largest_step": step,
+            "largest_value": peak,
+            "largest_baseline": mid,
+            "spread": spread,
+            "spike_steps": [step],
+            "points": int(y.size),
+        },
+        explanation=(
+            "This loss goes negative (a likelihood), so its spikes cannot be read as a "
+            f"multiple of its level; this one rose {fmt((peak - mid) / spread)}x the whole "
+            "range the other points span and was back inside it at the next log: the "
+            "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
+            "fp16 overflow)."
+        ),
+        prescription=(
+            "Log more points around the spike to see how often it happens; if it repeats: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches at step {step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
     )
 
 
