@@ -352,6 +352,26 @@ def julia_show_tuple(text: bytes) -> bytes:
     return b", ".join(pairs)
 
 
+# WaveGlow's (and tacotron2's warm-start scripts') train.py prints each iteration as
+# `print("{}:\t{:.9f}".format(iteration, reduced_loss))`: "123873:\t-5.480178833", an
+# iteration counter and the loss, nothing else on the line (negative: a flow's NLL). A
+# line of exactly a whole number, a colon and one number is that print. Forks that glue
+# each name to its value ("step_78540:\tloss_-4.065555573") print the same pair.
+_ITER_LOSS = re.compile(rb"^\s*(\d+):\s+(" + NUM_SRC + rb")\s*$")
+_GLUED_ITER_LOSS = re.compile(
+    rb"^\s*(?:step|iter|iteration)_(\d+):\s*loss_([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    rb"|[-+]?(?:nan|inf))\s*$",
+    re.I,
+)
+
+
+def iter_loss(text: bytes) -> bytes:
+    """`123873:\t-5.48` (WaveGlow's print) or `step_78540:\tloss_-4.06` -> `iter 123873
+    loss: -5.48`; any other line unchanged."""
+    m = _ITER_LOSS.match(text) or _GLUED_ITER_LOSS.match(text)
+    return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
+
+
 # A Keras line cut mid-name (" - loss: 0.7657 - acc: 0.7393 - val" where a paste ends):
 # the dangling name would mark the whole line an eval (its "val" is a word of the line).
 _CUT_NAME = re.compile(rb"(:\s*" + NUM_SRC + rb")\s+-\s+[A-Za-z_]\w*\s*\Z")

@@ -477,6 +477,8 @@ class TextLog:
             text = lines.yolact_losses(text)
         if text.lstrip()[:1] == b"(" and b") = (" in text:  # Julia's `@show i, loss(x)`
             text = lines.julia_show_tuple(text)
+        if b":" in text[:24] and text.lstrip()[:1].isalnum():  # WaveGlow's "123873:\t-5.48"
+            text = lines.iter_loss(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():

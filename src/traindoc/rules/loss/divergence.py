@@ -79,8 +79,10 @@ class Params:
     # at least 0.5% of their level) above the level it rose from (warning).
     step_sigmas: float = 6.0
     step_noise_floor: float = 0.005
-    # A short log whose best is 100x under its earlier level has solved its loss to ~0:
-    # there a rise must be 5% of what it learned (head - best), not of the best.
+    # A log whose best is 100x under its earlier level has solved its loss to ~0: there
+    # a rise must be 5% of what it learned (head - best), not of the best (short logs,
+    # and the late-rise test of long ones: 0.0004 -> 0.0012 on a loss that fell from 2.3
+    # is a memorised fit wobbling).
     solved_ratio: float = 100.0
     solved_rise: float = 0.05
     # A loss this large is beyond any cross-entropy (-log of the smallest float32 is
@@ -178,7 +180,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
     climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
-    earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up); or, from its minimum on, it rose at
+    earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
+    and the late-rise test of a long log asks the same of a loss solved to ~0: a
+    fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
+    best by 0.04% of what it learned); or, from its minimum on, it rose at
     each of 4+ points by 10%+ in all (warning); or its last third all sits 10%+ and 6
     noise sigmas of the points before it above the level it rose from (warning: a quiet
     log of epoch means or interval averages that steps up and stays); or it rose at each
@@ -487,6 +492,11 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     scale = max(abs(best), 1e-12)
     rise = (late - best) / scale
     if rise < p.min_rise or late - best < p.noise_z * se:
+        return None
+    # a loss solved to ~0 (100x under where it started) wobbles by multiples of its
+    # best: there the rise must be `solved_rise` of what the run learned (start - best)
+    head = float(np.median(f.values[: p.head_points]))
+    if best > 0 and head >= p.solved_ratio * best and late - best < p.solved_rise * (head - best):
         return None
     after = slice(i_best, nb)
     tr = trend(st[after], vals[after])

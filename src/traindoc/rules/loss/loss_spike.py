@@ -75,6 +75,13 @@ class Params:
     # Short logs (a paste of 5-19 points) have no rolling level: a point 3x the
     # median of the log, with the points on both sides of it within 1.5x, is a spike.
     short_min_points: int = 5
+    # ... or, on a paste still coming down (no one level), a point 10x both its
+    # neighbours, which agree within 1.5x (the 3-4 line test at every point), rising 5%+
+    # of what the run learned from its first 3 points (`head_points`); a warning when
+    # two rows do it, or the eval loss at that step is 10%+ above the evals on both
+    # sides of it (the held-out loss jumped and came back with it); else info.
+    head_points: int = 3
+    lone_eval_rise: float = 0.10
     short_factor: float = 3.0
     short_back: float = 1.5
     # ... or a jump of 2x over the points before it that has fallen at each of the
@@ -158,6 +165,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     back; it is judged by the long path's size test: a warning when it held for 2+
     logged points (the point after the peak still 25%+ above the level: the optimizer
     was thrown off, not one batch), info when the doubled point was alone.
+
+    A paste of 5-19 points still coming down has no one level (its early points are
+    far above its median, its late ones far below): there a point 10x both its
+    neighbours, which agree with each other within 1.5x, is a spike wherever it sits
+    (the 3-4 line test below, at every point), if it rises 5% of what the run learned
+    (its first level minus its lowest). It warns when two rows do it, or when the eval
+    loss logged at that row is 10%+ above the evals on both sides of it: a model card's
+    train loss is a window's mean, and the held-out loss jumping and coming back with
+    it is the model thrown off, not one batch (an XLS-R MInDS-14 card: train 0.027 ->
+    0.466 -> 0.019 at steps 200-240 while eval 0.60 -> 0.78 -> 0.57). A lone row
+    without that is info (a bad window): a paste this short has no noise tail to set
+    it against, and on the real runs a lone unconfirmed row added a finding on a
+    faulty run whose cause was another.
+
+    A paste of 5-19 points of a loss that goes negative (a flow's or density model's
+    NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
+    whose rise over the median of the others is 10x the range they span, with the next
+    point back inside that range, is a spike (warning; WaveGlow -4.3 -> 4191.7 -> -2.4).
 
     A paste of 3-4 points is judged only on a jump no batch noise explains: an
     interior point 10x both its neighbours, which agree with each other within 1.5x
@@ -473,6 +498,8 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     y, steps = f.values, f.steps
     level = float(np.median(y))
     if not level > 0:
+        if float(y.min()) <= 0:
+            yield from _signed(run, f, p)
         return
     back = [
         i
@@ -493,6 +520,7 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         and (after[0] - after[-1]) >= p.recovering_share * (after[0] - pre)
     )
     if not (back or recovering):
+        yield from _local(run, f, p)
         return
     ref = level if back else pre
     largest = max(back, key=lambda i: y[i]) if back else peak_i
@@ -548,6 +576,165 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
+    """A paste of 5-19 points of a loss that goes negative (a normalising flow's or a
+    density model's negative log-likelihood): ratios to its level mean nothing there, so
+    a spike is measured against the spread of the other points. One point whose rise
+    over their median is `tiny_factor` (10x) the range they span, with the next point
+    back inside that range, is a jump no batch noise makes (warning)."""
+    y, steps = f.values, f.steps
+    i = int(np.argmax(y))
+    if not 0 < i < y.size - 1:
+        return
+    rest = np.delete(y, i)
+    lo, hi, mid = float(rest.min()), float(rest.max()), float(np.median(rest))
+    spread = hi - lo
+    peak = float(y[i])
+    if not (spread > 0 and peak - mid >= p.tiny_factor * spread and lo <= y[i + 1] <= hi):
+        return
+    step = int(steps[i])
+    yield Hit(
+        title=(
+            f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
+            f"{fmt(float(y[i + 1]))}, {fmt((peak - mid) / spread)}x the range of the other "
+            f"{rest.size} points"
+        ),
+        step=step,
+        end_step=int(steps[i + 1]),
+        evidence={
+            "count": 1,
+            "largest_step": step,
+            "largest_value": peak,
+            "largest_baseline": mid,
+            "spread": spread,
+            "spike_steps": [step],
+            "points": int(y.size),
+        },
+        explanation=(
+            "This loss goes negative (a likelihood), so its spikes cannot be read as a "
+            f"multiple of its level; this one rose {fmt((peak - mid) / spread)}x the whole "
+            "range the other points span and was back inside it at the next log: the "
+            "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
+            "fp16 overflow)."
+        ),
+        prescription=(
+            "Log more points around the spike to see how often it happens; if it repeats: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches at step {step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _local(run: Run, f: Series, p: Params) -> Iterator[Hit]:
+    """A paste of 5-19 points whose loss is still falling has no one level: a point
+    `tiny_factor` (10x) over both its neighbours, which agree with each other within
+    `short_back`, rises past any batch noise whatever the rest of the curve does (the
+    3-4 line test, applied at every point). Its rise must be `min_learned` of what the
+    run learned (its first level minus its lowest): on a loss solved to ~0 a 10x blip
+    is one misclassified sample. It is a warning when two rows do it, or when the eval
+    loss logged at that step is `lone_eval_rise` above the evals on both sides of it
+    (the held-out loss jumped and came back with it: the model was thrown off, not one
+    batch); else info: a paste this short has no noise tail to set one row against."""
+    y, steps = f.values, f.steps
+    head = float(np.median(y[: p.head_points]))
+    learned = head - float(y.min())
+    if not learned > 0:
+        return
+    found = []
+    for i in range(1, y.size - 1):
+        lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
+        rise = float(y[i]) - hi
+        if (
+            lo > 0
+            and hi <= p.short_back * lo
+            and y[i] >= p.tiny_factor * hi
+            and rise >= p.min_learned * learned
+        ):
+            found.append(i)
+    if not found:
+        return
+    i = max(found, key=lambda k: y[k])
+    lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
+    ref, peak, step = float(np.sqrt(lo * hi)), float(y[i]), int(steps[i])
+    share = (peak - ref) / learned
+    ev = _eval_jump(run, step, int(steps[i - 1]), int(steps[i + 1]), p)
+    severity = Severity.WARNING if ev is not None or len(found) >= 2 else Severity.INFO
+    evidence: dict[str, object] = {
+        "count": len(found),
+        "largest_step": step,
+        "largest_value": peak,
+        "largest_baseline": ref,
+        "largest_rel": peak / ref - 1,
+        "spike_steps": [int(steps[k]) for k in found],
+        "learned_share": share,
+        "points": int(y.size),
+    }
+    if ev is not None:
+        evidence["eval_before"], evidence["eval_at"], evidence["eval_after"] = ev
+    with_eval = (
+        f"; the eval loss jumped with it ({fmt(ev[0])} -> {fmt(ev[1])} -> {fmt(ev[2])})"
+        if ev is not None
+        else ""
+    )
+    yield Hit(
+        title=(
+            f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
+            f"{fmt(float(y[i + 1]))} ({fmt(peak / ref)}x its neighbours) in {y.size} logged "
+            f"points{with_eval}"
+        ),
+        step=step,
+        end_step=int(steps[i + 1]),
+        evidence=evidence,
+        explanation=(
+            f"One logged loss is {fmt(peak / ref)}x the points on both sides of it, which "
+            "agree with each other: beyond any batch noise, on a curve still coming down. "
+            "The optimizer overshot at that step (a bad batch, an LR at the edge of "
+            "stability, fp16 overflow) and the loss came back"
+            + (
+                ", and the held-out loss rose and fell with it: the model itself was "
+                "thrown off for that interval."
+                if ev is not None
+                else "."
+            )
+        ),
+        prescription=(
+            "Log more points around the spike to see how often it happens; if it repeats: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches at step {step}",
+            )
+            + "."
+        ),
+        severity=severity,
+    )
+
+
+def _eval_jump(
+    run: Run, step: int, prev: int, nxt: int, p: Params
+) -> tuple[float, float, float] | None:
+    """(eval before, at, after) when the eval loss logged in (prev, step] is
+    `lone_eval_rise` above the last eval at or before `prev` and the first eval in
+    (step, nxt], else None."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return None
+    e = ev.finite()
+    es, ey = e.steps, e.values
+    at = np.flatnonzero((es > prev) & (es <= step))
+    before = np.flatnonzero(es <= prev)
+    after = np.flatnonzero((es > step) & (es <= nxt))
+    if not (at.size and before.size and after.size):
+        return None
+    b, a, c = float(ey[before[-1]]), float(ey[at[-1]]), float(ey[after[0]])
+    if b > 0 and c > 0 and a >= (1 + p.lone_eval_rise) * max(b, c):
+        return b, a, c
+    return None
 
 
 def _sparse_hit(run: Run, e: Excursion) -> Hit:
