@@ -301,7 +301,7 @@ def _drift(band: np.ndarray, p: Params, period: int | None = None) -> tuple[floa
     x = np.arange(band.size, dtype=np.float64)
     if band.size >= 3:
         resid = band - np.polyval(np.polyfit(x, band, 1), x)
-        sigma = max(sigma, 1.4826 * mad(resid))
+        sigma = max(sigma, mad(resid))
     return drop, 1.2533 * sigma * math.sqrt(2 / max(1.0, third / lag)) / level
 
 
