@@ -98,8 +98,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     drop from the trend test, so the start moves on to the first one whose band drops
     no more than the flat bound. A band that repeats one swing (a per-epoch saw-tooth
     from unshuffled or ordered data, a regular bounce at too high an LR: an
-    autocorrelation peak >= 0.5 with 4+ whole swings) has its drop read from a line
-    through the means of its whole swings, since a third's median moves with where
+    autocorrelation peak >= 0.5 with 4+ whole swings) has its drop read from the
+    means of its whole swings (first vs last third), since a third's median moves with where
     the cut falls in a swing; otherwise the thirds' medians are compared, with an
     error from the larger of the point-to-point noise and the spread of the values
     about the band's line (a saw-tooth's ramps move little from point to point).
@@ -275,8 +275,8 @@ def _drift(band: np.ndarray, p: Params, period: int | None = None) -> tuple[floa
     from measure.level_noise. A band that repeats one swing (a per-epoch saw-tooth, a
     regular bounce) would fool both: a third's median moves with where the cut falls
     in a swing, and a saw-tooth's ramps change little from point to point. Its level
-    is read over whole swings instead: a line through the means of its whole swings,
-    its drop over the band and its standard error from the means' scatter about it
+    is read over whole swings instead: the means of its whole swings, their first and
+    last thirds compared, with an error from the means' scatter about their line
     (`period`: the swing found on a longer stretch of the same band; with fewer than
     `min_swings` of them here, flatness cannot be shown: an infinite drop)."""
     level = float(np.median(band))
@@ -286,11 +286,12 @@ def _drift(band: np.ndarray, p: Params, period: int | None = None) -> tuple[floa
         if m < p.min_swings:
             return math.inf, math.inf
         cyc = band[band.size - m * period :].reshape(m, period).mean(axis=1)
-        x = np.arange(m, dtype=np.float64) - (m - 1) / 2
-        slope = float(np.sum(x * (cyc - cyc.mean())) / np.sum(x**2))
-        resid = cyc - cyc.mean() - slope * x
-        se_slope = math.sqrt(float(np.sum(resid**2)) / (m - 2) / float(np.sum(x**2)))
-        return -slope * m / level, se_slope * m / level
+        t = max(1, m // 3)
+        drop = (float(np.median(cyc[:t])) - float(np.median(cyc[-t:]))) / level
+        x = np.arange(m, dtype=np.float64)
+        resid = cyc - np.polyval(np.polyfit(x, cyc, 1), x)
+        sd = math.sqrt(float(np.sum(resid**2)) / (m - 2))
+        return drop, 1.2533 * sd * math.sqrt(2 / t) / level
     third = max(1, band.size // 3)
     drop = (float(np.median(band[:third])) - float(np.median(band[-third:]))) / level
     sigma, lag = level_noise(band)
@@ -337,9 +338,15 @@ def _settled_start(
 ) -> int:
     """The first start from `k` on (by `stride`, the band kept >= `min_band` points)
     whose band has no downward trend and drops by no more than `max_band_drop` of its
-    level (_drift): where the descent has ended. `k` when none does."""
+    level (_drift): where the descent has ended; no later than the first point at or
+    under the median from `k` on (the loss has reached its level there). `k` when
+    none does."""
     nb = vals.size
-    for c in range(k, nb - min_band + 1, stride):
+    # The descent has ended, at the latest, where the loss first reaches the level it
+    # then holds (the median from `k` on): the start moves no further than that.
+    reached = np.flatnonzero(vals[k:] <= float(np.median(vals[k:])))
+    last = min(nb - min_band, k + int(reached[0]) if reached.size else k)
+    for c in range(k, last + 1, stride):
         band = f.values[f.steps >= st[c]]  # every logged point, as the band is judged
         if float(np.median(band)) <= 0:
             return k
