@@ -12,6 +12,7 @@ runs cannot do precisely. A series is a list of segments:
         - {n: 40, from: 96, to: 10.82, shape: exp}   # exp | linear (default)
         - {n: 260, const: 10.8125}
         - {n: 100, const: 1.1, wave: {amp: 0.03, period: 17}}
+        - {n: 100, const: 1.1, wave: {amp: 0.1, period: 25, shape: saw}}  # ramps up, drops
         - {values: [1.0, 2.0, .nan]}
       noise: 0.01       # absolute Gaussian sigma over the whole series
       noise_rel: 0.0    # relative sigma
@@ -58,7 +59,11 @@ def segment(seg: dict[str, Any]) -> np.ndarray:
     wave = seg.get("wave")
     if wave:
         idx = np.arange(n)
-        y = y + float(wave["amp"]) * np.sin(2 * np.pi * idx / float(wave["period"]))
+        period = float(wave["period"])
+        if wave.get("shape") == "saw":  # -amp -> +amp over each period, then back at once
+            y = y + float(wave["amp"]) * (2 * (idx % period) / max(period - 1, 1) - 1)
+        else:
+            y = y + float(wave["amp"]) * np.sin(2 * np.pi * idx / period)
     return y
 
 

@@ -56,6 +56,12 @@ class Params:
     flat_z: float = 2.0
     # Raw points the trend tests see, whatever the log's length.
     sample_points: int = 200
+    # A band that repeats one swing (a per-epoch saw-tooth, a regular bounce) has its
+    # level read over whole swings: the swing's period is the first autocorrelation
+    # peak above this (of the band less its line), at a lag of 3+ points, and the band
+    # must hold this many whole swings.
+    swing_acf: float = 0.5
+    min_swings: int = 4
 
 
 @rule(
@@ -91,6 +97,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     at every one of 5+ evals there, however small), nor is a task metric (accuracy,
     PSNR, WER, ...; 5+ points over the band, even sparse ones without an eval loss:
     a significant trend in its better direction, last third better than the first).
+    The band starts where the descent has ended: a wide swing hides the tail of the
+    drop from the trend test, so the start moves on to the first one whose band drops
+    no more than the flat bound. A band that repeats one swing (a per-epoch saw-tooth
+    from unshuffled or ordered data, a regular bounce at too high an LR: an
+    autocorrelation peak >= 0.5 with 4+ whole swings) has its drop read from the
+    means of its whole swings (first vs last third), since a third's median moves with where
+    the cut falls in a swing; otherwise the thirds' medians are compared, with an
+    error from the larger of the point-to-point noise and the spread of the values
+    about the band's line (a saw-tooth's ramps move little from point to point).
 
     **Why it matters.** The LoRA-plateau run (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
     oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
@@ -144,6 +159,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if trend(st[j:], vals[j:]).z > p.falling_z:
             k = j
             break
+    # The plateau starts where the loss stops falling. In a band that swings widely the
+    # trend test loses the tail of the descent long before the descent ends (its
+    # variance hides the slope), so the earliest "no trend" start still holds part of
+    # the drop and its first third sits above its last. Move the start on to the first
+    # one whose drop is within the flat bound (the band still >= 30% of the run); where
+    # none does, the band is a slow descent and is judged as it stands. A swing the band
+    # repeats is found on its later half (clear of the descent's tail), and read on
+    # every start.
+    period = _swing_period(f.values[f.steps >= st[k + (nb - k) // 2]], p)
+    k = _settled_start(f, st, vals, k, stride, min_band, period, p)
     onset = int(st[k])
     # Against the planned run when it is known: 20 flat steps of a 200-step plan that
     # crashed (or is still running) at step 60 are not yet a plateau.
@@ -162,8 +187,6 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if level <= 0 or start <= 0:
         return
     early_drop = (start - level) / start
-    third = max(1, band.size // 3)
-    band_drop = (float(np.median(band[:third])) - float(np.median(band[-third:]))) / level
     q05, q95 = (float(x) for x in np.quantile(band, [0.05, 0.95]))
     width = (q95 - q05) / level
     eval_stats = _eval_over(run, onset, p)
@@ -174,16 +197,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         and abs(eval_stats[1]) < -p.falling_z
     )
     max_drop = p.max_band_drop_eval_flat if eval_flat else p.max_band_drop
-    if early_drop < p.min_early_drop or band_drop > max_drop or width < p.min_rel_width:
+    if early_drop < p.min_early_drop or width < p.min_rel_width:
         return
     # "Flat" must be shown, not merely not refuted: a trend test on few points misses a
     # slow descent inside a wide band, so the drop's upper bound (2 standard errors of
-    # the thirds' medians, from the band's own noise) must stay under twice the bound.
+    # the thirds' medians, from the band's own noise; of its swings' means when it
+    # repeats one swing: _drift) must stay under twice the bound.
     # (the noise and the count of independent points of a running average are not its
     # step-to-step differences' and its length: measure.level_noise)
-    sigma, lag = level_noise(band)
-    se = 1.2533 * sigma * math.sqrt(2 / max(1.0, third / lag)) / level
-    if band_drop + p.flat_z * se > 2 * max_drop:
+    band_drop, se = _drift(band, p, period)
+    if band_drop > max_drop or band_drop + p.flat_z * se > 2 * max_drop:
         return
     if band_drop < -p.max_band_rise:
         return  # the band climbs: divergence's, not a plateau
@@ -252,6 +275,94 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _drift(band: np.ndarray, p: Params, period: int | None = None) -> tuple[float, float]:
+    """(relative drop over the band, its standard error).
+
+    Read from the medians of its first and last thirds, with the noise of one point
+    from measure.level_noise. A band that repeats one swing (a per-epoch saw-tooth, a
+    regular bounce) would fool both: a third's median moves with where the cut falls
+    in a swing, and a saw-tooth's ramps change little from point to point. Its level
+    is read over whole swings instead: the means of its whole swings, their first and
+    last thirds compared, with an error from the means' scatter about their line
+    (`period`: the swing found on a longer stretch of the same band; with fewer than
+    `min_swings` of them here, flatness cannot be shown: an infinite drop)."""
+    level = float(np.median(band))
+    period = period or _swing_period(band, p)
+    if period:
+        m = band.size // period
+        if m < p.min_swings:
+            return math.inf, math.inf
+        cyc = band[band.size - m * period :].reshape(m, period).mean(axis=1)
+        t = max(1, m // 3)
+        drop = (float(np.median(cyc[:t])) - float(np.median(cyc[-t:]))) / level
+        x = np.arange(m, dtype=np.float64)
+        resid = cyc - np.polyval(np.polyfit(x, cyc, 1), x)
+        sd = math.sqrt(float(np.sum(resid**2)) / (m - 2))
+        return drop, 1.2533 * sd * math.sqrt(2 / t) / level
+    third = max(1, band.size // 3)
+    drop = (float(np.median(band[:third])) - float(np.median(band[-third:]))) / level
+    sigma, lag = level_noise(band)
+    # A third's median scatters with the spread of its values about the band's line, not
+    # only with the point-to-point noise: the two agree for independent points, but a
+    # saw-tooth's ramps (or any swing too short to be found as a period) move little
+    # from point to point while its values spread over the whole swing.
+    x = np.arange(band.size, dtype=np.float64)
+    if band.size >= 3:
+        resid = band - np.polyval(np.polyfit(x, band, 1), x)
+        sigma = max(sigma, mad(resid))
+    return drop, 1.2533 * sigma * math.sqrt(2 / max(1.0, third / lag)) / level
+
+
+def _swing_period(band: np.ndarray, p: Params) -> int | None:
+    """The period, in logged points, of a swing the band repeats: the first peak of the
+    autocorrelation of the band less its line at a lag of 3+ points, above
+    `swing_acf`, with `min_swings` whole swings in the band. None when it has none."""
+    n = band.size
+    if n < 3 * p.min_swings:
+        return None
+    x = np.arange(n, dtype=np.float64)
+    r = band - np.polyval(np.polyfit(x, band, 1), x)
+    var = float(np.dot(r, r))
+    if var <= 0:
+        return None
+    top = n // p.min_swings
+    ac = np.array([float(np.dot(r[:-k], r[k:])) / var for k in range(1, top + 2)])
+    for k in range(3, top + 1):  # ac[k - 1] is the lag-k autocorrelation
+        if ac[k - 1] >= p.swing_acf and ac[k - 1] >= ac[k - 2] and ac[k - 1] >= ac[k]:
+            return k
+    return None
+
+
+def _settled_start(
+    f: Series,
+    st: np.ndarray,
+    vals: np.ndarray,
+    k: int,
+    stride: int,
+    min_band: int,
+    period: int | None,
+    p: Params,
+) -> int:
+    """The first start from `k` on (by `stride`, the band kept >= `min_band` points)
+    whose band has no downward trend and drops by no more than `max_band_drop` of its
+    level (_drift): where the descent has ended; no later than the first point at or
+    under the median from `k` on (the loss has reached its level there). `k` when
+    none does."""
+    nb = vals.size
+    # The descent has ended, at the latest, where the loss first reaches the level it
+    # then holds (the median from `k` on): the start moves no further than that.
+    reached = np.flatnonzero(vals[k:] <= float(np.median(vals[k:])))
+    last = min(nb - min_band, k + int(reached[0]) if reached.size else k)
+    for c in range(k, last + 1, stride):
+        band = f.values[f.steps >= st[c]]  # every logged point, as the band is judged
+        if float(np.median(band)) <= 0:
+            return k
+        drop = _drift(band, p, period)[0]
+        if drop <= p.max_band_drop and trend(st[c:], vals[c:]).z > p.falling_z:
+            return c
+    return k
 
 
 def _lr_high_until(run: Run, onset: int, end: int, fraction: float) -> int:
