@@ -321,6 +321,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is a late window of the run (it starts far from step 0) pinned at a positive value
     from its first log: the climb can lie before the window (TF-Agents' DQN at CartPole's
     200 at every eval from step 73000); pinned at 0 or below, it is dead however late.
+    Pinned from its first log at a positive whole multiple of 100 is not dead either:
+    Gym's time limits are round, and a +1-per-step return at one is every episode run to
+    the limit (a trained CartPole policy tested at "reward: 500.00" each episode).
     A constant reward it fell to is dead at any length from 3 logs: a log that ends
     in 3+ logs (half of it or more) at one exact value below every log before them
     (FinRL's agent that stops trading, total_reward 0.00 at each episode after one of
@@ -352,7 +355,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     times wider - noise around one level, not a learning curve (a straight rise of D
     through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma),
     unless the rise is a quarter of the reward's level or more (per-episode returns
-    whose median doubles learn, however wide single episodes scatter);
+    whose median doubles learn, however wide single episodes scatter). A reward of a
+    few levels (per-episode 0/1 outcomes, or means of 2-4 of them: at most 8 values,
+    each at 5%+ of the logs) is compared by its window means, not medians: the median
+    snaps to one level (a MiniGrid success share 0.30 -> 0.64 kept both at 0.5);
     not when the reward is a success rate
     in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
     clears the run's first 3 logs by both gates: a reward that rose inside the first
@@ -392,7 +398,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
     GRPO's clip_ratio, on-policy and 0 by construction with one update per rollout),
     never changed its policy: an error when the entropy is the same number at every
-    log too, else a warning (one minibatch of one epoch also logs 0). It is reported
+    log too, else a warning (one minibatch of one epoch also logs 0). From 1 log when
+    the entropy is ~0 there as well: the policy collapsed onto one action (FinRL's SB3
+    PPO at lr 0.125, entropy_loss -2e-18), its saturated softmax leaving PPO no
+    gradient, so that KL of 0 is no single-minibatch artefact (a warning). It is reported
     instead of a flat reward, which it explains. A GRPO reward function named for
     the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
     each of 10+ logs never scored a completion right, so the policy learns only what
