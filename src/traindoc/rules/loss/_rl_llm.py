@@ -160,6 +160,12 @@ def _all_clipped(run: Run, p: Params) -> Series | None:
     return None
 
 
+def _collapsed(ent: Series | None) -> bool:
+    """The policy's entropy is ~0 (|H| <= 1e-6) at every log: the action distribution
+    has collapsed onto one action (a saturated softmax)."""
+    return ent is not None and len(ent) > 0 and bool(np.all(np.abs(ent.values) <= 1e-6))
+
+
 def _policy_frozen(run: Run, p: Params) -> Hit | None:
     """PPO whose policy never changes: the approx KL of every update ~0 (<= 1e-10) at
     3+ logs, the clip fraction exactly 0 at each where it is logged, and the entropy
@@ -167,9 +173,13 @@ def _policy_frozen(run: Run, p: Params) -> Hit | None:
     updated policy with the one that collected the rollout; an update that moved it
     makes both non-zero, and a policy that moves between rollouts changes its entropy.
     An error when the entropy confirms it, else a warning (a single-minibatch,
-    single-epoch update also logs 0: its KL is taken before the step)."""
+    single-epoch update also logs 0: its KL is taken before the step). From 1 log
+    when the entropy is ~0 there too (|H| <= 1e-6, SB3's entropy_loss -2e-18): the
+    policy collapsed onto one action, its softmax saturated, so the log-probability
+    gradients PPO follows vanish and no update can move it again (a too-high learning
+    rate does this) - that is why its KL is 0, not a single-minibatch update."""
     kl = _first(run, APPROX_KL)
-    if kl is None or len(kl) < p.min_all_dead:
+    if kl is None or not len(kl):
         return None
     if not bool(np.all(np.abs(kl.values) <= p.kl_eps)):
         return None
@@ -177,6 +187,8 @@ def _policy_frozen(run: Run, p: Params) -> Hit | None:
     if clip is not None and not bool(np.all(clip.values == 0)):
         return None
     ent = _first(run, POLICY_ENTROPY)
+    if len(kl) < p.min_all_dead and not _collapsed(ent):
+        return None
     still = None
     if ent is not None and len(ent) >= 2:
         e = ent.values
@@ -185,9 +197,13 @@ def _policy_frozen(run: Run, p: Params) -> Hit | None:
             return None  # the policy's entropy moved: it did change between rollouts
     s0, s1 = int(kl.steps[0]), int(kl.steps[-1])
     what = f"{kl.name} <= {p.kl_eps:g}" + (f", {clip.name} 0" if clip is not None else "")
+    collapsed = _collapsed(ent)
     if still:
         assert ent is not None
         what += f", {ent.name} {fmt(float(ent.values[0]))} throughout"
+    elif collapsed:
+        assert ent is not None
+        what += f", {ent.name} ~0 (the policy collapsed onto one action)"
     return Hit(
         title=f"The policy never changes: {what} at all {len(kl)} logs (steps {s0}-{s1})",
         step=s0,
@@ -197,6 +213,7 @@ def _policy_frozen(run: Run, p: Params) -> Hit | None:
             "approx_kl_max": float(np.max(np.abs(kl.values))),
             "clip_fraction_max": float(np.max(clip.values)) if clip is not None else None,
             "entropy_unchanged": still,
+            "entropy_collapsed": collapsed,
             "points": len(kl),
         },
         explanation=(
@@ -207,6 +224,9 @@ def _policy_frozen(run: Run, p: Params) -> Hit | None:
                 ", and its entropy is the same number at every log (the action "
                 "distribution is still the initial one)."
                 if still
+                else ", and its entropy is ~0: the action distribution collapsed onto one "
+                "action, whose saturated probabilities leave PPO no gradient to follow."
+                if collapsed
                 else "."
             )
             + " The reward can only change through the environment, not through learning."

@@ -105,6 +105,33 @@ class Params:
     # is ~(r - 1)^2 / 2, so 1e-10 is probabilities moved by ~1e-5 at most, which is
     # float noise, not an update (a real one logs 1e-4 - 1e-2).
     kl_eps: float = 1e-10
+    # A reward that takes at most this many distinct values over 20+ logs is a count of
+    # outcomes (0/1 success per episode, or the mean of 2-4 of them): its windows are
+    # compared by their means, since a median snaps to one of the few levels.
+    few_levels: int = 8
+    # A return pinned from its first log at a positive whole multiple of this is the
+    # +1-per-step return of episodes that all ran to the time limit (Gym's CartPole
+    # 200 / 500, InvertedPendulum 1000): the cap, solved.
+    cap_unit: float = 100.0
+
+
+def _few_levels(p: Params, v: np.ndarray) -> bool:
+    """The log takes only a few distinct values (`few_levels`) over 20+ logs, each of them
+    again and again (at 5%+ of the logs): counts of outcomes (0/1 success per episode, or
+    means of 2-4 of them), not a continuous return. A mostly-0 reward with a few one-off
+    spikes is not one: its rare values are not levels it returns to."""
+    if v.size < p.flat_min_points:
+        return False
+    _, counts = np.unique(v, return_counts=True)
+    return counts.size <= p.few_levels and int(counts.min()) >= 0.05 * v.size
+
+
+def _level(v: np.ndarray, discrete: bool) -> float:
+    """A window's level: its median, or its mean for a log of few levels (`_few_levels`):
+    the median of such a window snaps to one of the levels, so a success share that
+    rises from 30% to 64% of the episodes keeps the median at 0.5 while the mean moves
+    with it."""
+    return float(np.mean(v)) if discrete else float(np.median(v))
 
 
 def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
@@ -120,9 +147,12 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     if n < p.flat_min_points:
         return None
     v = r.values
+    few = _few_levels(p, v)
     k = max(3, n // 5)
-    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    head, tail = _level(v[:k], few), _level(v[-k:], few)
     sigma = diff_mad(v) / math.sqrt(2)
+    if few:  # a diff MAD of 0/1 outcomes is 0 or 1 by chance: take their spread
+        sigma = float(np.std(v))
     se = 1.2533 * sigma * math.sqrt(2 / k)
     scale = 1.0 if rate else max(abs(head), abs(tail), sigma, p.std_eps)
     gain = tail - head
@@ -136,7 +166,7 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
     # learned inside the first fifth, then held: the first logs are the start, and the
     # last fifth clears them by the same two gates, both
     k0 = min(p.early_points, k)
-    start = float(np.median(v[:k0]))
+    start = _level(v[:k0], few)
     se0 = 1.2533 * sigma * math.sqrt(1 / k0 + 1 / k)
     scale0 = 1.0 if rate else max(abs(start), abs(tail), sigma, p.std_eps)
     rise = tail - start
@@ -246,8 +276,9 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     v = reward.finite().values
     if v.size < 5:
         return False
+    few = _few_levels(p, v)
     k = max(1, v.size // 5)
-    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    head, tail = _level(v[:k], few), _level(v[-k:], few)
     return tail - head >= p.flat_rel * max(abs(head), abs(tail), p.std_eps)
 
 
@@ -290,6 +321,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     is a late window of the run (it starts far from step 0) pinned at a positive value
     from its first log: the climb can lie before the window (TF-Agents' DQN at CartPole's
     200 at every eval from step 73000); pinned at 0 or below, it is dead however late.
+    Pinned from its first log at a positive whole multiple of 100 is not dead either:
+    Gym's time limits are round, and a +1-per-step return at one is every episode run to
+    the limit (a trained CartPole policy tested at "reward: 500.00" each episode).
     A constant reward it fell to is dead at any length from 3 logs: a log that ends
     in 3+ logs (half of it or more) at one exact value below every log before them
     (FinRL's agent that stops trading, total_reward 0.00 at each episode after one of
@@ -321,7 +355,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     times wider - noise around one level, not a learning curve (a straight rise of D
     through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma),
     unless the rise is a quarter of the reward's level or more (per-episode returns
-    whose median doubles learn, however wide single episodes scatter);
+    whose median doubles learn, however wide single episodes scatter). A reward of a
+    few levels (per-episode 0/1 outcomes, or means of 2-4 of them: at most 8 values,
+    each at 5%+ of the logs) is compared by its window means, not medians: the median
+    snaps to one level (a MiniGrid success share 0.30 -> 0.64 kept both at 0.5);
     not when the reward is a success rate
     in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
     clears the run's first 3 logs by both gates: a reward that rose inside the first
@@ -361,7 +398,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
     GRPO's clip_ratio, on-policy and 0 by construction with one update per rollout),
     never changed its policy: an error when the entropy is the same number at every
-    log too, else a warning (one minibatch of one epoch also logs 0). It is reported
+    log too, else a warning (one minibatch of one epoch also logs 0). From 1 log when
+    the entropy is ~0 there as well: the policy collapsed onto one action (FinRL's SB3
+    PPO at lr 0.125, entropy_loss -2e-18), its saturated softmax leaving PPO no
+    gradient, so that KL of 0 is no single-minibatch artefact (a warning). It is reported
     instead of a flat reward, which it explains. A GRPO reward function named for
     the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
     each of 10+ logs never scored a completion right, so the policy learns only what
@@ -711,13 +751,23 @@ def _at_climbed_ceiling(p: Params, x: np.ndarray, late: bool = False) -> np.ndar
     policy. A constant it started at, or fell to, is still dead. A `late` window (the
     log starts far into the run) pinned at a positive value from its first log may have
     climbed before it (TF-Agents' DQN: "Average Return = 200.0", CartPole-v0's cap, at
-    every eval from step 73000 on): not dead either; pinned at 0 or below it still is."""
+    every eval from step 73000 on): not dead either; pinned at 0 or below it still is.
+    Nor is a return pinned from its first log at a positive whole multiple of 100
+    (`cap_unit`): Gym's time limits are round (CartPole-v0 200, v1 500, InvertedPendulum
+    1000), and a +1-per-step survival return that equals one at every episode is every
+    episode run to the limit (a trained CartPole policy tested: "reward: 500.00" at each
+    episode) - the most the task pays, not a reward that never reached the policy. A
+    negative round constant is the opposite end (MountainCar's -200: every episode
+    failed at the limit) and stays dead, as do returns that are not round (a
+    deterministic policy's -943.4 or 5.367 repeated)."""
     top = float(np.max(x))
     at_top = np.abs(x - top) <= p.reward_eps
     first = int(np.argmax(at_top))
     if first == 0:
         if late and top > 0:
             return at_top  # the climb, if any, lies before the window
+        if top > 0 and top % p.cap_unit == 0:
+            return at_top  # every episode ran to a round time limit: the cap, solved
         return np.zeros(x.size, dtype=bool)  # pinned from the first log: never climbed
     before = float(np.median(x[:first]))
     if top - before < p.flat_rel * max(abs(top), p.std_eps):
