@@ -450,44 +450,23 @@ def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
 def _tiny(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     """A paste of 3-4 points: an interior point `tiny_factor` over both neighbours,
     which agree with each other within `short_back`: no batch noise does that."""
-    y, steps = f.values, f.steps
+    y = f.values
     for i in range(1, y.size - 1):
         lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
         if not (lo > 0 and hi <= p.short_back * lo and y[i] >= p.tiny_factor * hi):
             continue
         ref, peak = float(np.sqrt(lo * hi)), float(y[i])
-        step = int(steps[i])
-        yield Hit(
-            title=(
-                f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
-                f"{fmt(float(y[i + 1]))} ({fmt(peak / ref)}x) in a paste of {y.size} points"
-            ),
-            step=step,
-            end_step=int(steps[i + 1]),
-            evidence={
-                "count": 1,
-                "largest_step": step,
-                "largest_value": peak,
-                "largest_baseline": ref,
-                "largest_rel": peak / ref - 1,
-                "spike_steps": [step],
-                "points": int(y.size),
-            },
-            explanation=(
-                f"Only {y.size} losses are logged, but one is {fmt(peak / ref)}x the points on "
-                "both sides of it, which agree with each other: beyond any batch noise. The "
-                "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
-                "fp16 overflow) and the loss came back."
-            ),
-            prescription=(
-                "Log more points around the spike to see how often it happens; if it repeats: "
-                + advice.join(
-                    *advice.steadier(run, "lower the peak LR 2-3x"),
-                    f"inspect the batches at step {step}",
-                )
-                + "."
-            ),
-            severity=Severity.WARNING,
+        yield _lone_spike(
+            run,
+            f,
+            i,
+            ref,
+            f"{fmt(peak / ref)}x in a paste of {y.size} points",
+            {"largest_rel": peak / ref - 1},
+            f"Only {y.size} losses are logged, but one is {fmt(peak / ref)}x the points on "
+            "both sides of it, which agree with each other: beyond any batch noise. The "
+            "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
+            "fp16 overflow) and the loss came back.",
         )
         return
 
@@ -584,7 +563,7 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     a spike is measured against the spread of the other points. One point whose rise
     over their median is `tiny_factor` (10x) the range they span, with the next point
     back inside that range, is a jump no batch noise makes (warning)."""
-    y, steps = f.values, f.steps
+    y = f.values
     i = int(np.argmax(y))
     if not 0 < i < y.size - 1:
         return
@@ -594,12 +573,39 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     peak = float(y[i])
     if not (spread > 0 and peak - mid >= p.tiny_factor * spread and lo <= y[i + 1] <= hi):
         return
-    step = int(steps[i])
-    yield Hit(
+    yield _lone_spike(
+        run,
+        f,
+        i,
+        mid,
+        f"{fmt((peak - mid) / spread)}x the range of the other {rest.size} points",
+        {"spread": spread},
+        "This loss goes negative (a likelihood), so its spikes cannot be read as a "
+        f"multiple of its level; this one rose {fmt((peak - mid) / spread)}x the whole "
+        "range the other points span and was back inside it at the next log: the "
+        "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
+        "fp16 overflow).",
+    )
+
+
+def _lone_spike(
+    run: Run,
+    f: Series,
+    i: int,
+    baseline: float,
+    size: str,
+    evidence: dict[str, float],
+    explanation: str,
+) -> Hit:
+    """One point of a short paste that jumped and was back at the next log: the finding
+    the 3-4 line test and the negative-loss test share (they differ in how they measure
+    the jump, `size`)."""
+    y, steps = f.values, f.steps
+    step, peak = int(steps[i]), float(y[i])
+    return Hit(
         title=(
             f"Loss spike at step {step}: {fmt(float(y[i - 1]))} -> {fmt(peak)} -> "
-            f"{fmt(float(y[i + 1]))}, {fmt((peak - mid) / spread)}x the range of the other "
-            f"{rest.size} points"
+            f"{fmt(float(y[i + 1]))}, {size}"
         ),
         step=step,
         end_step=int(steps[i + 1]),
@@ -607,18 +613,12 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             "count": 1,
             "largest_step": step,
             "largest_value": peak,
-            "largest_baseline": mid,
-            "spread": spread,
+            "largest_baseline": baseline,
+            **evidence,
             "spike_steps": [step],
             "points": int(y.size),
         },
-        explanation=(
-            "This loss goes negative (a likelihood), so its spikes cannot be read as a "
-            f"multiple of its level; this one rose {fmt((peak - mid) / spread)}x the whole "
-            "range the other points span and was back inside it at the next log: the "
-            "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
-            "fp16 overflow)."
-        ),
+        explanation=explanation,
         prescription=(
             "Log more points around the spike to see how often it happens; if it repeats: "
             + advice.join(
