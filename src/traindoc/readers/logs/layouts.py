@@ -149,6 +149,17 @@ _EPISODE_RETURN = re.compile(
     rb"|(?i:run )?episode ?(\d+) with (?:total )?rewards? )" + _EPISODE_NUM
 )
 
+# -- sentence loss lines of the classic tutorials --------------------------------------------
+# TensorFlow's MNIST book/tutorial scripts: "After %d training step(s), loss on training batch
+# is %g." and DL4J's ScoreIterationListener: "Score at iteration {} is {}" (the score is the
+# loss the network minimises). The number in the sentence is the optimizer step. It opens the
+# line or follows a logger's prefix ("... ScoreIterationListener - "), never prose.
+_SENTENCE_LOSS = re.compile(
+    rb"(?:^\s*|(?<=[:\]|-] ))(?:After (\d+) training step\(s\), loss on training batch is"
+    rb"|Score at iteration (\d+) is) "
+    rb"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|(?i:[-+]?nan|[-+]?inf(?:inity)?))\.?\s*$"
+)
+
 # -- comma pairs ----------------------------------------------------------------------------
 _BATCH_PREFIX = re.compile(rb"^\[\s*(\d+),\s*(\d+)\]\s*")
 _COLON_PAIR = re.compile(rb"([A-Za-z_]\w{0,60}):\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))")
@@ -392,6 +403,15 @@ class Layouts:
                 return False
             ep = float(m.group(1) or m.group(2))
             self.log.add_loose(no, [("reward", v)], ep, SRC_STEP, math.nan)
+            return True
+        if (b"training step(s)" in text or b"Score at iteration" in text) and (
+            m := _SENTENCE_LOSS.search(text)
+        ) is not None:
+            if (v := parse(m.group(3))) is None:
+                return False
+            self.log.add_loose(
+                no, [("loss", v)], float(m.group(1) or m.group(2)), SRC_STEP, math.nan
+            )
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
