@@ -420,6 +420,20 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         and bool(np.all(np.diff(climb) > 0))
         and float(climb[-1]) >= (1 + p.min_rise) * float(y[i_low])
     )
+    # ... or a shorter climb from a low the loss had fallen to, that ends above the
+    # first log: the run gave back everything it learned (YOLOX 98 -> 38 -> 65 -> 130).
+    # It must have learned: the first log 10%+ above the low (a run that barely moved
+    # from its start has nothing to give back; a climb from there is a rise from the
+    # start, the other tests' to judge). The last two logs both sit 10%+ above the low:
+    # a jump at the last log alone is one batch, whatever came before it.
+    low = float(y[i_low])
+    gave_back = (
+        0 < i_low <= n - 1 - p.gave_back_rises
+        and bool(np.all(np.diff(climb) > 0))
+        and float(y[0]) >= (1 + p.min_rise) * low
+        and float(y[-1]) > float(y[0])
+        and float(y[-2]) >= (1 + p.min_rise) * low
+    )
     # ... or a climb of 50%+ whose last finite point is where the loss turns NaN/Inf
     # for good: it never came back, it broke on the way up.
     raw = run.get("loss")
@@ -442,7 +456,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         and before.size >= 3
         and bool(np.all(late >= max((1 + p.min_rise) * level, level + p.step_sigmas * sigma)))
     )
-    if not (holds or orders or steady or stepped):
+    if not (holds or orders or steady or stepped or gave_back):
         return None
     # A loss solved to ~0 (100x under where it was) wobbles by large relative amounts:
     # 3.5e-5 -> 0.007 is 200x and nothing. Only a rise of 5%+ of what it learned counts.
@@ -459,7 +473,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         and (after[0] - after[-1]) >= 0.2 * (after[0] - best)
     ):
         return None
-    if steady and not (holds or orders):
+    if (steady or gave_back) and not (holds or orders):
         i_best, best = i_low, float(y[i_low])
         peak_i, peak = n - 1, float(y[-1])
     rise = p.short_hold_rise if (holds or orders) else p.min_rise
@@ -474,11 +488,14 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         peak_step=int(steps[peak_i]),
         peak_ratio=peak / best,
         then_nonfinite=then_nonfinite,
+        **({"first_loss": float(y[0])} if gave_back and not (holds or orders or steady) else {}),
     )
     blowup = holds or orders
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:
         tail = f", higher at each of the {n - 1 - i_best} points since"
+        if gave_back and not steady:
+            tail += f", above its first log ({fmt(float(y[0]))}): all it learned given back"
     return _rise_hit(
         run,
         f,

@@ -72,6 +72,13 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # ... or it gave back all it learned: it fell 10%+ from its first log to a minimum, then
+    # rose at each of the 2+ points since, its last two 10%+ above that minimum (a jump
+    # at the last log alone is one batch), and ends above where it started (warning). Batch noise does not climb at every log after
+    # the low and past the run's own start; a healthy loss does not end above its first
+    # log (one that never fell below its first log - a rise from the start - is not
+    # judged here: nothing was learned to give back).
+    gave_back_rises: int = 2
     # ... or it rose at each of its last 2+ logs to 3x+ its lowest while the logged LR
     # rose at each of them too: the warmup's ramp breaking the run (warning).
     lr_climb: float = 3.0
@@ -184,7 +191,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
     fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
     best by 0.04% of what it learned); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning); or its last third all sits 10%+ and 6
+    each of 4+ points by 10%+ in all (warning); or it fell 10%+ from its first log to a
+    low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
+    above its first log (warning: it gave back all it learned, which batch noise and a
+    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130); or its last third all sits 10%+ and 6
     noise sigmas of the points before it above the level it rose from (warning: a quiet
     log of epoch means or interval averages that steps up and stays); or it rose at each
     of its last 2+ logs to 3x+ its lowest while the logged LR rose at each of them
