@@ -343,6 +343,70 @@ def _rise_hit(
     )
 
 
+def _gave_back(y: np.ndarray, p: Params) -> int | None:
+    """Index of the low when the loss gave back all it learned, else None: it fell 10%+
+    from its first log to its lowest point, then rose at each of the 2+ logs since, the
+    last two 10%+ above that low, to end above the first log.
+
+    It must have learned (the first log 10%+ above the low): a run that barely moved
+    from its start has nothing to give back, and a climb from there is a rise from the
+    start, the other tests' to judge. The last two logs both sit 10%+ above the low: a
+    jump at the last log alone is one batch, whatever came before it."""
+    n = y.size
+    i_low = int(np.argmin(y))
+    low = float(y[i_low])
+    if not (0 < i_low <= n - 1 - p.gave_back_rises and low > 0):
+        return None
+    if not (
+        bool(np.all(np.diff(y[i_low:]) > 0))
+        and float(y[0]) >= (1 + p.min_rise) * low
+        and float(y[-1]) > float(y[0])
+        and float(y[-2]) >= (1 + p.min_rise) * low
+    ):
+        return None
+    return i_low
+
+
+def _gave_back_hit(run: Run, p: Params, f: Series) -> Hit | None:
+    """A sparse log (10-20 losses: epochs, a pasted stretch) that gave back all it learned
+    (`_gave_back`): too few logs for the trend tests' smoothing to see a climb of its
+    last few, and the same evidence as in a shorter one."""
+    y, steps = f.values, f.steps
+    if y.size > p.gave_back_max_points or (i_low := _gave_back(y, p)) is None:
+        return None
+    low, last = float(y[i_low]), float(y[-1])
+    up = np.flatnonzero(y[i_low:] >= (1 + p.min_rise) * low)
+    onset = int(steps[i_low + int(up[0])])
+    evidence = _rise_evidence(
+        run,
+        f,
+        i_low,
+        onset,
+        peak_loss=last,
+        peak_step=int(steps[-1]),
+        peak_ratio=last / low,
+        first_loss=float(y[0]),
+    )
+    return _rise_hit(
+        run,
+        f,
+        onset,
+        evidence,
+        title=(
+            f"Loss climbs: from {fmt(low)} (step {int(steps[i_low])}) to {fmt(last)} "
+            f"({fmt(last / low)}x, step {int(steps[-1])}), higher at each of the "
+            f"{y.size - 1 - i_low} points since, above its first log ({fmt(float(y[0]))}): "
+            "all it learned given back"
+        ),
+        explanation=(
+            f"The loss fell from {fmt(float(y[0]))} to {fmt(low)}, then rose at every log "
+            f"since and ends at {fmt(last)}, above where it started: the updates undid all "
+            "the progress of the run and more. Steps too large for the loss surface (LR too "
+            "high, no warmup, a batch too small for the LR) or numerics breaking down."
+        ),
+    )
+
+
 def _rise_evidence(
     run: Run, f: Series, i_best: int, onset: int, **extra: object
 ) -> dict[str, object]:
@@ -422,18 +486,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     )
     # ... or a shorter climb from a low the loss had fallen to, that ends above the
     # first log: the run gave back everything it learned (YOLOX 98 -> 38 -> 65 -> 130).
-    # It must have learned: the first log 10%+ above the low (a run that barely moved
-    # from its start has nothing to give back; a climb from there is a rise from the
-    # start, the other tests' to judge). The last two logs both sit 10%+ above the low:
-    # a jump at the last log alone is one batch, whatever came before it.
-    low = float(y[i_low])
-    gave_back = (
-        0 < i_low <= n - 1 - p.gave_back_rises
-        and bool(np.all(np.diff(climb) > 0))
-        and float(y[0]) >= (1 + p.min_rise) * low
-        and float(y[-1]) > float(y[0])
-        and float(y[-2]) >= (1 + p.min_rise) * low
-    )
+    gave_back = _gave_back(y, p) is not None
     # ... or a climb of 50%+ whose last finite point is where the loss turns NaN/Inf
     # for good: it never came back, it broke on the way up.
     raw = run.get("loss")

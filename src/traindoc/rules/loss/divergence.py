@@ -18,6 +18,7 @@ from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
     _climbs_with_lr,
+    _gave_back_hit,
     _last_jump_confirmed,
     _lr_at,
     _short_blowup,
@@ -79,6 +80,10 @@ class Params:
     # log (one that never fell below its first log - a rise from the start - is not
     # judged here: nothing was learned to give back).
     gave_back_rises: int = 2
+    # The same give-back read in a sparse log of up to 20 losses (epochs, a pasted
+    # stretch), where the trend tests' smoothing and tail median are too coarse for a
+    # climb of the last few logs (an OpenNMT paste: xent 9.5 -> 7.7 -> 9.95 in 12 logs).
+    gave_back_max_points: int = 20
     # ... or it rose at each of its last 2+ logs to 3x+ its lowest while the logged LR
     # rose at each of them too: the warmup's ramp breaking the run (warning).
     lr_climb: float = 3.0
@@ -194,7 +199,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     each of 4+ points by 10%+ in all (warning); or it fell 10%+ from its first log to a
     low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
     above its first log (warning: it gave back all it learned, which batch noise and a
-    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130); or its last third all sits 10%+ and 6
+    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; read the same in a sparse log
+    of up to 20 losses the trend tests do not flag, where their smoothing is too coarse
+    for a climb of the last few logs: an OpenNMT paste, xent 9.5 -> 7.7 -> 9.95 in 12
+    logs); or its last third all sits 10%+ and 6
     noise sigmas of the points before it above the level it rose from (warning: a quiet
     log of epoch means or interval averages that steps up and stays); or it rose at each
     of its last 2+ logs to 3x+ its lowest while the logged LR rose at each of them
@@ -325,6 +333,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _late_rise(run, p, f)
     if hit is None:
         hit = _cut_short(run, p, f)
+    if hit is None:
+        hit = _gave_back_hit(run, p, f)
     onset = int(hit.step or 0) if hit is not None else 0
     if (
         hit is not None
