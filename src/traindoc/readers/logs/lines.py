@@ -372,6 +372,36 @@ def iter_loss(text: bytes) -> bytes:
     return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
 
 
+# A metric printed with its step as an array index, a loop's
+# `print(f"train_batch_loss[ {step} ]: ", loss)`: "train_batch_loss[ 6590 ]:  nan" (CRNN
+# trainers print it every N batches). Read as printed, the index is a list of one number
+# inside the name, and the value has no step. The whole line is that one pair, nothing else.
+_INDEXED_VALUE = re.compile(
+    rb"^\s*([A-Za-z_][\w.]{0,60})\[\s*(\d+)\s*\]\s*:\s*(" + NUM_SRC + rb")\s*$"
+)
+
+
+def indexed_value(text: bytes) -> bytes:
+    """`train_batch_loss[ 10 ]:  1.57` -> `step 10 | train_batch_loss: 1.57`; any other
+    line unchanged."""
+    m = _INDEXED_VALUE.match(text)
+    return b"step " + m.group(2) + b" | " + m.group(1) + b": " + m.group(3) if m else text
+
+
+# A tensor's shape printed as a field, tqdm's postfix `img shape: =torch.Size([80, 3, 32,
+# 32])` or a `shape: torch.Size([8, 512])` print: a shape, never a metric, and its commas
+# inside the brackets split the record's fields wrongly. The field (and the separator
+# before it) goes; the rest of the line is read as printed.
+_SHAPE_FIELD = re.compile(
+    rb"(?:,\s*)?(?<![\w.])[A-Za-z_][\w .]{0,40}?\s*[:=]\s*=?\s*torch\.Size\(\[[\d,\s]*\]\)"
+)
+
+
+def drop_shape_field(text: bytes) -> bytes:
+    """The line without its `name=torch.Size([...])` fields (see _SHAPE_FIELD)."""
+    return _SHAPE_FIELD.sub(b"", text)
+
+
 # A Keras line cut mid-name (" - loss: 0.7657 - acc: 0.7393 - val" where a paste ends):
 # the dangling name would mark the whole line an eval (its "val" is a word of the line).
 _CUT_NAME = re.compile(rb"(:\s*" + NUM_SRC + rb")\s+-\s+[A-Za-z_]\w*\s*\Z")

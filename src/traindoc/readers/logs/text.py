@@ -479,6 +479,10 @@ class TextLog:
             text = lines.julia_show_tuple(text)
         if b":" in text[:24] and text.lstrip()[:1].isalnum():  # WaveGlow's "123873:\t-5.48"
             text = lines.iter_loss(text)
+        if b"]:" in text:  # a loop's "train_batch_loss[ 10 ]:  1.57"
+            text = lines.indexed_value(text)
+        if b"torch.Size(" in text:  # a shape field ("img shape: =torch.Size([80, 3])")
+            text = lines.drop_shape_field(text)
         if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
             text = lines.drop_keras_stop(text)
             if not text.strip():
