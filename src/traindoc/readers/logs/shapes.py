@@ -1290,6 +1290,8 @@ def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
             w = toks[j + 1]
             if w.kind == "word" and w.text.lower() in _SPACED_UNITS:
                 return w.text, [j + 1]
+            if tk.text == " " and _is_punct(toks, j + 1, "%"):
+                return "%", []  # CNN_sentence's "train perf: 62.92 %"
     return "", []
 
 
