@@ -469,6 +469,13 @@ def _analyse(shape: str) -> Plan:
         if frac is not None:
             done.add(frac)
             m = slot_no[frac]
+            counted = key and _role(key, "", toks, t, nxt) == "value"
+            if counted and (share := _count_share(toks, frac)) is not None:
+                # "Accuracy: 9891/10000 (99%)": answers right of the total, then their share
+                done.add(share)
+                fields.extend((Field(n, key, "skip"), Field(m, key, "skip")))
+                fields.append(Field(slot_no[share], key, "value", "%"))
+                continue
             fields.extend(_fraction_fields(key, n, m, toks, t, fields))
             continue
         if key:
@@ -848,6 +855,19 @@ def _share_count(toks: list[_Tok], t: int) -> bool:
     if _is_punct(toks, k, ","):
         k = _prev(toks, k)
     return _is_punct(toks, k, "%") and _is_slot(toks, k - 1)
+
+
+def _count_share(toks: list[_Tok], total: int) -> int | None:
+    """The token of the percentage in brackets right after a count's total (PyTorch's
+    MNIST example: "Accuracy: 9891/10000 (99%)"): the share the count is of its total,
+    the metric's value; the count itself is no accuracy. None when there is none."""
+    j = _next(toks, total)
+    if not _is_punct(toks, j, "("):
+        return None
+    k = _next(toks, j)
+    if not (_is_slot(toks, k) and _is_punct(toks, k + 1, "%") and _is_punct(toks, k + 2, ")")):
+        return None
+    return k
 
 
 def _scale(toks: list[_Tok], t: int) -> tuple[str, int] | None:
