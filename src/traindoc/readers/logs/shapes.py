@@ -236,10 +236,11 @@ _FILLER = frozenset(
         "shows",
     }
 )
-# Program source (a record .txt starts with the training script; issues paste code).
+# Program source (a record .txt starts with the training script; issues paste code). A
+# "#" glued to a number opens no comment: "#100 loss: 0.53" numbers its record.
 _CODE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|if |elif |else\b|for |while |return\b|with "
-    r"|try:|except\b|raise |assert |@\w|#|print\d?\(|\w+ = \w+\()|\b(?:self|torch|args|np|F|nn|"
+    r"|try:|except\b|raise |assert |@\w|#(?!\x00)|print\d?\(|\w+ = \w+\()|\b(?:self|torch|args|np|F|nn|"
     r"math|os|sys)\.\w|:\s*(?:int|float|str|bool)\s*=|\w\($|\{\w+(?::[^}]*)?\}"
 )
 
@@ -830,6 +831,8 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         glued = t + 1 < len(toks) and toks[t + 1].kind == "punct" and toks[t + 1].text != ":"
         if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
             return "step"  # "420 | loss 3.56 | ..."
+        if _is_punct(toks, t - 1, "#") and _leading(toks, t) and not glued:
+            return "step"  # "#100 loss: 0.53": the line's number opens it
         if _is_punct(toks, t - 1, "[") and _is_punct(toks, t + 1, "]"):
             k = _next(toks, t + 1)
             if k + 1 < len(toks) and toks[k].kind == "word" and _is_punct(toks, k + 1, "="):
@@ -1033,7 +1036,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # 100, loss is: [2.4925375], acc is: [0.1]" (a numpy array of one value): the
         # same clause as BigDL's "Loss is 1.26", its colon kept
         return named[0], "is", opened, named[1]
-    if tk.text.lower() in _FILLER or tk.text in _LEVELS:
+    if (tk.text.lower() in _FILLER and not _counter_word(toks, j, sep)) or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
         return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
@@ -1110,6 +1113,16 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # learning signal of GRPO) it is not, and one episode per summary prints 0.000
         return f"{toks[stat].text} of {key}", sep, opened, [stat, stat + 2, *idx, *qual_idx]
     return key + qual, sep, opened, idx + qual_idx
+
+
+def _counter_word(toks: list[_Tok], j: int, sep: str) -> bool:
+    """A word that is also a step counter's name ("it", the iteration) glued to its
+    separator and not inside a sentence (no word right before it): "it: 100, loss: 0.53"
+    counts the iterations, where prose would say "it is 100"."""
+    if sep not in (":", "=") or toks[j].text.lower() not in _STEP_KEYS:
+        return False
+    k = _prev(toks, j)
+    return _is_punct(toks, j + 1, sep) and (k < 0 or toks[k].kind != "word")
 
 
 # Marian NMT's training line names its counters and the learning rate by abbreviations
