@@ -506,6 +506,7 @@ def _analyse(shape: str) -> Plan:
     fields = _grouped_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
+    fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -1163,6 +1164,24 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
         replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
         for f in fields
     ]
+
+
+# Precision, recall and F-score under their initials, as sequence labellers print an
+# evaluation (NCRF++: "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325, p: 0.1667, r:
+# 0.0002, f: 0.0003"; spaCy's "NER P."): one letter alone names nothing, the three in a
+# row are the scores of one evaluation.
+PRF = {"p": "precision", "r": "recall", "f": "f1"}
+
+
+def _prf_letters(fields: list[Field]) -> list[Field]:
+    """The keys p, r, f of three values in a row, renamed (see PRF)."""
+    keyed = [f for f in fields if f.role == "value" and f.key]
+    letters = "".join(f.key.lower() if len(f.key) == 1 else " " for f in keyed)
+    if "prf" not in letters:
+        return fields
+    at = letters.index("prf")
+    named = {id(f): PRF[f.key.lower()] for f in keyed[at : at + 3]}
+    return [replace(f, key=named[id(f)]) if id(f) in named else f for f in fields]
 
 
 def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
