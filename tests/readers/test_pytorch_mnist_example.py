@@ -57,3 +57,14 @@ def test_near_miss_a_step_counter_with_its_share_done_stays_the_step(tmp_path: P
     run = one_log(tmp_path, body)
     assert [int(s) for s in run.get("loss").steps] == [100, 200]
     assert values(run, "loss") == [1.8, 1.6]
+
+
+def test_a_count_printed_without_its_share_is_no_accuracy(tmp_path: Path) -> None:
+    body = "".join(
+        f"Epoch {e}, Test set: Average loss: {0.2 / e:.4f}, Accuracy: {9780 + e}/10000\n"
+        for e in (1, 2, 3)
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "eval_loss") == [0.2, 0.1, 0.0667]
+    assert run.get("eval_accuracy") is None  # 9781 right answers is no share
+    assert any("not read as an accuracy" in n.message for n in run.notes)

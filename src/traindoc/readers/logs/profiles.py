@@ -367,7 +367,8 @@ def clean(
     """Drop placeholder series: a loss that is exactly -1 on every step is not a loss;
     and placeholder points: a precision, recall or F-score below 0 is a scorer's mark for
     "undefined" (NCRF++ prints `f: -1.0000` when nothing was predicted), no score. Name a
-    dialect's loss that it prints under its own name (OpenNMT-py's `xent`)."""
+    dialect's loss that it prints under its own name (OpenNMT-py's `xent`). An accuracy
+    above 100 is none (see _ACC_NAME)."""
     own = _OWN_LOSS.get(dialect)
     if own is not None and own in raw and "loss" not in raw:
         raw = {("loss" if k == own else k): v for k, v in raw.items()}
@@ -383,6 +384,16 @@ def clean(
                 )
             )
             continue
+        if _ACC_NAME.search(key) and bool(np.any(vals > 100.0)):
+            notes.append(
+                Note(
+                    path,
+                    f"{key!r} goes above 100 (max {float(np.nanmax(vals)):g}): a share of "
+                    "right answers cannot, so it is another number under that name (an "
+                    "error rate, a count of right answers); not read as an accuracy",
+                )
+            )
+            continue
         if _PRF_NAME.search(key) and (neg := vals < 0).any():
             keep = ~neg
             steps, vals = steps[keep], vals[keep]
@@ -393,6 +404,11 @@ def clean(
     return out
 
 
+# The names of an accuracy (train_acc, eval_accuracy, val_acc): a share of right answers,
+# 1 at most, 100 in percent. A value above that was read under the name by mistake: an
+# error rate a key parser cut to its split (Tesseract's "char train=101.05%"), the count
+# of a "9841/10000" printed without its share.
+_ACC_NAME = re.compile(r"(?:^|_)(?:acc|accuracy)$")
 # The names of a precision, recall or F-score (eval_precision, val_f1, fscore).
 _PRF_NAME = re.compile(r"(?:^|_)(?:precision|recall|f1|fscore|f1_score|hmean)$")
 
