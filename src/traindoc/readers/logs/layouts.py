@@ -136,6 +136,33 @@ _KALDI = re.compile(
 )
 _KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
 
+# -- Tesseract lstmtraining -------------------------------------------------------------------
+# LSTMTrainer::PrepareLogMsg: "At iteration 100/120/120, mean rms=4.5%, delta=19.9%, BCER
+# train=98.1%, BWER train=100%, skip ratio=0%," (tesseract 4.0: "Mean rms", "char train",
+# "word train"): the learning / training / sample iterations, then the running error rates
+# over the recent training lines, in percent. "char train" and "word train" are the
+# character and word ERROR rates (100% is nothing right; above 100 the output has more
+# wrong characters than the truth has characters), never accuracies. The evaluator's
+# result may be glued after it: "At iteration 1553, stage 0, Eval Char error rate=267.3,
+# Word error rate=100": the error rates on the eval list, in percent, of the checkpoint of
+# that training iteration (evaluated in the background, so reported later). The training
+# iteration is the step; a glued eval is read where it was reported (its own iteration
+# lies behind the line's), a lone one (lstmeval's) at its own.
+_TESS_NUM = rb"([-+]?\d+(?:\.\d+)?|-?nan|-?inf)"
+_TESS_TRAIN = re.compile(
+    rb"At iteration \d+/(\d+)/\d+, [Mm]ean rms=\S+%, delta=\S+%, (?:char|BCER) train="
+    + _TESS_NUM
+    + rb"%, (?:word|BWER) train="
+    + _TESS_NUM
+    + rb"%"
+)
+_TESS_EVAL = re.compile(
+    rb"At iteration (\d+), stage \d+, Eval Char error rate="
+    + _TESS_NUM
+    + rb", Word error rate="
+    + _TESS_NUM
+)
+
 # -- hand-written RL loops -----------------------------------------------------------------
 # an episode's return said in a sentence, the whole message: "Total rewards in episode 12
 # is 200.0", "Reward for episode 3: -21.0", "Total return of episode 40 = 180", and the
@@ -397,6 +424,8 @@ class Layouts:
             return self._caffe(no, text)  # a paste with the glog prefixes cut off
         self.close_outputs()  # a Caffe block of net outputs ends at a line of another kind
         if b"objective function for 'output' " in text and self._kaldi(no, text):
+            return True
+        if c == b"A" and text.startswith(b"At iteration ") and self._tesseract(no, text):
             return True
         if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
             if (v := parse(m.group(3))) is None:
@@ -928,6 +957,24 @@ class Layouts:
         self._kaldi_last = last
         step = self._kaldi_base + last + 1
         self.log.add_loose(no, [("loss", -obj)], step, SRC_STEP, math.nan)
+        return True
+
+    def _tesseract(self, no: int, text: bytes) -> bool:
+        """lstmtraining's progress line and the eval glued to it (see _TESS_TRAIN)."""
+        m = _TESS_TRAIN.match(text)
+        e = _TESS_EVAL.search(text, m.end() if m else 0)
+        if m is None and (e is None or e.start()):
+            return False
+        step = float(m.group(1)) if m is not None else math.nan
+        if m is not None:
+            vals = [("train_cer", parse(m.group(2))), ("train_wer", parse(m.group(3)))]
+            got = [(k, v) for k, v in vals if v is not None]
+            self.log.add_loose(no, got, step, SRC_STEP, math.nan)
+        if e is not None:
+            vals = [("eval_cer", parse(e.group(2))), ("eval_wer", parse(e.group(3)))]
+            got = [(k, v) for k, v in vals if v is not None]
+            at = step if m is not None else float(e.group(1))
+            self.log.add_loose(no, got, at, SRC_STEP, math.nan, is_eval=True)
         return True
 
     # -- comma pairs --------------------------------------------------------------------------

@@ -37,6 +37,7 @@ import numpy as np
 
 from traindoc.model import Event, Fact, Note, Series
 from traindoc.readers.logs import events
+from traindoc.readers.logs.shapes import PRF
 
 if TYPE_CHECKING:
     from traindoc.readers.logs.text import TextLog
@@ -154,7 +155,6 @@ _SPACY2 = {
     "token %": "eval_token_acc",
 }
 _SPACY3 = {"e": "epoch", "#": "step", "score": "eval_score", "speed": "wps"}
-_PRF = {"p": "precision", "r": "recall", "f": "f1"}
 
 
 def _spacy(header: tuple[str, ...]) -> dict[str, str]:
@@ -163,7 +163,7 @@ def _spacy(header: tuple[str, ...]) -> dict[str, str]:
         out = {h: _SPACY2[x] for h, x in zip(header, low, strict=True) if x in _SPACY2}
         for h, x in zip(header, low, strict=True):
             if m := re.fullmatch(r"(\w+) ([prf])\.", x):  # "NER P."
-                out[h] = f"eval_{m.group(1)}_{_PRF[m.group(2)]}"
+                out[h] = f"eval_{m.group(1)}_{PRF[m.group(2)]}"
         return out
     if low[:2] == ["e", "#"] and any(h.startswith("loss ") for h in low):
         out = {h: _SPACY3[x] for h, x in zip(header, low, strict=True) if x in _SPACY3}
@@ -171,7 +171,7 @@ def _spacy(header: tuple[str, ...]) -> dict[str, str]:
             if x.startswith("loss "):  # "LOSS TRANS..." (a long name cut short)
                 out[h] = x[5:].rstrip(".").replace(" ", "_") + "_loss"
             elif m := re.fullmatch(r"(\w+)_([prf])", x):  # ENTS_F
-                out[h] = f"eval_{m.group(1)}_{_PRF[m.group(2)]}"
+                out[h] = f"eval_{m.group(1)}_{PRF[m.group(2)]}"
             elif h not in out and re.fullmatch(r"[a-z]+_[a-z]+", x):  # TAG_ACC, DEP_UAS
                 out[h] = f"eval_{x}"
         return out
@@ -364,8 +364,11 @@ def clean(
     notes: list[Note],
     path: str,
 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Drop placeholder series: a loss that is exactly -1 on every step is not a loss.
-    Name a dialect's loss that it prints under its own name (OpenNMT-py's `xent`)."""
+    """Drop placeholder series: a loss that is exactly -1 on every step is not a loss;
+    and placeholder points: a precision, recall or F-score below 0 is a scorer's mark for
+    "undefined" (NCRF++ prints `f: -1.0000` when nothing was predicted), no score. Name a
+    dialect's loss that it prints under its own name (OpenNMT-py's `xent`). An accuracy
+    above 100 is none (see _ACC_NAME)."""
     own = _OWN_LOSS.get(dialect)
     if own is not None and own in raw and "loss" not in raw:
         raw = {("loss" if k == own else k): v for k, v in raw.items()}
@@ -381,8 +384,33 @@ def clean(
                 )
             )
             continue
+        if _ACC_NAME.search(key) and bool(np.any(vals > 100.0)):
+            notes.append(
+                Note(
+                    path,
+                    f"{key!r} goes above 100 (max {float(np.nanmax(vals)):g}): a share of "
+                    "right answers cannot, so it is another number under that name (an "
+                    "error rate, a count of right answers); not read as an accuracy",
+                )
+            )
+            continue
+        if _PRF_NAME.search(key) and (neg := vals < 0).any():
+            keep = ~neg
+            steps, vals = steps[keep], vals[keep]
+            times = times[keep] if times is not None else None
+            if not vals.size:
+                continue
         out[key] = (steps, vals, times)
     return out
+
+
+# The names of an accuracy (train_acc, eval_accuracy, val_acc): a share of right answers,
+# 1 at most, 100 in percent. A value above that was read under the name by mistake: an
+# error rate a key parser cut to its split (Tesseract's "char train=101.05%"), the count
+# of a "9841/10000" printed without its share.
+_ACC_NAME = re.compile(r"(?:^|_)(?:acc|accuracy)$")
+# The names of a precision, recall or F-score (eval_precision, val_f1, fscore).
+_PRF_NAME = re.compile(r"(?:^|_)(?:precision|recall|f1|fscore|f1_score|hmean)$")
 
 
 def event_facts(

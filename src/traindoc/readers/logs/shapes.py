@@ -236,10 +236,11 @@ _FILLER = frozenset(
         "shows",
     }
 )
-# Program source (a record .txt starts with the training script; issues paste code).
+# Program source (a record .txt starts with the training script; issues paste code). A
+# "#" glued to a number opens no comment: "#100 loss: 0.53" numbers its record.
 _CODE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|if |elif |else\b|for |while |return\b|with "
-    r"|try:|except\b|raise |assert |@\w|#|print\d?\(|\w+ = \w+\()|\b(?:self|torch|args|np|F|nn|"
+    r"|try:|except\b|raise |assert |@\w|#(?!\x00)|print\d?\(|\w+ = \w+\()|\b(?:self|torch|args|np|F|nn|"
     r"math|os|sys)\.\w|:\s*(?:int|float|str|bool)\s*=|\w\($|\{\w+(?::[^}]*)?\}"
 )
 
@@ -469,6 +470,13 @@ def _analyse(shape: str) -> Plan:
         if frac is not None:
             done.add(frac)
             m = slot_no[frac]
+            counted = key and _role(key, "", toks, t, nxt) == "value"
+            if counted and (share := _count_share(toks, frac)) is not None:
+                # "Accuracy: 9891/10000 (99%)": answers right of the total, then their share
+                done.add(share)
+                fields.extend((Field(n, key, "skip"), Field(m, key, "skip")))
+                fields.append(Field(slot_no[share], key, "value", "%"))
+                continue
             fields.extend(_fraction_fields(key, n, m, toks, t, fields))
             continue
         if key:
@@ -498,6 +506,7 @@ def _analyse(shape: str) -> Plan:
     fields = _grouped_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
+    fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
@@ -823,6 +832,8 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
         glued = t + 1 < len(toks) and toks[t + 1].kind == "punct" and toks[t + 1].text != ":"
         if _leading(toks, t) and not glued and nxt < len(toks) and toks[nxt].text in ("|", ":"):
             return "step"  # "420 | loss 3.56 | ..."
+        if _is_punct(toks, t - 1, "#") and _leading(toks, t) and not glued:
+            return "step"  # "#100 loss: 0.53": the line's number opens it
         if _is_punct(toks, t - 1, "[") and _is_punct(toks, t + 1, "]"):
             k = _next(toks, t + 1)
             if k + 1 < len(toks) and toks[k].kind == "word" and _is_punct(toks, k + 1, "="):
@@ -848,6 +859,19 @@ def _share_count(toks: list[_Tok], t: int) -> bool:
     if _is_punct(toks, k, ","):
         k = _prev(toks, k)
     return _is_punct(toks, k, "%") and _is_slot(toks, k - 1)
+
+
+def _count_share(toks: list[_Tok], total: int) -> int | None:
+    """The token of the percentage in brackets right after a count's total (PyTorch's
+    MNIST example: "Accuracy: 9891/10000 (99%)"): the share the count is of its total,
+    the metric's value; the count itself is no accuracy. None when there is none."""
+    j = _next(toks, total)
+    if not _is_punct(toks, j, "("):
+        return None
+    k = _next(toks, j)
+    if not (_is_slot(toks, k) and _is_punct(toks, k + 1, "%") and _is_punct(toks, k + 2, ")")):
+        return None
+    return k
 
 
 def _scale(toks: list[_Tok], t: int) -> tuple[str, int] | None:
@@ -1013,7 +1037,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # 100, loss is: [2.4925375], acc is: [0.1]" (a numpy array of one value): the
         # same clause as BigDL's "Loss is 1.26", its colon kept
         return named[0], "is", opened, named[1]
-    if tk.text.lower() in _FILLER or tk.text in _LEVELS:
+    if (tk.text.lower() in _FILLER and not _counter_word(toks, j, sep)) or tk.text in _LEVELS:
         return "", sep, opened, []
     if sep == ":" and t == j + 2 and ("." in tk.text or re.search(r"-\d", tk.text)):
         return "", sep, opened, [j]  # file.py:123, host-160750:0: where, not what
@@ -1092,6 +1116,16 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     return key + qual, sep, opened, idx + qual_idx
 
 
+def _counter_word(toks: list[_Tok], j: int, sep: str) -> bool:
+    """A word that is also a step counter's name ("it", the iteration) glued to its
+    separator and not inside a sentence (no word right before it): "it: 100, loss: 0.53"
+    counts the iterations, where prose would say "it is 100"."""
+    if sep not in (":", "=") or toks[j].text.lower() not in _STEP_KEYS:
+        return False
+    k = _prev(toks, j)
+    return _is_punct(toks, j + 1, sep) and (k < 0 or toks[k].kind != "word")
+
+
 # Marian NMT's training line names its counters and the learning rate by abbreviations
 # that end in a dot, then the number (src/training/scheduler.h): "Ep. 1 : Up. 14000 :
 # Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s : L.r. 5.1784e-05 :
@@ -1130,6 +1164,24 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
         replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
         for f in fields
     ]
+
+
+# Precision, recall and F-score under their initials, as sequence labellers print an
+# evaluation (NCRF++: "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325, p: 0.1667, r:
+# 0.0002, f: 0.0003"; spaCy's "NER P."): one letter alone names nothing, the three in a
+# row are the scores of one evaluation.
+PRF = {"p": "precision", "r": "recall", "f": "f1"}
+
+
+def _prf_letters(fields: list[Field]) -> list[Field]:
+    """The keys p, r, f of three values in a row, renamed (see PRF)."""
+    keyed = [f for f in fields if f.role == "value" and f.key]
+    letters = "".join(f.key.lower() if len(f.key) == 1 else " " for f in keyed)
+    if "prf" not in letters:
+        return fields
+    at = letters.index("prf")
+    named = {id(f): PRF[f.key.lower()] for f in keyed[at : at + 3]}
+    return [replace(f, key=named[id(f)]) if id(f) in named else f for f in fields]
 
 
 def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
@@ -1290,6 +1342,8 @@ def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
             w = toks[j + 1]
             if w.kind == "word" and w.text.lower() in _SPACED_UNITS:
                 return w.text, [j + 1]
+            if tk.text == " " and _is_punct(toks, j + 1, "%"):
+                return "%", []  # CNN_sentence's "train perf: 62.92 %"
     return "", []
 
 
