@@ -361,6 +361,13 @@ def at_floor(
     )
 
 
+def classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
+    """(ln C, the accuracy naming C) when an accuracy in the log sits at chance 1/C (to
+    within 0.01) for a small C and `level`, a loss's level, lies in ln(C)'s band: the two
+    measures agree on one class count, so neither needs to name C alone."""
+    return _classes_at_chance(run, level)
+
+
 def _classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
     """(ln C, the metric) for the class count C that an accuracy logged at chance 1/C
     (to within 0.01) and the loss's level in ln(C)'s band both point to, or None: with

@@ -563,3 +563,99 @@ def _positives_never_found(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+# A held-out split's name in a metric's name (val_acc, eval_accuracy, test_acc, dev_acc).
+_HELD_OUT = re.compile(r"(?:^|[_/\-. ])(?:val|valid|validation|eval|test|dev)(?:$|[_/\-. ])")
+_TOPK = re.compile(r"top[-_ ]?[2-9]|acc(?:uracy)?[-_@]?[2-9]\b|_[2-9]$|@[2-9]")
+
+
+def _plain_accuracies(run: Run) -> tuple[list[Series], list[Series]]:
+    """The top-1 accuracies the run logs, split into (train, held-out) by their names."""
+    train: list[Series] = []
+    held: list[Series] = []
+    for m in run.series.values():
+        low = m.name.lower()
+        if kind(m.name) != "task" or "acc" not in low or _TOPK.search(low):
+            continue
+        if any(t in low for t in ("balanced", "top1_err", "error")) or not len(m.finite()):
+            continue
+        (held if _HELD_OUT.search(low) else train).append(m)
+    return train, held
+
+
+def _as_fraction(v: np.ndarray) -> np.ndarray:
+    """Accuracies as fractions (a log printing 10.0 for 10% is in percent)."""
+    return v / 100.0 if float(np.median(v)) > 1.5 else v
+
+
+def _accuracies_at_prior_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A train and a held-out accuracy that both sit at 1/C for one small C (2-20: the
+    median of each within `chance_agree` of 1/C), their logs all from epoch
+    `topk_late_epoch` (10) on, 3+ logs in all, with no loss falling `frozen_max_drop`
+    over them (warning)."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()) or run.fact("task") == "gan":
+        return None
+    train, held = _plain_accuracies(run)
+    for tr in train:
+        for he in held:
+            a, b = tr.finite(), he.finite()
+            if len(a) + len(b) < p.topk_points:
+                continue
+            at = np.interp(np.r_[a.steps, b.steps], e.steps, e.values)
+            if float(at.min()) < p.topk_late_epoch:
+                continue
+            va, vb = _as_fraction(a.values), _as_fraction(b.values)
+            ma, mb = float(np.median(va)), float(np.median(vb))
+            c = round(1.0 / ma) if ma > 0 else 0
+            if not 2 <= c <= fl.MAX_SMALL_CLASSES:
+                continue
+            if abs(ma - 1.0 / c) > p.chance_agree or abs(mb - 1.0 / c) > p.chance_agree:
+                continue
+            if loss is not None and _loss_falls(loss, a.steps[0], b.steps[-1], p):
+                continue
+            return _prior_hit(tr, he, c, float(at.min()), ma, mb)
+    return None
+
+
+def _loss_falls(loss: Series, lo: float, hi: float, p: Params) -> bool:
+    """The loss over [lo, hi] (or its last two logs) falls `frozen_max_drop` or more."""
+    f = loss.finite()
+    inside = (f.steps >= min(lo, hi)) & (f.steps <= max(lo, hi))
+    w = f.values[inside] if inside.sum() >= 2 else f.values[-2:]
+    return w.size >= 2 and bool(w[0] > 0) and (w[0] - w[-1]) / w[0] >= p.frozen_max_drop
+
+
+def _prior_hit(tr: Series, he: Series, c: int, first_epoch: float, ma: float, mb: float) -> Hit:
+    steps = np.r_[tr.finite().steps, he.finite().steps]
+    return Hit(
+        title=(
+            f"{tr.name} ({ma:.4g}) and {he.name} ({mb:.4g}) both sit at 1/{c} at every log from "
+            f"epoch {int(first_epoch)} on: the model predicts the class prior"
+        ),
+        step=int(steps.min()),
+        end_step=int(steps.max()),
+        evidence={
+            "metrics": [tr.name, he.name],
+            "classes": c,
+            "train_median": ma,
+            "heldout_median": mb,
+            "logs": int(len(tr.finite()) + len(he.finite())),
+            "first_epoch": first_epoch,
+        },
+        explanation=(
+            f"An accuracy of 1/{c} is what a model scores when it ignores its input and "
+            f"guesses among {c} balanced classes (or always names one of them). Here the "
+            "accuracy on the training batches and on the held-out set agree on that same "
+            "level, after 10 or more passes over the data: a model that learned anything "
+            "would be above chance on the data it trains on, at least."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples (one class for all?); check that "
+            "the labels match the inputs and the head's class count, the LR (0, or far too "
+            "high: a collapsed output), that the parameters being trained are the ones used "
+            "for prediction, and for a multi-GPU run the gradient aggregation."
+        ),
+        severity=Severity.WARNING,
+    )

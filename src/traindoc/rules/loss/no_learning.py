@@ -14,6 +14,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
+    _accuracies_at_prior_late,
     _auc_at_chance,
     _error_rate_ceiling_late,
     _overlap_zero_late,
@@ -153,11 +154,15 @@ class Params:
     # fifth whatever C; the first epoch's evals may honestly sit there.
     top1_points: int = 3
     top1_min_epoch: float = 1.0
+    # A train and a held-out accuracy both at 1/C (C = 2-20; each's median within 0.01 of
+    # it, the precision at which an accuracy names C) at every log from epoch 10 on, 3+
+    # logs in all: two measures agree that the model still guesses after 10 passes.
+    chance_agree: float = 0.01
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10%; two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10%; two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -372,6 +377,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     log where any AUC leaves the band (a GNN at AUC 0.49 at epoch 0 with LR 0, then 0.63),
     nor an AUC printed 0 (a metric not computed).
 
+    A train accuracy and a held-out one (val / eval / test) whose medians both lie within
+    0.01 of 1/C for the same small C (2-20), their logs all from epoch 10 on, 3+ logs in
+    all, with no loss in the log falling 10% over them, settle it however short the log
+    (warning): 1/C is what a model that ignores its input scores over C balanced classes,
+    and two measures on different data agreeing on it after 10 passes is the model
+    predicting the prior (MXNet LeNet on 2 GPUs: Train-accuracy 0.092-0.108 through epoch
+    18 beside Validation-accuracy 0.100916 at epochs 17 and 18). One accuracy alone is
+    not read (a 12-class model at 10% is 20% above chance), nor the first epochs (a fresh
+    model starts at chance), nor accuracies beside a loss that falls (on their way up).
+
     With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
     evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
     step 0), settles it as well (warning), unless another metric of the same model or the
@@ -437,6 +452,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _error_rate_ceiling_late(run, None, p)
             or _positives_never_found(run, p)
             or _auc_at_chance(run, p)
+            or _accuracies_at_prior_late(run, None, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -469,6 +485,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _positives_never_found(run, p)
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
+        or _accuracies_at_prior_late(run, f, p)
     ) is not None:
         yield hit
         return
