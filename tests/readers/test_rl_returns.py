@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import load_run
+from traindoc.readers import load_run, load_runs
 
 
 def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
@@ -142,3 +142,23 @@ def test_near_miss_phrase_rows_without_the_dashes_are_no_table(tmp_path: Path) -
     lines = ["| mean 100 episode reward | 8.9 |", "| steps | 100 |"] * 3 + ["loss: 1.0"] * 3
     run = load_run(_write(tmp_path, "md.txt", lines))
     assert run.get("reward") is None
+
+
+def test_steps_after_an_episode_counter_are_its_length_not_the_step(tmp_path: Path) -> None:
+    """A hand-written loop's "[Episode N] steps: S reward: R": S is that episode's length,
+    up and down with the play (a CartPole return equals it), so the episode is the count
+    and the run is one curve, not cut wherever an episode was shorter than the last."""
+    lens = [23, 15, 40, 12, 60, 31]
+    lines = [f"[Episode {i + 1}] steps: {s} reward: {float(s)}" for i, s in enumerate(lens)]
+    runs = load_runs(_write(tmp_path, "episodes.txt", lines))
+    assert len(runs) == 1
+    r = runs[0].get("reward")
+    assert r is not None
+    assert r.steps.tolist() == [1, 2, 3, 4, 5, 6]
+    assert r.values.tolist() == [float(s) for s in lens]
+
+
+def test_near_miss_bare_steps_without_an_episode_counter_stay_the_step(tmp_path: Path) -> None:
+    lines = [f"steps: {10 * (i + 1)} loss: {2.0 - 0.1 * i:.3f}" for i in range(6)]
+    loss = load_run(_write(tmp_path, "steps.txt", lines)).get("loss")
+    assert loss is not None and loss.steps.tolist() == [10, 20, 30, 40, 50, 60]

@@ -185,11 +185,15 @@ _TIANSHOU_PAIR = re.compile(rb"([A-Za-z_][\w/]*)=([-+\w.]+)")
 _TIANSHOU_TEST = re.compile(
     rb"Epoch #(\d+): test_reward: (\S+) \xc2\xb1 (\S+), best_reward: (\S+) \xc2\xb1 (\S+) in #(\d+)"
 )
-# its bar's names -> ours. Not "rew": the mean return of the episodes the last collect
-# finished, repeated as it was when none did (n/ep=0), so a run of equal values there is
-# no flat reward; it keeps its own name.
+# its bar's names -> ours. "rew" is the trainer's last_rew: the mean return of the
+# episodes the last collect that finished any finished, printed again unchanged while
+# collects finish none (n/ep=0), and 0.00 before the first episode ends. So it is the
+# reward where the bar's own collect finished episodes (n/ep > 0), or where it differs
+# from the rew read before (episodes ended between two printed bars); a repeat beside
+# n/ep=0 is the same number again, and the 0.00 opening a log before any episode the
+# placeholder: neither is a new reading, and their runs of equal values no flat reward.
 _TIANSHOU_NAMES: dict[str, str] = {}
-_TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
+_TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st", "rew"})
 # Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
 # N" opens each iteration, whose training phase ends in "Average undiscounted return per
 # training episode: -20.61" (the mean return of the iteration's training episodes) and
@@ -347,6 +351,7 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._rew = math.nan  # the rew of the last tianshou bar
         self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
         self._coco_at = 0  # its first line
         self._coco_type = b"bbox"  # the iou type pycocotools last named
@@ -528,11 +533,13 @@ class Layouts:
         if bar is not None:
             step, ep = float(bar.group(2)), float(bar.group(1))
             vals = []
-            for k, raw in _TIANSHOU_PAIR.findall(bar.group(3)):
-                key = k.decode()
-                if key in _TIANSHOU_SKIP or (v := parse(raw)) is None:
+            pairs = {k.decode(): parse(raw) for k, raw in _TIANSHOU_PAIR.findall(bar.group(3))}
+            for key, v in pairs.items():
+                if key in _TIANSHOU_SKIP or v is None:
                     continue
                 vals.append((_TIANSHOU_NAMES.get(key) or metric_name(key, "", "") or key, v))
+            if (rew := self._tianshou_rew(pairs)) is not None:
+                vals.append(("reward", rew))
             self._at = (step, ep)
             self.log.add_loose(no, vals, step, SRC_STEP, ep)
         if test is not None:
@@ -550,6 +557,19 @@ class Layouts:
                 src = SRC_STEP if step == step else SRC_EPOCH_ONLY
                 self.log.add_loose(no, vals, step if step == step else ep, src, ep, is_eval=True)
         return True
+
+    def _tianshou_rew(self, pairs: dict[str, float | None]) -> float | None:
+        """The bar's rew when it is a new reading of the episodes' mean return (see
+        `_TIANSHOU_NAMES`), else None."""
+        rew, n_ep = pairs.get("rew"), pairs.get("n/ep")
+        if rew is None or rew != rew:
+            return None
+        last, self._rew = self._rew, rew
+        if n_ep is not None and n_ep > 0:
+            return rew  # this collect finished episodes: their mean
+        if last == last:
+            return rew if rew != last else None  # episodes ended since the last bar
+        return rew if rew != 0 else None  # 0.00 before any episode ended is no return
 
     # -- Dopamine -----------------------------------------------------------------------------
     def _dopamine(self, no: int, msg: bytes) -> bool:

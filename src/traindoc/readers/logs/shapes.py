@@ -809,8 +809,10 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
         # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
         # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
-        # steps: 480", whose key keeps its words) counting the optimizer steps
-        return "step"
+        # steps: 480", whose key keeps its words) counting the optimizer steps. After an
+        # episode counter ("[Episode 12] steps: 31 reward: 31.0") it is that episode's
+        # length, which rises and falls with the agent's play: the episode is the count.
+        return "value" if _after_episode(toks, t) else "step"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
@@ -830,6 +832,14 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
                 # train_loss=6.52": the step in brackets opens its key=value pairs
                 return "step"
     return "value"
+
+
+_EPISODE_WORDS = frozenset({"episode", "episodes"})
+
+
+def _after_episode(toks: list[_Tok], t: int) -> bool:
+    """An episode counter's word comes earlier on the line: its numbers are per episode."""
+    return any(k.kind == "word" and k.text.lower() in _EPISODE_WORDS for k in toks[:t])
 
 
 # A CJK key that counts the run: "训练次数" (training count), "迭代次数" / "迭代" (iterations),
