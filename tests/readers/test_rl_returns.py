@@ -162,3 +162,35 @@ def test_near_miss_bare_steps_without_an_episode_counter_stay_the_step(tmp_path:
     lines = [f"steps: {10 * (i + 1)} loss: {2.0 - 0.1 * i:.3f}" for i in range(6)]
     loss = load_run(_write(tmp_path, "steps.txt", lines)).get("loss")
     assert loss is not None and loss.steps.tolist() == [10, 20, 30, 40, 50, 60]
+
+
+def _keras_rl_interval(i: int, ep_reward: float) -> list[str]:
+    # keras-rl's TrainIntervalLogger (verbose=1): a Keras Progbar over the interval's
+    # steps with the mean per-step 'reward', then 'N episodes - episode_reward: mean
+    # [min, max] - <metric>: ...'
+    return [
+        f"Interval {i + 1} ({10000 * i} steps performed)",
+        f"10000/10000 [==============================] - 60s - reward: {-7.0 - 0.1 * i:.4f}",
+        f"50 episodes - episode_reward: {ep_reward:.3f} [-1726.207, -826.488] - loss: 5.522 "
+        f"- mean_absolute_error: 0.455 - mean_q: -31.851",
+        "",
+    ]
+
+
+def test_keras_rl_episode_reward_is_the_reward_not_the_step_bar(tmp_path: Path) -> None:
+    """The interval's episode_reward (the mean return of its episodes) is the RL curve;
+    the progress bar's bare 'reward' (the mean reward per step) keeps its points apart."""
+    eps = [-1479.559, -1410.411, -1374.752, -1494.492]
+    lines = ["Training for 40000 steps ..."]
+    for i, r in enumerate(eps):
+        lines += _keras_rl_interval(i, r)
+    run = load_run(_write(tmp_path, "kerasrl.txt", lines))
+    r = run.get("reward")
+    assert r is not None and r.values.tolist() == eps
+    assert run.series["reward_alt"].values.tolist() == [-7.0, -7.1, -7.2, -7.3]
+
+
+def test_near_miss_a_bare_reward_alone_stays_the_reward(tmp_path: Path) -> None:
+    lines = [f"step {i + 1} reward: {0.1 * i:.2f} loss: {1.0 - 0.05 * i:.3f}" for i in range(6)]
+    r = load_run(_write(tmp_path, "bare.txt", lines)).get("reward")
+    assert r is not None and len(r) == 6

@@ -48,9 +48,11 @@ if TYPE_CHECKING:
 _SB3_SECTION = re.compile(rb"^\|\s*([a-z_]+)/\s*\|\s*\|\s*$")
 _SB3_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w.]*)\s+\|\s*(\S+)\s*\|\s*$")
 # SB3's own names -> ours; keys not here keep their own name, the counters and
-# settings of its time/ section and of train/ (n_updates, clip_range) are not metrics
+# settings of its time/ section and of train/ (n_updates, clip_range) are not metrics.
+# rollout/ep_rew_mean keeps its name (canonical: the reward): an episode's return by its
+# name, it owns the reward over a bare per-step "reward" row (FinRL's train/reward)
 _SB3_NAMES = {
-    "rollout/ep_rew_mean": "reward",
+    "rollout/ep_rew_mean": "ep_rew_mean",
     "eval/mean_reward": "eval_reward",
     "train/loss": "loss",
     "train/learning_rate": "lr",
