@@ -18,6 +18,7 @@ from traindoc.rules.loss._rl_common import (
     CLIP_FRACTION,
     CLIPPED,
     DPO_MARGINS,
+    EPISODE_RANGE,
     EPISODE_STD,
     NOT_TRAINING,
     POLICY_ENTROPY,
@@ -26,6 +27,7 @@ from traindoc.rules.loss._rl_common import (
     _at,
     _longest_run,
     _tail_run,
+    episode_range,
     reward_spread,
 )
 from traindoc.rules.loss._rl_llm import (
@@ -109,6 +111,12 @@ class Params:
     # outcomes (0/1 success per episode, or the mean of 2-4 of them): its windows are
     # compared by their means, since a median snaps to one of the few levels.
     few_levels: int = 8
+    # A mean return within 1% of its episodes' range (best - worst) of exactly 0, at each
+    # of 3+ logs, while its episodes go both ways (some won, some lost): the gains and
+    # losses cancel, so the policy earns nothing on average. 1% of the range is the
+    # printed rounding of such a mean (0.0000 to 0.0001 beside episodes of +-0.1), not a
+    # level a learning agent would hold log after log.
+    zero_band: float = 0.01
     # A return pinned from its first log at a positive whole multiple of this is the
     # +1-per-step return of episodes that all ran to the time limit (Gym's CartPole
     # 200 / 500, InvertedPendulum 1000): the cap, solved.
@@ -270,6 +278,56 @@ def _flat_from_start(p: Params, reward: Series, spread: Series) -> Hit | None:
     )
 
 
+def _zero_return(p: Params, reward: Series, spread: tuple[Series, Series]) -> Hit | None:
+    """A mean return of 0 at every one of 3+ logs (within `zero_band` of its episodes'
+    best - worst range) while the episodes behind each mean go both ways: the agent's
+    wins and losses cancel, whatever the interval (devsisters/DQN-tensorflow's trading
+    agent: "avg_ep_r: 0.0000, max_ep_r: 0.0911, min_ep_r: -0.0984", report after report
+    6.4M steps in). A policy that learned anything would earn more than it loses: a
+    reward that is 0 on average is the level of play with no edge, a random policy's in
+    a market or a symmetric game. Judged at any point of the run: no learning curve ends
+    at a mean of exactly nothing with its episodes spread on both sides of it."""
+    r = reward.finite()
+    if len(r) < p.min_all_dead:
+        return None
+    hi, lo = _at(spread[0], r.steps), _at(spread[1], r.steps)
+    if not (np.all(np.isfinite(hi)) and np.all(np.isfinite(lo))):
+        return None
+    width = hi - lo
+    both_ways = (lo < 0) & (hi > 0)
+    if not (both_ways.all() and np.all(np.abs(r.values) <= p.zero_band * width)):
+        return None
+    s0, s1 = int(r.steps[0]), int(r.steps[-1])
+    return Hit(
+        title=(
+            f"The mean return is 0 at all {len(r)} logs (steps {s0}-{s1}), while single "
+            f"episodes range {fmt(float(np.min(lo)))} to {fmt(float(np.max(hi)))}"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "reward (zero mean, episodes both ways)",
+            "reward_max_abs": float(np.max(np.abs(r.values))),
+            "episode_range_min": float(np.min(width)),
+            "points": len(r),
+        },
+        explanation=(
+            "Each log's mean return averages the episodes of its interval, and the best "
+            "and worst of them lie on both sides of 0. A mean of 0 at every log is "
+            "gains and losses cancelling out: the policy has no edge, the level of "
+            "random play, however many steps it has trained. Episodes that differ give "
+            "advantages, yet the updates have not made the winning behaviour more likely."
+        ),
+        prescription=(
+            "Check the reward the agent gets per step (scale, sign, and that it depends on "
+            "the action: a trading reward of price noise has no edge to learn); compare "
+            "with a random and a buy-and-hold policy, then check the learning rate, the "
+            "target-network updates and the exploration schedule."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _reward_rises(p: Params, reward: Series) -> bool:
     """The reward's last fifth is 5%+ (of its scale) above its first: the live batches
     still teach the policy something."""
@@ -298,7 +356,14 @@ def _reward_rises(p: Params, reward: Series) -> bool:
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
         f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}|event:{NOT_TRAINING}",
     ),
-    uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
+    uses=(
+        "grad_norm",
+        EPISODE_STD,
+        *(name for pair in EPISODE_RANGE for name in pair),
+        *CLIPPED,
+        *CLIP_FRACTION,
+        *POLICY_ENTROPY,
+    ),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -384,6 +449,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     curve, which is why five points do; a log that starts mid-run is left alone (its
     plateau can be the converged one), and so is a spread of 0 (one episode per
     summary, or every episode at the same capped return).
+    A log that prints the best and worst episode return beside each mean
+    (devsisters/DQN-tensorflow's max_ep_r / min_ep_r, RLlib's episode_reward_max /
+    _min) and whose mean is 0 at each of 3+ logs (within 1% of that range, the printed
+    rounding) while the episodes go both ways is a warning at any point of the run: the
+    wins and losses cancel, the level of play with no edge (a trading agent's
+    "avg_ep_r: 0.0000" 6.4M steps in). A learned policy earns more than it loses.
 
     An ml-agents log whose summary lines all end in the trainer's own status "Not
     Training." at Step 0, with no line at a later step, is an error from one line on:
@@ -502,6 +573,15 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         and reward is not None
         and ep_std is not None
         and (hit := _flat_from_start(p, reward, ep_std)) is not None
+    ):
+        yield hit
+        return
+    if (
+        std is None
+        and zero_frac is None
+        and reward is not None
+        and (rng := episode_range(run)) is not None
+        and (hit := _zero_return(p, reward, rng)) is not None
     ):
         yield hit
         return
