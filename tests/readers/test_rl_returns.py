@@ -194,3 +194,36 @@ def test_near_miss_a_bare_reward_alone_stays_the_reward(tmp_path: Path) -> None:
     lines = [f"step {i + 1} reward: {0.1 * i:.2f} loss: {1.0 - 0.05 * i:.3f}" for i in range(6)]
     r = load_run(_write(tmp_path, "bare.txt", lines)).get("reward")
     assert r is not None and len(r) == 6
+
+
+def _finrl_summary(episode: int, end: str, reward: str, cost: str, trades: int) -> list[str]:
+    # FinRL's env_stocktrading.py at each episode's end (print_verbosity)
+    return [
+        f"day: 2515, episode: {episode}",
+        "begin_total_asset:100000.00",
+        f"end_total_asset:{end}",
+        f"total_reward:{reward}",
+        f"total_cost: {cost}",
+        f"total_trades: {trades}",
+        "Sharpe: 1.463",
+        "=================================",
+    ]
+
+
+def test_finrl_episode_summary_is_one_record(tmp_path: Path) -> None:
+    """The summary's lines are one record: total_reward is the episode's return, and the
+    trades, cost and assets sit beside it (a lone "total_trades: 0" is no config)."""
+    lines = _finrl_summary(99, "100094.35", "94.35", "2.84", 9)
+    lines += _finrl_summary(100, "100000.00", "0.00", "0.00", 0)
+    run = load_run(_write(tmp_path, "finrl.txt", lines))
+    assert run.series["reward"].values.tolist() == [94.35, 0.0]
+    assert run.series["total_trades"].values.tolist() == [9.0, 0.0]
+    assert run.series["episode"].values.tolist() == [99.0, 100.0]
+    assert run.series["end_total_asset"].values.tolist() == [100094.35, 100000.0]
+
+
+def test_near_miss_a_day_line_without_its_summary_rows_adds_nothing(tmp_path: Path) -> None:
+    lines = ["day: 12, episode: 3", "step 1 loss: 0.5", "step 2 loss: 0.4", "step 3 loss: 0.3"]
+    run = load_run(_write(tmp_path, "day.txt", lines))
+    assert "total_trades" not in run.series and "episode" not in run.series
+    assert run.series["loss"].values.tolist() == [0.5, 0.4, 0.3]

@@ -205,6 +205,14 @@ _DOPAMINE_RETURN = re.compile(
     rb"Average undiscounted return per (training|evaluation) episode: (\S+)\s*$"
 )
 _DOPAMINE_BARE = (b"Starting iteration ", b"Average undiscounted return per ")
+# FinRL's stock-trading env, at the end of each episode (env_stocktrading.py): "day: 2515,
+# episode: 100", then one "name: value" line each for begin_total_asset, end_total_asset,
+# total_reward (the episode's return), total_cost, total_trades, Sharpe, and a line of "="
+_FINRL_HEAD = re.compile(rb"^day: (\d+), episode: (\d+)\s*$")
+_FINRL_ROW = re.compile(
+    rb"^(begin_total_asset|end_total_asset|total_reward|total_cost|total_trades|Sharpe):\s*(\S+)\s*$"
+)
+_FINRL_NAMES = {"total_reward": "reward", "Sharpe": "sharpe"}
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
 # Caffe before its outputs had names (2014): "Test score #0: 0.00699999" ("Test score # 1:
 # 6.90977"), the test net's output blobs in their order. Caffe's reference nets of the
@@ -354,6 +362,7 @@ class Layouts:
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
         self._rew = math.nan  # the rew of the last tianshou bar
+        self._finrl: tuple[int, float, list[tuple[str, float]]] | None = None  # an open summary
         self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
         self._coco_at = 0  # its first line
         self._coco_type = b"bbox"  # the iou type pycocotools last named
@@ -395,6 +404,16 @@ class Layouts:
                 return True
             self.close_coqui()
         if b"-->" in text and self._coqui_head(no, text):
+            return True
+        if self._finrl is not None:
+            if (row := _FINRL_ROW.match(text)) is not None:
+                if (v := parse(row.group(2))) is not None:
+                    key = row.group(1).decode()
+                    self._finrl[2].append((_FINRL_NAMES.get(key, key), v))
+                return True
+            self.close_finrl()
+        if c == b"d" and (m := _FINRL_HEAD.match(text)) is not None:
+            self._finrl = (no, float(m.group(2)), [("episode", float(m.group(2)))])
             return True
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
             return self._dopamine(no, text[m.end() :]) or self._caffe(no, text[m.end() :])
@@ -465,6 +484,7 @@ class Layouts:
         return c in b"Rv" and bool(_DARKNET_REGION.match(text))
 
     def close(self) -> None:
+        self.close_finrl()
         self.close_coco()
         self.close_table()
         self.close_block()
@@ -525,6 +545,16 @@ class Layouts:
             return
         vals, self._coco = self._coco, None
         self.log.add_loose(self._coco_at, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
+
+    # -- FinRL --------------------------------------------------------------------------------
+    def close_finrl(self) -> None:
+        """One FinRL episode summary: its values at the summary's place in the log (the
+        env's own episode count restarts with each env a script builds)."""
+        if self._finrl is None:
+            return
+        (no, _, vals), self._finrl = self._finrl, None
+        if len(vals) > 1:
+            self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan)
 
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:

@@ -32,6 +32,12 @@ def episode_range(run: Run) -> tuple[Series, Series] | None:
     return None
 
 
+# FinRL's trading env summary at each episode's end: the trades the agent made in it,
+# and the env's episode count.
+TRADES = "total_trades"
+EPISODE = "episode"
+
+
 # tianshou's test line: the epoch of the best test return so far (#0 = before training).
 BEST_EPOCH = "eval_best_reward_epoch"
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import diff_mad, fmt
-from traindoc.model import Run, Series, Severity
+from traindoc.model import Run, Series, Severity, Signal
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._rl_common import (
@@ -18,11 +18,13 @@ from traindoc.rules.loss._rl_common import (
     CLIP_FRACTION,
     CLIPPED,
     DPO_MARGINS,
+    EPISODE,
     EPISODE_RANGE,
     EPISODE_STD,
     NOT_TRAINING,
     POLICY_ENTROPY,
     SUCCESS,
+    TRADES,
     ZERO_STD_FRACTION,
     _at,
     _longest_run,
@@ -359,6 +361,8 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     uses=(
         "grad_norm",
         EPISODE_STD,
+        TRADES,
+        EPISODE,
         *(name for pair in EPISODE_RANGE for name in pair),
         *CLIPPED,
         *CLIP_FRACTION,
@@ -478,7 +482,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     each of 10+ logs never scored a completion right, so the policy learns only what
     the other (format) rewards pay for: a warning, when nothing else was found. So is a
     tianshou run whose test line still names epoch #0 (the test before any training) as
-    the best after 3+ epochs: no trained policy scored above the untrained one.
+    the best after 3+ epochs: no trained policy scored above the untrained one. So is a
+    FinRL trading env whose last episode summary, past its first episode, shows 0 trades
+    and a total_reward of exactly 0: the agent held its cash all episode, its actions
+    never reach the market, and every return is the same 0.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -520,8 +527,51 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if any(isinstance(h, Hit) for h in found):
         yield from found
         return
-    dead = _task_reward_dead(run, p) or _never_beats_start(run, p)
+    dead = _task_reward_dead(run, p) or _never_beats_start(run, p) or _no_trades(run)
     yield from [dead] if dead is not None else found
+
+
+def _no_trades(run: Run) -> Hit | None:
+    """FinRL's summary of the last episode shows 0 trades and a total_reward of exactly 0,
+    past the env's first episode: the agent held its cash for the whole episode, so its
+    actions never reach the market (every one rounds to "hold") and every return is the
+    same 0 - there is no difference left to learn from (a warning, from one summary: a
+    policy that still explores trades at least once in an episode of hundreds of days)."""
+    trades, reward, ep = run.get(TRADES), run.get(Signal.REWARD.value), run.get(EPISODE)
+    if trades is None or reward is None or ep is None:
+        return None
+    t, r, e = trades.finite(), reward.finite(), ep.finite()
+    if not (len(t) and len(r) and len(e)):
+        return None
+    last_r = float(_at(r, t.steps[-1:])[0])
+    if float(t.values[-1]) != 0 or last_r != 0 or float(e.values[-1]) <= 1:
+        return None
+    zero = int(_tail_run(t.values == 0))
+    s0, s1 = int(t.steps[-zero]), int(t.steps[-1])
+    episode = int(e.values[-1])
+    return Hit(
+        title=(
+            f"The agent made no trade in its last episode (episode {episode}"
+            + (f", and the {zero - 1} before it" if zero > 1 else "")
+            + "): total_reward exactly 0"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={"signal": f"{TRADES} = 0", "episode": episode, "dead_points": zero},
+        explanation=(
+            "FinRL's env sums each episode up: 0 trades and a total_reward of exactly 0 "
+            "mean the agent held its starting cash from the first day to the last. Its "
+            "actions never moved a share (each one rounds to 'hold', or is clipped away), "
+            "so every episode returns the same 0 and the updates have nothing to compare."
+        ),
+        prescription=(
+            "Print the raw actions: if they sit in (-1, 1) they round to 0 shares at "
+            "hmax scaling, so raise hmax or the action scale; check the reward scaling, "
+            "the turbulence threshold (it forces selling / holding) and that the "
+            "technical-indicator features are not all NaN or constant."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _not_training(run: Run) -> Hit | None:
