@@ -227,3 +227,26 @@ def test_near_miss_a_day_line_without_its_summary_rows_adds_nothing(tmp_path: Pa
     run = load_run(_write(tmp_path, "day.txt", lines))
     assert "total_trades" not in run.series and "episode" not in run.series
     assert run.series["loss"].values.tolist() == [0.5, 0.4, 0.3]
+
+
+def test_a2c_ppo_acktr_slash_pairs_name_each_statistic(tmp_path: Path) -> None:
+    """pytorch-a2c-ppo-acktr-gail's update line (main.py): "mean/median reward A/B,
+    min/max reward C/D" - each number the statistic in its place, not a value and a
+    total, nor a second 'reward' column."""
+    lines = [
+        f"Updates {10 * i}, num timesteps {800 * i}, FPS 1828, mean/median reward "
+        f"{-20.4 + i:.1f}/{-20.0 + i:.1f}, min/max reward {-21.0 + i:.1f}/{-19.0 + i:.1f}, "
+        f"entropy 1.77331, value loss 0.02498, policy loss 0.03232"
+        for i in range(1, 6)
+    ]
+    run = load_run(_write(tmp_path, "a2c.txt", lines))
+    assert run.series["reward"].values.tolist() == [-19.4, -18.4, -17.4, -16.4, -15.4]
+    assert run.series["median_reward"].values.tolist() == [-19.0, -18.0, -17.0, -16.0, -15.0]
+    assert run.series["min_reward"].values.tolist() == [-20.0, -19.0, -18.0, -17.0, -16.0]
+    assert run.series["max_reward"].values.tolist() == [-18.0, -17.0, -16.0, -15.0, -14.0]
+
+
+def test_near_miss_a_value_over_its_total_keeps_one_name(tmp_path: Path) -> None:
+    lines = [f"step {i}/100 loss {1.0 - 0.1 * i:.2f}" for i in range(1, 6)]
+    run = load_run(_write(tmp_path, "total.txt", lines))
+    assert run.series["loss"].steps.tolist() == [1, 2, 3, 4, 5]

@@ -314,6 +314,10 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
+    return _slash_pairs(shape, _plan(shape))
+
+
+def _plan(shape: str) -> Plan:
     global _WHOLE
     plan = _analyse(shape)
     bare = _bare_losses(plan) if plan.kind == "record" else 0
@@ -330,6 +334,29 @@ def analyse(shape: str) -> Plan:
         if whole.kind == "record" and _bare_losses(whole) < bare:
             return whole
     return plan
+
+
+# Two statistics of one quantity printed as a pair, "mean/median reward -20.4/-20.0,
+# min/max reward -21.0/-19.0" (pytorch-a2c-ppo-acktr-gail's update line): each number is
+# the statistic in its place, not the quantity and a total.
+_SLASH_PAIR = re.compile(r"\b([A-Za-z]+)/([A-Za-z]+) ([A-Za-z][A-Za-z_]*) \x00/\x00")
+
+
+def _slash_pairs(shape: str, plan: Plan) -> Plan:
+    """Name the two numbers of each `a/b name X/Y` pair `a name` and `b name`."""
+    if plan.kind != "record" or "/\x00" not in shape:
+        return plan
+    fields = list(plan.fields)
+    by_slot = {f.slot: i for i, f in enumerate(fields)}
+    for m in _SLASH_PAIR.finditer(shape):
+        slot = shape.count("\x00", 0, m.start(0) + len(m.group(0)) - 3)
+        i, j = by_slot.get(slot), by_slot.get(slot + 1)
+        if i is None or j is None or fields[i].role != "value":
+            continue
+        a, b, name = m.group(1), m.group(2), m.group(3)
+        fields[i] = Field(slot, f"{a} {name}", "value", fields[i].unit)
+        fields[j] = Field(slot + 1, f"{b} {name}", "value", fields[j].unit)
+    return replace(plan, fields=tuple(fields))
 
 
 # While set, a loss-like phrase keeps all its words ("ctc loss" is not cut to "loss"),

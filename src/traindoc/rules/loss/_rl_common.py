@@ -15,9 +15,11 @@ EPISODE_STD = "episode_reward_std"
 
 # The best and worst episode return behind each mean return, as (max, min) name pairs:
 # devsisters/DQN-tensorflow's "max_ep_r / min_ep_r", RLlib's episode_reward_max / _min
-# (env_runners/episode_return_max / _min from Ray 2.10).
+# (env_runners/episode_return_max / _min from Ray 2.10), pytorch-a2c-ppo-acktr-gail's
+# "min/max reward -21.0/-19.0" (of the last 10 episodes).
 EPISODE_RANGE = (
     ("max_ep_r", "min_ep_r"),
+    ("max_reward", "min_reward"),
     ("episode_reward_max", "episode_reward_min"),
     ("env_runners/episode_return_max", "env_runners/episode_return_min"),
 )
