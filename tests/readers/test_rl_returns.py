@@ -250,3 +250,15 @@ def test_near_miss_a_value_over_its_total_keeps_one_name(tmp_path: Path) -> None
     lines = [f"step {i}/100 loss {1.0 - 0.1 * i:.2f}" for i in range(1, 6)]
     run = load_run(_write(tmp_path, "total.txt", lines))
     assert run.series["loss"].steps.tolist() == [1, 2, 3, 4, 5]
+
+
+def test_keras_rl_bracketed_ranges_are_the_min_and_max(tmp_path: Path) -> None:
+    """keras-rl prints a mean with the range it was taken over, '{}: {:.3f} [{:.3f},
+    {:.3f}]': the bracketed numbers are that value's min and max, not two more columns."""
+    lines = ["Training for 40000 steps ..."]
+    for i, r in enumerate([-1479.559, -1410.411, -1374.752, -1494.492]):
+        lines += _keras_rl_interval(i, r)
+    run = load_run(_write(tmp_path, "kerasrl_range.txt", lines))
+    assert run.series["episode_reward_min"].values.tolist() == [-1726.207] * 4
+    assert run.series["episode_reward_max"].values.tolist() == [-826.488] * 4
+    assert run.get("reward") is not None

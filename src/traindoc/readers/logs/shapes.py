@@ -314,7 +314,7 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
-    return _slash_pairs(shape, _plan(shape))
+    return _bracket_ranges(shape, _slash_pairs(shape, _plan(shape)))
 
 
 def _plan(shape: str) -> Plan:
@@ -349,13 +349,36 @@ def _slash_pairs(shape: str, plan: Plan) -> Plan:
     fields = list(plan.fields)
     by_slot = {f.slot: i for i, f in enumerate(fields)}
     for m in _SLASH_PAIR.finditer(shape):
-        slot = shape.count("\x00", 0, m.start(0) + len(m.group(0)) - 3)
+        slot = shape.count("\x00", 0, m.end(3))  # the pair's first number
         i, j = by_slot.get(slot), by_slot.get(slot + 1)
         if i is None or j is None or fields[i].role != "value":
             continue
         a, b, name = m.group(1), m.group(2), m.group(3)
         fields[i] = Field(slot, f"{a} {name}", "value", fields[i].unit)
         fields[j] = Field(slot + 1, f"{b} {name}", "value", fields[j].unit)
+    return replace(plan, fields=tuple(fields))
+
+
+# A mean with the range it was taken over, "name: X [MIN, MAX]": keras-rl's interval
+# summary ("episode_reward: -1479.559 [-1726.207, -826.488]") and its per-episode lines
+# ("mean reward: 1.000 [1.000, 1.000]"), printed as '{}: {:.3f} [{:.3f}, {:.3f}]'.
+_BRACKET_RANGE = re.compile(r"([A-Za-z][\w ]*?): \x00 \[\x00, \x00\]")
+
+
+def _bracket_ranges(shape: str, plan: Plan) -> Plan:
+    """Name the bracketed pair after a `name: X` value `name min` and `name max`."""
+    if plan.kind != "record" or " [\x00, \x00]" not in shape:
+        return plan
+    fields = list(plan.fields)
+    by_slot = {f.slot: i for i, f in enumerate(fields)}
+    for m in _BRACKET_RANGE.finditer(shape):
+        slot = shape.count("\x00", 0, m.end(1))  # the mean's: the first number after the name
+        i, lo, hi = by_slot.get(slot), by_slot.get(slot + 1), by_slot.get(slot + 2)
+        if i is None or lo is None or hi is None or fields[i].role != "value":
+            continue
+        key = fields[i].key or m.group(1).strip()
+        fields[lo] = Field(slot + 1, f"{key} min", "value", "")
+        fields[hi] = Field(slot + 2, f"{key} max", "value", "")
     return replace(plan, fields=tuple(fields))
 
 
