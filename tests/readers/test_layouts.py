@@ -341,5 +341,31 @@ def test_tianshou_bar_and_test_lines(tmp_path: Path) -> None:
     assert ev is not None and ev.values.tolist() == [-943.4, -943.4]
     assert run.get("eval_episode_reward_std").values.tolist() == [0.0, 0.0]
     assert run.get("eval_best_reward_epoch").values.tolist() == [0.0, 0.0]
-    # the bar's rew repeats while no episode ends (n/ep=0): not read as the reward
-    assert run.get("reward") is None and run.is_rl
+    # the bar's rew is the reward where it is a new reading: its repeat beside n/ep=0
+    # (no episode ended) is dropped, the -1884.80 an episode ended during epoch #2 kept
+    r = run.get("reward")
+    assert r is not None and run.is_rl
+    assert r.steps.tolist() == [2000, 4000] and r.values.tolist() == [-943.4, -1884.8]
+
+
+def test_tianshou_rew_is_the_reward_where_episodes_ended(tmp_path: Path) -> None:
+    """tianshou's bar postfix (trainer/base.py: env_step, len, losses, n/ep, n/st, rew
+    = f"{self.last_rew:.2f}", tqdm sorting the keys): rew is a new mean return where the
+    collect finished episodes (n/ep > 0); 0.00 before the first episode ended and a
+    repeat beside n/ep=0 are no readings."""
+    bars = [
+        (1000, 0, 0, "0.00"),
+        (2000, 12, 5, "22.40"),
+        (3000, 30, 0, "22.40"),
+        (4000, 41, 3, "22.40"),
+        (5000, 55, 2, "58.50"),
+    ]
+    body = "".join(
+        f"Epoch #{i + 1}: {s + 1}it [00:02, 420.42it/s, env_step={s}, len={ln}, "
+        f"loss=0.691, n/ep={ep}, n/st=10, rew={rew}]\n"
+        for i, (s, ln, ep, rew) in enumerate(bars)
+    )
+    r = _one(tmp_path, body).get("reward")
+    assert r is not None
+    assert r.steps.tolist() == [2000, 4000, 5000]
+    assert r.values.tolist() == [22.4, 22.4, 58.5]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import load_run
+from traindoc.readers import load_run, load_runs
 
 
 def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
@@ -142,3 +142,123 @@ def test_near_miss_phrase_rows_without_the_dashes_are_no_table(tmp_path: Path) -
     lines = ["| mean 100 episode reward | 8.9 |", "| steps | 100 |"] * 3 + ["loss: 1.0"] * 3
     run = load_run(_write(tmp_path, "md.txt", lines))
     assert run.get("reward") is None
+
+
+def test_steps_after_an_episode_counter_are_its_length_not_the_step(tmp_path: Path) -> None:
+    """A hand-written loop's "[Episode N] steps: S reward: R": S is that episode's length,
+    up and down with the play (a CartPole return equals it), so the episode is the count
+    and the run is one curve, not cut wherever an episode was shorter than the last."""
+    lens = [23, 15, 40, 12, 60, 31]
+    lines = [f"[Episode {i + 1}] steps: {s} reward: {float(s)}" for i, s in enumerate(lens)]
+    runs = load_runs(_write(tmp_path, "episodes.txt", lines))
+    assert len(runs) == 1
+    r = runs[0].get("reward")
+    assert r is not None
+    assert r.steps.tolist() == [1, 2, 3, 4, 5, 6]
+    assert r.values.tolist() == [float(s) for s in lens]
+
+
+def test_near_miss_bare_steps_without_an_episode_counter_stay_the_step(tmp_path: Path) -> None:
+    lines = [f"steps: {10 * (i + 1)} loss: {2.0 - 0.1 * i:.3f}" for i in range(6)]
+    loss = load_run(_write(tmp_path, "steps.txt", lines)).get("loss")
+    assert loss is not None and loss.steps.tolist() == [10, 20, 30, 40, 50, 60]
+
+
+def _keras_rl_interval(i: int, ep_reward: float) -> list[str]:
+    # keras-rl's TrainIntervalLogger (verbose=1): a Keras Progbar over the interval's
+    # steps with the mean per-step 'reward', then 'N episodes - episode_reward: mean
+    # [min, max] - <metric>: ...'
+    return [
+        f"Interval {i + 1} ({10000 * i} steps performed)",
+        f"10000/10000 [==============================] - 60s - reward: {-7.0 - 0.1 * i:.4f}",
+        f"50 episodes - episode_reward: {ep_reward:.3f} [-1726.207, -826.488] - loss: 5.522 "
+        f"- mean_absolute_error: 0.455 - mean_q: -31.851",
+        "",
+    ]
+
+
+def test_keras_rl_episode_reward_is_the_reward_not_the_step_bar(tmp_path: Path) -> None:
+    """The interval's episode_reward (the mean return of its episodes) is the RL curve;
+    the progress bar's bare 'reward' (the mean reward per step) keeps its points apart."""
+    eps = [-1479.559, -1410.411, -1374.752, -1494.492]
+    lines = ["Training for 40000 steps ..."]
+    for i, r in enumerate(eps):
+        lines += _keras_rl_interval(i, r)
+    run = load_run(_write(tmp_path, "kerasrl.txt", lines))
+    r = run.get("reward")
+    assert r is not None and r.values.tolist() == eps
+    assert run.series["reward_alt"].values.tolist() == [-7.0, -7.1, -7.2, -7.3]
+
+
+def test_near_miss_a_bare_reward_alone_stays_the_reward(tmp_path: Path) -> None:
+    lines = [f"step {i + 1} reward: {0.1 * i:.2f} loss: {1.0 - 0.05 * i:.3f}" for i in range(6)]
+    r = load_run(_write(tmp_path, "bare.txt", lines)).get("reward")
+    assert r is not None and len(r) == 6
+
+
+def _finrl_summary(episode: int, end: str, reward: str, cost: str, trades: int) -> list[str]:
+    # FinRL's env_stocktrading.py at each episode's end (print_verbosity)
+    return [
+        f"day: 2515, episode: {episode}",
+        "begin_total_asset:100000.00",
+        f"end_total_asset:{end}",
+        f"total_reward:{reward}",
+        f"total_cost: {cost}",
+        f"total_trades: {trades}",
+        "Sharpe: 1.463",
+        "=================================",
+    ]
+
+
+def test_finrl_episode_summary_is_one_record(tmp_path: Path) -> None:
+    """The summary's lines are one record: total_reward is the episode's return, and the
+    trades, cost and assets sit beside it (a lone "total_trades: 0" is no config)."""
+    lines = _finrl_summary(99, "100094.35", "94.35", "2.84", 9)
+    lines += _finrl_summary(100, "100000.00", "0.00", "0.00", 0)
+    run = load_run(_write(tmp_path, "finrl.txt", lines))
+    assert run.series["reward"].values.tolist() == [94.35, 0.0]
+    assert run.series["total_trades"].values.tolist() == [9.0, 0.0]
+    assert run.series["episode"].values.tolist() == [99.0, 100.0]
+    assert run.series["end_total_asset"].values.tolist() == [100094.35, 100000.0]
+
+
+def test_near_miss_a_day_line_without_its_summary_rows_adds_nothing(tmp_path: Path) -> None:
+    lines = ["day: 12, episode: 3", "step 1 loss: 0.5", "step 2 loss: 0.4", "step 3 loss: 0.3"]
+    run = load_run(_write(tmp_path, "day.txt", lines))
+    assert "total_trades" not in run.series and "episode" not in run.series
+    assert run.series["loss"].values.tolist() == [0.5, 0.4, 0.3]
+
+
+def test_a2c_ppo_acktr_slash_pairs_name_each_statistic(tmp_path: Path) -> None:
+    """pytorch-a2c-ppo-acktr-gail's update line (main.py): "mean/median reward A/B,
+    min/max reward C/D" - each number the statistic in its place, not a value and a
+    total, nor a second 'reward' column."""
+    lines = [
+        f"Updates {10 * i}, num timesteps {800 * i}, FPS 1828, mean/median reward "
+        f"{-20.4 + i:.1f}/{-20.0 + i:.1f}, min/max reward {-21.0 + i:.1f}/{-19.0 + i:.1f}, "
+        f"entropy 1.77331, value loss 0.02498, policy loss 0.03232"
+        for i in range(1, 6)
+    ]
+    run = load_run(_write(tmp_path, "a2c.txt", lines))
+    assert run.series["reward"].values.tolist() == [-19.4, -18.4, -17.4, -16.4, -15.4]
+    assert run.series["median_reward"].values.tolist() == [-19.0, -18.0, -17.0, -16.0, -15.0]
+    assert run.series["min_reward"].values.tolist() == [-20.0, -19.0, -18.0, -17.0, -16.0]
+    assert run.series["max_reward"].values.tolist() == [-18.0, -17.0, -16.0, -15.0, -14.0]
+
+
+def test_near_miss_a_value_over_its_total_keeps_one_name(tmp_path: Path) -> None:
+    lines = [f"step {i}/100 loss {1.0 - 0.1 * i:.2f}" for i in range(1, 6)]
+    run = load_run(_write(tmp_path, "total.txt", lines))
+    assert run.series["loss"].steps.tolist() == [1, 2, 3, 4, 5]
+
+
+def test_keras_rl_bracketed_ranges_are_the_min_and_max(tmp_path: Path) -> None:
+    """keras-rl prints a mean with the range it was taken over, '{}: {:.3f} [{:.3f},
+    {:.3f}]': the bracketed numbers are that value's min and max, not two more columns."""
+    lines = ["Training for 40000 steps ..."]
+    for i, r in enumerate([-1479.559, -1410.411, -1374.752, -1494.492]):
+        lines += _keras_rl_interval(i, r)
+    run = load_run(_write(tmp_path, "kerasrl_range.txt", lines))
+    assert run.series["episode_reward_min"].values.tolist() == [-1726.207] * 4
+    assert run.series["episode_reward_max"].values.tolist() == [-826.488] * 4
+    assert run.get("reward") is not None

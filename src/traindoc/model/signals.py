@@ -328,6 +328,22 @@ _RETURN = re.compile(
     r"(?:mean|avg|average)?$"
 )
 
+# An episode's return by its name: "episode_reward", "ep_rew_mean", "avg_ep_r",
+# "episodic_return" (separators dropped). It is the RL curve wherever a bare "reward"
+# is printed beside it: keras-rl's step progress bar ("10000/10000 [===] - reward:
+# -7.3978", the mean reward per environment step), FinRL's SB3 train/reward (the last
+# step's), a loop's "reward=0.74 in step #8732" - one step's reward, not a return.
+_EPISODE_RETURN = re.compile(r"(?:episode|episodic|ep|epi)(?:reward|return|rew|ret|r)(?:mean)?s?$")
+
+
+def is_episode_return(key: str) -> bool:
+    """The key names an episode's return (see _EPISODE_RETURN), a reward signal."""
+    low = key.strip().lower()
+    return canonical(low) == Signal.REWARD.value and bool(
+        _EPISODE_RETURN.search(re.sub(r"[\s_/.\-]", "", low))
+    )
+
+
 # Counters that number the steps of a text log, most trusted first: an optimizer
 # step beats a micro-batch iteration (litgpt prints both: `iter 1200 step 150`).
 TEXT_STEP_KEYS = (

@@ -48,9 +48,11 @@ if TYPE_CHECKING:
 _SB3_SECTION = re.compile(rb"^\|\s*([a-z_]+)/\s*\|\s*\|\s*$")
 _SB3_ROW = re.compile(rb"^\|\s+([A-Za-z_][\w.]*)\s+\|\s*(\S+)\s*\|\s*$")
 # SB3's own names -> ours; keys not here keep their own name, the counters and
-# settings of its time/ section and of train/ (n_updates, clip_range) are not metrics
+# settings of its time/ section and of train/ (n_updates, clip_range) are not metrics.
+# rollout/ep_rew_mean keeps its name (canonical: the reward): an episode's return by its
+# name, it owns the reward over a bare per-step "reward" row (FinRL's train/reward)
 _SB3_NAMES = {
-    "rollout/ep_rew_mean": "reward",
+    "rollout/ep_rew_mean": "ep_rew_mean",
     "eval/mean_reward": "eval_reward",
     "train/loss": "loss",
     "train/learning_rate": "lr",
@@ -212,11 +214,15 @@ _TIANSHOU_PAIR = re.compile(rb"([A-Za-z_][\w/]*)=([-+\w.]+)")
 _TIANSHOU_TEST = re.compile(
     rb"Epoch #(\d+): test_reward: (\S+) \xc2\xb1 (\S+), best_reward: (\S+) \xc2\xb1 (\S+) in #(\d+)"
 )
-# its bar's names -> ours. Not "rew": the mean return of the episodes the last collect
-# finished, repeated as it was when none did (n/ep=0), so a run of equal values there is
-# no flat reward; it keeps its own name.
+# its bar's names -> ours. "rew" is the trainer's last_rew: the mean return of the
+# episodes the last collect that finished any finished, printed again unchanged while
+# collects finish none (n/ep=0), and 0.00 before the first episode ends. So it is the
+# reward where the bar's own collect finished episodes (n/ep > 0), or where it differs
+# from the rew read before (episodes ended between two printed bars); a repeat beside
+# n/ep=0 is the same number again, and the 0.00 opening a log before any episode the
+# placeholder: neither is a new reading, and their runs of equal values no flat reward.
 _TIANSHOU_NAMES: dict[str, str] = {}
-_TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st"})
+_TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st", "rew"})
 # Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
 # N" opens each iteration, whose training phase ends in "Average undiscounted return per
 # training episode: -20.61" (the mean return of the iteration's training episodes) and
@@ -226,6 +232,14 @@ _DOPAMINE_RETURN = re.compile(
     rb"Average undiscounted return per (training|evaluation) episode: (\S+)\s*$"
 )
 _DOPAMINE_BARE = (b"Starting iteration ", b"Average undiscounted return per ")
+# FinRL's stock-trading env, at the end of each episode (env_stocktrading.py): "day: 2515,
+# episode: 100", then one "name: value" line each for begin_total_asset, end_total_asset,
+# total_reward (the episode's return), total_cost, total_trades, Sharpe, and a line of "="
+_FINRL_HEAD = re.compile(rb"^day: (\d+), episode: (\d+)\s*$")
+_FINRL_ROW = re.compile(
+    rb"^(begin_total_asset|end_total_asset|total_reward|total_cost|total_trades|Sharpe):\s*(\S+)\s*$"
+)
+_FINRL_NAMES = {"total_reward": "reward", "Sharpe": "sharpe"}
 _CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
 # Caffe before its outputs had names (2014): "Test score #0: 0.00699999" ("Test score # 1:
 # 6.90977"), the test net's output blobs in their order. Caffe's reference nets of the
@@ -374,6 +388,8 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._rew = math.nan  # the rew of the last tianshou bar
+        self._finrl: tuple[int, float, list[tuple[str, float]]] | None = None  # an open summary
         self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
         self._coco_at = 0  # its first line
         self._coco_type = b"bbox"  # the iou type pycocotools last named
@@ -415,6 +431,16 @@ class Layouts:
                 return True
             self.close_coqui()
         if b"-->" in text and self._coqui_head(no, text):
+            return True
+        if self._finrl is not None:
+            if (row := _FINRL_ROW.match(text)) is not None:
+                if (v := parse(row.group(2))) is not None:
+                    key = row.group(1).decode()
+                    self._finrl[2].append((_FINRL_NAMES.get(key, key), v))
+                return True
+            self.close_finrl()
+        if c == b"d" and (m := _FINRL_HEAD.match(text)) is not None:
+            self._finrl = (no, float(m.group(2)), [("episode", float(m.group(2)))])
             return True
         if c in b"IWEF" and c and (m := _GLOG.match(text)):
             return self._dopamine(no, text[m.end() :]) or self._caffe(no, text[m.end() :])
@@ -487,6 +513,7 @@ class Layouts:
         return c in b"Rv" and bool(_DARKNET_REGION.match(text))
 
     def close(self) -> None:
+        self.close_finrl()
         self.close_coco()
         self.close_table()
         self.close_block()
@@ -548,6 +575,16 @@ class Layouts:
         vals, self._coco = self._coco, None
         self.log.add_loose(self._coco_at, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
 
+    # -- FinRL --------------------------------------------------------------------------------
+    def close_finrl(self) -> None:
+        """One FinRL episode summary: its values at the summary's place in the log (the
+        env's own episode count restarts with each env a script builds)."""
+        if self._finrl is None:
+            return
+        (no, _, vals), self._finrl = self._finrl, None
+        if len(vals) > 1:
+            self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan)
+
     # -- tianshou -----------------------------------------------------------------------------
     def _tianshou(self, no: int, text: bytes) -> bool:
         bar = _TIANSHOU_BAR.search(text)
@@ -557,11 +594,13 @@ class Layouts:
         if bar is not None:
             step, ep = float(bar.group(2)), float(bar.group(1))
             vals = []
-            for k, raw in _TIANSHOU_PAIR.findall(bar.group(3)):
-                key = k.decode()
-                if key in _TIANSHOU_SKIP or (v := parse(raw)) is None:
+            pairs = {k.decode(): parse(raw) for k, raw in _TIANSHOU_PAIR.findall(bar.group(3))}
+            for key, v in pairs.items():
+                if key in _TIANSHOU_SKIP or v is None:
                     continue
                 vals.append((_TIANSHOU_NAMES.get(key) or metric_name(key, "", "") or key, v))
+            if (rew := self._tianshou_rew(pairs)) is not None:
+                vals.append(("reward", rew))
             self._at = (step, ep)
             self.log.add_loose(no, vals, step, SRC_STEP, ep)
         if test is not None:
@@ -579,6 +618,19 @@ class Layouts:
                 src = SRC_STEP if step == step else SRC_EPOCH_ONLY
                 self.log.add_loose(no, vals, step if step == step else ep, src, ep, is_eval=True)
         return True
+
+    def _tianshou_rew(self, pairs: dict[str, float | None]) -> float | None:
+        """The bar's rew when it is a new reading of the episodes' mean return (see
+        `_TIANSHOU_NAMES`), else None."""
+        rew, n_ep = pairs.get("rew"), pairs.get("n/ep")
+        if rew is None or rew != rew:
+            return None
+        last, self._rew = self._rew, rew
+        if n_ep is not None and n_ep > 0:
+            return rew  # this collect finished episodes: their mean
+        if last == last:
+            return rew if rew != last else None  # episodes ended since the last bar
+        return rew if rew != 0 else None  # 0.00 before any episode ended is no return
 
     # -- Dopamine -----------------------------------------------------------------------------
     def _dopamine(self, no: int, msg: bytes) -> bool:

@@ -315,6 +315,10 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
+    return _bracket_ranges(shape, _slash_pairs(shape, _plan(shape)))
+
+
+def _plan(shape: str) -> Plan:
     global _WHOLE
     plan = _analyse(shape)
     bare = _bare_losses(plan) if plan.kind == "record" else 0
@@ -331,6 +335,52 @@ def analyse(shape: str) -> Plan:
         if whole.kind == "record" and _bare_losses(whole) < bare:
             return whole
     return plan
+
+
+# Two statistics of one quantity printed as a pair, "mean/median reward -20.4/-20.0,
+# min/max reward -21.0/-19.0" (pytorch-a2c-ppo-acktr-gail's update line): each number is
+# the statistic in its place, not the quantity and a total.
+_SLASH_PAIR = re.compile(r"\b([A-Za-z]+)/([A-Za-z]+) ([A-Za-z][A-Za-z_]*) \x00/\x00")
+
+
+def _slash_pairs(shape: str, plan: Plan) -> Plan:
+    """Name the two numbers of each `a/b name X/Y` pair `a name` and `b name`."""
+    if plan.kind != "record" or "/\x00" not in shape:
+        return plan
+    fields = list(plan.fields)
+    by_slot = {f.slot: i for i, f in enumerate(fields)}
+    for m in _SLASH_PAIR.finditer(shape):
+        slot = shape.count("\x00", 0, m.end(3))  # the pair's first number
+        i, j = by_slot.get(slot), by_slot.get(slot + 1)
+        if i is None or j is None or fields[i].role != "value":
+            continue
+        a, b, name = m.group(1), m.group(2), m.group(3)
+        fields[i] = Field(slot, f"{a} {name}", "value", fields[i].unit)
+        fields[j] = Field(slot + 1, f"{b} {name}", "value", fields[j].unit)
+    return replace(plan, fields=tuple(fields))
+
+
+# A mean with the range it was taken over, "name: X [MIN, MAX]": keras-rl's interval
+# summary ("episode_reward: -1479.559 [-1726.207, -826.488]") and its per-episode lines
+# ("mean reward: 1.000 [1.000, 1.000]"), printed as '{}: {:.3f} [{:.3f}, {:.3f}]'.
+_BRACKET_RANGE = re.compile(r"([A-Za-z][\w ]*?): \x00 \[\x00, \x00\]")
+
+
+def _bracket_ranges(shape: str, plan: Plan) -> Plan:
+    """Name the bracketed pair after a `name: X` value `name min` and `name max`."""
+    if plan.kind != "record" or " [\x00, \x00]" not in shape:
+        return plan
+    fields = list(plan.fields)
+    by_slot = {f.slot: i for i, f in enumerate(fields)}
+    for m in _BRACKET_RANGE.finditer(shape):
+        slot = shape.count("\x00", 0, m.end(1))  # the mean's: the first number after the name
+        i, lo, hi = by_slot.get(slot), by_slot.get(slot + 1), by_slot.get(slot + 2)
+        if i is None or lo is None or hi is None or fields[i].role != "value":
+            continue
+        key = fields[i].key or m.group(1).strip()
+        fields[lo] = Field(slot + 1, f"{key} min", "value", "")
+        fields[hi] = Field(slot + 2, f"{key} max", "value", "")
+    return replace(plan, fields=tuple(fields))
 
 
 # While set, a loss-like phrase keeps all its words ("ctc loss" is not cut to "loss"),
@@ -818,8 +868,10 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
         # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
         # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
-        # steps: 480", whose key keeps its words) counting the optimizer steps
-        return "step"
+        # steps: 480", whose key keeps its words) counting the optimizer steps. After an
+        # episode counter ("[Episode 12] steps: 31 reward: 31.0") it is that episode's
+        # length, which rises and falls with the agent's play: the episode is the count.
+        return "value" if _after_episode(toks, t) else "step"
     if base in _EPOCH_KEYS:
         return "epoch"
     if base in _INNER_KEYS:
@@ -841,6 +893,14 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
                 # train_loss=6.52": the step in brackets opens its key=value pairs
                 return "step"
     return "value"
+
+
+_EPISODE_WORDS = frozenset({"episode", "episodes"})
+
+
+def _after_episode(toks: list[_Tok], t: int) -> bool:
+    """An episode counter's word comes earlier on the line: its numbers are per episode."""
+    return any(k.kind == "word" and k.text.lower() in _EPISODE_WORDS for k in toks[:t])
 
 
 # A CJK key that counts the run: "训练次数" (training count), "迭代次数" / "迭代" (iterations),

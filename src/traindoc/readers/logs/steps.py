@@ -23,7 +23,7 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
-from traindoc.model.signals import METRIC_KINDS, canonical, is_eval, kind
+from traindoc.model.signals import METRIC_KINDS, canonical, is_episode_return, is_eval, kind
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
@@ -1439,14 +1439,20 @@ def _series(
     del parts, steps_of
     heap.give_back(n)  # the parts joined and the records dropped
     raw = profiles.clean(raw, dialect, notes, str(log.path))
-    # one raw key owns each canonical name: the one with the most points
+    # one raw key owns each canonical name: an episode's return over a bare per-step
+    # reward printed beside it (is_episode_return), then the one with the most points
     owner: dict[str, str] = {}
-    for key in sorted(raw, key=lambda k: (-raw[k][0].size, canonical(k) != k, k)):
+    for key in sorted(
+        raw, key=lambda k: (not is_episode_return(k), -raw[k][0].size, canonical(k) != k, k)
+    ):
         owner.setdefault(canonical(key), key)
     out: dict[str, Series] = {}
     for key in list(raw):
         st, v, t = raw.pop(key)
-        name = canonical(key) if owner[canonical(key)] == key else key
+        own = owner[canonical(key)] == key
+        name = canonical(key) if own else key
+        if not own and owner.get(name, key) != key:
+            name = f"{key}_alt"  # spelled as the canonical name another key owns
         out[name] = Series.from_arrays(name, st, v, t, f"{log.path.name}: {key}")
     return out
 

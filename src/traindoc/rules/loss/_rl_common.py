@@ -13,6 +13,33 @@ from traindoc.model import Run, Series
 EPISODE_STD = "episode_reward_std"
 
 
+# The best and worst episode return behind each mean return, as (max, min) name pairs:
+# devsisters/DQN-tensorflow's "max_ep_r / min_ep_r", RLlib's episode_reward_max / _min
+# (env_runners/episode_return_max / _min from Ray 2.10), pytorch-a2c-ppo-acktr-gail's
+# "min/max reward -21.0/-19.0" (of the last 10 episodes).
+EPISODE_RANGE = (
+    ("max_ep_r", "min_ep_r"),
+    ("max_reward", "min_reward"),
+    ("episode_reward_max", "episode_reward_min"),
+    ("env_runners/episode_return_max", "env_runners/episode_return_min"),
+)
+
+
+def episode_range(run: Run) -> tuple[Series, Series] | None:
+    """The (max, min) episode-return series the run logs beside its mean, if any."""
+    for hi, lo in EPISODE_RANGE:
+        a, b = run.get(hi), run.get(lo)
+        if a is not None and b is not None and len(a.finite()) and len(b.finite()):
+            return a.finite(), b.finite()
+    return None
+
+
+# FinRL's trading env summary at each episode's end: the trades the agent made in it,
+# and the env's episode count.
+TRADES = "total_trades"
+EPISODE = "episode"
+
+
 # tianshou's test line: the epoch of the best test return so far (#0 = before training).
 BEST_EPOCH = "eval_best_reward_epoch"
 

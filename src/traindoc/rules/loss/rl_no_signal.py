@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.stats import diff_mad, fmt
-from traindoc.model import Run, Series, Severity
+from traindoc.model import Run, Series, Severity, Signal
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._rl_common import (
@@ -18,14 +18,18 @@ from traindoc.rules.loss._rl_common import (
     CLIP_FRACTION,
     CLIPPED,
     DPO_MARGINS,
+    EPISODE,
+    EPISODE_RANGE,
     EPISODE_STD,
     NOT_TRAINING,
     POLICY_ENTROPY,
     SUCCESS,
+    TRADES,
     ZERO_STD_FRACTION,
     _at,
     _longest_run,
     _tail_run,
+    episode_range,
     reward_spread,
 )
 from traindoc.rules.loss._rl_llm import (
@@ -109,6 +113,12 @@ class Params:
     # outcomes (0/1 success per episode, or the mean of 2-4 of them): its windows are
     # compared by their means, since a median snaps to one of the few levels.
     few_levels: int = 8
+    # A mean return within 1% of its episodes' range (best - worst) of exactly 0, at each
+    # of 3+ logs, while its episodes go both ways (some won, some lost): the gains and
+    # losses cancel, so the policy earns nothing on average. 1% of the range is the
+    # printed rounding of such a mean (0.0000 to 0.0001 beside episodes of +-0.1), not a
+    # level a learning agent would hold log after log.
+    zero_band: float = 0.01
     # A return pinned from its first log at a positive whole multiple of this is the
     # +1-per-step return of episodes that all ran to the time limit (Gym's CartPole
     # 200 / 500, InvertedPendulum 1000): the cap, solved.
@@ -270,6 +280,56 @@ def _flat_from_start(p: Params, reward: Series, spread: Series) -> Hit | None:
     )
 
 
+def _zero_return(p: Params, reward: Series, spread: tuple[Series, Series]) -> Hit | None:
+    """A mean return of 0 at every one of 3+ logs (within `zero_band` of its episodes'
+    best - worst range) while the episodes behind each mean go both ways: the agent's
+    wins and losses cancel, whatever the interval (devsisters/DQN-tensorflow's trading
+    agent: "avg_ep_r: 0.0000, max_ep_r: 0.0911, min_ep_r: -0.0984", report after report
+    6.4M steps in). A policy that learned anything would earn more than it loses: a
+    reward that is 0 on average is the level of play with no edge, a random policy's in
+    a market or a symmetric game. Judged at any point of the run: no learning curve ends
+    at a mean of exactly nothing with its episodes spread on both sides of it."""
+    r = reward.finite()
+    if len(r) < p.min_all_dead:
+        return None
+    hi, lo = _at(spread[0], r.steps), _at(spread[1], r.steps)
+    if not (np.all(np.isfinite(hi)) and np.all(np.isfinite(lo))):
+        return None
+    width = hi - lo
+    both_ways = (lo < 0) & (hi > 0)
+    if not (both_ways.all() and np.all(np.abs(r.values) <= p.zero_band * width)):
+        return None
+    s0, s1 = int(r.steps[0]), int(r.steps[-1])
+    return Hit(
+        title=(
+            f"The mean return is 0 at all {len(r)} logs (steps {s0}-{s1}), while single "
+            f"episodes range {fmt(float(np.min(lo)))} to {fmt(float(np.max(hi)))}"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={
+            "signal": "reward (zero mean, episodes both ways)",
+            "reward_max_abs": float(np.max(np.abs(r.values))),
+            "episode_range_min": float(np.min(width)),
+            "points": len(r),
+        },
+        explanation=(
+            "Each log's mean return averages the episodes of its interval, and the best "
+            "and worst of them lie on both sides of 0. A mean of 0 at every log is "
+            "gains and losses cancelling out: the policy has no edge, the level of "
+            "random play, however many steps it has trained. Episodes that differ give "
+            "advantages, yet the updates have not made the winning behaviour more likely."
+        ),
+        prescription=(
+            "Check the reward the agent gets per step (scale, sign, and that it depends on "
+            "the action: a trading reward of price noise has no edge to learn); compare "
+            "with a random and a buy-and-hold policy, then check the learning rate, the "
+            "target-network updates and the exploration schedule."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _reward_rises(p: Params, reward: Series) -> bool:
     """The reward's last fifth is 5%+ (of its scale) above its first: the live batches
     still teach the policy something."""
@@ -298,7 +358,16 @@ def _reward_rises(p: Params, reward: Series) -> bool:
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
         f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}|event:{NOT_TRAINING}",
     ),
-    uses=("grad_norm", EPISODE_STD, *CLIPPED, *CLIP_FRACTION, *POLICY_ENTROPY),
+    uses=(
+        "grad_norm",
+        EPISODE_STD,
+        TRADES,
+        EPISODE,
+        *(name for pair in EPISODE_RANGE for name in pair),
+        *CLIPPED,
+        *CLIP_FRACTION,
+        *POLICY_ENTROPY,
+    ),
     core=True,
 )
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
@@ -384,6 +453,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     curve, which is why five points do; a log that starts mid-run is left alone (its
     plateau can be the converged one), and so is a spread of 0 (one episode per
     summary, or every episode at the same capped return).
+    A log that prints the best and worst episode return beside each mean
+    (devsisters/DQN-tensorflow's max_ep_r / min_ep_r, RLlib's episode_reward_max /
+    _min) and whose mean is 0 at each of 3+ logs (within 1% of that range, the printed
+    rounding) while the episodes go both ways is a warning at any point of the run: the
+    wins and losses cancel, the level of play with no edge (a trading agent's
+    "avg_ep_r: 0.0000" 6.4M steps in). A learned policy earns more than it loses.
 
     An ml-agents log whose summary lines all end in the trainer's own status "Not
     Training." at Step 0, with no line at a later step, is an error from one line on:
@@ -407,7 +482,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     each of 10+ logs never scored a completion right, so the policy learns only what
     the other (format) rewards pay for: a warning, when nothing else was found. So is a
     tianshou run whose test line still names epoch #0 (the test before any training) as
-    the best after 3+ epochs: no trained policy scored above the untrained one.
+    the best after 3+ epochs: no trained policy scored above the untrained one. So is a
+    FinRL trading env whose last episode summary, past its first episode, shows 0 trades
+    and a total_reward of exactly 0: the agent held its cash all episode, its actions
+    never reach the market, and every return is the same 0.
 
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
@@ -449,8 +527,51 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if any(isinstance(h, Hit) for h in found):
         yield from found
         return
-    dead = _task_reward_dead(run, p) or _never_beats_start(run, p)
+    dead = _task_reward_dead(run, p) or _never_beats_start(run, p) or _no_trades(run)
     yield from [dead] if dead is not None else found
+
+
+def _no_trades(run: Run) -> Hit | None:
+    """FinRL's summary of the last episode shows 0 trades and a total_reward of exactly 0,
+    past the env's first episode: the agent held its cash for the whole episode, so its
+    actions never reach the market (every one rounds to "hold") and every return is the
+    same 0 - there is no difference left to learn from (a warning, from one summary: a
+    policy that still explores trades at least once in an episode of hundreds of days)."""
+    trades, reward, ep = run.get(TRADES), run.get(Signal.REWARD.value), run.get(EPISODE)
+    if trades is None or reward is None or ep is None:
+        return None
+    t, r, e = trades.finite(), reward.finite(), ep.finite()
+    if not (len(t) and len(r) and len(e)):
+        return None
+    last_r = float(_at(r, t.steps[-1:])[0])
+    if float(t.values[-1]) != 0 or last_r != 0 or float(e.values[-1]) <= 1:
+        return None
+    zero = int(_tail_run(t.values == 0))
+    s0, s1 = int(t.steps[-zero]), int(t.steps[-1])
+    episode = int(e.values[-1])
+    return Hit(
+        title=(
+            f"The agent made no trade in its last episode (episode {episode}"
+            + (f", and the {zero - 1} before it" if zero > 1 else "")
+            + "): total_reward exactly 0"
+        ),
+        step=s0,
+        end_step=s1,
+        evidence={"signal": f"{TRADES} = 0", "episode": episode, "dead_points": zero},
+        explanation=(
+            "FinRL's env sums each episode up: 0 trades and a total_reward of exactly 0 "
+            "mean the agent held its starting cash from the first day to the last. Its "
+            "actions never moved a share (each one rounds to 'hold', or is clipped away), "
+            "so every episode returns the same 0 and the updates have nothing to compare."
+        ),
+        prescription=(
+            "Print the raw actions: if they sit in (-1, 1) they round to 0 shares at "
+            "hmax scaling, so raise hmax or the action scale; check the reward scaling, "
+            "the turbulence threshold (it forces selling / holding) and that the "
+            "technical-indicator features are not all NaN or constant."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _not_training(run: Run) -> Hit | None:
@@ -502,6 +623,15 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         and reward is not None
         and ep_std is not None
         and (hit := _flat_from_start(p, reward, ep_std)) is not None
+    ):
+        yield hit
+        return
+    if (
+        std is None
+        and zero_frac is None
+        and reward is not None
+        and (rng := episode_range(run)) is not None
+        and (hit := _zero_return(p, reward, rng)) is not None
     ):
         yield hit
         return
