@@ -118,6 +118,13 @@ class Params:
     # epoch 19, 0.791 at 30, while the eval loss rose 5% more and train loss fell 14%).
     flat_min_points: int = 3
     flat_min_share: float = 0.25
+    # A rise is a level the evals stay at. With 8+ evals after the minimum
+    # (eval_only_trend_points) that trend down (Mann-Kendall z <= -1.96 on them, the
+    # minimum left out), the eval loss is coming back down: the minimum was the lowest
+    # draw of a noisy eval set (a tiny val set whose loss swings 1.8 <-> 3.4 from one epoch
+    # to the next) and the "rise" the distance from that draw to the typical level, not a
+    # gap that opens as training goes on. Memorisation widens the gap at every eval.
+    falling_back_z: float = -1.96
 
 
 @rule(
@@ -179,7 +186,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     train loss keeps falling, that is incipient overfitting: stop, or lower the
     LR now".
 
-    **Known false positives.** Eval loss rising is not always overfitting. When
+    **Known false positives.** Eval loss rising is not always overfitting. A rise is a
+    level the evals stay at: when 8+ evals after the minimum trend down (Mann-Kendall
+    z <= -1.96, the minimum left out), the eval loss is coming back towards it - the minimum
+    was the lowest draw of a noisy eval set (a tiny val set whose loss swings 1.8 <-> 3.4
+    from one epoch to the next), not the point where a gap began to open - and no rise is
+    read (a stall is still judged). When
     the train loss ends 20%+ above its best before the onset (by 5%+ of what it
     learned), both curves got worse: that is not overfitting and is not reported. A
     last eval equal to every digit to the best before it is that checkpoint scored
@@ -260,6 +272,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         rel_rise = rise / abs(low) if low else 0.0
         after = e.size - 1 - i_min
         rising = True
+    if rising and _falls_back(st, e, i_min, p):
+        rising = False  # the evals since the minimum trend down: a lucky low draw, no rise
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
     near = low + max(p.settle_rel * abs(low), 2 * sigma)
@@ -759,6 +773,15 @@ def _trends_up(st: np.ndarray, e: np.ndarray, i_min: int, rel_rise: float, p: Pa
     if after.size < p.eval_only_trend_points or rel_rise < p.clear_rise_rel:
         return False
     return trend(st[i_min + 1 :], after).z >= -p.train_z
+
+
+def _falls_back(st: np.ndarray, e: np.ndarray, i_min: int, p: Params) -> bool:
+    """8+ evals after the minimum trend down (Mann-Kendall on them, the minimum left out):
+    the eval loss is returning towards its minimum, not rising away from it."""
+    after = e[i_min + 1 :]
+    if after.size < p.eval_only_trend_points:
+        return False
+    return trend(st[i_min + 1 :], after).z <= p.falling_back_z
 
 
 def _falls_each(loss: Series, onset: int, p: Params) -> bool:
