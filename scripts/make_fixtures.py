@@ -39,7 +39,16 @@ from fixtures.common import REGISTRY, ROOT, base_model, fresh, prune, seed_a_bes
 
 # Importing a module registers its cases, in this order (the order --list and a full
 # run follow).
-CASE_MODULES = ("hf_healthy", "hf_loss", "hf_data", "hf_rate", "hf_grads", "lightning", "plain")
+CASE_MODULES = (
+    "hf_healthy",
+    "hf_loss",
+    "hf_data",
+    "hf_rate",
+    "hf_grads",
+    "lightning",
+    "plain",
+    "variants",
+)
 for _name in CASE_MODULES:
     importlib.import_module(f"fixtures.{_name}")
 

@@ -59,6 +59,15 @@ def blocks(f: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[bytes, int]]:
             if len(block) <= MAX_LINE:
                 rest = block
                 continue
+            r = block.rfind(b"\r")
+            if r > 0:
+                # a console bar's redraws, each after a carriage return: tqdm writes no
+                # newline until the bar closes, so a whole fit is one "line" of megabytes.
+                # Its redraws are the lines: end the block at the last one begun
+                rest = block[r:]
+                body = _clean_block(block[:r] + b"\n")
+                yield body, no
+                continue
             block, cut = block[:MAX_LINE] + b"\n", MAX_LINE  # one enormous line: cut it
         rest = block[cut + 1 :]
         body = _clean_block(block[: cut + 1])

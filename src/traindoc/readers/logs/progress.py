@@ -49,13 +49,31 @@ class Progress:
         self._total: float | None = None
         self._totals: Counter[float] = Counter()
         self._train: float | None = None  # the training bar's total, once a record saw one
+        self.on_bar = 0  # records drawn on the bar's own line (its postfix)
 
     def sample(self, bar: tuple[int, bytes, tuple]) -> None:
         line, text, shape = bar
         got = self.numbers(text, shape)
-        if got is None:
-            return
-        n, total = got
+        if got is not None:
+            self._place(line, text, *got)
+
+    def bar_record(self, line: int, text: bytes) -> None:
+        """A record drawn on the bar's own line (a tqdm postfix, Lightning's "| 74/100
+        [01:29<00:31, 0.82it/s, v_num=0, train_loss=3.13]"): where the bar stood at that
+        record. Such a log has no bar lines between its records, so without this no
+        usual distance between records would be known."""
+        got = tqdm_numbers(text)
+        if got is not None:
+            self.on_bar += 1
+            self._place(line, text, *got)
+
+    @property
+    def records_on_bar(self) -> bool:
+        """Most records were drawn on the bar itself: a redraw without one drew nothing
+        logged (not a record printed elsewhere and left out)."""
+        return self._records > 0 and 2 * self.on_bar > self._records
+
+    def _place(self, line: int, text: bytes, n: float, total: float) -> None:
         if self._train is not None and total != self._train:
             return  # another bar (eval, a dataloader's): not the training loop
         if self._n is not None and total == self._total:
@@ -94,12 +112,9 @@ class Progress:
 
 def bar_numbers(text: bytes, bar: tuple) -> tuple[float, float] | None:
     """(n, total) of a bar: tqdm's "| n/N [" by a few byte searches, else the shape's regex."""
-    i = text.rfind(b"| ")
-    j = text.find(b" [", i + 2) if i >= 0 else -1
-    if j > 0:
-        a, _, b = text[i + 2 : j].strip().partition(b"/")
-        if a.isdigit() and b.isdigit():
-            return float(a), float(b)
+    got = tqdm_numbers(text)
+    if got is not None:
+        return got
     rx, gi, gj = bar
     m = rx.fullmatch(text)
     if m is None:
@@ -108,6 +123,17 @@ def bar_numbers(text: bytes, bar: tuple) -> tuple[float, float] | None:
         return float(m.group(gi)), float(m.group(gj))
     except ValueError:
         return None
+
+
+def tqdm_numbers(text: bytes) -> tuple[float, float] | None:
+    """(n, total) of tqdm's "| n/N [" by a few byte searches, or None."""
+    i = text.rfind(b"| ")
+    j = text.find(b" [", i + 2) if i >= 0 else -1
+    if j > 0:
+        a, _, b = text[i + 2 : j].strip().partition(b"/")
+        if a.isdigit() and b.isdigit():
+            return float(a), float(b)
+    return None
 
 
 def bar_of(plan: Plan, shape: bytes) -> tuple | None:

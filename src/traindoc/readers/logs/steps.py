@@ -272,13 +272,15 @@ def _bar_total(bar: tuple) -> int | None:
 def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
     """Fact `progress_after_last_step` when the training bar went on far past the last
     logged step (logs/progress.py), unless the bar counts the logged steps themselves
-    (then steps did advance; only their log lines are missing)."""
+    (then steps did advance; only their log lines are missing). Where the records are
+    drawn on the bar itself (a tqdm postfix), a redraw without one logged nothing: no
+    line can be missing, so that exception does not apply."""
     got = log.progress.stranded(log.last_bar if log.bars_after else None)
     if got is None or steps.size < 2:
         return {}
     after, usual, (line, text) = got
     gap = float(np.median(np.diff(steps)))
-    if gap > 0 and abs(usual - gap) <= 0.05 * gap:
+    if not log.progress.records_on_bar and gap > 0 and abs(usual - gap) <= 0.05 * gap:
         return {}
     bar = text.decode("utf-8", "replace").strip()[:160]
     value = {"units": after, "usual": usual, "last_step": int(steps[-1]), "bar": bar}
@@ -400,6 +402,8 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
             step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
+        else:
+            _idle_bars(step, src, sel, inn, tot)
     _refits(step, src, fin, ep)
     _bar_epochs(step, src, done, rec.rank)
     loose = np.flatnonzero(rec.plan == -1)
@@ -564,6 +568,28 @@ def _even_epochs(e: np.ndarray, inner: np.ndarray, total: np.ndarray) -> bool:
         if lo <= _EVEN_SLACK * hi + 1:
             return True
     return False
+
+
+def _idle_bars(
+    step: np.ndarray, src: np.ndarray, sel: np.ndarray, inn: np.ndarray, tot: np.ndarray
+) -> None:
+    """A record drawn on a bar at 0 of N, where the bar's count reaches N (it counts the
+    batches done, tqdm's way, not from 0 to N-1), is the bar before any batch of its
+    epoch ran: the values in its postfix are the last step's, carried. It takes the step
+    of the record before it, in place. Lightning resets its tqdm bar at a new epoch before
+    renaming it, so one redraw says "Epoch 0:   0%| 0/100 [..., train_loss=2.48]" after
+    epoch 0 finished: numbered epoch x 100 + 0 it sends the steps back to 0, a new run.
+    A counter that never reaches its total counts from 0 ("Batch 0/4000"): its 0 is a
+    batch, and stays."""
+    if sel.size < 2:
+        return
+    t, i = tot[sel], inn[sel]
+    done = np.unique(t[np.isfinite(t) & (i >= t)])
+    idle = (i == 0) & np.isin(t, done)
+    idle[0] = False  # the first record has no step before it to carry
+    for k in np.flatnonzero(idle).tolist():
+        at, before = sel[k], sel[k - 1]
+        step[at], src[at] = step[before], SRC_CARRY
 
 
 def _refits(

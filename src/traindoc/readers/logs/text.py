@@ -328,14 +328,15 @@ class TextLog:
             no += 1
             if not raw:
                 continue
-            if len(raw) > lines.MAX_LINE:  # lines.blocks cuts only a line filling a block
-                raw = raw[: lines.MAX_LINE]
             if b"\r" in raw:
+                # a bar's redraws: each is a line of its own (a long fit's bar is one
+                # line of megabytes), cut one by one
                 for piece in raw.split(b"\r"):
                     if piece.strip():
-                        self._piece(no, piece)
-            else:
-                self._piece(no, raw)
+                        self._piece(no, piece[: lines.MAX_LINE])
+                continue
+            # lines.blocks cuts only a line filling a block
+            self._piece(no, raw[: lines.MAX_LINE])
         self.lines = max(self.lines, no - 1 if body.endswith(b"\n") else no)
 
     def _piece(self, no: int, text: bytes) -> None:
@@ -561,8 +562,10 @@ class TextLog:
                 m = prog.rx.fullmatch(text) if prog is not None else None
                 if m is None:
                     return
-            if self._bar_pending and b"%|" in text:
-                self._bar_of_record(text)
+            if b"%|" in text:
+                if self._bar_pending:
+                    self._bar_of_record(text)
+                self.progress.bar_record(no, text)
             self._record(no, text, m.groups(), prog, rank)
         elif k == "progress":
             self._progress(no, text, plan, prog)
