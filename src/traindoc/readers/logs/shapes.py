@@ -19,6 +19,7 @@ units (`512.3ms`, `6.9 GB`, `45%`, `250 iterations`), per-group LR lists
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from traindoc.model.signals import (
@@ -345,19 +346,12 @@ _SLASH_PAIR = re.compile(r"\b([A-Za-z]+)/([A-Za-z]+) ([A-Za-z][A-Za-z_]*) \x00/\
 
 def _slash_pairs(shape: str, plan: Plan) -> Plan:
     """Name the two numbers of each `a/b name X/Y` pair `a name` and `b name`."""
-    if plan.kind != "record" or "/\x00" not in shape:
-        return plan
-    fields = list(plan.fields)
-    by_slot = {f.slot: i for i, f in enumerate(fields)}
-    for m in _SLASH_PAIR.finditer(shape):
-        slot = shape.count("\x00", 0, m.end(3))  # the pair's first number
-        i, j = by_slot.get(slot), by_slot.get(slot + 1)
-        if i is None or j is None or fields[i].role != "value":
-            continue
-        a, b, name = m.group(1), m.group(2), m.group(3)
-        fields[i] = Field(slot, f"{a} {name}", "value", fields[i].unit)
-        fields[j] = Field(slot + 1, f"{b} {name}", "value", fields[j].unit)
-    return replace(plan, fields=tuple(fields))
+
+    def name(m: re.Match[str], at: list[int], fields: list[Field]) -> None:
+        for i, stat in zip(at, m.group(1, 2), strict=True):
+            fields[i] = Field(fields[i].slot, f"{stat} {m.group(3)}", "value", fields[i].unit)
+
+    return _rename(shape, plan, "/\x00", _SLASH_PAIR, 3, 2, name)
 
 
 # A mean with the range it was taken over, "name: X [MIN, MAX]": keras-rl's interval
@@ -368,18 +362,38 @@ _BRACKET_RANGE = re.compile(r"([A-Za-z][\w ]*?): \x00 \[\x00, \x00\]")
 
 def _bracket_ranges(shape: str, plan: Plan) -> Plan:
     """Name the bracketed pair after a `name: X` value `name min` and `name max`."""
-    if plan.kind != "record" or " [\x00, \x00]" not in shape:
+
+    def name(m: re.Match[str], at: list[int], fields: list[Field]) -> None:
+        key = fields[at[0]].key or m.group(1).strip()
+        for i, stat in zip(at[1:], ("min", "max"), strict=True):
+            fields[i] = Field(fields[i].slot, f"{key} {stat}", "value", "")
+
+    return _rename(shape, plan, " [\x00, \x00]", _BRACKET_RANGE, 1, 3, name)
+
+
+def _rename(
+    shape: str,
+    plan: Plan,
+    marker: str,
+    pattern: re.Pattern[str],
+    group: int,
+    width: int,
+    name: Callable[[re.Match[str], list[int], list[Field]], None],
+) -> Plan:
+    """Rename, with `name`, the fields of the `width` numbers from the first one after
+    each match's `group` (given as their indices in the field list); a match whose
+    numbers are not all fields, or whose first is not a value, is left as read."""
+    if plan.kind != "record" or marker not in shape:
         return plan
     fields = list(plan.fields)
     by_slot = {f.slot: i for i, f in enumerate(fields)}
-    for m in _BRACKET_RANGE.finditer(shape):
-        slot = shape.count("\x00", 0, m.end(1))  # the mean's: the first number after the name
-        i, lo, hi = by_slot.get(slot), by_slot.get(slot + 1), by_slot.get(slot + 2)
-        if i is None or lo is None or hi is None or fields[i].role != "value":
+    for m in pattern.finditer(shape):
+        slot = shape.count("\x00", 0, m.end(group))
+        if not all(slot + k in by_slot for k in range(width)):
             continue
-        key = fields[i].key or m.group(1).strip()
-        fields[lo] = Field(slot + 1, f"{key} min", "value", "")
-        fields[hi] = Field(slot + 2, f"{key} max", "value", "")
+        at = [by_slot[slot + k] for k in range(width)]
+        if fields[at[0]].role == "value":
+            name(m, at, fields)
     return replace(plan, fields=tuple(fields))
 
 
