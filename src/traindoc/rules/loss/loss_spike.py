@@ -74,6 +74,9 @@ class Params:
     max_events: int = 500
     # Short logs (a paste of 5-19 points) have no rolling level: a point 3x the
     # median of the log, with the points on both sides of it within 1.5x, is a spike.
+    # It warns by size (5x, as a lone point of the long path) or by count only when
+    # there are `several` (3+): two 3-4x rows in a per-step paste whose other rows
+    # spread 2x (an AVOD detector's 11.7 and 15.5 among 1.9-3.7) are its own tail.
     short_min_points: int = 5
     # ... or, on a paste still coming down (no one level), a point 10x both its
     # neighbours, which agree within 1.5x (the 3-4 line test at every point), rising 5%+
@@ -146,7 +149,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (one misclassified sample in a batch of a solved classifier), or that is under
     2x the highest other logged point past the warmup (the tail of the log's own
     batch noise: 0.25 where other batches reach 0.15). A paste of 5-19 points applies
-    the same tail: its lone 5x point must also be 2x every other point to warn.
+    the same tail: its lone 5x point must also be 2x every other point to warn; and
+    as in a long log, two blips are not several (3+): a per-step paste of a detector
+    whose rows spread 1.9-3.7 with two rows at 11.7 and 15.5, each back at the next
+    log, is its own batch noise (the run went on to ~0.x without fluctuation).
 
     A spike must also be >= 5% of what the run has learned (its first level minus
     its lowest): relative spikes on a loss solved to ~0 are noise.
@@ -515,7 +521,10 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     came_back = recovering and float(after[-1]) <= pre
     still = recovering and not came_back
     held = came_back and float(after[1]) >= (1 + p.min_rel) * pre
-    severity = Severity.WARNING if len(back) >= 2 or big or still or held else Severity.INFO
+    # two blips are not "several" (3+, as in the long path): in a per-step paste two
+    # 3-4x rows among rows that spread 2x are the loss's own tail, each a bad batch
+    several = len(back) >= p.several
+    severity = Severity.WARNING if several or big or still or held else Severity.INFO
     where = ", ".join(str(int(steps[i])) for i in back) if back else str(int(steps[peak_i]))
     what = (
         f"{len(back)} loss spike{'s' if len(back) > 1 else ''} in {y.size} logged points "
