@@ -691,6 +691,8 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     context = "eval" if _eval_context(fields, free) else ""
     if not context and (led := _led_by_eval_word(fields)) is not None:
         context, fields = "eval", led
+    if not context and (counted := _counted_by_eval_word(fields)) is not None:
+        context, fields = "eval", counted
     values = [f for f in fields if f.role == "value"]
     # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
     metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
@@ -768,6 +770,31 @@ def _led_by_eval_word(fields: list[Field]) -> list[Field] | None:
         if split_words & set(parts) or _base_key(f.key).lower() == _base_key(base).lower():
             return None
     return [Field(f.slot, base, f.role, f.unit) if f is first else f for f in fields]
+
+
+def _counted_by_eval_word(fields: list[Field]) -> list[Field] | None:
+    """A record whose first number is keyed by a bare eval word, with 2+ named values
+    after it (PaddlePaddle's fluid examples: "Test:0, Cost:0.26778, Accuracy:0.92138"
+    after "Pass:0, Batch:400, Cost:..., Accuracy:..."): the word says the line reports
+    an evaluation and its number counts the pass evaluated, as "Pass" does on the train
+    lines, so it is the epoch and every value after it is the eval's (its fields, else
+    None). Not when a later name carries a split of its own (a line of both splits), nor
+    for a counter with its total after the word (the eval loop's batches, not a pass)."""
+    numbered = [f for f in fields if f.role != "skip"]
+    if not numbered or numbered[0].role != "value":
+        return None
+    first = numbered[0]
+    if _base_key(first.key).lower() not in _EVAL_WORDS:
+        return None
+    if any(f.key == first.key for f in fields if f is not first):
+        return None  # a counter with its total ("Test: [ 60/196]", MetricLogger's batches)
+    keyed = [f for f in numbered[1:] if f.role == "value" and f.key]
+    if len(keyed) < 2:
+        return None
+    split_words = _EVAL_WORDS | _TRAIN_WORDS
+    if any(split_words & set(re.split(r"[\s_/]+", f.key.lower())) for f in keyed):
+        return None
+    return [Field(f.slot, f.key, "epoch") if f is first else f for f in fields]
 
 
 def _named_number(toks: list[_Tok]) -> bool:

@@ -13,7 +13,7 @@ from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import kind
 from traindoc.rules.api import Hit
-from traindoc.rules.loss._evalcurve import direction, task_metrics
+from traindoc.rules.loss._evalcurve import direction, task_metrics, train_metrics
 
 if TYPE_CHECKING:
     from traindoc.rules.loss.no_learning import Params
@@ -293,6 +293,77 @@ def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | 
                 "peak LR), that the vocabulary / tokenizer matches the labels (no all-<unk> "
                 "targets), the audio sampling rate and normalisation, and that the CTC "
                 "loss's blank index is the one the head predicts."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _is_error_rate(name: str) -> bool:
+    """A WER / CER by a word of its name (`eval_wer`, `train_cer`, `valid/cer`)."""
+    return any(x in _ERROR_RATE for x in re.split(r"[_/\-. ]", name.lower()))
+
+
+def _error_rate_worse_than_empty(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """No epoch logged (an iteration count only): a train error rate (WER, CER) above 100
+    at every one of `ceiling_train_points`+ logs, all from update `ceiling_min_step` on, its
+    last third no lower than its first, with every eval error rate at or above 100 at each
+    of its 2+ evals in that span and the loss (when logged) falling under `frozen_max_drop`
+    there (warning). Percent only: no fraction-scale WER is printed above 100."""
+    ep = run.get("epoch")
+    if ep is not None and len(ep.finite()):
+        return None  # the passes over the data are known: `_error_rate_ceiling_late` judges
+    evals = [m for m, higher in task_metrics(run) if not higher and _is_error_rate(m.name)]
+    if not evals:
+        return None
+    for tr, higher in train_metrics(run):
+        if higher or not _is_error_rate(tr.name):
+            continue
+        tf = tr.finite()
+        v = tf.values
+        if v.size < p.ceiling_train_points or float(tf.steps[0]) < p.ceiling_min_step:
+            continue
+        k = max(1, v.size // 3)
+        if not bool(np.all(v > 100.0)) or float(np.mean(v[-k:])) < float(np.mean(v[:k])):
+            continue
+        lo, hi = float(tf.steps[0]), float(tf.steps[-1])
+        inside = [f.values[(f.steps >= lo) & (f.steps <= hi)] for f in (m.finite() for m in evals)]
+        if max(w.size for w in inside) < p.overlap_points:
+            continue
+        if not all(bool(np.all(w >= 100.0)) for w in inside):
+            continue
+        if loss is not None and _loss_falls(loss, lo, hi, p):
+            continue
+        names = [m.name for m in evals]
+        return Hit(
+            title=(
+                f"{tr.name} stays above 100% ({fmt(float(v.min()))}-{fmt(float(v.max()))}, not "
+                f"falling) at all {v.size} logs from iteration {int(lo)} on, and "
+                f"{', '.join(names)} are at or above 100 at every eval: the model gets "
+                "nothing right"
+            ),
+            step=int(lo),
+            end_step=int(hi),
+            evidence={
+                "metric": tr.name,
+                "eval_metrics": names,
+                "logs": int(v.size),
+                "min_train": float(v.min()),
+                "first_step": lo,
+            },
+            explanation=(
+                "An error rate counts the edits from the output to the reference per "
+                "reference character (word): an empty output scores 100% exactly, so above "
+                "100% the model does worse than emitting nothing. A recogniser emits such "
+                "garbage only at its very start and falls back under 100% as it learns; this "
+                "one is still above it, and not falling, after a thousand or more updates, "
+                "and every eval agrees: it has learned nothing it can read."
+            ),
+            prescription=(
+                "Check the training data (empty or mismatched ground-truth lines, images whose "
+                "text is not their transcription), that the character set / unicharset covers "
+                "the labels, the LR, and for a model trained from scratch whether there is "
+                "enough data (fine-tune a pretrained model instead)."
             ),
             severity=Severity.WARNING,
         )

@@ -17,6 +17,7 @@ from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
     _auc_at_chance,
     _error_rate_ceiling_late,
+    _error_rate_worse_than_empty,
     _overlap_zero_late,
     _positives_never_found,
     _top1_no_better_than_top5,
@@ -127,6 +128,16 @@ class Params:
     # `frozen_max_drop`: after 10 passes a model that learned anything finds some of the
     # foreground; 0 to the printed digit is a model that predicts none of it.
     overlap_points: int = 2
+    # No epoch logged (an iteration count only): a train error rate (WER, CER) above 100%
+    # at every one of 4+ logs from update 1000 on, not falling over them, with every eval
+    # error rate at or above 100% at 2+ evals in that span. Above 100% is more edits than
+    # the reference has characters (words): worse than an empty output, which scores 100%
+    # exactly (the CTC blank plateau, normal for the first thousands of updates). A model
+    # emits such garbage only at its very start, and falls back under 100% as it learns
+    # (tesstrain #51's own run: 180% at iteration 2400 -> 104% at 2800); one that is
+    # still above it and not falling after 1000+ updates gets nothing right.
+    ceiling_min_step: float = 1000.0
+    ceiling_train_points: int = 4
     # A train metric printed several times an epoch (a running average reset each
     # epoch) whose in-epoch sequence is identical, value for value, in this many
     # consecutive epochs: the model scores every batch the same way every pass.
@@ -162,7 +173,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10%; two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -346,6 +357,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     after 10 passes over the data a model that learns has left it (a wav2vec2 card with a
     warmup of 500 steps in a 200-step run: WER 1.0 at epochs 14 and 29, eval loss 3.69 ->
     3.35). A WER of 0.9999 is the first words coming through, not the ceiling.
+    With no epoch logged (an iteration count only), a train error rate *above* 100% (more
+    edits than the reference has characters: worse than an empty output) at every one of
+    4+ logs from update 1000 on, not falling over them (its last third no lower than its
+    first), with every eval error rate at or above 100 at 2+ evals in that span and no
+    loss falling 10% there, settles it too (warning): garbage above 100% belongs to a
+    recogniser's very start and gives way as it learns (tesstrain from scratch: char train
+    180% -> 104% over iterations 2400-2800 of one run, 101-103% and rising at 6200-6700 of
+    another whose every eval WER is 100). Exactly 100% is the empty-output plateau, which
+    can last thousands of updates in a healthy run: not this statement.
 
     Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
     train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on (2+ logs from
@@ -450,6 +470,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _top1_no_better_than_top5(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
+            or _error_rate_worse_than_empty(run, None, p)
             or _positives_never_found(run, p)
             or _auc_at_chance(run, p)
             or _accuracies_at_prior_late(run, None, p)
@@ -482,6 +503,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _top1_no_better_than_top5(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
+        or _error_rate_worse_than_empty(run, f, p)
         or _positives_never_found(run, p)
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
