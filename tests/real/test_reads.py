@@ -138,6 +138,18 @@ def _model_card_counts(path: Path) -> dict[str, int]:
     return out
 
 
+def _appended_runs(path: Path) -> bool:
+    """The epoch column goes back to its first value after a later one: a second run was
+    appended to the file (a resume rewrites a few epochs, not the first)."""
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    key = next((k for k in (rows[0] if rows else {}) if k and k.strip().lower() == "epoch"), None)
+    if key is None:
+        return False
+    epochs = [(r[key] or "").strip() for r in rows if (r[key] or "").strip()]
+    return any(e == epochs[0] and i > 1 for i, e in enumerate(epochs))
+
+
 def _structured(case: Path) -> tuple[Path, dict[str, int]] | None:
     files = json.loads((case / "meta.json").read_text(encoding="utf-8"))["files"]
     main = case / files[0]
@@ -147,7 +159,9 @@ def _structured(case: Path) -> tuple[Path, dict[str, int]] | None:
     # '# {...}': no loss / lr columns to count)
     monitor = main.read_bytes()[:1] == b"#"
     if main.suffix == ".csv" and "metrics.csv" not in main.name and not monitor:
-        return main, _csv_counts(main)
+        # several runs appended to one file (CSVLogger(append=True)) are split into runs by
+        # the reader: held to reads.json alone
+        return None if _appended_runs(main) else (main, _csv_counts(main))
     # Only Trainer cards ('| Training Loss | Epoch | Step |'); the Keras-callback cards
     # ('| Train Loss | Validation Loss | Epoch |') have no Step column to count by and are
     # held to reads.json alone.
