@@ -309,7 +309,7 @@ def at_floor(
                 level, spread, tail = same, 0.0, f.values[f.values == same]
             else:
                 # ... or an accuracy at chance 1/C names C, and the band decides.
-                chance = _classes_at_chance(run, level)
+                chance = classes_at_chance(run, level)
                 if chance is None:
                     return None
         floor = chance[0] if chance else infer(level, spread, run)
@@ -362,13 +362,6 @@ def at_floor(
 
 
 def classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
-    """(ln C, the accuracy naming C) when an accuracy in the log sits at chance 1/C (to
-    within 0.01) for a small C and `level`, a loss's level, lies in ln(C)'s band: the two
-    measures agree on one class count, so neither needs to name C alone."""
-    return _classes_at_chance(run, level)
-
-
-def _classes_at_chance(run: Run, level: float) -> tuple[Floor, str] | None:
     """(ln C, the metric) for the class count C that an accuracy logged at chance 1/C
     (to within 0.01) and the loss's level in ln(C)'s band both point to, or None: with
     a noisy or short loss, the metric names C and the loss need only agree with it."""
