@@ -67,6 +67,24 @@ def total_steps(run: Run) -> int | None:
     return run.last_step
 
 
+def planned_steps(run: Run) -> int | None:
+    """The planned length: `max_steps`, else the configured epochs at the steps per
+    epoch the log shows (HF's fractional epoch: step 4000 at epoch 0.85 of a 1-epoch
+    plan is ~4,700 steps), else the last step. A log that stops short of its plan
+    (a model card's last eval row, an excerpt) is not the whole run."""
+    last = total_steps(run)
+    epochs, e = run.fact("num_train_epochs"), run.get("epoch")
+    if run.fact("max_steps") or not last or not epochs or e is None:
+        return last
+    f = e.finite()
+    # fractional epochs say how far through the plan a step is; whole numbers (an
+    # epoch counter, steps that are epochs) do not
+    if len(f) == 0 or f.values[-1] <= 0 or np.all(f.values == np.round(f.values)):
+        return last
+    per_epoch = float(f.steps[-1]) / float(f.values[-1])
+    return max(last, round(per_epoch * float(epochs)))
+
+
 @dataclass(frozen=True)
 class Warmup:
     steps: float

@@ -10,7 +10,7 @@ import numpy as np
 
 from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import effective_batch
-from traindoc.measure.stats import diff_mad
+from traindoc.measure.stats import diff_mad, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import FINETUNE, relative_noise
@@ -30,11 +30,9 @@ class Params:
     short_noise_points: int = 4
     # Issue 12: an efficiency hint stays info unless the curve shows harm, and harm
     # means the noise hides or stops progress. Progress is read after the run's first
-    # tenth (the initial drop every fine-tune makes): the loss must come down from its
-    # level there to its last tenth's by more than its own noise band (2 sigma of the
-    # per-step noise, a ~95% band). A fall within the band is noise that stopped (or
-    # hides) progress; a band as wide as the whole improvement is the same statement.
-    band_sigmas: float = 2.0
+    # tenth (the initial drop every fine-tune makes): a loss that still trends down
+    # there by 3%+ of its level (significant), or halves, learns through its noise.
+    still_falls: float = 0.03
     # Batch sampling noise stays under the loss's own level; spread beyond it (a loss
     # jumping 0 <-> 160) is instability, left to the NaN / spike / fp16 rules.
     max_batch_noise: float = 1.0
@@ -74,16 +72,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     robust spread (MAD) around a 25-point rolling median over the second half of
     the run, relative to the loss level (a short log: from consecutive
     differences). A small batch is an efficiency hint (info) unless the curve
-    shows harm, that is noise that hides or stops progress (issue 12): with
-    held-out curves (eval loss or task metrics, 3+ evals: WER, accuracy, ROUGE,
-    ...) a warning when none ends at its best (a seq2seq eval loss can tick up
-    while its WER keeps falling: one at its best is enough); without them, a
-    warning above 5% noise when the loss, after its first tenth (the initial drop
-    every fine-tune makes), does not come down by more than 2 sigma of its own
-    noise by its last tenth (a band as wide as the whole improvement says the
-    same). A noisy loss that clearly falls (a 60-step demo at batch 2 going 3.6
-    -> 2.2) pays only in noise, one that ends 10x below its start has fitted its
-    task, and a spread above the loss's own level is instability (NaN, spikes,
+    shows harm, that is noise (above 5%) that hides or stops progress (issue 12):
+    a loss that, after its first tenth (the initial drop every fine-tune makes),
+    neither halves nor trends down by 3%+ of its level (Mann-Kendall, significant):
+    a band that never gets past its own noise, however wide, unless a held-out
+    curve (eval loss or a task metric, 3+ evals: WER, accuracy, ROUGE, ...) still
+    ends at its best (a seq2seq eval loss can tick up while its WER keeps falling:
+    one at its best is enough). A held-out curve that got worse while the train
+    loss clearly falls is overfitting's shape, not the batch's. A noisy loss that clearly falls and then
+    holds (a 60-step demo at batch 2 going 3.6 -> 2.3 in its first 25 steps) pays
+    only in noise, one that ends 10x below its start has fitted its task, and a
+    spread above the loss's own level is instability (NaN, spikes,
     fp16), not sampling noise. The regime unknown gives at
     most info, except for a batch of 1-2 (one or two samples a step in any
     regime); pre-training with a token batch and RL runs (prompts x generations,
@@ -136,9 +135,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # that no longer descends past its own width, or a held-out metric that got
         # worse. A noisy loss that still falls clearly (or one that overfits to ~0) is
         # paying only in noise.
-        harmed = (
-            noisy and other is None and not _solved(loss, p) and _shows_harm(run, loss, noise, p)
-        )
+        harmed = noisy and other is None and not _solved(loss, p) and _shows_harm(run, loss, p)
         severity = Severity.WARNING if harmed and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
         run.fact("per_device_batch"),
@@ -187,16 +184,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
-def _shows_harm(run: Run, loss: Series, noise: float, p: Params) -> bool:
-    """Harm the curve shows (issue 12): held-out curves (3+ evals) none of which ends
-    at its best, or, without evals, a loss whose later part does not fall beyond its
-    own noise band."""
-    evals = _eval_curves(run, p)
-    if evals:
-        # one at its best: held-out quality still improves, the band costs nothing
-        # visible; none: held-out quality got worse, the harm is visible there
-        return not any(_ends_at_best(s, higher, p) for s, higher in evals)
-    return not _progresses(loss, noise, p)
+def _shows_harm(run: Run, loss: Series, p: Params) -> bool:
+    """Harm the curve shows (issue 12): a train loss that makes no progress after its
+    first tenth, unless a held-out curve (3+ evals) still ends at its best. A
+    held-out curve that got worse while the train loss clearly falls is overfitting's
+    shape (the train curve learned, the held-out one turned), not noise that hides
+    progress: a larger batch would not bring it back."""
+    if any(_ends_at_best(s, higher, p) for s, higher in _eval_curves(run, p)):
+        return False  # held-out quality still improves: the band costs nothing visible
+    return not _progresses(loss, p)
 
 
 def _eval_curves(run: Run, p: Params) -> list[tuple[Series, bool]]:
@@ -222,14 +218,23 @@ def _solved(loss: Series, p: Params) -> bool:
     return head > 0 and tail <= p.solved_rel * head
 
 
-def _progresses(loss: Series, noise: float, p: Params) -> bool:
-    """The loss falls from its level after the first tenth (past the initial drop) to
-    its last tenth's by more than `band_sigmas` of its per-step noise: progress the
+def _progresses(loss: Series, p: Params) -> bool:
+    """After its first tenth (the initial drop), the loss halves, or trends down
+    (Mann-Kendall, significant) by `still_falls` or more of its level: progress the
     noise neither stopped nor hides."""
-    v = loss.finite().values
-    k = max(3, v.size // 10)
-    later, end = float(np.median(v[v.size // 10 :][:k])), float(np.median(v[-k:]))
-    return later - end > p.band_sigmas * noise * abs(end)
+    f = loss.finite()
+    cut = f.values.size // 10
+    later, steps = f.values[cut:], f.steps[cut:]
+    if later.size < 4:
+        return False
+    # halved between the medians of its first and last thirds (two points at least:
+    # one low point of a noisy handful is no level)
+    k = max(2, later.size // 3)
+    if float(np.median(later[-k:])) <= 0.5 * float(np.median(later[:k])):
+        return True  # no test needed on a handful of epochs
+    t = trend(steps, later)
+    level = float(np.median(np.abs(later))) or 1.0
+    return t.falling and -t.slope * float(steps[-1] - steps[0]) / level >= p.still_falls
 
 
 def _short_noise(loss: Series) -> float:

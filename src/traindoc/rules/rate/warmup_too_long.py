@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from traindoc.measure.schedule import total_steps, warmup
+from traindoc.measure.schedule import planned_steps, warmup
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve
@@ -51,13 +51,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Measures warmup from the logged LR (steps until it first
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps` (judged on the least it can be at the log's resolution: the last
-    step logged below the peak), and divides by the total steps (`max_steps`, else the last
-    logged step; a configured warmup is not set against lines that print no step, nor
+    step logged below the peak), and divides by the planned steps (`max_steps`, else the
+    configured epochs at the steps per epoch the log shows, HF's fractional epoch,
+    else the last logged step; a configured warmup is not set against lines that print no step, nor
     against lines that print only an epoch number: mmdet's warmup_iters=500 counts
     iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
     is no share at all). An LR still rising on the last record of a run that ended (a
     final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
-    budget), or when the curve shows the harm (an early drop then a band with no
+    budget) when the log reaches its planned end with the loss not falling there (an
+    excerpt that stops mid-warmup shows no cost yet: info), or when the curve shows the harm (an early drop then a band with no
     downward trend, the LoRA-plateau run's plateau; the eval loss when no train loss is logged)
     or when no loss at all is logged to say otherwise;
     when the loss falls or settles, info: a tuning hint. A quarter or more is info
@@ -88,7 +90,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and tune it together with peak LR and effective batch.
     """
     w = warmup(run)
-    total = total_steps(run)
+    total = planned_steps(run)
     if w is None or not total or w.steps < p.min_steps:
         return
     if not w.complete and not run.fact("max_steps") and not run.fact("ended"):
@@ -138,7 +140,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # descent that goes on to the end is what that costs (the run was cut short at a
     # low LR), not evidence that it cost nothing.
     most = frac >= p.most_frac
-    costly = (never_peaked or most or (strong and not converging)) and not solved
+    # A quarter to a half is harm only where the run's end shows it: the loss not
+    # falling when the log reaches its planned end. An excerpt that stops mid-warmup
+    # (iterations 43-45 of a 100-iteration benchmark) shows no cost yet: a hint.
+    stalled = strong and not converging and bool(reached_end)
+    costly = (never_peaked or most or stalled) and not solved
     costly = costly and not too_high
     severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
