@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.stats import fmt, trend
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
@@ -54,6 +55,11 @@ class Params:
     # ... and only once the eval has learned: its level in the window 10%+ below its
     # first eval (a run flat at where it started never converged).
     annealed_learned: float = 0.10
+    # ... and a task metric on a [0, 1] scale (accuracy, F1; WER, CER) within 5% of
+    # perfect over the window has converged: the errors left are at the scale of the
+    # label errors of common benchmark sets (~3% on average, Northcutt et al. 2021),
+    # which no schedule removes - the run has nothing visible left to learn (info).
+    saturated_gap: float = 0.05
 
 
 @rule(
@@ -108,6 +114,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     a fifth of its peak or less (after a step decay), in a run whose eval had fallen 10%+
     before it, is the annealed tail of the schedule:
     flat curves there are convergence, the cost is compute, not the run - info too.
+    So is a stretch where a task metric on a [0, 1] scale holds within 5% of perfect
+    (accuracy 0.98, WER 0.03): a metric saturating near its ceiling is convergence,
+    its remaining errors at the scale of a data set's label errors, not stagnation.
 
     **What to do.** Check the data first (duplicates, label conflicts, mixed
     domains); then tune schedule, effective batch and validation share together:
@@ -176,6 +185,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         for m in metric_trends(run, start, p.metric_gain_rel, inside=True)
         if m.verdict == "improving"
     ]
+    saturated = _saturated(run, start, p)
     lr_peak, lr_start = _lr_at(run, start)
     # (only after the eval had learned: a run flat at its first level never converged,
     # whatever its LR did)
@@ -201,6 +211,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             **{f"{m.name}_at_start": m.at for m in gaining},
             **{f"{m.name}_last": m.end for m in gaining},
             **({"lr_peak": lr_peak, "lr_at_start": lr_start} if annealed else {}),
+            **{f"{name}_saturated": level for name, level in saturated},
         },
         explanation=(
             "Neither the held-out loss nor the training loss has moved beyond its noise for "
@@ -218,14 +229,34 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 if annealed
                 else ""
             )
+            + "".join(
+                f" {name} holds at {fmt(level)}, within {p.saturated_gap:.0%} of perfect: "
+                "the run has converged near the task's ceiling - stop earlier."
+                for name, level in saturated
+            )
         ),
-        severity=Severity.INFO if gaining or annealed else None,
+        severity=Severity.INFO if gaining or annealed or saturated else None,
         prescription=(
             "Check the data (duplicates, label conflicts, mixed domains), then tune together: "
             + advice.join(advice.schedule(run), advice.lower_lr(run, 3, 4), advice.batch(run))
             + ". If the run had simply converged, stop earlier (early stopping)."
         ),
     )
+
+
+def _saturated(run: Run, start: int, p: Params) -> list[tuple[str, float]]:
+    """Task metrics on a [0, 1] scale whose level over the window (from `start`) is
+    within `saturated_gap` of perfect (1 for accuracy-like, 0 for error rates)."""
+    out = []
+    for m, higher in task_metrics(run):
+        f = m.finite()
+        v = f.values[f.steps >= start]
+        if v.size == 0 or f.values.min() < 0 or f.values.max() > 1:
+            continue  # not a [0, 1] scale (percent, BLEU, perplexity)
+        level = float(np.median(v))
+        if (1.0 - level if higher else level) <= p.saturated_gap:
+            out.append((m.name, level))
+    return out
 
 
 def _lr_at(run: Run, step: int) -> tuple[float, float]:
