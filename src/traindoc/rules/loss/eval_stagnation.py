@@ -114,9 +114,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     a fifth of its peak or less (after a step decay), in a run whose eval had fallen 10%+
     before it, is the annealed tail of the schedule:
     flat curves there are convergence, the cost is compute, not the run - info too.
-    So is a stretch where a task metric on a [0, 1] scale holds within 5% of perfect
-    (accuracy 0.98, WER 0.03): a metric saturating near its ceiling is convergence,
-    its remaining errors at the scale of a data set's label errors, not stagnation.
+    So is a stretch where a task metric on a [0, 1] scale, climbed to from its first
+    eval, holds within 5% of perfect (accuracy 0.98, WER 0.03): a metric saturating
+    near its ceiling is convergence, its remaining errors at the scale of a data
+    set's label errors, not stagnation (one pinned there from the first eval can be a
+    majority-class share, and keeps its warning).
 
     **What to do.** Check the data first (duplicates, label conflicts, mixed
     domains); then tune schedule, effective batch and validation share together:
@@ -246,7 +248,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
 def _saturated(run: Run, start: int, p: Params) -> list[tuple[str, float]]:
     """Task metrics on a [0, 1] scale whose level over the window (from `start`) is
-    within `saturated_gap` of perfect (1 for accuracy-like, 0 for error rates)."""
+    within `saturated_gap` of perfect (1 for accuracy-like, 0 for error rates) and
+    was climbed to: better than the first eval by 2+ noise sigmas. An accuracy pinned
+    at 0.998 from its first eval can be the majority class's share of an imbalanced
+    set (a model that predicts one class), no ceiling reached by learning."""
     out = []
     for m, higher in task_metrics(run):
         f = m.finite()
@@ -254,6 +259,9 @@ def _saturated(run: Run, start: int, p: Params) -> list[tuple[str, float]]:
         if v.size == 0 or f.values.min() < 0 or f.values.max() > 1:
             continue  # not a [0, 1] scale (percent, BLEU, perplexity)
         level = float(np.median(v))
+        climbed = (level - float(f.values[0])) * (1 if higher else -1)
+        if climbed <= 2 * noise(f.values):
+            continue
         if (1.0 - level if higher else level) <= p.saturated_gap:
             out.append((m.name, level))
     return out
