@@ -166,8 +166,10 @@ def test_flat_from_the_first_eval_is_the_whole_run_at_any_eval_interval() -> Non
 
 # Whisper-like: a 1000-step warmup (38% of the run) to an LR of 3e-3, the loss
 # climbing as the LR rises. The level hurt, not the ramp: warmup-too-long is info.
+# (the log ends there: a log cut mid-warmup before its planned end shows no cost of
+# the warmup yet, so warmup-too-long alone would be info)
 RAMP = {
-    "facts": {"max_steps": 2640},
+    "facts": {"max_steps": 2640, "ended": True},
     "series": {
         "loss": {"every": 25, "segments": [{"n": 40, "from": 1.2, "to": 4.0}], "noise": 0.02},
         "lr": {"every": 25, "segments": [{"n": 40, "from": 3e-6, "to": 3e-3}]},
