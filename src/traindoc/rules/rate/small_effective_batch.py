@@ -132,9 +132,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # loss shows it, that is a warning even where the regime is unknown.
         tiny = eb <= p.tiny_batch
         # The harm a small batch does is noise that hides or stops progress: a band
-        # that no longer descends past its own width, or a held-out metric that got
-        # worse. A noisy loss that still falls clearly (or one that overfits to ~0) is
-        # paying only in noise.
+        # that makes no progress after the initial drop, with no held-out curve at its
+        # best to say otherwise. A noisy loss that still falls clearly (or one that
+        # overfits to ~0) is paying only in noise.
         harmed = noisy and other is None and not _solved(loss, p) and _shows_harm(run, loss, p)
         severity = Severity.WARNING if harmed and (regime in FINETUNE or tiny) else Severity.INFO
     per_device, devices, accum = (
