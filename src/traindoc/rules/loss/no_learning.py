@@ -27,6 +27,7 @@ from traindoc.rules.loss._chance_metrics import (
 )
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._frozen_predictions import (
+    _empty_output,
     _epochs_repeat,
     _frozen_evals,
     _frozen_metric,
@@ -174,11 +175,11 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|event:fp16-overflow|event:one-class-predictions|kind:task",),
+    requires=("loss|event:fp16-overflow|event:one-class-predictions|event:empty-output|kind:task",),
     uses=("lr", "grad_norm"),
     core=True,
     reads=("eval-stagnation",),
@@ -448,6 +449,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     share), which is what a model that has learned only the class prior does. An
     earlier one-column matrix followed by a mixed one is a model that got past it.
 
+    The same holds for a speech recogniser's last scoring line (Kaldi's `%WER x [ errs /
+    words, I ins, D del, S sub ]`, which ESPnet, icefall and k2 recipes print too) whose
+    every reference word is a deletion with no insertion, however short the log (warning):
+    the hypothesis is empty for every utterance, the model predicts blank / silence
+    everywhere (pychain's TDNN: `%WER 100.00 [ 20138 / 20138, 0 ins, 20138 del, 0 sub ]`).
+    A WER of 100 with substitutions or insertions is not read this way (a model that emits
+    wrong words is a different state), nor an earlier all-deletion score followed by
+    another.
+
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
     flagged however short: two LRs cannot give the same losses unless the LR never
@@ -468,7 +478,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _all_skipped(run, p)) is not None:
         yield hit
         return
-    if (hit := _one_class(run)) is not None:
+    if (hit := _one_class(run) or _empty_output(run)) is not None:
         yield hit
         return
     loss = run.get("loss")
