@@ -72,7 +72,8 @@ class Params:
     minimum=(
         "3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a "
         "log; 2 when the last is 0 right after a loss of 0.1 or more; 1 beside an eval "
-        "metric under half its scale; 3 logs of a detector's box terms at exactly 0; 2 logs "
+        "metric under half its scale; 3 logs of a detector's box terms at exactly 0 (1 from a "
+        "window-mean logger: mmengine, detectron2); 2 logs "
         "of a loss term identical to 4 digits while another term moves"
     ),
     family="loss",
@@ -116,7 +117,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     A detector's box-regression terms (`iou_loss`, `dfl_loss`, `loss_bbox`, ...) exactly
     0 at every one of 3+ logs while another term (the classification loss) is not are
-    the same failure seen in a part: box losses are computed on the anchors matched to
+    the same failure seen in a part (one log is enough from a trainer whose every log is a
+    window of iterations, mmengine's interval mean or detectron2's 20-iteration median: an
+    mmdet Faster R-CNN line with `loss_rpn_bbox: 0.0000, loss_bbox: 0.0000` beside
+    `loss_cls: 0.0097, acc: 99.79`): box losses are computed on the anchors matched to
     a ground-truth box, so none was ever matched (labels missing, in the wrong format
     or out of the image), and the model learns to predict background everywhere. A box
     term at exactly 0 beside another box term that is not 0 is no such failure: the live
@@ -395,6 +399,12 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
 _BOX_TERM = re.compile(r"(^|[_/])(iou|giou|ciou|box|bbox|dfl|reg|box_reg|l1)([_/]|$)", re.I)
 
 
+# Trainers whose every logged loss is a mean (mmengine's LoggerHook: over its interval, 50
+# iterations by default) or a median (detectron2: over a 20-iteration window) of many
+# iterations: one log of a box term at exactly 0 is a whole window without a matched box.
+_WINDOW_LOGGERS = frozenset({"mmengine", "detectron2"})
+
+
 def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     """A detector whose box-regression terms are exactly 0 at every log while another
     loss term is not: no anchor was matched to a ground-truth box (warning). A box term
@@ -403,10 +413,12 @@ def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     if run.fact("task") != "detection":
         return None
     names = components(run)
+    # a window-mean logger's one log already covers its whole interval of iterations
+    need = 1 if run.fact("trainer") in _WINDOW_LOGGERS else p.box_zero_logs
     zero, live, live_box = [], [], []
     for name in names:
         v = run.get(name).finite().values  # type: ignore[union-attr]
-        if v.size < p.box_zero_logs:
+        if v.size < need:
             continue
         box = bool(_BOX_TERM.search(name))
         if box and bool(np.all(v == 0.0)):
@@ -421,7 +433,13 @@ def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     assert s is not None
     return Hit(
         title=(
-            f"{', '.join(zero)} exactly 0 at every one of {len(s)} logs while {live[0]} is not: "
+            f"{', '.join(zero)} exactly 0 at "
+            + (
+                f"every one of {len(s)} logs"
+                if len(s) > 1
+                else "its one log (a window of iterations)"
+            )
+            + f" while {live[0]} is not: "
             "no prediction was matched to a ground-truth box"
         ),
         step=int(s.steps[0]),
