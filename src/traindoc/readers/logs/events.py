@@ -62,6 +62,18 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         "one-class-predictions",
         re.compile(rb"\[\[[ \t]*\d[\d \t]*\](?:\s*\[[ \t]*\d[\d \t]*\]){1,99}\]"),
     ),
+    # Kaldi's scoring line (compute-wer; ESPnet, icefall and k2 recipes print it too):
+    # "%WER 100.00 [ 20138 / 20138, 0 ins, 20138 del, 0 sub ]": the errors over the reference
+    # words, then insertions, deletions, substitutions. Kept as "empty-output" (value: the
+    # reference word count) when every reference word is deleted and nothing is inserted:
+    # the decoder emitted no word for any utterance; any other breakdown is an "asr-score".
+    (
+        "empty-output",
+        re.compile(
+            rb"[%$]?\s*[WCST]ER\s*[=:]?\s*" + NUM + rb"\s*%?\s*\[\s*(\d+)\s*/\s*(\d+)\s*,\s*"
+            rb"(\d+)\s*ins\s*,\s*(\d+)\s*del\s*,\s*(\d+)\s*sub\s*\]"
+        ),
+    ),
     # (icefall's GradScaler guard: "RuntimeError: grad_scale is too small, exiting: 9.5e-06",
     # the scale halved below 1e-5: its floor)
     (
@@ -311,6 +323,7 @@ KEYS = {
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
+    "empty-output": (b" del",),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
     "resume-skip-epoch": (b"skipping epoch",),
@@ -376,6 +389,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             kind_here = kind
             if kind == "nonfinite-loss" and _CHECKED_GRADIENT.search(text):
                 kind_here = "nonfinite-gradients"  # a checked gradient (check_numerics, histogram)
+            if kind == "empty-output":
+                kind_here, value = _asr_breakdown(m)
             if kind == "one-class-predictions":
                 square, value = _one_class(m.group(0))
                 if not square:
@@ -396,6 +411,15 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
                 continue  # one message, matched twice ("LossTensor is inf or nan : Tensor had")
             out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
+
+
+def _asr_breakdown(m: re.Match[bytes]) -> tuple[str, float | None]:
+    """A Kaldi scoring line's kind and value: "empty-output" with the reference word count
+    when every reference word is a deletion and none is inserted, else "asr-score"."""
+    errs, words, ins, dels, _sub = (int(x) for x in m.groups()[-5:])
+    if words > 0 and dels == words and ins == 0 and errs == words:
+        return "empty-output", float(words)
+    return "asr-score", None
 
 
 def _one_class(matrix: bytes) -> tuple[bool, float | None]:

@@ -124,30 +124,94 @@ def _auc_at_chance(run: Run, p: Params) -> Hit | None:
         v = v / 100.0
     if float(np.abs(v - 0.5).max()) > p.auc_band:
         return None
+    return _chance_hit(run, found, v, 0.5, p, _AUC_WORDS)
+
+
+def _agreement_at_chance(run: Run, p: Params) -> Hit | None:
+    """Every chance-corrected agreement score in the log (Cohen's kappa, Matthews'
+    correlation; 2+ values) within `auc_band` of 0, beside an eval metric of the same
+    evals above 0 (warning): the predictions agree with the labels no more than chance."""
+    found = [
+        m for m in run.series.values() if _AGREEMENT.search(m.name.lower()) and len(m.finite())
+    ]
+    if not found:
+        return None
+    v = np.concatenate([m.finite().values for m in found])
+    if v.size < p.auc_points:
+        return None
+    if float(np.abs(v).max()) > 1.0:  # printed in percent
+        v = v / 100.0
+    if float(np.abs(v).max()) > p.auc_band or not _eval_scored(run, found):
+        return None
+    return _chance_hit(run, found, v, 0.0, p, _AGREEMENT_WORDS)
+
+
+def _eval_scored(run: Run, found: list[Series]) -> bool:
+    """Another task metric logged at one of the steps of `found` is above 0: the eval ran
+    and scored something, so a 0 beside it is a measured value, not a metric left unset."""
+    at = {int(s) for m in found for s in m.finite().steps}
+    names = {m.name for m in found}
+    return any(
+        m.name not in names
+        and any(int(s) in at and v > 0 for s, v in zip(m.steps, m.values, strict=True))
+        for m, _ in task_metrics(run)
+    )
+
+
+# what a score at its chance value says, per family: (name, explanation, title's tail,
+# evidence key)
+_AUC_WORDS = (
+    "ROC AUC",
+    "An AUC of 0.5 is what a scorer gets when it orders positives and negatives at random, "
+    "whatever the class balance. Every AUC this log prints sits there: the model's scores say "
+    "nothing about the label, so it has learned nothing it can use",
+    "the model ranks at random",
+    "auc",
+)
+_AGREEMENT_WORDS = (
+    "chance-corrected agreement (kappa / MCC)",
+    "Cohen's kappa and Matthews' correlation subtract the agreement that chance alone gives, "
+    "so 0 is chance whatever the class balance, and exactly 0 is what a model that predicts "
+    "one class for every input scores. Every such score this log prints sits there: the "
+    "predictions carry nothing about the label, so the model has learned nothing it can use",
+    "the predictions agree with the labels no more than chance",
+    "agreement",
+)
+
+
+def _chance_hit(
+    run: Run,
+    found: list[Series],
+    v: np.ndarray,
+    chance: float,
+    p: Params,
+    words: tuple[str, str, str, str],
+) -> Hit | None:
+    """The finding for scores `v` (of the series `found`) all at their `chance` value; none
+    when every one was scored before the first train loss (an untrained model's evals)."""
     steps = np.concatenate([m.finite().steps for m in found])
     loss = run.get("loss")
     if loss is not None and len(lf := loss.finite()) and float(steps.max()) < float(lf.steps[0]):
-        return None  # every AUC was scored before the first train step: an untrained model
+        return None  # every score was taken before the first train step: an untrained model
     names = ", ".join(dict.fromkeys(m.name for m in found))
+    what, why, says, key = words
     return Hit(
         title=(
-            f"ROC AUC at chance: {names} within {p.auc_band:g} of 0.5 at all {v.size} values "
-            f"({float(v.min()):.4g}-{float(v.max()):.4g}): the model ranks at random"
+            f"{what} at chance: {names} within {p.auc_band:g} of {chance:g} at all {v.size} "
+            f"values ({float(v.min()):.4g}-{float(v.max()):.4g}): {says}"
         ),
         step=int(steps.min()),
         end_step=int(steps.max()),
         evidence={
             "metrics": [m.name for m in found],
             "values": int(v.size),
-            "min_auc": float(v.min()),
-            "max_auc": float(v.max()),
+            "chance": chance,
+            f"min_{key}": float(v.min()),
+            f"max_{key}": float(v.max()),
         },
         explanation=(
-            "An AUC of 0.5 is what a scorer gets when it orders positives and negatives at "
-            "random, whatever the class balance. Every AUC this log prints sits there: the "
-            "model's scores say nothing about the label, so it has learned nothing it can use "
-            "(typically constant predictions: a dead or saturated output, features or labels "
-            "that do not reach the model, an LR that is 0 or far too high)."
+            why + " (typically constant predictions: a dead or saturated output, features or "
+            "labels that do not reach the model, an LR that is 0 or far too high)."
         ),
         prescription=(
             "Check that the labels are joined to the right rows and the features reach the "
@@ -157,6 +221,10 @@ def _auc_at_chance(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+# Cohen's kappa, Matthews' correlation coefficient (HF GLUE CoLA: matthews_correlation)
+_AGREEMENT = re.compile(r"kappa|matthews|(?:^|[_/.\- ])mcc(?=$|[_/.\- \d])")
 
 
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
@@ -377,9 +445,6 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
     """A higher-is-better task metric exactly 0 at every one of 3+ logs, all from epoch 3
     on, while the loss over those logs falls under `frozen_max_drop` and stays at or above
     ln 2 (warning)."""
-    ep = run.get("epoch")
-    if ep is None or not len(e := ep.finite()):
-        return None
     if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
         return None  # an accuracy next to a regression error is Keras' meaningless one
     for m in run.series.values():
@@ -388,14 +453,12 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
         mf = m.finite()
         if len(mf) < p.overlap_points or mf.values.any():
             continue
-        at = np.interp(mf.steps, e.steps, e.values)
-        # two logs suffice from epoch 10 on (as for an overlap metric), three from epoch 3
-        need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
-        if len(mf) < need or float(at.min()) < p.zero_min_epoch:
+        late = _zero_logs_late(run, mf, p)
+        if late is None or len(mf) < late[1]:
             continue
         inside = (loss.steps >= mf.steps[0]) & (loss.steps <= mf.steps[-1])
         w = loss.values[inside]
-        if w.size < need or not np.all(w >= p.zero_min_loss):
+        if w.size < late[1] or not np.all(w >= p.zero_min_loss):
             continue
         if _other_metric_scores(run, m):
             continue  # another measure of the same model scores: one class's 0 (a rare class)
@@ -408,7 +471,7 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             return None  # at ln(V) / ln(C): uniform-plateau's finding
         return Hit(
             title=(
-                f"{m.name} is 0 at every one of {len(mf)} logs from epoch {int(at.min())} on, "
+                f"{m.name} is 0 at every one of {len(mf)} logs from {late[0]} on, "
                 f"while the loss moves {fmt(float(w[0]))} -> {fmt(float(w[-1]))}: the model "
                 "gets nothing right and is not improving"
             ),
@@ -418,12 +481,16 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
                 "metric": m.name,
                 "value": 0.0,
                 "logs": len(mf),
-                "first_epoch": float(at.min()),
+                **(
+                    {"first_epoch": late[2]}
+                    if late[2] == late[2]
+                    else {"first_update": int(mf.steps[0])}
+                ),
                 "start_loss": float(w[0]),
                 "end_loss": float(w[-1]),
             },
             explanation=(
-                f"After two or more passes over the data {m.name} has not scored a single "
+                f"After two or more passes over the data (or a thousand updates) {m.name} has not scored a single "
                 "sample right at any log, and the loss over the same stretch is not falling "
                 "(and is too high for a model that gets its samples right). A model that "
                 "learns gets some samples right by then, or at least keeps lowering its loss: "
@@ -439,6 +506,27 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] | None:
+    """Where the logs of `mf` start (as words), how many of them a 0 needs there and their
+    first epoch (NaN with no epoch logged), when
+    they all lie past a fresh model's start: from epoch 3 on (two logs from epoch 10, as for
+    an overlap metric, three before); with no epoch logged, from optimizer update
+    `ceiling_min_step` (1000) on, three logs (a printed step only: an ordinal or epoch count
+    says nothing about updates). None when they do not."""
+    ep = run.get("epoch")
+    if ep is not None and len(e := ep.finite()):
+        at = np.interp(mf.steps, e.steps, e.values)
+        if float(at.min()) < p.zero_min_epoch:
+            return None
+        need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
+        return f"epoch {int(at.min())}", need, float(at.min())
+    if run.fact("steps_ordinal") or run.fact("steps_epochs"):
+        return None
+    if float(mf.steps[0]) < p.ceiling_min_step:
+        return None
+    return f"update {int(mf.steps[0])}", p.zero_points, float("nan")
 
 
 def _other_metric_scores(run: Run, m: Series) -> bool:

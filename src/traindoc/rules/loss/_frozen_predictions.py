@@ -448,6 +448,36 @@ def _one_class(run: Run) -> Hit | None:
     )
 
 
+def _empty_output(run: Run) -> Hit | None:
+    """The last ASR scoring line (Kaldi's `%WER x [ errs / words, I ins, D del, S sub ]`)
+    has every reference word deleted and none inserted: the decoder emits nothing."""
+    scores = [e for e in run.events if e.kind in ("empty-output", "asr-score")]
+    if not scores or scores[-1].kind != "empty-output" or scores[-1].value is None:
+        return None
+    e = scores[-1]
+    return Hit(
+        title=(
+            f"the decode deletes every one of the {int(e.value)} reference words and inserts "
+            f"none (line {e.line}): the model outputs nothing for any utterance"
+        ),
+        step=e.step,
+        evidence={"reference_words": int(e.value), "line": e.line, "score": e.text},
+        explanation=(
+            "A WER breakdown counts the reference words deleted, substituted and inserted; all "
+            "of them deleted with no insertion means the hypothesis is empty for every "
+            "utterance: the model predicts blank / silence everywhere, the ASR form of "
+            "predicting one class. It has learned at most the prior, not the task."
+        ),
+        prescription=(
+            "Decode a few training utterances (empty there too?); check the alignment / "
+            "numerator graph and the label (token) mapping, the LR, and the loss curve for a "
+            "plateau at the blank / silence solution (a curriculum from short to long "
+            "utterances helps a model stuck there)."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _frozen_while_nonfinite(run: Run, p: Params) -> Hit | None:
     """The held-out loss (the train loss when no eval loss is logged) NaN / Inf at every
     one of its 4+ logs, beside an eval task metric identical at every one of its 4+ evals

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.losses import components
+from traindoc.measure.losses import components, nonfinite_loss
 from traindoc.measure.stats import mad, quantum
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
@@ -60,6 +60,11 @@ class Params:
     # at every one of 3+ logs while another term is not: the box losses are computed on
     # matched (positive) anchors only, so no ground-truth box was ever matched.
     box_zero_logs: int = 3
+    # A loss term (loss_cls, ...) printed to 1e-3 of itself or finer, the same non-zero value
+    # at every one of its 2+ logs (distinct steps) while another term of those same logs
+    # moves: the other term proves each log averages different batches, and a data-dependent
+    # term repeats to 4 significant digits over different batches only by a ~1e-3 chance.
+    frozen_term_logs: int = 2
 
 
 @rule(
@@ -67,7 +72,9 @@ class Params:
     minimum=(
         "3 logged losses (0, or identical at every one of them); 5-10 for a repeat inside a "
         "log; 2 when the last is 0 right after a loss of 0.1 or more; 1 beside an eval "
-        "metric under half its scale; 3 logs of a detector's box terms at exactly 0"
+        "metric under half its scale; 3 logs of a detector's box terms at exactly 0 (1 from a "
+        "window-mean logger: mmengine, detectron2); 2 logs "
+        "of a loss term identical to 4 digits while another term moves"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -110,7 +117,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     A detector's box-regression terms (`iou_loss`, `dfl_loss`, `loss_bbox`, ...) exactly
     0 at every one of 3+ logs while another term (the classification loss) is not are
-    the same failure seen in a part: box losses are computed on the anchors matched to
+    the same failure seen in a part (one log is enough from a trainer whose every log is a
+    window of iterations, mmengine's interval mean or detectron2's 20-iteration median: an
+    mmdet Faster R-CNN line with `loss_rpn_bbox: 0.0000, loss_bbox: 0.0000` beside
+    `loss_cls: 0.0097, acc: 99.79`): box losses are computed on the anchors matched to
     a ground-truth box, so none was ever matched (labels missing, in the wrong format
     or out of the image), and the model learns to predict background everywhere. A box
     term at exactly 0 beside another box term that is not 0 is no such failure: the live
@@ -118,6 +128,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     switched off. YOLOX adds its L1 box loss only in the last `no_aug_epochs` (15), when
     the trainer turns mosaic off and sets `head.use_l1`; until then every line logs
     `l1_loss: 0.0` beside a moving `iou_loss`, `conf_loss` and `cls_loss`.
+
+    A loss term (`loss_cls`, `box_loss`, ...; not a regulariser: weight decay, an L2 or KL
+    term, which depends on the weights only) that prints the same non-zero value, to 1e-3
+    of itself or finer, at every one of its 2+ logs while another term of the same logs
+    moves, is frozen (warning): the moving term shows each log averages different batches,
+    and a term computed from the data repeats to 4 significant digits over different
+    batches only by chance (about 1 in 1000 per repeat at 1% window noise). The head it
+    scores outputs the same thing for every input (mmdet on COCO: `loss_cls: 4.5210` at
+    iterations 50 and 100 while `loss_rpn_cls` moves 0.5645 -> 0.5604). A stale progress
+    bar repeats every term at once, so it is no such log; nor is a run whose loss went NaN
+    (a term stuck at 3e7 beside NaN warnings is an overflowed number, `nonfinite-loss`'s).
 
     **Why it matters.** Different batches give different losses. Exact zeros after
     a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
@@ -144,7 +165,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert loss is not None
     if run.is_rl:
         return
-    if (hit := _no_matched_boxes(run, p)) is not None:
+    if (hit := _no_matched_boxes(run, p) or _frozen_term(run, p)) is not None:
         yield hit
         return
     f = loss.finite()
@@ -378,6 +399,12 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
 _BOX_TERM = re.compile(r"(^|[_/])(iou|giou|ciou|box|bbox|dfl|reg|box_reg|l1)([_/]|$)", re.I)
 
 
+# Trainers whose every logged loss is a mean (mmengine's LoggerHook: over its interval, 50
+# iterations by default) or a median (detectron2: over a 20-iteration window) of many
+# iterations: one log of a box term at exactly 0 is a whole window without a matched box.
+_WINDOW_LOGGERS = frozenset({"mmengine", "detectron2"})
+
+
 def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     """A detector whose box-regression terms are exactly 0 at every log while another
     loss term is not: no anchor was matched to a ground-truth box (warning). A box term
@@ -386,10 +413,12 @@ def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     if run.fact("task") != "detection":
         return None
     names = components(run)
+    # a window-mean logger's one log already covers its whole interval of iterations
+    need = 1 if run.fact("trainer") in _WINDOW_LOGGERS else p.box_zero_logs
     zero, live, live_box = [], [], []
     for name in names:
         v = run.get(name).finite().values  # type: ignore[union-attr]
-        if v.size < p.box_zero_logs:
+        if v.size < need:
             continue
         box = bool(_BOX_TERM.search(name))
         if box and bool(np.all(v == 0.0)):
@@ -404,7 +433,13 @@ def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
     assert s is not None
     return Hit(
         title=(
-            f"{', '.join(zero)} exactly 0 at every one of {len(s)} logs while {live[0]} is not: "
+            f"{', '.join(zero)} exactly 0 at "
+            + (
+                f"every one of {len(s)} logs"
+                if len(s) > 1
+                else "its one log (a window of iterations)"
+            )
+            + f" while {live[0]} is not: "
             "no prediction was matched to a ground-truth box"
         ),
         step=int(s.steps[0]),
@@ -424,3 +459,67 @@ def _no_matched_boxes(run: Run, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+# a regulariser depends on the weights only (weight decay, L2, a KL to a prior): between two
+# close logs it may repeat to 4 digits in a model that learns
+_REGULARISER = re.compile(
+    r"reg(?:ulari[sz]|$|[_/])|(?:^|[_/])(?:l2|wd|kl)(?:$|[_/])|decay|weight|norm|prior"
+)
+
+
+def _frozen_term(run: Run, p: Params) -> Hit | None:
+    """A loss term identical (non-zero, printed to 1e-3 of itself or finer) at every one of
+    its 2+ logs while another term of those logs moves (warning): the term's output does not
+    depend on the batch."""
+    if nonfinite_loss(run) is not None or any(e.kind == "nonfinite-loss" for e in run.events):
+        return None  # a value stuck after an overflow to NaN: nonfinite-loss's finding
+    terms = {n: s.finite() for n in components(run) if (s := run.get(n)) is not None}
+    for name, s in terms.items():
+        v = s.values
+        if v.size < p.frozen_term_logs or _REGULARISER.search(name.lower()):
+            continue
+        if np.unique(s.steps).size != v.size or not bool(np.all(v == v[0])) or v[0] == 0:
+            continue
+        if _printed(float(v[0])) / abs(float(v[0])) > p.informative_rel_resolution:
+            continue  # 0.45 repeats by chance
+        dtype = str(run.fact("loss_dtype") or "").lower()
+        if dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([float(v[0])]))[0]):
+            continue  # a coarse float grid repeats by chance
+        moving = [
+            o
+            for o, t in terms.items()
+            if o != name and np.unique(t.values[np.isin(t.steps, s.steps)]).size >= 2
+        ]
+        if not moving:
+            continue  # nothing shows the logs hold different batches (a stale bar)
+        return Hit(
+            title=(
+                f"{name} is exactly {float(v[0])!r} at every one of its {v.size} logs "
+                f"(steps {int(s.steps[0])}-{int(s.steps[-1])}) while {moving[0]} moves: that "
+                "term does not depend on the batch"
+            ),
+            step=int(s.steps[0]),
+            end_step=int(s.steps[-1]),
+            evidence={
+                "kind": "frozen-term",
+                "term": name,
+                "value": float(v[0]),
+                "count": int(v.size),
+                "moving_terms": moving,
+            },
+            explanation=(
+                "Each log averages different batches (the other terms move), yet this term "
+                "prints the same value to its last digit every time. A loss computed from the "
+                "data differs between batches in those digits; one that does not means the head "
+                "it scores gives the same output for every input (a collapsed or dead head, "
+                "labels that never reach it), so that part of the model is not learning."
+            ),
+            prescription=(
+                "Check the labels this term is computed from (class ids against the configured "
+                "number of classes, an empty or all-ignored target), that the head is trainable "
+                "and receives gradients, and the LR; decode a few of its predictions."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None

@@ -15,6 +15,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
+    _agreement_at_chance,
     _auc_at_chance,
     _error_rate_ceiling_late,
     _error_rate_worse_than_empty,
@@ -26,6 +27,7 @@ from traindoc.rules.loss._chance_metrics import (
 )
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._frozen_predictions import (
+    _empty_output,
     _epochs_repeat,
     _frozen_evals,
     _frozen_metric,
@@ -173,11 +175,11 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|event:fp16-overflow|event:one-class-predictions|kind:task",),
+    requires=("loss|event:fp16-overflow|event:one-class-predictions|event:empty-output|kind:task",),
     uses=("lr", "grad_norm"),
     core=True,
     reads=("eval-stagnation",),
@@ -382,7 +384,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     wrong (the true class is not the argmax, so its probability is at most 1/2): a mean loss
     under it beside an accuracy of 0 means the accuracy is not what the loss trains (Keras'
     accuracy of a regression, 0 beside an MSE of 0.02), and a log with a regression error
-    column (mae, mse) is not read this way at all.
+    column (mae, mse) is not read this way at all. A log with no epoch column measures the
+    same span in optimizer updates: 3+ logs all from update 1000 on (the bar the error-rate
+    ceiling uses; a printed step, not a line count), a thousand updates being more than a
+    model that learns needs to get some samples right (an NMT run at steps 6100-6900: BLEU
+    0.00 at every log, its loss 34-37 and not falling, every output the same word).
 
     A ROC AUC (`auc`, `roc_auc`, `eval_auc`, `group_auc`: not a partial or PR AUC, and not
     a pose model's AUC of its PCK curve) within 0.02 of 0.5 at every one of its 2+ values
@@ -396,6 +402,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     all logged before the first train loss (the untrained model's evals), nor a
     log where any AUC leaves the band (a GNN at AUC 0.49 at epoch 0 with LR 0, then 0.63),
     nor an AUC printed 0 (a metric not computed).
+
+    The same holds for a chance-corrected agreement score, Cohen's kappa or Matthews'
+    correlation (HF GLUE CoLA's `matthews_correlation`): every value in the log (2+)
+    within 0.02 of 0, beside another eval metric of those evals above 0 (the eval ran),
+    settles it however short the log (warning). Both subtract the agreement chance alone
+    gives, so 0 is chance whatever the class balance, and exactly 0 is what a model that
+    predicts one class for every input scores (PaddleSeg on a binary task: Kappa 0.0000 at
+    iterations 500 and 3000 beside an Acc of 0.9517, the background's share). A 0 with no
+    other metric above 0 is not read (a metric left unset prints 0).
 
     A train accuracy and a held-out one (val / eval / test) whose medians both lie within
     0.01 of 1/C for the same small C (2-20), their logs all from epoch 10 on, 3+ logs in
@@ -434,6 +449,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     share), which is what a model that has learned only the class prior does. An
     earlier one-column matrix followed by a mixed one is a model that got past it.
 
+    The same holds for a speech recogniser's last scoring line (Kaldi's `%WER x [ errs /
+    words, I ins, D del, S sub ]`, which ESPnet, icefall and k2 recipes print too) whose
+    every reference word is a deletion with no insertion, however short the log (warning):
+    the hypothesis is empty for every utterance, the model predicts blank / silence
+    everywhere (pychain's TDNN: `%WER 100.00 [ 20138 / 20138, 0 ins, 20138 del, 0 sub ]`).
+    A WER of 100 with substitutions or insertions is not read this way (a model that emits
+    wrong words is a different state), nor an earlier all-deletion score followed by
+    another.
+
     A run pasted next to another whose losses are identical to the printed digit
     although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
     flagged however short: two LRs cannot give the same losses unless the LR never
@@ -454,7 +478,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _all_skipped(run, p)) is not None:
         yield hit
         return
-    if (hit := _one_class(run)) is not None:
+    if (hit := _one_class(run) or _empty_output(run)) is not None:
         yield hit
         return
     loss = run.get("loss")
@@ -473,6 +497,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _error_rate_worse_than_empty(run, None, p)
             or _positives_never_found(run, p)
             or _auc_at_chance(run, p)
+            or _agreement_at_chance(run, p)
             or _accuracies_at_prior_late(run, None, p)
         ) is not None:
             yield hit
@@ -507,6 +532,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _positives_never_found(run, p)
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
+        or _agreement_at_chance(run, p)
         or _accuracies_at_prior_late(run, f, p)
     ) is not None:
         yield hit
