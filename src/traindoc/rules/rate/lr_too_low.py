@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, trend
 from traindoc.model import Run, Severity
@@ -112,10 +113,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     end (1e-6 for a full fine-tune, 5e-6 for LoRA; 5e-7 when the regime is unknown,
     as large models are fully fine-tuned at 1e-6..2e-6)
     is a warning when the loss barely moved over the whole run: the eval loss (3+
-    evals) from its first value to its best, or else the train loss from its first
-    third to its last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 ->
-    2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000,
-    still near ln 3, in 20 epochs). Two evals are enough there (a model card's
+    evals) from its first value to its best, or else (no finite eval loss) the held-out
+    task metric read as an error (WER as it is, an accuracy in [0, 1] as 1 - accuracy;
+    the one that moved most), or else the train loss from its first third to its
+    last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 -> 2.529 in an
+    epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000, still near
+    ln 3, in 20 epochs; a wav2vec2 CTC continuation at 5e-7 whose card logs an `inf`
+    eval loss: WER 0.1497 -> 0.1499 in 7 epochs). Two evals are enough there (a model card's
     2-epoch table: at 10x under the range one epoch does not converge). An eval loss
     that ended 5%+ above its best is not a slow run: an LR too small to move the weights
     cannot make the model overfit (whisper-large at 1e-6: eval 0.41 -> 0.49 from its
@@ -301,6 +305,9 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
         if v.min() > 0 and (v[-1] - v.min()) / v.min() >= p.overfit_rise:
             return None  # the eval loss rose off its best: the weights move (overfitting)
         return "eval_loss", float((v[0] - v.min()) / v[0])
+    metric = _metric_gain(run, p)
+    if metric is not None:
+        return metric
     loss = run.get("loss")
     f = loss.finite() if loss is not None else None
     if f is None or len(f) < 2 * p.slow_min_points:
@@ -308,6 +315,31 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     k = len(f) // 3
     a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     return ("loss", (a - b) / a) if a > 0 else None
+
+
+def _metric_gain(run: Run, p: Params) -> tuple[str, float] | None:
+    """(metric, relative gain) of the held-out task metric that moved most over the run,
+    read as an error (a WER as it is, an accuracy in [0, 1] as 1 - accuracy): from its
+    first eval to its best. With no eval loss (a CTC table's `inf`) the metric is what the
+    run is for. None when no metric has 2+ evals, or one ended 5%+ worse than its best
+    (the weights move: overfitting, not an LR too small to move them)."""
+    best: tuple[str, float] | None = None
+    for s, higher in task_metrics(run):
+        v = s.finite().values
+        if v.size < p.slow_min_evals:
+            continue
+        if higher and not (v.min() >= 0.0 and v.max() <= 1.0):
+            continue  # an unbounded score (PSNR, BLEU in points) has no error to read
+        err = 1.0 - v if higher else v
+        lo = float(err.min())
+        if err[0] <= 0 or lo < 0:
+            continue
+        if lo > 0 and (err[-1] - lo) / lo >= p.overfit_rise:
+            return None
+        gain = float((err[0] - lo) / err[0])
+        if best is None or gain > best[1]:
+            best = (s.name, gain)
+    return best
 
 
 def _crawling(run: Run, p: Params) -> tuple[str, float] | None:
