@@ -80,6 +80,14 @@ class Params:
     crawl_gain: float = 0.10
     crawl_z: float = -1.96
     crawl_keep: float = 0.5
+    # Under the 10x line, an eval loss that has not begun to saturate: falling over the run
+    # (Mann-Kendall z <= crawl_z) and as fast per step over its last quarter as over its
+    # middle half (at least crawl_keep of it), where a run that converges decelerates.
+    # At such an LR the step size, not the budget, sets that pace, whatever the gain
+    # (OPT-6.7B at constant 1e-6: eval 2.504 -> 2.363 in an epoch, ~0.015 per eval to
+    # the end). Two points per quarter at least: 8 (an eval table reads its last
+    # interval, as the steep-tail test does).
+    unsaturated_min_points: int = 8
     # An LR this small is zero in effect for any optimizer and any regime (no schedule
     # reaches 1e-20 on purpose: a cosine's last step is ~1e-13; 7e-111 is a decay
     # compounded past underflow): no update moves a weight, so no curve is needed to
@@ -128,7 +136,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
     converged has flattened; the LR, not the budget, held it back (mT5-small at 1e-5
-    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch).
+    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch). So is an eval loss
+    that has not begun to saturate, whatever its gain: 8+ evals falling over the run
+    (Mann-Kendall) whose last quarter falls per step at least half as fast as the
+    middle half, where a converging run decelerates (OPT-6.7B at constant 1e-6: eval
+    2.504 -> 2.363 in an epoch, ~0.015 per eval to the end). The eval loss only: a
+    train loss keeps falling as a model fits its own batches.
 
     Under the range's low end but above that 10x line (a known regime's or family's
     range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
@@ -188,7 +201,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if fam is not None:
         expected = fam[0][0] * scale
     gain = tail = None
-    crawl_only = False
+    crawl_only = unsaturated = False
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         slow_at = p.slow_below * rng[0] * scale if rng else p.unknown_slow_at
@@ -209,9 +222,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             if tail is None:
                 # a crawl that is too slow above this line is too slow under it
                 gain = _crawling(run, p)
+                crawl_only = gain is not None
                 if gain is None:
-                    return
-                crawl_only = True
+                    # under this line, any fall that has not begun to saturate is the LR's
+                    tail, unsaturated = _unsaturated(run, p), True
+                    if tail is None:
+                        return
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
@@ -262,7 +278,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"and the eval loss fell in a straight line, gaining only {gain[1]:.1%} of its "
             "start over the whole run: the step size, not convergence, sets its pace"
         )
-    if tail is not None:
+    if tail is not None and unsaturated:
+        evidence["tail_series"], evidence["tail_keeps_pace"] = tail
+        evidence["unsaturated"] = True
+        curve_note = (
+            f"and the {tail[0].replace('_', ' ')} was still falling when the run ended, its "
+            f"last quarter at {tail[1]:.0%} of its middle's pace per step: it has not begun "
+            "to converge, the step size sets its pace"
+        )
+    elif tail is not None:
         evidence["tail_series"], evidence["tail_rate_per_tenth"] = tail
         curve_note = (
             f"and the {tail[0].replace('_', ' ')} was still falling {tail[1]:.0%} per tenth of "
@@ -392,6 +416,27 @@ def _still_falling(run: Run, p: Params) -> tuple[str, float] | None:
             rate = (m[1] - m[2]) / m[2]
         return (name, float(rate)) if rate >= p.tail_rate else None
     return None
+
+
+def _unsaturated(run: Run, p: Params) -> tuple[str, float] | None:
+    """("eval_loss", last quarter's least-squares slope / the middle half's) when 8+
+    evals fall over the run (Mann-Kendall) and the last quarter falls at least
+    `crawl_keep` as fast per step as the middle half: held-out quality has not begun to
+    saturate. The eval loss only: a train loss can keep falling as a model fits its own
+    batches (a tiny-LR LoRA's 16% straight fall says nothing alone). None otherwise."""
+    s = run.get("eval_loss")
+    f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        return None
+    v, t = f.values, f.steps.astype(float)
+    if trend(t, v).z > p.crawl_z:
+        return None
+    q = len(v) // 4
+    mid = float(np.polyfit(t[q:-q], v[q:-q], 1)[0])
+    last = float(np.polyfit(t[-q:], v[-q:], 1)[0])
+    if not (mid < 0 and last <= p.crawl_keep * mid):
+        return None
+    return "eval_loss", last / mid
 
 
 def _warmed(run: Run) -> bool:
