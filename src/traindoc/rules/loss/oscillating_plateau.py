@@ -10,7 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.metrics import direction, is_running_best, is_train_name
-from traindoc.measure.stats import fmt, level_noise, lr_fraction, mad, trend
+from traindoc.measure.stats import fmt, level_noise, lr_fraction, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -352,8 +352,13 @@ def _settled_start(
     none does."""
     nb = vals.size
     # The descent has ended, at the latest, where the loss first reaches the level it
-    # then holds (the median from `k` on): the start moves no further than that.
-    reached = np.flatnonzero(vals[k:] <= float(np.median(vals[k:])))
+    # then holds (the median from `k` on): the start moves no further than that. Read on
+    # a rolling median over two strides (a tenth of the sample's 40 candidate starts' span
+    # each side): one noisy point dips under the level while the descent is still a
+    # few percent above it, and would pin the start inside the descent's tail.
+    rest = vals[k:]
+    smooth = rolling_median(rest, 2 * stride + 1)
+    reached = np.flatnonzero(smooth <= float(np.median(rest)))
     last = min(nb - min_band, k + int(reached[0]) if reached.size else k)
     for c in range(k, last + 1, stride):
         band = f.values[f.steps >= st[c]]  # every logged point, as the band is judged

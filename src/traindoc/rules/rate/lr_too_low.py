@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, trend
 from traindoc.model import Run, Severity
@@ -79,6 +80,14 @@ class Params:
     crawl_gain: float = 0.10
     crawl_z: float = -1.96
     crawl_keep: float = 0.5
+    # Under the 10x line, an eval loss that has not begun to saturate: falling over the run
+    # (Mann-Kendall z <= crawl_z) and as fast per step over its last quarter as over its
+    # middle half (at least crawl_keep of it), where a run that converges decelerates.
+    # At such an LR the step size, not the budget, sets that pace, whatever the gain
+    # (OPT-6.7B at constant 1e-6: eval 2.504 -> 2.363 in an epoch, ~0.015 per eval to
+    # the end). Two points per quarter at least: 8 (an eval table reads its last
+    # interval, as the steep-tail test does).
+    unsaturated_min_points: int = 8
     # An LR this small is zero in effect for any optimizer and any regime (no schedule
     # reaches 1e-20 on purpose: a cosine's last step is ~1e-13; 7e-111 is a decay
     # compounded past underflow): no update moves a weight, so no curve is needed to
@@ -112,10 +121,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     end (1e-6 for a full fine-tune, 5e-6 for LoRA; 5e-7 when the regime is unknown,
     as large models are fully fine-tuned at 1e-6..2e-6)
     is a warning when the loss barely moved over the whole run: the eval loss (3+
-    evals) from its first value to its best, or else the train loss from its first
-    third to its last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 ->
-    2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000,
-    still near ln 3, in 20 epochs). Two evals are enough there (a model card's
+    evals) from its first value to its best, or else (no finite eval loss) the held-out
+    task metric read as an error (WER as it is, an accuracy in [0, 1] as 1 - accuracy;
+    the one that moved most), or else the train loss from its first third to its
+    last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 -> 2.529 in an
+    epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000, still near
+    ln 3, in 20 epochs; a wav2vec2 CTC continuation at 5e-7 whose card logs an `inf`
+    eval loss: WER 0.1497 -> 0.1499 in 7 epochs). Two evals are enough there (a model card's
     2-epoch table: at 10x under the range one epoch does not converge). An eval loss
     that ended 5%+ above its best is not a slow run: an LR too small to move the weights
     cannot make the model overfit (whisper-large at 1e-6: eval 0.41 -> 0.49 from its
@@ -124,7 +136,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
     converged has flattened; the LR, not the budget, held it back (mT5-small at 1e-5
-    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch).
+    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch). So is an eval loss
+    that has not begun to saturate, whatever its gain: 8+ evals falling over the run
+    (Mann-Kendall) whose last quarter falls per step at least half as fast as the
+    middle half, where a converging run decelerates (OPT-6.7B at constant 1e-6: eval
+    2.504 -> 2.363 in an epoch, ~0.015 per eval to the end). The eval loss only: a
+    train loss keeps falling as a model fits its own batches.
 
     Under the range's low end but above that 10x line (a known regime's or family's
     range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
@@ -184,7 +201,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if fam is not None:
         expected = fam[0][0] * scale
     gain = tail = None
-    crawl_only = False
+    crawl_only = unsaturated = False
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         slow_at = p.slow_below * rng[0] * scale if rng else p.unknown_slow_at
@@ -205,9 +222,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             if tail is None:
                 # a crawl that is too slow above this line is too slow under it
                 gain = _crawling(run, p)
+                crawl_only = gain is not None
                 if gain is None:
-                    return
-                crawl_only = True
+                    # under this line, any fall that has not begun to saturate is the LR's
+                    tail, unsaturated = _unsaturated(run, p), True
+                    if tail is None:
+                        return
     ratio = expected / pk.value
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
@@ -258,7 +278,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             f"and the eval loss fell in a straight line, gaining only {gain[1]:.1%} of its "
             "start over the whole run: the step size, not convergence, sets its pace"
         )
-    if tail is not None:
+    if tail is not None and unsaturated:
+        evidence["tail_series"], evidence["tail_keeps_pace"] = tail
+        evidence["unsaturated"] = True
+        curve_note = (
+            f"and the {tail[0].replace('_', ' ')} was still falling when the run ended, its "
+            f"last quarter at {tail[1]:.0%} of its middle's pace per step: it has not begun "
+            "to converge, the step size sets its pace"
+        )
+    elif tail is not None:
         evidence["tail_series"], evidence["tail_rate_per_tenth"] = tail
         curve_note = (
             f"and the {tail[0].replace('_', ' ')} was still falling {tail[1]:.0%} per tenth of "
@@ -301,6 +329,9 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
         if v.min() > 0 and (v[-1] - v.min()) / v.min() >= p.overfit_rise:
             return None  # the eval loss rose off its best: the weights move (overfitting)
         return "eval_loss", float((v[0] - v.min()) / v[0])
+    metric = _metric_gain(run, p)
+    if metric is not None:
+        return metric
     loss = run.get("loss")
     f = loss.finite() if loss is not None else None
     if f is None or len(f) < 2 * p.slow_min_points:
@@ -308,6 +339,31 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     k = len(f) // 3
     a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     return ("loss", (a - b) / a) if a > 0 else None
+
+
+def _metric_gain(run: Run, p: Params) -> tuple[str, float] | None:
+    """(metric, relative gain) of the held-out task metric that moved most over the run,
+    read as an error (a WER as it is, an accuracy in [0, 1] as 1 - accuracy): from its
+    first eval to its best. With no eval loss (a CTC table's `inf`) the metric is what the
+    run is for. None when no metric has 2+ evals, or one ended 5%+ worse than its best
+    (the weights move: overfitting, not an LR too small to move them)."""
+    best: tuple[str, float] | None = None
+    for s, higher in task_metrics(run):
+        v = s.finite().values
+        if v.size < p.slow_min_evals:
+            continue
+        if higher and not (v.min() >= 0.0 and v.max() <= 1.0):
+            continue  # an unbounded score (PSNR, BLEU in points) has no error to read
+        err = 1.0 - v if higher else v
+        lo = float(err.min())
+        if err[0] <= 0 or lo < 0:
+            continue
+        if lo > 0 and (err[-1] - lo) / lo >= p.overfit_rise:
+            return None
+        gain = float((err[0] - lo) / err[0])
+        if best is None or gain > best[1]:
+            best = (s.name, gain)
+    return best
 
 
 def _crawling(run: Run, p: Params) -> tuple[str, float] | None:
@@ -360,6 +416,27 @@ def _still_falling(run: Run, p: Params) -> tuple[str, float] | None:
             rate = (m[1] - m[2]) / m[2]
         return (name, float(rate)) if rate >= p.tail_rate else None
     return None
+
+
+def _unsaturated(run: Run, p: Params) -> tuple[str, float] | None:
+    """("eval_loss", last quarter's least-squares slope / the middle half's) when 8+
+    evals fall over the run (Mann-Kendall) and the last quarter falls at least
+    `crawl_keep` as fast per step as the middle half: held-out quality has not begun to
+    saturate. The eval loss only: a train loss can keep falling as a model fits its own
+    batches (a tiny-LR LoRA's 16% straight fall says nothing alone). None otherwise."""
+    s = run.get("eval_loss")
+    f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        return None
+    v, t = f.values, f.steps.astype(float)
+    if trend(t, v).z > p.crawl_z:
+        return None
+    q = len(v) // 4
+    mid = float(np.polyfit(t[q:-q], v[q:-q], 1)[0])
+    last = float(np.polyfit(t[-q:], v[-q:], 1)[0])
+    if not (mid < 0 and last <= p.crawl_keep * mid):
+        return None
+    return "eval_loss", last / mid
 
 
 def _warmed(run: Run) -> bool:
