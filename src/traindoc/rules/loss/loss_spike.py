@@ -120,7 +120,20 @@ class Params:
     params=Params(),
     requires=("loss",),
     uses=("grad_norm",),
-    explained_by=("lr-too-high", "fp16-instability", "oscillating-plateau", "absurd-initial-loss"),
+    explained_by=(
+        "lr-too-high",
+        "fp16-instability",
+        "oscillating-plateau",
+        "absurd-initial-loss",
+        # the onset of the same instability: a run that spikes and then climbs or goes
+        # NaN has one story, the blow-up, and the spikes are its first sign
+        "divergence",
+        "nonfinite-loss",
+        # a run that never learned has nothing for a spike to undo: the flat loss is
+        # the story, its spikes one more sign of the broken setup
+        "no-learning",
+        "uniform-plateau",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Isolated large loss spikes that recover.
@@ -207,6 +220,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     per-step single-batch loss of a speedrun record, 100 one-step spikes in 20,344
     steps while its val loss falls at each of 164 evals to the target). A spike
     with no eval after it, or one an eval rose after, keeps the warning.
+
+    A spike is a finding of its own only in a run that otherwise trains. In a run
+    that then climbs for good or goes NaN it is the onset of that blow-up, and in a
+    run that never learned it is one more sign of the same broken setup (there is no
+    trained state for it to undo): the report links it, as a consequence, to
+    `divergence`, `nonfinite-loss`, `no-learning` or `uniform-plateau`.
 
     **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
     eval rows) whose loss leaves its level for 2+ consecutive points and comes back
