@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.spikes import Excursion, confirmed_excursions, confirmers, loss_spikes
+from traindoc.measure.spikes import (
+    Excursion,
+    confirmed_excursions,
+    confirmers,
+    loss_spikes,
+    recurring,
+)
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -110,6 +116,10 @@ class Params:
     # the spikes left no mark the model kept (info). One eval between spikes is enough.
     eval_min_points: int = 5
     eval_tol: float = 0.01
+    # 4+ spikes on one timetable (every gap a whole multiple of one period of 10+
+    # logged points, filling half the periods they span) are the log's epoch
+    # structure: info (`measure.spikes.recurring`).
+    recur_min: int = 4
 
 
 @rule(
@@ -252,7 +262,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sentences of any length: 5-16 such points in 200 logs) stays silent. Multi-row
     excursions past the share stay the sparse test's, which asks for a second
     signal. Epoch-boundary staircases
-    step down, not up, and are ignored.
+    step down, not up, and are ignored. Spikes on a clock (4+, every gap between them
+    a whole multiple of one period of 10+ logged points, filling half the periods
+    they span) are the log's epoch structure, not overshoots: the first batches of
+    each epoch, a running mean that restarts, the same hard samples at one place of
+    an unshuffled order. They are info (`measure.spikes.recurring`); an optimizer at
+    the edge of stability does not keep a timetable.
     A pre-clip grad-norm spike without a loss spike is not one.
 
     **What to do.** If several or large: lower the peak LR 2-3x or lengthen warmup,
@@ -330,7 +345,9 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
     unseen = severity is Severity.WARNING and _eval_unmarked(run, steps, p)
-    if unseen:
+    # spikes that keep a timetable are the log's epoch structure, not overshoots
+    period = recurring(np.asarray(steps), float(np.median(np.diff(f.steps))), min_count=p.recur_min)
+    if unseen or period is not None:
         severity = Severity.INFO
     evidence: dict[str, object] = {
         "count": count,
@@ -344,6 +361,8 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         # ordinary point rises above the level)
         "least_apart": least if math.isfinite(least := min(e.apart for e in events)) else None,
     }
+    if period is not None:
+        evidence["period"] = period
     gn = run.get("grad_norm")
     if gn is not None:
         g = gn.finite()
@@ -368,6 +387,14 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
                 " Here the eval loss was no higher after each spike than before it and ended "
                 "at its lowest: the spikes left no lasting damage."
                 if unseen
+                else ""
+            )
+            + (
+                f" Here they recur every {fmt(period)} steps, like clockwork: that is the "
+                "log's epoch structure (the first batches of each epoch, a running mean "
+                "that restarts, the same hard samples at the same place in an unshuffled "
+                "order), not the optimizer overshooting at random."
+                if period is not None
                 else ""
             )
         ),
