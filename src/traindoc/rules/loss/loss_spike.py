@@ -10,6 +10,7 @@ import numpy as np
 
 from traindoc.measure.spikes import (
     Excursion,
+    Spike,
     confirmed_excursions,
     confirmers,
     loss_spikes,
@@ -64,6 +65,12 @@ class Params:
     # cross-entropy at 5 nats) cannot double, but 5.2 -> 7.6 after learning 9 -> 5 threw
     # the model halfway back to where it started.
     huge_learned: float = 0.5
+    # ... when the run did learn: it fell from its first level by a quarter or more of
+    # the level the spike rose from (LM 9 -> 5: 4 nats under a 5.2 level). A run that
+    # stayed flat (a fine-tune of a converged model, a late window of a long run, one
+    # that never learned) has learned next to nothing, and "half of nothing" would make
+    # any bump huge: there the spike must double the loss like anywhere else.
+    learned_floor: float = 0.25
     # ... lasting 2+ logged points: a lone logged point that doubles and is gone at the
     # next log is a bad batch (per-batch losses of small or variable batches do that)
     # unless it is 5x the level.
@@ -165,7 +172,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
     record run is info), or ones that double the loss, or undo half of what the run
     had learned (a loss with a high floor, LM cross-entropy at 5 nats, cannot
-    double), for 2+ logged points (or 5x it at one, by 25%+ of what the run
+    double; this asks a run that learned a quarter of its level or more: on a flat
+    run, a fine-tune of a converged model or a late window of a long one, half of
+    next to nothing is any bump), for 2+ logged points (or 5x it at one, by 25%+ of what the run
     learned), precede divergence. A lone logged
     point that doubles and is gone at the next log is a bad batch: info; so is one
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
@@ -337,7 +346,7 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     # is the tail of this log's own batch noise (a per-step loss of small batches)
     later = f.values[f.steps > skip_until]
     huge = any(
-        (e.rel >= p.huge_rel or e.learned >= p.huge_learned)
+        (e.rel >= p.huge_rel or _undoes_learning(e, p))
         and not e.lone(p.huge_single_rel, p.huge_single_learned)
         and not (e.length == 1 and e.peak < p.huge_single_tail * _highest_other(later, e.peak))
         for e in apart
@@ -431,6 +440,13 @@ def _eval_unmarked(run: Run, steps: list[int], p: Params) -> bool:
         if float(ey[i]) > float(ey[i - 1]) + p.eval_tol * abs(float(ey[i - 1])):
             return False
     return True
+
+
+def _undoes_learning(e: Spike, p: Params) -> bool:
+    """The spike rose half of what the run learned, and the run learned a quarter of
+    the level it rose from or more (its rise over that level, `rel`, is then at least
+    `learned_floor` x its share of what was learned)."""
+    return e.learned >= p.huge_learned and e.learned * p.learned_floor <= e.rel
 
 
 def _highest_other(y: np.ndarray, peak: float) -> float:
