@@ -21,6 +21,9 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
+# name prefixes of held-out losses: not terms of the training total
+_HELD_OUT = ("eval", "val", "valid", "test")
+
 
 @dataclass(frozen=True)
 class Params:
@@ -276,7 +279,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     they span) are the log's epoch structure, not overshoots: the first batches of
     each epoch, a running mean that restarts, the same hard samples at one place of
     an unshuffled order. They are info (`measure.spikes.recurring`); an optimizer at
-    the edge of stability does not keep a timetable.
+    the edge of stability does not keep a timetable. A total loss that jumps where a
+    logged loss term (`loss_distill`, `kl_loss`: a component, not an eval loss) first
+    turns nonzero is that term switching on at its scheduled step, not an overshoot;
+    such a jump is not a spike (the total's other spikes still are).
     A pre-clip grad-norm spike without a loss spike is not one.
 
     **What to do.** If several or large: lower the peak LR 2-3x or lengthen warmup,
@@ -334,6 +340,9 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         return_share=0.0 if huge else p.return_share,
         huge=p.tiny_factor if huge else 0.0,
     )
+    # a total loss that jumps where a loss term first comes on is the term, not a spike
+    onsets = _term_onsets(run, f)
+    events = [e for e in events or () if not _at_onset(e, f, onsets)]
     if not events:
         return
     top = events[0]
@@ -440,6 +449,29 @@ def _eval_unmarked(run: Run, steps: list[int], p: Params) -> bool:
         if float(ey[i]) > float(ey[i - 1]) + p.eval_tol * abs(float(ey[i - 1])):
             return False
     return True
+
+
+def _term_onsets(run: Run, f: Series) -> np.ndarray:
+    """Steps where a logged loss term (`loss_cls`, `kl_loss`, ...: a component of the
+    total, not an eval loss) first turns nonzero after the total's first log: an
+    auxiliary, distillation or adversarial term switched on at a scheduled step."""
+    out = []
+    for name, s in run.series.items():
+        leaf = name.rsplit("/", 1)[-1].lower()
+        if leaf == "loss" or "loss" not in leaf or leaf.startswith(_HELD_OUT):
+            continue
+        g = s.finite()
+        on = g.steps[g.values != 0]
+        if on.size and on[0] > f.steps[0]:
+            out.append(on[0])
+    return np.asarray(out, dtype=np.float64)
+
+
+def _at_onset(e: Spike, f: Series, onsets: np.ndarray) -> bool:
+    """The spike's rise starts where a loss term comes on (from the logged point
+    before its first high point to its peak)."""
+    lo = f.steps[max(0, e.index - e.length)]
+    return bool(np.any((onsets >= lo) & (onsets <= e.step)))
 
 
 def _undoes_learning(e: Spike, p: Params) -> bool:
