@@ -130,6 +130,9 @@ class Params:
     # logged points, filling half the periods they span) are the log's epoch
     # structure: info (`measure.spikes.recurring`).
     recur_min: int = 4
+    # A spike where the logged LR jumps up this much from the log before (a warm
+    # restart, a new stage's schedule) is the schedule's doing, not an overshoot.
+    lr_jump: float = 2.0
 
 
 @rule(
@@ -282,7 +285,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the edge of stability does not keep a timetable. A total loss that jumps where a
     logged loss term (`loss_distill`, `kl_loss`: a component, not an eval loss) first
     turns nonzero is that term switching on at its scheduled step, not an overshoot;
-    such a jump is not a spike (the total's other spikes still are).
+    such a jump is not a spike (the total's other spikes still are). So is one where
+    the logged LR jumps up 2x+ from the log before (a warm restart, a new stage): the
+    schedule's doing (`schedule-restarted` judges a restart that was not meant).
     A pre-clip grad-norm spike without a loss spike is not one.
 
     **What to do.** If several or large: lower the peak LR 2-3x or lengthen warmup,
@@ -340,9 +345,15 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         return_share=0.0 if huge else p.return_share,
         huge=p.tiny_factor if huge else 0.0,
     )
-    # a total loss that jumps where a loss term first comes on is the term, not a spike
+    # a total loss that jumps where a loss term first comes on is the term, and one
+    # that jumps where the LR jumps up is the schedule restarting: neither is a spike
     onsets = _term_onsets(run, f)
-    events = [e for e in events or () if not _at_onset(e, f, onsets)]
+    lr = run.get("lr")
+    events = [
+        e
+        for e in events or ()
+        if not _at_onset(e, f, onsets) and not (lr is not None and _lr_jumped(e, f, lr.finite(), p))
+    ]
     if not events:
         return
     top = events[0]
@@ -472,6 +483,17 @@ def _at_onset(e: Spike, f: Series, onsets: np.ndarray) -> bool:
     before its first high point to its peak)."""
     lo = f.steps[max(0, e.index - e.length)]
     return bool(np.any((onsets >= lo) & (onsets <= e.step)))
+
+
+def _lr_jumped(e: Spike, f: Series, lr: Series, p: Params) -> bool:
+    """The logged LR rose `lr_jump`x or more within the spike's rise (from the logged
+    point before its first high point to its peak) over its last value before it."""
+    lo = f.steps[max(0, e.index - e.length)]
+    before = lr.values[lr.steps < lo]
+    inside = lr.values[(lr.steps >= lo) & (lr.steps <= e.step)]
+    if not before.size or not inside.size or not before[-1] > 0:
+        return False
+    return float(inside.max()) >= p.lr_jump * float(before[-1])
 
 
 def _undoes_learning(e: Spike, p: Params) -> bool:
