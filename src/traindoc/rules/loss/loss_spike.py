@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -21,8 +22,15 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 
-# name prefixes of held-out losses: not terms of the training total
-_HELD_OUT = ("eval", "val", "valid", "test")
+# Words of a logged series name that make it no term of the training total: a
+# held-out loss (val/cls_loss, logged from the first eval on), or the total itself
+# aggregated or scaled (loss_avg, train_loss_epoch, loss_scale).
+_NOT_A_TERM = frozenset(
+    "eval val valid validation test avg average mean epoch step best scale running "
+    "smooth ema lr".split()
+)
+# Words that name the total itself (train_loss) rather than a component of it.
+_TOTAL = frozenset(("loss", "train", "training", "total"))
 
 
 @dataclass(frozen=True)
@@ -463,13 +471,14 @@ def _eval_unmarked(run: Run, steps: list[int], p: Params) -> bool:
 
 
 def _term_onsets(run: Run, f: Series) -> np.ndarray:
-    """Steps where a logged loss term (`loss_cls`, `kl_loss`, ...: a component of the
-    total, not an eval loss) first turns nonzero after the total's first log: an
-    auxiliary, distillation or adversarial term switched on at a scheduled step."""
+    """Steps where a logged loss term (`loss_cls`, `train/kl_loss`: a component of the
+    total, not a held-out loss such as `val/cls_loss` nor the total aggregated, such as
+    `loss_avg`) first turns nonzero after the total's first log: an auxiliary,
+    distillation or adversarial term switched on at a scheduled step."""
     out = []
     for name, s in run.series.items():
-        leaf = name.rsplit("/", 1)[-1].lower()
-        if leaf == "loss" or "loss" not in leaf or leaf.startswith(_HELD_OUT):
+        words = set(re.split(r"[/._\s-]+", name.lower()))
+        if "loss" not in words or words & _NOT_A_TERM or not words - _TOTAL:
             continue
         g = s.finite()
         on = g.steps[g.values != 0]
