@@ -357,10 +357,11 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     # that jumps where the LR jumps up is the schedule restarting: neither is a spike
     onsets = _term_onsets(run, f)
     lr = run.get("lr")
+    lrf = lr.finite() if lr is not None else None
     events = [
         e
         for e in events or ()
-        if not _at_onset(e, f, onsets) and not (lr is not None and _lr_jumped(e, f, lr.finite(), p))
+        if not _at_onset(e, f, onsets) and not (lrf is not None and _lr_jumped(e, f, lrf, p))
     ]
     if not events:
         return
@@ -498,11 +499,11 @@ def _lr_jumped(e: Spike, f: Series, lr: Series, p: Params) -> bool:
     """The logged LR rose `lr_jump`x or more within the spike's rise (from the logged
     point before its first high point to its peak) over its last value before it."""
     lo = f.steps[max(0, e.index - e.length)]
-    before = lr.values[lr.steps < lo]
-    inside = lr.values[(lr.steps >= lo) & (lr.steps <= e.step)]
-    if not before.size or not inside.size or not before[-1] > 0:
+    a = int(np.searchsorted(lr.steps, lo, side="left"))
+    b = int(np.searchsorted(lr.steps, e.step, side="right"))
+    if a == 0 or b <= a or not lr.values[a - 1] > 0:
         return False
-    return float(inside.max()) >= p.lr_jump * float(before[-1])
+    return float(lr.values[a:b].max()) >= p.lr_jump * float(lr.values[a - 1])
 
 
 def _undoes_learning(e: Spike, p: Params) -> bool:
