@@ -185,6 +185,45 @@ def loss_spikes(
     return sorted(out, key=lambda s: -s.rel)
 
 
+def recurring(
+    steps: np.ndarray,
+    interval: float,
+    *,
+    min_count: int = 4,
+    min_points: int = 10,
+    tol_points: float = 1.5,
+    tol_share: float = 0.03,
+    min_hit_share: float = 0.5,
+) -> float | None:
+    """The period (in steps) at which these spike steps recur, or None when they do not
+    keep one timetable.
+
+    They recur when there are `min_count`+ of them, every gap between consecutive ones
+    is a whole multiple of the median gap (within `tol_points` logging intervals or
+    `tol_share` of it, whichever is larger), that period spans `min_points`+ logged
+    points (an epoch, not a noisy stretch), and the spikes fill at least `min_hit_share`
+    of the periods between the first and the last (3 spikes a few periods apart by
+    chance are not a timetable). Optimizer overshoots happen when a bad step happens;
+    spikes on a clock are the log's epoch structure (the first batches of each epoch,
+    a running mean that restarts, the same hard samples at the same place in an
+    unshuffled order).
+    """
+    s = np.unique(np.asarray(steps, dtype=np.float64))
+    if s.size < min_count or not interval > 0:
+        return None
+    gaps = np.diff(s)
+    period = float(np.median(gaps))
+    if period < min_points * interval:
+        return None
+    tol = max(tol_points * interval, tol_share * period)
+    k = np.maximum(np.round(gaps / period), 1.0)
+    if np.any(np.abs(gaps - k * period) > tol):
+        return None
+    if (s.size - 1) < min_hit_share * float(k.sum()):
+        return None
+    return period
+
+
 def _ordinary_tail(
     resid: np.ndarray,
     cand: np.ndarray,

@@ -70,6 +70,10 @@ class Params:
         # the same bad step seen in the loss, or a run already blowing up
         "loss-spike",
         "divergence",
+        # ... or the first sign of gradients that grow or overflow for good
+        "grad-explosion",
+        "nonfinite-gradients",
+        "nonfinite-loss",
     ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:

@@ -3,16 +3,34 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.spikes import Excursion, confirmed_excursions, confirmers, loss_spikes
+from traindoc.measure.spikes import (
+    Excursion,
+    Spike,
+    confirmed_excursions,
+    confirmers,
+    loss_spikes,
+    recurring,
+)
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
+
+# Words of a logged series name that make it no term of the training total: a
+# held-out loss (val/cls_loss, logged from the first eval on), or the total itself
+# aggregated or scaled (loss_avg, train_loss_epoch, loss_scale).
+_NOT_A_TERM = frozenset(
+    "eval val valid validation test avg average mean epoch step best scale running "
+    "smooth ema lr".split()
+)
+# Words that name the total itself (train_loss) rather than a component of it.
+_TOTAL = frozenset(("loss", "train", "training", "total"))
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,12 @@ class Params:
     # cross-entropy at 5 nats) cannot double, but 5.2 -> 7.6 after learning 9 -> 5 threw
     # the model halfway back to where it started.
     huge_learned: float = 0.5
+    # ... when the run did learn: it fell from its first level by a quarter or more of
+    # the level the spike rose from (LM 9 -> 5: 4 nats under a 5.2 level). A run that
+    # stayed flat (a fine-tune of a converged model, a late window of a long run, one
+    # that never learned) has learned next to nothing, and "half of nothing" would make
+    # any bump huge: there the spike must double the loss like anywhere else.
+    learned_floor: float = 0.25
     # ... lasting 2+ logged points: a lone logged point that doubles and is gone at the
     # next log is a bad batch (per-batch losses of small or variable batches do that)
     # unless it is 5x the level.
@@ -110,6 +134,13 @@ class Params:
     # the spikes left no mark the model kept (info). One eval between spikes is enough.
     eval_min_points: int = 5
     eval_tol: float = 0.01
+    # 4+ spikes on one timetable (every gap a whole multiple of one period of 10+
+    # logged points, filling half the periods they span) are the log's epoch
+    # structure: info (`measure.spikes.recurring`).
+    recur_min: int = 4
+    # A spike where the logged LR jumps up this much from the log before (a warm
+    # restart, a new stage's schedule) is the schedule's doing, not an overshoot.
+    lr_jump: float = 2.0
 
 
 @rule(
@@ -120,7 +151,20 @@ class Params:
     params=Params(),
     requires=("loss",),
     uses=("grad_norm",),
-    explained_by=("lr-too-high", "fp16-instability", "oscillating-plateau", "absurd-initial-loss"),
+    explained_by=(
+        "lr-too-high",
+        "fp16-instability",
+        "oscillating-plateau",
+        "absurd-initial-loss",
+        # the onset of the same instability: a run that spikes and then climbs or goes
+        # NaN has one story, the blow-up, and the spikes are its first sign
+        "divergence",
+        "nonfinite-loss",
+        # a run that never learned has nothing for a spike to undo: the flat loss is
+        # the story, its spikes one more sign of the broken setup
+        "no-learning",
+        "uniform-plateau",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Isolated large loss spikes that recover.
@@ -142,7 +186,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     are harmless; several (3+, and 1+ per 1000 logged points: 3 in a 5,000-step
     record run is info), or ones that double the loss, or undo half of what the run
     had learned (a loss with a high floor, LM cross-entropy at 5 nats, cannot
-    double), for 2+ logged points (or 5x it at one, by 25%+ of what the run
+    double; this asks a run that learned a quarter of its level or more: on a flat
+    run, a fine-tune of a converged model or a late window of a long one, half of
+    next to nothing is any bump), for 2+ logged points (or 5x it at one, by 25%+ of what the run
     learned), precede divergence. A lone logged
     point that doubles and is gone at the next log is a bad batch: info; so is one
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
@@ -208,6 +254,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     steps while its val loss falls at each of 164 evals to the target). A spike
     with no eval after it, or one an eval rose after, keeps the warning.
 
+    A spike is a finding of its own only in a run that otherwise trains. In a run
+    that then climbs for good or goes NaN it is the onset of that blow-up, and in a
+    run that never learned it is one more sign of the same broken setup (there is no
+    trained state for it to undo): the report links it, as a consequence, to
+    `divergence`, `nonfinite-loss`, `no-learning` or `uniform-plateau`.
+
     **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
     eval rows) whose loss leaves its level for 2+ consecutive points and comes back
     is a spike when a second signal confirms it at the same points
@@ -233,7 +285,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sentences of any length: 5-16 such points in 200 logs) stays silent. Multi-row
     excursions past the share stay the sparse test's, which asks for a second
     signal. Epoch-boundary staircases
-    step down, not up, and are ignored.
+    step down, not up, and are ignored. Spikes on a clock (4+, every gap between them
+    a whole multiple of one period of 10+ logged points, filling half the periods
+    they span) are the log's epoch structure, not overshoots: the first batches of
+    each epoch, a running mean that restarts, the same hard samples at one place of
+    an unshuffled order. They are info (`measure.spikes.recurring`); an optimizer at
+    the edge of stability does not keep a timetable. A total loss that jumps where a
+    logged loss term (`loss_distill`, `kl_loss`: a component, not an eval loss) first
+    turns nonzero is that term switching on at its scheduled step, not an overshoot;
+    such a jump is not a spike (the total's other spikes still are). So is one where
+    the logged LR jumps up 2x+ from the log before (a warm restart, a new stage): the
+    schedule's doing (`schedule-restarted` judges a restart that was not meant).
     A pre-clip grad-norm spike without a loss spike is not one.
 
     **What to do.** If several or large: lower the peak LR 2-3x or lengthen warmup,
@@ -291,6 +353,16 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         return_share=0.0 if huge else p.return_share,
         huge=p.tiny_factor if huge else 0.0,
     )
+    # a total loss that jumps where a loss term first comes on is the term, and one
+    # that jumps where the LR jumps up is the schedule restarting: neither is a spike
+    onsets = _term_onsets(run, f)
+    lr = run.get("lr")
+    lrf = lr.finite() if lr is not None else None
+    events = [
+        e
+        for e in events or ()
+        if not _at_onset(e, f, onsets) and not (lrf is not None and _lr_jumped(e, f, lrf, p))
+    ]
     if not events:
         return
     top = events[0]
@@ -303,7 +375,7 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     # is the tail of this log's own batch noise (a per-step loss of small batches)
     later = f.values[f.steps > skip_until]
     huge = any(
-        (e.rel >= p.huge_rel or e.learned >= p.huge_learned)
+        (e.rel >= p.huge_rel or _undoes_learning(e, p))
         and not e.lone(p.huge_single_rel, p.huge_single_learned)
         and not (e.length == 1 and e.peak < p.huge_single_tail * _highest_other(later, e.peak))
         for e in apart
@@ -311,7 +383,9 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
     unseen = severity is Severity.WARNING and _eval_unmarked(run, steps, p)
-    if unseen:
+    # spikes that keep a timetable are the log's epoch structure, not overshoots
+    period = recurring(np.asarray(steps), float(np.median(np.diff(f.steps))), min_count=p.recur_min)
+    if unseen or period is not None:
         severity = Severity.INFO
     evidence: dict[str, object] = {
         "count": count,
@@ -325,6 +399,8 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         # ordinary point rises above the level)
         "least_apart": least if math.isfinite(least := min(e.apart for e in events)) else None,
     }
+    if period is not None:
+        evidence["period"] = period
     gn = run.get("grad_norm")
     if gn is not None:
         g = gn.finite()
@@ -349,6 +425,14 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
                 " Here the eval loss was no higher after each spike than before it and ended "
                 "at its lowest: the spikes left no lasting damage."
                 if unseen
+                else ""
+            )
+            + (
+                f" Here they recur every {fmt(period)} steps, like clockwork: that is the "
+                "log's epoch structure (the first batches of each epoch, a running mean "
+                "that restarts, the same hard samples at the same place in an unshuffled "
+                "order), not the optimizer overshooting at random."
+                if period is not None
                 else ""
             )
         ),
@@ -385,6 +469,48 @@ def _eval_unmarked(run: Run, steps: list[int], p: Params) -> bool:
         if float(ey[i]) > float(ey[i - 1]) + p.eval_tol * abs(float(ey[i - 1])):
             return False
     return True
+
+
+def _term_onsets(run: Run, f: Series) -> np.ndarray:
+    """Steps where a logged loss term (`loss_cls`, `train/kl_loss`: a component of the
+    total, not a held-out loss such as `val/cls_loss` nor the total aggregated, such as
+    `loss_avg`) first turns nonzero after the total's first log: an auxiliary,
+    distillation or adversarial term switched on at a scheduled step."""
+    out = []
+    for name, s in run.series.items():
+        words = set(re.split(r"[/._\s-]+", name.lower()))
+        if "loss" not in words or words & _NOT_A_TERM or not words - _TOTAL:
+            continue
+        g = s.finite()
+        on = g.steps[g.values != 0]
+        if on.size and on[0] > f.steps[0]:
+            out.append(on[0])
+    return np.asarray(out, dtype=np.float64)
+
+
+def _at_onset(e: Spike, f: Series, onsets: np.ndarray) -> bool:
+    """The spike's rise starts where a loss term comes on (from the logged point
+    before its first high point to its peak)."""
+    lo = f.steps[max(0, e.index - e.length)]
+    return bool(np.any((onsets >= lo) & (onsets <= e.step)))
+
+
+def _lr_jumped(e: Spike, f: Series, lr: Series, p: Params) -> bool:
+    """The logged LR rose `lr_jump`x or more within the spike's rise (from the logged
+    point before its first high point to its peak) over its last value before it."""
+    lo = f.steps[max(0, e.index - e.length)]
+    a = int(np.searchsorted(lr.steps, lo, side="left"))
+    b = int(np.searchsorted(lr.steps, e.step, side="right"))
+    if a == 0 or b <= a or not lr.values[a - 1] > 0:
+        return False
+    return float(lr.values[a:b].max()) >= p.lr_jump * float(lr.values[a - 1])
+
+
+def _undoes_learning(e: Spike, p: Params) -> bool:
+    """The spike rose half of what the run learned, and the run learned a quarter of
+    the level it rose from or more (its rise over that level, `rel`, is then at least
+    `learned_floor` x its share of what was learned)."""
+    return e.learned >= p.huge_learned and e.learned * p.learned_floor <= e.rel
 
 
 def _highest_other(y: np.ndarray, peak: float) -> float:
