@@ -60,8 +60,11 @@ _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
 # rouge1 / rougeLsum / bleu4 / mAP50 are their family's; so is a retrieval cutoff
-# (recall@1, ndcg@10, precision@5: the metric at k).
-_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$|(?<=.)@\w+$")
+# (recall@1, ndcg@10, precision@5: the metric at k), and a top-k accuracy with its @
+# dropped (timm's and the DeiT / MAE log.txt's acc1 / acc5, "test_acc1": 81.8).
+_VARIANT = re.compile(
+    r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$|(?<=^acc)\d{1,2}$|(?<=.)@\w+$"
+)
 
 
 def task_metrics(run: Run) -> list[tuple[Series, bool]]:

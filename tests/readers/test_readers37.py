@@ -1,0 +1,227 @@
+"""Evaluations that real logs print in layouts the key/value reading half read: the DETR
+family's log.txt (a COCOeval.stats list, `train_lr`, DeiT/MAE's `test_acc1`), GluonCV's
+multi-line validation block. The real excerpts are under assets/trainers/, each with its
+source in a `.source.txt`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.readers.helpers import one_log, values
+from traindoc.measure.metrics import task_metrics
+from traindoc.readers import load_run
+
+ASSETS = Path(__file__).parent / "assets" / "trainers"
+
+
+# -- the DETR family's log.txt -------------------------------------------------------------
+def test_detr_coco_eval_list_is_read_as_the_coco_headline_aps() -> None:
+    run = load_run(ASSETS / "conditional_detr_log.txt")
+    assert values(run, "eval_map50_95") == [0.042869931005912035, 0.08922257465630128]
+    assert values(run, "eval_map50") == [0.11491612925568999, 0.20641880935592002]
+    assert values(run, "eval_map75") == [0.02407171399840201, 0.06366821706964673]
+    assert run.get("eval_map50_95").steps.tolist() == [0, 1]  # the epoch of the record
+    assert run.get("test_coco_eval_bbox") is None
+    assert values(run, "lr") == pytest.approx([9.999999999999121e-05] * 2)  # train_lr
+    assert run.get("train_lr") is None
+    assert values(run, "loss")[0] == pytest.approx(18.223146938848735)
+    assert "eval_map50_95" in [s.name for s, _ in task_metrics(run)]
+
+
+def test_a_coco_eval_list_on_a_line_among_prose_keeps_its_first_number_the_map(
+    tmp_path: Path,
+) -> None:
+    line = (ASSETS / "conditional_detr_log.txt").read_text().splitlines()[0]
+    run = one_log(tmp_path, "Epoch: [0] Total time: 0:10:01 (1.0051 s / it)\n" + line + "\n")
+    assert values(run, "eval_map50_95") == pytest.approx([0.042869931005912035])
+    assert run.get("test_coco_eval_bbox") is None
+
+
+def test_near_miss_a_list_under_another_key_is_not_a_coco_summary(tmp_path: Path) -> None:
+    body = "".join(
+        f'{{"epoch": {e}, "train_loss": {2.0 - e / 10}, "test_per_class_acc": [0.5, 0.6]}}\n'
+        for e in range(3)
+    )
+    p = tmp_path / "log.txt"
+    p.write_text(body)
+    run = load_run(p)
+    assert not [k for k in run.series if "map" in k]
+
+
+def test_deit_mae_test_acc1_is_a_task_metric_and_train_lr_the_lr() -> None:
+    run = load_run(ASSETS / "mae_finetune_log.txt")
+    assert values(run, "lr") == pytest.approx(
+        [0.0001580246913580247, 0.0005580246913580248, 0.0009580246913580249]
+    )
+    found = {s.name: higher for s, higher in task_metrics(run)}
+    assert found == {"test_acc1": True, "test_acc5": True}
+
+
+# -- GluonCV's validation block ------------------------------------------------------------
+def test_gluoncv_validation_block_reads_its_map_as_an_eval_at_the_epochs_end() -> None:
+    run = load_run(ASSETS / "gluoncv_ssd512_voc.log")
+    ev = run.get("eval_map")
+    assert ev.values.tolist() == pytest.approx([0.174313, 0.287843])
+    # at the last batch line of each epoch (batches 99..499 of epoch 0, then 99 per
+    # line on from there), not at an epoch number read as a step
+    loss_steps = run.get("loss").steps.tolist()
+    assert ev.steps.tolist() == [loss_steps[4], loss_steps[9]]
+    # the per-class APs are left out: "train=0.080891" is the VOC class, not a split
+    assert not {"train", "aeroplane", "eval_train", "eval_aeroplane"} & set(run.series)
+    assert run.get("train_acc") is None
+
+
+def test_gluoncv_block_with_a_logger_prefix_and_no_metric_row(tmp_path: Path) -> None:
+    body = (
+        "INFO:root:[Epoch 0][Batch 99], Speed: 71.5 samples/sec, CrossEntropy=7.86, SmoothL1=2.93\n"
+        "INFO:root:[Epoch 0] Validation: \n"
+        "aeroplane=0.141907\n"
+        "train=0.080891\n"
+        "INFO:root:[Epoch 1][Batch 99], Speed: 73.5 samples/sec, CrossEntropy=4.41, SmoothL1=1.94\n"
+        "INFO:root:[Epoch 1] Validation: \n"
+        "aeroplane=0.239268\n"
+        "mAP=0.287843\n"
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "eval_map") == [0.287843]  # the block without one adds nothing
+    assert not {"train", "aeroplane"} & set(run.series)
+
+
+# -- insightface's verification test -------------------------------------------------------
+# deepinsight/insightface issue 751 (the tests/real case
+# no_learning_insightface_mobilenetv3_arcface_lossvalue_42_flat_acc_0_verification_0p50_at_8000)
+_INSIGHTFACE_751 = """\
+INFO:root:Epoch[0] Batch [7940-7960]	Speed: 1411.33 samples/sec	acc=0.000000	lossvalue=42.031139
+INFO:root:Epoch[0] Batch [7960-7980]	Speed: 1382.00 samples/sec	acc=0.000000	lossvalue=42.025514
+lr-batch-epoch: 0.01 7999 0
+testing verification..
+(12000, 512)
+infer time 4.986866
+[agedb_30][8000]XNorm: 1.027080
+[agedb_30][8000]Accuracy-Flip: 0.50067+-0.00186
+testing verification..
+(12000, 512)
+infer time 4.825368
+[calfw][8000]XNorm: 1.632914
+[calfw][8000]Accuracy-Flip: 0.50217+-0.00454
+"""
+
+
+def test_insightface_verification_accuracy_is_an_eval_per_target_set(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _INSIGHTFACE_751)
+    assert values(run, "eval_agedb_30_acc") == [0.50067]
+    assert values(run, "eval_calfw_acc") == [0.50217]
+    # after the last train line; the train lines keep their own batch counter as step
+    assert run.get("eval_calfw_acc").steps.tolist() == [7980]
+    assert run.get("lossvalue").steps.tolist() == [7960, 7980]
+    # the set's name is no metric whose value is the batch, the norm is not kept
+    assert not {"agedb_30", "calfw", "accuracy-flip", "xnorm"} & set(run.series)
+    found = {s.name: higher for s, higher in task_metrics(run)}
+    assert found == {"eval_agedb_30_acc": True, "eval_calfw_acc": True}
+
+
+def test_insightface_verification_variants(tmp_path: Path) -> None:
+    # qidiso/mobilefacenet-V2 issue 7 (grep -n output: a line number before each line),
+    # insightface issue 1908 (verification.py alone: no batch), and the running best
+    body = (
+        "22412:[lfw][372000]Accuracy-Flip: 0.99217+-0.00435\n"
+        "22417:[cfp_fp][372000]Accuracy-Flip: 0.87400+-0.01833\n"
+        "[8000]Accuracy-Highest: 0.96133\n"
+        "[lfw][8000]Accuracy-Highest: 0.99583\n"
+        "[lfw]XNorm: 22.132480\n"
+        "[lfw]Accuracy: 0.00000+-0.00000\n"
+        "[lfw]Accuracy-Flip: 0.99767+-0.00281\n"
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "eval_lfw_acc") == [0.99217, 0.99767]
+    assert values(run, "eval_cfp_fp_acc") == [0.874]
+    assert values(run, "eval_lfw_acc_noflip") == [0.0]
+    assert not [k for k in run.series if "highest" in k or "xnorm" in k]
+
+
+# -- GluonCV / AutoGluon's classification epoch lines --------------------------------------
+# jianzhnie/AutoTimm README_zh.md (commit 0a60f32d1e3a8c0bec3a0f228415f37f7c34753f), the
+# training output it shows
+_AUTOTIMM = """\
+Start training from [Epoch 0]
+[Epoch 0] training: accuracy=0.306944
+[Epoch 0] speed: 91 samples/sec     time cost: 7.728239
+[Epoch 0] validation: top1=0.425000 top5=1.000000
+[Epoch 0] Current best top-1: 0.425000 vs previous -inf, saved to /var/lib/jenkins/workspace/workspace/autotimm-tutorial-image-classification-v3/docs/_build/eval/tutorials/image_prediction/c730a589/.trial_0/best_checkpoint.pkl
+[Epoch 1] training: accuracy=0.523611
+[Epoch 1] speed: 95 samples/sec     time cost: 7.392515
+[Epoch 1] validation: top1=0.750000 top5=1.000000
+[Epoch 1] Current best top-1: 0.750000 vs previous 0.425000, saved to /var/lib/jenkins/workspace/workspace/autotimm-tutorial-image-classification-v3/docs/_build/eval/tutorials/image_prediction/c730a589/.trial_0/best_checkpoint.pkl
+Applying the state from the best checkpoint...
+"""
+
+
+def test_gluoncv_validation_top1_and_the_best_so_far_notice(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _AUTOTIMM)
+    assert values(run, "eval_top1") == [0.425, 0.75]
+    assert values(run, "eval_top5") == [1.0, 1.0]
+    assert values(run, "accuracy") == [0.306944, 0.523611]
+    # the best-so-far notice repeats the validation: no series of its own (its "previous
+    # -inf" was read as a metric at -inf)
+    assert not [k for k in run.series if "best" in k or "previous" in k]
+
+
+# -- Tesseract lstmtraining's mean rms -----------------------------------------------------
+# tesseract-ocr/tesstrain issue 51 (the tests/real case
+# no_learning_tesseract_lstmtraining_scratch_char_train_101pct_eval_wer_100_issue51)
+_TESS_51 = """\
+Warning: LSTMTrainer deserialized an LSTMRecognizer!
+At iteration 5734/6200/6200, Mean rms=2.735%, delta=2.655%, char train=101.05%, word train=84.4%, skip ratio=0%,  New worst char error = 101.05At iteration 1553, stage 0, Eval Char error rate=267.30769, Word error rate=100 wrote checkpoint.
+
+At iteration 5834/6300/6300, Mean rms=2.726%, delta=2.623%, char train=100.6%, word train=84.3%, skip ratio=0%,  wrote checkpoint.
+"""
+
+
+def test_tesseract_mean_rms_is_the_loss_at_the_training_iteration(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _TESS_51)
+    assert values(run, "loss") == [2.735, 2.726]
+    assert run.get("loss").steps.tolist() == [6200, 6300]
+    assert values(run, "train_cer") == [101.05, 100.6]
+    assert run.get("delta") is None
+
+
+def test_tesseract_5_lowercase_mean_rms(tmp_path: Path) -> None:
+    body = (
+        "At iteration 100/100/100, mean rms=4.512%, delta=19.934%, BCER train=98.123%, "
+        "BWER train=100.000%, skip ratio=0.000%, New best BCER = 98.123 wrote checkpoint.\n"
+        "At iteration 200/200/200, mean rms=3.100%, delta=12.000%, BCER train=91.500%, "
+        "BWER train=100.000%, skip ratio=0.000%, New best BCER = 91.500 wrote checkpoint.\n"
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [4.512, 3.1]
+
+
+# -- NCRF++: the dev and the test evaluation of one epoch ----------------------------------
+# jiesutd/NCRFpp issue 153 (the tests/real case
+# no_learning_ncrfpp_conll2003_dev_f1_0p0003_epochs_2_3_issue153), its first lines
+_NCRF_153 = """\
+     Instance: 8000; Time: 21.08s; loss: 59527.4275; acc: 87524.0/114649.0=0.7634
+     Instance: 12000; Time: 20.77s; loss: 69982.1991; acc: 130951.0/173361.0=0.7554
+     Instance: 14041; Time: 10.91s; loss: 29146.8357; acc: 153873.0/203621.0=0.7557
+Epoch: 2 training finished. Time: 74.41s, speed: 188.71st/s,  total loss: 214107.8642578125
+totalloss: 214107.8642578125
+Right token =  42757  All token =  51362  acc =  0.8324636891086795
+Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325, p: 0.1667, r: 0.0002, f: 0.0003
+Right token =  38323  All token =  46435  acc =  0.8253041886508022
+Test: time: 4.51s, speed: 775.19st/s; acc: 0.8253, p: 0.0000, r: 0.0000, f: -1.0000
+"""
+
+
+def test_ncrfpp_test_line_is_test_not_the_dev_eval(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _NCRF_153)
+    assert values(run, "eval_acc") == [0.8325]
+    assert values(run, "eval_precision") == [0.1667]
+    assert values(run, "eval_f1") == [0.0003]  # not the test line's -1 written over it
+    assert values(run, "test_acc") == [0.8253]
+    assert values(run, "test_precision") == [0.0]
+    assert run.get("test_f1") is None  # -1: NCRF++'s mark for an undefined F
+    # the token-accuracy line before each is the same accuracy: not a train "acc"
+    assert run.get("acc") is None and run.get("token") is None
+    assert run.get("eval_acc").steps.tolist() == run.get("test_acc").steps.tolist()
