@@ -225,3 +225,33 @@ def test_ncrfpp_test_line_is_test_not_the_dev_eval(tmp_path: Path) -> None:
     # the token-accuracy line before each is the same accuracy: not a train "acc"
     assert run.get("acc") is None and run.get("token") is None
     assert run.get("eval_acc").steps.tolist() == run.get("test_acc").steps.tolist()
+
+
+# -- timm's output dir ---------------------------------------------------------------------
+# timm's train.py writes summary.csv with timm.utils.update_summary: one row per epoch, the
+# epoch, the train_* and eval_* metrics, then lr (header and rows as it writes them)
+_TIMM_SUMMARY = """\
+epoch,train_loss,eval_loss,eval_top1,eval_top5,lr
+0,1.5266704335171952,0.633612437915802,78.36,99.28,0.05
+1,1.2209299079373352,0.5740737833976746,81.39,99.24,0.04522542485937369
+2,1.1507881676029956,0.5225296738147736,82.71,99.42,0.032725424859373686
+"""
+
+
+def test_timm_output_dir_is_read_from_its_summary_csv(tmp_path: Path) -> None:
+    run_dir = tmp_path / "20240101-000000-resnet18-224"
+    run_dir.mkdir()
+    (run_dir / "summary.csv").write_text(_TIMM_SUMMARY)
+    (run_dir / "args.yaml").write_text("model: resnet18\nepochs: 3\nlr: 0.05\n")
+    run = load_run(run_dir)
+    assert values(run, "loss") == pytest.approx(
+        [1.5266704335171952, 1.2209299079373352, 1.1507881676029956]
+    )
+    assert values(run, "eval_top1") == [78.36, 81.39, 82.71]
+    assert len(run.get("lr")) == 3
+
+
+def test_near_miss_a_summary_csv_that_is_no_training_record(tmp_path: Path) -> None:
+    (tmp_path / "summary.csv").write_text("split,images,classes\ntrain,5000,10\nval,1000,10\n")
+    with pytest.raises(Exception, match="no training log recognised"):
+        load_run(tmp_path)
