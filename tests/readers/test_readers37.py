@@ -255,3 +255,30 @@ def test_near_miss_a_summary_csv_that_is_no_training_record(tmp_path: Path) -> N
     (tmp_path / "summary.csv").write_text("split,images,classes\ntrain,5000,10\nval,1000,10\n")
     with pytest.raises(Exception, match="no training log recognised"):
         load_run(tmp_path)
+
+
+# -- segmentation's pixel accuracy ---------------------------------------------------------
+# https://github.com/dmlc/web-data/blob/0818ee5787b3824f1bca2f4bd98ef6abe689f7db/gluoncv/logs/segmentation/icnet_resnet50_mhpv1.log
+# (lines 307-311; the tests/real case
+# healthy_gluoncv_icnet_resnet50_mhpv1_120ep_train_loss_flat_0p47_miou_0p165_to_0p43_released_log)
+_ICNET = """\
+Epoch 0 iteration 0160/0188: training loss 4.706
+Epoch 0 iteration 0180/0188: training loss 4.520
+Epoch 0 validation pixAcc: 0.776, mIoU: 0.165
+Epoch 1 iteration 0020/0187: training loss 2.912
+Epoch 1 iteration 0040/0187: training loss 2.821
+"""
+
+
+def test_pixacc_on_a_validation_line_is_an_eval_accuracy(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _ICNET)
+    assert values(run, "eval_pixacc") == [0.776]
+    assert values(run, "eval_miou") == [0.165]
+    assert run.get("pixacc") is None
+
+
+def test_mmseg_aacc_and_macc_are_accuracies() -> None:
+    from traindoc.measure.metrics import direction
+
+    assert direction("aAcc") is True and direction("mAcc") is True
+    assert direction("eval_pixacc") is True

@@ -42,6 +42,10 @@ _METRICS = {
     "psnr": True,
     "ssim": True,
     "top1": True,
+    # segmentation's pixel accuracies (GluonCV's pixAcc, mmseg's aAcc / mAcc)
+    "pixacc": True,
+    "aacc": True,
+    "macc": True,
     "top5": True,
     # a bare "score" (a Kaggle pipeline's `val_score`, run_glue's `combined_score`) follows
     # scikit-learn's scorer convention: greater is better (an error is negated to be one)

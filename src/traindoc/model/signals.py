@@ -386,7 +386,10 @@ _TASK = re.compile(
     r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|fscore|fb1|fmeasure|map\w*|"
     r"precision|recall|auc|"
     r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|hmean|"
-    r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
+    r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+|"
+    # segmentation's pixel accuracy: GluonCV / PyTorch-Encoding's pixAcc, mmseg's aAcc
+    # (all pixels) and mAcc (the mean of the per-class accuracies)
+    r"pix_?acc|aacc|macc)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )
