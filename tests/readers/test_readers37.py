@@ -282,3 +282,32 @@ def test_mmseg_aacc_and_macc_are_accuracies() -> None:
 
     assert direction("aAcc") is True and direction("mAcc") is True
     assert direction("eval_pixacc") is True
+
+
+# -- torchvision's MetricLogger (DETR, DeiT, MAE, DINO, ConvNeXt) --------------------------
+# DINO's eval_linear.py output, ViT-S/8, in a public repository's eval notes (the search
+# index's code corpus, which names no repository for it): the last batches of the eval
+_DINO_EVAL = """\
+Test:  [380/391]  eta: 0:00:00  loss: 0.814474 (0.913746)  acc1: 76.562500 (76.851624)  acc5: 93.750000 (92.950295)  time: 0.083795  data: 0.000182  max mem: 993
+Test:  [390/391]  eta: 0:00:00  loss: 0.723986 (0.911126)  acc1: 76.562500 (76.908000)  acc5: 93.750000 (92.980000)  time: 0.082328  data: 0.000111  max mem: 993
+Test: Total time: 0:00:35 (0.090729 s / it)
+* Acc@1 76.908 Acc@5 92.980 loss 0.911
+Accuracy of the network on the 50000 test images: 76.9%
+"""
+
+
+def test_metric_logger_eval_is_its_last_batch_means(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _DINO_EVAL)
+    # the last batch's means; the "* Acc@1" line repeats them, rounded: one eval point
+    assert values(run, "eval_acc1") == [76.908]
+    assert values(run, "eval_acc5") == [92.98]
+    assert values(run, "eval_loss") == [0.911126]
+    # the batch counter, the batch's own values and the timings are no metrics
+    assert not {"test", "acc1", "acc5", "acc@1", "loss", "max_mem"} & set(run.series)
+
+
+def test_metric_logger_acc_line_alone(tmp_path: Path) -> None:
+    # https://github.com/whai362/PVT (README.md, "This should give")
+    run = one_log(tmp_path, "* Acc@1 79.764 Acc@5 94.950 loss 0.885\n")
+    assert values(run, "eval_acc1") == [79.764]
+    assert values(run, "eval_loss") == [0.885]

@@ -310,6 +310,18 @@ _TIMM_TRAIN = re.compile(
 _TIMM_TEST = re.compile(rb"^Test(?: \(EMA\))?: \[\s*(\d+)/(\d+)\]")
 _TIMM_PAIR = re.compile(rb"(Loss|Acc@1|Acc@5|LR):\s*(\S+)(?: \(\s*(\S+)\))?")
 _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
+# The MetricLogger of torchvision's reference scripts, which DETR, DeiT, MAE, DINO and
+# ConvNeXt copy: its eval prints "Test:  [65/66]  eta: 0:00:00  loss: 6.8166 (6.8224)
+# acc1: 0.0000 (1.0280)  acc5: 3.1250 (4.3120)  time: 0.2063  data: 0.0002  max mem: 13577"
+# per batch: each meter's latest value, then in brackets its mean over the batches so far.
+# The last batch's means ([N-1/N]) are the evaluation's result; the lines before are its
+# progress. The classifiers then print the same means once more: "* Acc@1 1.028 Acc@5
+# 4.312 loss 6.822" (torchvision's newer scripts: "Test:  Acc@1 72.100 Acc@5 91.000").
+_MLOG_TEST = re.compile(rb"^Test:\s+\[\s*(\d+)/(\d+)\]\s+eta: ")
+_MLOG_PAIR = re.compile(rb"([A-Za-z][\w@]*): (\S+) \((\S+)\)")
+_MLOG_ACC = re.compile(
+    rb"^(?:\s*\*\s*|Test:(?: EMA)?\s+)?Acc@1 (\S+) Acc@5 (\S+)(?: loss (\S+))?\s*$"
+)
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
 # (a segmentation or pose run's row goes on with a second P, R, mAP50, mAP50-95 group: its
@@ -441,6 +453,7 @@ class Layouts:
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._mlog_at = -10  # the line of the last MetricLogger eval read (its last batch)
         self._rew = math.nan  # the rew of the last tianshou bar
         self._finrl: tuple[int, float, list[tuple[str, float]]] | None = None  # an open summary
         self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
@@ -536,7 +549,7 @@ class Layouts:
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
-        if c in b"[TV C" and c and self._summary(no, text):
+        if c in b"[TV C*A" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
             return True
@@ -788,7 +801,9 @@ class Layouts:
             )
             return True
         if c == b"T":
-            return self._timm(no, text)
+            return self._timm(no, text) or self._metric_logger(no, text)
+        if b"Acc@1 " in text[:24] and (m := _MLOG_ACC.match(text)) is not None:
+            return self._metric_logger_acc(no, m)
         if c in b" C":
             return self._yolo(no, text)
         return False
@@ -818,6 +833,36 @@ class Layouts:
             step, ep = self._at
             if step == step:
                 self.log.add_loose(no, vals, step, SRC_STEP, ep, is_eval=True)
+        return True
+
+    def _metric_logger(self, no: int, text: bytes) -> bool:
+        """torchvision's MetricLogger eval lines (see _MLOG_TEST): the last batch's means
+        as one eval record at the train line before it; the other batches understood."""
+        if (m := _MLOG_ACC.match(text)) is not None:
+            return self._metric_logger_acc(no, m)
+        if (m := _MLOG_TEST.match(text)) is None:
+            return False
+        if int(m.group(1)) + 1 < int(m.group(2)):
+            return True
+        vals = []
+        for key, _, mean in _MLOG_PAIR.findall(text, m.end()):
+            name = metric_name(key.decode(), "", "eval")
+            if name and (v := parse(mean)) is not None:
+                vals.append((name if is_eval(name) else "eval_" + name, v))
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
+        self._mlog_at = no
+        return True
+
+    def _metric_logger_acc(self, no: int, m: re.Match) -> bool:
+        if no - self._mlog_at <= 3:  # the means of the Test block just read, once more
+            return True
+        names = ("eval_acc1", "eval_acc5", "eval_loss")
+        vals = [
+            (name, v)
+            for name, raw in zip(names, m.groups(), strict=True)
+            if raw is not None and (v := parse(raw)) is not None
+        ]
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
         return True
 
     def _yolo(self, no: int, text: bytes) -> bool:
