@@ -311,3 +311,30 @@ def test_metric_logger_acc_line_alone(tmp_path: Path) -> None:
     run = one_log(tmp_path, "* Acc@1 79.764 Acc@5 94.950 loss 0.885\n")
     assert values(run, "eval_acc1") == [79.764]
     assert values(run, "eval_loss") == [0.885]
+
+
+# Swin Transformer's main.py (microsoft/Swin-Transformer, validate() and train_one_epoch()
+# logger.info formats, tab-separated, behind its logger's "[time name](file line): INFO "
+# prefix); the test line's example as a SwinV2 iNat21 log printed it
+_SWIN = (
+    "[2022-06-08 07:30:10 swinv2_large_patch4_window7_224_inat21](main.py 230): INFO Train: "
+    "[3/90][1200/1251]\teta 0:00:30 lr 0.000100\ttime 0.5012 (0.5100)\tloss 2.1000 (2.2000)"
+    "\tgrad_norm 3.1000 (3.0000)\tmem 36916MB\n"
+    "[2022-06-08 07:34:50 swinv2_large_patch4_window7_224_inat21](main.py 258): INFO Test: "
+    "[0/196]\tTime 1.895 (1.895)\tLoss 0.8066 (0.8066)\tAcc@1 84.766 (84.766)\tAcc@5 95.312 "
+    "(95.312)\tMem 36916MB\n"
+    "[2022-06-08 07:35:50 swinv2_large_patch4_window7_224_inat21](main.py 258): INFO Test: "
+    "[195/196]\tTime 1.895 (1.895)\tLoss 0.9066 (0.8566)\tAcc@1 80.766 (82.766)\tAcc@5 95.312 "
+    "(95.312)\tMem 36916MB\n"
+    "[2022-06-08 07:35:51 swinv2_large_patch4_window7_224_inat21](main.py 265): INFO  * Acc@1 "
+    "82.766 Acc@5 95.312\n"
+)
+
+
+def test_swin_validation_is_an_eval_not_the_train_loss(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _SWIN)
+    assert values(run, "loss") == [2.1]  # the test batches' Loss is not a train loss
+    assert values(run, "eval_loss") == [0.8566]
+    assert values(run, "eval_acc@1") == [82.766]
+    assert run.get("eval_loss").steps.tolist() == run.get("loss").steps.tolist()
+    assert run.get("test") is None and run.get("acc@1") is None

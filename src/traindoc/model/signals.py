@@ -389,7 +389,9 @@ _TASK = re.compile(
     r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+|"
     # segmentation's pixel accuracy: GluonCV / PyTorch-Encoding's pixAcc, mmseg's aAcc
     # (all pixels) and mAcc (the mean of the per-class accuracies)
-    r"pix_?acc|aacc|macc)"
+    r"pix_?acc|aacc|macc|"
+    # a top-k accuracy: timm / DeiT's acc1 / acc5, Swin's Acc@1 / Acc@5
+    r"acc\d{1,2}|acc@\d+)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )

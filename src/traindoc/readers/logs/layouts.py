@@ -314,13 +314,18 @@ _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
 # ConvNeXt copy: its eval prints "Test:  [65/66]  eta: 0:00:00  loss: 6.8166 (6.8224)
 # acc1: 0.0000 (1.0280)  acc5: 3.1250 (4.3120)  time: 0.2063  data: 0.0002  max mem: 13577"
 # per batch: each meter's latest value, then in brackets its mean over the batches so far.
-# The last batch's means ([N-1/N]) are the evaluation's result; the lines before are its
-# progress. The classifiers then print the same means once more: "* Acc@1 1.028 Acc@5
-# 4.312 loss 6.822" (torchvision's newer scripts: "Test:  Acc@1 72.100 Acc@5 91.000").
-_MLOG_TEST = re.compile(rb"^Test:\s+\[\s*(\d+)/(\d+)\]\s+eta: ")
-_MLOG_PAIR = re.compile(rb"([A-Za-z][\w@]*): (\S+) \((\S+)\)")
+# Swin Transformer's validate() (and SimMIM, CSWin, DAT, ... after it) prints the same
+# meters behind its logger's prefix, without colons: "[2022-06-08 07:34:50 swinv2](main.py
+# 258): INFO Test: [0/196]\tTime 1.895 (1.895)\tLoss 0.8066 (0.8066)\tAcc@1 84.766
+# (84.766)\tAcc@5 95.312 (95.312)\tMem 36916MB". The last batch's means ([N-1/N]) are the
+# evaluation's result; the lines before are its progress (under the names of the train
+# meters, they would be read as train values). The classifiers then print the same means
+# once more: "* Acc@1 1.028 Acc@5 4.312 loss 6.822" (torchvision's newer scripts:
+# "Test:  Acc@1 72.100 Acc@5 91.000"; Swin's "INFO  * Acc@1 82.766 Acc@5 95.312").
+_MLOG_TEST = re.compile(rb"(?:^|\bINFO\s+)Test:\s+\[\s*(\d+)/(\d+)\]\s+(?:eta: |Time )")
+_MLOG_PAIR = re.compile(rb"([A-Za-z][\w@]*):? (\S+) \((?:avg )?(\S+)\)")
 _MLOG_ACC = re.compile(
-    rb"^(?:\s*\*\s*|Test:(?: EMA)?\s+)?Acc@1 (\S+) Acc@5 (\S+)(?: loss (\S+))?\s*$"
+    rb"(?:^|\bINFO\b)\s*(?:\*\s*|Test:(?: EMA)?\s+)?Acc@1 (\S+) Acc@5 (\S+)(?: loss (\S+))?\s*$"
 )
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
@@ -800,10 +805,12 @@ class Layouts:
                 no, [(name, v)], at, SRC_STEP if at == at else SRC_NONE, math.nan, is_eval=True
             )
             return True
-        if c == b"T":
-            return self._timm(no, text) or self._metric_logger(no, text)
-        if b"Acc@1 " in text[:24] and (m := _MLOG_ACC.match(text)) is not None:
+        if b"Test:" in text and self._metric_logger(no, text):
+            return True
+        if b"Acc@1 " in text and (m := _MLOG_ACC.search(text)) is not None:
             return self._metric_logger_acc(no, m)
+        if c == b"T":
+            return self._timm(no, text)
         if c in b" C":
             return self._yolo(no, text)
         return False
@@ -838,16 +845,16 @@ class Layouts:
     def _metric_logger(self, no: int, text: bytes) -> bool:
         """torchvision's MetricLogger eval lines (see _MLOG_TEST): the last batch's means
         as one eval record at the train line before it; the other batches understood."""
-        if (m := _MLOG_ACC.match(text)) is not None:
+        if (m := _MLOG_ACC.search(text)) is not None:
             return self._metric_logger_acc(no, m)
-        if (m := _MLOG_TEST.match(text)) is None:
+        if (m := _MLOG_TEST.search(text)) is None:
             return False
         if int(m.group(1)) + 1 < int(m.group(2)):
             return True
         vals = []
-        for key, _, mean in _MLOG_PAIR.findall(text, m.end()):
+        for key, _, mean in _MLOG_PAIR.findall(text, m.end() - 5):
             name = metric_name(key.decode(), "", "eval")
-            if name and (v := parse(mean)) is not None:
+            if name and kind(name) in METRIC_KINDS and (v := parse(mean)) is not None:
                 vals.append((name if is_eval(name) else "eval_" + name, v))
         self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
         self._mlog_at = no
