@@ -338,3 +338,24 @@ def test_swin_validation_is_an_eval_not_the_train_loss(tmp_path: Path) -> None:
     assert values(run, "eval_acc@1") == [82.766]
     assert run.get("eval_loss").steps.tolist() == run.get("loss").steps.tolist()
     assert run.get("test") is None and run.get("acc@1") is None
+
+
+# DETR's engine.py through its util/misc.py MetricLogger: the train epoch's last batch, its
+# "Averaged stats", then the eval's batches and its own "Averaged stats" (the format as
+# the program prints it; class_error has a window of one, so no mean in brackets)
+_DETR_CONSOLE = """\
+Epoch: [0]  [7390/7393]  eta: 0:00:01  lr: 0.000100  class_error: 66.67  loss: 16.2713 (19.7734)  loss_ce: 1.1012 (1.3262)  time: 0.4391  data: 0.0088  max mem: 7563
+Epoch: [0] Total time: 1:02:47 (0.5097 s / it)
+Averaged stats: lr: 0.000100  class_error: 66.67  loss: 16.2713 (19.7734)  loss_ce: 1.1012 (1.3262)
+Test:  [  0/625]  eta: 0:21:24  class_error: 50.00  loss: 15.2813 (15.2813)  loss_ce: 0.9012 (0.9012)  time: 2.0547  data: 1.7127  max mem: 7563
+Test:  [624/625]  eta: 0:00:00  class_error: 25.00  loss: 14.1813 (14.5813)  loss_ce: 0.8012 (0.8512)  time: 0.1547  data: 0.0027  max mem: 7563
+Test: Total time: 0:01:44 (0.1670 s / it)
+Averaged stats: class_error: 25.00  loss: 14.1813 (14.5813)  loss_ce: 0.8012 (0.8512)
+"""
+
+
+def test_detr_console_eval_means_and_its_averaged_stats(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _DETR_CONSOLE)
+    assert values(run, "loss") == [16.2713]  # neither test line nor test average
+    assert values(run, "eval_loss") == [14.5813]
+    assert values(run, "eval_loss_ce") == [0.8512]

@@ -807,6 +807,8 @@ class Layouts:
             return True
         if b"Test:" in text and self._metric_logger(no, text):
             return True
+        if no - self._mlog_at <= 3 and text.startswith(b"Averaged stats:"):
+            return True  # DETR's evaluate(): the Test block's means once more, not a train record
         if b"Acc@1 " in text and (m := _MLOG_ACC.search(text)) is not None:
             return self._metric_logger_acc(no, m)
         if c == b"T":
