@@ -298,10 +298,11 @@ Accuracy of the network on the 50000 test images: 76.9%
 
 def test_metric_logger_eval_is_its_last_batch_means(tmp_path: Path) -> None:
     run = one_log(tmp_path, _DINO_EVAL)
-    # the last batch's means; the "* Acc@1" line repeats them, rounded: one eval point
-    assert values(run, "eval_acc1") == [76.908]
-    assert values(run, "eval_acc5") == [92.98]
-    assert values(run, "eval_loss") == [0.911126]
+    # the running means, the last batch's last; the "* Acc@1" line repeats them, rounded
+    # (with no train line before them, each batch is a point of its own)
+    assert values(run, "eval_acc1") == [76.851624, 76.908]
+    assert values(run, "eval_acc5") == [92.950295, 92.98]
+    assert values(run, "eval_loss") == [0.913746, 0.911126]
     # the batch counter, the batch's own values and the timings are no metrics
     assert not {"test", "acc1", "acc5", "acc@1", "loss", "max_mem"} & set(run.series)
 

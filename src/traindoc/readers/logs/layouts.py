@@ -319,7 +319,7 @@ _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
 # 258): INFO Test: [0/196]\tTime 1.895 (1.895)\tLoss 0.8066 (0.8066)\tAcc@1 84.766
 # (84.766)\tAcc@5 95.312 (95.312)\tMem 36916MB". The last batch's means ([N-1/N]) are the
 # evaluation's result; the lines before are its progress (under the names of the train
-# meters, they would be read as train values). The classifiers then print the same means
+# meters, they were read as train values). The classifiers then print the same means
 # once more: "* Acc@1 1.028 Acc@5 4.312 loss 6.822" (torchvision's newer scripts:
 # "Test:  Acc@1 72.100 Acc@5 91.000"; Swin's "INFO  * Acc@1 82.766 Acc@5 95.312").
 _MLOG_TEST = re.compile(rb"(?:^|\bINFO\s+)Test:\s+\[\s*(\d+)/(\d+)\]\s+(?:eta: |Time )")
@@ -845,14 +845,13 @@ class Layouts:
         return True
 
     def _metric_logger(self, no: int, text: bytes) -> bool:
-        """torchvision's MetricLogger eval lines (see _MLOG_TEST): the last batch's means
-        as one eval record at the train line before it; the other batches understood."""
+        """torchvision's MetricLogger eval lines (see _MLOG_TEST): each batch's means as
+        an eval record at the train line before the block, so the last batch's, written
+        last, is the point kept (a paste of eval batches alone keeps their means in order)."""
         if (m := _MLOG_ACC.search(text)) is not None:
             return self._metric_logger_acc(no, m)
         if (m := _MLOG_TEST.search(text)) is None:
             return False
-        if int(m.group(1)) + 1 < int(m.group(2)):
-            return True
         vals = []
         for key, _, mean in _MLOG_PAIR.findall(text, m.end() - 5):
             name = metric_name(key.decode(), "", "eval")
