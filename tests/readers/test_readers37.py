@@ -360,3 +360,8 @@ def test_detr_console_eval_means_and_its_averaged_stats(tmp_path: Path) -> None:
     assert values(run, "loss") == [16.2713]  # neither test line nor test average
     assert values(run, "eval_loss") == [14.5813]
     assert values(run, "eval_loss_ce") == [0.8512]
+
+
+def test_near_miss_a_bracketed_accuracy_without_the_folds_spread(tmp_path: Path) -> None:
+    run = one_log(tmp_path, "step 10 loss 0.5\n[val]Accuracy: 0.93\nstep 20 loss 0.4\n")
+    assert not [k for k in run.series if "noflip" in k or k.endswith("_acc")]

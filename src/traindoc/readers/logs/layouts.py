@@ -173,7 +173,7 @@ _KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
 # understood, not kept.
 _VERIFY = re.compile(
     rb"\[([A-Za-z][\w.-]{0,40})\](?:\[\d+\])?(XNorm|Accuracy(?:-Flip|-Highest)?): "
-    rb"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|-?nan|-?inf)(?:\+-\S+)?\s*$"
+    rb"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|-?nan|-?inf)(\+-\S+)?\s*$"
 )
 _VERIFY_BEST = re.compile(rb"^\[\d+\]Accuracy-Highest:(?: [\d.]+)+\s*$")
 _VERIFY_NAMES = {b"Accuracy-Flip": "acc", b"Accuracy": "acc_noflip"}
@@ -1024,8 +1024,8 @@ class Layouts:
         if _VERIFY_BEST.match(text):
             return True
         m = _VERIFY.search(text)
-        if m is None:
-            return False
+        if m is None or (m.group(2) in _VERIFY_NAMES and m.group(4) is None):
+            return False  # insightface prints its accuracy with the folds' spread: "+-0.003"
         name = _VERIFY_NAMES.get(m.group(2))
         if name is not None and (v := parse(m.group(3))) is not None:
             # at the train line before it (its batch, counted as the train lines'
