@@ -365,3 +365,15 @@ def test_detr_console_eval_means_and_its_averaged_stats(tmp_path: Path) -> None:
 def test_near_miss_a_bracketed_accuracy_without_the_folds_spread(tmp_path: Path) -> None:
     run = one_log(tmp_path, "step 10 loss 0.5\n[val]Accuracy: 0.93\nstep 20 loss 0.4\n")
     assert not [k for k in run.series if "noflip" in k or k.endswith("_acc")]
+
+
+# -- detectron2's COCOEvaluator record in metrics.json -------------------------------------
+def test_detectron2_bbox_ap_is_the_coco_map_eval() -> None:
+    run = load_run(ASSETS / "detectron2_water_meters")
+    assert values(run, "eval_map50_95") == [40.39074987926535]
+    assert values(run, "eval_map50") == pytest.approx([67.65304286398926])
+    assert values(run, "eval_map75") == pytest.approx([42.257401869933936])
+    assert run.get("eval_map50_95").steps.tolist() == [499]
+    assert "eval_map50_95" in {s.name for s, _ in task_metrics(run)}
+    assert run.get("bbox/ap") is None
+    assert len(run.get("loss")) == 4

@@ -18,6 +18,13 @@ STATS = ("map50_95", "map50", "map75")
 # the iou type -> the prefix of its series (a mask AP is not the box AP of the same run)
 PREFIX = {"bbox": "eval_", "segm": "eval_mask_", "masks": "eval_mask_", "keypoints": "eval_pose_"}
 
+# detectron2's COCOEvaluator: the eval record in metrics.json names the same values by
+# task, in percent ({"bbox/AP": 12.5, "bbox/AP50": 30.1, "bbox/AP75": 8.2, "bbox/APs": ...,
+# "bbox/AP-person": ..., "iteration": 999}); the per-area and per-class APs are left as
+# they are
+_D2 = re.compile(r"^(bbox|segm|keypoints)/AP(50|75)?$")
+_D2_STATS = {None: STATS[0], "50": STATS[1], "75": STATS[2]}
+
 # DETR's engine.evaluate returns coco_evaluator.coco_eval[iou_type].stats as
 # "coco_eval_bbox" / "coco_eval_masks", and main.py logs it under the split's prefix
 _LISTED = re.compile(r"^(?:(?:test|val|valid|eval)_)?coco_eval_(bbox|segm|masks|keypoints)$")
@@ -41,3 +48,9 @@ def stats_pairs(key: str, value: Any) -> list[tuple[str, float]] | None:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0:
             out.append((PREFIX[iou] + name, float(v)))
     return out
+
+
+def named(key: str) -> str | None:
+    """The series a detectron2 COCO eval key is (`bbox/AP50` -> eval_map50), else None."""
+    m = _D2.match(key)
+    return PREFIX[m.group(1)] + _D2_STATS[m.group(2)] if m else None

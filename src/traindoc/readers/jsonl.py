@@ -156,17 +156,20 @@ def stats_means(rec: dict) -> dict:
 def coco_lists(rec: dict) -> dict:
     """A record with a whole COCOeval.stats list (the DETR family's log.txt:
     "test_coco_eval_bbox": [AP, AP50, AP75, ...]) as its headline APs, named as the
-    printed COCO summary's are (readers/_coco.py); a list under another key is left
-    as it is (not a number: not read)."""
-    if not any(isinstance(v, list) for v in rec.values()):
+    printed COCO summary's are (readers/_coco.py), and so detectron2's eval record
+    ("bbox/AP", "bbox/AP50"); a list under another key is left as it is (not a number:
+    not read)."""
+    lists = any(isinstance(v, list) for v in rec.values())
+    if not lists and not any(isinstance(k, str) and "/AP" in k for k in rec):
         return rec
     out = {}
     for k, v in rec.items():
-        pairs = _coco.stats_pairs(k, v) if isinstance(k, str) else None
-        if pairs is None:
+        if not isinstance(k, str):
             out[k] = v
-        else:
+        elif (pairs := _coco.stats_pairs(k, v) if lists else None) is not None:
             out.update(pairs)
+        else:
+            out[_coco.named(k) or k] = v
     return out
 
 
