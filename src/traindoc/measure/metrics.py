@@ -42,6 +42,10 @@ _METRICS = {
     "psnr": True,
     "ssim": True,
     "top1": True,
+    # segmentation's pixel accuracies (GluonCV's pixAcc, mmseg's aAcc / mAcc)
+    "pixacc": True,
+    "aacc": True,
+    "macc": True,
     "top5": True,
     # a bare "score" (a Kaggle pipeline's `val_score`, run_glue's `combined_score`) follows
     # scikit-learn's scorer convention: greater is better (an error is negated to be one)
@@ -60,8 +64,11 @@ _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
 _SPLIT = re.compile(r"[_/\-.]")
 # rouge1 / rougeLsum / bleu4 / mAP50 are their family's; so is a retrieval cutoff
-# (recall@1, ndcg@10, precision@5: the metric at k).
-_VARIANT = re.compile(r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$|(?<=.)@\w+$")
+# (recall@1, ndcg@10, precision@5: the metric at k), and a top-k accuracy with its @
+# dropped (timm's and the DeiT / MAE log.txt's acc1 / acc5, "test_acc1": 81.8).
+_VARIANT = re.compile(
+    r"(?<=^rouge)(?:\d+|lsum|l)$|(?<=^bleu)\d$|(?<=^map)\d+$|(?<=^acc)\d{1,2}$|(?<=.)@\w+$"
+)
 
 
 def task_metrics(run: Run) -> list[tuple[Series, bool]]:

@@ -145,6 +145,10 @@ ALIASES: dict[str, Signal] = {
             # the LR in effect at this step: RLlib's learner stats ("cur_lr": 5e-05) and
             # MindYOLO's step line ("loss: 9.6070, ..., cur_lr: 0.0788")
             "cur_lr",
+            # the train split's LR in a per-epoch record that names each value by its split:
+            # the DETR / DeiT / MAE / DINO log.txt ({"train_lr": ..., "train_loss": ...,
+            # "test_loss": ...}) and fairseq's JSON epoch summary ("train_lr": "0.0005")
+            "train_lr",
         ],
         Signal.LR,
     ),
@@ -382,7 +386,12 @@ _TASK = re.compile(
     r"(?:^|[/_\-@ :])(?:acc|accuracy|wer|cer|bleu|rouge\w*|f1|fscore|fb1|fmeasure|map\w*|"
     r"precision|recall|auc|"
     r"exact_match|em|hellaswag|mmlu|arc\w*|piqa|ppl|perplexity|top-?[15]|rec@\d|error|err|iou|hmean|"
-    r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+)"
+    r"miou|dice|psnr|ssim|score|token_acc|sacrebleu|chrf|meteor|bertscore|pass@\d+|"
+    # segmentation's pixel accuracy: GluonCV / PyTorch-Encoding's pixAcc, mmseg's aAcc
+    # (all pixels) and mAcc (the mean of the per-class accuracies)
+    r"pix_?acc|aacc|macc|"
+    # a top-k accuracy: timm / DeiT's acc1 / acc5, Swin's Acc@1 / Acc@5
+    r"acc\d{1,2}|acc@\d+)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )

@@ -19,6 +19,7 @@ from traindoc.readers.ultralytics import RESULTS, RESULTS_TXT, is_results_csv, i
 SUPPORTED = (
     "HF Trainer output dir (trainer_state.json, checkpoint-*/)",
     "Lightning CSVLogger (lightning_logs/version_N/metrics.csv)",
+    "timm output dir (summary.csv: epoch, train_loss, eval_*, lr)",
     "JSONL metrics (*.jsonl, one JSON object per line)",
     "HF training_args.bin",
     "any text log or pasted excerpt (*.log/*.txt/*.out/*.md, a bare `log`/`train_log`, or - for "
@@ -70,6 +71,10 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     # their Monitor wrapper's per-episode record (monitor.csv, or N.monitor.csv per env)
     monitors = [p for p in sorted(root.glob("*monitor.csv"), key=_by_name) if p.is_file()]
     found += [Source("sb3_monitor", p) for p in monitors if is_monitor_csv(p)]
+    # timm's train.py: summary.csv in its output dir, one row per epoch (epoch, train_loss,
+    # eval_loss, eval_top1, eval_top5, lr), the run's record beside args.yaml
+    if is_summary_csv(root / "summary.csv"):
+        found.append(Source("lightning", root / "summary.csv"))
     # ultralytics' own per-epoch record; its TensorBoard events (when enabled) repeat it
     if is_results_csv(root / RESULTS):
         found.append(Source("ultralytics", root / RESULTS))
@@ -145,6 +150,13 @@ def is_progress_csv(path: Path) -> bool:
     """An RL logger's progress.csv: a header with a column we know as a metric."""
     cols = _csv_header(path)
     return bool(cols & set(ALIASES))
+
+
+def is_summary_csv(path: Path) -> bool:
+    """timm's summary.csv: an `epoch` column and one we know as a metric (a summary.csv
+    of anything else, a dataset's statistics, names neither)."""
+    cols = _csv_header(path)
+    return "epoch" in cols and bool(cols & set(ALIASES) - {"epoch"})
 
 
 # The success rate of a goal-conditioned agent's evaluations (the names rl-no-signal reads).

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from traindoc.model import Fact, Input, Run
-from traindoc.readers import configs
+from traindoc.readers import _coco, configs
 from traindoc.readers._base import Notes, ReadError, loads_json, to_int
 from traindoc.readers._columns import Columns
 from traindoc.readers._eventlog import Events
@@ -96,7 +96,7 @@ class Adapt:
         return [r for _, r in self.keep(recs)]
 
     def keep(self, recs: list[dict]) -> list[tuple[int, dict]]:
-        kept = [(i, stats_means(r)) for i, r in self.events.keep(recs)]
+        kept = [(i, coco_lists(stats_means(r))) for i, r in self.events.keep(recs)]
         if self.loss_file:
             kept = [(i, {_SPLITS.get(k, k): v for k, v in r.items()}) for i, r in kept]
         inner = self.mmcv.keep([r for _, r in kept])
@@ -150,6 +150,26 @@ def stats_means(rec: dict) -> dict:
     out = {k: (v["mean"] if is_stat(v) else v) for k, v in rec.items()}
     if "step" not in out and isinstance(out.get("Progress/tick"), (int, float)):
         out["step"] = out["Progress/tick"]
+    return out
+
+
+def coco_lists(rec: dict) -> dict:
+    """A record with a whole COCOeval.stats list (the DETR family's log.txt:
+    "test_coco_eval_bbox": [AP, AP50, AP75, ...]) as its headline APs, named as the
+    printed COCO summary's are (readers/_coco.py), and so detectron2's eval record
+    ("bbox/AP", "bbox/AP50"); a list under another key is left as it is (not a number:
+    not read)."""
+    lists = any(isinstance(v, list) for v in rec.values())
+    if not lists and not any(isinstance(k, str) and "/AP" in k for k in rec):
+        return rec
+    out = {}
+    for k, v in rec.items():
+        if not isinstance(k, str):
+            out[k] = v
+        elif (pairs := _coco.stats_pairs(k, v) if lists else None) is not None:
+            out.update(pairs)
+        else:
+            out[_coco.named(k) or k] = v
     return out
 
 

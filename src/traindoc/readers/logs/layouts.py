@@ -35,7 +35,8 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from traindoc.model.signals import is_eval
+from traindoc.model.signals import METRIC_KINDS, is_eval, kind
+from traindoc.readers import _coco
 from traindoc.readers.logs.numbers import parse
 from traindoc.readers.logs.records import metric_name
 from traindoc.readers.logs.steps import SRC_EPOCH_ONLY, SRC_NONE, SRC_STEP, TABLE_TOTAL
@@ -100,6 +101,13 @@ _SERIES_HEAD = re.compile(rb"^(?i:train(?:ing)?)\s+(?i:epoch)\s+(\d+)\s*:\s*$")
 _SERIES_ROW = re.compile(rb"^([A-Za-z_][\w/]*)\s{2,}(\S+)\s*$")
 _SERIES_END = b"dtype:"
 _MAX_BLOCK = 200  # rows: a block past this is a table dump, not one epoch's record
+# GluonCV's detection scripts (train_ssd / train_yolo3 / train_faster_rcnn /
+# train_center_net) log each validation as "[Epoch 3] Validation: \n" + one "name=value"
+# per line: VOC07MApMetric's AP of each class ("aeroplane=0.14", "train=0.08": a class
+# name, not a split), then "mAP=0.17". One eval record; of its rows only those named
+# like a metric are kept (the per-class APs are understood and left out).
+_VAL_BLOCK_HEAD = re.compile(rb"\[Epoch (\d+)\] Validation:\s*$")
+_VAL_BLOCK_ROW = re.compile(rb"^([^\s=][^=]{0,80}?)=(\S+)\s*$")
 
 # -- darknet --------------------------------------------------------------------------------
 # its classifier (classifier.c) prints the epoch after the iteration, as images seen over
@@ -149,10 +157,53 @@ _KALDI_FILE = re.compile(rb"(?<![\w.])train\.(\d+)\.\d+\.log:")
 # Word error rate=100": the error rates on the eval list, in percent, of the checkpoint of
 # that training iteration (evaluated in the background, so reported later). The training
 # iteration is the step; a glued eval is read where it was reported (its own iteration
-# lies behind the line's), a lone one (lstmeval's) at its own.
+# lies behind the line's), a lone one (lstmeval's) at its own. "mean rms" is the running
+# RMS of the output error (targets minus the softmax outputs) over the recent training
+# lines, in percent: the objective's own measure, the loss curve of lstmtraining ("delta",
+# the RMS of the back-propagated deltas, moves with it and is not kept).
+# insightface's verification test (recognition/train.py, arcface_torch's
+# CallBackVerification): per target set and global batch, "[lfw][4000]XNorm: 11.2" (the
+# mean feature norm), "[lfw][4000]Accuracy-Flip: 0.99533+-0.00356" (the 10-fold
+# verification accuracy with flipped images added, and its spread over the folds; old
+# scripts also printed the plain "Accuracy:"), then "[lfw][4000]Accuracy-Highest: 0.99533"
+# or "[4000]Accuracy-Highest: 0.99533" (a running best). verification.py run alone prints
+# "[lfw]XNorm: 22.13" without the batch; arcface_torch's logger puts its own prefix
+# before the line. The accuracy is an eval of that set, after the train line before it;
+# the set's name is not a metric and the batch is no value. The norm and the best are
+# understood, not kept.
+_VERIFY = re.compile(
+    rb"\[([A-Za-z][\w.-]{0,40})\](?:\[\d+\])?(XNorm|Accuracy(?:-Flip|-Highest)?): "
+    rb"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|-?nan|-?inf)(\+-\S+)?\s*$"
+)
+_VERIFY_BEST = re.compile(rb"^\[\d+\]Accuracy-Highest:(?: [\d.]+)+\s*$")
+_VERIFY_NAMES = {b"Accuracy-Flip": "acc", b"Accuracy": "acc_noflip"}
+# NCRF++ (jiesutd/NCRFpp main.py) evaluates each epoch on the dev set, then on the test
+# set: "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325, p: 0.1667, r: 0.0002, f: 0.0003"
+# and "Test: time: ...; acc: ..., p: ..., r: ..., f: ..." (token accuracy, then the span
+# precision, recall and F1; "acc" alone for a tagger without spans). Two held-out sets at
+# one epoch: the dev scores are the eval_* curves model selection reads, the test scores
+# test_*; under one name the test line would overwrite the dev one. Before each, its
+# evaluate() prints "Right token =  42757  All token =  51362  acc =  0.83246": the same
+# token accuracy unrounded, understood and not read a second time.
+_NCRF_NUM = rb"([-+]?\d+(?:\.\d+)?|-?nan|-?inf)"
+_NCRF = re.compile(
+    rb"^(Dev|Test): time: [\d.]+s,? speed: [\d.]+st/s; acc: "
+    + _NCRF_NUM
+    + rb"(?:, p: "
+    + _NCRF_NUM
+    + rb")?(?:, r: "
+    + _NCRF_NUM
+    + rb")?(?:, f: "
+    + _NCRF_NUM
+    + rb")?"
+)
+_NCRF_TOKENS = re.compile(rb"^Right token =\s+\d+\s+All token =\s+\d+\s+acc =\s+\S+\s*$")
+_NCRF_NAMES = ("acc", "precision", "recall", "f1")
 _TESS_NUM = rb"([-+]?\d+(?:\.\d+)?|-?nan|-?inf)"
 _TESS_TRAIN = re.compile(
-    rb"At iteration \d+/(\d+)/\d+, [Mm]ean rms=\S+%, delta=\S+%, (?:char|BCER) train="
+    rb"At iteration \d+/(\d+)/\d+, [Mm]ean rms="
+    + _TESS_NUM
+    + rb"%, delta=\S+%, (?:char|BCER) train="
     + _TESS_NUM
     + rb"%, (?:word|BWER) train="
     + _TESS_NUM
@@ -259,6 +310,23 @@ _TIMM_TRAIN = re.compile(
 _TIMM_TEST = re.compile(rb"^Test(?: \(EMA\))?: \[\s*(\d+)/(\d+)\]")
 _TIMM_PAIR = re.compile(rb"(Loss|Acc@1|Acc@5|LR):\s*(\S+)(?: \(\s*(\S+)\))?")
 _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
+# The MetricLogger of torchvision's reference scripts, which DETR, DeiT, MAE, DINO and
+# ConvNeXt copy: its eval prints "Test:  [65/66]  eta: 0:00:00  loss: 6.8166 (6.8224)
+# acc1: 0.0000 (1.0280)  acc5: 3.1250 (4.3120)  time: 0.2063  data: 0.0002  max mem: 13577"
+# per batch: each meter's latest value, then in brackets its mean over the batches so far.
+# Swin Transformer's validate() (and SimMIM, CSWin, DAT, ... after it) prints the same
+# meters behind its logger's prefix, without colons: "[2022-06-08 07:34:50 swinv2](main.py
+# 258): INFO Test: [0/196]\tTime 1.895 (1.895)\tLoss 0.8066 (0.8066)\tAcc@1 84.766
+# (84.766)\tAcc@5 95.312 (95.312)\tMem 36916MB". The last batch's means ([N-1/N]) are the
+# evaluation's result; the lines before are its progress (under the names of the train
+# meters, they were read as train values). The classifiers then print the same means
+# once more: "* Acc@1 1.028 Acc@5 4.312 loss 6.822" (torchvision's newer scripts:
+# "Test:  Acc@1 72.100 Acc@5 91.000"; Swin's "INFO  * Acc@1 82.766 Acc@5 95.312").
+_MLOG_TEST = re.compile(rb"(?:^|\bINFO\s+)Test:\s+\[\s*(\d+)/(\d+)\]\s+(?:eta: |Time )")
+_MLOG_PAIR = re.compile(rb"([A-Za-z][\w@]*):? (\S+) \((?:avg )?(\S+)\)")
+_MLOG_ACC = re.compile(
+    rb"(?:^|\bINFO\b)\s*(?:\*\s*|Test:(?: EMA)?\s+)?Acc@1 (\S+) Acc@5 (\S+)(?: loss (\S+))?\s*$"
+)
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
 # (a segmentation or pose run's row goes on with a second P, R, mAP50, mAP50-95 group: its
@@ -297,8 +365,8 @@ _COCO = re.compile(
     rb" \| maxDets=\s*\d+ \] = (-?[\d.]+)\s*$"
 )
 _COCO_TYPE = re.compile(rb"(?:annotation type \*|Evaluating |IoU metric: )(bbox|segm|keypoints)\b")
-_COCO_KEYS = {b"0.50:0.95": "map50_95", b"0.50": "map50", b"0.75": "map75"}
-_COCO_PREFIX = {b"bbox": "eval_", b"segm": "eval_mask_", b"keypoints": "eval_pose_"}
+_COCO_KEYS = dict(zip((b"0.50:0.95", b"0.50", b"0.75"), _coco.STATS, strict=True))
+_COCO_PREFIX = {k.encode(): v for k, v in _coco.PREFIX.items()}
 
 
 # Kaldi's compute-wer: "%WER 20.47 [ 11780 / 57534, 1055 ins, 2275 del, 8450 sub ]" (its
@@ -382,12 +450,15 @@ class Layouts:
         self._flat = False  # the open table is baselines' sectionless one
         self._dash_at = -2  # the line number of the last line of dashes
         self._block: list[tuple[str, float]] | None = None  # a vertical block's pairs
+        # an open GluonCV validation block: (its head's line, its epoch, its rows)
+        self._val_block: tuple[int, float, list[tuple[bytes, bytes]]] | None = None
         self._block_at = (0, b"", math.nan)  # (line, indent or b"" for a Series, epoch)
         self._per_epoch: dict[int, int] = {}  # batches seen per epoch ([e, i] lines)
         self._iter = math.nan  # the step of the last Caffe `Iteration N` / OpenNMT `Step N`
         self._test_at = math.nan  # the iteration of Caffe's `Testing net` line
         self._outs: tuple[int, bool, list[tuple[str, float]]] | None = None  # Caffe's
         self._at = (math.nan, math.nan)  # (step, epoch) of the last timm / YOLO train line
+        self._mlog_at = -10  # the line of the last MetricLogger eval read (its last batch)
         self._rew = math.nan  # the rew of the last tianshou bar
         self._finrl: tuple[int, float, list[tuple[str, float]]] | None = None  # an open summary
         self._coco: list[tuple[str, float]] | None = None  # an open COCOeval summary
@@ -416,6 +487,15 @@ class Layouts:
         if (b"valuat" in text or b"IoU metric: " in text) and (t := _COCO_TYPE.search(text)):
             self._coco_type = t.group(1)
             self._coco_mmdet = t.group(0).startswith(b"Evaluating ")
+        if self._val_block is not None:
+            rows = self._val_block[2]
+            if len(rows) <= _MAX_BLOCK and (row := _VAL_BLOCK_ROW.match(text)) is not None:
+                rows.append((row.group(1), row.group(2)))
+                return True
+            self.close_val_block()
+        if b"] Validation:" in text and (m := _VAL_BLOCK_HEAD.search(text)) is not None:
+            self._val_block = (no, float(m.group(1)), [])
+            return True
         if self._table is not None:
             if c == b"|" and self._table_row(text):
                 return True
@@ -453,6 +533,10 @@ class Layouts:
             return True
         if c == b"A" and text.startswith(b"At iteration ") and self._tesseract(no, text):
             return True
+        if (b"]XNorm: " in text or b"]Accuracy" in text) and self._verification(no, text):
+            return True
+        if c in b"DTR" and c and self._ncrfpp(no, text):
+            return True
         if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
             if (v := parse(m.group(3))) is None:
                 return False
@@ -470,7 +554,7 @@ class Layouts:
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
-        if c in b"[TV C" and c and self._summary(no, text):
+        if c in b"[TV C*A" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
             return True
@@ -515,6 +599,7 @@ class Layouts:
     def close(self) -> None:
         self.close_finrl()
         self.close_coco()
+        self.close_val_block()
         self.close_table()
         self.close_block()
         self.close_outputs()
@@ -720,6 +805,12 @@ class Layouts:
                 no, [(name, v)], at, SRC_STEP if at == at else SRC_NONE, math.nan, is_eval=True
             )
             return True
+        if b"Test:" in text and self._metric_logger(no, text):
+            return True
+        if no - self._mlog_at <= 3 and text.startswith(b"Averaged stats:"):
+            return True  # DETR's evaluate(): the Test block's means once more, not a train record
+        if b"Acc@1 " in text and (m := _MLOG_ACC.search(text)) is not None:
+            return self._metric_logger_acc(no, m)
         if c == b"T":
             return self._timm(no, text)
         if c in b" C":
@@ -751,6 +842,35 @@ class Layouts:
             step, ep = self._at
             if step == step:
                 self.log.add_loose(no, vals, step, SRC_STEP, ep, is_eval=True)
+        return True
+
+    def _metric_logger(self, no: int, text: bytes) -> bool:
+        """torchvision's MetricLogger eval lines (see _MLOG_TEST): each batch's means as
+        an eval record at the train line before the block, so the last batch's, written
+        last, is the point kept (a paste of eval batches alone keeps their means in order)."""
+        if (m := _MLOG_ACC.search(text)) is not None:
+            return self._metric_logger_acc(no, m)
+        if (m := _MLOG_TEST.search(text)) is None:
+            return False
+        vals = []
+        for key, _, mean in _MLOG_PAIR.findall(text, m.end() - 5):
+            name = metric_name(key.decode(), "", "eval")
+            if name and kind(name) in METRIC_KINDS and (v := parse(mean)) is not None:
+                vals.append((name if is_eval(name) else "eval_" + name, v))
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
+        self._mlog_at = no
+        return True
+
+    def _metric_logger_acc(self, no: int, m: re.Match) -> bool:
+        if no - self._mlog_at <= 3:  # the means of the Test block just read, once more
+            return True
+        names = ("eval_acc1", "eval_acc5", "eval_loss")
+        vals = [
+            (name, v)
+            for name, raw in zip(names, m.groups(), strict=True)
+            if raw is not None and (v := parse(raw)) is not None
+        ]
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
         return True
 
     def _yolo(self, no: int, text: bytes) -> bool:
@@ -881,6 +1001,57 @@ class Layouts:
         log = self.log
         log.add_loose(no, train, epoch, SRC_EPOCH_ONLY, epoch)
         log.add_loose(no, ev, epoch, SRC_EPOCH_ONLY, epoch, is_eval=True)
+
+    def _ncrfpp(self, no: int, text: bytes) -> bool:
+        """NCRF++'s dev and test lines (see _NCRF), at the train record before them; a
+        negative precision or F is its mark for "undefined" (profiles.clean drops it)."""
+        if text[:1] == b"R":
+            return _NCRF_TOKENS.match(text) is not None
+        m = _NCRF.match(text)
+        if m is None:
+            return False
+        prefix = "eval_" if m.group(1) == b"Dev" else "test_"
+        vals = [
+            (prefix + name, v)
+            for name, raw in zip(_NCRF_NAMES, m.groups()[1:], strict=True)
+            if raw is not None and (v := parse(raw)) is not None
+        ]
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
+        return True
+
+    def _verification(self, no: int, text: bytes) -> bool:
+        """insightface's verification lines (see _VERIFY)."""
+        if _VERIFY_BEST.match(text):
+            return True
+        m = _VERIFY.search(text)
+        if m is None or (m.group(2) in _VERIFY_NAMES and m.group(4) is None):
+            return False  # insightface prints its accuracy with the folds' spread: "+-0.003"
+        name = _VERIFY_NAMES.get(m.group(2))
+        if name is not None and (v := parse(m.group(3))) is not None:
+            # at the train line before it (its batch, counted as the train lines'
+            # progress is, sits a log interval later): a step of its own would make
+            # every train line's step the verification's
+            vals = [(f"eval_{m.group(1).decode().lower()}_{name}", v)]
+            self.log.add_loose(no, vals, math.nan, SRC_NONE, math.nan, is_eval=True)
+        return True
+
+    def close_val_block(self) -> None:
+        """A GluonCV validation block: its metrics at the train record before it (the
+        epoch's last), with the epoch its head names."""
+        if self._val_block is None:
+            return
+        (no, epoch, rows), self._val_block = self._val_block, None
+        vals = []
+        for key, raw in rows:
+            name = metric_name(key.decode("utf-8", "replace").strip(), "", "eval")
+            if (
+                name
+                and is_eval(name)
+                and kind(name) in METRIC_KINDS
+                and (v := parse(raw)) is not None
+            ):
+                vals.append((name, v))
+        self.log.add_loose(no, vals, math.nan, SRC_NONE, epoch, is_eval=True)
 
     # -- gradient boosting --------------------------------------------------------------------
     def _gbdt(self, no: int, text: bytes) -> bool:
@@ -1019,7 +1190,11 @@ class Layouts:
             return False
         step = float(m.group(1)) if m is not None else math.nan
         if m is not None:
-            vals = [("train_cer", parse(m.group(2))), ("train_wer", parse(m.group(3)))]
+            vals = [
+                ("loss", parse(m.group(2))),
+                ("train_cer", parse(m.group(3))),
+                ("train_wer", parse(m.group(4))),
+            ]
             got = [(k, v) for k, v in vals if v is not None]
             self.log.add_loose(no, got, step, SRC_STEP, math.nan)
         if e is not None:

@@ -21,6 +21,7 @@ from operator import itemgetter
 import numpy as np
 
 from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_eval, kind
+from traindoc.readers import _coco
 from traindoc.readers._base import BOOKKEEPING
 from traindoc.readers.logs.numbers import to_num
 from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
@@ -137,6 +138,10 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     name = _RENAMES.get(name, name)
     if _COCO_EVAL.fullmatch(name):
         return None if name.endswith("_copypaste") else as_eval(name.removeprefix("coco/"))
+    if (iou := _coco.listed_type(name)) is not None:
+        # a whole COCOeval.stats list (DETR's "test_coco_eval_bbox": [0.04, 0.11, ...]): the
+        # key's slot is the list's first number, the COCO mAP; the others are not read
+        return _coco.PREFIX[iou] + _coco.STATS[0]
     if (
         context == "eval"
         and not is_eval(name)

@@ -151,9 +151,12 @@ _CODE = re.compile(
 # val line before it logged: mmengine's CheckpointHook "The best checkpoint with 0.8150
 # coco/bbox_mAP at 5 epoch is saved to best_coco_bbox_mAP_epoch_5.pth.", mmcv 1.x's
 # EvalHook "Best bbox_mAP is 0.0057 at 1 epoch.", PaddleSeg's "[EVAL] The model with the
-# best validation mIoU (0.5000) was saved at iter 200.". Understood: no metric is missed.
+# best validation mIoU (0.5000) was saved at iter 200.", GluonCV / AutoGluon's "[Epoch 1]
+# Current best top-1: 0.750000 vs previous 0.425000, saved to .../best_checkpoint.pkl".
+# Understood: no metric is missed.
 _BEST_SAVED = re.compile(
     rb"\bThe best checkpoint with -?[\d.]+ \S+ at \d+ (?:epoch|iter) is saved to \S"
+    rb"|\bCurrent best \S+: -?[\d.]+ vs previous \S+, saved to \S"
     rb"|\bBest \S+ is -?[\d.]+ at \d+ (?:epoch|iter)\.\s*$"
     rb"|\bThe model with the best validation \w+ \(-?[\d.]+\) was saved at iter \d+"
 )
@@ -555,6 +558,8 @@ class TextLog:
             k == "config" and (text[:1] in (b" ", b"\t") or _has_metric(plan))
         ):
             self._close_block()
+        if k == "record" and (b"best" in text or b"Best" in text) and _BEST_SAVED.search(text):
+            return  # a best-so-far notice repeats the eval logged before it: no record
         if k == "record" and prog is not None:
             m = prog.rx.fullmatch(text)
             if m is None:  # a key shared by two shapes (rare): read this line the slow way
