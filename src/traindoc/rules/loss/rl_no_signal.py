@@ -719,6 +719,12 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # logs (half the log or more): the policy settled on one behaviour and never
         # left it, the same end as the cut-off logs above, from the reward alone
         tail, terminal = fallen, True
+    if (
+        not terminal
+        and short_and_mixed
+        and _dead_after_first(run, p, base, dead, g, std, tied_groups)
+    ):
+        tail, terminal = n - 1, True
     if short_and_mixed and terminal:
         short_and_mixed = False
     if short_and_mixed:
@@ -851,6 +857,35 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "max_completion_length."
         ),
         severity=None if both and not few else Severity.WARNING,
+    )
+
+
+def _dead_after_first(
+    run: Run,
+    p: Params,
+    base: Series,
+    dead: np.ndarray,
+    g: np.ndarray | None,
+    std: Series | None,
+    tied_groups: np.ndarray | None,
+) -> bool:
+    """A short log dead at every log after its first, with a second signal dead at each
+    of them too (the grad norm exactly 0, or the advantages all equal): the first log
+    can be the last batch before the run broke (memgen's GRPO: reward_std 0.52 and
+    grad_norm 6.2 at its first log, then reward_std 0, frac_reward_zero_std 1 and
+    grad_norm 0.0 from the second on). A tie that leaves no gradient at all, from one
+    log to the end of the log, is the evidence a wholly dead short log gives, only
+    after one live batch: the run lost its signal and did not get it back."""
+    if dead.size < 2 or bool(dead[0]) or not bool(dead[1:].all()):
+        return False
+    rest = slice(1, None)
+    return _corroborated(
+        run,
+        p,
+        base.steps[rest],
+        g[rest] if g is not None else None,
+        std,
+        tied_groups[rest] if tied_groups is not None else None,
     )
 
 
