@@ -115,3 +115,11 @@ def test_trl_grpo_reward_std_and_zero_std_fraction(tmp_path: Path) -> None:
     assert run.series["reward_std"].values[-1] == 0.0
     assert run.series["frac_reward_zero_std"].values[-1] == 1.0
     assert run.series["grad_norm"].values[-1] == 0.0
+
+
+def test_env_id_from_a_run_config_beside_the_log(tmp_path: Path) -> None:
+    (tmp_path / "args.json").write_text('{"env_id": "CartPole-v1", "learning_rate": 0.00025}')
+    (tmp_path / "train.log").write_text(
+        "".join(f"global_step={i * 500}, episodic_return={20 + i % 3}\n" for i in range(1, 6))
+    )
+    assert load_run(tmp_path / "train.log").fact("env_id") == "CartPole-v1"
