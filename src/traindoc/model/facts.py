@@ -42,6 +42,7 @@ _SPECS = (
     _config("num_classes", "int", "classes of a classifier (ln(C) is its floor)"),
     _config("regime", "str", "pretraining | full-finetune | lora"),
     _config("task", "str", "lm | classification | detection | rl | gan"),
+    _config("env_id", "str", "an RL run's Gym / ALE environment id (PongNoFrameskip-v4)"),
     _config("trainer", "str", "which tool wrote the log: hf | lightning | jsonl | ..."),
     _config("trainable_params", "int", "number of trainable parameters"),
     _config("base_model", "str", "model the run started from"),

@@ -12,6 +12,7 @@ import importlib
 from dataclasses import replace
 from pathlib import Path
 
+from traindoc.measure.rl_envs import find_env_id
 from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import live
 from traindoc.readers._base import Notes, ReadError
@@ -45,14 +46,16 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
     from traindoc.readers import console
 
     if str(path) == STDIN:
-        return [finalize(r) for r in console.read_all(STDIN, pattern=pattern)]
+        return [_with_env_id(finalize(r)) for r in console.read_all(STDIN, pattern=pattern)]
     path = Path(path)
     if not path.exists():
         raise ReadError(path, "no such file or directory")
     if pattern is not None:
         if not path.is_file():
             raise ReadError(path, "--pattern needs a log file, not a directory")
-        return [_counted(finalize(r)) for r in console.read_all(path, pattern=pattern)]
+        return [
+            _with_env_id(_counted(finalize(r))) for r in console.read_all(path, pattern=pattern)
+        ]
     supported = "; ".join(SUPPORTED)
     if path.is_file() and live.is_findings(path):  # the monitor's record: read its run
         path = path.parent
@@ -87,7 +90,7 @@ def load_runs(path: str | Path, pattern: str | None = None) -> list[Run]:
         also = ", ".join(str(o.path) for o in others[:5])
         note = Note(str(source.path), f"read this {source.kind} log; also found, not read: {also}")
         runs = [replace(r, notes=(*r.notes, note)) for r in runs]
-    return [_with_live(_counted(finalize(r)), path) for r in runs]
+    return [_with_env_id(_with_live(_counted(finalize(r)), path)) for r in runs]
 
 
 # What a console captured beside a structured log adds: the lines that are evidence by
@@ -226,3 +229,31 @@ def _read(source: Source) -> Run:
         raise ReadError(exc.filename or source.path, "permission denied") from None
     except RecursionError:
         raise ReadError(source.path, "nested too deeply to parse") from None
+
+
+# How much of a text log is searched for an env id: it is printed at the start (an
+# argparse dump, "Creating env PongNoFrameskip-v4", a config echo), or in its lines.
+_ENV_HEAD = 1 << 20
+
+
+def _with_env_id(run: Run) -> Run:
+    """The RL environment the run trained on, when it says so: an SB3 Monitor's header
+    (read as a note), the run's input paths (rl-zoo's logs/ppo/PongNoFrameskip-v4_1/,
+    a tensorboard dir named for the env), or a text log's first MB. Only env ids whose
+    game has a known random-policy level are taken (measure/rl_envs.py)."""
+    if run.fact("env_id") is not None or not run.is_rl:
+        return run
+    places: list[tuple[str, str]] = [(n.message, n.path) for n in run.notes]
+    places += [(i.path, i.path) for i in run.inputs]
+    for i in run.inputs:
+        if i.lines is not None:  # a text log: its lines were read
+            try:
+                with open(i.path, "rb") as f:
+                    places.append((f.read(_ENV_HEAD).decode("utf-8", "replace"), i.path))
+            except OSError:
+                continue
+    for text, where in places:
+        if (env := find_env_id(text)) is not None:
+            facts = {**run.facts, "env_id": Fact(env, f"{Path(where).name}: {env}")}
+            return replace(run, facts=facts)
+    return run

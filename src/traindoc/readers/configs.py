@@ -102,6 +102,7 @@ def pretrained(name: object) -> bool:
 
 _TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model", "optim"}
 _TEXT |= {"dataset", "eval_dataset", "dataset_dir"}
+_TEXT |= {"env_id"}  # an RL run's environment (CleanRL's args, a run config)
 _PRECISION = {
     "bf16": "bf16",
     "16": "fp16",

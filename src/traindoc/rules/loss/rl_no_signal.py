@@ -41,6 +41,7 @@ from traindoc.rules.loss._rl_llm import (
     _policy_frozen,
     _task_reward_dead,
 )
+from traindoc.rules.loss._rl_random import TIMESTEPS, random_level
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,13 @@ class Params:
     # +1-per-step return of episodes that all ran to the time limit (Gym's CartPole
     # 200 / 500, InvertedPendulum 1000): the cap, solved.
     cap_unit: float = 100.0
+    # A return still within 5% of the way from the environment's random-policy level to
+    # a competent score (the Atari human-normalised score of 0.05: Pong at -19.2 or
+    # below, CartPole at 31 or below) is a random policy's (measure/rl_envs.py).
+    random_frac: float = 0.05
+    # An epsilon-greedy schedule above this is still exploring: its return is random
+    # by design (the standard schedules end at 0.01 - 0.1).
+    explore_eps: float = 0.1
 
 
 def _few_levels(p: Params, v: np.ndarray) -> bool:
@@ -349,7 +357,8 @@ def _reward_rises(p: Params, reward: Series) -> bool:
         "every completion is also clipped or the grad norm or advantages are dead too); "
         "3 DPO reward margins (1 when the logps are 0 too); 10 success-rate logs (20 for a "
         "flat one); 5 mean rewards with their episode spread; 3 PPO approx-KL logs; 10 logs "
-        "of a task reward function; 3 tianshou test epochs"
+        "of a task reward function; 3 tianshou test epochs; 1 mean return past its "
+        "environment's step budget, for an env id with a known random-policy level"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -367,6 +376,7 @@ def _reward_rises(p: Params, reward: Series) -> bool:
         *CLIPPED,
         *CLIP_FRACTION,
         *POLICY_ENTROPY,
+        *TIMESTEPS,
     ),
     core=True,
 )
@@ -487,6 +497,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and a total_reward of exactly 0: the agent held its cash all episode, its actions
     never reach the market, and every return is the same 0.
 
+    A return still at its environment's random-policy level is a warning too, when the
+    env id is known (read from the log, its path or an SB3 Monitor header) and the
+    environment is one whose random score is published (measure/rl_envs.py: Atari Pong,
+    Breakout, Space Invaders, Boxing from the DQN Nature table; CartPole, Pendulum,
+    Acrobot, MountainCar, LunarLander, BipedalWalker): the mean of the last fifth of the
+    logs (from one log) within 5% of the way from random play to a competent score (the
+    human score, or the task's solved threshold), every one of those logs past the env
+    steps a working standard agent needs to leave that level (2M on Atari, past the
+    standard epsilon schedules; half as many for a policy-gradient agent, which logs its
+    entropy and has no epsilon phase), and no epsilon schedule still above 0.1 there.
+    The env steps come from a counter printed beside the return (num timesteps,
+    total_timesteps) or from a log numbered by them (an SB3 Monitor, an SB3 rollout
+    table, a progress.csv numbered by its total_timesteps).
+
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
     and the run burns compute learning nothing. RL trainers log a loss that can
@@ -504,7 +528,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     advantages are the dead signal, verl's actor/pg_loss exactly 0): a tie that leaves
     no gradient at all is what the pasted run looks like. A short log that ends in
     3+ dead logs with the grad norm exactly 0 at each, dead for half of it or more,
-    is judged too: the run stopped learning and never recovered. Any other short log
+    is judged too: the run stopped learning and never recovered. So is a short log
+    dead at every log after its first, with the grad norm exactly 0 (or the
+    advantages all equal) at each of those: the first log can be the last batch
+    before the run broke (TRL GRPO, reward_std 0.52 then 0 and grad_norm 0.0 from the
+    second log on). Any other short log
     with some live points says it could not judge.
 
     **Known false positives.** A stretch of prompts that are all trivially easy
@@ -527,7 +555,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if any(isinstance(h, Hit) for h in found):
         yield from found
         return
-    dead = _task_reward_dead(run, p) or _never_beats_start(run, p) or _no_trades(run)
+    dead = (
+        _task_reward_dead(run, p)
+        or _never_beats_start(run, p)
+        or _no_trades(run)
+        or random_level(run, p)
+    )
     yield from [dead] if dead is not None else found
 
 
@@ -719,6 +752,12 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # logs (half the log or more): the policy settled on one behaviour and never
         # left it, the same end as the cut-off logs above, from the reward alone
         tail, terminal = fallen, True
+    if (
+        not terminal
+        and short_and_mixed
+        and _dead_after_first(run, p, base, dead, g, std, tied_groups)
+    ):
+        tail, terminal = n - 1, True
     if short_and_mixed and terminal:
         short_and_mixed = False
     if short_and_mixed:
@@ -851,6 +890,35 @@ def _main(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "max_completion_length."
         ),
         severity=None if both and not few else Severity.WARNING,
+    )
+
+
+def _dead_after_first(
+    run: Run,
+    p: Params,
+    base: Series,
+    dead: np.ndarray,
+    g: np.ndarray | None,
+    std: Series | None,
+    tied_groups: np.ndarray | None,
+) -> bool:
+    """A short log dead at every log after its first, with a second signal dead at each
+    of them too (the grad norm exactly 0, or the advantages all equal): the first log
+    can be the last batch before the run broke (memgen's GRPO: reward_std 0.52 and
+    grad_norm 6.2 at its first log, then reward_std 0, frac_reward_zero_std 1 and
+    grad_norm 0.0 from the second on). A tie that leaves no gradient at all, from one
+    log to the end of the log, is the evidence a wholly dead short log gives, only
+    after one live batch: the run lost its signal and did not get it back."""
+    if dead.size < 2 or bool(dead[0]) or not bool(dead[1:].all()):
+        return False
+    rest = slice(1, None)
+    return _corroborated(
+        run,
+        p,
+        base.steps[rest],
+        g[rest] if g is not None else None,
+        std,
+        tied_groups[rest] if tied_groups is not None else None,
     )
 
 

@@ -1,0 +1,94 @@
+"""What a random policy scores on well-known RL environments, and how to find the env id.
+
+An RL return means little without its environment: -20 is a lost Pong game, a
+good LunarLander episode is +200. For the environments every RL library benchmarks
+on, the random policy's return is public: the Atari 2600 table of the DQN Nature
+paper (Mnih et al. 2015, Extended Data Table 2, "Random" and "Human" columns, also
+reprinted by Rainbow, Hessel et al. 2018), and for Gym's classic control and Box2D
+tasks the return of uniformly random actions (the Gym / Gymnasium docs' reward ranges
+and solved thresholds; CartPole's random episode lasts ~22 steps, MountainCar's and
+Acrobot's time out at -200 / -500, Pendulum's random return lies about -1200 to -1500,
+LunarLander's about -180 to -200, BipedalWalker's about -100 to -120).
+
+Each entry also names a competent score (the human tester's for Atari, the "solved"
+threshold for control tasks): the distance from random to it is the scale on which
+"still at the random level" is measured (the human-normalised score of the Atari
+literature). Games that need deep exploration (Montezuma's Revenge, Pitfall, Venture,
+Private Eye) are left out: a standard agent stays at their random level when nothing
+is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EnvLevel:
+    random: float  # a random policy's mean episode return
+    competent: float  # human (Atari) or solved (control): the scale of progress
+    budget: int  # env steps after which a working standard agent has left `random`
+
+
+# Atari: (random, human) from the DQN Nature paper's Extended Data Table 2, for the
+# games where a standard agent's score clears 5% of the way to the human one within a
+# couple of million steps. Not games whose human score is so far off that a working
+# agent needs many millions of steps to reach 5% of it (Seaquest's 20182, Qbert's
+# 13455, Ms. Pac-Man's 15693), nor those a policy-gradient agent often never leaves
+# without extra exploration (Freeway, Enduro). The budget is 2M agent steps (8M
+# frames): past the epsilon schedules of the standard DQN configurations (1M steps in
+# SB3's rl-zoo and CleanRL, 250k in the Nature paper) and far past the point where
+# A2C / PPO leave a random policy's score on these games.
+_ATARI = {
+    "boxing": (0.1, 4.3),
+    "breakout": (1.7, 31.8),
+    "pong": (-20.7, 9.3),
+    "spaceinvaders": (148.0, 1652.0),
+}
+_ATARI_BUDGET = 2_000_000
+
+# Classic control / Box2D: (random, solved, budget). The budgets are generous against
+# the rl-zoo's tuned training lengths (CartPole 1e5, Pendulum 2e4 off-policy, 1e6 PPO,
+# Acrobot 1e5-1e6, LunarLander 1e6, BipedalWalker 5e6) so that a slow but working
+# agent is never "still random"; MountainCar (a sparse reward that needs exploration)
+# gets the most.
+_CONTROL = {
+    "cartpole": (22.0, 195.0, 200_000),
+    "pendulum": (-1250.0, -150.0, 500_000),
+    "acrobot": (-500.0, -100.0, 500_000),
+    "mountaincar": (-200.0, -110.0, 1_000_000),
+    "lunarlander": (-190.0, 200.0, 1_000_000),
+    "bipedalwalker": (-110.0, 300.0, 2_000_000),
+}
+
+LEVELS: dict[str, EnvLevel] = {
+    **{k: EnvLevel(r, h, _ATARI_BUDGET) for k, (r, h) in _ATARI.items()},
+    **{k: EnvLevel(r, s, b) for k, (r, s, b) in _CONTROL.items()},
+}
+
+# A Gym / Gymnasium / ALE env id: an optional "ALE/" namespace, the game's name, an
+# optional Atari variant suffix, and a version: PongNoFrameskip-v4, ALE/Breakout-v5,
+# BreakoutDeterministic-v4, LunarLanderContinuous-v2, CartPole-v1.
+_ENV_ID = re.compile(
+    r"(?<![A-Za-z0-9])(?:ALE/)?([A-Z][A-Za-z]*?)"
+    r"(NoFrameskip|Deterministic|Continuous|Hardcore)?-v(\d+)(?![A-Za-z0-9])"
+)
+
+
+def find_env_id(text: str) -> str | None:
+    """The first env id in `text` whose game is in `LEVELS` (anything else with a -vN
+    suffix, a model name such as DeBERTa-v3, is not an environment)."""
+    for m in _ENV_ID.finditer(text):
+        if m.group(1).lower() in LEVELS:
+            return m.group(0)
+    return None
+
+
+def level_of(env_id: str) -> EnvLevel | None:
+    """The random / competent levels of an env id found by `find_env_id`. Continuous
+    and Hardcore variants score on other scales: none for them."""
+    m = _ENV_ID.fullmatch(env_id)
+    if m is None or m.group(2) in ("Continuous", "Hardcore"):
+        return None
+    return LEVELS.get(m.group(1).lower())
