@@ -202,7 +202,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     later): it learned token frequencies and then nothing of context, which a healthy
     from-scratch LM leaves within a few hundred updates (warning). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
-    or a divergence's onset) while the logged LR still rose at each of the last 3
+    a divergence's onset, or a gradient norm that ran away 100x+ over a few logs: the
+    weights breaking before the loss shows it) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
     the run takes, and the fix is half the LR at the break. So is one that broke just as
     a warmup (from half the peak or less, rising over its last 3+ logs) reached the peak:
@@ -525,7 +526,8 @@ def _eval_worsens(run: Run, p: Params) -> bool:
 
 def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
     """(step, LR) where the loss broke while the logged LR still rose at each of the
-    last `rising_points` logs up to it: a NaN/Inf loss, or a divergence's onset."""
+    last `rising_points` logs up to it: a NaN/Inf loss, a divergence's onset, or a
+    grad norm's runaway onset."""
     lr = run.get("lr")
     if lr is None:
         return None
@@ -536,9 +538,16 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
         bad = ~np.isfinite(s.values)
         if np.isfinite(s.values[: int(np.argmax(bad))]).any():  # finite before it broke
             steps.append(int(s.steps[int(np.argmax(bad))]))
-    div = run.symptom("divergence")
-    if div is not None and div.step is not None:
-        steps.append(int(div.step))
+    # a divergence's onset, or a gradient norm that ran away (100x+ in a few logs, into
+    # NaN or still climbing): the weights breaking, which the loss shows later or never
+    for sym in ("divergence", "grad-explosion"):
+        f = run.symptom(sym)
+        if (
+            f is not None
+            and f.step is not None
+            and (sym == "divergence" or f.evidence.get("runaway"))
+        ):
+            steps.append(int(f.step))
     if not steps:
         return None
     at = min(steps)
