@@ -11,7 +11,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-TEXT_FIELDS = ("text", "content", "sentence", "document", "question", "query", "input")
+TEXT_FIELDS = (
+    "text",
+    "content",
+    "sentence",
+    "document",
+    "question",
+    "query",
+    "input",
+    "tweet",
+    "review",
+    "comment",
+    "utterance",
+    "passage",
+)
 LABEL_FIELDS = ("label", "labels", "kto_tag", "class", "category", "target")
 USER_ROLES = ("user", "human", "system", "tool", "function_call", "observation")
 

@@ -12,7 +12,12 @@ in order, and why each is safe to read:
 - a `data/`, `dataset/` or `datasets/` folder in the run directory;
 - data files beside the logs whose names say what they are (`train.jsonl`,
   `train_data.csv`, `eval.jsonl`, `validation.parquet` ...). Trainer outputs that
-  share the stem (`train_results.json`, `trainer_state.json`) are not data.
+  share the stem (`train_results.json`, `trainer_state.json`) are not data;
+- failing those, any other table beside the logs whose first rows read as samples
+  (`tweets.csv`, `abuse_dataset.csv` committed with the run): it must have a column of
+  prose (several words a cell) and must not be a metrics log. Loggers write CSVs too
+  (Lightning's metrics.csv, Keras' CSVLogger, YOLO's results.csv): their columns are
+  numbers under metric names (loss, epoch, step, val_*, accuracy), never prose.
 
 Data larger than `MAX_BYTES` is left to `traindoc data`, with a note: diagnose must
 stay quick on a run directory that happens to hold a corpus.
@@ -21,17 +26,42 @@ stay quick on a run directory that happens to hold a corpus.
 from __future__ import annotations
 
 import json
+import re
+import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from traindoc.data.readers import FORMATS, DataError, discover
+from traindoc.data.readers import FORMATS, DataError, Notes, discover, read
 
 MAX_BYTES = 1 << 30
 _DIRS = ("data", "dataset", "datasets")
 _TRAIN = {"train", "training", "train_data", "train_set", "train_dataset"}
 _EVAL = {"eval", "valid", "validation", "val", "dev", "test", "eval_data", "val_data"}
 _NOT_DATA = {"train_results", "eval_results", "all_results", "trainer_state", "test_results"}
+# A loose table beside the logs: read only this many rows to judge it, and never one
+# larger than LOOSE_BYTES (an unnamed file is a guess; a guess must stay cheap).
+_SNIFF_ROWS = 64
+LOOSE_BYTES = 256 << 20
+_LOOSE = {".csv", ".tsv", ".jsonl", ".json", ".parquet"}
+# Column names a logger writes: a table mostly of these is a metrics log, not data.
+_METRIC = re.compile(
+    r"(^|[/_.\-])(loss|epoch|epochs|step|steps|lr|learning_rate|acc|accuracy|precision|recall"
+    r"|f1|map\d*|map50(-95)?|auc|perplexity|ppl|grad_norm|time|runtime|wall_time|iter"
+    r"|samples_per_second|steps_per_second)([/_.\-(]|$)"
+    r"|^(eval|val|valid|train|test|metrics|lr-)[/_.\-]",
+    re.IGNORECASE,
+)
+# Names only a logger writes (a dataset has no loss or validation-accuracy column):
+# one of these makes the table a log whatever else it holds (a W&B export's notes).
+_LOGGER_ONLY = re.compile(
+    r"(^|[/_.\-])(loss|acc|accuracy|learning_rate|lr|grad_norm|perplexity|map50(-95)?)"
+    r"([/_.\-(]|$)|^(eval|val|valid)[/_.\-]",
+    re.IGNORECASE,
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_PROSE_WORDS = 3  # median words a cell: sentences, not class names or numbers
 
 
 @dataclass(frozen=True)
@@ -108,7 +138,7 @@ def _folder(run_dir: Path) -> Found | None:
         d = run_dir / name
         if not d.is_dir():
             continue
-        files = [f for f in _data_files(d) if f.stem.lower() not in _NOT_DATA]
+        files = [f for f in _data_files(d) if f.stem.lower() not in _NOT_DATA and _not_metrics(f)]
         ev = [f for f in files if _split(f) == "eval"]
         train = [f for f in files if f not in ev]
         if train:
@@ -118,9 +148,68 @@ def _folder(run_dir: Path) -> Found | None:
 
 def _beside(run_dir: Path) -> Found | None:
     files = [f for f in sorted(run_dir.iterdir(), key=_by_name) if f.is_file() and _split(f)]
-    train = [f for f in files if _split(f) == "train" and _is_data(f)]
-    ev = [f for f in files if _split(f) == "eval" and _is_data(f)]
-    return Found(train, ev, "data files in the run directory") if train else None
+    files = [f for f in files if _is_data(f) and _not_metrics(f)]
+    train = [f for f in files if _split(f) == "train"]
+    ev = [f for f in files if _split(f) == "eval"]
+    if train:
+        return Found(train, ev, "data files in the run directory")
+    return _loose(run_dir)
+
+
+def _loose(run_dir: Path) -> Found | None:
+    """Tables beside the logs named like nothing in particular, kept when their first
+    rows read as samples (see the module docstring)."""
+    files = [
+        f
+        for f in sorted(run_dir.iterdir(), key=_by_name)
+        if f.is_file()
+        and f.suffix.lower() in _LOOSE
+        and f.name.lower().split(".")[0] not in _NOT_DATA
+        and f.stat().st_size <= LOOSE_BYTES
+        and _is_data(f)
+        and _reads_as_samples(f)
+    ]
+    names = ", ".join(f.name for f in files)
+    return Found(files, [], f"{names} beside the logs") if files else None
+
+
+def _reads_as_samples(f: Path) -> bool:
+    """Its first rows have a column of prose and its columns are not mostly metric names."""
+    rows = _head(f)
+    return (
+        bool(rows)
+        and not _metric_names(rows)
+        and any(_prose(r.get(c) for r in rows) for c in rows[0])
+    )
+
+
+def _not_metrics(f: Path) -> bool:
+    """A file named like data (`training.csv`) that a logger wrote is still a log."""
+    return f.suffix.lower() not in (".csv", ".tsv") or not _metric_names(_head(f))
+
+
+def _head(f: Path) -> list[dict]:
+    """The first rows of a table, or [] when it cannot be read as one."""
+    batches = read([f], Notes(), _SNIFF_ROWS)
+    try:  # the first batch only: the readers stream, so a big file is not read through
+        return [rec for _, _, rec in next(batches, (0, []))[1]]
+    except (DataError, OSError, ValueError):
+        return []
+    finally:
+        batches.close()
+
+
+def _metric_names(rows: list[dict]) -> bool:
+    # camelCase to words first: `ValLoss` is `Val_Loss`
+    cols = [_CAMEL.sub("_", str(c).strip()) for c in rows[0]] if rows else []
+    if any(_LOGGER_ONLY.search(c) for c in cols):
+        return True
+    return bool(cols) and sum(bool(_METRIC.search(c)) for c in cols) * 2 >= len(cols)
+
+
+def _prose(cells: Iterable[object]) -> bool:
+    words = [len(v.split()) if isinstance(v, str) else 0 for v in cells]
+    return bool(words) and statistics.median(words) >= _PROSE_WORDS
 
 
 def _data_files(d: Path) -> list[Path]:

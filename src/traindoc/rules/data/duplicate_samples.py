@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
@@ -45,9 +46,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if d is None or d.duplicates == 0:
         return
     rate = d.rate(d.duplicates)
+    distinct = d.rows - d.empty - d.duplicates
     yield Hit(
-        title=f"{d.duplicates} duplicate rows ({pct(rate)}) in {d.duplicate_groups} groups",
+        title=(
+            f"{d.duplicates} duplicate rows ({pct(rate)}) in {d.duplicate_groups} groups: "
+            f"{distinct} distinct samples in {d.rows} rows of {_where(d.paths)}"
+        ),
         evidence={
+            "files": list(d.paths),
+            "distinct": distinct,
             "duplicates": d.duplicates,
             "rate": rate,
             "groups": d.duplicate_groups,
@@ -61,3 +68,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         prescription="Drop the repeated rows (traindoc data --export lists them), then re-split.",
         severity=Severity.WARNING if rate >= p.warning_rate else Severity.INFO,
     )
+
+
+def _where(paths: tuple[str, ...]) -> str:
+    """The audited files by name, so the finding says which data it is about."""
+    names = [Path(p).name for p in paths]
+    return ", ".join(names[:3]) + (f" +{len(names) - 3} more" if len(names) > 3 else "")
