@@ -54,7 +54,9 @@ ALIASES = {
     **dict.fromkeys(("warmup_ratio", "lr_scheduler_warmup_ratio"), "warmup_ratio"),
     "total_train_batch_size": "effective_batch",
     **dict.fromkeys(
-        ("mixed_precision", "mixed_precision_training", "training_precision"), "precision"
+        # (Keras' keras.json `floatx`: the dtype of every layer, float16 = pure fp16)
+        ("mixed_precision", "mixed_precision_training", "training_precision", "floatx"),
+        "precision",
     ),
     **dict.fromkeys(("lr_scheduler", "lr_scheduler_type", "scheduler"), "lr_scheduler"),
     # (a Keras model card's optimizer dict gives both: profiles.keras_optimizer)

@@ -116,6 +116,14 @@ _CLI_SHORT = re.compile(
 )
 # fairseq's task setup: "| [en] dictionary: 43881 types" per language (source, then
 # target), "| dictionary: 50264 types" for a language model.
+# A precision the user says they set, in words or code: "Setting the config to
+# `float16`", "switched the dtype to fp16", Keras' `K.set_floatx('float16')`. A report of
+# the run's own setting, not advice ("try bf16") or a question ("should I use fp16?").
+_PROSE_PRECISION = re.compile(
+    rb"(?i)(?:\b(?:set|setting|sets|changed|changing|switched|switching)\s+(?:the\s+)?"
+    rb"(?:config|floatx|dtype|precision|default\s+float\s*type)\s+to\s+[`'\"]?"
+    rb"|\bset_floatx\(\s*['\"])(float16|fp16|half)\b"
+)
 _DICTIONARY = re.compile(rb"(?:\[[\w-]{1,20}\] )?dictionary: (\d{2,7}) types\s*$")
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
@@ -1212,6 +1220,8 @@ class TextLog:
             # "I set the batch to 1": the one setting users state in words that matters
             # to the diagnosis (noise of a single-sample step).
             self.config.setdefault("batch_size", (m.group(1).decode(), no))
+        if m := _PROSE_PRECISION.search(text):
+            self.config.setdefault("mixed_precision", (m.group(1).decode().lower(), no))
         if plan.hint and not _CODE.search(text) and not _BEST_SAVED.search(text):
             self.not_understood += 1
             if len(self.bad_lines) < _MAX_BAD:

@@ -6,6 +6,7 @@ disagree: precision-suboptimal speaks exactly when fp16-instability is silent.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +57,11 @@ class Params:
     # second logged loss), ending above the floor, with this many logged losses after it
     # and no further halving below where it ended before them.
     calibration_after: int = 3
+    # Underflow: the loss exactly 0 at the last 2+ logs (after a logged non-zero loss)
+    # while an accuracy logged beside it stays under half: a loss of 0 means every
+    # prediction right, so the value (and its gradient) flushed to 0 in fp16.
+    underflow_logs: int = 2
+    underflow_acc_below: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -135,6 +141,9 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
             if late <= floor or (late > 0 and top / late >= t.scale_drop):
                 at = int(f.steps[int(np.argmax(f.values <= max(late, t.scale_min) * 1.0001))])
                 out.append(Symptom("loss-scale", at, f"loss scale fell from {top:g} to {late:g}"))
+    under = _loss_underflow(run, t)
+    if under is not None:
+        out.append(under)
     skipped = _series(run, SKIP_KEYS)
     span = run.last_step or 0
     first_step = None
@@ -156,6 +165,39 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
         run, t, span, counted=any(s.what == "skipped-steps" for s in out), after=calibrated
     )
     return out
+
+
+_ACCURACY = re.compile(r"(?:^|[_/])(?:acc|accuracy)$")
+
+
+def _loss_underflow(run: Run, t: Params) -> Symptom | None:
+    """A loss that reads exactly 0 at its last `underflow_logs`+ logs, after a non-zero
+    one, while every accuracy logged at those steps is under `underflow_acc_below` (a
+    percent read as a fraction): no model with a zero loss gets most answers wrong, so
+    the loss underflowed to 0 in fp16 (Keras `floatx float16`, pure-fp16 weights without
+    a loss scaler) and no gradient reaches the weights."""
+    loss = run.get("loss")
+    if loss is None:
+        return None
+    f = loss.finite()
+    zero = f.values == 0.0
+    if not zero.any() or zero.all():
+        return None
+    n = len(zero) - int(np.flatnonzero(~zero)[-1]) - 1
+    if n < t.underflow_logs:
+        return None
+    start = int(f.steps[len(zero) - n])
+    accs = [s for name, s in run.series.items() if _ACCURACY.search(name)]
+    late = [s.finite().values[s.finite().steps >= start] for s in accs]
+    late = [v / 100.0 if bool((v > 1.0).any()) else v for v in late if v.size]
+    if not late or not all(bool((v < t.underflow_acc_below).all()) for v in late):
+        return None
+    top = max(float(v.max()) for v in late)
+    return Symptom(
+        "loss-underflow",
+        start,
+        f"loss exactly 0 at the last {n} logs while accuracy stays at most {top:.1%}",
+    )
 
 
 def calibration_end(run: Run, t: Params = Params()) -> int | None:

@@ -45,7 +45,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     do overflow messages at 4+ consecutive steps past step 20: after calibrating,
     a scaler skips a step now and then, not one after another); and
     huge gradients (grad-norm spikes >= 10x that the loss followed, or a 10x
-    rising grad norm).
+    rising grad norm). Also the opposite end of fp16's range, underflow: a loss that
+    reads exactly 0 at its last 2+ logs (after a non-zero one) while every accuracy
+    logged beside it stays under half - a loss of 0 means every answer right, so it
+    flushed to 0 (Keras `floatx float16`, pure-fp16 weights without a loss scaler) and
+    no gradient reaches the weights.
 
     **Why it matters.** fp16 is the most common cause of NaN in training: its
     range ends at 65504, and activations or gradients beyond that overflow.
@@ -78,9 +82,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     bf16_native = isinstance(base, str) and any(
         k in base.lower() for k in ("llama", "t5", "gemma", "mistral", "qwen", "falcon", "bloom")
     )
+    kind = "underflow" if all(s.what == "loss-underflow" for s in found) else "overflow"
     yield Hit(
         title=(
-            "fp16 run shows overflow: "
+            f"fp16 run shows {kind}: "
             + "; ".join(s.detail for s in found)
             + (f" (from step {first})" if first is not None else "")
         ),
