@@ -38,7 +38,11 @@ class Params:
     # Smoothing window (in bins) for the best-so-far level, so that the minimum of a
     # noisy curve is not one lucky batch.
     smooth: int = 9
-    # "Late" = median of the last 10% of raw points.
+    # "Late" = median of the last 10% of raw points, and of no fewer points than the
+    # best level is a median of (`smooth`, up to a third of the log): the end and the
+    # best are then levels of the same width, each robust to the curve's own
+    # batch-to-batch noise. Two or three late batches of a noisy per-batch log are not
+    # a level (a healthy epoch ending 0.71, 0.77, 0.61 among batches of 0.33-0.63).
     tail_fraction: float = 0.1
     # Late median this far above the best smoothed level (relative) is a rise worth
     # a warning; healthy train losses do not climb 10% and stay there.
@@ -172,8 +176,10 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss trends upward or blows up after having been lower.
 
-    **What it does.** Compares the median of the last 10% of the training loss with
-    the best (lowest) level of the median-smoothed curve before it. Flags when the
+    **What it does.** Compares the median of the last 10% of the training loss (and of
+    no fewer points than the smoothing window, up to a third of the log: the end is a
+    level as wide as the best, not two or three late batches of a noisy per-batch log)
+    with the best (lowest) level of the median-smoothed curve before it. Flags when the
     late level is >= 10% above the best (and beyond noise) with a rising
     Mann-Kendall trend since the best point, or with a rise that held (the loss
     stepped past halfway to the late level and never came back below halfway, for a
@@ -328,7 +334,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ) is not None:
             yield hit
         return
-    hit = _early_blowup(run, p, f, *bins(f), _late(p, f), max(3, int(p.tail_fraction * n)))
+    hit = _early_blowup(run, p, f, *bins(f), _late(p, f), _tail_points(p, n))
     if hit is None:
         hit = _late_rise(run, p, f)
     if hit is None:
@@ -485,9 +491,16 @@ def _above_own_best(run: Run, p: Params, f: Series | None) -> Hit | None:
     )
 
 
+def _tail_points(p: Params, n: int) -> int:
+    """How many of the last points the late level is the median of: 10% of the log,
+    3 at least, and as many as the best level's smoothing window (up to a third of
+    the log), so that one or two late batches cannot make the end level."""
+    return max(3, int(p.tail_fraction * n), min(p.smooth, n // 3))
+
+
 def _late(p: Params, f: Series) -> float:
-    """Median of the last 10% of the finite points (3 at least): where the run ended."""
-    return float(np.median(f.values[-max(3, int(p.tail_fraction * len(f))) :]))
+    """Median of the last `_tail_points` finite points: where the run ended."""
+    return float(np.median(f.values[-_tail_points(p, len(f)) :]))
 
 
 def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
@@ -496,7 +509,7 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     n = len(f)
     st, vals = bins(f)
     nb = vals.size
-    kt = max(3, int(p.tail_fraction * n))
+    kt = _tail_points(p, n)
     late = float(np.median(f.values[-kt:]))
     tail_start = f.steps[-kt]
     before = st < tail_start
