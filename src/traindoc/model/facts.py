@@ -45,6 +45,11 @@ _SPECS = (
     _config("trainer", "str", "which tool wrote the log: hf | lightning | jsonl | ..."),
     _config("trainable_params", "int", "number of trainable parameters"),
     _config("base_model", "str", "model the run started from"),
+    _config(
+        "head_outputs",
+        "int",
+        "out_features of the last Linear of a printed torch model: a classifier's C",
+    ),
     FactSpec(
         "dataset_classes",
         "int",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +35,7 @@ def finalize(run: Run) -> Run:
     facts = dict(run.facts)
     _loss_base(run, facts)
     _effective_batch(facts)
-    _dataset_classes(facts)
+    _dataset_classes(run, facts)
     _task(run, facts)
     _regime(run, facts)
     _ended(run, facts)
@@ -392,15 +393,22 @@ def _a_loss(name: str) -> bool:
     return "loss" in low or low.startswith("err") or kind(name) == "component_loss"
 
 
-def _dataset_classes(facts: dict[str, Fact]) -> None:
+def _dataset_classes(run: Run, facts: dict[str, Fact]) -> None:
     """C of the standard dataset the run's data setting names (`--dataset cifar10`,
-    `data_dir=/data/imagenet`): an accuracy's chance level 1/C when the log prints no
-    class count. Kept apart from num_classes: a GAN or an autoencoder trained on CIFAR-10
+    `data_dir=/data/imagenet`), else the folders its logs sit in: an accuracy's chance
+    level 1/C when the log prints no class count. Kept apart from num_classes: a GAN or an autoencoder trained on CIFAR-10
     has no 10-way output, so the name alone says nothing about the loss's floor."""
-    if "dataset_classes" in facts or (data := facts.get("dataset")) is None:
+    if "dataset_classes" in facts:
         return
-    if (got := classes_named(data.value)) is not None:
-        facts["dataset_classes"] = Fact(got[0], f"{data.source} names {got[1]}")
+    if (data := facts.get("dataset")) is not None:
+        if (got := classes_named(data.value)) is not None:
+            facts["dataset_classes"] = Fact(got[0], f"{data.source} names {got[1]}")
+        return
+    # no data setting: the run's own folders may name it (runs/cifar100/resnet18/log.txt)
+    for inp in run.inputs:
+        if (got := classes_named(str(Path(inp.path).parent))) is not None:
+            facts["dataset_classes"] = Fact(got[0], f"the run's folder {inp.path} names {got[1]}")
+            return
 
 
 def _task(run: Run, facts: dict[str, Fact]) -> None:

@@ -821,9 +821,10 @@ def _prior_hit(tr: Series, he: Series, c: int, first_epoch: float, ma: float, mb
 
 
 def known_classes(run: Run) -> tuple[int, str] | None:
-    """(C, where it comes from): the run's stated class count, else the count of the
-    standard dataset its data setting names."""
-    for key in ("num_classes", "dataset_classes"):
+    """(C, where it comes from): the run's stated class count, else its printed model's
+    output width (read only beside a top-1 accuracy: a classifier's head), else the count
+    of the standard dataset its data setting names."""
+    for key in ("num_classes", "head_outputs", "dataset_classes"):
         f = run.facts.get(key)
         if f is not None and isinstance(f.value, int) and f.value >= 2:
             return f.value, f.source
