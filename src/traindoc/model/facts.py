@@ -46,6 +46,17 @@ _SPECS = (
     _config("trainer", "str", "which tool wrote the log: hf | lightning | jsonl | ..."),
     _config("trainable_params", "int", "number of trainable parameters"),
     _config("base_model", "str", "model the run started from"),
+    _config(
+        "head_outputs",
+        "int",
+        "out_features of the last Linear of a printed torch model: a classifier's C",
+    ),
+    FactSpec(
+        "dataset_classes",
+        "int",
+        "classes of the standard dataset a setting names (model/datasets.py): C for an "
+        "accuracy's chance 1/C, not a claim the run is a classifier",
+    ),
     FactSpec(
         "input_vocab_size", "int", "a classifier's token vocabulary (its output is num_classes)"
     ),

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from traindoc.model import Fact, Note, Run, Series
+from traindoc.model.datasets import classes_named
 from traindoc.model.signals import REGRESSION_ERROR, Signal, is_eval, kind
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
@@ -33,6 +35,7 @@ def finalize(run: Run) -> Run:
     facts = dict(run.facts)
     _loss_base(run, facts)
     _effective_batch(facts)
+    _dataset_classes(run, facts)
     _task(run, facts)
     _regime(run, facts)
     _ended(run, facts)
@@ -388,6 +391,24 @@ def _a_loss(name: str) -> bool:
     name (pix2pix's G_GAN, CycleGAN's D_A: signals.kind reads those as loss parts)."""
     low = name.lower()
     return "loss" in low or low.startswith("err") or kind(name) == "component_loss"
+
+
+def _dataset_classes(run: Run, facts: dict[str, Fact]) -> None:
+    """C of the standard dataset the run's data setting names (`--dataset cifar10`,
+    `data_dir=/data/imagenet`), else the folders its logs sit in: an accuracy's chance
+    level 1/C when the log prints no class count. Kept apart from num_classes: a GAN or an autoencoder trained on CIFAR-10
+    has no 10-way output, so the name alone says nothing about the loss's floor."""
+    if "dataset_classes" in facts:
+        return
+    if (data := facts.get("dataset")) is not None:
+        if (got := classes_named(data.value)) is not None:
+            facts["dataset_classes"] = Fact(got[0], f"{data.source} names {got[1]}")
+        return
+    # no data setting: the run's own folders may name it (runs/cifar100/resnet18/log.txt)
+    for inp in run.inputs:
+        if (got := classes_named(str(Path(inp.path).parent))) is not None:
+            facts["dataset_classes"] = Fact(got[0], f"the run's folder {inp.path} names {got[1]}")
+            return
 
 
 def _task(run: Run, facts: dict[str, Fact]) -> None:

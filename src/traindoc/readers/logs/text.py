@@ -125,6 +125,9 @@ _PROSE_PRECISION = re.compile(
     rb"|\bset_floatx\(\s*['\"])(float16|fp16|half)\b"
 )
 _DICTIONARY = re.compile(rb"(?:\[[\w-]{1,20}\] )?dictionary: (\d{2,7}) types\s*$")
+# A printed torch module's Linear layer ("  (fc): Linear(in_features=512, out_features=10,
+# bias=True)"): the last one printed is the model's output layer, a classifier's head.
+_LINEAR = re.compile(rb"^\s*\([\w.-]{1,60}\): Linear\(in_features=\d+, out_features=(\d{1,7})\b")
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
@@ -513,6 +516,9 @@ class TextLog:
         if b"dictionary: " in text and (m := _DICTIONARY.search(text)):
             # the loss is over the target side: the last dictionary printed is its size
             self.config["vocab_size"] = (int(m.group(1)), no)
+            return
+        if b"out_features=" in text and (m := _LINEAR.match(text)):
+            self.config["head_outputs"] = (int(m.group(1)), no)  # the last one printed wins
             return
         if b"_loss:" in text[:40] and (term := profiles.pose_term(text)) is not None:
             if self._pose_iter == self._pose_iter:  # under an "Iter: N" heading

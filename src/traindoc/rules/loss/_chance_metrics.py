@@ -818,3 +818,68 @@ def _prior_hit(tr: Series, he: Series, c: int, first_epoch: float, ma: float, mb
         ),
         severity=Severity.WARNING,
     )
+
+
+def known_classes(run: Run) -> tuple[int, str] | None:
+    """(C, where it comes from): the run's stated class count, else its printed model's
+    output width (read only beside a top-1 accuracy: a classifier's head), else the count
+    of the standard dataset its data setting names."""
+    for key in ("num_classes", "head_outputs", "dataset_classes"):
+        f = run.facts.get(key)
+        if f is not None and isinstance(f.value, int) and f.value >= 2:
+            return f.value, f.source
+    return None
+
+
+def _accuracy_at_named_chance(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A top-1 accuracy at 1/C for the run's known C (`known_classes`) at 3+ logs from
+    epoch 3 on (no epoch logged: from update 1000), median within min(0.01, 0.5/C) of 1/C,
+    the last third of them no higher, with no loss falling `frozen_max_drop` (warning)."""
+    if (known := known_classes(run)) is None or run.fact("task") == "gan":
+        return None
+    c, source = known
+    tol = min(p.chance_agree, 0.5 / c)
+    ep = run.get("epoch")
+    e = ep.finite() if ep is not None else None
+    train, held = _plain_accuracies(run)
+    for m in (*held, *train):
+        f = m.finite()
+        if e is not None and len(e):
+            late = np.interp(f.steps, e.steps, e.values) >= p.named_chance_epoch
+        else:
+            late = f.steps >= p.named_chance_step
+        if int(late.sum()) < p.named_chance_points:
+            continue
+        steps, v = f.steps[late], _as_fraction(f.values)[late]
+        med, last = float(np.median(v)), float(np.median(v[-max(1, v.size // 3) :]))
+        if abs(med - 1.0 / c) > tol or last > 1.0 / c + tol:
+            continue
+        if loss is not None and _loss_falls(loss, steps[0], steps[-1], p):
+            continue
+        return _named_chance_hit(m, c, source, steps, med)
+    return None
+
+
+def _named_chance_hit(m: Series, c: int, source: str, steps: np.ndarray, med: float) -> Hit:
+    return Hit(
+        title=(
+            f"{m.name} sits at 1/{c} ({fmt(med)}) at {steps.size} logs from step "
+            f"{int(steps[0])} on: chance for the run's {c} classes"
+        ),
+        step=int(steps[0]),
+        end_step=int(steps[-1]),
+        evidence={"metric": m.name, "classes": c, "classes_from": source, "median": med},
+        explanation=(
+            f"An accuracy of 1/{c} is what a model scores when it ignores its input and "
+            f"guesses among {c} classes (or always names one of a balanced set). The class "
+            f"count comes from {source}. After passes over the data a model that learned "
+            "anything is above that level, and this one is not."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples (one class for all?); check that "
+            "the labels match the inputs and the head's class count, the LR (0, or far too "
+            "high: a collapsed output), and that the parameters being trained are the ones "
+            "used for prediction."
+        ),
+        severity=Severity.WARNING,
+    )

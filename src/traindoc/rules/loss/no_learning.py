@@ -15,6 +15,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
+    _accuracy_at_named_chance,
     _agreement_at_chance,
     _auc_at_chance,
     _error_rate_ceiling_late,
@@ -171,11 +172,20 @@ class Params:
     # it, the precision at which an accuracy names C) at every log from epoch 10 on, 3+
     # logs in all: two measures agree that the model still guesses after 10 passes.
     chance_agree: float = 0.01
+    # A top-1 accuracy (train or held-out) at 1/C for the run's known C (its num_classes,
+    # or the class count of the standard dataset it names: model/datasets.py), median
+    # within min(0.01, 0.5/C) of 1/C over its logs from epoch 3 on (two full passes
+    # whichever way epochs count; no epoch logged: from update 1000), 3+ such logs with
+    # the last third no higher, no loss falling `frozen_max_drop` over them: the model
+    # still guesses uniformly (or names one class) after passes over its data.
+    named_chance_epoch: float = 3.0
+    named_chance_step: float = 1000.0
+    named_chance_points: int = 3
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -499,6 +509,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _auc_at_chance(run, p)
             or _agreement_at_chance(run, p)
             or _accuracies_at_prior_late(run, None, p)
+            or _accuracy_at_named_chance(run, None, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -534,6 +545,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _auc_at_chance(run, p)
         or _agreement_at_chance(run, p)
         or _accuracies_at_prior_late(run, f, p)
+        or _accuracy_at_named_chance(run, f, p)
     ) is not None:
         yield hit
         return
