@@ -390,8 +390,9 @@ _TASK = re.compile(
     # segmentation's pixel accuracy: GluonCV / PyTorch-Encoding's pixAcc, mmseg's aAcc
     # (all pixels) and mAcc (the mean of the per-class accuracies)
     r"pix_?acc|aacc|macc|"
-    # a top-k accuracy: timm / DeiT's acc1 / acc5, Swin's Acc@1 / Acc@5
-    r"acc\d{1,2}|acc@\d+)"
+    # a top-k accuracy: timm / DeiT's acc1 / acc5, Swin's Acc@1 / Acc@5, and the older
+    # PyTorch ImageNet example's (and its many forks') Prec@1 / Prec@5
+    r"acc\d{1,2}|acc@\d+|prec@\d+)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )

@@ -325,8 +325,11 @@ _TIMM_NAMES = {b"Loss": "loss", b"Acc@1": "acc1", b"Acc@5": "acc5", b"LR": "lr"}
 _MLOG_TEST = re.compile(rb"(?:^|\bINFO\s+)Test:\s+\[\s*(\d+)/(\d+)\]\s+(?:eta: |Time )")
 _MLOG_PAIR = re.compile(rb"([A-Za-z][\w@]*):? (\S+) \((?:avg )?(\S+)\)")
 _MLOG_ACC = re.compile(
-    rb"(?:^|\bINFO\b)\s*(?:\*\s*|Test:(?: EMA)?\s+)?Acc@1 (\S+) Acc@5 (\S+)(?: loss (\S+))?\s*$"
+    rb"(?:^|\bINFO\b)\s*(?:\*\s*|Test:(?: EMA)?\s+)?(?:Acc|Prec)@1\s+(\S+)\s+(?:Acc|Prec)@5\s+(\S+)"
+    rb"(?: loss (\S+))?\s*$"
 )
+# (the older ImageNet example, and its forks, print the same summary as " * Prec@1 52.365
+# Prec@5 80.394": Prec@k is its name for the top-k accuracy)
 _YOLO_ROW = re.compile(rb"^\s*(\d+)/\d+\s+\d")
 # Images, Labels, P, R, mAP@.5, mAP@.5:.95
 # (a segmentation or pose run's row goes on with a second P, R, mAP50, mAP50-95 group: its
@@ -554,7 +557,7 @@ class Layouts:
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
-        if c in b"[TV C*A" and c and self._summary(no, text):
+        if c in b"[TV C*AP" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
             return True
@@ -809,7 +812,7 @@ class Layouts:
             return True
         if no - self._mlog_at <= 3 and text.startswith(b"Averaged stats:"):
             return True  # DETR's evaluate(): the Test block's means once more, not a train record
-        if b"Acc@1 " in text and (m := _MLOG_ACC.search(text)) is not None:
+        if b"@1 " in text and (m := _MLOG_ACC.search(text)) is not None:
             return self._metric_logger_acc(no, m)
         if c == b"T":
             return self._timm(no, text)

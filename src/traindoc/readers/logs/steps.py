@@ -1061,6 +1061,13 @@ def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> No
     # ("Epoch 19 / 2s - loss: 0.0416" of the script that worked, after 5 epochs' bars)
     held = np.floor(epoch[prev]) >= step[k]
     step[k[held]], src[k[held]] = step[prev[held]], SRC_CARRY
+    # one whose epoch is the next batches' is their heading ("Start epoch 1 ====,lr=0.001"
+    # before "Epoch: [1][0/250]"): it sits at that epoch's first batch, not at step 1
+    j = np.searchsorted(batch, only)
+    ok = (j < batch.size) & (src[only] == SRC_EPOCH_ONLY)
+    k, nxt = only[ok], batch[j[ok]]
+    head = np.floor(epoch[nxt]) == step[k]
+    step[k[head]], src[k[head]] = step[nxt[head]], SRC_CARRY
 
 
 def _per_epoch(
