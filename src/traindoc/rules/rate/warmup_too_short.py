@@ -39,6 +39,10 @@ class Params:
     # Grad-norm spikes absorbed by clipping are not loss spikes (DOMAIN): one alone
     # is weak evidence, two or more in the first 10% of steps are a pattern.
     min_grad_spikes: int = 2
+    # A loss spike must stand apart from the log's own noise tail, as loss-spike asks
+    # (its apart_factor): two +50% batches on a batch-24 per-batch loss whose ordinary
+    # batches swing nearly as far are that loss's noise, not an unstable start.
+    spike_apart: float = 2.0
     # The very first points of a fast-falling curve look like spikes against a
     # centred median; they are the curve, not instability.
     skip_points: int = 3
@@ -130,7 +134,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     early_spikes = [
         sp
         for sp in loss_spikes(f, min_rel=p.loss_spike_rel, max_share=1.0) or []
-        if p.skip_points <= sp.index < n_early
+        if p.skip_points <= sp.index < n_early and sp.apart >= p.spike_apart
     ]
     if not rl and (
         any(not sp.lone() for sp in early_spikes) or len(early_spikes) >= p.min_grad_spikes
