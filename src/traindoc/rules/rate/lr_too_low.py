@@ -56,6 +56,15 @@ class Params:
     # Two evaluations are enough for the eval loss's gain: a model card's 2-epoch table
     # evaluates a whole epoch apart, and at 10x under the range one epoch does not converge.
     slow_min_evals: int = 2
+    # ... or, with the uniform guess's loss known (ln C of a classifier's C classes, ln V of
+    # a language model's vocabulary: run.floor), the eval loss at its best still at or
+    # above this share of it: the model's predictions have not left uniform, whatever
+    # the loss moved. At a workable LR a fine-tune leaves ln(C) far behind within its
+    # first epochs; 10x under the range, many epochs can leave it within a fifth of it
+    # (a 3-class indic-bert at 1e-6: best eval 0.973 = 89% of ln 3 after 20 epochs,
+    # where its siblings at 1e-5..5e-5 leave ln 3 in an epoch or two; a 3-class
+    # DistilBERT sentiment run, healthy at 1e-6, ended at 0.687 = 63% of ln 3).
+    near_floor: float = 0.8
     # ... or the loss was still falling steeply when the run ended: 5%+ of its level per
     # tenth of the run over its last stretch (sustained over the last 3 points of 5+),
     # where a run that converged flattens: at this LR the rate, not the budget, held it.
@@ -131,7 +140,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     2-epoch table: at 10x under the range one epoch does not converge). An eval loss
     that ended 5%+ above its best is not a slow run: an LR too small to move the weights
     cannot make the model overfit (whisper-large at 1e-6: eval 0.41 -> 0.49 from its
-    first eval while the train loss fell 83%), so its small gain says nothing there. At such an LR
+    first eval while the train loss fell 83%), so its small gain says nothing there.
+    An eval loss that moved more than that is still too slow when, with the uniform
+    guess's loss known (ln C of the run's C classes, ln V of its vocabulary), its best is
+    still 80%+ of it: after the whole run at 10x under the range the model has barely
+    left chance, where a workable LR leaves ln(C) far behind in its first epochs (a
+    3-class indic-bert at 1e-6: best eval 0.973, 89% of ln 3, after 20 epochs, while
+    its siblings at 1e-5..5e-5 leave ln 3 within an epoch or two; a healthy 3-class
+    DistilBERT at 1e-6 ended at 63% of it). At such an LR
     it is also a warning when the loss was still falling steeply when the run ended:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
@@ -200,7 +216,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rng = fam[0] if fam is not None else (TYPICAL_LR[regime] if regime else None)
     if fam is not None:
         expected = fam[0][0] * scale
-    gain = tail = None
+    gain = tail = near = None
     crawl_only = unsaturated = False
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
@@ -218,7 +234,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             gain, crawl_only = crawl, True
         gain = gain if crawl_only else _run_gain(run, p)
         if not crawl_only and (gain is None or gain[1] >= p.slow_gain):
-            gain, tail = None, _still_falling(run, p)
+            # moved more than "barely", yet still near the uniform guess: too low as well
+            gain, near = None, _near_floor(run, p)
+        if not crawl_only and gain is None and near is None:
+            tail = _still_falling(run, p)
             if tail is None:
                 # a crawl that is too slow above this line is too slow under it
                 gain = _crawling(run, p)
@@ -236,7 +255,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     severity = Severity.ERROR if stuck else Severity.WARNING
     if regime is None:
         severity = Severity(severity - 1)
-    if gain is not None:  # the loss decides this one: a warning, whatever the regime
+    if gain is not None or near is not None:  # the loss decides: a warning, whatever the regime
         stuck, severity = True, Severity.WARNING
     if tail is not None:  # still falling steeply: slow, not stuck
         stuck, severity = False, Severity.WARNING
@@ -271,6 +290,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         curve_note = (
             f"and the {gain[0].replace('_', ' ')} gained only {gain[1]:.1%} of its start over "
             "the whole run"
+        )
+    if near is not None:
+        evidence["best_eval_loss"], evidence["best_eval_share_of_floor"] = near
+        curve_note = (
+            f"and the eval loss at its best, {fmt(near[0])}, is still {near[1]:.0%} of "
+            f"ln(C) = {fmt(near[0] / near[1])}, the loss of a uniform guess: the model has "
+            "barely left chance"
         )
     if gain is not None and crawl_only:
         evidence["crawl"] = True
@@ -339,6 +365,24 @@ def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     k = len(f) // 3
     a, b = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     return ("loss", (a - b) / a) if a > 0 else None
+
+
+def _near_floor(run: Run, p: Params) -> tuple[float, float] | None:
+    """(best eval loss, its share of the uniform guess's loss) when the floor (ln C, ln V:
+    run.floor) is known, 2+ evals are logged, and the best is still at or above
+    `near_floor` of it. None otherwise, or when the eval loss ended 5%+ above its best
+    (the weights move: overfitting's, as in _run_gain)."""
+    floor = run.floor
+    ev = run.get("eval_loss")
+    f = ev.finite() if ev is not None else None
+    if floor is None or floor <= 0 or f is None or len(f) < p.slow_min_evals:
+        return None
+    v = f.values
+    best = float(v.min())
+    if best <= 0 or (v[-1] - best) / best >= p.overfit_rise:
+        return None
+    share = best / floor
+    return (best, share) if share >= p.near_floor else None
 
 
 def _metric_gain(run: Run, p: Params) -> tuple[str, float] | None:
