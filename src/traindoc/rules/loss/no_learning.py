@@ -22,11 +22,13 @@ from traindoc.rules.loss._chance_metrics import (
     _error_rate_worse_than_empty,
     _overlap_zero_late,
     _positives_never_found,
+    _recall_at_floor,
     _top1_no_better_than_top5,
     _top5_at_chance,
     _zero_while_flat,
 )
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._contrastive import _single_candidate
 from traindoc.rules.loss._frozen_predictions import (
     _empty_output,
     _epochs_repeat,
@@ -153,6 +155,11 @@ class Params:
     # the loss that accuracy scores, e.g. Keras' accuracy of a regression).
     zero_points: int = 3
     zero_min_epoch: float = 3.0
+    # Every recall / F1 of the run at or under 0.1% (of its scale) at each of 2+ evals, the
+    # first from epoch 2 on and the last a whole epoch after it (two full passes before it
+    # whether the count starts at 0 or 1): the model finds under 1 positive in 1000.
+    recall_floor: float = 0.001
+    recall_min_epoch: float = 2.0
     zero_min_loss: float = math.log(2)
     # No loss logged: an eval metric identical, to 4+ printed digits, at every one of 5+
     # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
@@ -185,7 +192,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -261,6 +268,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     no task metric reaches 90% (a model that fits its data may sit still). Two losses
     within 0.1% inside one epoch say nothing: running means late in an epoch barely move
     by construction.
+
+    An in-batch contrastive loss (a CLIP-style run: it logs its learned `logit_scale`, an
+    image-to-text / text-to-image accuracy, or a loss named contrastive / InfoNCE) that
+    prints 0 at every log while the log says each step sees one sample (a batch-size
+    column at 1 at every log, or an effective batch of 1) settles it from one log
+    (warning): the other samples of a batch are a contrastive loss's negatives, so with
+    one sample the softmax has a single candidate, probability 1, cross-entropy 0 and
+    gradient 0 whatever the weights, and the in-batch accuracies read 100% (Chinese-CLIP
+    at "Loss: 0.000000 | Image2Text Acc: 100.00 | ... | Global Batch Size: 1"). A
+    contrastive loss above 0, or a batch of 2+, is left to the other readings.
 
     A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
     it, however short the log: each step was skipped by the loss scaler, or wrote
@@ -358,6 +375,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     plain accuracy beside them does not count as finding positives (it scores the negatives
     a do-nothing model gets right). One rare class's scores at 0 beside others that score
     is no finding, nor are logs inside the first pass, nor a single score.
+    Every recall and F1 the run logs at or under 0.1% of its scale (a few lucky positives,
+    not exactly 0) at each of 2+ evals, the first from epoch 2 on and the last a whole
+    epoch after it, settles it too (warning), with no mAP / AP above that floor (a detector
+    whose boxes score finds positives) and the warmup over: recall is the share of the true
+    positives found, F1 at most twice it, and after two full passes a model that learned
+    anything of the task finds far more than 1 in 1000 (an NCRF++ CoNLL-2003 tagger at
+    dev recall 0.0002 at epochs 2 and 3, F1 0.0003, precision 0.17 on its handful of
+    entities). Evals inside the first two epochs are not read so (a detector's warmup),
+    nor a ranking's recall@K (a recommender's floor is K over a catalog the log does not
+    give), nor a score printed at or under 1 that could be a percent (0.05 is read as 5%).
 
     The mirror case, an eval error rate (WER, CER: the share of words or characters the
     model gets wrong) exactly at its ceiling 1.0 (100 when printed in percent) at every
@@ -488,7 +515,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _all_skipped(run, p)) is not None:
         yield hit
         return
-    if (hit := _one_class(run) or _empty_output(run)) is not None:
+    if (hit := _one_class(run) or _empty_output(run) or _single_candidate(run)) is not None:
         yield hit
         return
     loss = run.get("loss")
@@ -506,6 +533,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _error_rate_ceiling_late(run, None, p)
             or _error_rate_worse_than_empty(run, None, p)
             or _positives_never_found(run, p)
+            or _recall_at_floor(run, p)
             or _auc_at_chance(run, p)
             or _agreement_at_chance(run, p)
             or _accuracies_at_prior_late(run, None, p)
@@ -541,6 +569,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _error_rate_ceiling_late(run, f, p)
         or _error_rate_worse_than_empty(run, f, p)
         or _positives_never_found(run, p)
+        or _recall_at_floor(run, p)
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
         or _agreement_at_chance(run, p)
