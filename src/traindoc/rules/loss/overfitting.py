@@ -181,7 +181,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
     from that checkpoint, the one a user keeps. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
-    above the one before. When the eval loss neither rose nor stalled by these
+    above the one before; the task metrics logged with those evals judge it as they judge
+    a rise beside a train loss (info when one still improves and the rise is under 20% or
+    unconfirmed, when most improved by more than the loss rose, or when they held while it
+    rose under 10%). With no eval at all, a fine-tune whose train loss sat near 0 for 2+
+    of 3+ epochs is reported as info: nothing held-out says its quality suffered, and a
+    healthy fine-tune of a small set reaches the same train loss. When the eval loss neither rose nor stalled by these
     measures, a task metric can still show it: the metric fell from its best (beyond
     0.5% and its noise) while the train loss halved and the eval loss gained under a
     fifth of what the train loss gained (relative) - the gap opened and the task got
