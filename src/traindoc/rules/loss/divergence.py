@@ -55,8 +55,11 @@ class Params:
     # half the rise of the late level (it is not decaying back: that is a spike).
     held_share: float = 0.25
     held_return: float = 0.5
-    # The rise must also beat this many standard errors of the late median.
+    # The rise must also beat this many standard errors of the late median ...
     noise_z: float = 4.0
+    # ... and this many standard errors of the difference of the late and best medians
+    # (each window's own noise: the best is a median too, and the lowest of many).
+    diff_z: float = 3.0
     # Blow-up from the start: the loss is judged against its first logged level
     # (median of the first 3 points, so one odd batch cannot set it) ...
     head_points: int = 3
@@ -180,7 +183,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     no fewer points than the smoothing window, up to a third of the log: the end is a
     level as wide as the best, not two or three late batches of a noisy per-batch log)
     with the best (lowest) level of the median-smoothed curve before it. Flags when the
-    late level is >= 10% above the best (and beyond noise) with a rising
+    late level is >= 10% above the best (and beyond the noise of both levels: 4
+    standard errors of the late median, and 3 of the difference of the two medians, since
+    the best is a median too and the lowest of many windows, the luckiest draw) with a rising
     Mann-Kendall trend since the best point, or with a rise that held (the loss
     stepped past halfway to the late level and never came back below halfway, for a
     quarter or more of the points after the best, and was not decaying back: the
@@ -518,13 +523,21 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     # the late median's standard error from the curve's own noise, over the points of
     # the tail that are independent (a running average's are not: measure.level_noise)
     sigma, lag = level_noise(f.values)
-    se = 1.2533 * sigma / math.sqrt(max(1.0, kt / lag))
+    se_late = 1.2533 * sigma / math.sqrt(max(1.0, kt / lag))
+    # A rise is the gap between two levels, each a median of a window of the same noisy
+    # curve: it must clear the noise of both, not of the late one only. The best is a
+    # median over the raw points its smoothing window spans (`smooth` bins) and the lowest
+    # of many such windows - the luckiest draw - so the gap must also clear `diff_z`
+    # standard errors of a difference of the two medians.
+    in_best = min(p.smooth, nb) * n / max(nb, 1)
+    se_best = 1.2533 * sigma / math.sqrt(max(1.0, in_best / lag))
+    se_diff = math.hypot(se_late, se_best)
     sm = rolling_median(vals, p.smooth)
     i_best = int(np.argmin(np.where(before, sm, np.inf)))
     best = float(sm[i_best])
     scale = max(abs(best), 1e-12)
     rise = (late - best) / scale
-    if rise < p.min_rise or late - best < p.noise_z * se:
+    if rise < p.min_rise or late - best < max(p.noise_z * se_late, p.diff_z * se_diff):
         return None
     # a loss solved to ~0 (100x under where it started) wobbles by multiples of its
     # best: there the rise must be `solved_rise` of what the run learned (start - best)

@@ -92,7 +92,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **What it does.** Finds the longest final stretch where the (lightly
     smoothed) eval loss stays inside a +-0.5% band (or +-3 noise sigmas), and
     checks the train loss over the same stretch. If the stretch covers 300+
-    steps and 40%+ of the run, no eval in its second half is 0.5% better than
+    steps and 40%+ of the run (counted from step 0: a resumed log or an excerpt that
+    opens at step 14,000 shows the end of a longer run, not all of it), no eval in its second half is 0.5% better than
     the best of its first half (no new best), the evals across it do not trend down
     (Mann-Kendall z > -2.58: an eval lower at eval after eval is slow progress, however
     narrow its band - a converging LoRA creeping 0.3111 -> 0.3062), and the train loss is not clearly falling
@@ -141,7 +142,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     i0 = int(fits[0])
     points = e.size - i0
     start, end = int(st[i0]), int(st[-1])
-    first = int(min(tr.steps[0], st[0]))
+    # A run starts at step 0: a log that opens later (resumed, or an excerpt of a long run)
+    # shows its end, and every healthy run ends on a flattening tail. The share of the run
+    # is of the run, not of the part that was logged.
+    first = min(0, int(min(tr.steps[0], st[0])))
     span_total = max(run.last_step or end, end) - first
     window = end - start
     # 300 steps and 40% of the run; or, whatever the length, 75% of it (a 300-step run

@@ -66,7 +66,10 @@ class Params:
     falls_each_points: int = 5
     # Without any eval: a fine-tune whose train loss sits under 0.05 nats (and 5% of
     # where it started) for the last 2+ of 3+ epochs has memorised its training set;
-    # nothing measures what that did to held-out quality.
+    # nothing measures what that did to held-out quality. That is info, not a warning:
+    # overfitting is a claim about held-out quality, and a healthy fine-tune of a small or
+    # easy set reaches the same near-0 train loss (healthy runs with their eval curve
+    # dropped read so) - the log cannot tell the two apart, so it says "evaluate".
     memorised_loss: float = 0.05
     memorised_rel: float = 0.05
     memorised_epochs: float = 2.0
@@ -178,7 +181,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
     from that checkpoint, the one a user keeps. Without a train loss, a U-shaped eval
     curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
-    above the one before. When the eval loss neither rose nor stalled by these
+    above the one before; the task metrics logged with those evals judge it as they judge
+    a rise beside a train loss (info when one still improves and the rise is under 20% or
+    unconfirmed, when most improved by more than the loss rose, or when they held while it
+    rose under 10%). With no eval at all, a fine-tune whose train loss sat near 0 for 2+
+    of 3+ epochs is reported as info: nothing held-out says its quality suffered, and a
+    healthy fine-tune of a small set reaches the same train loss. When the eval loss neither rose nor stalled by these
     measures, a task metric can still show it: the metric fell from its best (beyond
     0.5% and its noise) while the train loss halved and the eval loss gained under a
     fifth of what the train loss gained (relative) - the gap opened and the task got
@@ -253,7 +261,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     i_min = int(np.argmin(es))
     after = e.size - 1 - i_min
     if tr is None:
-        yield from _eval_only(p, st, e)
+        yield from _eval_only(run, p, st, e)
         return
     low = float(es[i_min])
     clear = after >= 2 and bool(np.all(e[i_min + 1 :] >= (1 + p.clear_rise_rel) * low))
@@ -565,6 +573,7 @@ def _memorised(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
             "(eval_strategy='steps', an eval split); train fewer epochs (1-3 for most fine-"
             "tunes), or add data; lower the LR or add regularisation (LoRA dropout, weight decay)."
         ),
+        severity=Severity.INFO,
     )
 
 
@@ -809,10 +818,14 @@ def _falls_each(loss: Series, onset: int, p: Params) -> bool:
     return y.size >= p.falls_each_points and bool(np.all(np.diff(y) < 0))
 
 
-def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
+def _eval_only(run: Run, p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
     """No train loss logged: a U-shaped eval curve, read on the raw evals (a rolling
     median would flatten the last rise): it fell >= 10% to its minimum, then rose at
-    each of >= 3 evals since (or, over 8+, trends up significantly), by >= 2% in all."""
+    each of >= 3 evals since (or, over 8+, trends up significantly), by >= 2% in all.
+
+    The task metrics logged with the evals judge it as they judge a rise beside a train
+    loss (`_eval_only_severity`): with no train curve to show the gap opening, an eval loss
+    that rises while the task still improves is calibration, not lost quality."""
     i_min = int(np.argmin(e))
     low = float(e[i_min])
     learned = (float(e[0]) - low) / abs(float(e[0])) if e[0] else 0.0
@@ -826,11 +839,13 @@ def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
     if not (steady and rel_rise >= p.min_rise_rel and learned >= p.eval_only_learned):
         return
     onset = int(st[i_min])
+    severity, notes = _eval_only_severity(run, st, e, onset, rel_rise, p)
     yield Hit(
         title=(
             f"Eval loss fell {learned:.0%} to {fmt(low)} at step {onset}, then rose "
             f"over the {n_after} evals since ({rel_rise:+.0%})"
         ),
+        severity=severity,
         step=onset,
         end_step=int(st[-1]),
         evidence={
@@ -843,14 +858,41 @@ def _eval_only(p: Params, st: np.ndarray, e: np.ndarray) -> Iterator[Hit]:
             "mode": "rising",
             "train_loss": "not logged",
         },
-        explanation=(
-            "The held-out loss went down as the model learned, reached its minimum, and has "
-            "gone up at every evaluation since: the classic U of a model that has started to "
-            "memorise its training set. The train loss is not in the log, so this rests on "
-            "the eval curve alone (a run that diverges raises both)."
+        explanation=" ".join(
+            [
+                "The held-out loss went down as the model learned, reached its minimum, and "
+                "has gone up at every evaluation since: the classic U of a model that has "
+                "started to memorise its training set. The train loss is not in the log, so "
+                "this rests on the eval curve alone (a run that diverges raises both).",
+                *notes,
+            ]
         ),
         prescription=(
             f"Keep the checkpoint nearest step {onset}; stop there or add early stopping; "
             "add regularisation (dropout, weight decay) or more data; log the train loss too."
         ),
     )
+
+
+def _eval_only_severity(
+    run: Run, st: np.ndarray, e: np.ndarray, onset: int, rel_rise: float, p: Params
+) -> tuple[Severity | None, list[str]]:
+    """Info when the task metrics logged with the evals say the task did not suffer, as
+    beside a train loss: one kept improving after the minimum while the rise stayed under
+    `large_rise_rel` (or the evals do not confirm a larger one), most improved by more than
+    the loss rose, or they mostly held while the loss rose under `clear_rise_rel`."""
+    verdicts = [t.verdict for t in metric_trends(run, onset, p.metric_gain_rel)]
+    if not verdicts:
+        return None, []
+    large = rel_rise >= p.large_rise_rel
+    mostly_held = 2 * verdicts.count("worse") < len(verdicts)
+    if (
+        ("improving" in verdicts and not (large and _confirmed(st, e, p)))
+        or _improved_more(run, onset, rel_rise, p)
+        or (mostly_held and rel_rise < p.clear_rise_rel)
+    ):
+        return Severity.INFO, [
+            "The task metrics logged with the evals did not get worse after the minimum "
+            f"({', '.join(verdicts)}): the eval loss measures calibration here, not quality."
+        ]
+    return None, []
