@@ -208,3 +208,40 @@ def test_near_miss_a_train_line_with_the_same_keys_stays_a_train_record(tmp_path
     run = one_log(tmp_path, body)
     assert values(run, "loss") == [2.1, 1.9]
     assert run.get("eval_loss") is None
+
+
+# -- the PyTorch quickstart tutorial (tutorials/beginner_source/basics/quickstart_tutorial.py)
+# print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]"), then the test loop's
+# print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+# (the f-strings leave a space before each newline)
+_QUICKSTART = (
+    "Epoch 1\n"
+    "-------------------------------\n"
+    "loss: 2.302585  [   64/60000]\n"
+    "loss: 2.291234  [ 6464/60000]\n"
+    "Test Error: \n"
+    " Accuracy: 11.3%, Avg loss: 2.301234 \n"
+    "\n"
+    "Epoch 2\n"
+    "-------------------------------\n"
+    "loss: 2.282585  [   64/60000]\n"
+    "loss: 2.271234  [ 6464/60000]\n"
+    "Test Error: \n"
+    " Accuracy: 21.3%, Avg loss: 2.261234 \n"
+    "\n"
+)
+
+
+def test_quickstart_test_line_is_the_eval_loss_and_accuracy(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _QUICKSTART)
+    assert values(run, "loss") == [2.302585, 2.291234, 2.282585, 2.271234]
+    assert values(run, "eval_loss") == [2.301234, 2.261234]
+    assert values(run, "eval_accuracy") == [11.3, 21.3]
+
+
+def test_a_value_after_its_epoch_is_read_at_that_epoch(tmp_path: Path) -> None:
+    # print(f"Loss after epoch {epoch}: {loss}"), as "Average loss at step 2000: 4.37" is
+    body = "Loss after epoch 1: 0.6931\nLoss after epoch 2: 0.6925\nLoss after epoch 3: 0.6929\n"
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [0.6931, 0.6925, 0.6929]
+    assert values(run, "epoch") == [1.0, 2.0, 3.0]

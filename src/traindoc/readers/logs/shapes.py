@@ -583,15 +583,20 @@ def _analyse(shape: str) -> Plan:
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
         return Plan("config", plan.fields, plan.context)
-    if plan.kind == "record" and _ESTIMATOR_EVAL in shape:
+    if plan.kind == "record" and _EVAL_LINE.search(shape):
         return replace(plan, context="eval")
     return plan
 
 
-# TF Estimator's evaluate() logs its results as "Saving dict for global step 200: accuracy
-# = 0.6012, global_step = 200, loss = 1.8512": the eval's loss and metrics at that step,
-# not another train loss (the train lines are "loss = 1.90, step = 200").
-_ESTIMATOR_EVAL = "Saving dict for global step \x00:"
+# Lines that are an evaluation's results by what prints them, with no split word of their
+# own: TF Estimator's evaluate() logs "Saving dict for global step 200: accuracy = 0.6012,
+# global_step = 200, loss = 1.8512" (the train lines are "loss = 1.90, step = 200"); the
+# PyTorch quickstart tutorial's test loop prints "Test Error: \n Accuracy: 11.3%, Avg loss:
+# 2.301234 \n", its heading on the line before (the train loop's "loss: 2.302585  [
+# 64/60000]").
+_EVAL_LINE = re.compile(
+    r"Saving dict for global step \x00:|^\s*Accuracy: \x00%, Avg loss: \x00\s*$"
+)
 
 
 # A dict that is the value of an `optimizer` key is that optimizer's settings (a Keras
@@ -1394,12 +1399,13 @@ def _bracketed(toks: list[_Tok], j: int, used: set[int]) -> bool:
 def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] | None:
     """(key, its token indices) when the number at j is a step named after the value's
     key: "Loss at step 100 : 5.2", "Average loss at step 2000: 4.37" (TensorFlow's
-    word2vec tutorial), "loss at iteration 30: nan". The key is the words before `at`."""
+    word2vec tutorial), "loss at iteration 30: nan", "Loss after epoch 3: 0.69" (the
+    value the step or epoch ended with). The key is the words before `at` / `after`."""
     k = _prev(toks, j)
     if k < 0 or toks[k].kind != "word" or toks[k].text.lower() not in _AT_STEP_WORDS:
         return None
     m = _prev(toks, k)
-    if m < 0 or toks[m].kind != "word" or toks[m].text.lower() != "at":
+    if m < 0 or toks[m].kind != "word" or toks[m].text.lower() not in ("at", "after"):
         return None
     idx = _words_before(toks, _prev(toks, m), used)
     if not idx:
