@@ -113,8 +113,10 @@ def test_insightface_verification_accuracy_is_an_eval_per_target_set(tmp_path: P
     run = one_log(tmp_path, _INSIGHTFACE_751)
     assert values(run, "eval_agedb_30_acc") == [0.50067]
     assert values(run, "eval_calfw_acc") == [0.50217]
-    # after the last train line; the train lines keep their own batch counter as step
-    assert run.get("eval_calfw_acc").steps.tolist() == [7980]
+    # after the last train line, the "lr-batch-epoch: 0.01 7999 0" record (its batch 7999);
+    # the train lines keep their own batch counter as step
+    assert run.get("eval_calfw_acc").steps.tolist() == [7999]
+    assert values(run, "lr") == [0.01]
     assert run.get("lossvalue").steps.tolist() == [7960, 7980]
     # the set's name is no metric whose value is the batch, the norm is not kept
     assert not {"agedb_30", "calfw", "accuracy-flip", "xnorm"} & set(run.series)

@@ -59,6 +59,9 @@ _METRICS = {
 # accuracies (share of pixels with max(d/d*, d*/d) < 1.25^k, "delta_1".."delta_3") rise.
 # Whole names only: "rel" or "delta" alone name nothing in particular.
 _DEPTH = re.compile(r"^(?:(abs_?rel|sq_?rel|rmse_?log|log_?rmse|silog)|(delta_?[123]))(?:_\d+)?$")
+# A classifier's error rate, 1 - accuracy (fastai's `error_rate` metric): whole names
+# only, as "error" alone may be a regression's or a count of failures.
+_ERROR_RATES = frozenset({"error_rate", "err_rate"})
 _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
 _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
@@ -115,6 +118,8 @@ def direction(name: str) -> bool | None:
     rest = name[m.end() :] if m else name
     if d := _DEPTH.match(rest.lower().replace(" ", "_")):
         return d.group(2) is not None
+    if rest.lower().replace(" ", "_") in _ERROR_RATES:
+        return False
     for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
         part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
         if part in _METRICS:

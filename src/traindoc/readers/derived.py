@@ -191,6 +191,14 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         for p in parts
         if not (re.match(r"^(.+)_\d+$", p.name) and p.name.rsplit("_", 1)[0] in names)
     ]
+    bare = {p.name for p in out}
+    # MXNet's epoch line `Train-cross-entropy=2.15` beside the batch lines' `cross-entropy`
+    # is that same loss averaged over the epoch, no second term to add to it
+    out = [
+        p
+        for p in out
+        if _SPLIT_PREFIX.sub("", p.name) == p.name or _SPLIT_PREFIX.sub("", p.name) not in bare
+    ]
     errors = [p for p in out if REGRESSION_ERROR.match(p.name)]
     if errors:
         if len(errors) < len(out):
@@ -218,6 +226,7 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
     return out
 
 
+_SPLIT_PREFIX = re.compile(r"^train(?:ing)?_", re.I)
 _TOTAL = re.compile(r"(?:^|[/_.])(?:total|sum)(?:_loss)?$|(?:^|[/_.])loss[/_.](?:total|sum)$", re.I)
 _AUX = re.compile(
     r"(?:^|[/_])(?:aux|auxiliary|moe_aux|load_balanc\w*|balance|router_z|z)_loss$", re.I

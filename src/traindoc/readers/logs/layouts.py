@@ -376,9 +376,10 @@ _COCO_PREFIX = {k.encode(): v for k, v in _coco.PREFIX.items()}
 # sentence error rate "%SER 73.27 [ 1234 / 1684 ]"); icefall and k2 print the same with a
 # percent sign after the rate ("%WER 2.46% [1294 / 52576, 153 ins, 120 del, 1021 sub ]").
 # The bracket counts errors over reference words (sentences): no step of any kind. The
-# rate is a held-out decode's, in percent.
+# rate is a held-out decode's, in percent. A retyped paste may lead with "$" for the "%"
+# ("$WER 100.00%[20138/20138,0 ins, 20138 del, 0sub]"), as the empty-output event allows.
 _ERR_RATE = re.compile(
-    rb"%(WER|CER|SER)\s+(\d+(?:\.\d+)?)%?\s*\[\s*\d+\s*/\s*\d+\s*"
+    rb"[%$](WER|CER|SER)\s+(\d+(?:\.\d+)?)%?\s*\[\s*\d+\s*/\s*\d+\s*"
     rb"(?:,\s*\d+\s*ins,\s*\d+\s*del,\s*\d+\s*sub\s*)?\]"
 )
 

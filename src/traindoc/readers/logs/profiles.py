@@ -107,7 +107,31 @@ def table_renames(header: tuple[str, ...]) -> dict[str, str]:
         set(_ULTRALYTICS) - {"total"}
     ):
         return {h: _ULTRALYTICS[h.lower()] for h in header if h.lower() in _ULTRALYTICS}
-    return _xgb_cv(header) or _spacy(header)
+    return _xgb_cv(header) or _spacy(header) or _fastai(header)
+
+
+# fastai's fit table: "epoch  train_loss  valid_loss  error_rate  time" (v1 pastes space
+# the names: "epoch train loss valid loss accuracy_thresh f2_opt"). Learner.metrics are
+# computed on the validation set after each epoch, so every column after valid_loss but
+# the epoch's wall time is an eval metric (error_rate, accuracy, f1_score ...).
+_FASTAI_CLOCK = frozenset({"time"})
+
+
+def _fastai(header: tuple[str, ...]) -> dict[str, str]:
+    low = [h.strip().lower() for h in header]
+    if low[:1] != ["epoch"]:
+        return {}
+    joined = " ".join(low)
+    at = joined.find("train_loss valid_loss ")
+    at = at if at >= 0 else joined.find("train loss valid loss ")
+    if at < 0:
+        return {}
+    first = joined[: at + len("train_loss valid_loss ")].count(" ")
+    return {
+        h: "eval_" + x
+        for h, x in zip(header[first:], low[first:], strict=True)
+        if x not in _FASTAI_CLOCK and not x.startswith(("eval_", "valid_", "val_"))
+    }
 
 
 # xgb.cv's result, a pandas DataFrame printed: one row per boosting round (its index),

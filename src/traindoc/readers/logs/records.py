@@ -24,7 +24,7 @@ from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, is_e
 from traindoc.readers import _coco
 from traindoc.readers._base import BOOKKEEPING
 from traindoc.readers.logs.numbers import to_num
-from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture
+from traindoc.readers.logs.shapes import Field, Plan, is_clock, is_furniture, split_dash
 
 # A value as NUM (numbers.py) finds it, PaddleOCR's x-filled nan/inf and the MSVC
 # runtime's "1.#QNAN0" / "-1.#IND00" / "1.#INF00" included (tried first: see numbers.py).
@@ -92,9 +92,6 @@ _NOT_METRICS = frozenset(
 _NAME_OK = re.compile(r"[^'\"=,\\`{}]+")
 
 
-# MXNet names a metric by its split with a dash ("Train-accuracy", "Validation-accuracy"):
-# the split is a prefix, as in train_accuracy, so an eval one reads as eval.
-_SPLIT_DASH = re.compile(r"^(train|validation)-(?=[a-z])")
 # Chainer's LogReport / PrintReport keys: "main/<name>", "validation/main/<name>".
 _CHAINER = re.compile(r"^(validation/)?main/(?=[a-z])")
 
@@ -120,7 +117,7 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     if low.startswith(("train ", "eval ")) and "/" in low:  # composer: "Train loss/train/total"
         context = "eval" if low.startswith("eval") else context
         low = low.split(" ", 1)[1]
-    name = _SPLIT_DASH.sub(r"\1_", low.replace(" ", "_"))
+    name = split_dash(low.replace(" ", "_"))
     if m := _CHAINER.match(name):
         # Chainer's reporter names a value by the link that reported it: "main/loss" is the
         # main model's loss, "validation/main/loss" the same loss under its Evaluator

@@ -48,6 +48,10 @@ _CANONICAL = frozenset(
     {"loss", "eval_loss", "grad_norm", "lr", "throughput", "reward", "reward_std"}
 )
 _EPOCH_KEYS = frozenset({"epoch", "epochs", "ep", "train/epoch", "round", "pass"})
+# A round counted out of the run's planned total, as "Epoch 3/40" is: lwnet's and other
+# cyclic-LR trainers' "Cycle 3/40" heading (only as a fraction: a bare "cycle: 2" may be
+# the schedule's setting)
+_ROUND_OF_TOTAL_KEYS = frozenset({"cycle"})
 _INNER_KEYS = frozenset({"batch", "batches", "iter_in_epoch", "it_in_epoch"})
 _EVAL_WORDS = frozenset(
     {"valid", "validation", "val", "eval", "evaluation", "evaluating", "test", "testing", "dev"}
@@ -340,8 +344,10 @@ def _plan(shape: str) -> Plan:
 
 # Two statistics of one quantity printed as a pair, "mean/median reward -20.4/-20.0,
 # min/max reward -21.0/-19.0" (pytorch-a2c-ppo-acktr-gail's update line): each number is
-# the statistic in its place, not the quantity and a total.
-_SLASH_PAIR = re.compile(r"\b([A-Za-z]+)/([A-Za-z]+) ([A-Za-z][A-Za-z_]*) \x00/\x00")
+# the statistic in its place, not the quantity and a total. A colon may follow the name:
+# lwnet's "Train/Val Loss: 0.41/0.52 -- Train/Val AUC: 0.90/0.87" names a train and an
+# eval value each.
+_SLASH_PAIR = re.compile(r"\b([A-Za-z]+)/([A-Za-z]+) ([A-Za-z][A-Za-z_]*):? \x00/\x00")
 
 
 def _slash_pairs(shape: str, plan: Plan) -> Plan:
@@ -557,6 +563,7 @@ def _analyse(shape: str) -> Plan:
         and i not in used
         and i not in unvalued
         and toks[i].text.lower() not in _FURNITURE
+        and not _placeholder_cell(toks, i)
     ]
     for i, tk in enumerate(toks):  # a run of CJK (or other non-ASCII) letters is prose
         if (
@@ -570,12 +577,26 @@ def _analyse(shape: str) -> Plan:
     fields = _grouped_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
+    fields = _joined_names(fields)
     fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
     plan = _classify(toks, fields, free, words)
     if plan.kind == "record" and _OPTIMIZER_DICT.match(shape):
         return Plan("config", plan.fields, plan.context)
+    if plan.kind == "record" and _EVAL_LINE.search(shape):
+        return replace(plan, context="eval")
     return plan
+
+
+# Lines that are an evaluation's results by what prints them, with no split word of their
+# own: TF Estimator's evaluate() logs "Saving dict for global step 200: accuracy = 0.6012,
+# global_step = 200, loss = 1.8512" (the train lines are "loss = 1.90, step = 200"); the
+# PyTorch quickstart tutorial's test loop prints "Test Error: \n Accuracy: 11.3%, Avg loss:
+# 2.301234 \n", its heading on the line before (the train loop's "loss: 2.302585  [
+# 64/60000]").
+_EVAL_LINE = re.compile(
+    r"Saving dict for global step \x00:|^\s*Accuracy: \x00%, Avg loss: \x00\s*$"
+)
 
 
 # A dict that is the value of an `optimizer` key is that optimizer's settings (a Keras
@@ -830,9 +851,20 @@ def _quoted_key(toks: list[_Tok], f: Field) -> bool:
     return any(t.kind == "quoted" and t.text[1:-1] == f.key for t in toks)
 
 
+# MXNet names a metric by its split with a dash ("Train-accuracy", "Validation-accuracy",
+# "Validation-cross-entropy"): the split is a prefix, as in train_accuracy, so an eval one
+# reads as eval.
+_SPLIT_DASH = re.compile(r"^(train|validation)-(?=[a-z])", re.IGNORECASE)
+
+
+def split_dash(name: str) -> str:
+    """`Train-accuracy` -> `Train_accuracy` (see _SPLIT_DASH)."""
+    return _SPLIT_DASH.sub(r"\1_", name)
+
+
 def _metric_kind(f: Field) -> str:
     if f.key:
-        return kind(_base_key(f.key))
+        return kind(split_dash(_base_key(f.key)))
     u = f.unit.lower()
     return "throughput" if u in _RATE_UNITS else ""
 
@@ -1006,7 +1038,7 @@ def _fraction_fields(
         return [Field(n, key, "inner"), Field(m, key, "inner_total")]
     if base in _STEP_KEYS or base.endswith("max_steps"):
         return [Field(n, key, "step"), Field(m, key, "total")]
-    if base in _EPOCH_KEYS:
+    if base in _EPOCH_KEYS or base in _ROUND_OF_TOTAL_KEYS:
         return [Field(n, key, "epoch"), Field(m, key, "epoch_total")]
     if base in _INNER_KEYS:
         return [Field(n, key, "inner"), Field(m, key, "inner_total")]
@@ -1267,6 +1299,44 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
     ]
 
 
+def _placeholder_cell(toks: list[_Tok], i: int) -> bool:
+    """fastai's "#na#" in a table row: the cell of a metric it did not compute (the valid
+    loss of a run with no validation set), no word of prose."""
+    return toks[i].text == "na" and _is_punct(toks, i - 1, "#") and _is_punct(toks, i + 1, "#")
+
+
+def _joined_names(fields: list[Field]) -> list[Field]:
+    """A key of names joined by hyphens, then as many bare numbers, one per name:
+    insightface's `print('lr-batch-epoch:', opt.lr, param.nbatch, param.epoch)` prints
+    "lr-batch-epoch: 0.1 99 0", the learning rate, the batch in the epoch and the epoch.
+    Each number takes its name (and a counter's role); at least one name must be a
+    counter, so that a hyphenated metric ("cross-entropy: 0.5 0.4") is left as read."""
+    for i, f in enumerate(fields):
+        parts = f.key.lower().split("-")
+        if f.role != "value" or len(parts) < 2 or not all(p.isalpha() for p in parts):
+            continue
+        run = fields[i : i + len(parts)]
+        if len(run) < len(parts) or any(
+            (g.key and k) or g.role != "value" or g.slot != f.slot + k for k, g in enumerate(run)
+        ):
+            continue
+        roles = [_counter_role(p) for p in parts]
+        if all(r == "value" for r in roles):
+            continue
+        named = [Field(g.slot, p, r) for g, p, r in zip(run, parts, roles, strict=True)]
+        return fields[:i] + named + fields[i + len(parts) :]
+    return fields
+
+
+def _counter_role(name: str) -> str:
+    """The role of a counter's name alone (step, epoch, inner), else "value"."""
+    if name in _STEP_KEYS:
+        return "step"
+    if name in _EPOCH_KEYS:
+        return "epoch"
+    return "inner" if name in _INNER_KEYS else "value"
+
+
 # Precision, recall and F-score under their initials, as sequence labellers print an
 # evaluation (NCRF++: "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325, p: 0.1667, r:
 # 0.0002, f: 0.0003"; spaCy's "NER P."): one letter alone names nothing, the three in a
@@ -1329,12 +1399,13 @@ def _bracketed(toks: list[_Tok], j: int, used: set[int]) -> bool:
 def _at_step(toks: list[_Tok], j: int, used: set[int]) -> tuple[str, list[int]] | None:
     """(key, its token indices) when the number at j is a step named after the value's
     key: "Loss at step 100 : 5.2", "Average loss at step 2000: 4.37" (TensorFlow's
-    word2vec tutorial), "loss at iteration 30: nan". The key is the words before `at`."""
+    word2vec tutorial), "loss at iteration 30: nan", "Loss after epoch 3: 0.69" (the
+    value the step or epoch ended with). The key is the words before `at` / `after`."""
     k = _prev(toks, j)
     if k < 0 or toks[k].kind != "word" or toks[k].text.lower() not in _AT_STEP_WORDS:
         return None
     m = _prev(toks, k)
-    if m < 0 or toks[m].kind != "word" or toks[m].text.lower() != "at":
+    if m < 0 or toks[m].kind != "word" or toks[m].text.lower() not in ("at", "after"):
         return None
     idx = _words_before(toks, _prev(toks, m), used)
     if not idx:
@@ -1475,12 +1546,17 @@ def _closes_list(toks: list[_Tok], t: int) -> bool:
 
 
 def _progress_bar(toks: list[_Tok]) -> bool:
-    """tqdm ("45%|####  | 450/1000 [") or Keras ("450/1000 [====>....]") bars."""
+    """tqdm ("45%|####  | 450/1000 [") or Keras ("450/1000 [====>....]") bars, and
+    fastprogress's console bar ("71.39% [6930/9707 3:56:27<1:34:45 nan]", fastai's
+    running loss last): not a row of the epoch table printed above it."""
     text = "".join(t.text for t in toks)
     return bool(_BAR.search(text))
 
 
-_BAR = re.compile(r"\x00%\|[^|]*\|\s*\x00/\x00|^\s*\x00/\x00 \[[=>.\s]*\]|\x00/\x00 \[\x00:\x00")
+_BAR = re.compile(
+    r"\x00%\|[^|]*\|\s*\x00/\x00|^\s*\x00/\x00 \[[=>.\s]*\]|\x00/\x00 \[\x00:\x00"
+    r"|\x00% \[\x00/\x00 \x00:\x00"
+)
 
 
 def _leading(toks: list[_Tok], t: int) -> bool:

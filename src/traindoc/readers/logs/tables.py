@@ -49,7 +49,7 @@ def _segment(words: tuple[str, ...], n: int) -> tuple[str, ...] | None:
             if rest is None:
                 continue
             name = " ".join(words[i:j])
-            known = 1 if _known(name) else 0
+            known = 1 if _known(name) and not _joins_identifiers(words[i:j]) else 0
             cand = (rest[0] + known, rest[1] - (j - i - 1), (name, *rest[2]))
             if out is None or cand[:2] > out[:2]:
                 out = cand
@@ -58,6 +58,13 @@ def _segment(words: tuple[str, ...], n: int) -> tuple[str, ...] | None:
 
     found = go(0, n)
     return found[2] if found else None
+
+
+def _joins_identifiers(words: tuple[str, ...]) -> bool:
+    """Whether a name would join a snake_case identifier with another word: a header that
+    writes its names as identifiers (fastai's "accuracy_thresh f2_opt") spaces them apart,
+    never within one name."""
+    return len(words) > 1 and any("_" in w for w in words)
 
 
 def _known(name: str) -> bool:

@@ -90,6 +90,19 @@ _COMMENTED = re.compile(
 # header columns that hold one.
 _CLOCK_CELL = re.compile(rb"(?<![\d:.])\d{1,3}:\d\d(?::\d\d)?(?![\d:.])")
 _CLOCK_COLUMNS = frozenset({"time", "duration", "wall", "wall_time", "epoch_time"})
+_NOT_AVAILABLE = b"#na#"
+
+
+def _without_placeholders(text: bytes, header: tuple[str, ...]) -> tuple[str, ...]:
+    """The header less the columns whose cell on this row is fastai's "#na#" (a metric it
+    did not compute: the valid loss of a run without a validation set), when the row's
+    cells line up one to one with the header's names."""
+    cells = text.split()
+    if len(cells) != len(header):
+        return header
+    return tuple(h for h, c in zip(header, cells, strict=True) if c != _NOT_AVAILABLE)
+
+
 _SPLIT_ACC = re.compile(r"(?:test|valid|validation|val|dev)_(?:accuracy|acc)")
 
 
@@ -966,6 +979,8 @@ class TextLog:
         nums = SPLIT.split(text)[1::2]
         cells = [f for f in plan.fields if f.role != "inner_total"]  # "1/99" is one cell
         header = self._header
+        if _NOT_AVAILABLE in text:
+            header = _without_placeholders(text, header)
         if len(header) > len(cells) and (k := len(_CLOCK_CELL.findall(text))):
             # fastai's "epoch train_loss valid_loss accuracy time" over "0 0.69 0.69 0.5
             # 00:10": the clock is no value of the row, nor is its column one of the plan's
