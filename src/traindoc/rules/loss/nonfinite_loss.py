@@ -43,7 +43,13 @@ class Params:
     severity=Severity.ERROR,
     params=Params(),
     uses=("loss", "eval_loss", "grad_norm", "lr"),
-    explained_by=("fp16-instability", "grad-explosion", "lr-too-high", "divergence"),
+    explained_by=(
+        "fp16-instability",
+        "grad-explosion",
+        "lr-too-high",
+        "warmup-too-short",
+        "divergence",
+    ),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """NaN or Inf in the logged training loss: the run is producing garbage.

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from traindoc.measure.schedule import peak_lr, total_steps, warmup
+from traindoc.measure.losses import nonfinite_loss
+from traindoc.measure.schedule import lr_values, peak_lr, total_steps, warmup
 from traindoc.measure.spikes import loss_spikes, spike_events
 from traindoc.measure.stats import fmt, mad, median, rolling_median
 from traindoc.model import Run, Severity
@@ -46,6 +47,15 @@ class Params:
     # The very first points of a fast-falling curve look like spikes against a
     # centred median; they are the curve, not instability.
     skip_points: int = 3
+    # Broke at the start: the loss is NaN/Inf by update 10 (`max_steps`, inside any usual
+    # warmup), at step 2 or later (a loss logged at step 0-1 comes from the initial
+    # weights, before an update could have hurt them), with at most one finite loss
+    # before it - and the logged LR was at 98%+ of its peak from its first log there,
+    # within those first updates: the first updates came at full LR. Too short a curve
+    # for a rise, but a NaN needs no curve.
+    break_first_step: int = 2
+    break_max_finite: int = 1
+    peak_held: float = 0.98
 
 
 @rule(
@@ -58,6 +68,8 @@ class Params:
     requires=("loss|fact:learning_rate",),
     uses=("lr", "grad_norm"),
     explained_by=("absurd-initial-loss", "fp16-instability"),
+    # an overflowing fp16 run breaks at its first updates too: that NaN is the dtype's
+    reads=("fp16-instability",),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """No or very short warmup with a high peak LR, and an unstable start to show it.
@@ -70,6 +82,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     against the first loss, so a blow-up at step 2-3 counts), loss spikes (>= 25% over the local median),
     two or more grad-norm spikes (>= 2x), or NaN/Inf. On RL runs the loss is a
     surrogate, so only the grad-norm spikes and NaN/Inf count.
+
+    A start too short for a curve is read too: a loss already NaN/Inf within the first
+    10 updates (at step 2 or later, so at least one update came before it; at most one
+    finite loss before it; not a log that counts whole epochs), while the LR logged from
+    those first steps is already at 98%+ of a high peak, says the first updates at full
+    LR blew the model up: no warmup (darknet's YOLOv3 with its burn_in removed: loss inf
+    from iteration 2 at rate 0.0999). Divergence and lr-too-high cannot judge a curve of
+    0-1 finite points; a NaN at update 2 under full LR needs none. Not when the run
+    overflows in fp16 (fp16-instability found): that breaks the first updates at any LR.
 
     **Why it matters.** The LoRA-plateau run: a warmup that is too short makes the first steps
     too large while Adam's statistics are still empty, and throws the model into
@@ -93,6 +114,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """
     loss = run.get("loss")
     pk, w, total = peak_lr(run), warmup(run), total_steps(run)
+    if pk is not None and loss is not None and (broke := _broke_at_full_lr(run, p)):
+        yield _broke_hit(run, pk.value, *broke)
+        return
     if pk is None or w is None or not total:
         return
     if run.fact("steps_ordinal") and w.source != "config":
@@ -181,6 +205,76 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         prescription=(
             f"Add a linear warmup of 2-5% of total steps (~{max(10, round(0.03 * total))} "
             f"steps, warmup_ratio=0.03), or lower the peak LR below {fmt(high)}."
+        ),
+    )
+
+
+def _broke_at_full_lr(run: Run, p: Params) -> tuple[int, float, int] | None:
+    """(first bad step, LR there, first LR log step) when the loss broke within the first
+    updates at an LR already at its peak: NaN/Inf at step 2..10 with at most one finite
+    loss before it, the LR logged at 98%+ of its peak from a first log at or before the
+    break, and the peak high for the regime. The run had no warmup to speak of."""
+    if run.fact("steps_ordinal"):
+        return None  # a paste's line numbers are not updates: "step 2" could be any step
+    if run.symptom("fp16-instability") is not None:
+        return None  # fp16 overflow breaks the first updates at any LR: the dtype's NaN
+    broken = nonfinite_loss(run)
+    lr = lr_values(run)
+    if broken is None or broken[0] == "eval_loss" or lr is None:
+        return None
+    s = broken[1]
+    bad = ~np.isfinite(s.values)
+    i = int(np.argmax(bad))
+    at = int(s.steps[i])
+    if not p.break_first_step <= at <= p.max_steps:
+        return None
+    if int(np.isfinite(s.values[:i]).sum()) > p.break_max_finite or _epochs_done(run, at):
+        return None
+    st, v = lr
+    regime = run.regime if run.regime in p.high_lr else None
+    high = p.high_lr[regime] if regime else p.unknown_high_lr
+    peak = float(v.max())
+    if st[0] > at or peak < high or v[0] < p.peak_held * peak:
+        return None  # a ramp was logged, or the LR log starts after the break
+    return at, float(np.interp(at, st, v)), int(st[0])
+
+
+def _epochs_done(run: Run, at: int) -> bool:
+    """A whole epoch or more is done by step `at`: the log counts epochs, not updates."""
+    ep = run.get("epoch")
+    if ep is None:
+        return False
+    f = ep.finite()
+    done = f.values[f.steps <= at]
+    return bool(done.size and done[-1] >= 1)
+
+
+def _broke_hit(run: Run, peak: float, at: int, lr_at: float, lr_from: int) -> Hit:
+    return Hit(
+        title=(
+            f"The loss was NaN/Inf by step {at}, with the LR at its peak {fmt(peak)} from "
+            f"step {lr_from}: no warmup, and the first updates blew up"
+        ),
+        step=at,
+        evidence={
+            "warmup_steps": 0.0,
+            "peak_lr": peak,
+            "lr_at_break": lr_at,
+            "lr_logged_from": lr_from,
+            "break_step": at,
+            "regime": run.regime or "unknown",
+            "instability": "non-finite",
+            "onset_step": at,
+        },
+        explanation=(
+            f"The logged LR is already at its peak at step {lr_from} and the loss is NaN/Inf "
+            f"by step {at}: the very first updates came at full LR, while the optimiser's "
+            "moment estimates were still empty, and wrecked the weights before the run could "
+            "learn anything. The peak LR may be fine once reached gradually."
+        ),
+        prescription=(
+            "Add a warmup (a linear ramp over 2-5% of total steps, or the config's burn-in "
+            f"back), or start lower than {fmt(peak)}; restart from the initial weights."
         ),
     )
 
