@@ -1434,20 +1434,54 @@ _MAX_ARRAY = 64 << 20  # a bigger file is read line by line, as before
 
 
 def json_array_lines(path: Path) -> bytes | None:
-    """The records of a file that is one JSON array of flat objects, one compact object
-    a line; None for any other file (or one too big, or not valid JSON)."""
+    """The records of a file that is one JSON array of flat objects, or one JSON object
+    holding per-epoch columns (_epoch_columns), one compact object a line; None for any
+    other file (or one too big, or not valid JSON)."""
     try:
         with path.open("rb") as f:
             head = f.read(256)
-            if not _JSON_ARRAY.match(head) or path.stat().st_size > _MAX_ARRAY:
+            array = _JSON_ARRAY.match(head)
+            if not (array or _JSON_OBJECT.match(head)) or path.stat().st_size > _MAX_ARRAY:
                 return None
             data = head + f.read()
         items = json.loads(data)
     except (OSError, ValueError, RecursionError):
         return None
+    if not array:
+        items = _epoch_columns(items) if isinstance(items, dict) else None
     if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
         return None
     return b"".join(json.dumps(e).encode() + b"\n" for e in items)
+
+
+# A JSON object whose metrics are columns: Keras' History.history saved with json.dump
+# ({"loss": [...], "val_loss": [...]}), or a run's results file holding such a block under
+# a key ({"training_history": {"epoch": [...], "train_loss": [...], "val_loss": [...]}}).
+# The i-th value of every column belongs to the same epoch, so the block is the per-epoch
+# log, a record an epoch.
+_JSON_OBJECT = re.compile(rb"\A\s*\{\s*\"")
+
+
+def _epoch_columns(obj: dict) -> list[dict] | None:
+    """The records of the object's column block (the object itself, else the first of its
+    values that is one): two or more equally long lists of numbers, one of them named as a
+    loss; an `epoch` column is added (1, 2, ...) when the block has no counter."""
+    for block in (obj, *(v for v in obj.values() if isinstance(v, dict))):
+        cols = {
+            str(k): v
+            for k, v in block.items()
+            if isinstance(v, list)
+            and len(v) >= 2
+            and all(isinstance(x, int | float) and not isinstance(x, bool) for x in v)
+        }
+        lengths = {len(v) for v in cols.values()}
+        if len(cols) < 2 or len(lengths) != 1 or not any("loss" in k.lower() for k in cols):
+            continue
+        (n,) = lengths
+        counter = any(k.lower() in ("epoch", "step", "iteration") for k in cols)
+        rows = [{k: v[i] for k, v in cols.items()} for i in range(n)]
+        return rows if counter else [{"epoch": i + 1, **r} for i, r in enumerate(rows)]
+    return None
 
 
 # Settings that give the LR: a value stated in words does not override them.
