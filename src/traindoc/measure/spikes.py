@@ -5,8 +5,16 @@ a spike is. Gradient-norm spikes are measure.grads'.
 
 A spike is a short excursion (at most `max_len` logged points) at least `k_sigma`
 robust sigmas and `min_rel` above the local level (a centred rolling median) that
-comes back: it must also clear the median of the `side` points on *both* sides, so a
-step change, an epoch staircase or a jump that stays is not one.
+comes back. The sigma is the noise AROUND the point (`measure.noise.local_scale`: the
+rolling MAD of the residuals over 2% of the run, 101 points at least), not one figure
+for the whole curve: a point is a spike when it stands apart from the noise of its
+own neighbourhood, and the same curve shape gives the same verdict at 300, 3,000 or
+100,000 points. A per-batch loss's noise scales with its level: against the whole
+curve's noise the ordinary batches of a high, noisy start were "spikes" (52 of them
+on a 100k-point 10 -> 1 curve with 10% batch noise), and a late spike on the quiet
+end was measured against the start's noise. A spike must also clear the median of
+the `side` points on *both* sides, so a step change, an epoch staircase or a jump
+that stays is not one.
 
 Short is relative to the run when `return_share` is given: the excursion, up and back
 down, may then span up to that share of the logged points (at least `max_len`, at most
@@ -39,7 +47,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure.metrics import task_metrics
-from traindoc.measure.stats import diff_mad, mad, rolling_median
+from traindoc.measure.noise import local_scale
+from traindoc.measure.stats import diff_mad, rolling_median
 from traindoc.model import Run, Series
 
 # Past this many points the local level is block medians interpolated back (O(n)).
@@ -132,16 +141,14 @@ def loss_spikes(
     n = y.size
     base = baseline(y, window)
     resid = y - base
-    scale = mad(resid)
-    if not math.isfinite(scale) or scale <= 0:
-        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    scale = local_scale(resid, base)  # the noise around each point (measure.noise)
     head = max(float(np.median(y[:3])), float(np.median(y[: max(3, n // 20)])))
     learned = max(head - float(base.min()), 0.0)
     min_abs = min_learned * learned
     cand = np.empty(n, bool)  # a part at a time: min_rel * |base| is a series-long float
     for a in range(0, n, _PART):
-        r, b = resid[a : a + _PART], base[a : a + _PART]
-        cand[a : a + _PART] = (r > k_sigma * scale) & (r > min_rel * np.abs(b)) & (r > min_abs)
+        r, b, sc = resid[a : a + _PART], base[a : a + _PART], scale[a : a + _PART]
+        cand[a : a + _PART] = (r > k_sigma * sc) & (r > min_rel * np.abs(b)) & (r > min_abs)
     if skip_until is not None:
         cand &= f.steps > skip_until
     idx = np.flatnonzero(cand)
@@ -172,12 +179,12 @@ def loss_spikes(
         # if that is within what is left of the span (a decaying return)
         extra = min(span - (b - a + 1), n - side - (b + 1)) if return_share > 0 else 0
         back = b + 1
-        while back < b + 1 + extra and resid[back] > k_sigma * scale:
+        while back < b + 1 + extra and resid[back] > k_sigma * scale[back]:
             back += 1
         after = float(np.median(y[back : back + side]))
         ref = max(float(np.median(y[a - side : a])), after)
         rel = (peak - ref) / max(abs(ref), 1e-12)
-        if rel >= min_rel and peak - ref >= max(k_sigma * scale, min_abs):
+        if rel >= min_rel and peak - ref >= max(k_sigma * scale[a], min_abs):
             i = a + int(np.argmax(y[a : b + 1]))
             share = (peak - ref) / learned if learned > 0 else math.inf
             apart = float(resid[i]) / tail if tail > 0 else math.inf
@@ -267,14 +274,11 @@ def spike_events(
         cols = x.reshape(m, b)[:, :: max(1, b // 8)]
         base = np.repeat(rolling_median(np.median(cols, axis=1), 25), b)
     resid = x - base
-    step = max(1, resid.size // 200_000)  # MAD from a strided sample: same estimate, bounded cost
-    scale = mad(resid[::step])
-    if not math.isfinite(scale) or scale <= 0:
-        scale = max(float(np.median(np.abs(base))) * 1e-3, 1e-12)
+    scale = local_scale(resid, base)  # the noise around each point (measure.noise)
     hit = np.empty(resid.size, bool)  # a part at a time: min_rel * |base| is series-long
     for a in range(0, resid.size, _PART):
-        r, bs = resid[a : a + _PART], base[a : a + _PART]
-        hit[a : a + _PART] = (r > k * scale) & (r > min_rel * np.abs(bs)) & (r > min_abs)
+        r, bs, sc = resid[a : a + _PART], base[a : a + _PART], scale[a : a + _PART]
+        hit[a : a + _PART] = (r > k * sc) & (r > min_rel * np.abs(bs)) & (r > min_abs)
     idx = np.flatnonzero(hit)
     if idx.size == 0:
         return idx
