@@ -10,6 +10,7 @@ from the file itself, with nothing of traindoc's.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -29,6 +30,26 @@ def test_the_corpus_is_big_and_balanced() -> None:
     assert len(metas) >= 86
     assert sum(m["labels"] == ["healthy"] for m in metas) >= 25
     assert sum(m["split"] == "holdout" for m in metas) >= 25
+
+
+# Files several runs of one repo share by design (a repo's readme, a YOLOv5 hyp.yaml,
+# Lightning's hparams.yaml): the same bytes there do not make two cases one run.
+_SHARED_CONTEXT = {"readme.md", "hyp.yaml", "hparams.yaml"}
+
+
+def test_no_run_is_stored_twice() -> None:
+    """One run, one case: two folders holding the same log bytes (the same committed file
+    found twice, or the same thread pasted twice) would count the run twice, and one in
+    each split would let the dev tuning see a holdout run. Stop 36 dropped 17 such
+    copies, keeping the case collected first."""
+    seen: dict[str, str] = {}
+    for case in CASES:
+        files = json.loads((case / "meta.json").read_text(encoding="utf-8"))["files"]
+        for f in files:
+            if Path(f).name in _SHARED_CONTEXT or not (case / f).is_file():
+                continue
+            digest = hashlib.sha1((case / f).read_bytes()).hexdigest()
+            assert seen.setdefault(digest, case.name) == case.name, (case.name, seen[digest], f)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
