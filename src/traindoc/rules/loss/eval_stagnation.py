@@ -144,8 +144,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     start, end = int(st[i0]), int(st[-1])
     # A run starts at step 0: a log that opens later (resumed, or an excerpt of a long run)
     # shows its end, and every healthy run ends on a flattening tail. The share of the run
-    # is of the run, not of the part that was logged.
-    first = min(0, int(min(tr.steps[0], st[0])))
+    # is of the run, not of the part that was logged. A log that opens within one eval
+    # interval (a first eval at step 500 of an every-500 schedule) is the whole run.
+    opened = int(min(tr.steps[0], st[0]))
+    gap = float(np.median(np.diff(st))) if e.size > 1 else 0.0
+    first = opened if 0 <= opened <= gap else min(0, opened)
     span_total = max(run.last_step or end, end) - first
     window = end - start
     # 300 steps and 40% of the run; or, whatever the length, 75% of it (a 300-step run
