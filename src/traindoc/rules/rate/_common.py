@@ -75,6 +75,23 @@ def family_lr(run: Run) -> tuple[tuple[float, float, float], str] | None:
     return None
 
 
+# The LR tables of the rate rules are AdamW's. Under SGD a step is lr x gradient, not ~lr
+# per weight as Adam's normalised step, and the usual LRs sit ~100x higher: ResNets at 0.1
+# where Adam takes ~1e-3; a 27M GPT's optimizer sweep (mainrun) had plain SGD improving
+# monotonically up to 3e-2 (val 2.02 at 3e-4, 1.89 at 1e-3, 1.68 at 3e-2) while AdamW
+# peaked at 3e-4 (1.34).
+SGD_LR_SCALE = 100.0
+
+
+def optimizer_scale(run: Run) -> float:
+    """Factor for an AdamW LR table under the run's named optimizer: SGD_LR_SCALE when
+    it names SGD (plain or with momentum), else 1. One reading for every rate rule, so
+    a run is never told its LR is both too low (on SGD's scale) and too high (on
+    AdamW's)."""
+    optim = str(run.fact("optim", "")).lower()
+    return SGD_LR_SCALE if "sgd" in optim and "adam" not in optim else 1.0
+
+
 def size_scale(run: Run) -> tuple[float, str]:
     """Factor (<= 1) for a pre-training run's LR range, and why; (1, "") when the
     model is small, its size unknown, or the run is not pre-training.

@@ -15,7 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, nonfinite, size_scale
+from traindoc.rules.rate._common import curve, nonfinite, optimizer_scale, size_scale
 
 
 @dataclass(frozen=True)
@@ -255,8 +255,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     regime = run.regime if run.regime in p.tolerated else None
     scale, size_why = size_scale(run)  # large pre-training models take smaller LRs
+    scale *= optimizer_scale(run)  # the table is AdamW's: SGD's LRs sit ~100x above
     tolerated = (p.tolerated[regime] if regime else p.unknown_tolerated) * scale
-    plateau_lr = (p.plateau_lr[regime] if regime else tolerated) * scale
+    plateau_lr = p.plateau_lr[regime] * scale if regime else tolerated
     rising = _broke_rising(run, p)
     if rising is not None:
         yield _rising_hit(run, p, *rising)

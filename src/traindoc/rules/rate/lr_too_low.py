@@ -14,7 +14,13 @@ from traindoc.model import Run, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import TYPICAL_LR, curve, family_lr, size_scale
+from traindoc.rules.rate._common import (
+    TYPICAL_LR,
+    curve,
+    family_lr,
+    optimizer_scale,
+    size_scale,
+)
 
 
 @dataclass(frozen=True)
@@ -71,13 +77,6 @@ class Params:
     tail_rate: float = 0.05
     tail_frac: float = 0.1
     tail_min_points: int = 5
-    # The tables are AdamW's. Under SGD (named by the run's optimizer fact) a step is
-    # lr x gradient, not ~lr per weight as Adam's normalised step, and the usual LRs sit
-    # ~100x higher: ResNets at 0.1 where Adam takes ~1e-3; a 27M GPT's optimizer sweep
-    # (mainrun) had plain SGD improving monotonically up to 3e-2 (val 2.02 at 3e-4,
-    # 1.89 at 1e-3, 1.68 at 3e-2) while AdamW peaked at 3e-4 (1.34). Every line above
-    # scales by this factor for SGD: pre-training is flagged at 3e-3 (10x under ~3e-2).
-    sgd_scale: float = 100.0
     # Under the range's low end (but above the 10x line), the eval loss crawling: 10+ evals
     # that fall steadily (Mann-Kendall z <= -1.96) in a straight line - the last third
     # falls at least half as fast as the first third, where a run at a workable LR
@@ -204,9 +203,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return  # LR == 0 is schedule-not-applied; a run still warming up has no peak yet
     regime = run.regime if run.regime in p.flag_at else None
     scale, size_why = size_scale(run)  # large pre-training models need less
-    sgd = "sgd" in str(run.fact("optim", "")).lower()
-    if sgd:  # SGD's LRs sit ~100x above AdamW's
-        scale *= p.sgd_scale
+    sgd = optimizer_scale(run) != 1.0
+    scale *= optimizer_scale(run)  # SGD's LRs sit ~100x above AdamW's
     flag_at = (p.flag_at[regime] if regime else p.unknown_flag_at) * scale
     expected = (p.expected[regime] if regime else p.unknown_expected) * scale
     # A family that fine-tunes above the generic range (T5 at 1e-4..3e-4) sets the range.

@@ -14,7 +14,7 @@ from traindoc.measure.spikes import loss_spikes, spike_events
 from traindoc.measure.stats import fmt, median, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import nonfinite
+from traindoc.rules.rate._common import nonfinite, optimizer_scale
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if run.fact("steps_ordinal") and w.source != "config":
         return  # lines of a paste that prints no step (with gaps): its warmup has no length
     regime = run.regime if run.regime in p.high_lr else None
-    high = p.high_lr[regime] if regime else p.unknown_high_lr
+    high = (p.high_lr[regime] if regime else p.unknown_high_lr) * optimizer_scale(run)
     frac = w.steps / float(total)
     if pk.value < high or not (w.steps < p.max_steps or frac < p.max_frac):
         return
@@ -241,7 +241,7 @@ def _broke_at_full_lr(run: Run, p: Params) -> tuple[int, float, int] | None:
         return None
     st, v = lr
     regime = run.regime if run.regime in p.high_lr else None
-    high = p.high_lr[regime] if regime else p.unknown_high_lr
+    high = (p.high_lr[regime] if regime else p.unknown_high_lr) * optimizer_scale(run)
     peak = float(v.max())
     if st[0] > at or peak < high or v[0] < p.peak_held * peak:
         return None  # a ramp was logged, or the LR log starts after the break
