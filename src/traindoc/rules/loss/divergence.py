@@ -29,6 +29,7 @@ from traindoc.rules.loss._divergence_short import (
     _worse_than_uniform,
 )
 from traindoc.rules.loss._evalcurve import direction, task_metrics, train_metrics
+from traindoc.rules.loss._rl_collapse import collapse_hit
 
 
 @dataclass(frozen=True)
@@ -159,12 +160,12 @@ class Params:
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
         "with the evals, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended); "
-        "without a train loss, 2 eval losses into +Inf / 87.3365"
+        "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|eval_loss",),
+    requires=("loss|eval_loss|reward",),
     uses=("lr",),
     core=True,
     explained_by=(
@@ -273,7 +274,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the last epoch's steps; an EMA) barely changes step to step, yet its level wanders
     by the noise of a window's mean, and a healthy diffusion LoRA's wander would read
     as a 10%+ rise if its step-to-step differences were taken as its noise. Curriculum or data-mixture changes can legitimately raise the
-    loss. RL trainers (GRPO/PPO) are skipped: their loss can legitimately rise.
+    loss. RL trainers (GRPO/PPO) are not judged by their loss, a surrogate that can
+    legitimately rise; their return is (`_rl_collapse`): one that climbed well clear of
+    the run's start (or of its env's random play) and then gave back half the climb or
+    more over the whole last fifth is a collapsed policy.
     The trend and blow-up tests also stand down when a held-out task metric (an
     eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
     named that is logged at most a fifth as often as the train loss) was evaluated 3+
@@ -301,7 +305,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     gradient clipping (max_grad_norm ~1.0).
     """
     loss = run.get("loss")
-    if run.is_rl:
+    if run.is_rl:  # its loss is a surrogate: the return is the curve that diverges
+        if (hit := collapse_hit(run)) is not None:
+            yield hit
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
         ev = run.get("eval_loss")

@@ -12,6 +12,7 @@ from traindoc.measure.stats import diff_mad, fmt
 from traindoc.model import Run, Series, Severity, Signal
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._rl_collapse import collapse
 from traindoc.rules.loss._rl_common import (
     APPROX_KL,
     BEST_EPOCH,
@@ -551,7 +552,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (frozen := _policy_frozen(run, p)) is not None:
         yield frozen  # it explains a flat reward: the policy it measures never changed
         return
-    found = list(_main(run, p))
+    # A return that climbed and then fell back had a signal that wrecked its policy
+    # (divergence's collapse): "no improvement" and "still random play" are not this run's
+    # story, though a reward that went dead (constant) on the way down still is.
+    collapsed = collapse(run) is not None
+    found = [h for h in _main(run, p) if not (collapsed and _no_gain(h))]
     if any(isinstance(h, Hit) for h in found):
         yield from found
         return
@@ -559,9 +564,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         _task_reward_dead(run, p)
         or _never_beats_start(run, p)
         or _no_trades(run)
-        or random_level(run, p)
+        or (None if collapsed else random_level(run, p))
     )
     yield from [dead] if dead is not None else found
+
+
+def _no_gain(h: Hit | NotJudged) -> bool:
+    """A finding that the reward did not improve (flat over the run or from the start)."""
+    return isinstance(h, Hit) and "(flat" in str(h.evidence.get("signal", ""))
 
 
 def _no_trades(run: Run) -> Hit | None:
