@@ -245,6 +245,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and the fix offered there is a 3x cut (the AdamW table's values mean nothing on SGD's scale). NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
+    With no LR logged or configured the rule does not judge, not even a NaN that
+    followed finite training in fp32: on real runs the LR was the settled cause of such
+    a NaN about one time in eight (bad data, a loss that divides by zero, the dtype the
+    rest; none of four where the loss had been falling), so nonfinite-loss's own advice
+    (the LR, the dtype or the data: read the step before the NaN) stands alone.
 
     **What to do.** Lower the peak LR 3-10x (LoRA: ~5e-5, full fine-tune:
     ~2e-5, pre-training: ~3e-4), use cosine decay and a 2-5% warmup; tune LR,
