@@ -167,7 +167,7 @@ class Params:
     "divergence",
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
-        "with the evals, or into +Inf, "
+        "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended); "
         "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns"
     ),
@@ -246,7 +246,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
-    WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
+    WER doubled between their first and last values: error); or, the loss NaN/Inf
+    after them to the end of the log, a second loss 3x+ the first: the climb is the
+    blow-up and the NaN its end, the run never came back (error; `nonfinite-loss`
+    reports the NaN, this the climb into it; 2.0 -> 2.5 -> NaN is a NaN, not a
+    blow-up). One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error). At
     any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
     is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
@@ -341,8 +345,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit  # the trainer's own record of its best eval says it got worse
         return
     if n < p.min_points:
-        if (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None) or (
-            n == 2 and (hit := _two_confirmed(run, p, f)) is not None
+        if (
+            (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None)
+            or (n == 2 and (hit := _two_confirmed(run, p, f)) is not None)
+            or (n == 2 and _ends_nonfinite(loss, f) and (hit := _short_blowup(run, p, f)))
         ):
             yield hit
         elif n < p.short_min_points and (hit := _astronomical(run, p, f)) is not None:
@@ -377,6 +383,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
     elif hit is None and (hit := _astronomical(run, p, f)) is not None:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
+
+
+def _ends_nonfinite(loss: Series, f: Series) -> bool:
+    """The loss is NaN/Inf after its last finite log (and so to the end of the log)."""
+    return bool(len(f)) and bool((~np.isfinite(loss.values[loss.steps > f.steps[-1]])).any())
 
 
 def _heldout_metrics(run: Run, p: Params, f: Series) -> list[tuple[Series, bool]]:
