@@ -152,13 +152,22 @@ class Params:
     # A metric with no eval_/val_/test_ prefix counts as held-out when it is logged at
     # most this share as often as the train loss (once per eval, not per log line).
     heldout_sparse: float = 0.2
+    # ... or whose every eval after the onset stays within 2% (relative) of its best
+    # eval before it (2+ of them): the model held its best on unseen data all through
+    # the rise, so the rise is a fitted model's wobble (a train loss of 1e-4 doubling),
+    # not updates wrecking it. A real divergence costs the held-out metric more.
+    heldout_hold: float = 0.02
+    # ... judged only on a loss that ends under 0.01: a cross-entropy there still puts
+    # 99% on the right class, a model that fits its data (a loss of 8 with a flat
+    # held-out metric has lost what it learned; the metric may be blind to it).
+    fitted_loss: float = 0.01
 
 
 @rule(
     "divergence",
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
-        "with the evals, or into +Inf, "
+        "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended); "
         "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns"
     ),
@@ -237,7 +246,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     known (vocab_size, the model family, ln(C)): a start under half the floor and a
     next loss above it (error); or, the floor unknown, a second loss 2x the first
     with the evals jumping the same way (eval loss 2x, a task metric halved or a
-    WER doubled between their first and last values: error). One point is enough for a loss of 1e6 or more past
+    WER doubled between their first and last values: error); or, the loss NaN/Inf
+    after them to the end of the log, a second loss 3x+ the first: the climb is the
+    blow-up and the NaN its end, the run never came back (error; `nonfinite-loss`
+    reports the NaN, this the climb into it; 2.0 -> 2.5 -> NaN is a NaN, not a
+    blow-up). One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error). At
     any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
     is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
@@ -285,7 +298,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     eval before the onset, and its final eval is within that margin of its best: the
     model kept getting better on unseen data through the whole "rise", so the loss is
     measuring a changed objective (pseudo-labels re-clustered every epoch, a loss
-    term switched on mid-run, a curriculum stage), not a model its updates wreck. The
+    term switched on mid-run, a curriculum stage), not a model its updates wreck. They
+    stand down as well on a loss that ends under 0.01 (a cross-entropy still putting
+    99% on the right class) while a held-out metric, evaluated 2+ times before the
+    onset and 3+ times after it, stays within 2% of its best before it at every eval:
+    a fitted model's train loss wobbling by factors (5e-5 -> 1.4e-4 at a validation
+    AUC of 1.0, a resumed window of a fine-tune at 1e-3) is noise on a solved loss,
+    and a model its updates wreck loses ground on unseen data. The
     absolute tests (overflow to +Inf, a loss of 1e6, a component that blew up, worse
     than the trainer's own best eval) do not stand down. They stand down too when a
     task metric on the training data, logged with the loss (at half its logs or
@@ -326,8 +345,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit  # the trainer's own record of its best eval says it got worse
         return
     if n < p.min_points:
-        if (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None) or (
-            n == 2 and (hit := _two_confirmed(run, p, f)) is not None
+        if (
+            (n == 2 and (hit := _worse_than_uniform(run, p, f)) is not None)
+            or (n == 2 and (hit := _two_confirmed(run, p, f)) is not None)
+            or (n == 2 and _ends_nonfinite(loss, f) and (hit := _short_blowup(run, p, f)))
         ):
             yield hit
         elif n < p.short_min_points and (hit := _astronomical(run, p, f)) is not None:
@@ -356,11 +377,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (
         hit is not None
         and _heldout_improved(run, p, f, onset) is None
+        and not (_late(p, f) < p.fitted_loss and _heldout_held(run, p, f, onset))
         and _train_improved(p, f, onset, train_metrics(run)) is None
     ):
         yield hit
     elif hit is None and (hit := _astronomical(run, p, f)) is not None:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
+
+
+def _ends_nonfinite(loss: Series, f: Series) -> bool:
+    """The loss is NaN/Inf after its last finite log (and so to the end of the log)."""
+    return bool(len(f)) and bool((~np.isfinite(loss.values[loss.steps > f.steps[-1]])).any())
 
 
 def _heldout_metrics(run: Run, p: Params, f: Series) -> list[tuple[Series, bool]]:
@@ -407,6 +434,25 @@ def _heldout_improved(run: Run, p: Params, f: Series, onset: int) -> str | None:
         if gain >= p.heldout_gain and sign * (best - last) <= p.heldout_gain * abs(base):
             return m.name
     return None
+
+
+def _heldout_held(run: Run, p: Params, f: Series, onset: int) -> bool:
+    """A held-out metric that never left its best level through the rise: 2+ evals
+    before the onset, `heldout_min_evals`+ after it, each within `heldout_hold`
+    (relative) of the best eval before. With the loss still under `fitted_loss` this
+    is a fitted model's wobble (a fine-tune's train loss going 5e-5 -> 1.4e-4 at a
+    validation AUC of 1.0), not updates wrecking it: those cost the held-out metric."""
+    for m, higher in _heldout_metrics(run, p, f):
+        e = m.finite()
+        after = e.steps > onset
+        pre, post = e.values[~after], e.values[after]
+        if pre.size < 2 or post.size < p.heldout_min_evals:
+            continue
+        sign = 1.0 if higher else -1.0
+        best = float(pre.max() if higher else pre.min())
+        if best != 0 and bool(np.all(sign * (post - best) >= -p.heldout_hold * abs(best))):
+            return True
+    return False
 
 
 def _train_improved(
