@@ -135,3 +135,20 @@ def test_bare_tensor_had_nan_values_is_a_nonfinite_loss(tmp_path: Path) -> None:
 def test_near_miss_tensor_had_nan_in_a_sentence_is_no_event(tmp_path: Path) -> None:
     run = one_log(tmp_path, _tf_log("I checked whether the tensor had NaN values: none.\n"))
     assert "nonfinite-loss" not in [e.kind for e in run.events]
+
+
+def test_bare_episode_number_and_return_lines_with_the_posters_elision(tmp_path: Path) -> None:
+    # cyoon1729/deep-Q-networks#3 as pasted: "Episode N: R", a '...' line between
+    body = (
+        "Episode 399: 12.0\nEpisode 400: 10.0\nEpisode 417: 11.0\n...\n"
+        "Episode 997: 19.0\nEpisode 998: 11.0\nEpisode 999: 10.0\n"
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "reward") == [12.0, 10.0, 11.0, 19.0, 11.0, 10.0]
+    assert [int(s) for s in run.get("reward").steps] == [399, 400, 417, 997, 998, 999]
+
+
+def test_near_miss_episode_line_with_a_named_metric_is_no_return(tmp_path: Path) -> None:
+    body = "".join(f"Episode {i}: loss {1.0 / (i + 1):.3f}\n" for i in range(6))
+    run = one_log(tmp_path, body)
+    assert run is None or run.get("reward") is None

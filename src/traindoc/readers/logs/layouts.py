@@ -220,13 +220,17 @@ _TESS_EVAL = re.compile(
 # an episode's return said in a sentence, the whole message: "Total rewards in episode 12
 # is 200.0", "Reward for episode 3: -21.0", "Total return of episode 40 = 180", and the
 # tutorials' "Run episode 12 with rewards 200.0" (the episode is the step). It opens the
-# line or follows a logger's prefix ("... DEBUG - ", "end_of_round: "), never prose.
+# line or follows a logger's prefix ("... DEBUG - ", "end_of_round: "), never prose. The
+# bare "Episode 12: 200.0" of a hand-written loop (print(f"Episode {i}: {ep_reward}")) says
+# the same: a line that is only an episode number and one number names that episode's
+# return; anything else after the colon ("Episode 12: loss 0.3") is another record.
 _EPISODE_NUM = rb"([-+]?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\.?\s*$"
 _EPISODE_RETURN = re.compile(
     rb"(?:^\s*|(?<=[:\]|-] ))(?:"
     rb"(?i:(?:total |mean |average )?(?:rewards?|returns?|score) (?:in|of|for|at) episode)"
     rb" #?(\d+)\s*(?:is|was|:|=)\s*"
-    rb"|(?i:run )?episode ?(\d+) with (?:total )?rewards? )" + _EPISODE_NUM
+    rb"|(?i:run )?episode ?(\d+) with (?:total )?rewards? "
+    rb"|(?i:episode) #?(\d+):\s*)" + _EPISODE_NUM
 )
 
 # -- sentence loss lines of the classic tutorials --------------------------------------------
@@ -542,9 +546,9 @@ class Layouts:
         if c in b"DTR" and c and self._ncrfpp(no, text):
             return True
         if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
-            if (v := parse(m.group(3))) is None:
+            if (v := parse(m.group(4))) is None:
                 return False
-            ep = float(m.group(1) or m.group(2))
+            ep = float(m.group(1) or m.group(2) or m.group(3))
             self.log.add_loose(no, [("reward", v)], ep, SRC_STEP, math.nan)
             return True
         if (b"training step(s)" in text or b"Score at iteration" in text) and (
