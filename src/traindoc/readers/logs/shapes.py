@@ -54,7 +54,19 @@ _EPOCH_KEYS = frozenset({"epoch", "epochs", "ep", "train/epoch", "round", "pass"
 _ROUND_OF_TOTAL_KEYS = frozenset({"cycle"})
 _INNER_KEYS = frozenset({"batch", "batches", "iter_in_epoch", "it_in_epoch"})
 _EVAL_WORDS = frozenset(
-    {"valid", "validation", "val", "eval", "evaluation", "evaluating", "test", "testing", "dev"}
+    {
+        "valid",
+        "validation",
+        "validate",
+        "validating",
+        "val",
+        "eval",
+        "evaluation",
+        "evaluating",
+        "test",
+        "testing",
+        "dev",
+    }
 )
 # The train split a "k=v" key may carry as one word before it ("Train Loss=0.07"); an
 # eval word there stays free and makes the line's eval context, as it always did

@@ -1435,16 +1435,20 @@ _MAX_ARRAY = 64 << 20  # a bigger file is read line by line, as before
 
 def json_array_lines(path: Path) -> bytes | None:
     """The records of a file that is one JSON array of flat objects, or one JSON object
-    holding per-epoch columns (_epoch_columns), one compact object a line; None for any
-    other file (or one too big, or not valid JSON)."""
+    (or the same dict printed by Python, _as_json) holding per-epoch columns
+    (_epoch_columns), one compact object a line; None for any other file (or one too big,
+    or not valid JSON)."""
     try:
         with path.open("rb") as f:
             head = f.read(256)
             array = _JSON_ARRAY.match(head)
-            if not (array or _JSON_OBJECT.match(head)) or path.stat().st_size > _MAX_ARRAY:
+            printed = _PY_OBJECT.match(head)
+            if not (array or printed or _JSON_OBJECT.match(head)):
+                return None
+            if path.stat().st_size > _MAX_ARRAY:
                 return None
             data = head + f.read()
-        items = json.loads(data)
+        items = json.loads(_as_json(data) if printed else data)
     except (OSError, ValueError, RecursionError):
         return None
     if not array:
@@ -1460,6 +1464,19 @@ def json_array_lines(path: Path) -> bytes | None:
 # The i-th value of every column belongs to the same epoch, so the block is the per-epoch
 # log, a record an epoch.
 _JSON_OBJECT = re.compile(rb"\A\s*\{\s*\"")
+
+# The same History dict printed rather than dumped (print(history.history), str() into a
+# .txt): Python's repr quotes the names with ' and writes a non-finite value as a bare
+# nan / inf, which is all that keeps it from being JSON.
+_PY_OBJECT = re.compile(rb"\A\s*\{\s*'")
+_PY_NONFINITE = re.compile(rb"\b(nan|inf)\b")
+
+
+def _as_json(printed: bytes) -> bytes:
+    """A printed dict of numbers as JSON text: ' quotes become ", nan NaN and inf
+    Infinity (a dict holding other strings may not survive, and is then not read)."""
+    spelled = {b"nan": b"NaN", b"inf": b"Infinity"}
+    return _PY_NONFINITE.sub(lambda m: spelled[m.group(1)], printed.replace(b"'", b'"'))
 
 
 def _epoch_columns(obj: dict) -> list[dict] | None:

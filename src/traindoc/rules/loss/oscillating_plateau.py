@@ -51,6 +51,11 @@ class Params:
     converged_lr_fraction: float = 0.15
     # Eval loss falling by more than this over the band = the run is still improving.
     eval_improving: float = 0.02
+    # ... or falling, however slowly, at (nearly) every eval over the band: its rises
+    # summing to at most this share of its net fall (a pre-training eval loss gaining a
+    # hair once in 25 evals while it falls 3.599 -> 3.558 is still descending; one that
+    # wobbles up and down about its level is not).
+    eval_rise_share: float = 0.1
     # The band's drop plus this many standard errors must stay under twice the drop
     # bound: with few points in a wide band, a slow descent cannot be ruled out.
     flat_z: float = 2.0
@@ -94,7 +99,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     that band covers >= 30% of the run (of the planned run, `max_steps`, when known), follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
     level), the LR has not decayed to near 0 there, and eval loss (if logged) is not
     improving (a significant falling trend with a 2%+ drop over the band, or a fall
-    at every one of 5+ evals there, however small), nor is a task metric (accuracy,
+    at every one of 5+ evals there however small, its rises at most a tenth of its net
+    fall), nor is a task metric (accuracy,
     PSNR, WER, ...; 5+ points over the band, even sparse ones without an eval loss:
     a significant trend in its better direction, last third better than the first).
     The band starts where the descent has ended: a wide swing hides the tail of the
@@ -382,11 +388,18 @@ def _lr_high_until(run: Run, onset: int, end: int, fraction: float) -> int:
 
 
 def _eval_falls_each(run: Run, onset: int, p: Params) -> bool:
-    """The eval loss fell at every one of its 5+ evals over the band: however slowly
-    (a low LR, a decayed schedule), held-out quality is still improving."""
+    """The eval loss fell at (nearly) every one of its 5+ evals over the band, its rises
+    summing to at most `eval_rise_share` of its net fall: however slowly (a low LR, a
+    decayed schedule, late pre-training), held-out quality is still improving. One eval
+    a hair above the last does not undo a steady descent; rises that match the falls are
+    a wobble about a level, not a descent."""
     ev = run.get("eval_loss")
     e = ev.finite().after(onset).values if ev is not None else np.empty(0)
-    return e.size >= p.eval_min_points and bool((np.diff(e) < 0).all())
+    if e.size < p.eval_min_points:
+        return False
+    steps = np.diff(e)
+    fall = float(e[0] - e[-1])
+    return fall > 0 and float(steps[steps > 0].sum()) <= p.eval_rise_share * fall
 
 
 def _metric_improves(run: Run, onset: int, p: Params) -> str | None:
