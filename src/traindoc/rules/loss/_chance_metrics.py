@@ -998,9 +998,9 @@ def _topk_pairs(run: Run) -> Iterator[tuple[Series, Series, int]]:
             yield run.series[top1], run.series[name], int(m.group("k"))
 
 
-def _past_first_pass(run: Run, steps: np.ndarray, p: Params) -> np.ndarray | None:
-    """Which of `steps` lie past a fresh model's start: from epoch `top1_min_epoch` (1) on;
-    no epoch logged, from update `named_chance_step` (1000) on (from epoch 1 when the
+def _past_first_pass(run: Run, steps: np.ndarray, p: Params, min_epoch: float) -> np.ndarray | None:
+    """Which of `steps` lie past a fresh model's start: from epoch `min_epoch` on; no epoch
+    logged, from update `named_chance_step` (1000) on (from epoch `min_epoch` when the
     steps count epochs); all of them when the log is an eval printout (no step count and
     no loss: the scores of a saved checkpoint). None when the warmup is still running."""
     w = warmup(run)
@@ -1008,9 +1008,9 @@ def _past_first_pass(run: Run, steps: np.ndarray, p: Params) -> np.ndarray | Non
         return None
     ep = run.get("epoch")
     if ep is not None and len(e := ep.finite()):
-        return np.interp(steps, e.steps, e.values) >= p.top1_min_epoch
+        return np.interp(steps, e.steps, e.values) >= min_epoch
     if run.fact("steps_epochs"):
-        return steps >= p.top1_min_epoch
+        return steps >= min_epoch
     if run.fact("steps_ordinal"):
         return np.full(steps.shape, run.get("loss") is None)
     return steps >= p.named_chance_step
@@ -1042,7 +1042,7 @@ def _random_ranking(run: Run, p: Params) -> Hit | None:
             continue
         scale = 100.0 if max(float(v1.max()), float(vk.max())) > 1.0 else 1.0
         v1, vk = v1 / scale, vk / scale
-        late = _past_first_pass(run, steps, p)
+        late = _past_first_pass(run, steps, p, p.top1_min_epoch)
         if late is None:
             return None
         full = vk >= 0.999
@@ -1096,6 +1096,97 @@ def _random_ranking_hit(
             "labels match the inputs and the head's class count, the input preprocessing (the "
             "normalisation the model was built for), the LR (0, or far too high for the batch "
             "size: a collapsed output) and that the trained weights are the ones evaluated."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _chance_level(
+    run: Run, late: list[tuple[Series, np.ndarray]], held: set[str]
+) -> tuple[int, str] | None:
+    """(C, where it comes from) for accuracies whose logs past the first pass are `late`:
+    the run's known class count, else 1/C for one small C (2-20) that the median of those
+    logs names when a train and a held-out accuracy are both among them (two measures on
+    different data agreeing on the level). None when neither gives one."""
+    if (known := known_classes(run)) is not None:
+        return known
+    kinds = {m.name in held for m, _ in late}
+    if kinds != {True, False}:
+        return None
+    med = float(np.median(np.concatenate([v for _, v in late])))
+    c = round(1.0 / med) if med > 0 else 0
+    if not 2 <= c <= fl.MAX_SMALL_CLASSES:
+        return None
+    return c, "the level the train and the held-out accuracy agree on"
+
+
+def _accuracy_at_chance_throughout(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """Every top-1 accuracy log from epoch `chance_min_epoch` (2: a full pass behind it
+    whether epochs count from 0 or 1; `_past_first_pass`), 3+ in all, within
+    min(`chance_agree`, 0.5/C) of 1/C (`_chance_level`), with no loss falling
+    `frozen_max_drop` over them (warning): not one log after a full pass over the data is
+    above a guess."""
+    if run.fact("task") == "gan":
+        return None
+    if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
+        return None  # Keras' accuracy of a regression means nothing
+    train, held = _plain_accuracies(run)
+    late: list[tuple[Series, np.ndarray]] = []
+    for m in (*train, *held):
+        f = m.finite()
+        mask = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
+        if mask is None:
+            return None
+        if mask.any():
+            late.append(
+                (Series(m.name, f.steps[mask], f.values[mask]), _as_fraction(f.values)[mask])
+            )
+    if sum(v.size for _, v in late) < p.named_chance_points:
+        return None
+    if (level := _chance_level(run, late, {m.name for m in held})) is None:
+        return None
+    c, source = level
+    tol = min(p.chance_agree, 0.5 / c)
+    if any(float(np.abs(v - 1.0 / c).max()) > tol for _, v in late):
+        return None
+    steps = np.concatenate([s.steps for s, _ in late])
+    if loss is not None and _loss_falls(loss, float(steps.min()), float(steps.max()), p):
+        return None
+    return _throughout_hit(late, c, source, steps)
+
+
+def _throughout_hit(
+    late: list[tuple[Series, np.ndarray]], c: int, source: str, steps: np.ndarray
+) -> Hit:
+    vals = np.concatenate([v for _, v in late])
+    names = ", ".join(s.name for s, _ in late)
+    return Hit(
+        title=(
+            f"{names} within {fmt(float(np.abs(vals - 1.0 / c).max()))} of 1/{c} at every one of "
+            f"{vals.size} logs past the first pass ({fmt(float(vals.min()))}-"
+            f"{fmt(float(vals.max()))}): the model guesses among {c} classes"
+        ),
+        step=int(steps.min()),
+        end_step=int(steps.max()),
+        evidence={
+            "metrics": [s.name for s, _ in late],
+            "classes": c,
+            "classes_from": source,
+            "logs": int(vals.size),
+            "min": float(vals.min()),
+            "max": float(vals.max()),
+        },
+        explanation=(
+            f"An accuracy of 1/{c} is what a model scores when it ignores its input and guesses "
+            f"among {c} balanced classes (or names one of them for every input); C comes from "
+            f"{source}. A fresh model starts there, but after a full pass over the data a model "
+            "that learned anything is above it at some log, and this one is not at any."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples (one class for all?); check that "
+            "the labels match the inputs and the head's class count, the input normalisation, "
+            "the LR (0, or far too high: a collapsed output), and for a multi-GPU run that the "
+            "gradients are aggregated and the same weights are evaluated."
         ),
         severity=Severity.WARNING,
     )
