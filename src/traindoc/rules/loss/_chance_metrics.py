@@ -1102,22 +1102,39 @@ def _random_ranking_hit(
 
 
 def _chance_level(
-    run: Run, late: list[tuple[Series, np.ndarray]], held: set[str]
+    run: Run, late: list[tuple[Series, np.ndarray]], held: set[str], p: Params
 ) -> tuple[int, str] | None:
     """(C, where it comes from) for accuracies whose logs past the first pass are `late`:
     the run's known class count, else 1/C for one small C (2-20) that the median of those
-    logs names when a train and a held-out accuracy are both among them (two measures on
-    different data agreeing on the level). None when neither gives one."""
+    logs names when a second measure agrees: a train and a held-out accuracy both among
+    them (two sets of data), or a loss at ln C (the cross-entropy of the same uniform
+    guess). None when nothing gives one."""
     if (known := known_classes(run)) is not None:
         return known
-    kinds = {m.name in held for m, _ in late}
-    if kinds != {True, False}:
-        return None
     med = float(np.median(np.concatenate([v for _, v in late])))
     c = round(1.0 / med) if med > 0 else 0
     if not 2 <= c <= fl.MAX_SMALL_CLASSES:
         return None
-    return c, "the level the train and the held-out accuracy agree on"
+    if {m.name in held for m, _ in late} == {True, False}:
+        return c, "the level the train and the held-out accuracy agree on"
+    if (loss := _loss_at_log_of(run, c, p)) is not None:
+        return c, f"the {loss} at ln {c}, the cross-entropy of a uniform guess"
+    return None
+
+
+def _loss_at_log_of(run: Run, c: int, p: Params) -> str | None:
+    """The loss (eval loss first) whose logs from epoch `chance_min_epoch` on have their
+    median in ln(C)'s band (`floor.band`): a second measure naming the same C. None when
+    no loss does."""
+    lo, hi = fl.band(run, fl.log_of(run, c))
+    for name in ("eval_loss", "loss"):
+        s = run.get(name)
+        if s is None or not len(f := s.finite()):
+            continue
+        mask = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
+        if mask is not None and mask.any() and lo <= float(np.median(f.values[mask])) <= hi:
+            return s.name
+    return None
 
 
 def _accuracy_at_chance_throughout(run: Run, loss: Series | None, p: Params) -> Hit | None:
@@ -1143,7 +1160,7 @@ def _accuracy_at_chance_throughout(run: Run, loss: Series | None, p: Params) -> 
             )
     if sum(v.size for _, v in late) < p.named_chance_points:
         return None
-    if (level := _chance_level(run, late, {m.name for m in held})) is None:
+    if (level := _chance_level(run, late, {m.name for m in held}, p)) is None:
         return None
     c, source = level
     tol = min(p.chance_agree, 0.5 / c)
