@@ -990,6 +990,8 @@ def _topk_pairs(run: Run) -> Iterator[tuple[Series, Series, int]]:
         if m is None or "err" in low or kind(name) != "task" or int(m.group("k")) < 2:
             continue
         head, tail = low[: m.start()], low[m.end() :]
+        if head + m.group("tok") + "0" + tail in by_low:
+            continue  # acc_0, acc_1, acc_2 ...: per-position accuracies, not cutoffs
         want = [head + w + tail for w in ("accuracy", "acc")]
         if m.group("rec") is None:
             want.insert(0, head + m.group("tok") + "1" + tail)
