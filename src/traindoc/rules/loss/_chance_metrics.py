@@ -4,6 +4,7 @@ guessing, a ROC AUC at 0.5, an overlap metric at 0, an error rate at its ceiling
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -961,6 +962,250 @@ def _named_chance_hit(m: Series, c: int, source: str, steps: np.ndarray, med: fl
             "the labels match the inputs and the head's class count, the LR (0, or far too "
             "high: a collapsed output), and that the parameters being trained are the ones "
             "used for prediction."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+# A top-k accuracy's name and its cutoff k: top5 / top-5 / top_k_accuracy_5 /
+# top_5_categorical_accuracy / accuracy_top-5 / acc5 / acc@5 / prec@5; a recall@k only
+# beside a plain accuracy (TF-slim's eval/recall_5): a retrieval's recall@1 and recall@k
+# scale as 1 : k for a perfect ranking of k+ relevant items, so only a classifier's
+# accuracy, whose top-1 is one label, pairs with it.
+_TOPK_NAME = re.compile(
+    r"(?P<tok>top[-_ ]?(?:k[-_ ]?(?:acc(?:uracy)?[-_ ]?)?)?|acc(?:uracy)?[-_@]?|prec@|"
+    r"(?P<rec>recall[-_@]?|rec@))(?P<k>\d+)\b"
+)
+
+
+def _topk_pairs(run: Run) -> Iterator[tuple[Series, Series, int]]:
+    """(top-1, top-k, k) for every top-k accuracy (k 2+) the run logs beside its top-1: the
+    same name with its cutoff written 1, or the plain accuracy of the same prefix
+    (`validation_top_k_accuracy_5` -> `validation_accuracy`, `eval/recall_5` ->
+    `eval/accuracy`). Error rates (`err-top5`) are not accuracies."""
+    by_low = {n.lower(): n for n in run.series}
+    for name in run.series:
+        low = name.lower()
+        m = _TOPK_NAME.search(low)
+        if m is None or "err" in low or kind(name) != "task" or int(m.group("k")) < 2:
+            continue
+        head, tail = low[: m.start()], low[m.end() :]
+        if head + m.group("tok") + "0" + tail in by_low:
+            continue  # acc_0, acc_1, acc_2 ...: per-position accuracies, not cutoffs
+        want = [head + w + tail for w in ("accuracy", "acc")]
+        if m.group("rec") is None:
+            want.insert(0, head + m.group("tok") + "1" + tail)
+        top1 = next((by_low[w] for w in want if w in by_low), None)
+        if top1 is not None:
+            yield run.series[top1], run.series[name], int(m.group("k"))
+
+
+def _past_first_pass(run: Run, steps: np.ndarray, p: Params, min_epoch: float) -> np.ndarray | None:
+    """Which of `steps` lie past a fresh model's start: from epoch `min_epoch` on; no epoch
+    logged, from update `named_chance_step` (1000) on (from epoch `min_epoch` when the
+    steps count epochs); all of them when the log is an eval printout (no step count and
+    no loss: the scores of a saved checkpoint). None when the warmup is still running."""
+    w = warmup(run)
+    if w is not None and not w.complete:
+        return None
+    ep = run.get("epoch")
+    if ep is not None and len(e := ep.finite()):
+        return np.interp(steps, e.steps, e.values) >= min_epoch
+    if run.fact("steps_epochs"):
+        return steps >= min_epoch
+    if run.fact("steps_ordinal"):
+        return np.full(steps.shape, run.get("loss") is None)
+    return steps >= p.named_chance_step
+
+
+def _same_evals(run: Run, a: Series, b: Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(steps, values of `a`, values of `b`) at the evals both score: their common steps;
+    in a printout numbered by line (no step count) where each prints one value, that one
+    eval (TF-slim's eval/Accuracy and eval/Recall_5, one line each)."""
+    if run.fact("steps_ordinal") and len(a) == 1 and len(b) == 1:
+        return a.steps, a.values, b.values
+    steps, ia, ib = np.intersect1d(a.steps, b.steps, return_indices=True)
+    return steps, a.values[ia], b.values[ib]
+
+
+def _random_ranking(run: Run, p: Params) -> Hit | None:
+    """A top-1 accuracy equal (within `ranking_tol`) to its top-k divided by k at 2+ of the
+    (eval, cutoff) pairs the run logs past its first pass, with no pair anywhere in the log
+    whose top-1 beats that by more (warning). A cutoff whose top-k is 1.0 counts when the
+    top-1 is within the tolerance of 1/k: every label in the top k means C <= k."""
+    pairs = list(_topk_pairs(run))
+    if not pairs:
+        return None
+    matches: list[tuple[str, str, int, float, float, int]] = []
+    for m1, mk, k in pairs:
+        a1, ak = m1.finite(), mk.finite()
+        steps, v1, vk = _same_evals(run, a1, ak)
+        if not steps.size:
+            continue
+        scale = 100.0 if max(float(v1.max()), float(vk.max())) > 1.0 else 1.0
+        v1, vk = v1 / scale, vk / scale
+        late = _past_first_pass(run, steps, p, p.top1_min_epoch)
+        if late is None:
+            return None
+        full = vk >= 0.999
+        guess = np.where(full, 1.0 / k, vk / k)  # top-1 of a random ranking
+        if np.any(~full & (v1 > (1 + p.ranking_tol) * guess)):
+            return None  # the first choice beats a random pick at some eval: it learned
+        hit = late & (v1 > 0) & (np.abs(v1 - guess) <= p.ranking_tol * guess)
+        matches += [
+            (m1.name, mk.name, k, float(v1[i]), float(vk[i]), int(steps[i]))
+            for i in np.flatnonzero(hit)
+        ]
+    if len(matches) < p.ranking_pairs:
+        return None
+    loss = run.get("loss")
+    lo, hi = min(x[5] for x in matches), max(x[5] for x in matches)
+    if loss is not None and _loss_falls(loss, lo, hi, p):
+        return None  # the loss still falls: the ranking may be on its way up
+    return _random_ranking_hit(matches, lo, hi)
+
+
+def _random_ranking_hit(
+    matches: list[tuple[str, str, int, float, float, int]], lo: int, hi: int
+) -> Hit:
+    shown = "; ".join(
+        f"{n1} {fmt(v1)} vs {nk} {fmt(vk)} (k={k})" for n1, nk, k, v1, vk, _ in matches[:4]
+    )
+    c = round(1.0 / float(np.median([x[3] for x in matches])))
+    return Hit(
+        title=(
+            f"The top-1 accuracy is its top-k divided by k at {len(matches)} (eval, cutoff) "
+            f"pairs ({shown}): the model ranks the classes at random (chance for about {c})"
+        ),
+        step=lo,
+        end_step=hi,
+        evidence={
+            "metrics": sorted({x[0] for x in matches} | {x[1] for x in matches}),
+            "pairs": len(matches),
+            "cutoffs": sorted({x[2] for x in matches}),
+            "median_top1": float(np.median([x[3] for x in matches])),
+            "implied_classes": c,
+        },
+        explanation=(
+            "A classifier that ignores its input ranks the C classes at random: the true class "
+            "comes first 1 time in C and among the top k k times in C, so its top-k accuracy is "
+            "k times its top-1 at every cutoff (and reaches 1.0 at k = C). A model that learned "
+            "anything puts the true class first far more often than a k-th of its top-k. Here "
+            "the logged accuracies match a random ranking after a full pass over the data."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples (one class for all?); check that the "
+            "labels match the inputs and the head's class count, the input preprocessing (the "
+            "normalisation the model was built for), the LR (0, or far too high for the batch "
+            "size: a collapsed output) and that the trained weights are the ones evaluated."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _chance_level(
+    run: Run, late: list[tuple[Series, np.ndarray]], held: set[str], p: Params
+) -> tuple[int, str] | None:
+    """(C, where it comes from) for accuracies whose logs past the first pass are `late`:
+    the run's known class count, else 1/C for one small C (2-20) that the median of those
+    logs names when a second measure agrees: a train and a held-out accuracy both among
+    them (two sets of data), or a loss at ln C (the cross-entropy of the same uniform
+    guess). None when nothing gives one."""
+    if (known := known_classes(run)) is not None:
+        return known
+    med = float(np.median(np.concatenate([v for _, v in late])))
+    c = round(1.0 / med) if med > 0 else 0
+    if not 2 <= c <= fl.MAX_SMALL_CLASSES:
+        return None
+    if {m.name in held for m, _ in late} == {True, False}:
+        return c, "the level the train and the held-out accuracy agree on"
+    if (loss := _loss_at_log_of(run, c, p)) is not None:
+        return c, f"the {loss} at ln {c}, the cross-entropy of a uniform guess"
+    return None
+
+
+def _loss_at_log_of(run: Run, c: int, p: Params) -> str | None:
+    """The loss (eval loss first) whose logs from epoch `chance_min_epoch` on have their
+    median in ln(C)'s band (`floor.band`): a second measure naming the same C. None when
+    no loss does."""
+    lo, hi = fl.band(run, fl.log_of(run, c))
+    for name in ("eval_loss", "loss"):
+        s = run.get(name)
+        if s is None or not len(f := s.finite()):
+            continue
+        mask = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
+        if mask is not None and mask.any() and lo <= float(np.median(f.values[mask])) <= hi:
+            return s.name
+    return None
+
+
+def _accuracy_at_chance_throughout(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """Every top-1 accuracy log from epoch `chance_min_epoch` (2: a full pass behind it
+    whether epochs count from 0 or 1; `_past_first_pass`), 3+ in all, within
+    min(`chance_agree`, 0.5/C) of 1/C (`_chance_level`), with no loss falling
+    `frozen_max_drop` over them (warning): not one log after a full pass over the data is
+    above a guess."""
+    if run.fact("task") == "gan":
+        return None
+    if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
+        return None  # Keras' accuracy of a regression means nothing
+    train, held = _plain_accuracies(run)
+    late: list[tuple[Series, np.ndarray]] = []
+    for m in (*train, *held):
+        f = m.finite()
+        mask = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
+        if mask is None:
+            return None
+        if mask.any():
+            late.append(
+                (Series(m.name, f.steps[mask], f.values[mask]), _as_fraction(f.values)[mask])
+            )
+    if sum(v.size for _, v in late) < p.named_chance_points:
+        return None
+    if (level := _chance_level(run, late, {m.name for m in held}, p)) is None:
+        return None
+    c, source = level
+    tol = min(p.chance_agree, 0.5 / c)
+    if any(float(np.abs(v - 1.0 / c).max()) > tol for _, v in late):
+        return None
+    steps = np.concatenate([s.steps for s, _ in late])
+    if loss is not None and _loss_falls(loss, float(steps.min()), float(steps.max()), p):
+        return None
+    return _throughout_hit(late, c, source, steps)
+
+
+def _throughout_hit(
+    late: list[tuple[Series, np.ndarray]], c: int, source: str, steps: np.ndarray
+) -> Hit:
+    vals = np.concatenate([v for _, v in late])
+    names = ", ".join(s.name for s, _ in late)
+    return Hit(
+        title=(
+            f"{names} within {fmt(float(np.abs(vals - 1.0 / c).max()))} of 1/{c} at every one of "
+            f"{vals.size} logs past the first pass ({fmt(float(vals.min()))}-"
+            f"{fmt(float(vals.max()))}): the model guesses among {c} classes"
+        ),
+        step=int(steps.min()),
+        end_step=int(steps.max()),
+        evidence={
+            "metrics": [s.name for s, _ in late],
+            "classes": c,
+            "classes_from": source,
+            "logs": int(vals.size),
+            "min": float(vals.min()),
+            "max": float(vals.max()),
+        },
+        explanation=(
+            f"An accuracy of 1/{c} is what a model scores when it ignores its input and guesses "
+            f"among {c} balanced classes (or names one of them for every input); C comes from "
+            f"{source}. A fresh model starts there, but after a full pass over the data a model "
+            "that learned anything is above it at some log, and this one is not at any."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples (one class for all?); check that "
+            "the labels match the inputs and the head's class count, the input normalisation, "
+            "the LR (0, or far too high: a collapsed output), and for a multi-GPU run that the "
+            "gradients are aggregated and the same weights are evaluated."
         ),
         severity=Severity.WARNING,
     )

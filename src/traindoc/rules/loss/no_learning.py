@@ -15,6 +15,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
+    _accuracy_at_chance_throughout,
     _accuracy_at_named_chance,
     _agreement_at_chance,
     _auc_at_chance,
@@ -22,6 +23,7 @@ from traindoc.rules.loss._chance_metrics import (
     _error_rate_worse_than_empty,
     _overlap_zero_late,
     _positives_never_found,
+    _random_ranking,
     _recall_at_floor,
     _top1_no_better_than_top5,
     _top5_at_chance,
@@ -175,6 +177,12 @@ class Params:
     # fifth whatever C; the first epoch's evals may honestly sit there.
     top1_points: int = 3
     top1_min_epoch: float = 1.0
+    # A top-1 accuracy equal to its top-k over k (within 10%: a guess's binomial scatter
+    # over a few hundred hits) at 2+ (eval, cutoff) pairs past the first pass, none in the
+    # log above it: two predictions of a random ranking hold (one eval at two cutoffs, or
+    # two evals), where a model that learned anything has a top-1 far above top-k / k.
+    ranking_tol: float = 0.1
+    ranking_pairs: int = 2
     # A train and a held-out accuracy both at 1/C (C = 2-20; each's median within 0.01 of
     # it, the precision at which an accuracy names C) at every log from epoch 10 on, 3+
     # logs in all: two measures agree that the model still guesses after 10 passes.
@@ -186,13 +194,19 @@ class Params:
     # the last third no higher, no loss falling `frozen_max_drop` over them: the model
     # still guesses uniformly (or names one class) after passes over its data.
     named_chance_epoch: float = 3.0
+    # Every top-1 accuracy log from epoch 2 on (a full pass behind it whether the count
+    # starts at 0 or 1; no epoch: update 1000), 3+ logs, within min(0.01, 0.5/C) of 1/C
+    # (C known, or the small C a train and a held-out accuracy agree on), no loss falling
+    # 10%: not one log after a full pass is above a guess. Per log, not a median: a model
+    # that starts to learn is above the band at some log.
+    chance_min_epoch: float = 2.0
     named_chance_step: float = 1000.0
     named_chance_points: int = 3
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -347,6 +361,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     The first epoch's evals are not read (an untrained model sits there by design), nor a
     pair printed one in percent and the other as a fraction.
 
+    The same ranking read at any cutoff k: a top-1 accuracy equal, within 10%, to its
+    top-k divided by k at 2+ (eval, cutoff) pairs past the first pass (epoch 1; no epoch:
+    update 1000; an eval printout with no step count: its one eval), with no eval anywhere
+    in the log whose top-1 beats top-k / k by more, settles it however short the log
+    (warning): two predictions of a random ranking hold, at two cutoffs of one eval or at
+    two evals. A top-k of 1.0 counts when the top-1 is within 10% of 1/k (every label in
+    the top k: C <= k, so 1/k is chance or below). MXNet's MNIST example at batch size 1:
+    `Validation-accuracy=0.0974`, top-5 0.4832 (5 x 0.0966), top-10 1.0 at epoch 9;
+    TF-slim AlexNet after 200k steps: accuracy 0.001, recall_3/4/5 0.003/0.004/0.005. A
+    top-1 well under top-k / k is not read this way (a first choice worse than a guess
+    is the rule above's, at 3+ evals), nor a retrieval's recall@1 beside its recall@k (a
+    perfect ranking of k+ relevant items scores 1 : k), nor a loss falling 10% over the
+    evals read (a slow start on its way up).
+
     An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
     foreground found) exactly 0 at every one of 2+ evals, all from epoch 10 on, while the
     loss moves under 10% of its size (or no loss is logged), settles it the same way
@@ -459,6 +487,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     not read (a 12-class model at 10% is 20% above chance), nor the first epochs (a fresh
     model starts at chance), nor accuracies beside a loss that falls (on their way up).
 
+    The whole-run form of both: every top-1 accuracy log from epoch 2 on (a full pass
+    behind it whether epochs count from 0 or 1; no epoch: update 1000), 3+ logs in all,
+    each within min(0.01, 0.5/C) of 1/C, where C is the run's known class count or else
+    the small C (2-20) their level names when a second measure agrees (a train and a
+    held-out accuracy both at it, or a loss whose median from epoch 2 is in ln C's band:
+    the cross-entropy of the same uniform guess), with no loss falling 10%
+    over them, settles it from the start of the run on (warning): not one log after a
+    full pass over the data is above a guess (a 10-class MXNet run at Train-accuracy
+    0.099-0.101 and Validation-accuracy 0.098 from epoch 2; a Keras CIFAR-10 CNN at
+    acc 0.098 / val_acc 0.1000 at every epoch). Each log is held to the band, not a
+    median: a slow start that begins to learn leaves it at some log (a model at chance
+    for its first epochs that then climbs is not read), and so does a model whose
+    accuracy scatters around 1/C by more than a guess does.
+
     With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
     evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
     step 0), settles it as well (warning), unless another metric of the same model or the
@@ -529,6 +571,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _top1_no_better_than_top5(run, p)
+            or _random_ranking(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
             or _error_rate_worse_than_empty(run, None, p)
@@ -538,6 +581,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _agreement_at_chance(run, p)
             or _accuracies_at_prior_late(run, None, p)
             or _accuracy_at_named_chance(run, None, p)
+            or _accuracy_at_chance_throughout(run, None, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -565,6 +609,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (
         hit := _top5_at_chance(run, f, p)
         or _top1_no_better_than_top5(run, p)
+        or _random_ranking(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
         or _error_rate_worse_than_empty(run, f, p)
@@ -575,6 +620,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _agreement_at_chance(run, p)
         or _accuracies_at_prior_late(run, f, p)
         or _accuracy_at_named_chance(run, f, p)
+        or _accuracy_at_chance_throughout(run, f, p)
     ) is not None:
         yield hit
         return
