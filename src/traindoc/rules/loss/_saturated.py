@@ -17,13 +17,14 @@ if TYPE_CHECKING:
     from traindoc.rules.loss.no_learning import Params
 
 
-def _paired(loss: Series, acc: Series) -> tuple[np.ndarray, np.ndarray]:
-    """The loss and the accuracy (as a fraction) at the steps where both are logged."""
+def _paired(loss: Series, acc: Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The steps where both the loss and the accuracy are logged, the loss and the
+    accuracy (as a fraction) at them."""
     lf, af = loss.finite(), acc.finite()
     steps, li, ai = np.intersect1d(lf.steps, af.steps, return_indices=True)
     if not steps.size:
-        return np.empty(0), np.empty(0)
-    return lf.values[li], _as_fraction(af.values)[ai]
+        return steps, np.empty(0), np.empty(0)
+    return steps, lf.values[li], _as_fraction(af.values)[ai]
 
 
 def _saturated_outputs(run: Run, p: Params) -> Hit | None:
@@ -36,15 +37,15 @@ def _saturated_outputs(run: Run, p: Params) -> Hit | None:
         if loss is None:
             continue
         for acc in accs:
-            lv, av = _paired(loss, acc)
+            steps, lv, av = _paired(loss, acc)
             sat = saturated_tail(lv, av, p.saturated_tol)
             if sat is not None and sat.points >= p.saturated_points:
-                return _saturated_hit(loss, acc, lv, av, sat)
+                return _saturated_hit(loss, acc, steps, lv, av, sat)
     return None
 
 
 def _saturated_hit(
-    loss: Series, acc: Series, lv: np.ndarray, av: np.ndarray, sat: Saturated
+    loss: Series, acc: Series, steps: np.ndarray, lv: np.ndarray, av: np.ndarray, sat: Saturated
 ) -> Hit:
     last_l, last_a = float(lv[-1]), float(av[-1])
     return Hit(
@@ -53,8 +54,8 @@ def _saturated_hit(
             f"({fmt(last_l)} at {acc.name} {fmt(last_a)}): every output is saturated at the "
             f"{sat.clamp} clip"
         ),
-        step=int(loss.finite().steps[0]),
-        end_step=int(loss.finite().steps[-1]),
+        step=int(steps[-sat.points]),
+        end_step=int(steps[-1]),
         evidence={
             "signal": loss.name,
             "metric": acc.name,
