@@ -478,19 +478,29 @@ def _empty_output(run: Run) -> Hit | None:
     )
 
 
+def _never_finite(run: Run) -> bool:
+    """Both the train and the held-out loss are logged and NaN / Inf at every log: from its
+    first log on the model computes no number on any data, so what it predicts is fixed
+    (the argmax of NaN is one class) and a metric that repeats is that, not a coincidence."""
+    both = [run.get("loss"), run.get("eval_loss")]
+    return all(s is not None and len(s) and not np.isfinite(s.values).any() for s in both)
+
+
 def _frozen_while_nonfinite(run: Run, p: Params) -> Hit | None:
     """The held-out loss (the train loss when no eval loss is logged) NaN / Inf at every
     one of its 4+ logs, beside an eval task metric identical at every one of its 4+ evals
     and not at its best value (warning): the evaluated model gives no usable scores and its
-    predictions never change, whatever the train loss prints in between."""
+    predictions never change, whatever the train loss prints in between. With the train
+    loss non-finite at every log as well, 2+ logs and 2+ evals are enough (`_never_finite`)."""
     ev = run.get("eval_loss")
     held = ev if ev is not None else run.get("loss")
-    if held is None or len(held) < p.frozen_metric_points or np.isfinite(held.values).any():
+    need = p.nonfinite_both_points if _never_finite(run) else p.frozen_metric_points
+    if held is None or len(held) < need or np.isfinite(held.values).any():
         return None
     which = "eval loss" if ev is not None else "loss"
     for m, higher in task_metrics(run):
         v = m.finite().values
-        if v.size < p.frozen_metric_points or np.ptp(v) != 0:
+        if v.size < need or np.ptp(v) != 0:
             continue
         value = float(v[0])
         if value in ((1.0, 100.0) if higher else (0.0,)):

@@ -42,6 +42,7 @@ from traindoc.rules.loss._frozen_predictions import (
     _one_class,
     _same_as_peer,
 )
+from traindoc.rules.loss._saturated import _saturated_outputs
 from traindoc.rules.loss._short_logs import (
     _evals_from_start,
     _mostly_down,
@@ -202,11 +203,24 @@ class Params:
     chance_min_epoch: float = 2.0
     named_chance_step: float = 1000.0
     named_chance_points: int = 3
+    # A loss equal to a framework's clamp times the error rate, loss = K (1 - accuracy)
+    # (K = -ln 1e-7 = 16.1181 in Keras / TF, 15.9424 at its float32 upper clip, -ln FLT_MIN
+    # = 87.3365 in Caffe, 100 in PyTorch's BCELoss), within 0.05% of K (1 - acc), at each
+    # of the last 2+ logs where a loss and an accuracy are printed together: every output is
+    # pinned at the clip (measure/saturation.py). A model that weighs its input lands on
+    # that line by coincidence at one log (a few in a thousand at this tolerance), at two
+    # different sets of batches practically never.
+    saturated_points: int = 2
+    saturated_tol: float = 5e-4
+    # The train and the held-out loss both NaN / Inf at every one of their 2+ logs: the
+    # model computes no number from its first log on, so its predictions are fixed and
+    # an eval metric identical at 2+ evals is their consequence, not a coincidence.
+    nonfinite_both_points: int = 2
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -521,6 +535,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     this finding says the run learned nothing (a NaN that appears late, or an eval loss
     finite at some evals, is not read this way).
 
+    A loss equal to a framework's clamp times the error rate, loss = K (1 - accuracy), to
+    0.05% at each of the last 2+ logs where a loss and an accuracy are printed together
+    (the train pair or the held-out pair), settles it however short the log (warning). K
+    is what one confidently wrong sample costs at the clip before the log: -ln(1e-7) =
+    16.1181 in Keras / TF (15.9424 at its float32 upper clip), -ln(FLT_MIN) = 87.3365 in
+    Caffe's softmax, 100 in PyTorch's BCELoss; a right sample at the other end of the clip
+    costs 0. Only a model whose every output is pinned at 0 or 1 scores exactly that, so
+    it no longer weighs its input, and the clip passes no gradient back (a Keras MLP with
+    a ReLU output and BCE: loss 7.8306 at acc 0.5142 = 16.1181 x 0.4858 at all 7 logs of
+    its first epoch; Caffe PSPNet: 21.4058 at accuracy 0.754905, then 87.3365 at 0). One
+    log on the line is not read (a few in a thousand land there by chance at 0.05%), nor a
+    loss 0.16% off it (a detector's summed losses beside its accuracy).
+
+    With the train and the held-out loss both NaN / Inf at every one of their 2+ logs, an
+    eval task metric identical at 2+ evals is enough for the NaN reading above: from its
+    first log on the model computes no number on any data, so its predictions are fixed
+    (nolearn: train and valid loss NaN, valid acc 73.50% at each of 3 epochs).
+
     A printed confusion matrix (rows the true classes, columns the predicted ones, as
     sklearn / torchmetrics print it) whose every count lies in one column while 2+
     true classes occur, the last matrix the log prints, settles it however short the
@@ -562,6 +594,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     loss = run.get("loss")
     if run.is_rl:
+        return
+    if (hit := _saturated_outputs(run, p)) is not None:
+        yield hit
         return
     if loss is None:  # only task metrics logged (an accuracy per epoch), or a GAN's players
         if (
