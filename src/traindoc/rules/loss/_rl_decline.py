@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 def declined(run: Run, p: Params) -> Hit | None:
     """A return logged from the start of the run (5+ logs, `decline_points`) whose first
     log is above every later one, and whose last fifth lies below that first log by a
-    tenth of its level (`decline_rel`) and by 4 standard errors of the log's own noise:
+    tenth of its level (`decline_rel`) and by 4 standard errors of the log's own noise,
+    with no step back up larger than a quarter of that fall (`decline_rise`: per-episode
+    returns that scatter, 27 20 12 11 20 13, are noise around a level, not a line):
     the untrained policy is the best this run ever logged. A working agent starts at its
     untrained (random) level and rises from it, however slowly or noisily; a return
     that sinks from it and never comes back has had no learning signal that pays (a
@@ -46,6 +48,9 @@ def declined(run: Run, p: Params) -> Hit | None:
     se = 1.2533 * diff_mad(v) / math.sqrt(2) * math.sqrt(1 + 1 / k)
     if drop < p.decline_rel * abs(first) or drop < p.flat_z * se:
         return None
+    steps_up = np.diff(v)
+    if bool(np.any(steps_up > p.decline_rise * drop)):
+        return None  # it climbs back a good share of its fall: scatter, not a sinking line
     if _exploring(run, p, float(r.steps[-k])):
         return None
     s0, s1 = int(r.steps[0]), int(r.steps[-1])

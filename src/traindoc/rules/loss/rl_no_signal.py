@@ -139,6 +139,9 @@ class Params:
     # than two or three unlucky evaluations.
     decline_points: int = 5
     decline_rel: float = 0.10
+    # ... sinking as a line: no log climbs back above the one before it by more than a
+    # quarter of the whole fall (scattered per-episode returns do, a sinking mean does not)
+    decline_rise: float = 0.25
 
 
 def _few_levels(p: Params, v: np.ndarray) -> bool:
@@ -522,7 +525,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     A return logged from the start of the run (5+ logs, its first no later than one
     logging interval in) whose first log is above every later one, and whose last fifth
     lies below that first log by a tenth of its level and by 4 standard errors of the
-    log's own noise, is a warning too: the untrained policy is the best the run ever
+    log's own noise, sinking as a line (no log climbs back above the one before it by a
+    quarter of the whole fall: scattered per-episode returns do), is a warning too: the untrained policy is the best the run ever
     logged (an A2C printout's mean-of-100 return 22.6, 20.3, 17.0, ... 14.1 on CartPole,
     whose random play scores ~22). A working agent rises from its random start, however
     slowly or noisily; not while an epsilon-greedy schedule is still above 0.1 (a greedy
