@@ -324,12 +324,13 @@ _SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
 # a reward or return, averaged or summed over an episode or a window of them, of the
 # training episodes - "Avg. reward", "running reward", "mean_reward", "episode_return",
 # "ep_rew", "Total Reward", "reward_mean", "Return", a trailing plural. Not an eval /
-# test return (its own curve), nor a best / max / min / std of the returns.
+# test return (its own curve), nor a best / max / min / std of the returns. The mean
+# may follow it in French ("Reward moyen", a course notebook's printout).
 _RETURN = re.compile(
     r"^(?:train|training|rollout|charts)?"
     r"(?:avg|average|mean|running|total|smoothed|sum)?"
     r"(?:(?:episode|episodic|ep|epi)(?:reward|return|rew|ret)|reward|return)s?"
-    r"(?:mean|avg|average)?$"
+    r"(?:mean|avg|average|moyen|moyenne)?$"
 )
 
 # An episode's return by its name: "episode_reward", "ep_rew_mean", "avg_ep_r",

@@ -278,6 +278,16 @@ _TIANSHOU_TEST = re.compile(
 # placeholder: neither is a new reading, and their runs of equal values no flat reward.
 _TIANSHOU_NAMES: dict[str, str] = {}
 _TIANSHOU_SKIP = frozenset({"env_step", "len", "n/ep", "n/st", "rew"})
+# Grokking Deep RL's (mimoralea/gdrl) training loops, one line per minute: "el 00:01:06, ep
+# 3335, ts 031432, ar 10 001.0±000.0, 100 001.0±000.0, ex 100 0.0±0.0, ev 009.5±000.7" -
+# elapsed time, episodes, env steps, the mean ± std of the return of the last 10 and 100
+# training episodes, their share of exploratory actions, and the evaluation score
+# (mean ± std over the last 100 evaluations). Numbered by the env steps; the 100-episode
+# mean is the book's training curve (the reward), its std the spread of those returns.
+_GDRL = re.compile(
+    rb"^el \d+:\d\d:\d\d, ep (\d+), ts (\d+), ar 10 (\S+)\xc2\xb1(\S+), 100 (\S+)\xc2\xb1(\S+),"
+    rb" ex 100 \S+\xc2\xb1\S+, ev (\S+)\xc2\xb1(\S+)"
+)
 # Dopamine's runner, absl-logged (the glog prefix Caffe's solver uses): "Starting iteration
 # N" opens each iteration, whose training phase ends in "Average undiscounted return per
 # training episode: -20.61" (the mean return of the iteration's training episodes) and
@@ -562,6 +572,8 @@ class Layouts:
             return True
         if c == b"E" and text.startswith(b"Epoch #") and self._tianshou(no, text):
             return True
+        if c == b"e" and (m := _GDRL.match(text)) is not None:
+            return self._gdrl(no, m)
         if c in b"[TV C*AP" and c and self._summary(no, text):
             return True
         if c == b"[" and self._gbdt(no, text):
@@ -724,6 +736,20 @@ class Layouts:
         if last == last:
             return rew if rew != last else None  # episodes ended since the last bar
         return rew if rew != 0 else None  # 0.00 before any episode ended is no return
+
+    # -- gdrl --------------------------------------------------------------------------------
+    def _gdrl(self, no: int, m: re.Match[bytes]) -> bool:
+        """One gdrl progress line (`_GDRL`): the 100-episode return and its spread, the
+        evaluation score and its spread, at the line's env steps."""
+        got = [parse(g) for g in m.group(1, 2, 5, 6, 7, 8)]
+        if any(v is None for v in got):
+            return False
+        ep, ts, rew, std, ev, ev_std = (float(v) for v in got if v is not None)
+        train = [("episode", ep), ("timesteps", ts), ("reward", rew), ("episode_reward_std", std)]
+        self.log.add_loose(no, train, ts, SRC_STEP, math.nan)
+        evals = [("eval_reward", ev), ("eval_episode_reward_std", ev_std)]
+        self.log.add_loose(no, evals, ts, SRC_STEP, math.nan, is_eval=True)
+        return True
 
     # -- Dopamine -----------------------------------------------------------------------------
     def _dopamine(self, no: int, msg: bytes) -> bool:

@@ -516,6 +516,10 @@ def _analyse(shape: str) -> Plan:
             done.add(frac)
             fields.extend((Field(n, "", "skip"), Field(slot_no[frac], "", "skip")))
             continue
+        if (window := _window_qualifier(toks, t)) is not None:
+            used.update(window)  # "Mean reward (100 ep): 22.6": 100 is the window, not a value
+            fields.append(Field(n, "", "skip"))
+            continue
         key, sep, opened, key_idx = _key_left(toks, t, used)
         if _CTIME.fullmatch(key):  # "[ Sun Oct 20 09:00:31 2019 ]": a date, not a metric
             used.update(key_idx)
@@ -1156,7 +1160,11 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
     # "elapsed time per iteration (ms): 5361.6": a unit in brackets after the name;
     # "Average Loss (valid) 0.0032": the split it is measured on, kept on the key
     qual, qual_idx = "", []
-    if j >= 2 and toks[j].text == ")" and toks[j - 1].kind == "word" and toks[j - 2].text == "(":
+    if (opening := _window_open(toks, j)) is not None:
+        # "Mean reward (100 ep): 22.6": the window the value averages over, not its name
+        qual_idx = list(range(opening, j + 1))
+        j = _prev(toks, opening)
+    elif j >= 2 and toks[j].text == ")" and toks[j - 1].kind == "word" and toks[j - 2].text == "(":
         word = toks[j - 1].text
         if word.lower() in _EVAL_WORDS or word.lower() in ("train", "training"):
             qual = f"({word})"
@@ -1282,6 +1290,50 @@ _ABBREVIATED = {"Ep": "epoch", "Up": "updates", "Sen": "sentences", "L.r": "lr"}
 
 # A statistic named before "of" and the metric it summarises: "Std of Reward".
 _STATS_OF = frozenset({"std", "stddev", "stdev", "variance", "var"})
+
+
+# The words of a window a value is averaged over, printed in brackets after its name:
+# "(100 ep)", "(last 100)", "(100 episodes)", "(last 10 games)".
+_WINDOW_WORDS = frozenset(
+    {"ep", "eps", "episode", "episodes", "last", "games", "runs", "trials", "iters", "steps"}
+)
+
+
+def _window_open(toks: list[_Tok], close: int) -> int | None:
+    """The index of the "(" of a window qualifier that ends at `close` (its ")"), when the
+    brackets hold one count and one or two window words ("(100 ep)", "(last 100)")
+    and a ":" or "=" follows them: the count is how many episodes the value after the
+    colon averages, a setting of the printout, never a measurement."""
+    if not _is_punct(toks, close, ")"):
+        return None
+    sep = _next(toks, close)
+    if not (_is_punct(toks, sep, ":") or _is_punct(toks, sep, "=")):
+        return None
+    inner: list[int] = []
+    j = _prev(toks, close)
+    while j >= 0 and len(inner) < 4 and not _is_punct(toks, j, "("):
+        inner.append(j)
+        j = _prev(toks, j)
+    if not _is_punct(toks, j, "(") or not inner:
+        return None
+    slots = [i for i in inner if _is_slot(toks, i)]
+    words = [i for i in inner if toks[i].kind == "word"]
+    if len(slots) != 1 or not words or len(slots) + len(words) != len(inner):
+        return None
+    if not all(toks[i].text.lower() in _WINDOW_WORDS for i in words):
+        return None
+    return j
+
+
+def _window_qualifier(toks: list[_Tok], t: int) -> list[int] | None:
+    """The token indices of the window qualifier slot `t` is the count of, else None."""
+    j = _next(toks, t)
+    while j < len(toks) and toks[j].kind == "word" and j - t < 6:
+        j = _next(toks, j)
+    opening = _window_open(toks, j)
+    if opening is None or not opening < t < j:
+        return None
+    return list(range(opening, j + 1))
 
 
 def _stat_of(toks: list[_Tok], first: int, used: set[int]) -> int | None:

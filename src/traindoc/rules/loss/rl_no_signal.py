@@ -33,6 +33,7 @@ from traindoc.rules.loss._rl_common import (
     episode_range,
     reward_spread,
 )
+from traindoc.rules.loss._rl_decline import declined
 from traindoc.rules.loss._rl_llm import (
     _advantage_spread,
     _all_clipped,
@@ -132,6 +133,15 @@ class Params:
     # An epsilon-greedy schedule above this is still exploring: its return is random
     # by design (the standard schedules end at 0.01 - 0.1).
     explore_eps: float = 0.1
+    # A return logged from the run's start whose first log is above every later one and
+    # whose last fifth lies a tenth of its level below it (and 4 standard errors) never
+    # beat the untrained policy. Five logs: the least that shows a sinking line rather
+    # than two or three unlucky evaluations.
+    decline_points: int = 5
+    decline_rel: float = 0.10
+    # ... sinking as a line: no log climbs back above the one before it by more than a
+    # quarter of the whole fall (scattered per-episode returns do, a sinking mean does not)
+    decline_rise: float = 0.25
 
 
 def _few_levels(p: Params, v: np.ndarray) -> bool:
@@ -512,6 +522,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     total_timesteps) or from a log numbered by them (an SB3 Monitor, an SB3 rollout
     table, a progress.csv numbered by its total_timesteps).
 
+    A return logged from the start of the run (5+ logs, its first no later than one
+    logging interval in) whose first log is above every later one, and whose last fifth
+    lies below that first log by a tenth of its level and by 4 standard errors of the
+    log's own noise, sinking as a line (no log climbs back above the one before it by a
+    quarter of the whole fall: scattered per-episode returns do), is a warning too: the untrained policy is the best the run ever
+    logged (an A2C printout's mean-of-100 return 22.6, 20.3, 17.0, ... 14.1 on CartPole,
+    whose random play scores ~22). A working agent rises from its random start, however
+    slowly or noisily; not while an epsilon-greedy schedule is still above 0.1 (a greedy
+    DQN policy plays worse than random until its Q-values are learned).
+
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
     and the run burns compute learning nothing. RL trainers log a loss that can
@@ -565,6 +585,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _never_beats_start(run, p)
         or _no_trades(run)
         or (None if collapsed else random_level(run, p))
+        or declined(run, p)
     )
     yield from [dead] if dead is not None else found
 
