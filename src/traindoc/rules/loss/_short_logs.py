@@ -265,6 +265,14 @@ def _fits(run: Run, p: Params) -> bool:
     return False
 
 
+def _negated_score_fits(level: float, p: Params) -> bool:
+    """A loss in [-1, 0) at -`epoch_fitted` or lower is a negated overlap score (a dice,
+    IoU or cosine-similarity loss: -dice) of 0.9+: the model fits its task, as `_fits`
+    reads a task metric, and a loss that close to its bound -1 has almost no room to
+    move - 0.1% of its level is a quarter of the distance left at -0.995."""
+    return -1.0 <= level <= -p.epoch_fitted
+
+
 def _printed_step(v: float) -> float:
     """The place of the last digit `v` was printed with (15.2876482 -> 1e-7, 2.3026 ->
     1e-4, 16771.0 -> 0.1); inf for an exponent form, whose digits we cannot see."""
@@ -285,8 +293,9 @@ def _epochs_at(run: Run, f: Series) -> np.ndarray | None:
 def _still_across_epochs(run: Run, f: Series, p: Params) -> Hit | None:
     """2-9 losses whose first and last lie a whole epoch or more apart, all within
     `still_spread` (0.1%) of their median, printed with digits fine enough to show a
-    0.1% change, not at the uniform floor, and no task metric at 90%: over a pass through
-    the data the loss did not move (warning), wherever in the run the window lies."""
+    0.1% change, not at the uniform floor, and no task metric at 90% (nor a negated
+    overlap score, a dice loss of -0.9 or lower, at 90%): over a pass through the data the
+    loss did not move (warning), wherever in the run the window lies."""
     y = f.values
     if not 2 <= y.size < p.min_points:
         return None
@@ -299,7 +308,7 @@ def _still_across_epochs(run: Run, f: Series, p: Params) -> Hit | None:
     if max(_printed_step(float(v)) for v in y) > p.still_spread * abs(level):
         return None  # 0.0266 printed to 4 decimals cannot show a 0.1% move
     floor = fl.at_floor(run, "loss")
-    if (floor is not None and floor.to_end) or _fits(run, p):
+    if (floor is not None and floor.to_end) or _fits(run, p) or _negated_score_fits(level, p):
         return None
     span = float(at[-1] - at[0])
     return Hit(

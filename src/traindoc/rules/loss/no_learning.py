@@ -120,7 +120,9 @@ class Params:
     # median, printed finely enough to show 0.1%: over a pass through the data a model
     # whose weights change moves its loss by more than that, late in a run too (epoch
     # means of converged healthy runs move 0.2-3%; frozen ones 0.005-0.08%). Anywhere in
-    # the run: a late window that does not move is as frozen as an early one.
+    # the run: a late window that does not move is as frozen as an early one. Not a
+    # negated overlap score (a dice loss) at -0.9 or lower: the model fits its task
+    # (epoch_fitted), and at -0.995 the bound -1 leaves it almost no room to move.
     still_epochs: float = 1.0
     still_spread: float = 0.001
     # A top-5 accuracy (a metric only a classifier logs) under 5% at every one of 3+ logs
@@ -293,9 +295,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     at 15.2876 -> 15.2855 with a dev score of 0, a Keras retrieval model at 1059.92 ->
     1059.88 with every top-k accuracy 0). Only when the printed digits can show a 0.1%
     move (0.0266 cannot), the loss is not at the uniform floor (uniform-plateau's), and
-    no task metric reaches 90% (a model that fits its data may sit still). Two losses
-    within 0.1% inside one epoch say nothing: running means late in an epoch barely move
-    by construction.
+    no task metric reaches 90% (a model that fits its data may sit still), nor does the
+    loss itself as a negated overlap score: a dice / IoU / cosine loss in [-1, 0) at -0.9
+    or lower fits its task, and at -0.995 its bound -1 leaves it almost no room to move.
+    Two losses within 0.1% inside one epoch say nothing: running means late in an epoch
+    barely move by construction.
 
     An in-batch contrastive loss (a CLIP-style run: it logs its learned `logit_scale`, an
     image-to-text / text-to-image accuracy, or a loss named contrastive / InfoNCE) that

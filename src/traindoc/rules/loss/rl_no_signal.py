@@ -207,6 +207,7 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
         return None
     s0, s1 = int(r.steps[0]), int(r.steps[-1])
     what = f"The success rate ({reward.name})" if rate else "The reward"
+    late = starts_mid_run(r)
     return Hit(
         title=(
             f"{what} does not improve over {n} logs (steps {s0}-{s1}): "
@@ -229,13 +230,22 @@ def _flat_reward(p: Params, reward: Series, rate: bool = False) -> Hit | None:
             "differ in reward, yet the updates do not make the better ones more likely (advantages "
             "too small or too noisy, a KL or clip that holds the policy back, or a reward "
             "the policy cannot reach)."
+            + (
+                f" But the log opens mid-run (step {s0}): it shows no start to improve on, "
+                "and a trained policy holds its level just as flatly."
+                if late
+                else ""
+            )
         ),
         prescription=(
             "Score sampled completions by hand to check the reward ranks them sensibly; then "
             "check the advantages (normalised, not ~0), the KL coefficient and clip range, the "
             "LR, and that the policy's trainable parameters are the ones updated."
         ),
-        severity=Severity.WARNING,
+        # A log that opens mid-run (resumed, or its head cut) shows no start to improve
+        # on: a flat return there may be a trained policy holding its level (info); the
+        # level itself is judged against random play where the env is known (_rl_random).
+        severity=Severity.INFO if late else Severity.WARNING,
     )
 
 
@@ -455,7 +465,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     fifth (GAIL on CartPole, the mean-of-100-episodes return 26 -> 194 in 6 of 100 logs,
     then held at the environment's cap of 200) has its converged level as that fifth's
     median; it learned early and held, which is no missing signal (that rise, too, must
-    clear a fifth of the span).
+    clear a fifth of the span). A log that opens mid-run (its first step past 50 and a
+    quarter of the span it covers, not one interval in: a resumed run, a tail excerpt)
+    shows no start to improve on: its flat reward is info, since a trained policy holds
+    its level just as flatly (a DQN LunarLander log from step 300k at a return of ~150);
+    where the env is known, its random-play level still judges it (below).
     A goal-conditioned run that logs a success rate and no return (OpenAI baselines
     HER's test/ and train/success_rate, SB3's eval/ and rollout/success_rate) is read
     the same way from its success rate, the test / eval rate first (the train rate
