@@ -13,7 +13,7 @@ from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
-from traindoc.model.signals import kind
+from traindoc.model.signals import is_eval, kind
 from traindoc.rules.api import Hit
 from traindoc.rules.loss._evalcurve import direction, task_metrics, train_metrics
 
@@ -545,12 +545,21 @@ def _other_metric_scores(run: Run, m: Series) -> bool:
     return False
 
 
-def _other_metric_moves(run: Run, m: Series) -> bool:
-    """Another higher-is-better task metric takes 2+ values within `m`'s span: the model's
-    predictions change (a rare class's F1 stuck at 0 beside an overall F1 that moves)."""
+def _other_metric_moves(
+    run: Run, m: Series, since: float | None = None, same_split: bool = False
+) -> bool:
+    """Another higher-is-better task metric takes 2+ values within `m`'s span (from step
+    `since` when given): the model's predictions change (a rare class's F1 stuck at 0
+    beside an overall F1 that moves). With `same_split`, only a metric of `m`'s own split
+    counts: a train accuracy moves on fresh batches (and dropout) whatever the model
+    predicts on the fixed held-out set."""
     lo, hi = m.finite().steps[0], m.finite().steps[-1]
+    if since is not None:
+        lo = max(lo, since)
     for s in run.series.values():
         if s is m or kind(s.name) != "task" or direction(s.name) is not True:
+            continue
+        if same_split and is_eval(s.name) != is_eval(m.name):
             continue
         f = s.finite()
         inside = f.values[(f.steps >= lo) & (f.steps <= hi)]

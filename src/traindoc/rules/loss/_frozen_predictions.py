@@ -50,6 +50,11 @@ def _frozen_metric(run: Run, loss: Series, p: Params) -> Hit | None:
             continue  # solved: nothing left to change
         if higher and value == 0.0 and _other_metric_moves(run, m):
             continue  # one class's 0 beside a metric that moves: the predictions do change
+        if _other_metric_moves(run, m, since=float(mf.steps[-same]), same_split=True):
+            # Another metric of the same split moves over the same evals (a converged
+            # detector's recall at 0.907 while its precision and mAP still change): the
+            # predictions do change; this metric is too coarse to show it.
+            continue
         # Scored before any update (at or before the first logged loss) and again at
         # the end to the printed digit: whatever the loss did, the predictions are the
         # untrained model's (a worst value of 0 can still be "too early": not counted).
