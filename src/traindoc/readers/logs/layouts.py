@@ -21,6 +21,11 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   line (its running means), the `all  128  929  0.5  0.4  0.45  0.3` row under a YOLOv5 /
   YOLOv7 console table (P, R, mAP@.5, mAP@.5:.95). timm's `Train: 3 [ 50/1251 (  4%)]`
   line is read here too: its step is epoch * batches + batch.
+- fairseq-py's progress line inside a validation (`valid on 'valid' subset  1000 /
+  1311 loss=2.72`): a running mean of an unfinished evaluation, taken and dropped.
+- rsl_rl's (legged_gym, Isaac Lab) PPO iteration block: a centred `Learning iteration
+  N/M` head, then right-aligned `Mean reward: 4.2` rows; one block is one record at
+  iteration N. See `_RSL_HEAD`.
 - A gradient-boosting evaluation line, LightGBM's `[25]\ttraining's l2: 0.09\tvalid_1's
   l2: 0.10` (the R package's `[25]:  train's l2:0.09`): one record per boosting round,
   numbered by it; see `_gbdt`.
@@ -411,6 +416,35 @@ _COQUI_OPT0 = {"loss_0": "loss", "grad_norm_0": "grad_norm", "current_lr_0": "lr
 _COQUI_ROW = re.compile(rb"^\s*\| > ([^:|]{1,80}):\s*(\S+)(?:\s+\((\S+)\))?\s*$")
 
 
+# fairseq-py's (2018) simple progress during validation: "| epoch 005 | valid on 'valid'
+# subset  1000 / 1311 loss=2.72", batch k of n of the subset and the running mean so far.
+# An evaluation not yet finished: its value is the "| valid loss 3.13 | ..." summary line
+# after it, and the batch counter is no step of the run.
+_FAIRSEQ_VALID_BATCH = re.compile(rb"valid on '[^']+' subset\s+\d+ / \d+ ")
+
+# rsl_rl's OnPolicyRunner (legged_gym, Isaac Lab, HOVER...) prints one block per PPO
+# iteration: a line of '#', the centred head "Learning iteration N/M", then one row per
+# value, its name right-aligned before a colon ("          Mean reward: -4.08",
+# "Value function loss: 0.0112"), timings under a line of dashes. A block is one record
+# at iteration N (its "Total timesteps" is N times the rollout, a counter). Its losses are
+# the critic's regression and the clipped surrogate of the policy: components, there is
+# no total loss. The per-term rows ("Mean episode rew_lin_vel: ...", "Episode_Reward/x:")
+# and the timings are not learning signals and are left out.
+_RSL_HEAD = re.compile(rb"^\W*(?:\[1m)?\s*Learning iteration (\d+)/(\d+)\s*(?:\[0m)?\s*$")
+_RSL_ROW = re.compile(rb"^\s*([A-Za-z][\w /.-]{0,80}?):\s+(\S+)")
+_RSL_NAMES = {
+    "value function loss": "value_loss",
+    "value_function loss": "value_loss",
+    "value loss": "value_loss",
+    "surrogate loss": "policy_loss",
+    "entropy loss": "entropy",  # rsl_rl logs the policy's entropy under this name
+    "entropy": "entropy",
+    "reward": "reward",
+    "episode length": "episode_length",
+    "action noise std": "action_std",
+    "action std": "action_std",
+}
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -491,6 +525,8 @@ class Layouts:
         self._kaldi_base = 0.0  # minibatches of the Kaldi iterations before this one
         self._kaldi_last = -1.0  # the last minibatch of this iteration's phase lines
         self._kaldi_iters: set[float] = set()  # iterations (train.N.J.log) read
+        # rsl_rl's open iteration block: (its head's line, the iteration, its rows)
+        self._rsl: tuple[int, float, list[tuple[str, float]]] | None = None
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -522,6 +558,14 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if self._rsl is not None and self._rsl_row(text):
+            return True
+        if b" subset " in text and _FAIRSEQ_VALID_BATCH.search(text) is not None:
+            return True  # an unfinished validation's running mean
+        if b"Learning iteration " in text and (m := _RSL_HEAD.match(text)) is not None:
+            self.close_rsl()
+            self._rsl = (no, float(m.group(1)), [])
+            return True
         if self._coqui is not None:
             if (row := _COQUI_ROW.match(text)) is not None:
                 if (v := parse(row.group(2))) is not None:
@@ -624,6 +668,7 @@ class Layouts:
         self.close_block()
         self.close_outputs()
         self.close_coqui()
+        self.close_rsl()
 
     # -- Coqui TTS ----------------------------------------------------------------------------
     def _coqui_head(self, no: int, text: bytes) -> bool:
@@ -659,6 +704,31 @@ class Layouts:
         elif what == "eval":
             vals = [(n, v) for k, v in rows if (n := _eval_name(k.removeprefix("avg_")))]
             self.log.add_loose(no, vals, step, src, math.nan, is_eval=True)
+
+    # -- rsl_rl ------------------------------------------------------------------------------
+    def _rsl_row(self, text: bytes) -> bool:
+        """A line inside rsl_rl's iteration block: a row (kept when it is a learning
+        signal, see `_RSL_NAMES`), a blank line or the line of dashes before its timings;
+        any other line ends the block and is not taken."""
+        assert self._rsl is not None
+        if not text.strip() or _DASHES.match(text.strip()):
+            return True
+        if (row := _RSL_ROW.match(text)) is None:
+            self.close_rsl()
+            return False
+        key = row.group(1).decode().strip().lower().removeprefix("mean ")
+        name = _RSL_NAMES.get(key)
+        if name is None and key.endswith(" loss") and "/" not in key:
+            name = metric_name(key, "", "")  # another component: "Mean symmetry loss"
+        if name is not None and (v := parse(row.group(2))) is not None:
+            self._rsl[2].append((name, v))
+        return True
+
+    def close_rsl(self) -> None:
+        if self._rsl is None:
+            return
+        (no, it, rows), self._rsl = self._rsl, None
+        self.log.add_loose(no, rows, it, SRC_STEP, math.nan)
 
     # -- COCOeval summary ---------------------------------------------------------------------
     def _coco_line(self, m: re.Match) -> bool:
