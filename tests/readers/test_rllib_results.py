@@ -141,3 +141,26 @@ def test_tune_block_then_status_is_one_record_at_the_iteration(tmp_path: Path) -
     assert run.get("reward").steps.tolist() == [20]
     assert values(run, "reward") == [-432.650264269334]
     assert values(run, "episode_length") == [200.0]
+
+
+def test_a_line_of_pairs_that_opens_with_an_rllib_key_is_no_result_block(tmp_path: Path) -> None:
+    body = "".join(
+        f"episode_reward_mean: {r}, episode_len_mean: 20, loss: {loss}\n"
+        for r, loss in ((5.0, 0.9), (6.0, 0.8), (7.5, 0.7))
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [0.9, 0.8, 0.7]
+
+
+def test_a_list_under_a_key_does_not_end_the_block(tmp_path: Path) -> None:
+    # pretty_print writes hist_stats' lists one "- item" per line
+    body = (
+        TUNE_27093.replace(
+            "  info:\n",
+            "  hist_stats:\n    episode_lengths:\n    - 12\n    - 31\n  info:\n",
+        )
+        + "  training_iteration: 1\n"
+    )
+    run = one_log(tmp_path, body)
+    assert run.get("loss").steps.tolist() == [1]
+    assert values(run, "value_loss") == [8.89241886138916]

@@ -437,6 +437,7 @@ _RLLIB_HEAD = re.compile(rb"^Result for \S+:\s*$")
 _RLLIB_OPEN = re.compile(
     rb"^(?:agent_timesteps_total|custom_metrics|counters|episode_reward_max|"
     rb"episode_reward_mean|episode_len_mean|env_runners|num_env_steps_sampled_lifetime):"
+    rb"(?: \S+)?\s*$"  # the key alone on its line: "episode_reward_mean: 5, loss: 0.3" is not
 )
 _RLLIB_ROW = re.compile(rb"^( *)([\w./-]+):(?: (.*?))?\s*$")
 _RLLIB_RETURNS = frozenset({"episode_reward_mean", "episode_return_mean"})
@@ -761,6 +762,8 @@ class Layouts:
         outside the block's indentation ends it (and is not taken)."""
         assert self._rllib is not None
         base, levels, rows = self._rllib[1], self._rllib[2], self._rllib[3]
+        if self.log._bullet:
+            return True  # an item of a list under the last key (hist_stats' returns)
         row = _RLLIB_ROW.match(text) if text.strip() else None
         if row is None or len(row.group(1)) < base:
             self.close_rllib()
