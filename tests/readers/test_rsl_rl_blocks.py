@@ -95,3 +95,10 @@ def test_a_nan_surrogate_is_read_as_a_nonfinite_component(tmp_path: Path) -> Non
     run = one_log(tmp_path, body)
     vf = values(run, "value_loss")
     assert vf[0] == 0.0086 and vf[1] != vf[1]
+
+
+def test_the_block_ends_at_its_eta_row(tmp_path: Path) -> None:
+    body = _block(5, "0.1451", "-0.0055", "79.81", "", "100") + "Epoch 3: loss: 0.52\n"
+    run = one_log(tmp_path, body)
+    assert values(run, "reward") == [79.81]
+    assert values(run, "loss")[-1] == 0.52  # the print after the block is read as its own

@@ -830,6 +830,8 @@ class Layouts:
             name = metric_name(key, "", "")  # another component: "Mean symmetry loss"
         if name is not None and (v := parse(row.group(2))) is not None:
             self._rsl[2].append((name, v))
+        if key == "eta":
+            self.close_rsl()  # the block's last row: what follows is another print
         return True
 
     def close_rsl(self) -> None:
