@@ -21,6 +21,14 @@ syntax the shape analysis knows, each read by a small state machine of its own.
   line (its running means), the `all  128  929  0.5  0.4  0.45  0.3` row under a YOLOv5 /
   YOLOv7 console table (P, R, mAP@.5, mAP@.5:.95). timm's `Train: 3 [ 50/1251 (  4%)]`
   line is read here too: its step is epoch * batches + batch.
+- RLlib's result dict printed as YAML (Tune's `Result for PPO_CartPole-v0_0:` block, a
+  script's `print(pretty_print(result))`): one block is one record at its
+  `training_iteration`; see `_RLLIB_OPEN`.
+- fairseq-py's progress line inside a validation (`valid on 'valid' subset  1000 /
+  1311 loss=2.72`): a running mean of an unfinished evaluation, taken and dropped.
+- rsl_rl's (legged_gym, Isaac Lab) PPO iteration block: a centred `Learning iteration
+  N/M` head, then right-aligned `Mean reward: 4.2` rows; one block is one record at
+  iteration N. See `_RSL_HEAD`.
 - A gradient-boosting evaluation line, LightGBM's `[25]\ttraining's l2: 0.09\tvalid_1's
   l2: 0.10` (the R package's `[25]:  train's l2:0.09`): one record per boosting round,
   numbered by it; see `_gbdt`.
@@ -411,6 +419,60 @@ _COQUI_OPT0 = {"loss_0": "loss", "grad_norm_0": "grad_norm", "current_lr_0": "lr
 _COQUI_ROW = re.compile(rb"^\s*\| > ([^:|]{1,80}):\s*(\S+)(?:\s+\((\S+)\))?\s*$")
 
 
+# fairseq-py's (2018) simple progress during validation: "| epoch 005 | valid on 'valid'
+# subset  1000 / 1311 loss=2.72", batch k of n of the subset and the running mean so far.
+# An evaluation not yet finished: its value is the "| valid loss 3.13 | ..." summary line
+# after it, and the batch counter is no step of the run.
+_FAIRSEQ_VALID_BATCH = re.compile(rb"valid on '[^']+' subset\s+\d+ / \d+ ")
+
+# RLlib's result of one training iteration, printed as sorted YAML by Tune's reporter
+# ("Result for PPO_CartPole-v0_0:" then rows indented two spaces) or by a script's
+# `print(pretty_print(result))` (no head, top-level keys unindented, results apart by a
+# blank line). The keys sort alphabetically, so `training_iteration`, the record's step,
+# comes last: the block is read whole. A headless block opens only on a key of RLlib's
+# own result dict. Nested learner stats (`info: learner: default_policy: learner_stats:`,
+# old `info: default:`, new `learners: default_policy:`) give the losses of the first
+# policy; `evaluation:` holds the evaluation's return.
+_RLLIB_HEAD = re.compile(rb"^Result for \S+:\s*$")
+_RLLIB_OPEN = re.compile(
+    rb"^(?:agent_timesteps_total|custom_metrics|counters|episode_reward_max|"
+    rb"episode_reward_mean|episode_len_mean|env_runners|num_env_steps_sampled_lifetime):"
+    rb"(?: \S+)?\s*$"  # the key alone on its line: "episode_reward_mean: 5, loss: 0.3" is not
+)
+_RLLIB_ROW = re.compile(rb"^( *)([\w./-]+):(?: (.*?))?\s*$")
+_RLLIB_RETURNS = frozenset({"episode_reward_mean", "episode_return_mean"})
+_RLLIB_LEARNER = {
+    "total_loss": "loss",
+    "policy_loss": "policy_loss",
+    "vf_loss": "value_loss",
+    "entropy": "entropy",
+    "cur_lr": "lr",
+    "grad_gnorm": "grad_norm",
+}
+
+# rsl_rl's OnPolicyRunner (legged_gym, Isaac Lab, HOVER...) prints one block per PPO
+# iteration: a line of '#', the centred head "Learning iteration N/M", then one row per
+# value, its name right-aligned before a colon ("          Mean reward: -4.08",
+# "Value function loss: 0.0112"), timings under a line of dashes. A block is one record
+# at iteration N (its "Total timesteps" is N times the rollout, a counter). Its losses are
+# the critic's regression and the clipped surrogate of the policy: components, there is
+# no total loss. The per-term rows ("Mean episode rew_lin_vel: ...", "Episode_Reward/x:")
+# and the timings are not learning signals and are left out.
+_RSL_HEAD = re.compile(rb"^\W*(?:\[1m)?\s*Learning iteration (\d+)/(\d+)\s*(?:\[0m)?\s*$")
+_RSL_ROW = re.compile(rb"^\s*([A-Za-z][\w /.-]{0,80}?):\s+(\S+)")
+_RSL_NAMES = {
+    "value function loss": "value_loss",
+    "value_function loss": "value_loss",
+    "value loss": "value_loss",
+    "surrogate loss": "policy_loss",
+    "entropy loss": "entropy",  # rsl_rl logs the policy's entropy under this name
+    "entropy": "entropy",
+    "reward": "reward",
+    "episode length": "episode_length",
+    "action noise std": "action_std",
+    "action std": "action_std",
+}
+
 # -- gradient boosting (LightGBM) -----------------------------------------------------------
 # LightGBM's evaluation callback prints "[%d]\t%s's %s: %g" per (data set, metric), tab
 # joined (the R package "[%d]:  %s's %s:%g"). The round is the step; the data set named
@@ -491,6 +553,15 @@ class Layouts:
         self._kaldi_base = 0.0  # minibatches of the Kaldi iterations before this one
         self._kaldi_last = -1.0  # the last minibatch of this iteration's phase lines
         self._kaldi_iters: set[float] = set()  # iterations (train.N.J.log) read
+        # RLlib's open result block: (its first line, the indent of its top-level keys,
+        # the key path of each open level, its (path, value) rows)
+        self._rllib: (
+            tuple[int, int, list[tuple[int, str]], list[tuple[tuple[str, ...], bytes]]] | None
+        ) = None
+        self._rllib_at = math.nan  # the training_iteration of the last RLlib block
+        self._rllib_top, self._rllib_no = "", 0  # its last top-level key, the line
+        # rsl_rl's open iteration block: (its head's line, the iteration, its rows)
+        self._rsl: tuple[int, float, list[tuple[str, float]]] | None = None
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -522,6 +593,18 @@ class Layouts:
             if self._block_row(text):
                 return True
             self.close_block()
+        if self._rllib is not None and self._rllib_row(text):
+            return True
+        if text[:1] in b"Racene" and text[:1] and self._rllib_open(no, text):
+            return True
+        if self._rsl is not None and self._rsl_row(text):
+            return True
+        if b" subset " in text and _FAIRSEQ_VALID_BATCH.search(text) is not None:
+            return True  # an unfinished validation's running mean
+        if b"Learning iteration " in text and (m := _RSL_HEAD.match(text)) is not None:
+            self.close_rsl()
+            self._rsl = (no, float(m.group(1)), [])
+            return True
         if self._coqui is not None:
             if (row := _COQUI_ROW.match(text)) is not None:
                 if (v := parse(row.group(2))) is not None:
@@ -624,6 +707,8 @@ class Layouts:
         self.close_block()
         self.close_outputs()
         self.close_coqui()
+        self.close_rsl()
+        self.close_rllib()
 
     # -- Coqui TTS ----------------------------------------------------------------------------
     def _coqui_head(self, no: int, text: bytes) -> bool:
@@ -659,6 +744,101 @@ class Layouts:
         elif what == "eval":
             vals = [(n, v) for k, v in rows if (n := _eval_name(k.removeprefix("avg_")))]
             self.log.add_loose(no, vals, step, src, math.nan, is_eval=True)
+
+    # -- RLlib --------------------------------------------------------------------------------
+    def _rllib_open(self, no: int, text: bytes) -> bool:
+        """Open an RLlib result block on Tune's head or on a first key of its own."""
+        self._rllib_no, self._rllib_top = no, ""
+        if _RLLIB_HEAD.match(text) is not None:
+            self._rllib = (no, 2, [], [])
+            return True
+        if _RLLIB_OPEN.match(text) is not None:
+            self._rllib = (no, 0, [], [])
+            return self._rllib_row(text)
+        return False
+
+    def _rllib_row(self, text: bytes) -> bool:
+        """A YAML row of the open result block, its key path kept; a blank line or a line
+        outside the block's indentation ends it (and is not taken)."""
+        assert self._rllib is not None
+        base, levels, rows = self._rllib[1], self._rllib[2], self._rllib[3]
+        if self.log._bullet:
+            return True  # an item of a list under the last key (hist_stats' returns)
+        row = _RLLIB_ROW.match(text) if text.strip() else None
+        if row is None or len(row.group(1)) < base:
+            self.close_rllib()
+            return False
+        indent, key = len(row.group(1)), row.group(2).decode()
+        if indent == base:
+            # pretty_print sorts the keys: a top-level key that does not sort after the
+            # last one begins the next result (the blank line between them is not seen)
+            if key <= self._rllib_top and base == 0:
+                self.close_rllib()
+                return self._rllib_open(self._rllib_no, text)
+            self._rllib_top = key
+        while levels and levels[-1][0] >= indent:
+            levels.pop()
+        path = (*(k for _, k in levels), key)
+        if row.group(3):
+            rows.append((path, row.group(3)))
+        else:
+            levels.append((indent, key))
+        return True
+
+    def close_rllib(self) -> None:
+        if self._rllib is None:
+            return
+        (no, _, _, rows), self._rllib = self._rllib, None
+        train: dict[str, float] = {}
+        evals: dict[str, float] = {}
+        step = math.nan
+        for path, raw in rows:
+            if (v := parse(raw)) is None:
+                continue
+            key = path[-1]
+            if path == ("training_iteration",):
+                step = v
+            elif key in _RLLIB_RETURNS:
+                (evals if "evaluation" in path else train).setdefault(
+                    "eval_reward" if "evaluation" in path else "reward", v
+                )
+            elif key == "episode_len_mean" and "evaluation" not in path:
+                train.setdefault("episode_length", v)
+            elif key in _RLLIB_LEARNER and "evaluation" not in path and len(path) > 1:
+                train.setdefault(_RLLIB_LEARNER[key], v)
+        if step != step:  # a paste cut before the block's last key: the next iteration
+            step = self._rllib_at + 1
+        self._rllib_at = step
+        src = SRC_STEP if step == step else SRC_NONE
+        self.log.add_loose(no, list(train.items()), step, src, math.nan)
+        self.log.add_loose(no, list(evals.items()), step, src, math.nan, is_eval=True)
+
+    # -- rsl_rl ------------------------------------------------------------------------------
+    def _rsl_row(self, text: bytes) -> bool:
+        """A line inside rsl_rl's iteration block: a row (kept when it is a learning
+        signal, see `_RSL_NAMES`), a blank line or the line of dashes before its timings;
+        any other line ends the block and is not taken."""
+        assert self._rsl is not None
+        if not text.strip() or _DASHES.match(text.strip()):
+            return True
+        if (row := _RSL_ROW.match(text)) is None:
+            self.close_rsl()
+            return False
+        key = row.group(1).decode().strip().lower().removeprefix("mean ")
+        name = _RSL_NAMES.get(key)
+        if name is None and key.endswith(" loss") and "/" not in key:
+            name = metric_name(key, "", "")  # another component: "Mean symmetry loss"
+        if name is not None and (v := parse(row.group(2))) is not None:
+            self._rsl[2].append((name, v))
+        if key == "eta":
+            self.close_rsl()  # the block's last row: what follows is another print
+        return True
+
+    def close_rsl(self) -> None:
+        if self._rsl is None:
+            return
+        (no, it, rows), self._rsl = self._rsl, None
+        self.log.add_loose(no, rows, it, SRC_STEP, math.nan)
 
     # -- COCOeval summary ---------------------------------------------------------------------
     def _coco_line(self, m: re.Match) -> bool:

@@ -190,6 +190,8 @@ _TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
 _LOGGER_LINE = re.compile(rb"\s*\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+# A value in a message after a bar ("Accuracy: 62.50%", "loss=0.3").
+_VALUE_AFTER = re.compile(rb"[:=]\s*-?\.?\d")
 # The blanks a closing bar is padded with before the next print on the same line.
 _PADDED = re.compile(rb" {24,}(?=\S)")
 # The rank a record line ends in ("... lr 0.00001905 rank 0"), a word of its own.
@@ -230,6 +232,18 @@ def _refreshes(text: bytes) -> list[bytes]:
         prev = m.end()
     pieces = [text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)]
     return [p for p in pieces if p.strip()]
+
+
+def _after_bar(rest: bytes) -> bool:
+    """Text after a bar's "]" that is a print of its own: a record (a dict), a message
+    that opens by quoting an identifier (Lightning's "`Trainer.fit` stopped:
+    `max_epochs=2` reached.", whose `max_epochs=2` is a setting), or prose with no value
+    in it (diffusers' "Model weights saved in /workspace/..."). A value there stays on
+    the bar's record, numbered by it (a callback's "Baseline Accuracy: 62.50% (5/8)")."""
+    rest = rest.lstrip()
+    if lines.starts_record(rest) or rest[:1] == b"`":
+        return True
+    return rest[:1].isalpha() and _VALUE_AFTER.search(rest) is None
 
 
 class TextLog:
@@ -392,10 +406,12 @@ class TextLog:
             self._piece(no, text[: m.start()])
             self._piece(no, text[m.start() :])
             return
-        if b"%|" in text and (m := _TQDM.search(text)) and lines.starts_record(text[m.end() :]):
-            # a dict printed on the bar's line ("| 0/1 [00:00<?, ?it/s]{'loss': 2.03, ..."):
-            # tqdm prints nothing after its "]", so it is a record of its own, numbered as
-            # any stepless record is (the bar that counts to 1 is not the training's)
+        if b"%|" in text and (m := _TQDM.search(text)) and _after_bar(text[m.end() :]):
+            # a print on the bar's line (see `_after_bar`): a dict ("| 0/1 [00:00<?,
+            # ?it/s]{'loss': 2.03, ..."), Lightning's "...kl_loss=0.543]`Trainer.fit`
+            # stopped: `max_epochs=2` reached.": tqdm prints nothing after its "]", so it
+            # is a line of its own (a dict is a record numbered as any stepless record is;
+            # the bar that counts to 1 is not the training's)
             self._piece(no, text[: m.end()])
             self._piece(no, text[m.end() :])
             return
