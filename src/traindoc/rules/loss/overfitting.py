@@ -12,6 +12,7 @@ from traindoc.measure.stats import fmt, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._evalcurve import (
+    MetricTrend,
     level_at,
     metric_trends,
     noise,
@@ -132,6 +133,18 @@ class Params:
     # to the next) and the "rise" the distance from that draw to the typical level, not a
     # gap that opens as training goes on. Memorisation widens the gap at every eval.
     falling_back_z: float = -1.96
+    # The task still improving when the run stopped: every task metric logged with the
+    # evals improved after the onset in a trend (Mann-Kendall z >= 1.96 over its 3+ evals
+    # from the onset on), ended at a new best (the last eval, or the median of the last
+    # fifth of the evals, beats every eval before them), and its error shrank by at least
+    # half as much as the eval loss rose (relative both). Then the last checkpoint is the
+    # best on the task and the rise is mostly calibration: info. The 20% rule keeps its
+    # warning where the metric gains a little: an F1 error down 14% while the loss rose 66%,
+    # a WER 0.30 -> 0.26 while the loss rose by half; and where it only ties an earlier best
+    # (a handful of eval examples: 0.25 / 0.5) or gains a hair (0.883 -> 0.886).
+    best_at_end_z: float = 1.96
+    best_at_end_share: float = 0.5
+    best_at_end_tail: float = 0.2
 
 
 @rule(
@@ -225,7 +238,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     (z >= 1.96): a rise carried by one or two high evals among noisy ones while accuracy
     sets new bests (0.0675 -> 0.076, 0.080, 0.072, 0.074, 0.085, 0.083; accuracy 0.9786
     -> 0.9811) is the eval set's noise, info; so is such an unconfirmed rise with no task
-    metric worse. A metric that improved after the loss minimum is also judged from its
+    metric worse. A confirmed rise of 20%+ is info too when the task was still getting
+    better when the run stopped: every task metric improved since the minimum in a trend
+    (Mann-Kendall z >= 1.96 over its evals from the minimum on, so 5+ of them), ended at a
+    new best (the last eval, or the median of the last fifth, beats every eval before), and
+    its error shrank by at least half as much as the loss rose (relative both): the last
+    checkpoint is the best on the task (WER 0.240 -> 0.190 while the eval loss rose 33%;
+    accuracy 0.889 -> 0.908 at the last of 8 evals while it rose 30%), and stopping at the
+    loss minimum would have cost quality. A metric gaining a little against the rise (F1
+    error down 14% while the loss rose 66%), tying an earlier best, or without a trend
+    keeps the warning. A metric that improved after the loss minimum is also judged from its
     own peak: when the last task metric to peak (smoothed) did so with 3+ evals and a
     quarter of those since the onset still to come, none improved after it, and over that
     stretch the eval loss rose further (2% and 3 noise sigmas) while the train loss fell,
@@ -379,6 +401,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     # the evals do not confirm it (noisy evals, a metric setting new bests).
     confirmed = large and _confirmed(st, e, p)
     clearly = large and _improved_more(run, onset, rel_rise, p)
+    best_at_end = bool(rising) and _best_at_end(run, onset, rel_rise, p)
     if large and not confirmed and "improving" in verdicts and not clearly:
         notes.append(
             f"The {rel_rise:.0%} rise is not confirmed by the evals since the minimum (no "
@@ -389,10 +412,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "Most task metrics improved after the onset, their error shrinking by more than "
             f"the eval loss rose ({rel_rise:.0%}): the loss measures calibration here."
         )
+    if best_at_end:
+        evidence["task_best_at_end"] = True
+        notes.append(
+            "Every task metric kept improving to a new best at the end (a significant trend, "
+            f"its error down by at least half the eval loss's {rel_rise:.0%} rise): the last "
+            "checkpoint is the one to keep, and the rise is calibration, not lost quality."
+        )
     if (
         ("improving" in verdicts and not (large and confirmed))
         or (mostly_held and mild)
         or clearly
+        or best_at_end
         # a large rise no trend confirms, with no task metric worse: the eval set's noise
         or (large and not confirmed and bool(verdicts) and "worse" not in verdicts)
     ):
@@ -402,7 +433,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # not from the loss minimum (metrics that only held since the minimum are the
         # calibration case above and stay info).
         flat = (
-            _stopped_improving(run, st, e, tr, onset, sigma, p) if "improving" in verdicts else None
+            _stopped_improving(run, st, e, tr, onset, sigma, p)
+            if "improving" in verdicts and not best_at_end
+            else None
         )
         if flat is not None:
             severity = None
@@ -689,20 +722,53 @@ def _improved_more(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
     trends = metric_trends(run, onset, p.metric_gain_rel)
     if not trends or 2 * sum(t.verdict == "improving" for t in trends) <= len(trends):
         return False
-    cuts = []
-    for t in trends:
-        m, higher = metrics.get(t.name, (None, True))
-        vals = m.finite().values if m is not None else np.array([])
-        if t.verdict != "improving" or not vals.size or vals.min() < 0:
-            cuts.append(0.0)
-            continue
-        scale = 1.0 if vals.max() <= 1.0 else 100.0 if vals.max() <= 100.0 else None
-        if higher and scale is None:
-            cuts.append(0.0)
-            continue
-        err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
-        cuts.append((err_at - err_end) / err_at if err_at > 0 else 0.0)
+    cuts = [_error_cut(t, *metrics.get(t.name, (None, True))) for t in trends]
     return float(np.median(cuts)) > rel_rise
+
+
+def _error_cut(t: MetricTrend, m: Series | None, higher: bool) -> float:
+    """Relative reduction of a task metric's error from the onset to the end (1 - accuracy,
+    the WER itself; a [0, 100] metric read as a percentage); 0 when it did not improve or
+    has no error to shrink (an unbounded higher-is-better metric)."""
+    vals = m.finite().values if m is not None else np.array([])
+    if t.verdict != "improving" or not vals.size or vals.min() < 0:
+        return 0.0
+    scale = 1.0 if vals.max() <= 1.0 else 100.0 if vals.max() <= 100.0 else None
+    if higher and scale is None:
+        return 0.0
+    err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
+    return (err_at - err_end) / err_at if err_at > 0 else 0.0
+
+
+def _best_at_end(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
+    """Every task metric improved after `onset` in a significant trend (Mann-Kendall z >=
+    `best_at_end_z` over its 3+ evals from the onset on), its error down by at least
+    `best_at_end_share` of the eval loss's relative rise, and ended at a new best: the last
+    eval, or the median of the last fifth of the evals, better than every eval before it.
+    The run was still getting better at the task when it stopped."""
+    metrics = {m.name: (m, h) for m, h in task_metrics(run)}
+    trends = metric_trends(run, onset, p.metric_gain_rel)
+    if not trends:
+        return False
+    for t in trends:
+        m, higher = metrics[t.name]
+        mf = m.finite()
+        v = mf.values if higher else -mf.values
+        after = mf.after(onset)
+        if (
+            len(after) < p.min_after_points
+            or _error_cut(t, m, higher) < p.best_at_end_share * rel_rise
+        ):
+            return False
+        z = trend(after.steps, after.values).z
+        if (z if higher else -z) < p.best_at_end_z:
+            return False
+        k = max(2, round(p.best_at_end_tail * v.size))
+        new_best = v[-1] > v[:-1].max()
+        tail_best = v.size > k + 1 and float(np.median(v[-k:])) > v[:-k].max()
+        if not (new_best or tail_best):
+            return False
+    return True
 
 
 def _cost_from_best(e: np.ndarray, i_best: int) -> float:
@@ -889,6 +955,7 @@ def _eval_only_severity(
     if (
         ("improving" in verdicts and not (large and _confirmed(st, e, p)))
         or _improved_more(run, onset, rel_rise, p)
+        or _best_at_end(run, onset, rel_rise, p)
         or (mostly_held and rel_rise < p.clear_rise_rel)
     ):
         return Severity.INFO, [
