@@ -85,6 +85,21 @@ def planned_steps(run: Run) -> int | None:
     return max(last, round(per_epoch * float(epochs)))
 
 
+def reached_peak_lr(run: Run) -> PeakLR | None:
+    """The highest LR the run applied: `peak_lr`, except that a configured peak reached
+    through a configured warmup longer than the planned run was never applied. A linear
+    warmup of W steps gets to T/W of the peak by step T, so a run planned for T < W steps
+    trained at most at peak x T/W (a wav2vec2 card at 3e-4 with 500 warmup steps in a
+    210-step run never went above 1.26e-4). A logged LR says what was applied itself."""
+    pk = peak_lr(run)
+    if pk is None or pk.source != "config":
+        return pk
+    w, total = warmup(run), planned_steps(run)
+    if w is None or w.source != "config" or not total or w.steps <= total:
+        return pk
+    return PeakLR(pk.value * float(total) / w.steps, "config", True)
+
+
 @dataclass(frozen=True)
 class Warmup:
     steps: float

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from traindoc.measure.losses import nonfinite_loss
-from traindoc.measure.schedule import peak_lr
+from traindoc.measure.schedule import peak_lr, reached_peak_lr
 from traindoc.measure.spikes import spike_events
 from traindoc.measure.stats import fmt, lr_fraction, rolling_median, trend
 from traindoc.model import Run, Series, Severity
@@ -245,6 +245,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and the fix offered there is a 3x cut (the AdamW table's values mean nothing on SGD's scale). NaNs under fp16 are usually a dtype
     problem (see fp16-instability), and data problems (duplicates, label noise)
     also make oscillating plateaus: check the data first.
+    The peak judged is the one the run reached: with no LR logged, a configured peak
+    behind a configured linear warmup longer than the planned run was never applied (the
+    ramp gets to run / warmup of it; a wav2vec2 card at 3e-4 with 500 warmup steps in a
+    210-step run trained at 1.26e-4 at most, under a full fine-tune's 2e-4), so a run
+    stuck there is warmup-too-long's, not this rule's.
     With no LR logged or configured the rule does not judge, not even a NaN that
     followed finite training in fp32: on real runs the LR was the settled cause of such
     a NaN about one time in eight (bad data, a loss that divides by zero, the dtype the
@@ -255,7 +260,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     ~2e-5, pre-training: ~3e-4), use cosine decay and a 2-5% warmup; tune LR,
     schedule and effective batch together.
     """
-    pk = peak_lr(run)
+    pk = reached_peak_lr(run)  # an LR the run never reached cannot be too high
     if pk is None or pk.value <= 0:
         return
     regime = run.regime if run.regime in p.tolerated else None
