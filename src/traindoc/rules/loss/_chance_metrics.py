@@ -358,14 +358,91 @@ def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | 
                 "normal, but after 10 or more passes over the data a model that learns has left "
                 "it, and its loss falls as it does; here neither happened."
             ),
-            prescription=(
-                "Check the LR and its warmup (a warmup longer than the run never reaches the "
-                "peak LR), that the vocabulary / tokenizer matches the labels (no all-<unk> "
-                "targets), the audio sampling rate and normalisation, and that the CTC "
-                "loss's blank index is the one the head predicts."
-            ),
+            prescription=_CEILING_FIX,
             severity=Severity.WARNING,
         )
+    return None
+
+
+_CEILING_FIX = (
+    "Check the LR and its warmup (a warmup longer than the run never reaches the peak LR), "
+    "that the vocabulary / tokenizer matches the labels (no all-<unk> targets), the audio "
+    "sampling rate and normalisation, and that the CTC loss's blank index is the one the "
+    "head predicts."
+)
+
+
+def _error_rate_ceiling_at_end(run: Run, p: Params) -> Hit | None:
+    """An eval error rate (WER, CER) at its ceiling, within `ceiling_below` under and
+    `ceiling_above` over 1.0 (100 in percent), at every one of its 2+ evals, the last of
+    them the run's last eval: the next, one eval interval on, would fall past the planned
+    end (`num_train_epochs`, `max_steps`; the last step of a log that records its end)
+    (warning). The run ended with a model that transcribes nothing, whatever its loss did
+    on the way (a CTC loss falls a long way on the blank plateau)."""
+    for m, higher in task_metrics(run):
+        if higher or not _is_error_rate(m.name):
+            continue
+        mf = m.finite()
+        if len(mf) < p.overlap_points:
+            continue
+        v = _as_fraction_of_ceiling(mf.values)
+        if not np.all((v >= 1.0 - p.ceiling_below) & (v <= 1.0 + p.ceiling_above)):
+            continue
+        end = _last_eval_ends_run(run, mf)
+        if end is None:
+            continue
+        return Hit(
+            title=(
+                f"{m.name} stays at its ceiling ({fmt(float(mf.values.min()))}-"
+                f"{fmt(float(mf.values.max()))}) at every one of {len(mf)} evals up to the "
+                f"run's end ({end}): the trained model transcribes nothing"
+            ),
+            step=int(mf.steps[0]),
+            end_step=int(mf.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "min_value": float(mf.values.min()),
+                "max_value": float(mf.values.max()),
+                "evals": len(mf),
+                "run_end": end,
+            },
+            explanation=(
+                f"{m.name} is the share of words (characters) the model gets wrong; 1.0 is "
+                "what an empty transcript scores (a CTC head emitting only the blank token), "
+                "and 1% either side of it is a handful of words. Every eval of this run sits "
+                "there, the last one at the run's planned end, so the model it produced "
+                "transcribes nothing: the run learned nothing usable. A CTC loss falls a long "
+                "way on that blank plateau (the model learns the blank and the letter "
+                "frequencies), so a falling loss does not say otherwise."
+            ),
+            prescription=_CEILING_FIX,
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _as_fraction_of_ceiling(v: np.ndarray) -> np.ndarray:
+    """Error rates as fractions of their ceiling: a log printing any value above 2 is in
+    percent (a fraction-scale WER of 2 is three times the reference's words)."""
+    return v / 100.0 if float(np.max(v)) > 2.0 else v
+
+
+def _last_eval_ends_run(run: Run, m: Series) -> str | None:
+    """How the last eval of `m` is known to be the run's last (as words), or None: the next
+    eval, one median eval interval after it, would fall past the planned end, counted in
+    epochs (`num_train_epochs` against the logged epoch) or in steps (`max_steps`, or the
+    last logged step of a log that records its own end)."""
+    ep, n_ep = run.get("epoch"), run.fact("num_train_epochs")
+    if ep is not None and len(e := ep.finite()) and n_ep:
+        at = np.interp(m.steps, e.steps, e.values)
+        gap = float(np.median(np.diff(at)))
+        if gap > 0 and at[-1] + gap > float(n_ep):
+            return f"epoch {fmt(float(at[-1]))} of {fmt(float(n_ep))}"
+        return None
+    plan = run.fact("max_steps") or (run.last_step if run.fact("ended") else None)
+    gap = float(np.median(np.diff(m.steps)))
+    if plan and gap > 0 and m.steps[-1] + gap > float(plan):
+        return f"step {int(m.steps[-1])} of {int(plan)}"
     return None
 
 

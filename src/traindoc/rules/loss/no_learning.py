@@ -19,6 +19,7 @@ from traindoc.rules.loss._chance_metrics import (
     _accuracy_at_named_chance,
     _agreement_at_chance,
     _auc_at_chance,
+    _error_rate_ceiling_at_end,
     _error_rate_ceiling_late,
     _error_rate_worse_than_empty,
     _overlap_zero_late,
@@ -148,6 +149,12 @@ class Params:
     # still above it and not falling after 1000+ updates gets nothing right.
     ceiling_min_step: float = 1000.0
     ceiling_train_points: int = 4
+    # An eval error rate within 1% under and 5% over its ceiling 1.0 at every one of 2+
+    # evals, the last of them the run's last (the next eval would fall past the planned
+    # end): at most 1 word in 100 right, a few insertions at most - the empty or blank-only
+    # transcript. Far above 1 is a decoder emitting wrong words, another state.
+    ceiling_below: float = 0.01
+    ceiling_above: float = 0.05
     # A train metric printed several times an epoch (a running average reset each
     # epoch) whose in-epoch sequence is identical, value for value, in this many
     # consecutive epochs: the model scores every batch the same way every pass.
@@ -222,7 +229,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -442,6 +449,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     after 10 passes over the data a model that learns has left it (a wav2vec2 card with a
     warmup of 500 steps in a 200-step run: WER 1.0 at epochs 14 and 29, eval loss 3.69 ->
     3.35). A WER of 0.9999 is the first words coming through, not the ceiling.
+    Read at the run's end, the ceiling is the outcome instead: an eval error rate within
+    1% under and 5% over 1.0 (at most 1 word in 100 right, a few insertions at most) at
+    every one of 2+ evals, the last of them the run's last eval (the next, one eval
+    interval on, would fall past the planned end: `num_train_epochs` against the logged
+    epoch, or `max_steps`, or the last step of a log that records its end), settles it
+    whatever the loss did (warning): the run produced a model that transcribes nothing. A
+    CTC loss falls a long way on the blank plateau (a wav2vec2 card: train loss 13.2 ->
+    3.1, eval loss 4.01 -> 2.96, WER 1.0, 1.0, 1.0059 at epochs 1.47-4.41 of 5; another
+    WER 1.0 -> 0.9999 at epochs 7.14 and 14.29 of 15), so a falling loss does not say
+    otherwise there. Not a log whose next eval would still fall inside the plan (an
+    excerpt, or a run stopped early: its model may yet leave the plateau), nor a WER well
+    above 1 (a decoder emitting wrong words, 1.13 -> 1.01), nor a single eval.
     With no epoch logged (an iteration count only), a train error rate *above* 100% (more
     edits than the reference has characters: worse than an empty output) at every one of
     4+ logs from update 1000 on, not falling over them (its last third no lower than its
@@ -613,6 +632,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _random_ranking(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
+            or _error_rate_ceiling_at_end(run, p)
             or _error_rate_worse_than_empty(run, None, p)
             or _positives_never_found(run, p)
             or _recall_at_floor(run, p)
@@ -651,6 +671,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _random_ranking(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
+        or _error_rate_ceiling_at_end(run, p)
         or _error_rate_worse_than_empty(run, f, p)
         or _positives_never_found(run, p)
         or _recall_at_floor(run, p)
