@@ -388,6 +388,8 @@ def _error_rate_ceiling_at_end(run: Run, p: Params) -> Hit | None:
         v = _as_fraction_of_ceiling(mf.values)
         if not np.all((v >= 1.0 - p.ceiling_below) & (v <= 1.0 + p.ceiling_above)):
             continue
+        if _loss_ends_low(run, p):
+            return None  # 1% of words wrong in percent, not the ceiling
         end = _last_eval_ends_run(run, mf)
         if end is None:
             continue
@@ -419,6 +421,16 @@ def _error_rate_ceiling_at_end(run: Run, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _loss_ends_low(run: Run, p: Params) -> bool:
+    """A train or eval loss whose last value is under ln 2 (`zero_min_loss`): a model that
+    gets its words right, so an error rate of ~1 beside it is 1% in percent, not 1.0."""
+    for name in ("loss", "eval_loss"):
+        s = run.get(name)
+        if s is not None and len(f := s.finite()) and float(f.values[-1]) < p.zero_min_loss:
+            return True
+    return False
 
 
 def _as_fraction_of_ceiling(v: np.ndarray) -> np.ndarray:

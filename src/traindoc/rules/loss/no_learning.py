@@ -460,7 +460,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     WER 1.0 -> 0.9999 at epochs 7.14 and 14.29 of 15), so a falling loss does not say
     otherwise there. Not a log whose next eval would still fall inside the plan (an
     excerpt, or a run stopped early: its model may yet leave the plateau), nor a WER well
-    above 1 (a decoder emitting wrong words, 1.13 -> 1.01), nor a single eval.
+    above 1 (a decoder emitting wrong words, 1.13 -> 1.01), nor a single eval, nor
+    a run whose train or eval loss ends under ln 2 (a model that gets its words right: a
+    WER of ~1 there is 1% in percent).
     With no epoch logged (an iteration count only), a train error rate *above* 100% (more
     edits than the reference has characters: worse than an empty output) at every one of
     4+ logs from update 1000 on, not falling over them (its last third no lower than its
