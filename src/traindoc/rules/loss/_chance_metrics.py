@@ -3,6 +3,7 @@ guessing, a ROC AUC at 0.5, an overlap metric at 0, an error rate at its ceiling
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -1161,6 +1162,90 @@ def _random_ranking(run: Run, p: Params) -> Hit | None:
     if loss is not None and _loss_falls(loss, lo, hi, p):
         return None  # the loss still falls: the ranking may be on its way up
     return _random_ranking_hit(matches, lo, hi)
+
+
+def _ranking_at_loss_chance(run: Run, p: Params) -> Hit | None:
+    """A top-k accuracy (k 2+) at k/C for the C that the cross-entropy of the same evals
+    names (C = e^L, L the eval loss, else the train loss logged since the eval before),
+    within `loss_ranking_tol` in C at every eval past the first pass (1+), with the loss
+    not falling `frozen_max_drop` over them (warning). A uniform guess over C classes
+    scores both ln C and k/C; a model that learned anything has a top-k far above k/C
+    long before its loss leaves ln C, so two measures naming the same C at one eval is
+    the guess, not a coincidence. Only top-k (k 2+): a top-1 at 1/C is the class prior
+    of whichever class the model names, and a small C is `_chance_level`'s."""
+    loss = run.get("eval_loss") or run.get("loss")
+    if loss is None or not len(lf := loss.finite()):
+        return None
+    for mk in run.series.values():
+        m = _TOPK_NAME.search(mk.name.lower())
+        if m is None or m.group("rec") or "err" in mk.name.lower() or kind(mk.name) != "task":
+            continue
+        k, f = int(m.group("k")), mk.finite()
+        if k < 2 or not len(f):
+            continue
+        v = f.values / (100.0 if float(f.values.max()) > 1.0 else 1.0)
+        late = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
+        if late is None or not late.any() or float(v.max()) <= 0:
+            continue
+        at = [_loss_at_eval(lf, f.steps, i) for i in range(f.steps.size)]
+        if any(x is None or x <= 0 for x in at):
+            continue
+        c_loss = np.exp(np.asarray(at, dtype=float) * math.log(run.loss_base))
+        ratio = np.where(v > 0, k / np.maximum(v, 1e-12) / c_loss, np.inf)
+        if k >= 0.5 * float(c_loss.min()) or np.any(ratio < 1 / (1 + p.loss_ranking_tol)):
+            continue  # k near C: every ranking scores near 1; or an eval beats the guess
+        hit = late & (ratio <= 1 + p.loss_ranking_tol)
+        if not hit[late].all():
+            continue
+        steps = f.steps[late]
+        if _loss_falls(lf, float(steps.min()), float(steps.max()), p):
+            continue
+        return _loss_chance_hit(loss.name, mk.name, k, float(np.median(c_loss[late])), f, late)
+    return None
+
+
+def _loss_at_eval(loss: Series, steps: np.ndarray, i: int) -> float | None:
+    """The loss of eval i: its value at that step, else the median of the train logs
+    since the eval before (the epoch the eval closes)."""
+    at = np.flatnonzero(loss.steps == steps[i])
+    if at.size:
+        return float(loss.values[at[-1]])
+    lo = steps[i - 1] if i else -np.inf
+    w = loss.values[(loss.steps > lo) & (loss.steps <= steps[i])]
+    return float(np.median(w)) if w.size else None
+
+
+def _loss_chance_hit(loss: str, topk: str, k: int, c: float, f: Series, late: np.ndarray) -> Hit:
+    steps, vals = f.steps[late], f.values[late]
+    pct = "%" if float(f.values.max()) > 1.0 else ""
+    return Hit(
+        title=(
+            f"{topk} is {fmt(float(vals[-1]))}{pct} at step {int(steps[-1])}, {k}/C for the "
+            f"C = {c:.0f} classes that {loss} names (e^loss): the model guesses uniformly "
+            f"over its classes ({late.sum()} eval(s) past the first pass)"
+        ),
+        step=int(steps[0]),
+        end_step=int(steps[-1]),
+        evidence={
+            "metrics": [loss, topk],
+            "cutoffs": [k],
+            "implied_classes": round(c),
+            "evals": int(late.sum()),
+        },
+        explanation=(
+            "A classifier that ignores its input spreads its probability evenly over the C "
+            "classes: its cross-entropy is ln C and the true class is among its top k k times "
+            "in C. Here the loss and the top-k accuracy name the same C after a full pass "
+            "over the data, so the predictions still carry no information about the input."
+        ),
+        prescription=(
+            "Look at the predicted classes on a few samples; check that the labels match the "
+            "inputs and the head's class count, the input preprocessing, the LR (0, or so "
+            "high the outputs collapsed; clipping the gradients is the usual fix for the "
+            "latter) and that the weights evaluated are the trained ones."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _random_ranking_hit(

@@ -25,6 +25,7 @@ from traindoc.rules.loss._chance_metrics import (
     _overlap_zero_late,
     _positives_never_found,
     _random_ranking,
+    _ranking_at_loss_chance,
     _recall_at_floor,
     _top1_no_better_than_top5,
     _top5_at_chance,
@@ -193,6 +194,11 @@ class Params:
     # two evals), where a model that learned anything has a top-1 far above top-k / k.
     ranking_tol: float = 0.1
     ranking_pairs: int = 2
+    # A top-k (k 2+) within 30% of k/C for the C = e^L its eval's cross-entropy names, at
+    # every eval past the first pass, the loss not falling 10% over them: the loss and the
+    # ranking agree on a uniform guess (30%: a head that names one class scores that
+    # class's share, which a real label set keeps within a third of 1/C).
+    loss_ranking_tol: float = 0.3
     # A train and a held-out accuracy both at 1/C (C = 2-20; each's median within 0.01 of
     # it, the precision at which an accuracy names C) at every log from epoch 10 on, 3+
     # logs in all: two measures agree that the model still guesses after 10 passes.
@@ -632,6 +638,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _top5_at_chance(run, None, p)
             or _top1_no_better_than_top5(run, p)
             or _random_ranking(run, p)
+            or _ranking_at_loss_chance(run, p)
             or _overlap_zero_late(run, None, p)
             or _error_rate_ceiling_late(run, None, p)
             or _error_rate_ceiling_at_end(run, p)
@@ -671,6 +678,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit := _top5_at_chance(run, f, p)
         or _top1_no_better_than_top5(run, p)
         or _random_ranking(run, p)
+        or _ranking_at_loss_chance(run, p)
         or _overlap_zero_late(run, f, p)
         or _error_rate_ceiling_late(run, f, p)
         or _error_rate_ceiling_at_end(run, p)
