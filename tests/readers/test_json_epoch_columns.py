@@ -102,3 +102,51 @@ def test_columns_of_unequal_length_are_no_log(tmp_path: Path) -> None:
     p = tmp_path / "stats.json"
     p.write_text('{\n  "loss_weights": [1.0, 0.5, 0.25],\n  "milestones": [30, 60]\n}\n')
     assert detect_file(p) is None
+
+
+# The same results file's config block as written (lines of the real file, shortened): the
+# settings nest by topic, the optimizer is a dict named by its type.
+_CONFIG = "\n".join(
+    [
+        "{",
+        '  "best_epoch": 5,',
+        '  "config": {',
+        '    "model": {"name": "convnext_tiny", "num_classes": 2, "pretrained": true},',
+        '    "training": {',
+        '      "num_epochs": 50,',
+        '      "learning_rate": 0.1,',
+        '      "weight_decay": 0.0001,',
+        '      "warmup_epochs": 2',
+        "    },",
+        '    "optimizer": {"type": "adamw", "lr": 0.1, "betas": [0.9, 0.999]},',
+        '    "scheduler": {"type": "cosine", "warmup_epochs": 3}',
+        "  },",
+        '  "training_history": {',
+        '    "epoch": [1, 2, 3],',
+        '    "train_loss": [0.2295902494543766, 0.2967920777656793, 0.5672403394739498],',
+        '    "val_loss": [0.13892152117421994, 0.17044855861996228, 0.21101224654389975]',
+        "  }",
+        "}",
+        "",
+    ]
+)
+
+
+def test_a_results_file_config_block_gives_the_runs_settings(tmp_path: Path) -> None:
+    # before: the LR (0.1) and the optimizer were unknown, so no rate rule could judge the run
+    run = one_log(tmp_path, _CONFIG, name="results.json")
+    assert run.fact("learning_rate") == 0.1
+    assert run.fact("optim") == "adamw"
+    assert run.fact("lr_scheduler") == "cosine"
+    assert run.fact("num_classes") == 2
+    assert run.fact("num_train_epochs") == 50
+
+
+def test_settings_outside_a_config_block_are_not_the_runs(tmp_path: Path) -> None:
+    # near miss: an LR under another key (an LR finder's suggestion, a metric block) is not
+    # what the run trained at, and a Keras history with no config block states nothing
+    body = _CONFIG.replace('"config": {', '"lr_finder": {')
+    run = one_log(tmp_path, body, name="results.json")
+    assert run.fact("learning_rate") is None and run.fact("optim") is None
+    history = '{"loss": [2.30, 1.91, 1.52], "val_loss": [2.1, 1.8, 1.7], "lr": 0.01}'
+    assert one_log(tmp_path, history, name="history.json").fact("learning_rate") is None

@@ -1387,8 +1387,11 @@ def _feed(path: Path, rx: re.Pattern[bytes] | None) -> TextLog:
     try:
         if str(path) == "-":
             log.feed(sys.stdin.buffer)
-        elif (flat := json_array_lines(path)) is not None:
+        elif (parsed := json_log(path)) is not None:
+            flat, stated = parsed
             log.feed(io.BytesIO(flat))
+            for key, value in stated.items():  # the run's settings, below anything it printed
+                log.config.setdefault(key, (value, 0))
         else:
             with path.open("rb") as f:
                 log.feed(f)
@@ -1454,6 +1457,13 @@ def json_array_lines(path: Path) -> bytes | None:
     (or the same dict printed by Python, _as_json) holding per-epoch columns
     (_epoch_columns), one compact object a line; None for any other file (or one too big,
     or not valid JSON)."""
+    parsed = json_log(path)
+    return parsed[0] if parsed is not None else None
+
+
+def json_log(path: Path) -> tuple[bytes, dict[str, object]] | None:
+    """`json_array_lines`' records, with the settings a JSON object's config block states
+    (_block_settings; empty for an array, or an object with no such block)."""
     try:
         with path.open("rb") as f:
             head = f.read(256)
@@ -1467,11 +1477,13 @@ def json_array_lines(path: Path) -> bytes | None:
         items = json.loads(_as_json(data) if printed else data)
     except (OSError, ValueError, RecursionError):
         return None
+    stated: dict[str, object] = {}
     if not array:
+        stated = _block_settings(items) if isinstance(items, dict) else {}
         items = _epoch_columns(items) if isinstance(items, dict) else None
     if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
         return None
-    return b"".join(json.dumps(e).encode() + b"\n" for e in items)
+    return b"".join(json.dumps(e).encode() + b"\n" for e in items), stated
 
 
 # A JSON object whose metrics are columns: Keras' History.history saved with json.dump
@@ -1515,6 +1527,39 @@ def _epoch_columns(obj: dict) -> list[dict] | None:
         rows = [{k: v[i] for k, v in cols.items()} for i in range(n)]
         return rows if counter else [{"epoch": i + 1, **r} for i, r in enumerate(rows)]
     return None
+
+
+# A results file that keeps its per-epoch columns beside the run's own config (the BS-Data
+# grid's results.json: "config": {"training": {"learning_rate": 0.1, ...}, "optimizer":
+# {"type": "adamw", "lr": 0.1, ...}}) states the run's settings there, nested by topic. They
+# are the run's as much as a printed settings dump is: the LR it trained at, its optimizer.
+_SETTINGS_BLOCKS = ("config", "args", "hparams", "hyperparameters", "settings")
+# A setting given as a dict ("optimizer": {"type": "adamw", ...}) is named by its type.
+_NAMED_SETTINGS = frozenset({"optim", "optimizer", "opt", "lr_scheduler", "scheduler"})
+_SETTINGS_DEPTH = 3
+
+
+def _block_settings(obj: dict) -> dict[str, object]:
+    """The settings under the object's config block (the first of _SETTINGS_BLOCKS that is a
+    dict), each leaf under its own name (the shallowest first where names repeat), a
+    `_NAMED_SETTINGS` dict as its type or name; empty when the object has no such block."""
+    block = next((obj[k] for k in _SETTINGS_BLOCKS if isinstance(obj.get(k), dict)), None)
+    out: dict[str, object] = {}
+    level = [block] if block is not None else []
+    for _ in range(_SETTINGS_DEPTH):
+        deeper = []
+        for d in level:
+            for key, value in d.items():
+                name = str(key).lower()
+                if isinstance(value, dict):
+                    kind = value.get("type", value.get("name"))
+                    if name in _NAMED_SETTINGS and isinstance(kind, str):
+                        out.setdefault(name, kind)
+                    deeper.append(value)
+                elif isinstance(value, int | float | str | bool):
+                    out.setdefault(name, value)
+        level = deeper
+    return out
 
 
 # Settings that give the LR: a value stated in words does not override them.
