@@ -57,9 +57,10 @@ class Params:
     min_rise: float = 0.10
     # ... and this far above it (or back at ln(V) after learning) is a blow-up: error,
     # when it also gave back a quarter or more of what the log had learned before its
-    # best (start - best): an LM at 4.0 after 10.4 that climbs to 7 has. A loss near 0 that doubles after falling from 2.3 (0.006 -> 0.019,
-    # an epoch boundary, a fine-tune's wobble) gave back 1% of it: a warning. Errors on
-    # healthy runs are the worst outcome, and a ratio over a tiny best is weak evidence.
+    # best (start - best): an LM at 4.0 after 10.4 that climbs to 7 has. A loss near 0
+    # that doubles after falling from 2.3 (0.006 -> 0.019, an epoch boundary, a
+    # fine-tune's wobble) gave back 1% of it: a warning. Errors on healthy runs are the
+    # worst outcome, and a ratio over a tiny best is weak evidence.
     blowup_rise: float = 0.5
     blowup_gave_back: float = 0.25
     # Without a rising trend, a rise that holds is one too: the loss stepped past
@@ -224,8 +225,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     before its best (first logged level - best), or landed on ln(V): the updates undid the
     run. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
     boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
-    over a small best is weak evidence: a warning. The onset is where the smoothed curve first climbs a quarter of
-    the way from the best level to the late one. A blow-up right at the start (too
+    over a small best is weak evidence: a warning. The onset is where the smoothed
+    curve first climbs a quarter of the way from the best level to the late one. A blow-up right at the start (too
     early for a "best" level to exist) is caught against the first logged level
     instead: the 5-point median climbs to >= 3x it, and the run either still ends
     >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
@@ -236,8 +237,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that point and still ends >= 3x it (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
-    first log; a held 50% rise that stays far under the first log is a warning; a NaN after such a
-    climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
+    first log; a held 50% rise that stays far under the first log is a warning; a NaN
+    after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
     fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
