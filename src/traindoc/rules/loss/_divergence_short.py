@@ -320,6 +320,15 @@ def _climbs_with_lr(run: Run, p: Params, f: Series) -> Hit | None:
     )
 
 
+def _undid_learning(start: float, best: float, late: float, p: Params) -> bool:
+    """The rise from `best` to `late` gave back `blowup_gave_back` (a quarter) or more of what
+    the log had learned before it (`start` - `best`): the evidence an error needs. A log that
+    learned nothing before its best (it starts at or under it) gives all of it back with
+    any rise. A loss near 0 that doubles (0.006 -> 0.019 after falling from 2.3) has given
+    back 1% of what it learned: a warning, however large the ratio."""
+    return late - best >= p.blowup_gave_back * max(start - best, 0.0)
+
+
 def _rise_hit(
     run: Run,
     f: Series,
@@ -543,7 +552,14 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
         then_nonfinite=then_nonfinite,
         **({"first_loss": float(y[0])} if gave_back and not (holds or orders or steady) else {}),
     )
+    # An error needs what a noisy healthy paste cannot show: orders of magnitude, a NaN at
+    # the end of the climb, or a held rise that undid a quarter or more of what it learned.
     blowup = holds or orders
+    severe = (
+        orders
+        or into_nan
+        or (holds and _undid_learning(float(y[0]), best, float(np.median(late)), p))
+    )
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:
         tail = f", higher at each of the {n - 1 - i_best} points since"
@@ -565,7 +581,7 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
             "back. The updates are wrecking the model: steps too large for the loss surface "
             "(LR too high, no warmup, a batch too small for the LR) or numerics breaking down."
         ),
-        severity=Severity.ERROR if blowup else Severity.WARNING,
+        severity=Severity.ERROR if severe else Severity.WARNING,
     )
 
 

@@ -24,6 +24,7 @@ from traindoc.rules.loss._divergence_short import (
     _short_blowup,
     _steadier_from,
     _two_confirmed,
+    _undid_learning,
     _worse_on_eval_too,
     _worse_on_train,
     _worse_than_uniform,
@@ -54,8 +55,14 @@ class Params:
     # Late median this far above the best smoothed level (relative) is a rise worth
     # a warning; healthy train losses do not climb 10% and stay there.
     min_rise: float = 0.10
-    # ... and this far above it (or back at ln(V) after learning) is a blow-up: error.
+    # ... and this far above it (or back at ln(V) after learning) is a blow-up: error,
+    # when it also gave back a quarter or more of what the log had learned before its
+    # best (start - best): an LM at 4.0 after 10.4 that climbs to 7 has. A loss near 0
+    # that doubles after falling from 2.3 (0.006 -> 0.019, an epoch boundary, a
+    # fine-tune's wobble) gave back 1% of it: a warning. Errors on healthy runs are the
+    # worst outcome, and a ratio over a tiny best is weak evidence.
     blowup_rise: float = 0.5
+    blowup_gave_back: float = 0.25
     # Without a rising trend, a rise that holds is one too: the loss stepped past
     # halfway to the late level and never came back below halfway, for at least a
     # quarter of the points after the best, and the start of that stretch is within
@@ -213,8 +220,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     quarter or more of the points after the best, and was not decaying back: the
     start of that stretch is within half the rise of the end; a jump followed by a
     long plateau drifting slightly down has most pairs falling, so the trend test
-    alone misses it), or >= 50% above it (blow-up, error, no trend needed). The onset is where the smoothed curve first climbs a quarter of
-    the way from the best level to the late one. A blow-up right at the start (too
+    alone misses it), or >= 50% above it (blow-up, no trend needed). A blow-up is an
+    error only when the rise also gave back a quarter or more of what the log had learned
+    before its best (first logged level - best), or landed on ln(V): the updates undid the
+    run. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
+    boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
+    over a small best is weak evidence: a warning. The onset is where the smoothed
+    curve first climbs a quarter of the way from the best level to the late one. A blow-up right at the start (too
     early for a "best" level to exist) is caught against the first logged level
     instead: the 5-point median climbs to >= 3x it, and the run either still ends
     >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
@@ -223,8 +235,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     flagged when its last third all sits >= 50% above the lowest earlier point (the
     median of it and its neighbours: one lucky batch is no level), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
-    climbed >= 10x that point and still ends >= 3x it (error; a NaN after such a
-    climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
+    climbed >= 10x that point and still ends >= 3x it (error when it climbed 10x, went
+    NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
+    first log; a held 50% rise that stays far under the first log is a warning; a NaN
+    after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
     fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
@@ -656,10 +670,11 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     held = _held(p, sm, i_best, best, late)
     if not blowup and not tr.rising and not held:
         return None
+    severe = back_at_floor or (blowup and _undid_learning(head, best, late, p))
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
-    severity = Severity.ERROR if blowup else Severity.WARNING
+    severity = Severity.ERROR if severe else Severity.WARNING
     evidence: dict[str, object] = {
         "best_loss": best,
         "best_step": int(st[i_best]),

@@ -326,7 +326,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
 
     A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
     it, however short the log: each step was skipped by the loss scaler, or wrote
-    NaN into the weights; either way nothing is learned.
+    NaN into the weights; either way nothing is learned. So do 3+ fp16 overflow
+    messages with the loss scale at its floor and no loss curve to judge: the scale
+    repeats from one message to the next (it cannot go lower: DeepSpeed's "reducing
+    to 1") or is cut below fp16's smallest value, 2^-24 (no scale makes the step
+    finite). A scale still being halved above that (apex walking 1 -> 0.5 -> 0.25 for
+    a summed loss, then training on) is the scaler calibrating: it skips the steps of
+    its search, not every step.
 
     With under 10 losses, an `eval-stagnation` that spans the whole run (95%+ of
     it, or flat from a first eval that came within one eval interval of the start)
@@ -814,8 +820,8 @@ def _all_skipped(run: Run, p: Params) -> Hit | None:
     """Overflow messages with the loss scale already at its floor (DeepSpeed's
     "Attempted loss scale: 1, reducing to 1"): the scaler skips the step and cannot
     go lower, so every step it prints is an update that never happens."""
-    floor = [e for e in run.events if e.kind == "fp16-overflow" and e.value is not None]
-    floor = [e for e in floor if e.value <= 1.0]
+    over = [e for e in run.events if e.kind == "fp16-overflow" and e.value is not None]
+    floor = [e for i, e in enumerate(over) if e.value <= 1.0 and _at_floor(over, i)]
     if len(floor) < p.min_dead_grads:
         return None
     loss = run.get("loss")
@@ -844,6 +850,23 @@ def _all_skipped(run: Run, p: Params) -> Hit | None:
             "in fp16 whatever the scale. Check the first batch for inf/NaN inputs too."
         ),
     )
+
+
+# fp16's smallest positive (subnormal) value: a loss scale under it turns every scaled
+# gradient to 0, so an overflow reported there does not come from the gradients' size.
+FP16_TINY = 2.0**-24
+
+
+def _at_floor(over: list, i: int) -> bool:
+    """The i-th overflow message shows a scaler that cannot get out by cutting: it
+    repeats the scale of the message before or after it (the scaler cannot go lower: DeepSpeed's
+    "Attempted loss scale: 1, reducing to 1"), or cuts below fp16's smallest value (no
+    scale makes that step finite: the Inf/NaN is in the forward pass). A scale still
+    being halved above that (1 -> 0.5 -> 0.25: apex walking down for a summed loss) is
+    the scaler calibrating; it skips the steps of its search, not every step."""
+    v = over[i].value
+    near = [over[j].value for j in (i - 1, i + 1) if 0 <= j < len(over)]
+    return v < FP16_TINY or v in near
 
 
 def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:

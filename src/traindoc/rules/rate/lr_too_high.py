@@ -183,7 +183,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
     sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
     loss does not fall, a gradient norm growing 10x+ without bound after warmup
-    (grad-explosion: the weights run away, even while clipping keeps the loss calm) (error), three or more loss / grad-norm spikes (and one per
+    (grad-explosion: the weights run away, even while clipping keeps the loss calm) (error
+    when the run broke for good: a NaN/Inf loss, grad norms non-finite that
+    nonfinite-gradients calls an error, a divergence its rule calls an error, a runaway
+    gradient norm; a grad norm a loss scaler skipped and the run recovered from, a loss
+    that trends up or wobbles above its best without undoing the run, or an eval loss
+    alone is a warning: healthy runs above the table show those, and an error needs the
+    direct evidence), three or more loss / grad-norm spikes (and one per
     1,000 logged points: a long per-step log has a tail), or an
     oscillating plateau (warning); a known regime's model that never learned or sits
     at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
@@ -362,7 +368,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if not signs:
             return
     if high:
-        if {"non-finite", "diverging", "exploding gradients", "stuck", "wrecked"} & set(signs):
+        if _broke_for_good(run, signs, broken is not None):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
@@ -429,6 +435,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         prescription=_prescription(run, pk.value, target),
         severity=severity,
     )
+
+
+def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool) -> bool:
+    """Direct evidence that the run broke at this LR, which an error needs: a NaN/Inf loss,
+    gradients non-finite for good (nonfinite-gradients' error, not steps a loss scaler
+    skipped and the run recovered from), a divergence its rule calls an error (a blow-up
+    that undid the run, not a late wobble or a trend up), a gradient norm running away, a
+    model at chance, or a first loss wrecked by updates at the LR. An LR above the table
+    with only weaker signs (spikes, a rise, a recovered NaN norm) is a warning: healthy
+    runs above the table show those too, and an error on a healthy run costs the most."""
+    if {"exploding gradients", "stuck", "wrecked"} & set(signs):
+        return True
+    nan_for_good = loss_nonfinite or run.symptom("nonfinite-gradients", at_least=Severity.ERROR)
+    if "non-finite" in signs and nan_for_good:
+        return True
+    return "diverging" in signs and run.symptom("divergence", at_least=Severity.ERROR) is not None
 
 
 def _prescription(run: Run, peak: float, target: float) -> str:
