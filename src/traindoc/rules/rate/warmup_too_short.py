@@ -211,10 +211,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "still empty, so the first updates are too large; the curve shows it in the first "
             "10% of steps. Early damage can leave the model in a bad region for the whole run."
         ),
-        prescription=(
-            f"Add a linear warmup of 2-5% of total steps (~{max(10, round(0.03 * total))} "
-            f"steps, warmup_ratio=0.03), or lower the peak LR below {fmt(high)}."
-        ),
+        prescription=_prescription(frac, total, high),
+    )
+
+
+def _prescription(frac: float, total: float, high: float) -> str:
+    """More warmup only where the run has less than the usual 2%; a run that already
+    warms up that long broke at its peak LR, so the LR is the lever left."""
+    if frac >= 0.02:
+        return (
+            f"Lower the peak LR below {fmt(high)}: the warmup ({100 * frac:.1f}% of the run) "
+            "is already the usual length, and the start still broke."
+        )
+    return (
+        f"Add a linear warmup of 2-5% of total steps (~{max(10, round(0.03 * total))} "
+        f"steps, warmup_ratio=0.03), or lower the peak LR below {fmt(high)}."
     )
 
 
