@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from traindoc.measure.stats import fmt, rolling_median
+from traindoc.measure.stats import bins, fmt, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit
 from traindoc.rules.loss._divergence_short import _lr_at, _steadier_from
@@ -19,17 +19,18 @@ if TYPE_CHECKING:
     from traindoc.rules.loss.divergence import Params
 
 
-def _held_stretch(p: Params, y: np.ndarray) -> tuple[int, int, int, float, float] | None:
-    """(first, peak, last index, start level, peak level) of the stretch whose level (the
+def _held_stretch(p: Params, f: Series) -> tuple[int, int, int, float, float] | None:
+    """(first, peak, last step, start level, peak level) of the stretch whose level (the
     median of a fifth of the run, `held_level_share`, 10+ logs) sits 10%+ above the
-    run's start after having been 10%+ below it; None when there is none."""
-    w = int(p.held_level_share * y.size)
-    if w < p.held_level_points:
+    run's start after having been 10%+ below it; None when there is none. A long log is
+    read through its bin medians (at most 200: a fifth of them is a fifth of the run)."""
+    if int(p.held_level_share * len(f)) < p.held_level_points:
         return None
-    start = float(np.median(y[: p.head_points]))
+    start = float(np.median(f.values[: p.head_points]))
     if not start > 0:
         return None
-    sm = rolling_median(y, w)
+    st, y = bins(f)
+    sm = rolling_median(y, max(1, int(p.held_level_share * y.size)))
     i_peak = int(np.argmax(sm))
     peak = float(sm[i_peak])
     if i_peak == 0 or peak < (1 + p.min_rise) * start:
@@ -41,7 +42,7 @@ def _held_stretch(p: Params, y: np.ndarray) -> tuple[int, int, int, float, float
     first = learned + int(np.flatnonzero(up[learned : i_peak + 1])[0])
     down = np.flatnonzero(~up[i_peak:])
     last = i_peak + int(down[0]) - 1 if down.size else y.size - 1
-    return first, i_peak, last, start, peak
+    return int(st[first]), int(st[i_peak]), int(st[last]), start, peak
 
 
 def _evals_agree(run: Run, p: Params, lo: int, hi: int) -> bool:
@@ -70,11 +71,10 @@ def held_then_recovered(run: Run, p: Params, f: Series) -> Hit | None:
     in that stretch worse as well: the updates undid all that was learned and more for a
     whole stretch. It diverged, whether or not a decaying LR brought it back later."""
     y, steps = f.values, f.steps
-    held = _held_stretch(p, y)
+    held = _held_stretch(p, f)
     if held is None:
         return None
-    first, i_peak, last, start, peak = held
-    s0, s_peak, s1 = int(steps[first]), int(steps[i_peak]), int(steps[last])
+    s0, s_peak, s1, start, peak = held
     lr = _lr_at(run, s_peak)
     if lr is not None and not lr > 0:
         return None  # no update was taken: nothing the updates did
