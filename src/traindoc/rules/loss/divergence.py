@@ -15,6 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._divergence_held import held_then_recovered
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
     _climbs_with_lr,
@@ -180,6 +181,12 @@ class Params:
     # unseen data, so a train loss that rose (a fit at ~0 wobbling 6e-5 -> 1.4e-4 while
     # val AUC stays 1.0) is no certain harm - info, not an error or a warning.
     heldout_held_rel: float = 0.005
+    # A stretch that diverged and was brought back later (a decaying LR): the loss's
+    # level, the median of a fifth of the run (10+ logs: a spike of a few batches cannot
+    # move it), climbs 10%+ (min_rise) above the run's start after having been 10%+
+    # below it. Past its start, the updates had undone all that was learned.
+    held_level_share: float = 0.2
+    held_level_points: int = 10
 
 
 @rule(
@@ -187,7 +194,8 @@ class Params:
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
         "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
-        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended); "
+        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended; "
+        "50 for a stretch back above the start that came down later); "
         "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns"
     ),
     family="loss",
@@ -300,7 +308,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
-    run's end (warning).
+    run's end (warning). So is a stretch that a decaying LR later rescued: after the loss's
+    level (the median of a fifth of the run, 10+ logs, which a spike of a few batches
+    cannot move) had fallen 10%+ below the run's start, it climbed back 10%+ above that
+    start, at an LR above 0, with every held-out curve evaluated in that stretch worse
+    than at its best before it (warning: the updates undid all that was learned and more,
+    for a fifth of the run or longer; a TinyStories LM at LR 0.3 learned 7.5 -> 4.8, sat
+    at 10-90 from step 500 to 3000, and came back to 3.4 only as its cosine LR neared 0).
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -351,7 +365,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     rising from epoch 11) does not hold: it is judged against its best, not its onset level.
     A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
     from (ending below its start, off the floor) is transient instability and is
-    left to `loss-spike` / `warmup-too-short`.
+    left to `loss-spike` / `warmup-too-short`, unless its level held above the run's
+    start for a fifth of the run (the rescued stretch above).
 
     **What to do.** Roll back to a checkpoint before the onset; lower the peak LR
     3-10x and/or lengthen warmup to 2-5% of steps; use bf16 instead of fp16; check
@@ -417,6 +432,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield _graded_by_heldout(run, p, hit, onset)
     elif hit is None and (hit := _astronomical(run, p, f)) is not None:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
+    elif hit is None and (hit := held_then_recovered(run, p, f)) is not None:
+        yield hit  # a stretch back above the start that a decaying LR later rescued
 
 
 def _ends_nonfinite(loss: Series, f: Series) -> bool:
