@@ -250,6 +250,36 @@ def _ordinary_tail(
     return float(resid[keep].max()) if keep.any() else 0.0
 
 
+def highest_ordinary(
+    y: np.ndarray,
+    level: np.ndarray | float,
+    peak: int,
+    *,
+    factor: float = 3.0,
+    few: int = 2,
+) -> float:
+    """The highest point of `y` other than the one at index `peak` that belongs to the
+    log's own noise: what the lone-point tail test sets a spike against (a lone point
+    under 2x it is the top of the log's batch noise, not an event).
+
+    A point `factor` x its level (`level`: the log's robust level, one figure or one
+    per point) or more is spike-sized. When the log has at most `few` of them, the
+    point judged included, they are events, not a tail, and another spike does not
+    make this one ordinary: a paste logging 2.7e10 and 6.9e9 between losses of 2-5
+    has two overshoots, and under 2x the 2.7e10 the 6.9e9 would pass for noise. With
+    more, spike-sized points are the top of the log's heavy tail (the per-step
+    batches of a solved classifier reaching 0.1-0.15 among 0.01s) and count like any
+    other point.
+    """
+    lv = np.broadcast_to(np.asarray(level, dtype=np.float64), y.shape)
+    sized = (lv > 0) & (y >= factor * lv)
+    keep = np.ones(y.size, bool)
+    keep[peak] = False
+    if int(sized.sum()) <= few:
+        keep &= ~sized
+    return float(y[keep].max()) if keep.any() else 0.0
+
+
 def spike_events(
     values: np.ndarray, k: float = 6.0, min_rel: float = 0.25, min_abs: float = 0.0
 ) -> np.ndarray:
