@@ -386,11 +386,14 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     frequent = len(apart) >= p.several and len(apart) >= p.several_per_point * n
     # a lone point no higher than 2x the highest other logged batch past the warmup
     # is the tail of this log's own batch noise (a per-step loss of small batches)
-    huge = any(
-        (e.rel >= p.huge_rel or _undoes_learning(e, p))
-        and not e.lone(p.huge_single_rel, p.huge_single_learned)
-        and not (e.length == 1 and _in_tail(f, e.index, skip_until, p))
+    big = [
+        e
         for e in apart
+        if (e.rel >= p.huge_rel or _undoes_learning(e, p))
+        and not e.lone(p.huge_single_rel, p.huge_single_learned)
+    ]
+    huge = any(e.length > 1 for e in big) or not all(
+        _in_tail(f, [e.index for e in big if e.length == 1], skip_until, p)
     )
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
@@ -525,22 +528,23 @@ def _undoes_learning(e: Spike, p: Params) -> bool:
     return e.learned >= p.huge_learned and e.learned * p.learned_floor <= e.rel
 
 
-def _in_tail(f: Series, i: int, skip_until: float, p: Params) -> bool:
-    """The lone point at index `i` of a long log is under `huge_single_tail` (2x) the
+def _in_tail(f: Series, lone: list[int], skip_until: float, p: Params) -> np.ndarray:
+    """For each lone point (its index) of a long log: under `huge_single_tail` (2x) the
     highest ordinary point past the warmup (`measure.spikes.highest_ordinary`, the
-    level each point's rolling median): the top of the log's own batch noise."""
+    level each point's rolling median), the top of the log's own batch noise."""
     a = int(np.searchsorted(f.steps, skip_until, side="right"))
-    if i < a:
-        return False
-    y = f.values[a:]
+    idx = np.asarray(lone, dtype=np.int64)
+    if idx.size == 0:
+        return np.ones(0, bool)
     other = highest_ordinary(
-        y,
+        f.values[a:],
         baseline(f.values, p.window)[a:],
-        i - a,
+        np.maximum(idx - a, 0),
         factor=p.spike_sized,
         few=p.several - 1,
     )
-    return float(f.values[i]) < p.huge_single_tail * other
+    # spike candidates start past the warmup; a point before it has no tail to be in
+    return np.asarray((idx >= a) & (f.values[idx] < p.huge_single_tail * other))
 
 
 def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
@@ -662,7 +666,7 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     # 5x its level, and (a lone point) 2x the highest ordinary point of the paste: one
     # under that is the tail of the log's own batch noise, as in the long path (another
     # spike is no ordinary point while the paste has at most two)
-    tail = highest_ordinary(y, level, largest, factor=p.spike_sized, few=p.several - 1)
+    tail = float(highest_ordinary(y, level, [largest], factor=p.spike_sized, few=p.several - 1)[0])
     big = peak >= (p.huge_single_rel + 1) * ref and not (
         len(back) == 1 and peak < p.huge_single_tail * tail
     )
