@@ -248,6 +248,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
     whose rise over the median of the others is 10x the range they span, with the next
     point back inside that range, is a spike (warning; WaveGlow -4.3 -> 4191.7 -> -2.4).
+    A second point that is itself such a spike is no part of that range: two do not
+    mask each other.
 
     A paste of 3-4 points is judged only on a jump no batch noise explains: an
     interior point 10x both its neighbours, which agree with each other within 1.5x
@@ -731,7 +733,7 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     i = int(np.argmax(y))
     if not 0 < i < y.size - 1:
         return
-    rest = np.delete(y, i)
+    rest = _ordinary_rest(np.delete(y, i), p.tiny_factor)
     lo, hi, mid = float(rest.min()), float(rest.max()), float(np.median(rest))
     spread = hi - lo
     peak = float(y[i])
@@ -750,6 +752,20 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
         "fp16 overflow).",
     )
+
+
+def _ordinary_rest(rest: np.ndarray, factor: float) -> np.ndarray:
+    """The other points of a signed paste without their highest when it is a spike
+    by the same measure (its rise over the median of the rest `factor` x the range
+    they span): a second spike is no part of the range the paste's noise spans, and
+    two do not mask each other (the tail test's `highest_ordinary`, for a loss with
+    no level to take a multiple of)."""
+    j = int(np.argmax(rest))
+    others = np.delete(rest, j)
+    spread = float(np.ptp(others)) if others.size >= 2 else 0.0
+    if spread > 0 and float(rest[j]) - float(np.median(others)) >= factor * spread:
+        return others
+    return rest
 
 
 def _lone_spike(
