@@ -12,8 +12,10 @@ import numpy as np
 from traindoc.measure.spikes import (
     Excursion,
     Spike,
+    baseline,
     confirmed_excursions,
     confirmers,
+    highest_ordinary,
     loss_spikes,
     recurring,
 )
@@ -92,6 +94,11 @@ class Params:
     # ... and rises 2x above the highest other logged point past the warmup: the
     # batch noise of a per-step log has its own tail (0.15 among 0.01s on MNIST).
     huge_single_tail: float = 2.0
+    # The highest other point is one of the log's ordinary points: a point 3x its
+    # level (the paste's median, a long log's rolling median) or more is spike-sized,
+    # and while the log has at most `several` - 1 (two) of them they are events, not
+    # its noise tail: two overshoots do not make each other ordinary.
+    spike_sized: float = 3.0
     # ... and at least 5% of what the run learned (first level minus its lowest).
     min_learned: float = 0.05
     # Events examined (the largest residuals); bounds the work on pathological logs.
@@ -193,9 +200,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     point that doubles and is gone at the next log is a bad batch: info; so is one
     that jumps 30x off a loss solved to ~0 but rises a tenth of what the run learned
     (one misclassified sample in a batch of a solved classifier), or that is under
-    2x the highest other logged point past the warmup (the tail of the log's own
-    batch noise: 0.25 where other batches reach 0.15). A paste of 5-19 points applies
-    the same tail: its lone 5x point must also be 2x every other point to warn; and
+    2x the highest ordinary logged point past the warmup (the tail of the log's own
+    batch noise: 0.25 where other batches reach 0.15). Another spike is no ordinary
+    point: a point 3x+ its level (a long log's rolling median, a paste's median) is
+    spike-sized, and while a log has at most two such points they are events, not
+    its noise tail, so two overshoots do not mask each other (a faster-rcnn paste
+    under Adam logs NaN, 2.7e10, 5.2, 6.9e9, 2.2, 2.1: its 6.9e9 is set against the
+    5.2, not the 2.7e10); three or more are the top of a heavy tail and count like
+    any other point. A paste of 5-19 points applies the same tail: its lone 5x point
+    must also be 2x every other ordinary point to warn; and
     as in a long log, two blips are not several (3+): a per-step paste of a detector
     whose rows spread 1.9-3.7 with two rows at 11.7 and 15.5, each back at the next
     log, is its own batch noise (the run went on to ~0.x without fluctuation).
@@ -235,6 +248,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
     whose rise over the median of the others is 10x the range they span, with the next
     point back inside that range, is a spike (warning; WaveGlow -4.3 -> 4191.7 -> -2.4).
+    A second point that is itself such a spike is no part of that range: two do not
+    mask each other.
 
     A paste of 3-4 points is judged only on a jump no batch noise explains: an
     interior point 10x both its neighbours, which agree with each other within 1.5x
@@ -373,12 +388,14 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
     frequent = len(apart) >= p.several and len(apart) >= p.several_per_point * n
     # a lone point no higher than 2x the highest other logged batch past the warmup
     # is the tail of this log's own batch noise (a per-step loss of small batches)
-    later = f.values[f.steps > skip_until]
-    huge = any(
-        (e.rel >= p.huge_rel or _undoes_learning(e, p))
-        and not e.lone(p.huge_single_rel, p.huge_single_learned)
-        and not (e.length == 1 and e.peak < p.huge_single_tail * _highest_other(later, e.peak))
+    big = [
+        e
         for e in apart
+        if (e.rel >= p.huge_rel or _undoes_learning(e, p))
+        and not e.lone(p.huge_single_rel, p.huge_single_learned)
+    ]
+    huge = any(e.length > 1 for e in big) or not all(
+        _in_tail(f, [e.index for e in big if e.length == 1], skip_until, p)
     )
     severity = Severity.WARNING if frequent or huge else Severity.INFO
     steps = sorted(e.step for e in events)
@@ -513,11 +530,23 @@ def _undoes_learning(e: Spike, p: Params) -> bool:
     return e.learned >= p.huge_learned and e.learned * p.learned_floor <= e.rel
 
 
-def _highest_other(y: np.ndarray, peak: float) -> float:
-    """The highest value of `y` other than one point at `peak`."""
-    i = np.flatnonzero(y == peak)
-    rest = np.delete(y, i[:1]) if i.size else y
-    return float(rest.max()) if rest.size else 0.0
+def _in_tail(f: Series, lone: list[int], skip_until: float, p: Params) -> np.ndarray:
+    """For each lone point (its index) of a long log: under `huge_single_tail` (2x) the
+    highest ordinary point past the warmup (`measure.spikes.highest_ordinary`, the
+    level each point's rolling median), the top of the log's own batch noise."""
+    a = int(np.searchsorted(f.steps, skip_until, side="right"))
+    idx = np.asarray(lone, dtype=np.int64)
+    if idx.size == 0:
+        return np.ones(0, bool)
+    other = highest_ordinary(
+        f.values[a:],
+        baseline(f.values, p.window)[a:],
+        np.maximum(idx - a, 0),
+        factor=p.spike_sized,
+        few=p.several - 1,
+    )
+    # spike candidates start past the warmup; a point before it has no tail to be in
+    return np.asarray((idx >= a) & (f.values[idx] < p.huge_single_tail * other))
 
 
 def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
@@ -636,10 +665,12 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     ref = level if back else pre
     largest = max(back, key=lambda i: y[i]) if back else peak_i
     peak = float(y[largest])
-    # 5x its level, and (a lone point) 2x the highest other point of the paste: one under
-    # that is the tail of the log's own batch noise, as in the long path
+    # 5x its level, and (a lone point) 2x the highest ordinary point of the paste: one
+    # under that is the tail of the log's own batch noise, as in the long path (another
+    # spike is no ordinary point while the paste has at most two)
+    tail = float(highest_ordinary(y, level, [largest], factor=p.spike_sized, few=p.several - 1)[0])
     big = peak >= (p.huge_single_rel + 1) * ref and not (
-        len(back) == 1 and peak < p.huge_single_tail * _highest_other(y, peak)
+        len(back) == 1 and peak < p.huge_single_tail * tail
     )
     # a jump the loss has fallen back below by the end of the paste is judged by the
     # long path's size test: 2x its level for 2+ logged points (its peak and the point
@@ -702,7 +733,7 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     i = int(np.argmax(y))
     if not 0 < i < y.size - 1:
         return
-    rest = np.delete(y, i)
+    rest = _ordinary_rest(np.delete(y, i), p.tiny_factor)
     lo, hi, mid = float(rest.min()), float(rest.max()), float(np.median(rest))
     spread = hi - lo
     peak = float(y[i])
@@ -721,6 +752,20 @@ def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         "optimizer overshot at that step (a bad batch, an LR at the edge of stability, "
         "fp16 overflow).",
     )
+
+
+def _ordinary_rest(rest: np.ndarray, factor: float) -> np.ndarray:
+    """The other points of a signed paste without their highest when it is a spike
+    by the same measure (its rise over the median of the rest `factor` x the range
+    they span): a second spike is no part of the range the paste's noise spans, and
+    two do not mask each other (the tail test's `highest_ordinary`, for a loss with
+    no level to take a multiple of)."""
+    j = int(np.argmax(rest))
+    others = np.delete(rest, j)
+    spread = float(np.ptp(others)) if others.size >= 2 else 0.0
+    if spread > 0 and float(rest[j]) - float(np.median(others)) >= factor * spread:
+        return others
+    return rest
 
 
 def _lone_spike(
