@@ -381,6 +381,27 @@ def iter_loss(text: bytes) -> bytes:
     return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
 
 
+# NVIDIA tacotron2's train.py (and its forks: mellotron, the GST and multi-speaker ports)
+# prints each iteration's loss with the iteration between the name and the value,
+# `print("Train loss {} {:.6f} Grad Norm {:.6f} {:.2f}s/it".format(iteration, ...))`, and
+# each validation as `print("Validation loss {}: {:9f}  ".format(iteration, val_loss))`:
+# "Train loss 64998 0.302735 Grad Norm 0.958112 4.36s/it", "Validation loss 61000:
+# 0.325403". A split's loss name followed by a whole number and then a number is that
+# loss at that iteration: read as printed, the iteration would be the loss.
+_LOSS_AT_ITER = re.compile(
+    rb"^(\s*(?:Train|Training|Validation|Valid|Val|Eval|Test) loss) (\d+):? +(?=[-+.\dni])"
+)
+
+
+def loss_at_iter(text: bytes) -> bytes:
+    """`Train loss 12 0.5 Grad Norm 3.1` -> `iter 12 Train loss 0.5 Grad Norm 3.1`,
+    `Validation loss 12: 0.4` -> `iter 12 Validation loss 0.4`; any other line unchanged."""
+    m = _LOSS_AT_ITER.match(text)
+    return (
+        b"iter " + m.group(2) + b" " + m.group(1).lstrip() + b" " + text[m.end() :] if m else text
+    )
+
+
 # A metric printed with its step as an array index, a loop's
 # `print(f"train_batch_loss[ {step} ]: ", loss)`: "train_batch_loss[ 6590 ]:  nan" (CRNN
 # trainers print it every N batches). Read as printed, the index is a list of one number
