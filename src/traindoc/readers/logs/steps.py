@@ -862,6 +862,7 @@ def _before_first(
             if dated.size and _placed(guess, step[k]):
                 step[dated], src[dated] = guess, SRC_EPOCH_SHARE
                 return
+    before = _evals_before(rec, step, src, before, k)
     # else one logging interval per record back from it, when the numbered records
     # that follow are evenly spaced (HF's logging_steps): the interval is theirs. Only
     # records of its own shape (two dicts of one trainer): a line of another kind above
@@ -875,6 +876,32 @@ def _before_first(
         guess = step[k] - d[0] * np.arange(before.size, 0, -1)
         if _placed(guess, step[k]):
             step[before], src[before] = guess, SRC_INTERVAL_BACK
+
+
+def _evals_before(
+    rec: Records, step: np.ndarray, src: np.ndarray, before: np.ndarray, k: int
+) -> np.ndarray:
+    """Eval lines printed before the first numbered train line scored the weights those
+    steps had not yet trained (MiniLLM's "dev | avg_loss: 2.51 | {'rougeL': 7.3}" printed
+    at startup, before its "train | ... | global iter: 1428/14290" lines): given that
+    step they would overwrite its own eval. When the evals of their shape after it recur
+    at a fixed interval, they are the earlier evals of that series: one interval back
+    per eval from the first, in place. The records still unplaced are returned."""
+    ev = rec.flag("is_eval")
+    lead = before[ev[before]]
+    if not lead.size:
+        return before
+    plan = rec.plan[lead[-1]]
+    lead = lead[rec.plan[lead] == plan]
+    later = np.flatnonzero(ev & (rec.plan == plan))
+    at = np.unique(step[later[later > k]])
+    d = np.diff(at)
+    if d.size and np.ptp(d) == 0 and d[0] > 0:
+        guess = at[0] - d[0] * np.arange(lead.size, 0, -1)
+        if _placed(guess, at[0]):
+            step[lead], src[lead] = guess, SRC_INTERVAL_BACK
+            return before[~np.isin(before, lead)]
+    return before
 
 
 def _placed(guess: np.ndarray, below: float) -> bool:
