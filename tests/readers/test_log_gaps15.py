@@ -146,3 +146,39 @@ def test_paddleseg_eval_bar_timings_are_no_train_series(tmp_path: Path) -> None:
     assert run.get("cost") is None
     assert values(run, "batch_cost") == pytest.approx([0.5659, 0.5714])  # the train lines'
     assert values(run, "eval_miou") == pytest.approx([0.5])
+
+
+# -- mmpose 1.x's CocoMetric ---------------------------------------------------------------
+# (healthy_mmpose_rtmpose_ear210_cpu_partial_mmengine_log)
+_T = "2023/06/05 20:1{}:{}0 - mmengine - INFO - "
+_TRAIN = "Epoch(train)  [{e}][{i}/6]  lr: 4.000000e-04  eta: 4:59:11  time: 0.978710  data_time: 0.013012  loss: {loss:.6f}  loss_kpt: {loss:.6f}  acc_pose: 0.007440"
+_VAL = "Epoch(val) [{e}][6/6]    coco/AP: {ap:.6f}  coco/AP .5: 0.375361  coco/AP .75: 0.000000  coco/AP (M): -1.000000  coco/AP (L): {ap:.6f}  coco/AR: 0.100000  coco/AR .5: 0.523810  coco/AR .75: 0.000000  coco/AR (M): -1.000000  coco/AR (L): 0.100000  PCK: 0.538549  AUC: 0.012868  NME: 0.115868  data_time: 1.156611  time: 1.242001"
+
+
+def _mmpose_log() -> str:
+    out = []
+    for e in (1, 2):
+        for i in range(1, 7):
+            out.append(_T.format(e, i) + _TRAIN.format(e=e, i=i, loss=0.42 - 0.01 * (6 * e + i)))
+        out.append(_T.format(e, 9) + _VAL.format(e=e, ap=0.05 * e))
+    return "\n".join(out) + "\n"
+
+
+def test_mmpose_coco_aps_are_the_eval_keypoint_maps(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _mmpose_log())
+    assert values(run, "eval_pose_map50_95") == pytest.approx([0.05, 0.1])
+    assert values(run, "eval_pose_map50") == pytest.approx([0.375361] * 2)
+    assert values(run, "eval_pose_map75") == pytest.approx([0.0] * 2)
+    assert run.get("eval_pose_map50_95").steps.tolist() == [6, 12]
+    assert not [k for k in run.series if k.startswith("coco/")]
+    assert "eval_pose_map50_95" in {s.name for s, _ in task_metrics(run)}
+
+
+def test_mmpose_scalars_json_names_the_same_maps(tmp_path: Path) -> None:
+    from traindoc.readers._coco import named
+
+    assert named("coco/AP") == "eval_pose_map50_95"
+    assert named("coco/AP .5") == "eval_pose_map50"
+    assert named("coco/AP .75") == "eval_pose_map75"
+    assert named("coco/AP (M)") is None  # a per-area AP is left as it is
+    assert named("coco/bbox_mAP") is None  # mmdet's names are read elsewhere

@@ -402,6 +402,19 @@ def loss_at_iter(text: bytes) -> bytes:
     )
 
 
+# mmpose 1.x's CocoMetric names its stats with a space before the IoU or the area:
+# "coco/AP .5: 0.002970  coco/AP .75: 0.000000  coco/AP (M): -1.000000". Read as printed,
+# ".5" is a value and "(M)" a word apart. Joined ("coco/AP50", "coco/AP_M"), each name is
+# one key (readers/_coco.py names the headline APs).
+_MMPOSE_COCO = re.compile(rb"(coco/A[PR]) (\.5|\.75|\(M\)|\(L\))(?=:)")
+_MMPOSE_PART = {b".5": b"50", b".75": b"75", b"(M)": b"_M", b"(L)": b"_L"}
+
+
+def mmpose_coco_names(text: bytes) -> bytes:
+    """`coco/AP .5: 0.3` -> `coco/AP50: 0.3`, `coco/AR (M): -1` -> `coco/AR_M: -1`."""
+    return _MMPOSE_COCO.sub(lambda m: m.group(1) + _MMPOSE_PART[m.group(2)], text)
+
+
 # A metric printed with its step as an array index, a loop's
 # `print(f"train_batch_loss[ {step} ]: ", loss)`: "train_batch_loss[ 6590 ]:  nan" (CRNN
 # trainers print it every N batches). Read as printed, the index is a list of one number

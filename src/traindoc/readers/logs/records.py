@@ -144,6 +144,8 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
         return None if name.endswith("_copypaste") else as_eval(name.removeprefix("coco/"))
     if _DETECTION_MAP.fullmatch(name):
         return as_eval(name)
+    if name.startswith("coco/a"):  # mmpose's CocoMetric: "coco/AP", "coco/AR_M"
+        return _coco.named(name) or as_eval(name.removeprefix("coco/"))
     if (iou := _coco.listed_type(name)) is not None:
         # a whole COCOeval.stats list (DETR's "test_coco_eval_bbox": [0.04, 0.11, ...]): the
         # key's slot is the list's first number, the COCO mAP; the others are not read

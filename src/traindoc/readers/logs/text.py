@@ -525,6 +525,8 @@ class TextLog:
             text = lines.iter_loss(text)
         if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
             text = lines.loss_at_iter(text)
+        if b"coco/A" in text:  # mmpose's "coco/AP .5: 0.0029  coco/AP (M): -1.0"
+            text = lines.mmpose_coco_names(text)
         if b"]:" in text:  # a loop's "train_batch_loss[ 10 ]:  1.57"
             text = lines.indexed_value(text)
         if b"torch.Size(" in text:  # a shape field ("img shape: =torch.Size([80, 3])")
