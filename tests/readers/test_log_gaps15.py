@@ -182,3 +182,43 @@ def test_mmpose_scalars_json_names_the_same_maps(tmp_path: Path) -> None:
     assert named("coco/AP .75") == "eval_pose_map75"
     assert named("coco/AP (M)") is None  # a per-area AP is left as it is
     assert named("coco/bbox_mAP") is None  # mmdet's names are read elsewhere
+
+
+# -- mmcv / mmengine: an epoch's eval line sits at that epoch's end --------------------------
+# (bad_lr_schedule_mmcls_step_policy_step200_equals_max_epochs_lr_const_1e3_issue: mmcls
+# 0.x logs every 100 of 239 batches, then the eval of the epoch)
+_BAR = "[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>] 192/192, 440.4 task/s, elapsed: 0s, ETA:     0s"  # fmt: skip
+MMCLS = f"""{_BAR}2022-07-28 17:51:50,587 - mmcls - INFO - Epoch(val) [3][12] accuracy_top-1: 77.6042, accuracy_top-5: 100.0000
+2022-07-28 17:51:55,785 - mmcls - INFO - Epoch [4][100/239]     lr: 1.000e-03, eta: 0:30:58, time: 0.052, data_time: 0.021, memory: 68, loss: 0.0885
+2022-07-28 17:51:58,906 - mmcls - INFO - Epoch [4][200/239]     lr: 1.000e-03, eta: 0:30:11, time: 0.031, data_time: 0.000, memory: 68, loss: 0.0808
+2022-07-28 17:52:00,093 - mmcls - INFO - Saving checkpoint at 4 epochs
+{_BAR}2022-07-28 17:52:00,605 - mmcls - INFO - Epoch(val) [4][12] accuracy_top-1: 86.4583, accuracy_top-5: 100.0000
+2022-07-28 17:52:05,861 - mmcls - INFO - Epoch [5][100/239]     lr: 1.000e-03, eta: 0:30:01, time: 0.052, data_time: 0.021, memory: 68, loss: 0.0672
+2022-07-28 17:52:09,013 - mmcls - INFO - Epoch [5][200/239]     lr: 1.000e-03, eta: 0:29:28, time: 0.032, data_time: 0.000, memory: 68, loss: 0.0636
+2022-07-28 17:52:10,187 - mmcls - INFO - Saving checkpoint at 5 epochs
+{_BAR}2022-07-28 17:52:10,694 - mmcls - INFO - Epoch(val) [5][12] accuracy_top-1: 79.1667, accuracy_top-5: 100.0000
+"""
+
+
+def test_an_epoch_eval_sits_at_the_end_of_its_epoch(tmp_path: Path) -> None:
+    run = one_log(tmp_path, MMCLS)
+    assert run.get("loss").steps.tolist() == [817, 917, 1056, 1156]  # (epoch - 1) x 239 + i
+    # epoch 3 ends where epoch 4 starts (3 x 239); epochs 4 and 5 at 4 x 239, 5 x 239
+    assert run.get("eval_accuracy_top-1").steps.tolist() == [717, 956, 1195]
+
+
+def test_near_miss_an_epoch_eval_before_batches_that_print_their_own_step(
+    tmp_path: Path,
+) -> None:
+    # the train lines print the run's step: no epoch x batches frame, the eval keeps the
+    # step of the line before it
+    body = "".join(
+        f"Epoch [{e}][{i}/239] step: {(e - 1) * 239 + i}, loss: 0.5\n"
+        for e in (4, 5)
+        for i in (100, 200)
+    )
+    body = body.replace(
+        "Epoch [5][100/239]", "Epoch(val) [4][12] accuracy_top-1: 80.0\nEpoch [5][100/239]"
+    )
+    run = one_log(tmp_path, body)
+    assert run.get("eval_accuracy_top-1").steps.tolist() == [917]
