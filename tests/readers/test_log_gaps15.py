@@ -68,14 +68,14 @@ Epoch: 1 | mAP@0.5: 0.031 | mAP@0.50:0.95: 0.011
 
 def test_yolov6_map_over_an_iou_range_is_one_name(tmp_path: Path) -> None:
     run = one_log(tmp_path, YOLOV6)
-    assert values(run, "eval_map@0.50:0.95") == pytest.approx([0.004, 0.011])
+    assert values(run, "eval_map@0.50-0.95") == pytest.approx([0.004, 0.011])
     assert values(run, "eval_map@0.5") == pytest.approx([0.012, 0.031])
     assert not [k for k in run.series if k.endswith(":") or k == "eval_map@0.50"]
 
 
 def test_a_bare_detection_map_is_an_eval_task_metric(tmp_path: Path) -> None:
     run = one_log(tmp_path, YOLOV6)
-    assert {"eval_map@0.5", "eval_map@0.50:0.95"} <= {s.name for s, _ in task_metrics(run)}
+    assert {"eval_map@0.5", "eval_map@0.50-0.95"} <= {s.name for s, _ in task_metrics(run)}
 
 
 def test_near_miss_a_split_named_map_keeps_its_split(tmp_path: Path) -> None:

@@ -381,6 +381,18 @@ def iter_loss(text: bytes) -> bytes:
     return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
 
 
+# A detector's mAP over an IoU range, YOLOv6's "Epoch: 9 | mAP@0.5: 0.41 | mAP@0.50:0.95:
+# 0.22" (YOLOv7's "mAP@.5:.95"): read as printed, the range's upper end after the colon
+# is a value. With a hyphen for the colon ("mAP@0.50-0.95") the range is the name's, as
+# the lower end after the "@" already is (numbers._NOT_IN_NAME).
+_IOU_RANGE = re.compile(rb"(@\d?\.\d{1,2}):(\d?\.\d{1,2})(?=:)")
+
+
+def iou_range_name(text: bytes) -> bytes:
+    """`mAP@0.50:0.95: 0.22` -> `mAP@0.50-0.95: 0.22`; any other line unchanged."""
+    return _IOU_RANGE.sub(rb"\1-\2", text)
+
+
 # NVIDIA tacotron2's train.py (and its forks: mellotron, the GST and multi-speaker ports)
 # prints each iteration's loss with the iteration between the name and the value,
 # `print("Train loss {} {:.6f} Grad Norm {:.6f} {:.2f}s/it".format(iteration, ...))`, and

@@ -25,14 +25,8 @@ from traindoc.model.numbers import MAX_STEP, count, number
 
 __all__ = ["MAX_STEP", "NUM", "NUM_SRC", "SPLIT", "nonfinite_text", "parse", "to_num", "to_step"]
 
-# A value, not part of a name: no letter, digit, '.', '@' or '-' right before it, and not
-# the upper end of an IoU range in a detection metric's name ("mAP@0.50:0.95", YOLOv6's
-# "Epoch: 9 | mAP@0.5: 0.41 | mAP@0.50:0.95: 0.22", YOLOv5's "mAP@.5:.95", "mAP_0.5:0.95"):
-# a number after "@0.5:" or "_0.50:" is the name's, as the "0.5" before it is.
-_NOT_IN_NAME = (
-    rb"(?<![\w.@\-])"
-    rb"(?<![@_]\d\.\d:)(?<![@_]\d\.\d\d:)(?<![@_]\.\d:)(?<![@_]\.\d\d:)"
-)
+# A value, not part of a name: no letter, digit, '.', '@' or '-' right before it.
+_NOT_IN_NAME = rb"(?<![\w.@\-])"
 # ... but "nan" or "inf" before a plural count noun is a word of a name, not a value:
 # Megatron's "number of nan iterations:   0", "num_inf steps", "nan grads: 3". A NaN value is
 # never followed by the unit it counts.

@@ -59,7 +59,7 @@ _SPLIT_SHARE = {
 # line like a train record's); `_copypaste` is the same numbers again as one string.
 _COCO_EVAL = re.compile(r"(?:coco/)?(?:bbox|segm)_map(?:_[a-z0-9]+)?")
 # A detector's mAP under any of its spellings, alone or at an IoU threshold or range
-# ("mAP", "mAP@0.5", YOLOv6's "mAP@0.50:0.95", "mAP50-95", "mAP_0.5:0.95"): the
+# ("mAP", "mAP@0.5", YOLOv6's "mAP@0.50:0.95" (read as "mAP@0.50-0.95"), "mAP50-95"): the
 # evaluator's score of the detections on annotated held-out images. Detection trainers
 # never score their train batches so (the boxes come out of NMS at eval time only), so
 # an mAP without a split word is an eval result, as mmdet's bbox_mAP is. A split that

@@ -37,9 +37,7 @@ _TOKEN = re.compile(
     r"(?P<slot>\x00)"
     r"|(?P<qslot>'\x00'|\"\x00\")"
     r"|(?P<quoted>'[\w./@%|() -]{1,80}'|\"[\w./@%|() -]{1,80}\")"
-    r"|(?P<word>\|g\||[A-Za-z_](?:[A-Za-z0-9_./@%\-]*[A-Za-z0-9_%])?"
-    # the IoU range of a detection metric's name ("mAP@0.50:0.95", "mAP_0.5:0.95")
-    r"(?:(?<=\d):\.?\d+(?:\.\d+)?)?(?:\([A-Za-z]+\))?)"
+    r"|(?P<word>\|g\||[A-Za-z_](?:[A-Za-z0-9_./@%\-]*[A-Za-z0-9_%])?(?:\([A-Za-z]+\))?)"
     r"|(?P<text>[^\x00-\x7f]+)"
     r"|(?P<space>\s+)"
     r"|(?P<punct>.)",
