@@ -400,8 +400,12 @@ _TASK = re.compile(
 # A split's "perf", its performance (CNN_sentence's "train perf: 62.92 %, val perf:
 # 62.24 %", 1 minus the error rate): a score of that split, never a setting.
 _SPLIT_PERF = re.compile(r"^(?:train|training|val|valid|validation|test|dev)[_ ]perf$")
+# PaddlePaddle's trainers (PaddleSeg, PaddleDetection, PaddleOCR, PaddleClas) time each
+# batch as its "cost": "batch_cost: 0.41, reader_cost: 0.00017", and their eval bar prints
+# "- batch_cost: 0.0290 - reader cost: 8.5e-05". Seconds, never a loss (a bare "cost" is).
 _TIME = re.compile(
-    r"(?:^|_| )(?:time|dt|eta|elapsed|timer|wall|runtime|duration|step_avg|train_time)"
+    r"(?:^|_| )(?:time|dt|eta|elapsed|timer|wall|runtime|duration|step_avg|train_time"
+    r"|(?:batch|reader)[_ ]cost)"
     r"(?:$|_| )",
     re.IGNORECASE,
 )

@@ -24,6 +24,11 @@ PREFIX = {"bbox": "eval_", "segm": "eval_mask_", "masks": "eval_mask_", "keypoin
 # they are
 _D2 = re.compile(r"^(bbox|segm|keypoints)/AP(50|75)?$")
 _D2_STATS = {None: STATS[0], "50": STATS[1], "75": STATS[2]}
+# mmpose 1.x's CocoMetric (its default keypoint metric) names the same stats "coco/AP",
+# "coco/AP .5", "coco/AP .75" (then "coco/AP (M)", "coco/AR", ...), as scalars.json keys
+# and on its "Epoch(val) [10][6/6]  coco/AP: 0.000891  coco/AP .5: 0.002970" lines (the
+# text reader joins "AP .5" into "AP50", lower-cased: lines.mmpose_coco_names)
+_MMPOSE = re.compile(r"^coco/AP(?: ?\.5|50| ?\.75|75)?$", re.IGNORECASE)
 
 # DETR's engine.evaluate returns coco_evaluator.coco_eval[iou_type].stats as
 # "coco_eval_bbox" / "coco_eval_masks", and main.py logs it under the split's prefix
@@ -53,4 +58,10 @@ def stats_pairs(key: str, value: Any) -> list[tuple[str, float]] | None:
 def named(key: str) -> str | None:
     """The series a detectron2 COCO eval key is (`bbox/AP50` -> eval_map50), else None."""
     m = _D2.match(key)
-    return PREFIX[m.group(1)] + _D2_STATS[m.group(2)] if m else None
+    if m is not None:
+        return PREFIX[m.group(1)] + _D2_STATS[m.group(2)]
+    if _MMPOSE.match(key) is None:
+        return None
+    low = key.lower().replace(" ", "")
+    iou = "50" if low.endswith((".5", "50")) else "75" if low.endswith("75") else None
+    return PREFIX["keypoints"] + _D2_STATS[iou]

@@ -381,6 +381,52 @@ def iter_loss(text: bytes) -> bytes:
     return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
 
 
+# A detector's mAP over an IoU range, YOLOv6's "Epoch: 9 | mAP@0.5: 0.41 | mAP@0.50:0.95:
+# 0.22" (YOLOv7's "mAP@.5:.95"): read as printed, the range's upper end after the colon
+# is a value. With a hyphen for the colon ("mAP@0.50-0.95") the range is the name's, as
+# the lower end after the "@" already is (numbers._NOT_IN_NAME).
+_IOU_RANGE = re.compile(rb"(@\d?\.\d{1,2}):(\d?\.\d{1,2})(?=:)")
+
+
+def iou_range_name(text: bytes) -> bytes:
+    """`mAP@0.50:0.95: 0.22` -> `mAP@0.50-0.95: 0.22`; any other line unchanged."""
+    return _IOU_RANGE.sub(rb"\1-\2", text)
+
+
+# NVIDIA tacotron2's train.py (and its forks: mellotron, the GST and multi-speaker ports)
+# prints each iteration's loss with the iteration between the name and the value,
+# `print("Train loss {} {:.6f} Grad Norm {:.6f} {:.2f}s/it".format(iteration, ...))`, and
+# each validation as `print("Validation loss {}: {:9f}  ".format(iteration, val_loss))`:
+# "Train loss 64998 0.302735 Grad Norm 0.958112 4.36s/it", "Validation loss 61000:
+# 0.325403". A split's loss name followed by a whole number and then a number is that
+# loss at that iteration: read as printed, the iteration would be the loss.
+_LOSS_AT_ITER = re.compile(
+    rb"^(\s*(?:Train|Training|Validation|Valid|Val|Eval|Test) loss) (\d+):? +(?=[-+.\dni])"
+)
+
+
+def loss_at_iter(text: bytes) -> bytes:
+    """`Train loss 12 0.5 Grad Norm 3.1` -> `iter 12 Train loss 0.5 Grad Norm 3.1`,
+    `Validation loss 12: 0.4` -> `iter 12 Validation loss 0.4`; any other line unchanged."""
+    m = _LOSS_AT_ITER.match(text)
+    return (
+        b"iter " + m.group(2) + b" " + m.group(1).lstrip() + b" " + text[m.end() :] if m else text
+    )
+
+
+# mmpose 1.x's CocoMetric names its stats with a space before the IoU or the area:
+# "coco/AP .5: 0.002970  coco/AP .75: 0.000000  coco/AP (M): -1.000000". Read as printed,
+# ".5" is a value and "(M)" a word apart. Joined ("coco/AP50", "coco/AP_M"), each name is
+# one key (readers/_coco.py names the headline APs).
+_MMPOSE_COCO = re.compile(rb"(coco/A[PR]) (\.5|\.75|\(M\)|\(L\))(?=:)")
+_MMPOSE_PART = {b".5": b"50", b".75": b"75", b"(M)": b"_M", b"(L)": b"_L"}
+
+
+def mmpose_coco_names(text: bytes) -> bytes:
+    """`coco/AP .5: 0.3` -> `coco/AP50: 0.3`, `coco/AR (M): -1` -> `coco/AR_M: -1`."""
+    return _MMPOSE_COCO.sub(lambda m: m.group(1) + _MMPOSE_PART[m.group(2)], text)
+
+
 # A metric printed with its step as an array index, a loop's
 # `print(f"train_batch_loss[ {step} ]: ", loss)`: "train_batch_loss[ 6590 ]:  nan" (CRNN
 # trainers print it every N batches). Read as printed, the index is a list of one number

@@ -58,6 +58,13 @@ _SPLIT_SHARE = {
 # eval result whatever line it is on (mmdet 2.x prints it on an `Epoch [8][4015/4015]`
 # line like a train record's); `_copypaste` is the same numbers again as one string.
 _COCO_EVAL = re.compile(r"(?:coco/)?(?:bbox|segm)_map(?:_[a-z0-9]+)?")
+# A detector's mAP under any of its spellings, alone or at an IoU threshold or range
+# ("mAP", "mAP@0.5", YOLOv6's "mAP@0.50:0.95" (read as "mAP@0.50-0.95"), "mAP50-95"): the
+# evaluator's score of the detections on annotated held-out images. Detection trainers
+# never score their train batches so (the boxes come out of NMS at eval time only), so
+# an mAP without a split word is an eval result, as mmdet's bbox_mAP is. A split that
+# names itself ("train_map") is not this name.
+_DETECTION_MAP = re.compile(r"map(?:[@_]?(?:\d+|\d*\.\d+)(?:[-_:](?:\d+|\d*\.\d+))?)?")
 # Counters printed beside metrics that are not measurements of the training.
 _NOT_METRICS = frozenset(
     {
@@ -135,6 +142,10 @@ def metric_name(key: str, unit: str, context: str) -> str | None:
     name = _RENAMES.get(name, name)
     if _COCO_EVAL.fullmatch(name):
         return None if name.endswith("_copypaste") else as_eval(name.removeprefix("coco/"))
+    if _DETECTION_MAP.fullmatch(name):
+        return as_eval(name)
+    if name.startswith("coco/a"):  # mmpose's CocoMetric: "coco/AP", "coco/AR_M"
+        return _coco.named(name) or as_eval(name.removeprefix("coco/"))
     if (iou := _coco.listed_type(name)) is not None:
         # a whole COCOeval.stats list (DETR's "test_coco_eval_bbox": [0.04, 0.11, ...]): the
         # key's slot is the list's first number, the COCO mAP; the others are not read

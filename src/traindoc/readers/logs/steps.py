@@ -87,10 +87,12 @@ def build(log: TextLog) -> list[Run]:
     n = rec.n
     heap.give_back(n)  # what reading the lines freed
     line = rec.line
-    step, src, ep = _steps(rec)
+    step, src, ep, bounds = _steps(rec)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
+    _epoch_end_evals(rec, step, src, bounds)
+    del bounds
     one_epoch = _one_epoch_counter(rec, src, train)
     # The epoch each record was counted in where no line prints one beside its values
     # (Keras' batch lines under their "Epoch 3/10" heading, numbered epoch x batches):
@@ -287,9 +289,12 @@ def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
     return {"progress_after_last_step": Fact(value, f"console: {log.path.name}:{line}")}
 
 
-def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each record's step, where it came from and the epoch it was counted in, from the
-    counters its line printed (worked out per shape, on the shape's own columns)."""
+def _steps(
+    rec: Records,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[float, float]]]:
+    """Each record's step, where it came from, the epoch it was counted in, and the first
+    and last step of each epoch its epoch x batches lines fix (see _epoch_bounds), from
+    the counters its line printed (worked out per shape, on the shape's own columns)."""
     step = np.full(rec.n, np.nan)
     # the epoch of the epoch x batches records (the only ones _epoch_summaries reads),
     # allocated on the first such record: most logs have none
@@ -410,7 +415,71 @@ def _steps(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if loose.size:
         step[loose] = np.frombuffer(rec.loose.step, dtype=np.float64)
         src[loose] = rec.loose_src()
-    return step, src, ep if ep is not None else np.full(0, np.nan, np.float32)
+    bounds = {}
+    if ep is not None:
+        bounds = _epoch_bounds(step, np.where(rec.flag("is_eval"), SRC_NONE, src), ep, inn, tot)
+    return step, src, ep if ep is not None else np.full(0, np.nan, np.float32), bounds
+
+
+def _epoch_bounds(
+    step: np.ndarray, src: np.ndarray, ep: np.ndarray, inn: np.ndarray, tot: np.ndarray
+) -> dict[int, tuple[float, float]]:
+    """Where each epoch starts and ends, from its epoch x batches train lines ("Epoch
+    [4][100/239]" at step 817: epoch 4 spans steps 717 to 956; an eval line's own bar
+    counts its loader's batches, not the epoch's, and is left out by the caller):
+    {epoch: (start, end)}, only for the epochs whose lines all agree (one start, one
+    total)."""
+    sel = np.flatnonzero((src == SRC_EPOCH) & np.isfinite(tot) & np.isfinite(inn))
+    if not sel.size:
+        return {}
+    e = np.floor(ep[sel])
+    start, total = step[sel] - inn[sel], tot[sel]
+    out = {}
+    for k in np.unique(e[np.isfinite(e)]).tolist():
+        m = e == k
+        if np.ptp(start[m]) == 0 and np.ptp(total[m]) == 0:
+            out[int(k)] = (float(start[m][0]), float(start[m][0] + total[m][0]))
+    return out
+
+
+def _epoch_end_evals(
+    rec: Records, step: np.ndarray, src: np.ndarray, bounds: dict[int, tuple[float, float]]
+) -> None:
+    """An eval line that prints only the epoch it closes (mmcv's "Epoch(val) [4][12]",
+    mmengine's "Epoch(val) [4][14/14]") ran after that epoch's last batch: it sits at the
+    epoch's end, E x batches per epoch, in place. Given the step of the train line before
+    it, it sat up to a logging interval short of that end (200 of 239 batches logged);
+    given a share of the next line's epoch label (an eval before the paste's first train
+    line), most of an epoch short. Only where the epoch x batches lines fix the epoch's
+    end (its own lines, or the next epoch's start), and only forward: from where it was
+    placed, at or after the train line before it, to an end at or before the train line
+    after it (a stale epoch, or an eval that another rule placed, is left alone)."""
+    if not bounds or not rec.has("epoch"):
+        return
+    cand = np.flatnonzero(
+        rec.flag("is_eval")
+        & np.isin(src, (SRC_CARRY, SRC_EPOCH_SHARE, SRC_INTERVAL_BACK, SRC_EPOCH_ONLY))
+    )
+    if not cand.size:
+        return
+    batches = np.flatnonzero(src == SRC_EPOCH)
+    if not batches.size:
+        return  # the epoch x batches steps were not kept (the lines print a step of their own)
+    epoch = rec.extra("epoch")
+    for r in cand.tolist():
+        e = float(epoch[r])
+        if not math.isfinite(e) or e != int(e):
+            continue
+        end = bounds[int(e)][1] if int(e) in bounds else None
+        if end is None and int(e) + 1 in bounds:
+            end = bounds[int(e) + 1][0]
+        if end is None:
+            continue
+        j = int(np.searchsorted(batches, r))
+        before = step[batches[j - 1]] if j > 0 else -math.inf
+        after = step[batches[j]] if j < batches.size else math.inf
+        if before <= step[r] <= end <= after:  # forward only, within its own epoch's lines
+            step[r], src[r] = end, SRC_CARRY
 
 
 def _restarting_headings(ctx: np.ndarray | None, counter: np.ndarray) -> np.ndarray | None:
@@ -862,6 +931,7 @@ def _before_first(
             if dated.size and _placed(guess, step[k]):
                 step[dated], src[dated] = guess, SRC_EPOCH_SHARE
                 return
+    before = _evals_before(rec, step, src, before, k)
     # else one logging interval per record back from it, when the numbered records
     # that follow are evenly spaced (HF's logging_steps): the interval is theirs. Only
     # records of its own shape (two dicts of one trainer): a line of another kind above
@@ -875,6 +945,32 @@ def _before_first(
         guess = step[k] - d[0] * np.arange(before.size, 0, -1)
         if _placed(guess, step[k]):
             step[before], src[before] = guess, SRC_INTERVAL_BACK
+
+
+def _evals_before(
+    rec: Records, step: np.ndarray, src: np.ndarray, before: np.ndarray, k: int
+) -> np.ndarray:
+    """Eval lines printed before the first numbered train line scored the weights those
+    steps had not yet trained (MiniLLM's "dev | avg_loss: 2.51 | {'rougeL': 7.3}" printed
+    at startup, before its "train | ... | global iter: 1428/14290" lines): given that
+    step they would overwrite its own eval. When the evals of their shape after it recur
+    at a fixed interval, they are the earlier evals of that series: one interval back
+    per eval from the first, in place. The records still unplaced are returned."""
+    ev = rec.flag("is_eval")
+    lead = before[ev[before]]
+    if not lead.size:
+        return before
+    plan = rec.plan[lead[-1]]
+    lead = lead[rec.plan[lead] == plan]
+    later = np.flatnonzero(ev & (rec.plan == plan))
+    at = np.unique(step[later[later > k]])
+    d = np.diff(at)
+    if d.size and np.ptp(d) == 0 and d[0] > 0:
+        guess = at[0] - d[0] * np.arange(lead.size, 0, -1)
+        if _placed(guess, at[0]):
+            step[lead], src[lead] = guess, SRC_INTERVAL_BACK
+            return before[~np.isin(before, lead)]
+    return before
 
 
 def _placed(guess: np.ndarray, below: float) -> bool:

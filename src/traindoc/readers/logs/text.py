@@ -523,6 +523,12 @@ class TextLog:
             text = lines.julia_show_tuple(text)
         if b":" in text[:24] and text.lstrip()[:1].isalnum():  # WaveGlow's "123873:\t-5.48"
             text = lines.iter_loss(text)
+        if b"@" in text:  # YOLOv6's "mAP@0.50:0.95: 0.22"
+            text = lines.iou_range_name(text)
+        if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
+            text = lines.loss_at_iter(text)
+        if b"coco/A" in text:  # mmpose's "coco/AP .5: 0.0029  coco/AP (M): -1.0"
+            text = lines.mmpose_coco_names(text)
         if b"]:" in text:  # a loop's "train_batch_loss[ 10 ]:  1.57"
             text = lines.indexed_value(text)
         if b"torch.Size(" in text:  # a shape field ("img shape: =torch.Size([80, 3])")
