@@ -11,7 +11,7 @@ from traindoc.measure.losses import nonfinite_loss
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.loss._evalcurve import metric_trends
+from traindoc.rules.loss._evalcurve import metric_trends, task_metrics
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,16 @@ class Params:
     # the loss computation breaks, not the model (info).
     metric_gain_rel: float = 0.005
     metric_points: int = 3
+    # ... unless the metrics collapse AT a non-finite eval: below half (`collapse_ratio`)
+    # of the median of the `collapse_neighbours` nearest finite-loss evals on EACH side
+    # (worse by 2x for a lower-is-better metric), on at least half of the task metrics
+    # scored there. Broken outputs at that eval: the NaN is real, a warning. One such eval
+    # is enough: needing finite-loss evals on both sides makes it a dip, never the first
+    # eval or the climb out of a fresh start (where the next eval is always far better),
+    # and comparing against finite-loss evals only ties the collapse to the NaN (a run
+    # non-finite at every early eval whose metric wobbles there proves nothing).
+    collapse_ratio: float = 0.5
+    collapse_neighbours: int = 2
 
 
 @rule(
@@ -81,7 +91,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     sample the loss cannot score such as a CTC transcript longer than its audio).
     The eval loss is then useless for early stopping, which is worth knowing, but
     training is fine (Ultralytics: val/box_loss NaN at all 225 epochs while mAP50-95
-    rose 0.001 -> 0.67).
+    rose 0.001 -> 0.67). Not when the task metrics collapse at a non-finite eval itself
+    (under half of the finite-loss evals on both sides of it, on most task metrics):
+    those forward passes did produce broken outputs, so the NaN is real even if the
+    run's metric trend recovers and improves overall - a warning (Ultralytics under AMP:
+    val losses NaN at 5 epochs, mAP50 0.07 at epoch 93 between evals at 0.93).
 
     **What to do.** Under fp16, switch to bf16 (or fp32): lowering the LR only
     delays the NaN. Otherwise look at the step before the first NaN: a grad-norm
@@ -175,6 +189,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if m.verdict == "improving"
         and len(_metric(run, m.name).after(first_step)) >= p.metric_points
     ]
+    # ... unless the metrics collapse at the bad evals themselves: then the NaN is real.
+    collapsed = bool(scored) and _collapsed_evals(run, loss, p)
+    if collapsed:
+        evidence["metric_collapse_steps"] = collapsed
+        why.append(
+            f"The task metrics collapse at the non-finite eval(s) themselves (step(s) "
+            f"{', '.join(str(c) for c in collapsed[:5])}: under half of the finite evals on "
+            "both sides): the model's outputs were broken at those evals, so the NaN is "
+            "real, not an artefact of the loss computation"
+            + ", even though the metric trend over the run improves."
+        )
+        scored = []
     if scored:
         evidence["metrics_improving"] = scored
         why.append(
@@ -210,8 +236,45 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             if scored
             else fix
         ),
-        severity=Severity.INFO if scored else Severity.WARNING if isolated else None,
+        severity=(Severity.INFO if scored else Severity.WARNING if isolated or collapsed else None),
     )
+
+
+def _collapsed_evals(run: Run, loss: Series, p: Params) -> list[int]:
+    """Steps of non-finite evals where most task metrics collapse against the
+    finite-loss evals on both sides of them (see Params.collapse_ratio)."""
+    good = np.isfinite(loss.values)
+    metrics = [(m.finite(), higher) for m, higher in task_metrics(run)]
+    out = []
+    for step in loss.steps[~good]:
+        votes = [
+            v for m, higher in metrics if (v := _dip(m, higher, step, loss, good, p)) is not None
+        ]
+        if votes and 2 * sum(votes) >= len(votes):
+            out.append(int(step))
+    return out
+
+
+def _dip(
+    m: Series, higher: bool, step: float, loss: Series, good: np.ndarray, p: Params
+) -> bool | None:
+    """Whether metric `m` at `step` falls below `collapse_ratio` of the median of its
+    values at the nearest finite-loss evals on each side; None when it is not scored
+    there or a side has no such eval."""
+    at = np.flatnonzero(m.steps == step)
+    if not at.size:
+        return None
+    clean = np.isin(m.steps, loss.steps[good])
+    k = p.collapse_neighbours
+    left = m.values[clean & (m.steps < step)][-k:]
+    right = m.values[clean & (m.steps > step)][:k]
+    if not left.size or not right.size:
+        return None
+    v = float(m.values[at[0]])
+    sides = (float(np.median(left)), float(np.median(right)))
+    if higher:
+        return v < p.collapse_ratio * min(sides)
+    return v * p.collapse_ratio > max(sides)
 
 
 def _eval_side(signal: str) -> bool:
