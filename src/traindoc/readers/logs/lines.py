@@ -372,12 +372,23 @@ _GLUED_ITER_LOSS = re.compile(
     rb"|[-+]?(?:nan|inf))\s*$",
     re.I,
 )
+# The same print with the counter named, `print(f"Iter {i}: {loss:.6f}")`: "Iter 1600:
+# 0.075390", "Step 200: 2.31". One number per iteration after an iteration counter is the
+# loop's loss, as above. A note the user wrote after it in a paste ("(53% improvement)",
+# "<- BEST POINT", "← FINAL") is not the program's and goes; another number the program
+# printed ("Iter 5: 0.3 0.9", "Step 5: 0.3, acc: 0.9") keeps the line as it was. An epoch
+# counter is not one of these: one number per epoch is as often the accuracy.
+_COUNTED_LOSS = re.compile(
+    rb"^\s*(?:iter|iteration|it|step)\s+(\d+)\s*:\s*(" + NUM_SRC + rb")"
+    rb"(?:\s*|\s+(?:\(|<-|\xe2\x86\x90)[^\n]*?[A-Za-z]{3}[^\n]*)$",
+    re.I,
+)
 
 
 def iter_loss(text: bytes) -> bytes:
-    """`123873:\t-5.48` (WaveGlow's print) or `step_78540:\tloss_-4.06` -> `iter 123873
-    loss: -5.48`; any other line unchanged."""
-    m = _ITER_LOSS.match(text) or _GLUED_ITER_LOSS.match(text)
+    """`123873:\t-5.48` (WaveGlow's print), `step_78540:\tloss_-4.06` or `Iter 123873:
+    -5.48 (note)` -> `iter 123873 loss: -5.48`; any other line unchanged."""
+    m = _ITER_LOSS.match(text) or _GLUED_ITER_LOSS.match(text) or _COUNTED_LOSS.match(text)
     return b"iter " + m.group(1) + b" loss: " + m.group(2) if m else text
 
 

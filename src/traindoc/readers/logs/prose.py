@@ -13,9 +13,18 @@ import re
 
 # "learning rate was 1e-3", "lr = 0.001", "max_lr=5e-4", "learning_rate: 2e-5", "lr of 3e-4"
 _STATED_LR = re.compile(
-    rb"(?i)(?<![\w.])(?:max_lr|learning[ _-]?rate|lr)\b\s*(?:(?:was|is|of|at|set\s+to|to)\s+)?"
+    rb"(?i)(?<![\w.])(?:max_lr|learning[ _-]?rate|lr)\b\s*(?:(?:was|is|of|at|set\s+to|(to))\s+)?"
     rb"[=:]?\s*([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(?!\w|\.\d)"
 )
+# "I change the lr to 0.001 (and now it works)", "lowering the learning rate to 1e-5": the
+# value an LR is changed TO is another run's, the fix tried, not the one this log ran at.
+# A verb of change earlier in the same clause, and "to" before the value.
+_CHANGED = re.compile(
+    rb"(?i)\b(?:(?:chang|reduc|decreas|increas|rais|tun|halv|doubl)(?:e|es|ed|ing)"
+    rb"|(?:lower|adjust|switch|drop|cut)(?:s|es|ed|ped|ting|ping|ing)?"
+    rb"|try|tries|tried|trying|modif(?:y|ies|ied|ying))\b[^.;!?\n]*\Z"
+)
+_CLAUSE = 60  # bytes looked back for the verb
 # An LR above this is a number that merely follows the word ("lr 1000 steps").
 _MAX_LR = 100.0
 
@@ -30,8 +39,10 @@ class StatedLR:
         if b"lr" not in text.lower() and b"rate" not in text.lower():
             return
         for m in _STATED_LR.finditer(text):
+            if m.group(1) and _CHANGED.search(text[max(0, m.start() - _CLAUSE) : m.start()]):
+                continue  # the value it was changed to
             try:
-                v = float(m.group(1))
+                v = float(m.group(2))
             except ValueError:
                 continue
             if 0 < v < _MAX_LR:

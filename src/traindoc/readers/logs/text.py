@@ -59,6 +59,7 @@ _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
 _MAX_SHAPED = 16 << 10
 _MAX_BAD = 100_000
 _DUMP = Plan("other")
+_SWEEP = Plan("sweep")  # a sweep's comparison header: the arms' settings, no run's
 _NUMBERED = ("numbered",)  # a key whose lines print "Recall 1: 0.40": renamed, then read
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
@@ -587,6 +588,8 @@ class TextLog:
             got = self._learn(key, text)
         plan, prog = got
         k = plan.kind
+        if k == "sweep":
+            return  # the arms' LRs: neither a record nor an LR stated for this run
         if k == "other" and text[:1] == b"|" and (groups := _group_row(text)) is not None:
             self._md_groups = (no, groups)  # "| train | | | validate | |" over a header
         if k == "settings":
@@ -789,6 +792,8 @@ class TextLog:
         got = self._by_shape.get(shape)
         if got is None:
             plan = analyse(shape.decode("utf-8", "replace"))
+            if plan.kind == "record" and _lr_sweep_header(plan):
+                plan = _SWEEP
             prog = None
             if plan.kind == "record" and len(self.programs) < 30_000:
                 prog = compile_program(len(self.programs), plan, shape)
@@ -1313,6 +1318,14 @@ def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
     if eval_marked(n for n, _ in out):
         out = [(as_eval(n), v) for n, v in out]
     return out
+
+
+def _lr_sweep_header(plan: Plan) -> bool:
+    """Whether a line's only values are one LR name given again and again ("Metric
+    lr=0.0001  lr=0.001  lr=0.01", the header of a sweep's comparison table): the arms'
+    LRs, none of them the LR this run was at. A record prints its LR once."""
+    names = [metric_name(f.key, f.unit, plan.context) for f in plan.fields if f.role == "value"]
+    return len(names) > 1 and len(set(names)) == 1 and canonical(names[0] or "") == "lr"
 
 
 def _has_metric(plan: Plan) -> bool:
