@@ -68,8 +68,9 @@ def total_steps(run: Run) -> int | None:
 
 
 def planned_steps(run: Run) -> int | None:
-    """The planned length: `max_steps`, else the configured epochs at the steps per
-    epoch the log shows (HF's fractional epoch: step 4000 at epoch 0.85 of a 1-epoch
+    """The planned length: `max_steps`, else the configured epochs when the steps count
+    epochs (a YOLO results.csv stopped early at epoch 55 of 200), else the configured
+    epochs at the steps per epoch the log shows (HF's fractional epoch: step 4000 at epoch 0.85 of a 1-epoch
     plan is ~4,700 steps), else the last step. A log that stops short of its plan
     (a model card's last eval row, an excerpt) is not the whole run."""
     last = total_steps(run)
@@ -77,9 +78,13 @@ def planned_steps(run: Run) -> int | None:
     if run.fact("max_steps") or not last or not epochs or e is None:
         return last
     f = e.finite()
-    # fractional epochs say how far through the plan a step is; whole numbers (an
-    # epoch counter, steps that are epochs) do not
-    if len(f) == 0 or f.values[-1] <= 0 or np.all(f.values == np.round(f.values)):
+    if len(f) == 0 or f.values[-1] <= 0:
+        return last
+    if run.fact("steps_epochs") or np.array_equal(f.values, f.steps):
+        return max(last, round(float(epochs)))  # the steps count epochs: the plan is E
+    # fractional epochs say how far through the plan a step is; an epoch counter beside
+    # a step count of its own does not
+    if np.all(f.values == np.round(f.values)):
         return last
     per_epoch = float(f.steps[-1]) / float(f.values[-1])
     return max(last, round(per_epoch * float(epochs)))

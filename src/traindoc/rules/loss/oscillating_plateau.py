@@ -10,6 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.metrics import direction, is_running_best, is_train_name
+from traindoc.measure.schedule import planned_steps
 from traindoc.measure.stats import fmt, level_noise, lr_fraction, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -96,7 +97,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the band's first and last thirds; up to 5% when the eval loss, logged at 5+
     points over the band, is flat: within +-2% and no significant trend; a band
     whose last third is > 5% above its first is climbing, not a plateau). Flags when
-    that band covers >= 30% of the run (of the planned run, `max_steps`, when known), follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
+    that band covers >= 30% of the run (of the planned run when known: `max_steps`, or
+    the configured epochs when the steps count epochs, as in an early-stopped YOLO
+    run), follows an early drop of >= 15%, oscillates (5-95% width >= 0.5% of its
     level), the LR has not decayed to near 0 there, and eval loss (if logged) is not
     improving (a significant falling trend with a 2%+ drop over the band, or a fall
     at every one of 5+ evals there however small, its rises at most a tenth of its net
@@ -178,7 +181,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     onset = int(st[k])
     # Against the planned run when it is known: 20 flat steps of a 200-step plan that
     # crashed (or is still running) at step 60 are not yet a plateau.
-    planned = run.fact("max_steps")
+    planned = planned_steps(run)
     if planned and (int(f.steps[-1]) - onset) < p.min_band_fraction * (
         float(planned) - float(f.steps[0])
     ):
