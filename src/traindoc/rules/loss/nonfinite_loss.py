@@ -43,9 +43,10 @@ class Params:
     # eval or the climb out of a fresh start (where the next eval is always far better),
     # and comparing against finite-loss evals only ties the collapse to the NaN (a run
     # non-finite at every early eval whose metric wobbles there proves nothing). Not inside
-    # the warmup: a dip while the LR still ramps is the start's instability that warmup
-    # exists to absorb (a YOLO run's one Inf eval at epoch 2 of 120, mAP 0.13 between 0.57
-    # and 0.83, then a clean run).
+    # a warmup the run got past: a dip while the LR still ramps is the start's instability
+    # that warmup exists to absorb (a YOLO run's one Inf eval at epoch 2 of 120, mAP 0.13
+    # between 0.57 and 0.83, then a clean run). A log that ends still warming up has not
+    # shown it absorbed: its dips count.
     collapse_ratio: float = 0.5
     collapse_neighbours: int = 2
 
@@ -250,7 +251,7 @@ def _collapsed_evals(run: Run, loss: Series, p: Params) -> list[int]:
     good = np.isfinite(loss.values)
     metrics = [(m.finite(), higher) for m, higher in task_metrics(run)]
     w = warmup(run)
-    warm = w.steps if w is not None else -np.inf
+    warm = w.steps if w is not None and w.complete else -np.inf  # a warmup the run got past
     out = []
     for step in loss.steps[~good & (loss.steps >= warm)]:
         votes = [
