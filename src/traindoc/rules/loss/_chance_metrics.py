@@ -1077,6 +1077,16 @@ _TOPK_NAME = re.compile(
 )
 
 
+def _topk_cutoff(name: str) -> re.Match[str] | None:
+    """The cutoff match of a task metric that is a top-k accuracy with k 2+ (`top5`,
+    `acc@5`, `recall_5`); None for anything else, error rates (`err-top5`) included."""
+    low = name.lower()
+    m = _TOPK_NAME.search(low)
+    if m is None or "err" in low or kind(name) != "task" or int(m.group("k")) < 2:
+        return None
+    return m
+
+
 def _topk_pairs(run: Run) -> Iterator[tuple[Series, Series, int]]:
     """(top-1, top-k, k) for every top-k accuracy (k 2+) the run logs beside its top-1: the
     same name with its cutoff written 1, or the plain accuracy of the same prefix
@@ -1085,8 +1095,7 @@ def _topk_pairs(run: Run) -> Iterator[tuple[Series, Series, int]]:
     by_low = {n.lower(): n for n in run.series}
     for name in run.series:
         low = name.lower()
-        m = _TOPK_NAME.search(low)
-        if m is None or "err" in low or kind(name) != "task" or int(m.group("k")) < 2:
+        if (m := _topk_cutoff(name)) is None:
             continue
         head, tail = low[: m.start()], low[m.end() :]
         if head + m.group("tok") + "0" + tail in by_low:
@@ -1177,12 +1186,10 @@ def _ranking_at_loss_chance(run: Run, p: Params) -> Hit | None:
     if loss is None or not len(lf := loss.finite()):
         return None
     for mk in run.series.values():
-        m = _TOPK_NAME.search(mk.name.lower())
-        if m is None or m.group("rec") or "err" in mk.name.lower() or kind(mk.name) != "task":
+        m = _topk_cutoff(mk.name)
+        if m is None or m.group("rec") or not len(f := mk.finite()):
             continue
-        k, f = int(m.group("k")), mk.finite()
-        if k < 2 or not len(f):
-            continue
+        k = int(m.group("k"))
         v = f.values / (100.0 if float(f.values.max()) > 1.0 else 1.0)
         late = _past_first_pass(run, f.steps, p, p.chance_min_epoch)
         if late is None or not late.any() or float(v.max()) <= 0:
