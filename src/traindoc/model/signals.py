@@ -71,6 +71,7 @@ ALIASES: dict[str, Signal] = {
             "val_loss",
             "valid_loss",
             "validation_loss",
+            "vali_loss",  # the Informer / Time-Series-Library family's "Vali Loss:"
             "eval/loss",
             "val/loss",
             "valid/loss",
@@ -410,7 +411,8 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 _MEMORY = re.compile(r"mem|memory|vram", re.IGNORECASE)
-_EVAL = re.compile(r"^(?:eval|val|valid|validation|test|dev)(?:[_/ ]|$)", re.IGNORECASE)
+_EVAL = re.compile(r"^(?:eval|val|vali|valid|validation|test|dev)(?:[_/ ]|$)", re.IGNORECASE)
+_TEST_SPLIT = re.compile(r"^test(?:[_/ ]|$)", re.IGNORECASE)
 LOSS_SCALE = "loss_scale"
 # Per-rank step times, seconds between syncs: one series per rank, "rank_step_time_s/3",
 # as the live distributed adapter (integrations.torch.RankSync) gathers them.
@@ -532,6 +534,13 @@ def kind(name: str) -> str:
     if _TASK.search(low) or _TASK.search(c) or _SPLIT_PERF.match(low):
         return "task"
     return "other"
+
+
+def is_test_split(name: str) -> bool:
+    """A name measured on the test split. Beside a validation loss, the validation one is
+    the run's eval loss: it is what early stopping and checkpoint selection read (the
+    time-series libraries print "Vali Loss: X Test Loss: Y" on every epoch line)."""
+    return bool(_TEST_SPLIT.search(name.strip()))
 
 
 def is_eval(name: str) -> bool:

@@ -23,7 +23,14 @@ import numpy as np
 
 from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
-from traindoc.model.signals import METRIC_KINDS, canonical, is_episode_return, is_eval, kind
+from traindoc.model.signals import (
+    METRIC_KINDS,
+    canonical,
+    is_episode_return,
+    is_eval,
+    is_test_split,
+    kind,
+)
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
@@ -1569,11 +1576,14 @@ def _series(
     heap.give_back(n)  # the parts joined and the records dropped
     raw = profiles.clean(raw, dialect, notes, str(log.path))
     # one raw key owns each canonical name: an episode's return over a bare per-step
-    # reward printed beside it (is_episode_return), then the one with the most points
+    # reward printed beside it (is_episode_return), then the one with the most points,
+    # then a validation split over a test split (is_test_split)
     owner: dict[str, str] = {}
-    for key in sorted(
-        raw, key=lambda k: (not is_episode_return(k), -raw[k][0].size, canonical(k) != k, k)
-    ):
+
+    def order(k: str) -> tuple[bool, int, bool, bool, str]:
+        return (not is_episode_return(k), -raw[k][0].size, is_test_split(k), canonical(k) != k, k)
+
+    for key in sorted(raw, key=order):
         owner.setdefault(canonical(key), key)
     out: dict[str, Series] = {}
     for key in list(raw):

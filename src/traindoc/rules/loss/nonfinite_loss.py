@@ -216,6 +216,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "its audio), not the model. The eval loss cannot guide early stopping here; "
             "select checkpoints by the metric."
         )
+    # The eval loss alone is bad while the training loss stays finite through it: the
+    # weights are finite, so the held-out data or the loss computed on it is what breaks.
+    train_fine = not scored and not collapsed and _train_finite_through(run, signal, first_step, p)
+    if train_fine:
+        evidence["train_loss_finite"] = True
+        why = [  # the update did not break, so what is said above of updates does not apply
+            f"{_what(signal)} is non-finite while the training loss stays finite at and after "
+            f"step {first_step}, so the weights are finite: what breaks is the held-out data "
+            "(NaN/Inf features or targets, a normalisation that divides by a zero spread) or "
+            "the loss computed on it. Early stopping and best-checkpoint selection that read "
+            "this loss track nothing."
+        ]
     prec = advice.precision(run)
     clip = f", {c}" if (c := advice.clipping(run)) else ""
     fix = (
@@ -239,9 +251,19 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "and look for eval samples it cannot score (empty targets, a CTC transcript "
             "longer than its input); meanwhile pick checkpoints by the metric."
             if scored
+            else "Nothing to fix in the update. Check the held-out split for NaN/Inf values and "
+            "for a feature with zero spread in its normalisation, and compute the eval loss in "
+            "fp32; until it is finite, pick checkpoints by another measure."
+            if train_fine
             else fix
         ),
-        severity=(Severity.INFO if scored else Severity.WARNING if isolated or collapsed else None),
+        severity=(
+            Severity.INFO
+            if scored
+            else Severity.WARNING
+            if isolated or collapsed or train_fine
+            else None
+        ),
     )
 
 
@@ -282,6 +304,36 @@ def _dip(
     if higher:
         return v < p.collapse_ratio * min(sides)
     return v * p.collapse_ratio > max(sides)
+
+
+def _train_finite_through(run: Run, signal: str, first_step: int, p: Params) -> bool:
+    """The held-out loss `signal` is bad while the training loss is finite everywhere,
+    logged at or after its first bad step as well (so it saw the same weights), and the
+    task metrics of those evals did not collapse with it."""
+    train = run.get("loss")
+    return (
+        _eval_side(signal)
+        and train is not None
+        and bool(np.isfinite(train.values).all())
+        and len(train.after(first_step)) > 0
+        and not _metrics_fall(run, first_step, p)
+    )
+
+
+def _metrics_fall(run: Run, first_step: int, p: Params) -> bool:
+    """A task metric scored on the evals from `first_step` on sits, at its median there,
+    under `collapse_ratio` of its median over the `collapse_neighbours` evals before: the
+    model's outputs broke with the loss (BLEU 4.7 -> 0.0 from the first NaN eval)."""
+    k = p.collapse_neighbours
+    for m, higher in task_metrics(run):
+        m = m.finite()
+        before, after = m.values[m.steps < first_step][-k:], m.values[m.steps >= first_step]
+        if not before.size or not after.size:
+            continue
+        was, now = float(np.median(before)), float(np.median(after))
+        if (now < p.collapse_ratio * was) if higher else (now * p.collapse_ratio > was):
+            return True
+    return False
 
 
 def _eval_side(signal: str) -> bool:
