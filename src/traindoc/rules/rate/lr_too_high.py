@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.floor import band as floor_band
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr, reached_peak_lr
 from traindoc.measure.spikes import spike_events
@@ -224,7 +225,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is blamed on the LR below the table too, from the bottom of the usual pre-training
     range up (1e-4, scaled for size and optimizer: 1e-2 under SGD), when it began within
     the run's first fifth: under 5% gained from the first fifth of the logged run to its
-    last, on a from-scratch LM or an LM task of unknown regime. Such a model reached the
+    last, on a from-scratch LM or an LM task of unknown regime, its loss below ln(V)'s
+    band (one that never left ln(V) was not trained at all). Such a model reached the
     unigram level in its first logs and never used its context after: the collapse that
     early steps too large for the model (no warmup) cause (warning; a 3x lower peak and a
     warmup). A GPT-2-vocabulary LM sweep with no warmup sat at train 7.3-7.6 (0.68 ln V)
@@ -571,16 +573,19 @@ def _unigram_from_start(run: Run, regime: str | None, p: Params) -> bool:
     """A from-scratch LM (pre-training, or an LM task of unknown regime) stuck at the
     unigram level (`_unigram_stuck`) since its first logs: it also gained under 5% from
     the first fifth of the logged run to its last, so the stall is not the slow tail of
-    a descent but a model that stopped using its input early."""
+    a descent but a model that stopped using its input early. It must have left the
+    uniform level ln(V) (uniform-plateau's band): a model that never learned even the
+    token frequencies was not trained at all, which no LR explains."""
     if run.is_rl or not (regime == "pretraining" or (regime is None and run.fact("task") == "lm")):
         return False
     loss = run.get("loss")
-    if loss is None or not _unigram_stuck(run, loss, p):
+    if loss is None or run.floor is None or not _unigram_stuck(run, loss, p):
         return False
     v = loss.finite().values
     k = max(2, v.size // 5)
     head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
-    return head > 0 and (head - tail) / head < p.unigram_gain
+    left_uniform = tail < floor_band(run, run.floor)[0]
+    return left_uniform and head > 0 and (head - tail) / head < p.unigram_gain
 
 
 def _unigram_hit(run: Run, p: Params, peak: float) -> Hit:
