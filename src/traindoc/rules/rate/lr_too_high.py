@@ -147,6 +147,8 @@ class Params:
     # no warmup: train loss 7.3-7.6 for 1,000-2,250 steps, val rising, while its arms at
     # 1.1e-4..2.9e-4 fell to ~5.1). Fix: a 3x lower peak with a warmup.
     unigram_usual_cut: float = 3.0
+    # ... seen from the run's start: its first log within the first tenth of its steps.
+    unigram_start_share: float = 0.1
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -226,7 +228,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     range up (1e-4, scaled for size and optimizer: 1e-2 under SGD), when it began within
     the run's first fifth: under 5% gained from the first fifth of the logged run to its
     last, on a from-scratch LM or an LM task of unknown regime, its loss below ln(V)'s
-    band (one that never left ln(V) was not trained at all). Such a model reached the
+    band (one that never left ln(V) was not trained at all), in a log that shows the
+    run's start (its first log within the first tenth of its steps: a late window alone
+    looks like a converged model's floor). Such a model reached the
     unigram level in its first logs and never used its context after: the collapse that
     early steps too large for the model (no warmup) cause (warning; a 3x lower peak and a
     warmup). A GPT-2-vocabulary LM sweep with no warmup sat at train 7.3-7.6 (0.68 ln V)
@@ -575,15 +579,20 @@ def _unigram_from_start(run: Run, regime: str | None, p: Params) -> bool:
     the first fifth of the logged run to its last, so the stall is not the slow tail of
     a descent but a model that stopped using its input early. It must have left the
     uniform level ln(V) (uniform-plateau's band): a model that never learned even the
-    token frequencies was not trained at all, which no LR explains."""
+    token frequencies was not trained at all, which no LR explains. And the log must
+    show the run's start (its first log within the first tenth of its steps): a late
+    window alone cannot tell a stall from a converged model's floor (a healthy 27M GPT
+    on short titles ends at 0.60 ln V)."""
     if run.is_rl or not (regime == "pretraining" or (regime is None and run.fact("task") == "lm")):
         return False
     loss = run.get("loss")
     if loss is None or run.floor is None or not _unigram_stuck(run, loss, p):
         return False
-    v = loss.finite().values
-    k = max(2, v.size // 5)
-    head, tail = float(np.median(v[:k])), float(np.median(v[-k:]))
+    f = loss.finite()
+    if f.steps[0] > p.unigram_start_share * f.steps[-1]:
+        return False
+    k = max(2, len(f) // 5)
+    head, tail = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
     left_uniform = tail < floor_band(run, run.floor)[0]
     return left_uniform and head > 0 and (head - tail) / head < p.unigram_gain
 
