@@ -234,3 +234,25 @@ def test_a_first_loss_wrecked_by_updates_at_a_hot_lr_is_the_lrs() -> None:
         "series": {k: {**v, "every": 1, "start": 1} for k, v in WRECKED["series"].items()},
     }
     assert _lr_severity(at_init, "absurd-initial-loss") == Severity.INFO
+
+
+# An LM (GPT-2 vocabulary) at AdamW 6e-4, inside the usual pre-training range, that sits at
+# the unigram level (~0.68 ln V) from its first log to step 1,400: lr-too-high names the
+# stall and no-learning, which sees a loss that does not decrease, is linked to it as its
+# cause (the sweep arms at 3e-4..1e-3 with no warmup).
+UNIGRAM = {
+    "facts": {"task": "lm", "vocab_size": 50258, "learning_rate": 6e-4},
+    "series": {
+        "loss": {"start": 49, "every": 50, "segments": [{"n": 28, "from": 7.45, "to": 7.40}]},
+    },
+}
+
+
+def test_a_unigram_stall_in_the_usual_range_is_the_cause_of_no_learning() -> None:
+    specs = load_all()
+    d = diagnose(build_run(UNIGRAM), [specs[r] for r in ("lr-too-high", "no-learning")])
+    f = next(f for f in d.findings if f.rule == "lr-too-high")
+    assert f.severity == Severity.WARNING
+    assert f.evidence["instability"] == "stuck at the unigram level"
+    nl = next(f for f in d.findings if f.rule == "no-learning")
+    assert "lr-too-high" in nl.caused_by

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from traindoc.measure.floor import band as floor_band
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr, reached_peak_lr
 from traindoc.measure.spikes import spike_events
@@ -15,7 +16,13 @@ from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
-from traindoc.rules.rate._common import curve, nonfinite, optimizer_scale, size_scale
+from traindoc.rules.rate._common import (
+    TYPICAL_LR,
+    curve,
+    nonfinite,
+    optimizer_scale,
+    size_scale,
+)
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,16 @@ class Params:
     unigram_gain: float = 0.05
     unigram_from_step: int = 300
     unigram_min_points: int = 10
+    # ... and, from the bottom of the usual pre-training range up (1e-4, the TYPICAL_LR
+    # table's low end, scaled for size and optimizer), the same stall when it began
+    # within the run's first fifth: under 5% gained from the first fifth of the logged
+    # run to its last (medians). The model reached the unigram level in its first logs
+    # and never used its context after (a GPT-2-vocabulary LM sweep at AdamW 3e-4..1e-3,
+    # no warmup: train loss 7.3-7.6 for 1,000-2,250 steps, val rising, while its arms at
+    # 1.1e-4..2.9e-4 fell to ~5.1). Fix: a 3x lower peak with a warmup.
+    unigram_usual_cut: float = 3.0
+    # ... seen from the run's start: its first log within the first tenth of its steps.
+    unigram_start_share: float = 0.1
 
 
 # Symptom findings (warning or error) that count as instability, by the sign they give.
@@ -206,7 +223,21 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     0.55 ln(V), the low end of the unigram entropy of text (0.55-0.7 ln V), and gained
     under 5% there (first vs last fifth, medians; that half starting at step 300 or
     later): it learned token frequencies and then nothing of context, which a healthy
-    from-scratch LM leaves within a few hundred updates (warning). Without
+    from-scratch LM leaves within a few hundred updates (warning). The same stall
+    is blamed on the LR below the table too, from the bottom of the usual pre-training
+    range up (1e-4, scaled for size and optimizer: 1e-2 under SGD), when it began within
+    the run's first fifth: under 5% gained from the first fifth of the logged run to its
+    last, on a from-scratch LM or an LM task of unknown regime, its loss below ln(V)'s
+    band (one that never left ln(V) was not trained at all), in a log that shows the
+    run's start (its first log within the first tenth of its steps: a late window alone
+    looks like a converged model's floor). Such a model reached the
+    unigram level in its first logs and never used its context after: the collapse that
+    early steps too large for the model (no warmup) cause (warning; a 3x lower peak and a
+    warmup). A GPT-2-vocabulary LM sweep with no warmup sat at train 7.3-7.6 (0.68 ln V)
+    for 1,000-2,250 steps at AdamW 3e-4..1e-3 while its arms at 1.1e-4..2.9e-4 fell to
+    ~5.1. A run that descends slowly into the band, or stalls there below 1e-4, is not
+    blamed; a pipeline feeding inputs unrelated to their targets stalls the same way at
+    any LR (the finding says to check a batch). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
     a divergence's onset, or a gradient norm that ran away 100x+ over a few logs: the
     weights breaking before the loss shows it) while the logged LR still rose at each of the last 3
@@ -281,6 +312,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     turned = None if run.is_rl else _turned_up_warming(run, p)
     if turned is not None:
         yield _turned_hit(run, p, turned)
+        return
+    usual_low = TYPICAL_LR["pretraining"][0] * scale
+    if usual_low <= pk.value <= tolerated and _unigram_from_start(run, regime, p):
+        yield _unigram_hit(run, p, pk.value)
         return
     if pk.value < plateau_lr:
         return
@@ -535,6 +570,73 @@ def _unigram_stuck(run: Run, loss: Series, p: Params) -> bool:
     level = float(np.median(half))
     return (
         level >= p.unigram_ratio * run.floor and head > 0 and (head - tail) / head < p.unigram_gain
+    )
+
+
+def _unigram_from_start(run: Run, regime: str | None, p: Params) -> bool:
+    """A from-scratch LM (pre-training, or an LM task of unknown regime) stuck at the
+    unigram level (`_unigram_stuck`) since its first logs: it also gained under 5% from
+    the first fifth of the logged run to its last, so the stall is not the slow tail of
+    a descent but a model that stopped using its input early. It must have left the
+    uniform level ln(V) (uniform-plateau's band): a model that never learned even the
+    token frequencies was not trained at all, which no LR explains. And the log must
+    show the run's start (its first log within the first tenth of its steps): a late
+    window alone cannot tell a stall from a converged model's floor (a healthy 27M GPT
+    on short titles ends at 0.60 ln V)."""
+    if run.is_rl or not (regime == "pretraining" or (regime is None and run.fact("task") == "lm")):
+        return False
+    loss = run.get("loss")
+    if loss is None or run.floor is None or not _unigram_stuck(run, loss, p):
+        return False
+    f = loss.finite()
+    if f.steps[0] > p.unigram_start_share * f.steps[-1]:
+        return False
+    k = max(2, len(f) // 5)
+    head, tail = float(np.median(f.values[:k])), float(np.median(f.values[-k:]))
+    left_uniform = tail < floor_band(run, run.floor)[0]
+    return left_uniform and head > 0 and (head - tail) / head < p.unigram_gain
+
+
+def _unigram_hit(run: Run, p: Params, peak: float) -> Hit:
+    loss = run.get("loss")
+    assert loss is not None and run.floor is not None  # checked by _unigram_from_start
+    f = loss.finite()
+    level = float(np.median(f.values[f.steps >= (f.steps[0] + f.steps[-1]) / 2]))
+    target = peak / p.unigram_usual_cut
+    return Hit(
+        title=(
+            f"The LM's loss stayed at the unigram level ({fmt(level)}, "
+            f"{level / run.floor:.2f} ln V) from its first logs to step {int(f.steps[-1])} "
+            f"at a peak LR of {fmt(peak)}"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "peak_lr": peak,
+            "target_lr": target,
+            "instability": "stuck at the unigram level",
+            "late_loss": level,
+            "unigram_ratio": level / run.floor,
+            "ln_vocab": run.floor,
+        },
+        explanation=(
+            f"A loss near {level / run.floor:.2f} ln(V) is what a model that predicts "
+            "token frequencies and ignores its context scores. A from-scratch LM passes "
+            "that level within a few hundred updates; this one reached it in its first logs "
+            "and then gained under 5% for the rest of the run. At an LR in the usual "
+            "pre-training range or above, the usual cause is early steps too large for this "
+            "model (no or too short a warmup): they collapse the representations, and "
+            "the model falls back on the unigram prior. A data pipeline that feeds inputs "
+            "unrelated to their targets stalls the same way: check a batch if a lower LR "
+            "does not help."
+        ),
+        prescription=advice.join(
+            f"Lower the peak LR from {fmt(peak)} to ~{fmt(target)}",
+            advice.warmup(run, "add a warmup of 2-5% of the steps"),
+            "restart from scratch (the stalled weights carry nothing)",
+        )
+        + ".",
+        severity=Severity.WARNING,
     )
 
 
