@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import is_running_best
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
@@ -534,14 +535,14 @@ _REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
 
 
 def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
-    """A higher-is-better task metric exactly 0 at every one of 3+ logs, all from epoch 3
-    on, while the loss over those logs falls under `frozen_max_drop` and stays at or above
-    ln 2 (warning)."""
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs, the last from
+    epoch 3 on, while the loss over those logs falls under `frozen_max_drop` and stays at
+    or above ln 2 (warning)."""
     if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
         return None  # an accuracy next to a regression error is Keras' meaningless one
     for m in run.series.values():
-        if kind(m.name) != "task" or direction(m.name) is not True:
-            continue
+        if kind(m.name) != "task" or direction(m.name) is not True or is_running_best(m.name):
+            continue  # (a running best at 0 only repeats its metric's zeros)
         mf = m.finite()
         if len(mf) < p.overlap_points or mf.values.any():
             continue
@@ -601,16 +602,18 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
 
 
 def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] | None:
-    """Where the logs of `mf` start (as words), how many of them a 0 needs there and their
-    first epoch (NaN with no epoch logged), when
-    they all lie past a fresh model's start: from epoch 3 on (two logs from epoch 10, as for
-    an overlap metric, three before); with no epoch logged, from optimizer update
+    """Where the logs of `mf` start (as words), how many of them a 0 needs and their first
+    epoch (NaN with no epoch logged), when they reach past a fresh model's start: the last
+    from epoch 3 on (two passes behind it), three logs in all (two when all are from epoch
+    10 on, as for an overlap metric). Zeros at the first epochs before it are no excuse for
+    the later ones: they only add that the model never scored, and the loss over all of them
+    must still not fall. With no epoch logged, every log from optimizer update
     `ceiling_min_step` (1000) on, three logs (a printed step only: an ordinal or epoch count
     says nothing about updates). None when they do not."""
     ep = run.get("epoch")
     if ep is not None and len(e := ep.finite()):
         at = np.interp(mf.steps, e.steps, e.values)
-        if float(at.min()) < p.zero_min_epoch:
+        if float(at.max()) < p.zero_min_epoch:
             return None
         need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
         return f"epoch {int(at.min())}", need, float(at.min())
@@ -753,8 +756,10 @@ def _positive_score(name: str) -> str | None:
 
 def _positives_never_found(run: Run, p: Params) -> Hit | None:
     """Two or more positive-class scores (precision, recall, F1, mAP) each exactly 0 at
-    every one of the same 3+ logs, all from epoch `top1_min_epoch` on, with no
-    positive-class score of the run above 0 at any log (warning), whatever the loss does."""
+    every one of the same 3+ logs (2+ when they score both the training and a held-out
+    set: two sets of samples agree at each log), all from epoch `top1_min_epoch` on, with
+    no positive-class score of the run above 0 at any log (warning), whatever the loss
+    does."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
@@ -770,7 +775,7 @@ def _positives_never_found(run: Run, p: Params) -> Hit | None:
         if mf.values.any():
             scoring = True
             continue
-        if len(mf) >= p.zero_points:
+        if len(mf) >= min(p.zero_points, p.positives_both_points):
             zero[m.name] = m
     if scoring or len(zero) < 2:
         return None  # a rare class's 0 beside scores that find positives; or one score only
@@ -782,7 +787,8 @@ def _positives_never_found(run: Run, p: Params) -> Hit | None:
         s = set(m.finite().steps.tolist())
         common = s if common is None else common & s
     steps = np.array(sorted(common or ()))
-    if steps.size < p.zero_points:
+    both = len({is_eval(n) for n in zero}) == 2  # train and held-out samples alike
+    if steps.size < (p.positives_both_points if both else p.zero_points):
         return None
     at = np.interp(steps, e.steps, e.values)
     if float(at.min()) < p.top1_min_epoch:
