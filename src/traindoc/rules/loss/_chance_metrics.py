@@ -235,17 +235,21 @@ _OVERLAP = ("dice", "iou", "miou", "map", "f1")
 
 
 def _floor_span_late(at: np.ndarray, p: Params) -> bool:
-    """Logs at a metric's floor (their epochs `at`) that say the model is stuck there: all
-    from epoch `topk_late_epoch` (10) on, or from epoch `zero_min_epoch` (3: two full passes)
-    through epoch 10 or later. A model may sit at the floor for its first epochs; one still
-    there at every log from epoch 3 to epoch 10+ has not left it in 7+ passes."""
-    lo, hi = float(at.min()), float(at.max())
-    return lo >= p.topk_late_epoch or (lo >= p.zero_min_epoch and hi >= p.topk_late_epoch)
+    """Logs at a metric's floor (their epochs `at`; the caller has every log of the metric
+    at the floor) that say the model is stuck there: 2+ of them from epoch
+    `zero_min_epoch` (3: two full passes) on, the last from epoch `topk_late_epoch` (10)
+    on. A model may sit at the floor for its first epochs; one still there at every log
+    from epoch 3 to epoch 10+ has not left it in 7+ passes, and floors at the logs before
+    epoch 3 are no excuse for the later ones (mAP 0 at every eval from epoch 1 to 12)."""
+    late = at[at >= p.zero_min_epoch]
+    return late.size >= p.overlap_points and float(at.max()) >= p.topk_late_epoch
 
 
 def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
-    from epoch 10 on (or from epoch 3 through epoch 10+), with a loss that moves under `frozen_max_drop` of its size (warning)."""
+    from epoch 10 on (or 2+ from epoch 3 on through epoch 10+, whatever the evals before
+    them scored at the floor too), with a loss that moves under `frozen_max_drop` of its
+    size (warning)."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
@@ -304,8 +308,8 @@ _ERROR_RATE = ("wer", "cer")
 
 def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval error rate (WER, CER) exactly at its ceiling, 1.0 (100 when printed in
-    percent), at every one of 2+ evals, all from epoch 10 on (or from epoch 3 through epoch
-    10+), with the train loss and the
+    percent), at every one of 2+ evals, all from epoch 10 on (or 2+ from epoch 3 on through
+    epoch 10+, earlier evals at the ceiling too), with the train loss and the
     eval loss (each when logged) moving under `frozen_max_drop` of their size over those
     evals (warning): the mirror of an overlap metric at 0."""
     ep = run.get("epoch")
