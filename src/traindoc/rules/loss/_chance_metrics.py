@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import is_running_best
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
@@ -234,17 +235,21 @@ _OVERLAP = ("dice", "iou", "miou", "map", "f1")
 
 
 def _floor_span_late(at: np.ndarray, p: Params) -> bool:
-    """Logs at a metric's floor (their epochs `at`) that say the model is stuck there: all
-    from epoch `topk_late_epoch` (10) on, or from epoch `zero_min_epoch` (3: two full passes)
-    through epoch 10 or later. A model may sit at the floor for its first epochs; one still
-    there at every log from epoch 3 to epoch 10+ has not left it in 7+ passes."""
-    lo, hi = float(at.min()), float(at.max())
-    return lo >= p.topk_late_epoch or (lo >= p.zero_min_epoch and hi >= p.topk_late_epoch)
+    """Logs at a metric's floor (their epochs `at`; the caller has every log of the metric
+    at the floor) that say the model is stuck there: 2+ of them from epoch
+    `zero_min_epoch` (3: two full passes) on, the last from epoch `topk_late_epoch` (10)
+    on. A model may sit at the floor for its first epochs; one still there at every log
+    from epoch 3 to epoch 10+ has not left it in 7+ passes, and floors at the logs before
+    epoch 3 are no excuse for the later ones (mAP 0 at every eval from epoch 1 to 12)."""
+    late = at[at >= p.zero_min_epoch]
+    return late.size >= p.overlap_points and float(at.max()) >= p.topk_late_epoch
 
 
 def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
-    from epoch 10 on (or from epoch 3 through epoch 10+), with a loss that moves under `frozen_max_drop` of its size (warning)."""
+    from epoch 10 on (or 2+ from epoch 3 on through epoch 10+, whatever the evals before
+    them scored at the floor too), with a loss that moves under `frozen_max_drop` of its
+    size (warning)."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
@@ -303,8 +308,8 @@ _ERROR_RATE = ("wer", "cer")
 
 def _error_rate_ceiling_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     """An eval error rate (WER, CER) exactly at its ceiling, 1.0 (100 when printed in
-    percent), at every one of 2+ evals, all from epoch 10 on (or from epoch 3 through epoch
-    10+), with the train loss and the
+    percent), at every one of 2+ evals, all from epoch 10 on (or 2+ from epoch 3 on through
+    epoch 10+, earlier evals at the ceiling too), with the train loss and the
     eval loss (each when logged) moving under `frozen_max_drop` of their size over those
     evals (warning): the mirror of an overlap metric at 0."""
     ep = run.get("epoch")
@@ -534,14 +539,14 @@ _REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
 
 
 def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
-    """A higher-is-better task metric exactly 0 at every one of 3+ logs, all from epoch 3
-    on, while the loss over those logs falls under `frozen_max_drop` and stays at or above
-    ln 2 (warning)."""
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs, the last from
+    epoch 3 on, while the loss over those logs falls under `frozen_max_drop` and stays at
+    or above ln 2 (warning)."""
     if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
         return None  # an accuracy next to a regression error is Keras' meaningless one
     for m in run.series.values():
-        if kind(m.name) != "task" or direction(m.name) is not True:
-            continue
+        if kind(m.name) != "task" or direction(m.name) is not True or is_running_best(m.name):
+            continue  # (a running best at 0 only repeats its metric's zeros)
         mf = m.finite()
         if len(mf) < p.overlap_points or mf.values.any():
             continue
@@ -601,16 +606,18 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
 
 
 def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] | None:
-    """Where the logs of `mf` start (as words), how many of them a 0 needs there and their
-    first epoch (NaN with no epoch logged), when
-    they all lie past a fresh model's start: from epoch 3 on (two logs from epoch 10, as for
-    an overlap metric, three before); with no epoch logged, from optimizer update
+    """Where the logs of `mf` start (as words), how many of them a 0 needs and their first
+    epoch (NaN with no epoch logged), when they reach past a fresh model's start: the last
+    from epoch 3 on (two passes behind it), three logs in all (two when all are from epoch
+    10 on, as for an overlap metric). Zeros at the first epochs before it are no excuse for
+    the later ones: they only add that the model never scored, and the loss over all of them
+    must still not fall. With no epoch logged, every log from optimizer update
     `ceiling_min_step` (1000) on, three logs (a printed step only: an ordinal or epoch count
     says nothing about updates). None when they do not."""
     ep = run.get("epoch")
     if ep is not None and len(e := ep.finite()):
         at = np.interp(mf.steps, e.steps, e.values)
-        if float(at.min()) < p.zero_min_epoch:
+        if float(at.max()) < p.zero_min_epoch:
             return None
         need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
         return f"epoch {int(at.min())}", need, float(at.min())
@@ -753,8 +760,10 @@ def _positive_score(name: str) -> str | None:
 
 def _positives_never_found(run: Run, p: Params) -> Hit | None:
     """Two or more positive-class scores (precision, recall, F1, mAP) each exactly 0 at
-    every one of the same 3+ logs, all from epoch `top1_min_epoch` on, with no
-    positive-class score of the run above 0 at any log (warning), whatever the loss does."""
+    every one of the same 3+ logs (2+ when they score both the training and a held-out
+    set: two sets of samples agree at each log), all from epoch `top1_min_epoch` on, with
+    no positive-class score of the run above 0 at any log (warning), whatever the loss
+    does."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
@@ -770,7 +779,7 @@ def _positives_never_found(run: Run, p: Params) -> Hit | None:
         if mf.values.any():
             scoring = True
             continue
-        if len(mf) >= p.zero_points:
+        if len(mf) >= min(p.zero_points, p.positives_both_points):
             zero[m.name] = m
     if scoring or len(zero) < 2:
         return None  # a rare class's 0 beside scores that find positives; or one score only
@@ -782,7 +791,8 @@ def _positives_never_found(run: Run, p: Params) -> Hit | None:
         s = set(m.finite().steps.tolist())
         common = s if common is None else common & s
     steps = np.array(sorted(common or ()))
-    if steps.size < p.zero_points:
+    both = len({is_eval(n) for n in zero}) == 2  # train and held-out samples alike
+    if steps.size < (p.positives_both_points if both else p.zero_points):
         return None
     at = np.interp(steps, e.steps, e.values)
     if float(at.min()) < p.top1_min_epoch:

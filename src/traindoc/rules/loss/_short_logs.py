@@ -197,15 +197,14 @@ def _flat_epochs(run: Run, f: Series, p: Params) -> Hit | None:
 
 
 def _no_fall_epochs(run: Run, f: Series, p: Params) -> Hit | None:
-    """2-3 epoch-mean losses from the first epoch none of which lies `epoch_spread` (2%)
-    below the first (nor `epoch_rise` above it: a loss that climbs is divergence's), with
-    the eval loss at 2+ evals not falling either (none 2% below its first), no task metric
-    in the log at fit, not RL: the first epoch's mean holds the untrained model's loss, so
-    a model that learned anything has its second epoch's mean below it; two measures
-    agreeing that nothing fell is the model learning nothing in its first epochs
-    (warning)."""
+    """2-9 epoch-mean losses from the first epoch none of which lies `epoch_spread` (2%)
+    below the first (nor `epoch_rise` above it: a loss that climbs is divergence's), no
+    task metric in the log at fit, not RL: the first epoch's mean holds the untrained
+    model's loss, so a model that learned anything has a later epoch's mean below it
+    (warning). With 2-3 means the eval loss at 2+ evals must not fall either (none 2%
+    below its first): two measures agreeing; 4+ means are that many passes agreeing."""
     y = f.values
-    if run.is_rl or not 2 <= y.size < p.epoch_points or _epoch_means(run, f) is None:
+    if run.is_rl or not 2 <= y.size < p.min_points or _epoch_means(run, f) is None:
         return None
     first = float(y[0])
     if first <= 0 or float(np.min(y[1:])) < first * (1 - p.epoch_spread):
@@ -214,15 +213,20 @@ def _no_fall_epochs(run: Run, f: Series, p: Params) -> Hit | None:
         return None
     ev = run.get("eval_loss")
     e = ev.finite().values if ev is not None else np.empty(0)
-    if e.size < 2 or e[0] <= 0 or float(np.min(e[1:])) < float(e[0]) * (1 - p.epoch_spread):
+    eval_falls = (
+        e.size < 2 or e[0] <= 0 or float(np.min(e[1:])) < float(e[0]) * (1 - p.epoch_spread)
+    )
+    if (y.size < p.epoch_points and eval_falls) or _fits(run, p):
         return None
-    if _fits(run, p):
-        return None
+    held = (
+        f", eval loss {fmt(float(e[0]))} -> {fmt(float(e[-1]))} at {e.size} evals"
+        if not eval_falls
+        else ""
+    )
     return Hit(
         title=(
             f"Loss does not fall after the first epoch: {y.size} epoch means "
-            f"{fmt(first)} -> {fmt(float(y[-1]))}, eval loss {fmt(float(e[0]))} -> "
-            f"{fmt(float(e[-1]))} at {e.size} evals"
+            f"{fmt(first)} -> {fmt(float(y[-1]))}, none {p.epoch_spread:.0%} below the first" + held
         ),
         step=int(f.steps[0]),
         end_step=int(f.steps[-1]),
@@ -231,16 +235,18 @@ def _no_fall_epochs(run: Run, f: Series, p: Params) -> Hit | None:
             "epoch_means": True,
             "start_loss": first,
             "end_loss": float(y[-1]),
-            "eval_points": int(e.size),
-            "eval_start": float(e[0]),
-            "eval_end": float(e[-1]),
+            **(
+                {"eval_points": int(e.size), "eval_start": float(e[0]), "eval_end": float(e[-1])}
+                if not eval_falls
+                else {}
+            ),
         },
         explanation=(
             "Each logged loss is the mean over one epoch, the first one included, and the "
             "first epoch's mean holds the loss of the untrained model: a model that learns "
-            "anything has its next epoch's mean clearly below it. Here no later mean is, and "
-            "the held-out loss did not fall either: the first epochs did not change what the "
-            "model predicts."
+            "anything has a later epoch's mean clearly below it. Here no later mean is"
+            + (", and the held-out loss did not fall either" if not eval_falls else "")
+            + ": the epochs did not change what the model predicts."
         ),
         prescription=(
             "Check the LR (0, or far too low / high for the optimizer), the gradient norm, "

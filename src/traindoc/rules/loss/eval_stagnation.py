@@ -96,7 +96,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     opens at step 14,000 shows the end of a longer run, not all of it), no eval in its second half is 0.5% better than
     the best of its first half (no new best), the evals across it do not trend down
     (Mann-Kendall z > -2.58: an eval lower at eval after eval is slow progress, however
-    narrow its band - a converging LoRA creeping 0.3111 -> 0.3062), and the train loss is not clearly falling
+    narrow its band - a converging LoRA creeping 0.3111 -> 0.3062) nor up (z < 2.58, and
+    under 10 evals not higher at each, by more than the 1% the band spans: a held-out
+    loss that worsens at every eval is overfitting's or divergence's), and the train loss is not clearly falling
     either (a significant trend; under 10 points, every point lower than the
     last; at any length, a level halved) nor clearly rising (that is `divergence`), nothing is being learnt.
 
@@ -167,6 +169,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # slow progress the band hides (a LoRA eval 0.3111 -> 0.3062 over 13 evals, lower
     # at most of them), not a run that learns nothing. A flat eval has no such trend.
     if trend(st[i0:], e[i0:]).z <= p.train_z:
+        return
+    # Climbing: the window's evals trend up significantly, or, too few for the test to
+    # reach it, each is higher than the one before (a BERT fine-tune's eval loss 0.346 ->
+    # 0.436 at 5 evals, inside a band widened by its own steps), and the climb is wider
+    # than the +-0.5% band a flat eval keeps to (13.4085 -> 13.4107 in its last digits is
+    # flat). A held-out loss that worsens that much is moving - overfitting's or
+    # divergence's - not stagnating.
+    w = e[i0:]
+    climbs = trend(st[i0:], w).z >= -p.train_z or (
+        w.size < p.trend_min_points and bool(np.all(np.diff(w) > 0))
+    )
+    if climbs and float(w[-1] - w[0]) > 2 * p.band_rel * abs(level):
         return
     t_on, t_end, t_drop, t_z = train_change(tr, start)
     if not np.isfinite(t_on):

@@ -114,9 +114,11 @@ class Params:
     epoch_points: int = 4
     epoch_spread: float = 0.02
     epoch_fitted: float = 0.9
-    # 2-3 such epoch means: none 2% below the first (the untrained model's mean) - and
-    # none more than 20% above it, a climb being divergence's - with the eval loss at 2+
-    # evals not falling either: two curves agree that the first epochs taught nothing.
+    # 2-9 such epoch means: none 2% below the first (the untrained model's mean) - and
+    # none more than 20% above it, a climb being divergence's - with, for 2-3 of them, the
+    # eval loss at 2+ evals not falling either: two curves agree that the first epochs
+    # taught nothing; 4+ means are that many passes agreeing on their own (a noisy log
+    # that wobbles by more than 2% but never gets below its first epoch).
     epoch_rise: float = 0.2
     # 2-9 losses a whole epoch or more apart (first to last), all within 0.1% of their
     # median, printed finely enough to show 0.1%: over a pass through the data a model
@@ -161,13 +163,18 @@ class Params:
     # consecutive epochs: the model scores every batch the same way every pass.
     repeat_epochs: int = 3
     # A higher-is-better task metric (sequence accuracy, BLEU, mAP, ...) exactly 0 at every
-    # one of 3+ logs, all from epoch 3 on (two full passes over the data whether the count
-    # starts at 0 or 1), while the loss over the same logs falls under `frozen_max_drop`
+    # one of 3+ logs, the last from epoch 3 on (two full passes over the data whether the
+    # count starts at 0 or 1; zeros before it only add that it never scored), while the loss over the same logs falls under `frozen_max_drop`
     # and stays at or above ln 2 (a classifier that gets every sample wrong has a
     # cross-entropy of at least ln 2 on each: a lower loss beside an accuracy of 0 is not
     # the loss that accuracy scores, e.g. Keras' accuracy of a regression).
     zero_points: int = 3
     zero_min_epoch: float = 3.0
+    # Two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from
+    # epoch 1, none above 0 anywhere; 2 logs settle it when the zeros score the training
+    # and a held-out set alike: each log is then two sets of samples on which the model
+    # finds no positive, four measurements in all.
+    positives_both_points: int = 2
     # Every recall / F1 of the run at or under 0.1% (of its scale) at each of 2+ evals, the
     # first from epoch 2 on and the last a whole epoch after it (two full passes before it
     # whether the count starts at 0 or 1): the model finds under 1 positive in 1000.
@@ -235,7 +242,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with a loss moving under 10%; an error rate (WER, CER) at 1.0 at 2+ evals from epoch 10 (or from epoch 3 through 10+) with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1, none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
+    minimum="10 logged losses (with fewer: 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -294,7 +301,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     2% below the first (and none 20% above it: a climb is divergence's) while the eval
     loss at 2+ evals does not fall 2% below its first either: two curves agree that the
     first epochs taught nothing (DeepSpeech: train CTC 223.1 -> 225.0, val 188.4 ->
-    209.5 over epochs 0-1; warning, same task-metric exception). Also a warning: the
+    209.5 over epochs 0-1; warning, same task-metric exception). With 4-9 such means the
+    train curve alone says it, however they wobble: that many passes and not one of them
+    2% below the first. Also a warning: the
     losses after the first (3+; the first may average the first descent) within 1% of
     each other with the eval loss within 1% at 3+ evals: after the first log neither
     curve moves.
@@ -426,7 +435,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     ceiling, at every eval from epoch 3 (two full passes) through epoch 10 or later, with
     the same loss conditions, settles it as well: the model sat at the floor for 7+ passes
     (a fairseq wav2vec2 fine-tune: valid_wer 100 at epochs 4, 7 and 10, eval loss 898 ->
-    885). Evals that all end before epoch 10 are not read this way (a CTC head's blank
+    885). Evals before epoch 3 at the same floor do not excuse the later ones (a detector
+    at mAP 0 at every eval from epoch 1 to 12): 2+ evals from epoch 3 on, the last from
+    epoch 10 on, every eval of the metric at the floor. Evals that all end before epoch 10 are not read this way (a CTC head's blank
     plateau can last into the first epochs).
 
     Two or more positive-class scores (precision, recall, F1, mAP: two different measures,
@@ -439,7 +450,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     distilbert token classifier: all three 0 at 5 evals, token accuracy 0.660 -> 0.663). A
     plain accuracy beside them does not count as finding positives (it scores the negatives
     a do-nothing model gets right). One rare class's scores at 0 beside others that score
-    is no finding, nor are logs inside the first pass, nor a single score.
+    is no finding, nor are logs inside the first pass, nor a single score. Two logs are
+    enough when the zeros score the training set and a held-out set alike: each log is then
+    two sets of samples on which the model finds nothing (NeuralClassifier with an empty
+    token dictionary: train, validate and test precision, recall and F-score all 0 at epochs
+    1 and 2).
     Every recall and F1 the run logs at or under 0.1% of its scale (a few lucky positives,
     not exactly 0) at each of 2+ evals, the first from epoch 2 on and the last a whole
     epoch after it, settles it too (warning), with no mAP / AP above that floor (a detector
@@ -486,8 +501,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     can last thousands of updates in a healthy run: not this statement.
 
     Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
-    train-side `acc`) exactly 0 at every one of 3+ logs, all from epoch 3 on (2+ logs from
-    epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
+    train-side `acc`) exactly 0 at every one of 3+ logs, the last from epoch 3 on (2+ logs
+    when all are from epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
     10% and stays at or above ln 2 and no other higher-is-better metric of the run scores
     above 0 over them (a rare class's F1 or AP at 0 beside an overall mAP is no model that
     gets nothing right), settles it however short or late the window (warning): a CTC
@@ -496,7 +511,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     steps, a CTC head on its blank plateau), but after two passes a model that learns gets
     some samples right or at least keeps lowering its loss; this one does neither (a
     PaddleOCR handwriting run at epoch 3: acc 0.000000 and norm_edit_dis 0.000000 at six
-    logs, CTC loss 115-117). The ln 2 floor is what a classifier scores when it gets a sample
+    logs, CTC loss 115-117). Zeros at the epochs before the third are no excuse for the
+    later ones: they only add that the model never scored, and the loss over all of them
+    must still not fall (a lip-reading model at v_acc 0.00000 at five test passes from
+    epoch 0 to 3, its cross-entropy above ln 500 throughout). The ln 2 floor is what a classifier scores when it gets a sample
     wrong (the true class is not the argmax, so its probability is at most 1/2): a mean loss
     under it beside an accuracy of 0 means the accuracy is not what the loss trains (Keras'
     accuracy of a regression, 0 beside an MSE of 0.02), and a log with a regression error
