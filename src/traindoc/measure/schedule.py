@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.model import Run
+from traindoc.model import Run, Series
 
 # LR series longer than this are strided before any scan: LR is a smooth,
 # deterministic function of the step, so 4,000 samples resolve any schedule.
@@ -67,12 +67,17 @@ def total_steps(run: Run) -> int | None:
     return run.last_step
 
 
-def planned_steps(run: Run) -> int | None:
+def planned_steps(run: Run, whole_epochs: bool = False) -> int | None:
     """The planned length: `max_steps`, else the configured epochs when the steps count
     epochs (a YOLO results.csv stopped early at epoch 55 of 200), else the configured
     epochs at the steps per epoch the log shows (HF's fractional epoch: step 4000 at epoch 0.85 of a 1-epoch
     plan is ~4,700 steps), else the last step. A log that stops short of its plan
-    (a model card's last eval row, an excerpt) is not the whole run."""
+    (a model card's last eval row, an excerpt) is not the whole run.
+
+    `whole_epochs`: global steps logged at whole epochs that keep one steps-per-epoch
+    (a model card's rows at epochs 4, 8, 12 and steps 500, 1000, 1500) show it as well,
+    so a log that stops at epoch 8 of 30 is 8/30 of its plan; an epoch index that floors
+    a running count, or steps that restart each epoch, give no one ratio and are not read."""
     last = total_steps(run)
     epochs, e = run.fact("num_train_epochs"), run.get("epoch")
     if run.fact("max_steps") or not last or not epochs or e is None:
@@ -84,10 +89,20 @@ def planned_steps(run: Run) -> int | None:
         return max(last, round(float(epochs)))  # the steps count epochs: the plan is E
     # fractional epochs say how far through the plan a step is; an epoch counter beside
     # a step count of its own does not
-    if np.all(f.values == np.round(f.values)):
+    if np.all(f.values == np.round(f.values)) and not (whole_epochs and _one_epoch_length(f)):
         return last
     per_epoch = float(f.steps[-1]) / float(f.values[-1])
     return max(last, round(per_epoch * float(epochs)))
+
+
+def _one_epoch_length(epoch: Series, tol: float = 0.01) -> bool:
+    """2+ logs past epoch 0 whose step / epoch agree within `tol`: global steps at whole
+    epochs, each epoch the same number of steps."""
+    m = epoch.values > 0
+    if int(m.sum()) < 2:
+        return False
+    per = epoch.steps[m] / epoch.values[m]
+    return bool(per.max() - per.min() <= tol * per.max())
 
 
 def reached_peak_lr(run: Run) -> PeakLR | None:

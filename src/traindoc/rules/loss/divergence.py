@@ -354,7 +354,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     measures something else (an adversarial term: an adversarial multi-task
     classifier's total loss 2.2 -> 11.7 over 12 epochs while its train accuracy rose
     0.61 -> 0.92 epoch after epoch, the domain discriminator's loss growing by design).
-    A noisy per-batch accuracy is not monotone and does not stand the rule down.
+    A noisy per-batch accuracy is not monotone and does not stand the rule down. A short
+    log (under the curve's minimum of points) is read the same way, from the loss's best
+    before the rise: the same 12 epochs cut to their first 6 lines are no divergence
+    either; only its absolute test (a loss of 1e6+) does not stand down.
     The trend and blow-up tests are info, not a warning or an error, when every held-out
     task metric evaluated 3+ times after the onset ends (median of its last evals) no
     worse than its best eval before the onset, within 0.5% and 2 of its noise sigmas:
@@ -405,12 +408,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
         elif (
-            hit := _short_blowup(run, p, f)
-            or _last_jump_confirmed(run, p, f)
-            or _worse_on_train(run, p, f)
-            or _worse_on_eval_too(run, p, f)
-            or _climbs_with_eval(run, p, f)
-            or _climbs_with_lr(run, p, f)
+            hit := _short_trend(run, p, f)
             or _astronomical(run, p, f)  # 1e6+ the paste never shows come back
         ) is not None:
             yield hit
@@ -434,6 +432,27 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
     elif hit is None and (hit := held_then_recovered(run, p, f)) is not None:
         yield hit  # a stretch back above the start that a decaying LR later rescued
+
+
+def _short_trend(run: Run, p: Params, f: Series) -> Hit | None:
+    """A short log's relative tests (a blow-up, a confirmed last jump, a climb the evals
+    or the LR share), unless a task metric on the training batches improved at every log
+    through the rise (from the loss's best before it): as on a long log, a loss that
+    climbs while the model keeps getting better on the very data it is computed on
+    measures another objective (an adversarial term), however few lines show it."""
+    hit = (
+        _short_blowup(run, p, f)
+        or _last_jump_confirmed(run, p, f)
+        or _worse_on_train(run, p, f)
+        or _worse_on_eval_too(run, p, f)
+        or _climbs_with_eval(run, p, f)
+        or _climbs_with_lr(run, p, f)
+    )
+    if hit is None:
+        return None
+    start = hit.evidence.get("best_step", hit.step)
+    start = int(start) if start is not None else int(f.steps[0])
+    return hit if _train_improved(p, f, start, train_metrics(run)) is None else None
 
 
 def _ends_nonfinite(loss: Series, f: Series) -> bool:
@@ -900,10 +919,11 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     median of the last `head_points` before it: a loss that always sat near 1e6 is on
     that scale, not blown up); with points after it, their median must still be
     `blowup_rise` over that level: a 1e14 batch the next log is back from is a spike
-    (`loss-spike`'s), however large."""
+    (`loss-spike`'s), however large. The first loss that passes is the blow-up: the
+    largest of a run of them (1.7e13, 2.1e13, 2.15e13) stands against its blown-up
+    neighbours, not against the level the run blew up from."""
     if not len(f) or run.fact("task") == "regression":
         return None
-    i = int(np.argmax(f.values))
     if (
         len(f) < p.short_min_points
         and float(f.values.min()) >= p.astronomical
@@ -913,17 +933,17 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
         # paste is (6e35 -> 7.6e35 is still blown up, not 1.2x over a level); one the
         # next line is back from (3e14 -> 0.25) is a spike
         i = 0
+    else:
+        i = next(
+            (j for j in np.flatnonzero(f.values >= p.astronomical) if _blew_up_at(p, f, int(j))),
+            int(np.argmax(f.values)),
+        )
     peak = float(f.values[i])
     if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
         return None
-    if i > 0:
-        level = float(np.median(f.values[max(0, i - p.head_points) : i]))
-        if not peak >= p.short_orders * level:
-            return None
-        after = f.values[i + 1 :]
-        if after.size and float(np.median(after)) < (1 + p.blowup_rise) * level:
-            return None  # it came back: a spike, not a blow-up
-    elif len(f) > 1 and float(np.median(f.values[1:])) < p.astronomical:
+    if i > 0 and not _blew_up_at(p, f, i):
+        return None
+    if i == 0 and len(f) > 1 and float(np.median(f.values[1:])) < p.astronomical:
         return None  # a window from mid-run that opens at 3e14 and is back at 0.25: a spike
     step = int(f.steps[i])
     return Hit(
@@ -945,6 +965,18 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
 # and was clamped to the smallest normal float (Caffe's SoftmaxWithLoss prints 87.3365).
 # It is +Inf with a floor under it, and Caffe users read it as such.
 SATURATED = -math.log(float(np.finfo(np.float32).tiny))
+
+
+def _blew_up_at(p: Params, f: Series, i: int) -> bool:
+    """The loss at `i` (> 0) is `short_orders` over the level before it (the median of its
+    last `head_points`) and the points after it stay `blowup_rise` over that level."""
+    if i <= 0:
+        return False
+    level = float(np.median(f.values[max(0, i - p.head_points) : i]))
+    if not float(f.values[i]) >= p.short_orders * level:
+        return False
+    after = f.values[i + 1 :]
+    return not (after.size and float(np.median(after)) < (1 + p.blowup_rise) * level)
 
 
 def _overflowed(v: np.ndarray) -> np.ndarray:

@@ -52,8 +52,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     reaches 98% of its peak), else from `warmup_steps` / `warmup_ratio` x
     `max_steps` (judged on the least it can be at the log's resolution: the last
     step logged below the peak), and divides by the planned steps (`max_steps`, else the
-    configured epochs at the steps per epoch the log shows, HF's fractional epoch,
-    else the last logged step; a configured warmup is not set against lines that print no step, nor
+    configured epochs at the steps per epoch the log shows (HF's fractional epoch, or
+    whole-epoch rows at global steps that keep one steps-per-epoch: a model card cut at
+    epoch 8 of 30 is 8/30 of its plan, not all of it), else the last logged step; a configured warmup is not set against lines that print no step, nor
     against lines that print only an epoch number: mmdet's warmup_iters=500 counts
     iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
     is no share at all). An LR still rising on the last record of a run that ended (a
@@ -90,7 +91,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     and tune it together with peak LR and effective batch.
     """
     w = warmup(run)
-    total = planned_steps(run)
+    total = planned_steps(run, whole_epochs=True)
     if w is None or not total or w.steps < p.min_steps:
         return
     if not w.complete and not run.fact("max_steps") and not run.fact("ended"):

@@ -58,6 +58,11 @@ class Params:
     break_first_step: int = 2
     break_max_finite: int = 1
     peak_held: float = 0.98
+    # 2% of the run is the low end of the usual warmup (2-5%): a start that broke under
+    # such a ramp is the peak LR's doing, and it did harm only if the run never got back
+    # below where it started (the loss's last tenth, 3+ points, against its start).
+    usual_frac: float = 0.02
+    end_share: float = 0.1
 
 
 @rule(
@@ -111,6 +116,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     every 250 steps) is not preflight: the run happened and its start cannot be
     seen, so the config's numbers are info, not a warning (the 10-step warmup of a
     Muon speedrun that reached its target).
+
+    A warmup already of the usual length (2%+ of the run; fewer than 10 steps, so a short
+    run or a log whose steps are epochs) under which the start broke points at the peak
+    LR, and it did harm only if the run never got back below where it started: a
+    continued fine-tune at YOLO's lr0 0.01 whose loss rises 20% over its 3 warmup epochs
+    and ends at 57% of its start trained through it (not reported); the same start whose
+    loss ends 28% above it, every metric best in the first epoch, is reported (lower the
+    peak LR).
 
     **Known false positives.** Resumed runs whose log starts after the warmup
     (the measured warmup is then 0): pass the config. A paste that prints no step
@@ -187,6 +200,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             signs["non-finite"] = int(first)  # type: ignore[arg-type]
     if not signs:
         return
+    if frac >= p.usual_frac and _recovered(f, head, signs, rl, p):
+        return  # a usual-length ramp and a run that ended below its start: no harm
     onset = min(signs.values())
     order = sorted(signs, key=signs.__getitem__)
     kinds = ", ".join(order)
@@ -211,14 +226,25 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "still empty, so the first updates are too large; the curve shows it in the first "
             "10% of steps. Early damage can leave the model in a bad region for the whole run."
         ),
-        prescription=_prescription(frac, total, high),
+        prescription=_prescription(frac, total, high, p),
     )
 
 
-def _prescription(frac: float, total: float, high: float) -> str:
+def _recovered(f: Series, head: float, signs: dict[str, int], rl: bool, p: Params) -> bool:
+    """The loss ended (median of its last tenth, 3+ points) below where it started, with
+    nothing NaN/Inf on the way: the rough start cost the run nothing it did not win back
+    (a continued fine-tune nudged out of its minimum as the LR ramps up, then converging
+    lower). An RL surrogate loss has no start to come back to."""
+    if rl or "non-finite" in signs:
+        return False
+    end = median(f.values[-max(3, int(p.end_share * len(f))) :])
+    return end < head
+
+
+def _prescription(frac: float, total: float, high: float, p: Params) -> str:
     """More warmup only where the run has less than the usual 2%; a run that already
     warms up that long broke at its peak LR, so the LR is the lever left."""
-    if frac >= 0.02:
+    if frac >= p.usual_frac:
         return (
             f"Lower the peak LR below {fmt(high)}: the warmup ({100 * frac:.1f}% of the run) "
             "is already the usual length, and the start still broke."
