@@ -187,6 +187,12 @@ class Params:
     # below it. Past its start, the updates had undone all that was learned.
     held_level_share: float = 0.2
     held_level_points: int = 10
+    # A climb under the blow-up size that starts with the logged LR decayed under a
+    # tenth of its peak: each update moves the weights a tenth as far as the run's
+    # training steps did, too little to make the model worse by 10%+ within a tail;
+    # the per-batch loss there moves with which examples the last batches hold (an
+    # SFT's third epoch drifting 0.24 -> 0.31 as its cosine LR nears 0).
+    spent_lr_frac: float = 0.1
 
 
 @rule(
@@ -710,6 +716,8 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
+    if not blowup and _lr_spent(run, p, onset):
+        return None
     severity = Severity.ERROR if severe else Severity.WARNING
     evidence: dict[str, object] = {
         "best_loss": best,
@@ -742,6 +750,20 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
         prescription=_steadier_from(run, f"Roll back to a checkpoint before step {onset}"),
         severity=severity,
     )
+
+
+def _lr_spent(run: Run, p: Params, onset: int) -> bool:
+    """The logged LR at `onset` has decayed under `spent_lr_frac` of its peak before it:
+    updates too small to make the model worse (see Params.spent_lr_frac)."""
+    lr = run.get("lr")
+    if lr is None:
+        return False
+    lf = lr.finite()
+    before = lf.values[lf.steps <= onset]
+    if before.size < 3:
+        return False
+    peak = float(before.max())
+    return peak > 0 and float(before[-1]) < p.spent_lr_frac * peak
 
 
 def _held(p: Params, sm: np.ndarray, i_best: int, best: float, late: float) -> bool:
