@@ -417,6 +417,7 @@ def _steps(
         else:
             _idle_bars(step, src, sel, inn, tot)
     _refits(step, src, fin, ep)
+    _eval_bars(rec, step, src)
     _bar_epochs(step, src, done, rec.rank)
     loose = np.flatnonzero(rec.plan == -1)
     if loose.size:
@@ -682,6 +683,20 @@ def _refits(
     step[sel] = k * float(step[sel[0]])
     if ep is not None and ep.size:
         ep[sel] = k
+
+
+def _eval_bars(rec: Records, step: np.ndarray, src: np.ndarray) -> None:
+    """An eval loop's own bar ("Validate: 100%|...| 8/8 [..., Val Loss=0.61]" between
+    "Train Epoch 9: 100%|...| 30/30 [..., Loss=0.15]" lines) counts the eval loader's
+    batches, not the run: where the train lines are numbered by counters of their own
+    (epoch x batches, or a printed step), it is no step, and not an epoch either (read
+    as one, each eval would send the steps back to its own count, a new run at every
+    eval). It is left without a step, in place, and takes the train step before it."""
+    ev = (src == SRC_PROGRESS) & rec.flag("is_eval")
+    if not ev.any():
+        return
+    if (((src == SRC_EPOCH) | (src == SRC_STEP)) & ~rec.flag("is_eval")).any():
+        step[ev], src[ev] = np.nan, SRC_NONE
 
 
 def _bar_epochs(
