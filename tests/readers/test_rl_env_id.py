@@ -53,6 +53,9 @@ TRL_GRPO = (
         ("runs/LunarLander-v2__dqn__1__1690000000", "LunarLander-v2"),
         ("microsoft/deberta-v3-base, DeBERTa-v3", None),  # a model, not an environment
         ("MyGridWorld-v0", None),  # no known random level
+        ("python train.py --algo sac --env Walker2d-v4", "Walker2d-v4"),
+        ("Logging to /tmp/td3_Hopper-v3_seed0", "Hopper-v3"),
+        ("HalfCheetahBulletEnv-v0", None),  # PyBullet's cheetah scores on its own scale
     ],
 )
 def test_env_id_as_printed(text: str, env: str | None) -> None:

@@ -8,7 +8,9 @@ reprinted by Rainbow, Hessel et al. 2018), and for Gym's classic control and Box
 tasks the return of uniformly random actions (the Gym / Gymnasium docs' reward ranges
 and solved thresholds; CartPole's random episode lasts ~22 steps, MountainCar's and
 Acrobot's time out at -200 / -500, Pendulum's random return lies about -1200 to -1500,
-LunarLander's about -180 to -200, BipedalWalker's about -100 to -120).
+LunarLander's about -180 to -200, BipedalWalker's about -100 to -120), and for the
+MuJoCo locomotion tasks the random and expert returns D4RL normalises by (Fu et al.
+2020, d4rl/infos.py REF_MIN_SCORE / REF_MAX_SCORE).
 
 Each entry also names a competent score (the human tester's for Atari, the "solved"
 threshold for control tasks): the distance from random to it is the scale on which
@@ -62,16 +64,34 @@ _CONTROL = {
     "bipedalwalker": (-110.0, 300.0, 2_000_000),
 }
 
+# MuJoCo locomotion: (random, expert) from D4RL's score normalisation, the returns of
+# a random policy and of a trained SAC agent. 5% of the way is HalfCheetah at ~340,
+# Hopper at ~140, Walker2d at ~230: a hopper that stays up for 140 steps, a cheetah
+# that moves forward at all. SAC / TD3 pass that in the first 100k steps and PPO well
+# within 1M (the rl-zoo trains them 1M steps); the budget of 2M (1M for a
+# policy-gradient agent, see _rl_random) leaves room for a slow but working agent and
+# for a local optimum such as a cheetah running on its back, which scores far above
+# it. Not Ant or Humanoid: their random return depends on the version's contact and
+# healthy terms, and a standard agent's early return hovers near it.
+_MUJOCO = {
+    "halfcheetah": (-280.2, 12135.0),
+    "hopper": (-20.3, 3234.3),
+    "walker2d": (1.6, 4592.3),
+}
+_MUJOCO_BUDGET = 2_000_000
+
 LEVELS: dict[str, EnvLevel] = {
     **{k: EnvLevel(r, h, _ATARI_BUDGET) for k, (r, h) in _ATARI.items()},
     **{k: EnvLevel(r, s, b) for k, (r, s, b) in _CONTROL.items()},
+    **{k: EnvLevel(r, e, _MUJOCO_BUDGET) for k, (r, e) in _MUJOCO.items()},
 }
 
-# A Gym / Gymnasium / ALE env id: an optional "ALE/" namespace, the game's name, an
-# optional Atari variant suffix, and a version: PongNoFrameskip-v4, ALE/Breakout-v5,
-# BreakoutDeterministic-v4, LunarLanderContinuous-v2, CartPole-v1.
+# A Gym / Gymnasium / ALE env id: an optional "ALE/" namespace, the game's name (digits
+# allowed after its first letter: Walker2d), an optional Atari variant suffix, and a
+# version: PongNoFrameskip-v4, ALE/Breakout-v5, BreakoutDeterministic-v4,
+# LunarLanderContinuous-v2, CartPole-v1, Walker2d-v4.
 _ENV_ID = re.compile(
-    r"(?<![A-Za-z0-9])(?:ALE/)?([A-Z][A-Za-z]*?)"
+    r"(?<![A-Za-z0-9])(?:ALE/)?([A-Z][A-Za-z0-9]*?)"
     r"(NoFrameskip|Deterministic|Continuous|Hardcore)?-v(\d+)(?![A-Za-z0-9])"
 )
 
