@@ -66,7 +66,8 @@ DAYS_APART = 86_400.0
 
 def stamp(m: re.Match[bytes]) -> float:
     try:
-        d = datetime.fromisoformat(f"{m.group(1).decode()} {m.group(2).decode()}")
+        day = m.group(1).decode().replace("/", "-")  # Paddle's, mmengine's "2022/04/04"
+        d = datetime.fromisoformat(f"{day} {m.group(2).decode()}")
     except ValueError:
         return math.nan
     return d.timestamp() + (float(b"0." + m.group(3)) if m.group(3) else 0.0)
@@ -113,8 +114,8 @@ def build(log: TextLog) -> list[Run]:
     epochs = rec.extra("epoch") if rec.has("epoch") else None
     epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
     rec.drop_counters()
-    # the clock splits a paste only at its gap markers: read it here only when there are any
-    dated = rec.extra("time") if rec.has("time") and log.breaks else None
+    # the clock splits a paste at its gap markers, and where it goes back a day or more
+    dated = rec.extra("time") if rec.has("time") else None
     fenced = (log.fences, rec.plan) if log.fences and rec.plan.size == step.size else None
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated, fenced)
     del dated
@@ -1434,6 +1435,12 @@ def _segments(
         gap = _ffill(t)
         gap = gap[1:] - gap[:-1]  # NaN until both sides are dated
         apart = (gap >= DAYS_APART) & (np.searchsorted(brk, ln[1:]) > np.searchsorted(brk, ln[:-1]))
+    if times is not None and times.size == step.size and back.size:
+        # a log is written in time order: a record dated a day or more before the one
+        # above it, where the step goes back too, is another run's log pasted after the
+        # first (PaddleClas' notebook run, then an older run's last epochs), never a resume
+        gap = _ffill(times if every else times[idx])
+        apart |= back & (gap[:-1] - gap[1:] >= DAYS_APART)
     # A record in a new Markdown code block that repeats the step the run has stood at
     # since it started (CenterMask's issue: "iter: 20  loss: nan" in one block, then
     # "iter: 20  loss: 2.4e34" in the next block) is another attempt pasted after the first,

@@ -65,7 +65,7 @@ _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looke
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 # A pandas DataFrame row: its integer index flush left, then the row's values.
 _INDEX_CELL = re.compile(rb"\d+ +[-+\d.]")
-_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
+_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d|\d{4}/\d\d/\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 # "key: value" lines with a word as value (YAML, argparse dumps): config, not metrics.
 _CONFIG_TEXT = re.compile(
     rb"^\s*-{0,2}([A-Za-z_][\w.\-]{0,60})\s*[:=]\s*([\w./\-]{1,120})\s*,?\s*$"
