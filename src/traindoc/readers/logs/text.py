@@ -526,6 +526,8 @@ class TextLog:
             text = lines.iter_loss(text)
         if b"@" in text:  # YOLOv6's "mAP@0.50:0.95: 0.22"
             text = lines.iou_range_name(text)
+        if b" for " in text[:40]:  # a GAN's "loss for generator ... is: 559.8"
+            text = lines.player_sentence(text)
         if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
             text = lines.loss_at_iter(text)
         if b"coco/A" in text:  # mmpose's "coco/AP .5: 0.0029  coco/AP (M): -1.0"
