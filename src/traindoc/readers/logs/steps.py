@@ -1550,6 +1550,8 @@ def _series(
     # that are not kept are never held for every name at once.
     steps_of: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = {}
     for name, got in parts.items():
+        if len(got) > 1 and kind(name) == "task":
+            got = _one_scale(got, step)
         shapes = tuple(id(w) for w, _ in got)
         where, vals = got[0] if len(got) == 1 else _merge(got)
         got_st = steps_of.get(shapes)
@@ -1610,6 +1612,28 @@ def _lent_twice(lent: np.ndarray, st: np.ndarray, vals: np.ndarray) -> np.ndarra
     # "Step: 2300 / Loss: 110.98"): the loss went bad after that line, so it stays
     drop &= np.isfinite(vals)
     return np.flatnonzero(~drop) if drop.any() else None
+
+
+def _one_scale(
+    got: list[tuple[np.ndarray, np.ndarray]], step: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One task metric printed by two layouts, one of them in percent: DeLFT's callback
+    "f1 (micro): 47.24" on the bar's line, Keras' "f1: 0.4724" after it. Where the two
+    print the same steps, the percent one is 100x the other at every one of them; its
+    values are then divided by 100, so a step only it printed (the last epoch, its Keras
+    line cut) joins the fraction's scale instead of jumping 100-fold."""
+    out = list(got)
+    for i, (wi, vi) in enumerate(got):
+        for wj, vj in got:
+            if wj is wi:
+                continue
+            _, a, b = np.intersect1d(step[wi], step[wj], return_indices=True)
+            x, y = vi[a], vj[b]
+            ok = np.isfinite(x) & np.isfinite(y) & (y > 0)
+            if ok.any() and np.allclose(x[ok], 100 * y[ok], rtol=5e-3, atol=0.01):
+                out[i] = (wi, vi / 100)
+                break
+    return out
 
 
 def _merge(got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
