@@ -53,6 +53,13 @@ _METRICS = {
     "wer": False,
     "cer": False,
     "ter": False,
+    # pose / landmark / flow: the share of keypoints placed within a threshold (PCK,
+    # PCKh) rises as the model learns; the normalised mean landmark error (NME) and the
+    # flow's end-point error (EPE) are distances, and fall
+    "pck": True,
+    "pckh": True,
+    "nme": False,
+    "epe": False,
 }
 # Monocular depth estimation's standard metrics (Eigen et al. 2014, printed by monodepth2,
 # BTS, AdaBins, ...): the relative and log errors fall as the model improves, the threshold

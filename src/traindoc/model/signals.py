@@ -394,7 +394,12 @@ _TASK = re.compile(
     r"pix_?acc|aacc|macc|"
     # a top-k accuracy: timm / DeiT's acc1 / acc5, Swin's Acc@1 / Acc@5, and the older
     # PyTorch ImageNet example's (and its many forks') Prec@1 / Prec@5
-    r"acc\d{1,2}|acc@\d+|prec@\d+)"
+    r"acc\d{1,2}|acc@\d+|prec@\d+|"
+    # keypoint / landmark / optical-flow quality: the share of keypoints within a
+    # threshold (PCK, MPII's PCKh), the normalised mean landmark error (NME), the
+    # end-point error of a flow field (EPE): what mmpose and RAFT-style trainers
+    # evaluate, each a score of the model on held-out data
+    r"pckh?|nme|epe)"
     r"(?:$|[/_\-@ (:])",
     re.IGNORECASE,
 )

@@ -39,6 +39,7 @@ whether it took it; gating on the first bytes keeps the cost off other lines.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from typing import TYPE_CHECKING
@@ -83,6 +84,7 @@ _FLAT_STEPS = (
     "serial_timesteps",
     "timesteps_so_far",
     "steps",
+    "step",  # guided- / improved-diffusion's TrainLoop: the optimizer step (+ resume step)
     "nupdates",
     "iterations",
     "epoch",
@@ -98,8 +100,14 @@ _FLAT_SKIP = frozenset(
         "n_updates",
         "cliprange",
         "% time spent exploring",  # deepq's epsilon schedule, in percent
+        "samples",  # the diffusion TrainLoop's images seen: the step times the batch
     }
 )
+# The logger prints every number, its counters too, with "%-8.3g": three significant
+# digits, so a step from 1000 on is rounded ("| step | 1.53e+05 |") and successive dumps
+# can print the same one. The dumps come in step order, so where the rounded value
+# repeats, the dumps that share it are spread evenly up to the next value printed.
+_ROUNDED = re.compile(rb"^[-+]?\d(?:\.\d*)?[eE]\+?\d+$")
 
 # -- vertical blocks ------------------------------------------------------------------------
 # pytorch-template pads its keys ('    {:15s}: {}'): the space before the colon is what
@@ -528,6 +536,8 @@ class Layouts:
         self._table: list[tuple[str, bytes]] | None = None  # SB3 rows so far
         self._table_at = (0, 0, False)  # (line, seq, a stepless record waited for it)
         self._flat = False  # the open table is baselines' sectionless one
+        # (loose record, printed step) of the flat tables whose step was rounded, in order
+        self._rounded: list[tuple[int, float]] = []
         self._dash_at = -2  # the line number of the last line of dashes
         self._block: list[tuple[str, float]] | None = None  # a vertical block's pairs
         # an open GluonCV validation block: (its head's line, its epoch, its rows)
@@ -704,6 +714,7 @@ class Layouts:
         self.close_coco()
         self.close_val_block()
         self.close_table()
+        self.spread_rounded()
         self.close_block()
         self.close_outputs()
         self.close_coqui()
@@ -1136,8 +1147,11 @@ class Layouts:
         no, seq, waited = self._table_at
         got = {k: v for k, raw in rows if raw and (v := parse(raw)) is not None}
         vals = []
+        rounded = False
         if self._flat:
-            step = next((got[k] for k in _FLAT_STEPS if k in got), math.nan)
+            key = next((k for k in _FLAT_STEPS if k in got), None)
+            step = got[key] if key is not None else math.nan
+            rounded = key is not None and _ROUNDED.match(dict(rows)[key].strip()) is not None
             for key, v in got.items():
                 counter = key.lower().rsplit("/", 1)[-1] in _FLAT_SKIP or key in _FLAT_STEPS
                 if not counter and (name := metric_name(key, "", "")):
@@ -1159,7 +1173,47 @@ class Layouts:
             log.bar_seq.append(seq)
             log.bar_n.append(step)
             log.bar_total.append(TABLE_TOTAL)
+        before = log.loose.n
         log.add_loose(no, vals, step, SRC_STEP if step == step else SRC_NONE, math.nan)
+        if not rounded:
+            self.spread_rounded()
+        elif log.loose.n > before:
+            self._rounded.append((before, step))
+
+    def spread_rounded(self) -> None:
+        """Number the dumps that printed a rounded step (see `_ROUNDED`). A printed value
+        v covers the steps that round to it: from midway after the value before to
+        midway before the next. Its dumps are spread evenly over that span; a value at
+        an end of the stretch (or alone) is given the spacing of the spans inside it
+        (one rounding unit over its dumps when there is none)."""
+        pending, self._rounded = self._rounded, []
+        stretch: list[tuple[float, list[int]]] = []  # (printed value, its records)
+        for k, v in pending:
+            if stretch and stretch[-1][0] == v:
+                stretch[-1][1].append(k)
+                continue
+            if stretch and v < stretch[-1][0]:  # a new run printing lower steps
+                self._spread(stretch)
+                stretch = []
+            stretch.append((v, [k]))
+        self._spread(stretch)
+
+    def _spread(self, stretch: list[tuple[float, list[int]]]) -> None:
+        vals = [v for v, _ in stretch]
+        mids = [(a + b) / 2 for a, b in itertools.pairwise(vals)]
+        inner = [(mids[g] - mids[g - 1]) / len(stretch[g][1]) for g in range(1, len(mids))]
+        steps = self.log.loose.step
+        for g, (v, ks) in enumerate(stretch):
+            unit = 10 ** (math.floor(math.log10(abs(v))) - 2) if v else 1.0
+            gap = inner[len(inner) // 2] if inner else unit / len(ks)
+            lo = mids[g - 1] if g else None
+            hi = mids[g] if g < len(mids) else None
+            if lo is not None and hi is not None:
+                gap = (hi - lo) / len(ks)
+            elif lo is None:
+                lo = (hi if hi is not None else v + unit / 2) - gap * len(ks)
+            for j, k in enumerate(ks):
+                steps[k] = round(lo + (j + 0.5) * gap)
 
     # -- vertical blocks -----------------------------------------------------------------------
     def _open_padded(self, no: int, text: bytes) -> bool:

@@ -425,6 +425,28 @@ def loss_at_iter(text: bytes) -> bytes:
     )
 
 
+# A GAN script's sentence naming whose loss it prints: medSynthesis' "average running loss
+# for generator between iter [201, 300] is: 559.80874", "lossG_D for generator is -6.8e10",
+# "loss for discriminator is 1.38e12". The player after "for" owns the loss (a generic
+# "loss" becomes loss_generator / loss_discriminator, the two players derived.py keeps
+# apart); a window "iter [a, b]" is the span the running mean covers: its point is b.
+_PLAYER_SENTENCE = re.compile(
+    rb"^\s*(?:(?:average |mean )?(?:running )?(loss)|(\w*loss\w*)) for "
+    rb"(generator|discriminator|critic)(?: between iter \[(\d+), (\d+)\])? is:? +(?=[-+.\dni])"
+)
+
+
+def player_sentence(text: bytes) -> bytes:
+    """`average running loss for generator between iter [201, 300] is: 559.8` ->
+    `iter 300: loss_generator: 559.8`; any other line unchanged."""
+    m = _PLAYER_SENTENCE.match(text)
+    if m is None:
+        return text
+    name = m.group(2) or b"loss_" + m.group(3)
+    at = b"iter " + m.group(5) + b": " if m.group(5) else b""
+    return at + name + b": " + text[m.end() :]
+
+
 # mmpose 1.x's CocoMetric names its stats with a space before the IoU or the area:
 # "coco/AP .5: 0.002970  coco/AP .75: 0.000000  coco/AP (M): -1.000000". Read as printed,
 # ".5" is a value and "(M)" a word apart. Joined ("coco/AP50", "coco/AP_M"), each name is

@@ -338,7 +338,9 @@ def compile_program(pid: int, plan: Plan, shape: bytes) -> Program:
     return prog
 
 
-_DATE = re.compile(rb"\x00-\d\d-\d\d")
+# a date in a line's shape: ISO's "2023-06-03" (its month and day stay digits), and the
+# slashed "[2022/04/04 17:51:12]" of Paddle's and mmengine's loggers with its time
+_DATE = re.compile(rb"\x00-\d\d-\d\d|(?<![\w/])\x00/\x00/\x00 \x00:\x00:\x00")
 
 
 def compile_shape(shape: bytes) -> re.Pattern[bytes]:

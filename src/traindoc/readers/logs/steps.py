@@ -73,7 +73,8 @@ DAYS_APART = 86_400.0
 
 def stamp(m: re.Match[bytes]) -> float:
     try:
-        d = datetime.fromisoformat(f"{m.group(1).decode()} {m.group(2).decode()}")
+        day = m.group(1).decode().replace("/", "-")  # Paddle's, mmengine's "2022/04/04"
+        d = datetime.fromisoformat(f"{day} {m.group(2).decode()}")
     except ValueError:
         return math.nan
     return d.timestamp() + (float(b"0." + m.group(3)) if m.group(3) else 0.0)
@@ -120,8 +121,8 @@ def build(log: TextLog) -> list[Run]:
     epochs = rec.extra("epoch") if rec.has("epoch") else None
     epoch = epochs if (src == SRC_ORDINAL).any() and epochs is not None else step
     rec.drop_counters()
-    # the clock splits a paste only at its gap markers: read it here only when there are any
-    dated = rec.extra("time") if rec.has("time") and log.breaks else None
+    # the clock splits a paste at its gap markers, and where it goes back a day or more
+    dated = rec.extra("time") if rec.has("time") else None
     fenced = (log.fences, rec.plan) if log.fences and rec.plan.size == step.size else None
     segments, resumes = _segments(step, src, keep, epoch, line, log.breaks, dated, fenced)
     del dated
@@ -1456,6 +1457,12 @@ def _segments(
         gap = _ffill(t)
         gap = gap[1:] - gap[:-1]  # NaN until both sides are dated
         apart = (gap >= DAYS_APART) & (np.searchsorted(brk, ln[1:]) > np.searchsorted(brk, ln[:-1]))
+    if times is not None and times.size == step.size and back.size:
+        # a log is written in time order: a record dated a day or more before the one
+        # above it, where the step goes back too, is another run's log pasted after the
+        # first (PaddleClas' notebook run, then an older run's last epochs), never a resume
+        gap = _ffill(times if every else times[idx])
+        apart |= back & (gap[:-1] - gap[1:] >= DAYS_APART)
     # A record in a new Markdown code block that repeats the step the run has stood at
     # since it started (CenterMask's issue: "iter: 20  loss: nan" in one block, then
     # "iter: 20  loss: 2.4e34" in the next block) is another attempt pasted after the first,
@@ -1565,6 +1572,8 @@ def _series(
     # that are not kept are never held for every name at once.
     steps_of: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = {}
     for name, got in parts.items():
+        if len(got) > 1 and kind(name) == "task":
+            got = _one_scale(got, step)
         shapes = tuple(id(w) for w, _ in got)
         where, vals = got[0] if len(got) == 1 else _merge(got)
         got_st = steps_of.get(shapes)
@@ -1628,6 +1637,28 @@ def _lent_twice(lent: np.ndarray, st: np.ndarray, vals: np.ndarray) -> np.ndarra
     # "Step: 2300 / Loss: 110.98"): the loss went bad after that line, so it stays
     drop &= np.isfinite(vals)
     return np.flatnonzero(~drop) if drop.any() else None
+
+
+def _one_scale(
+    got: list[tuple[np.ndarray, np.ndarray]], step: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One task metric printed by two layouts, one of them in percent: DeLFT's callback
+    "f1 (micro): 47.24" on the bar's line, Keras' "f1: 0.4724" after it. Where the two
+    print the same steps, the percent one is 100x the other at every one of them; its
+    values are then divided by 100, so a step only it printed (the last epoch, its Keras
+    line cut) joins the fraction's scale instead of jumping 100-fold."""
+    out = list(got)
+    for i, (wi, vi) in enumerate(got):
+        for wj, vj in got:
+            if wj is wi:
+                continue
+            _, a, b = np.intersect1d(step[wi], step[wj], return_indices=True)
+            x, y = vi[a], vj[b]
+            ok = np.isfinite(x) & np.isfinite(y) & (y > 0)
+            if ok.any() and np.allclose(x[ok], 100 * y[ok], rtol=5e-3, atol=0.01):
+                out[i] = (wi, vi / 100)
+                break
+    return out
 
 
 def _merge(got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:

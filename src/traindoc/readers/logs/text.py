@@ -28,7 +28,7 @@ from typing import BinaryIO
 
 from traindoc.model import Event, Note, Run
 from traindoc.model.numbers import count
-from traindoc.model.signals import METRIC_KINDS, TEXT_STEP_KEYS, canonical, kind
+from traindoc.model.signals import METRIC_KINDS, STEP_UNITS, TEXT_STEP_KEYS, canonical, kind
 from traindoc.readers._base import ReadError
 from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
@@ -65,7 +65,7 @@ _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looke
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
 # A pandas DataFrame row: its integer index flush left, then the row's values.
 _INDEX_CELL = re.compile(rb"\d+ +[-+\d.]")
-_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
+_STAMP = re.compile(rb"(\d{4}-\d\d-\d\d|\d{4}/\d\d/\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
 # "key: value" lines with a word as value (YAML, argparse dumps): config, not metrics.
 _CONFIG_TEXT = re.compile(
     rb"^\s*-{0,2}([A-Za-z_][\w.\-]{0,60})\s*[:=]\s*([\w./\-]{1,120})\s*,?\s*$"
@@ -526,6 +526,8 @@ class TextLog:
             text = lines.iter_loss(text)
         if b"@" in text:  # YOLOv6's "mAP@0.50:0.95: 0.22"
             text = lines.iou_range_name(text)
+        if b" for " in text[:40]:  # a GAN's "loss for generator ... is: 559.8"
+            text = lines.player_sentence(text)
         if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
             text = lines.loss_at_iter(text)
         if b"coco/A" in text:  # mmpose's "coco/AP .5: 0.0029  coco/AP (M): -1.0"
@@ -590,6 +592,9 @@ class TextLog:
         k = plan.kind
         if k == "sweep":
             return  # the arms' LRs: neither a record nor an LR stated for this run
+        if k == "record" and _states_the_plan(plan):
+            self.stated_lr.scan(no, text)  # the run's LR and length, stated in words
+            return
         if k == "other" and text[:1] == b"|" and (groups := _group_row(text)) is not None:
             self._md_groups = (no, groups)  # "| train | | | validate | |" over a header
         if k == "settings":
@@ -1326,6 +1331,21 @@ def _lr_sweep_header(plan: Plan) -> bool:
     LRs, none of them the LR this run was at. A record prints its LR once."""
     names = [metric_name(f.key, f.unit, plan.context) for f in plan.fields if f.role == "value"]
     return len(names) > 1 and len(set(names)) == 1 and canonical(names[0] or "") == "lr"
+
+
+def _states_the_plan(plan: Plan) -> bool:
+    """A line whose only measure-like value is an LR and whose step is a count closing it
+    ("Baseline 1, N=50, LR=0.001, 10,000 iterations", a note's or a launcher's summary of
+    the experiment) says what the run is set to do: train at that LR for that many
+    iterations. It is the plan, not a record of a step reached (read as one, the run
+    would seem to start at its last step and start over at the first logged one)."""
+    fields = plan.fields
+    if not fields or fields[-1].role != "step" or fields[-1].key:
+        return False
+    if fields[-1].unit.lower() not in STEP_UNITS:
+        return False
+    kinds = {kind(n) for f in fields if f.role == "value" and (n := metric_name(f.key, f.unit, ""))}
+    return "lr" in kinds and not (kinds - {"lr"}) & METRIC_KINDS
 
 
 def _has_metric(plan: Plan) -> bool:
