@@ -263,7 +263,10 @@ _EPOCH_KEYS = (b"epoch", b"step", b"iter", b"iteration")
 _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
 
 # -- Caffe (glog) ---------------------------------------------------------------------------
-_GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*")
+# (NVIDIA's Caffe fork tags each solver message with its solver rank and device after the
+# prefix, "solver.cpp:361]     [0.0]     Train net output #0: mbox_loss = inf": the tag
+# is part of the prefix, the message Caffe's own)
+_GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*(?:\[\d+\.\d+\]\s*)?")
 _CAFFE_ITER = re.compile(rb"Iteration (\d+)(, Testing net \(#\d+\))?")
 # tianshou's trainer: a tqdm bar per epoch, "Epoch #1: 2001it [00:36, 54.27it/s,
 # env_step=2000, len=1001, loss/actor=11.228, n/ep=0, n/st=1, rew=-943.40]", numbered by
