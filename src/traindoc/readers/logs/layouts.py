@@ -409,6 +409,13 @@ _ERR_RATE = re.compile(
 )
 
 
+# PaddleDetection's VOCMetric (ppdet/metrics/metrics.py) after each Pascal-VOC-style
+# evaluation: "mAP(0.50, 11point) = 75.81%" ("integral" for the area under the whole
+# curve), the mAP at that IoU threshold in percent: the eval's mAP@0.5 (at 0.50), kept as
+# the fraction YOLO's and COCO's mAPs are.
+_VOC_MAP = re.compile(rb"\bmAP\((0\.50?), (?:11point|integral)\) = (\d+(?:\.\d+)?)%")
+
+
 # Coqui TTS's trainer (and Mozilla TTS before it) prints each record as a block: a head
 # line, then one "     | > name: value" row per value. A training step's head is
 # "   --> TIME: ... -- STEP: k/N -- GLOBAL_STEP: g" (older: no TIME), its rows "name:
@@ -669,6 +676,12 @@ class Layouts:
             if v is not None:
                 name = "eval_" + m.group(1).decode().lower()
                 self.log.add_loose(no, [(name, v)], math.nan, SRC_NONE, math.nan, is_eval=True)
+            return True
+        if b"mAP(" in text and (m := _VOC_MAP.search(text)) is not None:
+            v = parse(m.group(2))
+            if v is not None:
+                rec = [("eval_map50", v / 100)]
+                self.log.add_loose(no, rec, math.nan, SRC_NONE, math.nan, is_eval=True)
             return True
         if c == b"-" and _DASHES.match(text):
             self._dash_at = no
