@@ -9,8 +9,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
+
 from tests.readers.helpers import load_checked
-from traindoc.readers import console
+from traindoc.model import Run, Series
+from traindoc.readers import console, wandb
 from traindoc.readers._wandb_log import BLOCK
 
 CORPUS = Path(__file__).parents[1] / "corpus"
@@ -93,6 +96,21 @@ def test_console_loss_reaching_further_replaces_a_cut_history(tmp_path: Path) ->
     assert loss.source.startswith("output.log")
     assert run.get("lr") is not None and run.get("lr").source.startswith("wandb")
     assert any("stops at step" in n.message for n in run.notes)
+
+
+def test_a_sectioned_history_key_is_the_consoles_signal() -> None:
+    """Near miss: HF's WandbCallback logs "eval/accuracy" where the console prints
+    "eval_accuracy" (a roberta run's output.log): one signal, taken once, from the
+    history, which reaches as far."""
+    steps = np.arange(100, 1901, 100, dtype=float)
+
+    def s(name: str, src: str) -> Series:
+        return Series.from_arrays(name, steps, steps / 3000, None, f"{src}: {name}")
+
+    hist = Run("r", {"eval/accuracy": s("eval/accuracy", "wandb")})
+    con = Run("r", {"eval_accuracy": s("eval_accuracy", "output.log")})
+    got = wandb._merge_console(hist, con, Path("files/output.log"))
+    assert list(got.series) == ["eval/accuracy"] and got is hist
 
 
 def test_console_loss_within_the_history_is_not_counted_twice(tmp_path: Path) -> None:

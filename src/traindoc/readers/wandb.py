@@ -135,11 +135,11 @@ def _merge_console(run: Run, con: Run, log: Path) -> Run:
     taken from it; a signal both carry (one canonical name) is taken once, from the view
     that reaches further into the run (the history on a tie), never summed or
     interleaved. The notes say which file each series came from."""
-    hist = {canonical(k): k for k in run.series}
+    hist = {_signal(k): k for k in run.series}
     series = dict(run.series)
     took: dict[str, str] = {}  # console series taken -> how
     for name, s in con.series.items():
-        own = hist.get(canonical(name))
+        own = hist.get(_signal(name))
         if own is None:
             series[name] = s
             took[name] = name
@@ -176,6 +176,12 @@ def _merge_console(run: Run, con: Run, log: Path) -> Run:
         notes=(*run.notes, where, *con.notes),
         events=(*run.events, *con.events),
     )
+
+
+def _signal(key: str) -> str:
+    """One name for a signal in either view: the history keeps W&B's sections
+    ("eval/accuracy", "train/loss") where the console prints "eval_accuracy", "loss"."""
+    return canonical(canonical(key).replace("/", "_"))
 
 
 def _reach(s: Series) -> float:
