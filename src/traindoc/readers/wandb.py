@@ -22,12 +22,15 @@ read when there is no .wandb file (or it holds no config).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from traindoc.model import Fact, Input, Run
+from traindoc.model import Fact, Input, Note, Run, Series
+from traindoc.model.signals import canonical
 from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
@@ -82,27 +85,37 @@ def read(path: str | Path) -> Run:
     facts.update(col_facts)
     facts["trainer"] = Fact("wandb", f"{(files or [root])[-1].name}: W&B run")
     run = Run(root.name, series, facts, tuple(inputs), notes.build())
-    if not files and not series:
-        run = _with_console(run, root / "files" / "output.log")
-    return run
+    return _with_console(run, root / "files" / "output.log")
 
 
-def _with_console(run: Run, log: Path) -> Run:
-    """A run dir with no transaction log (an older client, or only its files/ folder
-    kept): the summary holds the last values only, but files/output.log is the run's
-    console as W&B captured it, its curves printed line by line. Its first run gives the
-    series; the config's facts stay."""
+def _console_run(log: Path) -> Run | None:
+    """The first run of files/output.log, the run's console as W&B captured it; None
+    when there is none or it prints no curve."""
     if not log.is_file():
-        return run
+        return None
     from traindoc.readers import console
 
     try:
         got = console.read_all(log)
     except (ReadError, OSError):
+        return None
+    return got[0] if got and got[0].series else None
+
+
+def _with_console(run: Run, log: Path) -> Run:
+    """files/output.log is the run's console as W&B captured it, its curves printed line
+    by line: a second view of the run the history rows log.
+
+    With no history (an older client, or only the files/ folder kept) the summary holds
+    the last values only: the console's first run gives the series; the config's facts
+    stay. With history, the two views are merged (_merge_console): a script often logs
+    its per-step loss with wandb.log and prints its per-epoch eval, and a transaction log
+    copied while the run went on holds only its start."""
+    first = _console_run(log)
+    if first is None:
         return run
-    if not got or not got[0].series:
-        return run
-    first = got[0]
+    if run.series:
+        return _merge_console(run, first, log)
     # the log's own dialect names the trainer (Keras, HF); the config's settings win
     facts = dict(first.facts) | {k: v for k, v in run.facts.items() if k != "trainer"}
     facts.pop("results", None)  # the curves are here: the summary is no longer all there is
@@ -115,6 +128,65 @@ def _with_console(run: Run, log: Path) -> Run:
         (*notes, *first.notes),
         events=first.events,
     )
+
+
+def _merge_console(run: Run, con: Run, log: Path) -> Run:
+    """The console's series joined to the history's: a signal only one view carries is
+    taken from it; a signal both carry (one canonical name) is taken once, from the view
+    that reaches further into the run (the history on a tie), never summed or
+    interleaved. The notes say which file each series came from."""
+    hist = {_signal(k): k for k in run.series}
+    series = dict(run.series)
+    took: dict[str, str] = {}  # console series taken -> how
+    for name, s in con.series.items():
+        own = hist.get(_signal(name))
+        if own is None:
+            series[name] = s
+            took[name] = name
+        elif _reach(s) > _reach(run.series[own]):
+            del series[own]
+            series[name] = s
+            took[name] = f"{name} (the history's {own} stops at step {_reach(run.series[own]):g})"
+    if not took:
+        return run
+    kept = ", ".join(sorted(k for k in series if k not in took)) or "nothing"
+    where = Note(
+        str(log),
+        f"read beside the history: {', '.join(took.values())} from {log.name}; "
+        f"{kept} from the .wandb history",
+    )
+    # each input counts the series it gave (the text reader counts all it read)
+    counts = {k: len(v) for k, v in sorted(series.items())}
+    own = tuple(
+        replace(i, series={k: n for k, n in counts.items() if k not in took})
+        if i.kind == "wandb"
+        else i
+        for i in run.inputs
+    )
+    side = tuple(
+        replace(i, series={k: n for k, n in counts.items() if k in took})
+        for i in con.inputs
+        if i.series is not None
+    )
+    inputs = (*own, *side)
+    return replace(
+        run,
+        series=series,
+        inputs=inputs,
+        notes=(*run.notes, where, *con.notes),
+        events=(*run.events, *con.events),
+    )
+
+
+def _signal(key: str) -> str:
+    """One name for a signal in either view: the history keeps W&B's sections
+    ("eval/accuracy", "train/loss") where the console prints "eval_accuracy", "loss"."""
+    return canonical(canonical(key).replace("/", "_"))
+
+
+def _reach(s: Series) -> float:
+    """The last step a series reaches (-inf when empty)."""
+    return float(s.steps[-1]) if len(s) else -math.inf
 
 
 def _read_log(f: Path, cols: Columns, config: dict, facts: dict, notes: Notes) -> None:

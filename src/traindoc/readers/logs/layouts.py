@@ -271,7 +271,10 @@ _EPOCH_KEYS = (b"epoch", b"step", b"iter", b"iteration")
 _COMMA_HEADS = (b"epoch", b"step,", b"iter,", b"itera", b"best_")
 
 # -- Caffe (glog) ---------------------------------------------------------------------------
-_GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*")
+# (NVIDIA's Caffe fork tags each solver message with its solver rank and device after the
+# prefix, "solver.cpp:361]     [0.0]     Train net output #0: mbox_loss = inf": the tag
+# is part of the prefix, the message Caffe's own)
+_GLOG = re.compile(rb"^[IWEF]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s*(?:\[\d+\.\d+\]\s*)?")
 _CAFFE_ITER = re.compile(rb"Iteration (\d+)(, Testing net \(#\d+\))?")
 # tianshou's trainer: a tqdm bar per epoch, "Epoch #1: 2001it [00:36, 54.27it/s,
 # env_step=2000, len=1001, loss/actor=11.228, n/ep=0, n/st=1, rew=-943.40]", numbered by
@@ -412,6 +415,13 @@ _ERR_RATE = re.compile(
     rb"[%$](WER|CER|SER)\s+(\d+(?:\.\d+)?)%?\s*\[\s*\d+\s*/\s*\d+\s*"
     rb"(?:,\s*\d+\s*ins,\s*\d+\s*del,\s*\d+\s*sub\s*)?\]"
 )
+
+
+# PaddleDetection's VOCMetric (ppdet/metrics/metrics.py) after each Pascal-VOC-style
+# evaluation: "mAP(0.50, 11point) = 75.81%" ("integral" for the area under the whole
+# curve), the mAP at that IoU threshold in percent: the eval's mAP@0.5 (at 0.50), kept as
+# the fraction YOLO's and COCO's mAPs are.
+_VOC_MAP = re.compile(rb"\bmAP\((0\.50?), (?:11point|integral)\) = (\d+(?:\.\d+)?)%")
 
 
 # Coqui TTS's trainer (and Mozilla TTS before it) prints each record as a block: a head
@@ -676,6 +686,12 @@ class Layouts:
             if v is not None:
                 name = "eval_" + m.group(1).decode().lower()
                 self.log.add_loose(no, [(name, v)], math.nan, SRC_NONE, math.nan, is_eval=True)
+            return True
+        if b"mAP(" in text and (m := _VOC_MAP.search(text)) is not None:
+            v = parse(m.group(2))
+            if v is not None:
+                rec = [("eval_map50", v / 100)]
+                self.log.add_loose(no, rec, math.nan, SRC_NONE, math.nan, is_eval=True)
             return True
         if c == b"-" and _DASHES.match(text):
             self._dash_at = no

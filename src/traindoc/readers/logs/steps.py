@@ -1255,6 +1255,7 @@ def _from_bars(
     bl, bn, bt = _train_bars(log, epoch_totals)
     if not bl.size:
         return
+    bn = _restarted_bars(bn, bt)
     ends = [int(sm["_seq"]) for sm in log.summaries if sm.get("_seq") is not None]
     tseq = seq[train]  # the next train record bounds the search
     if ends:
@@ -1264,7 +1265,12 @@ def _from_bars(
         m = missing[a : a + _CHUNK]
         at = seq[m]
         k = np.searchsorted(tseq, at, side="right")
-        nxt = np.where(k < tseq.size, tseq[np.minimum(k, tseq.size - 1)], last)
+        # no train record at all (only evals): nothing bounds the search
+        nxt = (
+            np.where(k < tseq.size, tseq[np.minimum(k, tseq.size - 1)], last)
+            if tseq.size
+            else np.full(at.size, last)
+        )
         j = np.searchsorted(bl, at, side="right")
         ok = (j < bl.size) & (bl[np.minimum(j, bl.size - 1)] < nxt)
         step[m[ok]] = bn[j[ok]]
@@ -1294,6 +1300,28 @@ def _from_bar_before(
         j = int(np.searchsorted(pseq, seq[m]))
         if j < pseq.size and pseq[j] == seq[m] and pn[j] > prev[i]:  # (NaN: no step before)
             step[m], src[m] = pn[j], SRC_BAR
+
+
+def _restarted_bars(n: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """A tqdm bar over one epoch's loader (`for batch in tqdm(loader)`) is drawn anew each
+    epoch: its count starts over only after it finished, so it counts within an epoch and
+    each finished bar ends one. (Only the first bar after each record is kept, so two
+    finished bars kept are two draws.) Numbered as read, every record after a finished
+    bar would sit at the same step (an eval printed once per epoch: ten accuracies on one
+    point); the k-th epoch's bar counts from k x its total. (The same statement as
+    _bar_epochs' for Keras' bars.) A bar that never starts over after finishing is left
+    as read."""
+    out = n.copy()
+    for t in np.unique(total[total > 1]):
+        sel = np.flatnonzero(total == t)
+        ns = n[sel]
+        fin = ns >= t
+        back = np.flatnonzero(np.diff(ns) < 0) + 1  # where the count starts over
+        if fin.sum() < 2 or not (back.size or fin.all()) or not fin[back - 1].all():
+            continue
+        epoch = np.concatenate(([0], np.cumsum(fin[:-1])))
+        out[sel] = epoch * t + ns
+    return out
 
 
 def _train_bars(

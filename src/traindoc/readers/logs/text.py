@@ -186,7 +186,12 @@ _BEST_SAVED = re.compile(
     rb"|\bThe model with the best validation \w+ \(-?[\d.]+\) was saved at iter \d+"
 )
 # A tqdm bar up to the end of its "[elapsed<left, rate, postfix]" (the postfix is inside).
-_TQDM = re.compile(rb"\d%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
+# (the bar fills the terminal's width: up to 400 columns on a wide screen)
+_TQDM = re.compile(rb"\d%\|[^|\n]{0,400}\|\s*\d+/\d+\s*\[[^\]\n]{0,300}\]")
+# A bar whose stats bracket a pasted dict record cut before its "]" ("| 2/13000
+# [00:28<54:33:11, 15.11s/it{'loss': 0.2527, ...}"): tqdm never prints "{" inside it, so
+# the bar ends where the dict opens.
+_TQDM_CUT = re.compile(rb"\d%\|[^|\n]{0,400}\|\s*\d+/\d+\s*\[[^\]\n{]{0,300}?(?=\{['\"])")
 # Where a bar is drawn: "Epoch 0:   3%|▎         | 565/20101 [" (its postfix may be cut).
 _BAR_START = re.compile(rb"\d{1,3}%\|[^|\n]{0,200}\|\s*\d+/\d+\s*\[")
 # A logger's timestamped line ("[2023-06-07 22:16:00,018] [INFO] ..."), as printed on a bar's line.
@@ -407,7 +412,11 @@ class TextLog:
             self._piece(no, text[: m.start()])
             self._piece(no, text[m.start() :])
             return
-        if b"%|" in text and (m := _TQDM.search(text)) and _after_bar(text[m.end() :]):
+        if (
+            b"%|" in text
+            and ((m := _TQDM.search(text)) or (b"{" in text and (m := _TQDM_CUT.search(text))))
+            and _after_bar(text[m.end() :])
+        ):
             # a print on the bar's line (see `_after_bar`): a dict ("| 0/1 [00:00<?,
             # ?it/s]{'loss': 2.03, ..."), Lightning's "...kl_loss=0.543]`Trainer.fit`
             # stopped: `max_epochs=2` reached.": tqdm prints nothing after its "]", so it
