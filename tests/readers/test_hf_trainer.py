@@ -224,3 +224,25 @@ def test_bare_nan_tokens_take_the_fast_parser_and_come_back_as_nan(tmp_path: Pat
     assert math.isnan(gn.values[0]) and math.isinf(loss.values[4])
     assert not (abs(loss.values[np.isfinite(loss.values)]) > 1e300).any()
     assert run.fact("best_model_checkpoint") == "/runs/NaN-Infinity/ckpt"
+
+
+@pytest.mark.parametrize(
+    ("base", "task_type", "vocab"),
+    [
+        ("google/gemma-3-1b-it", "CAUSAL_LM", 262144),  # the family's vocabulary
+        ("meta-llama/Meta-Llama-3.1-8B-Instruct", "CAUSAL_LM", 128256),
+        ("bigscience/bloom-1b7", "SEQ_CLS", None),  # a classification head: C, not V
+        ("my-org/some-private-model", "CAUSAL_LM", None),  # no known family: V unknown
+    ],
+)
+def test_adapter_base_model_family_gives_the_vocabulary(
+    tmp_path: Path, base: str, task_type: str, vocab: int | None
+) -> None:
+    """No config.json beside the state: the adapter's base model names the family's V."""
+    write_state(tmp_path / "trainer_state.json", state(_history(20), 20))
+    (tmp_path / "adapter_config.json").write_text(
+        json.dumps({"r": 8, "base_model_name_or_path": base, "task_type": task_type})
+    )
+    run = load_checked(tmp_path)
+    assert run.vocab_size == vocab
+    assert (run.fact("task") == "classification") == (task_type == "SEQ_CLS")

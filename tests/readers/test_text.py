@@ -470,6 +470,23 @@ def test_a_flag_after_a_bare_flag_is_read_not_taken_as_its_value(tmp_path: Path)
     assert run.fact("precision") is None  # no precision flag, none made up
 
 
+def test_a_windows_path_flag_value_is_read_whole(tmp_path: Path) -> None:
+    """`--model_name_or_path C:\\...\\Llama-2-13b-chat-hf`: the path's backslashes are no
+    line continuation; the model it names gives the vocabulary (Llama 2: 32000)."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "python src/train_bash.py\n"
+        "--stage pt\n"
+        "--finetuning_type lora\n"
+        "--model_name_or_path C:\\LLaMA-Factory\\checkpoints\\Llama-2-13b-chat-hf\n"
+        "--learning_rate 5e-05\n"
+        + "".join(f"{{'loss': {2.0 - i / 10:.4f}, 'epoch': {i / 10:.2f}}}\n" for i in range(6))
+    )
+    (run,) = load_runs(log)
+    assert run.fact("base_model") == "C:\\LLaMA-Factory\\checkpoints\\Llama-2-13b-chat-hf"
+    assert run.fact("learning_rate") == 5e-5 and run.vocab_size == 32000
+
+
 def test_fp16_in_prose_or_a_value_is_no_bare_flag(tmp_path: Path) -> None:
     log = tmp_path / "issue.txt"
     log.write_text(

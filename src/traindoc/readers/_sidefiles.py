@@ -68,6 +68,8 @@ def read_all(dirs: list[Path], facts: dict[str, Fact], notes: Notes) -> list[Inp
                 facts[fact] = Fact(ad[key], f"{p.name}: {key}")
         if ad.get("base_model_name_or_path"):
             facts["base_model"] = Fact(ad["base_model_name_or_path"], f"{p.name}")
+        if ad.get("task_type") in ("SEQ_CLS", "TOKEN_CLS"):  # a classification head's C
+            facts.setdefault("task", Fact("classification", f"{p.name}: {ad['task_type']}"))
         if ad.get("peft_version"):
             versions["peft"] = str(ad["peft_version"])
     results: dict[str, float] = {}

@@ -16,6 +16,7 @@ import numpy as np
 from traindoc.model import Fact, Note, Run, Series
 from traindoc.model.datasets import classes_named
 from traindoc.model.signals import REGRESSION_ERROR, Signal, is_eval, kind
+from traindoc.model.vocabs import family_vocab
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
 PRETRAIN_RATIO = 0.9
@@ -36,6 +37,7 @@ def finalize(run: Run) -> Run:
     _loss_base(run, facts)
     _effective_batch(facts)
     _dataset_classes(run, facts)
+    _family_vocab(facts)
     _task(run, facts)
     _regime(run, facts)
     _ended(run, facts)
@@ -418,6 +420,19 @@ def _dataset_classes(run: Run, facts: dict[str, Fact]) -> None:
         if (got := classes_named(str(Path(inp.path).parent))) is not None:
             facts["dataset_classes"] = Fact(got[0], f"the run's folder {inp.path} names {got[1]}")
             return
+
+
+def _family_vocab(facts: dict[str, Fact]) -> None:
+    """V of the LM family the base model's name names (`google/gemma-3-1b-it`: Gemma 3,
+    262,144), when no config gives a vocabulary and the run is no classifier (whose
+    output is its classes) or detector / GAN / RL run (no ln(V) loss)."""
+    if any(k in facts for k in ("vocab_size", "num_classes", "input_vocab_size")):
+        return
+    if _val(facts, "task") not in (None, "lm") or not isinstance(_val(facts, "base_model"), str):
+        return
+    base = facts["base_model"]
+    if (got := family_vocab(base.value)) is not None:
+        facts["vocab_size"] = Fact(got[1], f"{base.source}: {base.value} is a {got[0]} model")
 
 
 def _task(run: Run, facts: dict[str, Fact]) -> None:

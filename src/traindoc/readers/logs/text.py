@@ -114,9 +114,12 @@ def _message(text: bytes) -> bytes:
 
 
 # `--flag value` / `--flag=value` of a launch command, also inside prose. The next
-# `--flag` is no value (`--do_train --model_name_or_path gpt2`: do_train has none).
+# `--flag` is no value (`--do_train --model_name_or_path gpt2`: do_train has none). A
+# backslash ends a value as a line continuation, but not a Windows path's
+# (`--model_name_or_path C:\models\Llama-2-13b-chat-hf`).
 _CLI_FLAG = re.compile(
-    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(?!--)(\"[^\"]{1,120}\"|'[^']{1,120}'|[^\s,\\\"'\xef]{1,120})"
+    rb"(?<![\w-])--([A-Za-z][\w\-]{1,60})(?:\s*=\s*|\s+)(?!--)(\"[^\"]{1,120}\"|'[^']{1,120}'"
+    rb"|[A-Za-z]:\\[^\s,\"'\xef]{1,117}|[^\s,\\\"'\xef]{1,120})"
 )
 # A precision switch given bare (`--fp16`, `--bf16`: HF TrainingArguments, fairseq,
 # DeepSpeed and most scripts' store_true flags), at the end of the command, before a

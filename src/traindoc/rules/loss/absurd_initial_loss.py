@@ -40,11 +40,24 @@ class Params:
     # With V unknown a loss that never gets under ln(256k) may be a sum over the tokens
     # of a sequence (CTC, ESPnet): judged only when no such sum reaches it (10k tokens).
     sum_tokens: float = 10_000.0
+    # A fine-tune of a pretrained LM starts at 2-4 nats. ln(32000) = 10.37, the uniform
+    # guess over the smallest common LM vocabulary (Llama 2 / Mistral), is far above that
+    # for any vocabulary (0.83 ln V even for Gemma 3's 262,144) and above ln(C) of any
+    # classifier under 32k classes: a fine-tune's first loss there is a broken start.
+    finetune_start: float = math.log(32000)
+    # The curve shows a fine-tune by itself when the loss is under 1.5 nats (a geometric
+    # mean probability of 0.22 on the right token or class: a model that already knows
+    # the data) within the first 5% of a log of 20+ points; a model trained from
+    # scratch on real text needs far longer.
+    finetune_level: float = 1.5
+    finetune_fraction: float = 0.05
+    # A first row that averages this many steps or more speaks for itself.
+    window_steps: int = 10
 
 
 @rule(
     "absurd-initial-loss",
-    minimum="the first logged loss and the floor ln(V) (vocab_size, the model family or a known tokenizer) or ln(C); 20 points to say whether it recovered",
+    minimum="the first logged loss and the floor ln(V) (vocab_size, the model family or a known tokenizer) or ln(C), or that the run fine-tunes a pretrained model; 20 points to say whether it recovered",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -71,6 +84,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
     (a large logit scale, say) cost a few steps, not the run.
 
+    A fine-tune has no such excuse. A pretrained model starts at 2-4 nats, far below
+    ln(V), so a first loss at or above ln(32000) = 10.37 (the uniform guess over the
+    smallest common LM vocabulary; 0.83 ln V even for Gemma 3's 262,144; above ln(C) of
+    any classifier under 32k classes) means the pretrained start was broken (a wrong
+    or failed load, a rotten new head, labels outside the vocabulary, an fp16
+    overflow), whatever V is and even when the run recovers: a warning then, an error
+    when it does not. The run is a fine-tune when it names its base model (the model
+    family also gives V: `model/vocabs.py`), has an adapter or a fine-tuning config, or
+    its curve says so: under 1.5 nats within the first 5% of a log of 20+ points, which
+    a model trained from scratch on real data does not reach (a Gemma-3 QLoRA's first
+    50-step window at 14.75 then 1.22; a BLOOM classifier's 11.3 then 0.84 by step 150).
+
+    The first three points decide (their median) so that one odd first batch cannot;
+    but a first row that is a trainer's mean over its first 10+ steps (HF's Trainer and
+    the stacks on it, Megatron: the mean since the previous row) is no one batch and
+    decides alone.
+
     Without V, the loss must be known to be a cross-entropy over classes or tokens:
     the task says so, the run fine-tunes a named base model, or an LM trainer (HF,
     Megatron, nanoGPT, fairseq, ...) logged it. A plain loop's, Keras's or
@@ -91,11 +121,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss_rpn_cls 12.1, total 86.5 at iteration 19) or unnormalised inputs; info when
     it is back under ln 2 within 5% of a long log.
 
-    A log that starts mid-run (an excerpt from step 2100) does not show the start
-    and is not judged. A first row logged after a few updates at an LR of 0.05 or
-    more (HF's first row at step 4, averaging steps 1-4, at LR 1.0) may show the
-    updates' damage rather than the start: a warning, caused by the LR when
-    `lr-too-high` fires too, and the advice to log the first step. A first row
+    A log that starts mid-run (an excerpt from step 2100, or a resumed run whose first
+    row is at epoch 5.01) does not show the start and is not judged. A first row
+    logged after a few updates at an LR of 0.05 or more (HF's first row at step 4,
+    averaging steps 1-4, at LR 1.0) may show the updates' damage rather than the
+    start: a warning, caused by the LR when `lr-too-high` fires too, and the advice to
+    log the first step. A first row
     logged after updates whose grad norm, logged with it, is already NaN/Inf shows
     those updates' damage: info, caused by `nonfinite-gradients`.
 
@@ -118,8 +149,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # term is a binary cross-entropy, whose floor is ln 2
         yield from _objectness(run, p)
         return
-    if starts_mid_run(loss.finite()):
-        return  # an excerpt from step 2100 on does not show the starting point
+    if _mid_run(run, loss):
+        return  # an excerpt from step 2100 (or epoch 5) on does not show the starting point
     floor = run.floor or p.unknown_vocab_floor / math.log(run.loss_base)  # nats -> its units
     # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]
@@ -127,22 +158,30 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if first.size == 0:
         return
     head = float(np.median(first))  # one odd first batch cannot decide ...
+    if _window_mean(run, loss, p):
+        head = float(first[0])  # ... but a mean over the first 10+ steps is no one batch
     # ... and neither can the steps after it: a first loss at ln(V) followed by a
     # blow-up is a sane start wrecked by the updates (divergence's), so the first
     # logged loss must be absurd too.
     start = min(head, float(first[0]))
     ratio = start / floor
-    if ratio < p.ratio_warning:
+    v = run.vocab_size
+    # a fine-tune whose first loss is at the uniform guess of the smallest common vocabulary
+    tuned = _finetune(run, loss, p) if start >= p.finetune_start / math.log(run.loss_base) else None
+    if ratio < p.ratio_warning and tuned is None:
         return
     severity = Severity.ERROR if ratio >= p.ratio_error else Severity.WARNING
-    v = run.vocab_size
-    if v is None and severity < Severity.ERROR:
+    if v is None and severity < Severity.ERROR and tuned is None:
         return  # with V unknown, only the unambiguous case is worth saying
     if v is None and not _per_token(run, loss, floor, start, p):
         return  # a summed loss (CTC, a sequence's sum) is large by its reduction
-    back = _recovered_at(loss, floor, p)
+    back = _recovered_at(loss, floor, p) if ratio >= p.ratio_warning else None
+    if tuned and back is None:
+        back = _fell_to(loss, p.finetune_level / math.log(run.loss_base), p)
     if back is not None:
-        severity = Severity.INFO  # a quirk of the init that cost a few steps, not the run
+        # a fresh model's large logit scale costs a few steps, not the run (info); a
+        # pretrained model has no such excuse: its start was broken, whatever came after
+        severity = Severity.WARNING if tuned else Severity.INFO
     if _nonfinite_updates_before(run, loss):
         # The first row averages a window whose updates already had NaN/Inf gradients:
         # its level is the damage of those updates, not the starting point.
@@ -155,12 +194,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         yield _after_hot_updates(loss, float(first[0]), floor, what, hot, ratio)
         return
     yield Hit(
-        title=(
-            f"First loss {fmt(float(first[0]))} is {first[0] / floor:.1f}x the uniform floor "
-            f"{what} = {floor:.2f}"
-            + (f"; back under it by step {back}, then learns" if back is not None else "")
-            + ("; logged after updates whose grad norm is already NaN/Inf" if caused_by else "")
-        ),
+        title=_title(float(first[0]), floor, what, back, bool(caused_by), tuned),
         step=int(loss.steps[0]),
         evidence={
             "first_loss": float(first[0]),
@@ -170,6 +204,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "vocab_size": v,
             "expected_init_loss": floor,
             "back_under_floor_at_step": back,
+            "finetune": tuned,
             **({"grad_norm_at_first_log": "non-finite"} if caused_by else {}),
         },
         explanation=(
@@ -185,6 +220,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
         caused_by=caused_by,
+    )
+
+
+def _title(
+    first: float, floor: float, what: str, back: int | None, nonfinite: bool, tuned: str | None
+) -> str:
+    if tuned and first < floor:
+        head = f"First loss {fmt(first)} of a fine-tune ({tuned}), which should start at 2-4 nats"
+        return (
+            head + f", is above the uniform guess over 32,000 tokens (ln = {math.log(32000):.2f})"
+        )
+    return (
+        f"First loss {fmt(first)} is {first / floor:.1f}x the uniform floor {what} = {floor:.2f}"
+        + (f"; back under it by step {back}, then learns" if back is not None else "")
+        + ("; logged after updates whose grad norm is already NaN/Inf" if nonfinite else "")
+        + (f"; a fine-tune ({tuned}) starts at 2-4 nats" if tuned else "")
     )
 
 
@@ -251,6 +302,69 @@ def _objectness(run: Run, p: Params) -> Iterator[Hit]:
             severity=Severity.INFO if back is not None else Severity.ERROR,
         )
         return
+
+
+def _finetune(run: Run, loss: Series, p: Params) -> str | None:
+    """Why the run starts from a pretrained model, or None: a named base model, an
+    adapter or a fine-tuning config, or a curve under 1.5 nats within 5% of the run.
+    Detectors, GANs and RL are left out: their losses are sums or surrogates."""
+    if run.fact("task") in ("detection", "gan", "rl"):
+        return None
+    regime = run.facts.get("regime")
+    if (
+        regime is not None
+        and regime.value == "pretraining"
+        and not regime.source.startswith("inferred")
+    ):
+        return None  # a config that trains from scratch (train_from_scratch): a fresh model
+    if (base := run.fact("base_model")) is not None:
+        return f"of {base}"
+    if run.fact("regime") in ("lora", "full-finetune"):
+        return f"{run.fact('regime')}: {run.facts['regime'].source}"
+    at = _fell_to(loss, p.finetune_level / math.log(run.loss_base), p)
+    return None if at is None else f"under {p.finetune_level:g} nats by step {at}"
+
+
+def _mid_run(run: Run, loss: Series) -> bool:
+    """The log starts mid-run: a late window by its steps, or a resumed run (the log
+    says it continued from a checkpoint) whose first loss row is past the first epoch
+    (epoch 5.01: whole passes came before it). Without a resume, a first row past
+    epoch 1 is still the mean since step 1 (HF logging every 500 steps of a 62-step
+    epoch), and it holds the start."""
+    f = loss.finite()
+    if not len(f):
+        return False
+    if starts_mid_run(f):
+        return True
+    ep = run.get("epoch")
+    if not run.fact("resume_steps") or ep is None or not len(ep):
+        return False
+    at = ep.values[(ep.steps <= f.steps[0]) & np.isfinite(ep.values)]
+    return bool(at.size) and float(at[-1]) > 1.0
+
+
+def _window_mean(run: Run, loss: Series, p: Params) -> bool:
+    """The first logged loss is the mean over its first 10+ steps: HF's Trainer (and the
+    stacks on it) and Megatron log the mean since the previous row, so a first row at
+    step 50 holds 50 batches, not one odd batch."""
+    return run.fact("trainer") in WINDOW_MEAN and int(loss.steps[0]) >= p.window_steps
+
+
+# Trainers whose logged loss averages every step since the previous row.
+WINDOW_MEAN = frozenset({"hf", "llamafactory", "ms-swift", "megatron"})
+
+
+def _fell_to(loss: Series, level: float, p: Params) -> int | None:
+    """The first step where a log of 20+ points is under `level`, if within its first 5%."""
+    f = loss.finite()
+    if len(f) < p.recover_min_points:
+        return None
+    under = np.flatnonzero(f.values < level)
+    if not under.size:
+        return None
+    at = int(f.steps[under[0]])
+    span = float(f.steps[-1] - f.steps[0]) or 1.0
+    return at if (at - f.steps[0]) / span <= p.finetune_fraction else None
 
 
 def _nonfinite_updates_before(run: Run, loss: Series) -> bool:
