@@ -121,7 +121,10 @@ def test_keras_gan_bracketed_players_are_read_under_their_names(tmp_path: Path) 
 
 def test_step_equals_players_are_read(tmp_path: Path) -> None:
     # "Step=N D_loss=x, G_loss=y, ..." key=value records
-    lines = [f"Step={i * 100} D_loss={1.38 - 0.01 * i:.4f}, G_loss={0.69 + 0.1 * i:.4f}, time=0.1" for i in range(5)]
+    lines = [
+        f"Step={i * 100} D_loss={1.38 - 0.01 * i:.4f}, G_loss={0.69 + 0.1 * i:.4f}, time=0.1"
+        for i in range(5)
+    ]
     (run,) = _lines(tmp_path, lines)
     assert list(run.get("g_loss").steps) == [0, 100, 200, 300, 400]
     assert run.fact("task") == "gan" and run.get("loss") is None
@@ -134,7 +137,9 @@ def test_a_player_letter_opens_its_key_not_a_unit(tmp_path: Path) -> None:
     (run,) = _lines(tmp_path, lines)
     assert set(run.series) >= {"d_loss", "g_loss"} and run.get("loss") is None
     # near miss: a memory figure with its unit before another key keeps the unit
-    (run,) = _lines(tmp_path, [f"step {i} mem: 12 G lr: 0.001 loss: {2 - 0.1 * i}" for i in range(4)])
+    (run,) = _lines(
+        tmp_path, [f"step {i} mem: 12 G lr: 0.001 loss: {2 - 0.1 * i}" for i in range(4)]
+    )
     assert run.get("loss") is not None
 
 
@@ -187,3 +192,10 @@ def test_ml_agents_mean_reward_lines_are_the_reward(tmp_path: Path) -> None:
     ]
     (run,) = _lines(tmp_path, lines)
     assert list(run.get("reward").steps) == [50000, 100000, 150000]
+
+
+def test_an_rl_critic_loss_is_no_player() -> None:
+    from traindoc.readers.derived import player
+
+    # DQN's / actor-critic's critic loss is a value regression the learner minimises
+    assert not player("Critic_Loss") and not player("critic/vf_loss")

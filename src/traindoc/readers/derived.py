@@ -404,7 +404,9 @@ def player(name: str) -> bool:
     player's reconstruction / L1 / cycle / perceptual term (G_L1, cycle_A) is a distance
     the generator minimises, and no player's objective alone."""
     m = _PLAYER.search(name)
-    if m is None or not _a_loss(name):
+    if m is None or not _a_loss(name) or "critic" in name.lower():
+        # an RL critic's loss (DQN's / actor-critic's Critic_Loss) is a value regression
+        # the learner minimises: a loss, not a player's objective
         return False
     rest = (name[: m.start()] + name[m.end() :]).lower()
     return not re.search(r"l1|l2|cycle|idt|recon|rec|percep|vgg|pix|mse|feat|gp|reg", rest)
@@ -419,10 +421,9 @@ def _a_loss(name: str) -> bool:
 
 def _discriminator(name: str) -> bool:
     """A discriminator's own objective by its name (d_loss, disc_cost, errD; not an RL
-    critic's, whose actor-critic runs are told by their reward first)."""
-    return player(name) and any(m.group(2) for m in _PLAYER.finditer(name)) and not any(
-        m.group(1) for m in _PLAYER.finditer(name)
-    ) and "critic" not in name.lower()
+    critic's, see player)."""
+    found = list(_PLAYER.finditer(name))
+    return player(name) and any(m.group(2) for m in found) and not any(m.group(1) for m in found)
 
 
 def _dataset_classes(run: Run, facts: dict[str, Fact]) -> None:

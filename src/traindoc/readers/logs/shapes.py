@@ -1556,9 +1556,11 @@ def _best_suffix(words: list[str]) -> int:
         what = kind(name)
         if what == "other":
             continue
-        if what in ("component_loss", "eval_component_loss") and (
-            not _WHOLE or {w.lower() for w in words[-k:-1]} <= _MEAN_WORDS
-        ) and not _player(words[-k:-1]):
+        if (
+            what in ("component_loss", "eval_component_loss")
+            and (not _WHOLE or {w.lower() for w in words[-k:-1]} <= _MEAN_WORDS)
+            and not _player(words[-k:-1])
+        ):
             for j in range(k - 1, 0, -1):
                 if canonical(" ".join(words[-j:])) in ("loss", "eval_loss"):
                     return j
@@ -1598,7 +1600,11 @@ def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
             return "%", []
         if tk.kind == "space" and j + 1 < len(toks):
             w = toks[j + 1]
-            if w.kind == "word" and w.text.lower() in _SPACED_UNITS and not _player_key(toks, j + 1):
+            if (
+                w.kind == "word"
+                and w.text.lower() in _SPACED_UNITS
+                and not _player_key(toks, j + 1)
+            ):
                 return w.text, [j + 1]
             if tk.text == " " and _is_punct(toks, j + 1, "%"):
                 return "%", []  # CNN_sentence's "train perf: 62.92 %"
