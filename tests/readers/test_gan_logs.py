@@ -99,3 +99,103 @@ def test_a_counter_that_drops_inside_a_later_epoch_is_not_epoch_x_iters(tmp_path
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     steps = [int(s) for r in load_runs(p) for s in r.get("g_l1").steps]
     assert steps == [100, 200, 300, 100, 200]  # the printed counter, as before
+
+
+def _lines(tmp_path: Path, lines: list[str], name: str = "train.log") -> list:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_runs(p)
+
+
+def test_keras_gan_bracketed_players_are_read_under_their_names(tmp_path: Path) -> None:
+    # Keras-GAN's print: "%d [D loss: %f, acc.: %.2f%%] [G loss: %f]" once per step
+    lines = [
+        f"{i} [D loss: {0.69 - 0.02 * i:f}, acc.: {50 + i:.2f}%] [G loss: {0.69 + 0.05 * i:f}]"
+        for i in range(6)
+    ]
+    (run,) = _lines(tmp_path, lines)
+    assert run.get("d_loss") is not None and run.get("g_loss") is not None
+    assert len(run.get("g_loss")) == 6
+    assert run.fact("task") == "gan" and run.get("loss") is None
+
+
+def test_step_equals_players_are_read(tmp_path: Path) -> None:
+    # "Step=N D_loss=x, G_loss=y, ..." key=value records
+    lines = [
+        f"Step={i * 100} D_loss={1.38 - 0.01 * i:.4f}, G_loss={0.69 + 0.1 * i:.4f}, time=0.1"
+        for i in range(5)
+    ]
+    (run,) = _lines(tmp_path, lines)
+    assert list(run.get("g_loss").steps) == [0, 100, 200, 300, 400]
+    assert run.fact("task") == "gan" and run.get("loss") is None
+
+
+def test_a_player_letter_opens_its_key_not_a_unit(tmp_path: Path) -> None:
+    # golbin's TensorFlow-Tutorials GAN: "Epoch: 0560 D loss: -0.3683 G loss: -2.914" -
+    # the G names the generator, no gigabyte unit of the D loss before it
+    lines = [f"Epoch: {e:04d} D loss: -0.{3600 + e} G loss: -2.{900 + e}" for e in range(1, 5)]
+    (run,) = _lines(tmp_path, lines)
+    assert set(run.series) >= {"d_loss", "g_loss"} and run.get("loss") is None
+    # near miss: a memory figure with its unit before another key keeps the unit
+    (run,) = _lines(
+        tmp_path, [f"step {i} mem: 12 G lr: 0.001 loss: {2 - 0.1 * i}" for i in range(4)]
+    )
+    assert run.get("loss") is not None
+
+
+def test_a_wgan_critic_cost_alone_is_no_learning_curve(tmp_path: Path) -> None:
+    # improved_wgan_training's tflib.plot: "iter N<TAB>disc cost<TAB>value", the critic's
+    # cost negative by design and rising toward 0 as the generator closes the gap
+    values = [-0.81, -0.38, -0.79, -1.34, -1.39, -1.26, -1.06, -0.87, -0.69, -0.57, -0.45]
+    lines = [f"iter {100 * i + 99}\tdisc cost\t{v}" for i, v in enumerate(values)]
+    (run,) = _lines(tmp_path, lines)
+    assert "disc_cost" in run.series and run.get("loss") is None
+    assert run.fact("task") == "gan"
+    d = diagnose(run)
+    assert not d.findings
+    assert any("GAN" in s.reason for s in d.not_judged if s.rule == "divergence")
+
+
+def test_a_nan_player_cost_is_still_a_nan_loss(tmp_path: Path) -> None:
+    values = ["-0.81", "-0.92", "-1.10", "nan", "nan"]
+    lines = [f"iter {100 * i + 99}\tdisc cost\t{v}" for i, v in enumerate(values)]
+    (run,) = _lines(tmp_path, lines)
+    assert [f.rule for f in diagnose(run).findings] == ["nonfinite-loss"]
+
+
+def test_a_generator_reconstruction_term_alone_stays_the_loss(tmp_path: Path) -> None:
+    # near miss: an L1 term the generator minimises is a distance, no player's objective
+    lines = [f"step {i * 10} G_L1: {30 - i:.1f}" for i in range(6)]
+    (run,) = _lines(tmp_path, lines)
+    assert run.get("loss") is not None and run.fact("task") != "gan"
+
+
+def test_player_names_against_other_losses() -> None:
+    from traindoc.readers.derived import player
+
+    for name in ("d_loss", "g_loss", "disc_cost", "errD", "lossG", "loss/d/loss", "generator_loss"):
+        assert player(name), name
+    # a generator's reconstruction / perceptual / cycle terms, and no player at all
+    for name in ("G_L1", "g_l1_spec_loss", "cycle_A", "loss", "cost", "d_model", "val_loss"):
+        assert not player(name), name
+
+
+def test_ml_agents_mean_reward_lines_are_the_reward(tmp_path: Path) -> None:
+    # ML-Agents' summaries: a bare "Mean Reward: x" (its early PPO notebook) and
+    # stats.py's "Step: N. Time Elapsed: T s. Mean Reward: X. Std of Reward: Y. Training."
+    (run,) = _lines(tmp_path, [f"Mean Reward: {-80 + 5 * i}.{i}1" for i in range(5)])
+    assert run.fact("task") == "rl" and len(run.get("reward")) == 5
+    lines = [
+        f"3DBall. Step: {50000 * i}. Time Elapsed: {227.8 * i:.3f} s. Mean Reward: {1.3 * i:.3f}. "
+        f"Std of Reward: 0.829. Training."
+        for i in range(1, 4)
+    ]
+    (run,) = _lines(tmp_path, lines)
+    assert list(run.get("reward").steps) == [50000, 100000, 150000]
+
+
+def test_an_rl_critic_loss_is_no_player() -> None:
+    from traindoc.readers.derived import player
+
+    # DQN's / actor-critic's critic loss is a value regression the learner minimises
+    assert not player("Critic_Loss") and not player("critic/vf_loss")

@@ -468,7 +468,10 @@ _SHORT_LOSS = re.compile(r"(?:^|[-_ ])los$", re.IGNORECASE)
 # keeps the two players apart (no sum of them is one loss).
 _PLAYER_LOSS = re.compile(
     r"^(?:(?:g|d)(?:_\d)?_(?:[ab]|gan|l1|l2|real|fake|adv|feat|gan_feat|vgg|gp|r1|reg)"
-    r"|(?:cycle|idt)_[ab])$",
+    r"|(?:cycle|idt)_[ab]"
+    # the players' costs under their own names: improved_wgan_training's tflib.plot
+    # prints "iter 99\tdisc cost\t-0.81" (the critic's) and "gen cost" (the generator's)
+    r"|(?:g|d|gen|disc|dis|generator|discriminator)[_ ]cost)$",
     re.IGNORECASE,
 )
 

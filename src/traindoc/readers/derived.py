@@ -258,8 +258,11 @@ def _derived_losses(run: Run) -> Run:
             continue
         if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:
             continue  # parts of two models (verl's actor/pg_loss, critic/vf_loss): no one loss
-        if adversarial([p.name for p in parts]):
-            continue  # a GAN's generator and discriminator losses: opponents, not one loss
+        if adversarial([p.name for p in parts]) or all(player(p.name) for p in parts):
+            # a GAN's generator and discriminator losses: opponents, not one loss; and one
+            # player's objective alone (a WGAN critic's "disc cost", negative by design,
+            # rising toward 0 as the generator closes the gap) is no learning curve either
+            continue
         if len(parts) == 1:
             (one,) = parts
             series[target] = replace(
@@ -397,11 +400,32 @@ def adversarial(names: list[str]) -> bool:
     return players == {1, 2}
 
 
+def player(name: str) -> bool:
+    """A name that is only a GAN player's adversarial objective (d_loss, g_loss, D cost,
+    errD, lossG): one side of a two-player game, whose value moves with the opponent. A
+    player's reconstruction / L1 / cycle / perceptual term (G_L1, cycle_A) is a distance
+    the generator minimises, and no player's objective alone."""
+    m = _PLAYER.search(name)
+    if m is None or not _a_loss(name) or "critic" in name.lower():
+        # an RL critic's loss (DQN's / actor-critic's Critic_Loss) is a value regression
+        # the learner minimises: a loss, not a player's objective
+        return False
+    rest = (name[: m.start()] + name[m.end() :]).lower()
+    return not re.search(r"l1|l2|cycle|idt|recon|rec|percep|vgg|pix|mse|feat|gp|reg", rest)
+
+
 def _a_loss(name: str) -> bool:
     """A loss by its name: one that says so, DCGAN's errG / errD, or a GAN player's bare
     name (pix2pix's G_GAN, CycleGAN's D_A: signals.kind reads those as loss parts)."""
     low = name.lower()
     return "loss" in low or low.startswith("err") or kind(name) == "component_loss"
+
+
+def _discriminator(name: str) -> bool:
+    """A discriminator's own objective by its name (d_loss, disc_cost, errD; not an RL
+    critic's, see player)."""
+    found = list(_PLAYER.finditer(name))
+    return player(name) and any(m.group(2) for m in found) and not any(m.group(1) for m in found)
 
 
 def _dataset_classes(run: Run, facts: dict[str, Fact]) -> None:
@@ -443,6 +467,10 @@ def _task(run: Run, facts: dict[str, Fact]) -> None:
     elif adversarial(losses := [n for n in run.series if _a_loss(n)]):
         names = ", ".join(sorted(losses))[:80]
         facts["task"] = Fact("gan", f"inferred: a generator and a discriminator loss ({names})")
+    elif (disc := next((n for n in sorted(run.series) if _discriminator(n)), None)) is not None:
+        # a discriminator's loss logged alone (a WGAN critic's "disc cost"): only an
+        # adversarial run trains a discriminator
+        facts["task"] = Fact("gan", f"inferred: a discriminator's loss ({disc}) is logged")
     elif not _val(facts, "vocab_size") and (
         name := next((n for n in sorted(run.series) if _DETECTION.search(n)), None)
     ):

@@ -1556,14 +1556,38 @@ def _best_suffix(words: list[str]) -> int:
         what = kind(name)
         if what == "other":
             continue
-        if what in ("component_loss", "eval_component_loss") and (
-            not _WHOLE or {w.lower() for w in words[-k:-1]} <= _MEAN_WORDS
+        if (
+            what in ("component_loss", "eval_component_loss")
+            and (not _WHOLE or {w.lower() for w in words[-k:-1]} <= _MEAN_WORDS)
+            and not _player(words[-k:-1])
         ):
             for j in range(k - 1, 0, -1):
                 if canonical(" ".join(words[-j:])) in ("loss", "eval_loss"):
                     return j
         return k
     return len(words)
+
+
+# The word a GAN's log puts before a player's loss ("D loss: 0.52 G loss: 0.81", Keras-GAN's
+# "[D loss: 0.52, acc.: 71.88%] [G loss: 0.81]"): the name of the player, whose loss it
+# is - never "the" loss, which the two players' opposing objectives do not make.
+_PLAYER_WORDS = frozenset({"g", "d", "gen", "disc", "dis", "generator", "discriminator"})
+
+
+def _player(words: list[str]) -> bool:
+    """The words before a loss's name are one GAN player's name (D, G, Disc, Gen)."""
+    return len(words) == 1 and words[0].lower() in _PLAYER_WORDS
+
+
+def _player_key(toks: list[_Tok], i: int) -> bool:
+    """Token i is a GAN player's letter that opens the next key ("D loss: -0.36 G loss:
+    -2.91"): the G is the generator's, not a gigabyte unit of the number before it."""
+    return (
+        _player([toks[i].text])
+        and i + 2 < len(toks)
+        and toks[i + 1].text == " "
+        and toks[i + 2].text.lower() in ("loss", "cost")
+    )
 
 
 def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
@@ -1576,7 +1600,11 @@ def _unit(toks: list[_Tok], t: int) -> tuple[str, list[int]]:
             return "%", []
         if tk.kind == "space" and j + 1 < len(toks):
             w = toks[j + 1]
-            if w.kind == "word" and w.text.lower() in _SPACED_UNITS:
+            if (
+                w.kind == "word"
+                and w.text.lower() in _SPACED_UNITS
+                and not _player_key(toks, j + 1)
+            ):
                 return w.text, [j + 1]
             if tk.text == " " and _is_punct(toks, j + 1, "%"):
                 return "%", []  # CNN_sentence's "train perf: 62.92 %"
