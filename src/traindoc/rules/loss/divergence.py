@@ -38,6 +38,7 @@ from traindoc.rules.loss._evalcurve import (
     train_metrics,
 )
 from traindoc.rules.loss._rl_collapse import collapse_hit
+from traindoc.rules.loss._rl_value_explosion import value_explosion_hit
 
 
 @dataclass(frozen=True)
@@ -382,8 +383,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     gradient clipping (max_grad_norm ~1.0).
     """
     loss = run.get("loss")
-    if run.is_rl:  # its loss is a surrogate: the return is the curve that diverges
-        if (hit := collapse_hit(run)) is not None:
+    if run.is_rl:  # its loss is a surrogate: the return is the curve that diverges ...
+        # ... or an actor's -Q beyond any return: the critic's values exploded
+        if (hit := collapse_hit(run) or value_explosion_hit(run)) is not None:
             yield hit
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
