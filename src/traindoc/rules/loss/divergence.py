@@ -203,7 +203,8 @@ class Params:
         "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended; "
         "50 for a stretch back above the start that came down later); "
-        "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns"
+        "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns, "
+        "or 3 logs of an actor's loss beside 1 logged return"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -337,7 +338,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     loss. RL trainers (GRPO/PPO) are not judged by their loss, a surrogate that can
     legitimately rise; their return is (`_rl_collapse`): one that climbed well clear of
     the run's start (or of its env's random play) and then gave back half the climb or
-    more over the whole last fifth is a collapsed policy.
+    more over the whole last fifth is a collapsed policy. An off-policy actor's loss is
+    the exception: it is -Q, the critic's value estimate, and a value 10,000x beyond the
+    largest return the run logged (the most a 0.9999 discount allows) is a critic whose
+    bootstrapped targets exploded (error; a TD3 actor at -2.8e9 beside returns of 400).
     The trend and blow-up tests also stand down when a held-out task metric (an
     eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
     named that is logged at most a fifth as often as the train loss) was evaluated 3+
