@@ -34,7 +34,10 @@ ALIASES = {
         ),
         "grad_accum",
     ),
-    **dict.fromkeys(("max_epochs", "num_train_epochs", "epochs", "num_epochs"), "num_train_epochs"),
+    # fairseq's `--max-epoch` (and the scripts built on its options) names the plan too
+    **dict.fromkeys(
+        ("max_epochs", "max_epoch", "num_train_epochs", "epochs", "num_epochs"), "num_train_epochs"
+    ),
     **dict.fromkeys(
         ("gradient_clip_val", "max_grad_norm", "grad_clip", "clip_grad_norm", "clip"),
         "max_grad_norm",

@@ -394,6 +394,7 @@ CONFIG_NAMES = frozenset(
         "num_epochs",
         "epochs",
         "max_epochs",
+        "max_epoch",
         "warmup_epochs",
         "label_smoothing",
         "block_size",
