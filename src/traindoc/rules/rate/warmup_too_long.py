@@ -60,7 +60,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     against lines that print only an epoch number: mmdet's warmup_iters=500 counts
     iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
     is no share at all). An LR still rising on the last record of a run that ended (a
-    final summary, an ETA of 0) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
+    final summary, an ETA of 0, an epoch index at the last configured epoch: "Epoch 002"
+    of `max_epoch=3`) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
     budget) when the log reaches its planned end with the loss not falling there (an
     excerpt that stops mid-warmup shows no cost yet: info), or when the curve shows the harm (an early drop then a band with no
     downward trend, the LoRA-plateau run's plateau; the eval loss when no train loss is logged)
