@@ -95,6 +95,21 @@ def planned_steps(run: Run, whole_epochs: bool = False) -> int | None:
     return max(last, round(per_epoch * float(epochs)))
 
 
+def in_last_planned_epoch(run: Run) -> bool:
+    """The log reaches the last of its configured epochs: an epoch index from 0 that ends
+    at E - 1, or from 1 that ends at E (fairseq-style `max_epoch=3` over "Epoch 000" to
+    "Epoch 002"), so its last logged step is about its planned length. Not that the run
+    finished (a stall inside the last epoch still ends the log there): not the `ended`
+    fact."""
+    epochs, e = run.fact("num_train_epochs"), run.get("epoch")
+    if not epochs or e is None:
+        return False
+    f = e.finite().values
+    if not f.size or not np.all(f == np.round(f)) or f[0] not in (0, 1):
+        return False
+    return bool(f[-1] == float(epochs) - 1 + f[0])
+
+
 def _one_epoch_length(epoch: Series, tol: float = 0.01) -> bool:
     """2+ logs past epoch 0 whose step / epoch agree within `tol`: global steps at whole
     epochs, each epoch the same number of steps."""

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
-from traindoc.measure.schedule import planned_steps, warmup
+from traindoc.measure.schedule import in_last_planned_epoch, planned_steps, warmup
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import curve
@@ -97,7 +95,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     total = planned_steps(run, whole_epochs=True)
     if w is None or not total or w.steps < p.min_steps:
         return
-    if not w.complete and not (run.fact("max_steps") or run.fact("ended") or _ran_its_epochs(run)):
+    if not w.complete and not (
+        run.fact("max_steps") or run.fact("ended") or in_last_planned_epoch(run)
+    ):
         return  # still warming up and no planned length: the share is unknown
     # warmup_steps=20 against the 9 lines of a paste that prints no step: the lines are
     # not the trainer's steps, so the share is unknown; nor are epoch numbers
@@ -196,16 +196,3 @@ def _short_falling(loss: Series, p: Params) -> bool:
         return False
     low = float(v.min())
     return float(v[-1]) <= low + p.short_at_min * abs(low) and float(v[-1]) < float(v[0])
-
-
-def _ran_its_epochs(run: Run) -> bool:
-    """The log reaches the last of its configured epochs: an epoch index from 0 that ends
-    at E - 1, or from 1 that ends at E (fairseq-style `max_epoch=3` over "Epoch 000" to
-    "Epoch 002"). The run ended there, so its last logged step is its planned length."""
-    epochs, e = run.fact("num_train_epochs"), run.get("epoch")
-    if not epochs or e is None:
-        return False
-    f = e.finite().values
-    if not f.size or not np.all(f == np.round(f)) or f[0] not in (0, 1):
-        return False
-    return bool(f[-1] == float(epochs) - 1 + f[0])
