@@ -52,6 +52,64 @@ def test_no_run_is_stored_twice() -> None:
             assert seen.setdefault(digest, case.name) == case.name, (case.name, seen[digest], f)
 
 
+# A value with 2+ decimals: the lines that carry a run's own numbers.
+_VALUE = re.compile(r"\d\.\d{2,}")
+# Two runs whose logs share their lines by construction, checked by hand: YOLOv5 runs on
+# two datasets that are NaN from epoch 0 print the same all-NaN row at every epoch.
+_DISTINCT_RUNS = {
+    frozenset(
+        {
+            "nan_inf_yolov5n_custom_k5_kl_200ep_box_obj_loss_nan_from_epoch0_map_zero_results_csv",
+            "nan_inf_yolov5n_custom_k5_leaf_200ep_box_obj_loss_nan_from_epoch0_map_zero_results_csv",
+        }
+    )
+}
+
+
+def _value_lines(case: Path) -> set[str]:
+    """The case's text lines that carry a value, whitespace-normalised, source notes out."""
+    out = set()
+    for f in json.loads((case / "meta.json").read_text(encoding="utf-8"))["files"]:
+        p = case / f
+        if Path(f).name in _SHARED_CONTEXT or not p.is_file() or p.stat().st_size > 5_000_000:
+            continue
+        raw = p.read_bytes()
+        if b"\0" in raw[:4096]:  # an event file or other binary: its bytes are checked above
+            continue
+        for line in raw.decode("utf-8", "replace").splitlines():
+            s = " ".join(line.split())
+            if len(s) >= 12 and _VALUE.search(s) and not s.startswith("[Source"):
+                out.add(s)
+    return out
+
+
+def test_no_run_is_excerpted_twice() -> None:
+    """The same run pasted in two shapes (two helpers quoting one thread with different
+    source notes or windows, a Q&A answer copied by another site) has different bytes,
+    so the check above misses it. Two cases where 80%+ of the smaller one's value lines
+    (5 at least) appear in the other hold one run: stop 41 found six such pairs, four of
+    them across the splits."""
+    owner: dict[str, set[str]] = {}
+    lines = {c.name: _value_lines(c) for c in CASES}
+    for name, ls in lines.items():
+        for s in ls:
+            owner.setdefault(s, set()).add(name)
+    shared: dict[frozenset[str], int] = {}
+    for names in owner.values():
+        if 1 < len(names) < 6:  # a line in many cases is boilerplate, not a run's own
+            for a in names:
+                for b in names:
+                    if a < b:
+                        key = frozenset({a, b})
+                        shared[key] = shared.get(key, 0) + 1
+    same = [
+        sorted(k)
+        for k, n in shared.items()
+        if n >= 5 and n >= 0.8 * min(len(lines[x]) for x in k) and k not in _DISTINCT_RUNS
+    ]
+    assert not same, same
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_case_is_documented(case: Path) -> None:
     m = json.loads((case / "meta.json").read_text(encoding="utf-8"))
