@@ -11,7 +11,7 @@ from traindoc.measure.floor import band as floor_band
 from traindoc.measure.losses import nonfinite_loss
 from traindoc.measure.schedule import peak_lr, reached_peak_lr
 from traindoc.measure.spikes import spike_events
-from traindoc.measure.stats import fmt, lr_fraction, rolling_median, trend
+from traindoc.measure.stats import fmt, lr_fraction, median, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
@@ -80,6 +80,18 @@ class Params:
     # ... at an LR of 1e-5 or more (half the full fine-tune target): a run that breaks
     # below the smallest usual LR is broken by something else (init, data, precision).
     rising_min_lr: float = 1e-5
+    # ... or broke inside a warmup's climb: the LR rose at every log from its first (at half
+    # the peak or less) to the peak, over `rising_points`+ logs, and the break came before the
+    # peak with at least one logged rise before it. A per-epoch LR log of a 5-epoch warmup has
+    # 2 logs up to a break in its second epoch, too few for "the last 3 rose", yet the break
+    # is the climb's all the same. A break before the climb's first rise came at its smallest
+    # LR, which says nothing about the peak (fp16, data and init break there too).
+    # A held-out loss that blew up 10x+ above its best eval so far counts as a break there when
+    # the train loss is higher over the same stretch than before it (the model, not the eval,
+    # broke): one bad step at a climbing LR threw the weights far off, even if the run later
+    # recovers (LB-SGD's ResNet-18 at batch 8192: test loss 41 -> 12,475 as the warmup passed
+    # LR 1.28 on its way to 3.2, train loss 5.3 -> 6.6, at chance for the next 16 epochs).
+    eval_blowup: float = 10.0
     # ... or broke just as the warmup reached the peak: the LR had climbed from half the
     # peak or less over the last 3+ logs to it, and the loss broke within a quarter of the
     # warmup's length after (or its first 3 logs there), the LR still at 90%+ of the peak:
@@ -245,7 +257,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the run takes, and the fix is half the LR at the break. So is one that broke just as
     a warmup (from half the peak or less, rising over its last 3+ logs) reached the peak:
     within a quarter of the warmup's length after it, or its first 3 logs there, the LR
-    still at 90%+ of the peak - the run broke on reaching the peak and never trained there. So is a warmup that reads as
+    still at 90%+ of the peak - the run broke on reaching the peak and never trained there.
+    So is one that broke inside a warmup's climb (the LR rising at every log from half its
+    peak or less to the peak, over 3+ logs) after at least one logged rise, however few LR
+    logs came before the break: a per-epoch LR log of a 5-epoch warmup has two up to a break
+    in epoch 2 (a break before the first rise came at the climb's smallest LR). There a
+    held-out loss that blew up 10x+ above its best eval so far, the train loss higher over
+    the same stretch than before it, is a break too, even when the run later recovers:
+    LB-SGD's ResNet-18 at batch 8192 (linear scaling to SGD 3.2, 5-epoch warmup) saw its
+    test loss go 41 -> 12,475 as the warmup passed LR 1.28, train loss 5.3 -> 6.6, and sat at
+    chance for the next 16 epochs. An eval jump while the train loss keeps falling is the
+    evaluation's (a batch-norm statistic), not a break. So is a warmup that reads as
     an LR range test: the loss (5-point median) bottoms out while the LR climbs, rises
     over 5+ logs as the LR more than doubles, and its first 3 logs at the peak sit 1.5x+
     above the bottom (an eval loss, when logged, no better there): the fix is the LR of
@@ -659,20 +681,21 @@ def _eval_worsens(run: Run, p: Params) -> bool:
     return best > 0 and late >= p.eval_worse * best and not train_fell
 
 
-def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
-    """(step, LR) where the loss broke while the logged LR still rose at each of the
-    last `rising_points` logs up to it: a NaN/Inf loss, a divergence's onset, or a
-    grad norm's runaway onset."""
+def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
+    """(step, LR, what broke) where the loss broke while the logged LR still rose at each
+    of the last `rising_points` logs up to it, or inside a warmup's climb: a NaN/Inf loss,
+    a divergence's onset, a grad norm's runaway onset, or (in a warmup's climb) a held-out
+    loss blown up 10x+."""
     lr = run.get("lr")
     if lr is None:
         return None
     broken = nonfinite_loss(run)
-    steps = []
+    steps: list[tuple[int, str]] = []
     if broken is not None and broken[0] != "eval_loss":
         s = broken[1]
         bad = ~np.isfinite(s.values)
         if np.isfinite(s.values[: int(np.argmax(bad))]).any():  # finite before it broke
-            steps.append(int(s.steps[int(np.argmax(bad))]))
+            steps.append((int(s.steps[int(np.argmax(bad))]), "its loss became NaN/Inf"))
     # a divergence's onset, or a gradient norm that ran away (100x+ in a few logs, into
     # NaN or still climbing): the weights breaking, which the loss shows later or never
     for sym in ("divergence", "grad-explosion"):
@@ -682,18 +705,68 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float] | None:
             and f.step is not None
             and (sym == "divergence" or f.evidence.get("runaway"))
         ):
-            steps.append(int(f.step))
+            said = "its loss began to diverge" if sym == "divergence" else "its grad norm ran away"
+            steps.append((int(f.step), said))
+    f = lr.finite()
+    blown = _eval_blowup(run, p)
+    if blown is not None and _warming(f, blown[0], p):
+        steps.append(blown)
     if not steps:
         return None
-    at = min(steps)
-    f = lr.finite()
+    at, what = min(steps)
     before = f.values[f.steps <= at]
     k = p.rising_points
-    if before.size < k or before[-1] <= 0:
+    if not before.size or before[-1] <= 0:
         return None
-    rose = bool((np.diff(before[-k:]) > 0).all()) and before[-1] >= float(before.max())
-    rose = rose or _just_peaked(f, at, p)
-    return (at, float(before[-1])) if rose and before[-1] >= p.rising_min_lr else None
+    if before.size >= k:
+        rose = bool((np.diff(before[-k:]) > 0).all()) and before[-1] >= float(before.max())
+        if (rose or _just_peaked(f, at, p)) and before[-1] >= p.rising_min_lr:
+            return at, float(before[-1]), what
+    # inside a warmup's climb, one logged rise before the break is enough: the climb goes on
+    # to the peak, so the break is where it carried the LR (not its first, smallest value)
+    lr_at = float(np.interp(at, f.steps, f.values))
+    climbed = before.size >= 2 and before[-1] > before[0]
+    return (
+        (at, lr_at, what) if climbed and _warming(f, at, p) and lr_at >= p.rising_min_lr else None
+    )
+
+
+def _warming(lr: Series, at: int, p: Params) -> bool:
+    """`at` lies inside a warmup's climb: the LR rose at every log from its first (at half
+    its peak or less) to where it reaches the peak, over `rising_points`+ logs, and `at`
+    comes at or after the first log and before the peak."""
+    v, s = lr.values, lr.steps
+    top = float(v.max())
+    if len(v) < 2 or top <= 0:
+        return False
+    i = int(np.argmax(v >= 0.98 * top))  # where the warmup reached the peak
+    return (
+        i + 1 >= p.rising_points
+        and v[0] <= p.peak_from * top
+        and bool((np.diff(v[: i + 1]) > 0).all())
+        and s[0] <= at < s[i]
+    )
+
+
+def _eval_blowup(run: Run, p: Params) -> tuple[int, str] | None:
+    """(step, what) of the first eval whose loss is 10x+ its best eval before it, while the
+    train loss over the same stretch sits above its level before it (the model broke, not
+    the evaluation)."""
+    ev, tr = run.get("eval_loss"), run.get("loss")
+    if ev is None or tr is None:
+        return None
+    e, t = ev.finite(), tr.finite()
+    best = np.minimum.accumulate(e.values)
+    for i in range(1, len(e)):
+        if best[i - 1] <= 0 or e.values[i] < p.eval_blowup * best[i - 1]:
+            continue
+        lo, hi = e.steps[i - 1], e.steps[i]
+        now = t.values[(t.steps > lo) & (t.steps <= hi)]
+        earlier = t.values[t.steps <= lo]
+        if now.size and earlier.size and median(now) > median(earlier):
+            ratio = e.values[i] / best[i - 1]
+            return int(hi), f"its eval loss blew up {ratio:.0f}x"
+    return None
 
 
 def _just_peaked(lr: Series, at: int, p: Params) -> bool:
@@ -714,9 +787,8 @@ def _just_peaked(lr: Series, at: int, p: Params) -> bool:
     return s[i] <= at <= s[i] + window and lr_at >= p.peak_held * top
 
 
-def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
+def _rising_hit(run: Run, p: Params, at: int, lr_at: float, what: str) -> Hit:
     target = p.below_break * lr_at
-    what = "its loss became NaN/Inf" if nonfinite_loss(run) else "its loss began to diverge"
     pk = peak_lr(run)
     peaked = pk is not None and lr_at >= 0.98 * pk.value
     when = "as the warmup reached the peak LR" if peaked else "while the LR was still rising"
@@ -741,9 +813,9 @@ def _rising_hit(run: Run, p: Params, at: int, lr_at: float) -> Hit:
             )
             if peaked
             else (
-                f"The logged LR rose at each of the last {p.rising_points} logs up to step "
-                f"{at}, where {what}: the warmup carried the LR past what this model and "
-                "batch tolerate, and the schedule would raise it further."
+                f"The logged LR was still climbing at step {at}, where {what}: the warmup "
+                "carried the LR past what this model and batch tolerate, and the schedule "
+                "would raise it further."
             )
         ),
         prescription=advice.join(
