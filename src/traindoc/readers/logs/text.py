@@ -551,8 +551,8 @@ class TextLog:
             text = lines.indexed_value(text)
         if b"torch.Size(" in text:  # a shape field ("img shape: =torch.Size([80, 3])")
             text = lines.drop_shape_field(text)
-        if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
-            text = lines.drop_keras_stop(text)
+        if b"Invalid loss" in text or b"improve" in text:  # a Keras callback's message
+            text = lines.drop_keras_stop(text)  # on a bar's line
             if not text.strip():
                 return
         self._seq += 1
