@@ -249,6 +249,15 @@ _EPISODE_RETURN = re.compile(
     rb"|(?i:episode) #?(\d+):\s*)" + _EPISODE_NUM
 )
 
+# keras-rl's test(): "Testing for 5 episodes ..." then one "Episode 1: reward: -1583.770,
+# steps: 200" per test episode (its TestLogger); fit() ends in "done, took 304.161 seconds"
+# (TrainIntervalLogger) just before test() starts, and "Training for 50000 steps ..."
+# opens the next fit(). After either of the first two, the episode lines are evaluations:
+# their return is eval_reward, not a point of the train reward (the interval bar's "-
+# reward: -7.3978" is the mean reward per step, its "episode_reward:" the train return).
+_KERAS_RL_TEST = re.compile(rb"(?:Testing for \d+ episodes \.\.\.|done, took [\d.]+ seconds)\s*$")
+_KERAS_RL_EPISODE = re.compile(rb"Episode (\d+): reward: (\S+), steps: \d+\s*$")
+
 # -- sentence loss lines of the classic tutorials --------------------------------------------
 # TensorFlow's MNIST book/tutorial scripts: "After %d training step(s), loss on training batch
 # is %g." and DL4J's ScoreIterationListener: "Score at iteration {} is {}" (the score is the
@@ -582,6 +591,8 @@ class Layouts:
         self._rllib_top, self._rllib_no = "", 0  # its last top-level key, the line
         # rsl_rl's open iteration block: (its head's line, the iteration, its rows)
         self._rsl: tuple[int, float, list[tuple[str, float]]] | None = None
+        # the returns of keras-rl's test episodes so far (None outside its test phase)
+        self._rl_test: list[float] | None = None
 
     def offer(self, no: int, text: bytes) -> bool:
         """True when a layout took the line (it is then not analysed as a shape)."""
@@ -657,6 +668,8 @@ class Layouts:
         if (b"]XNorm: " in text or b"]Accuracy" in text) and self._verification(no, text):
             return True
         if c in b"DTR" and c and self._ncrfpp(no, text):
+            return True
+        if c in b"TdE" and c and self._keras_rl(no, text):
             return True
         if b"pisode" in text and (m := _EPISODE_RETURN.search(text)) is not None:
             if (v := parse(m.group(4))) is None:
@@ -956,6 +969,26 @@ class Layouts:
         self.log.add_loose(no, train, ts, SRC_STEP, math.nan)
         evals = [("eval_reward", ev), ("eval_episode_reward_std", ev_std)]
         self.log.add_loose(no, evals, ts, SRC_STEP, math.nan, is_eval=True)
+        return True
+
+    # -- keras-rl -----------------------------------------------------------------------------
+    def _keras_rl(self, no: int, text: bytes) -> bool:
+        """keras-rl's test phase: its opening line, then each test episode's return. The
+        evaluation is their mean (as SB3's EvalCallback reports one), written again at each
+        episode: the records share one step, and the last, the mean of all, is kept."""
+        if text.startswith(b"Training for "):
+            self._rl_test = None  # a new fit(): its lines are training again
+            return False
+        if _KERAS_RL_TEST.match(text) is not None:
+            self._rl_test = []
+            return True
+        if self._rl_test is None or (m := _KERAS_RL_EPISODE.match(text)) is None:
+            return False
+        if (v := parse(m.group(2))) is None:
+            return False
+        self._rl_test.append(v)
+        mean = sum(self._rl_test) / len(self._rl_test)
+        self.log.add_loose(no, [("eval_reward", mean)], math.nan, SRC_NONE, math.nan, is_eval=True)
         return True
 
     # -- Dopamine -----------------------------------------------------------------------------

@@ -310,9 +310,19 @@ def yolact_losses(text: bytes) -> bytes:
 _KERAS_STOP = re.compile(rb"\s*Batch \d+: Invalid loss, terminating training\b.*\Z", re.DOTALL)
 
 
+# Keras' ModelCheckpoint (verbose=1) lands on the bar's line the same way: "12299/12300
+# [====>.] - ETA: 0s - loss: 1.6080Epoch 00001: val_loss improved from inf to 1.55635,
+# saving model to ./backup/best-01-1.56.weights" (keras-yolo2, tests/real). The numbers in
+# the message are the monitored value the epoch's finished bar prints next: it goes too.
+_KERAS_CHECKPOINT = re.compile(
+    rb"(?<=\d)\s*Epoch \d{5}: \w+ (?:improved from|did not improve)\b.*\Z", re.DOTALL
+)
+
+
 def drop_keras_stop(text: bytes) -> bytes:
-    """A Keras bar line with TerminateOnNaN's message on it: the bar alone."""
-    m = _KERAS_STOP.search(text)
+    """A Keras bar line with TerminateOnNaN's or ModelCheckpoint's message on it: the bar
+    alone."""
+    m = _KERAS_STOP.search(text) or _KERAS_CHECKPOINT.search(text)
     return text[: m.start()] if m else text
 
 

@@ -490,6 +490,7 @@ class Records:
         }
         self._loose_idx = np.flatnonzero(self.plan == -1)
         self._cols = {p.pid: columns_of(p) for p in self.programs}
+        self._aggregates = epoch_aggregates(self)
         # the epoch context: (order, epoch) at each "Epoch 3/10" line
         self._ctx = None
         if ctx is not None and len(ctx[0]):
@@ -639,6 +640,8 @@ class Records:
         for p in self.programs:
             where, (values, _) = self._where[p.pid], self._cols[p.pid]
             for j, name in enumerate(p.names):
+                if p.pid in self._aggregates and kind(name) in _AGGREGATED and not is_eval(name):
+                    name = f"{name}_epoch"  # Lightning's name for an epoch's mean
                 yield name, where, values[j]
         for name, (recs, vals) in self.loose.cols.items():
             yield (
@@ -646,3 +649,40 @@ class Records:
                 self._loose_idx[np.frombuffer(recs, dtype=np.int64)],
                 np.frombuffer(vals, dtype=np.float64),
             )
+
+
+# What an epoch's summary line averages over the epoch (its LR is the LR at its end).
+_AGGREGATED = frozenset({"loss", "component_loss", "grad_norm", "task", "entropy"})
+
+
+def epoch_aggregates(rec: Records) -> set[int]:
+    """Train shapes printed once an epoch, after that epoch's lines of a train shape that
+    counts the epoch's batches: fairseq's "| epoch 009 | loss 6.233 | ... | gnorm 1.241"
+    after its "| epoch 009:   2000 / 2737 loss=6.234, ..., gnorm=1.242" lines. The summary
+    is the epoch's mean of the updates those lines already show: a point of their series,
+    it would sit at the epoch's last update with a window a whole epoch wide (a gnorm
+    spike averaged away). Kept apart as `<name>_epoch`, as Lightning names an epoch's
+    mean; alone (a paste of the summaries only) it is the curve, and stays one. Only
+    beside a batch counter: a line whose counter is a run's step or the batch itself
+    ("iters: 200, epoch: 1 | loss: ...", one batch's loss) is no interval of the
+    summary's, and the epoch's mean stays the smoother point of that one curve."""
+    shapes = []
+    for p in rec.programs:
+        if p.train and not p.is_eval and "epoch" in p.extras and "step" in p.extras:
+            ep = rec.counter(p, "epoch")
+            ok = np.isfinite(ep)
+            if ok.any() and "loss" in {kind(n) for n in p.names}:
+                shapes.append((p, ep[ok], rec.line[rec.where(p)[ok]]))
+    out: set[int] = set()
+    for p, ep, line in shapes:
+        if "inner" in p.extras or np.unique(ep).size != ep.size:
+            continue  # a batch counter, or more than one line an epoch
+        for q, qep, qline in shapes:
+            if "inner" not in q.extras:
+                continue
+            # each summary comes after its epoch's interval lines (where the paste has any)
+            ends = [(qline[qep == e] < at).all() for e, at in zip(ep, line, strict=True)]
+            if any((qep == e).any() for e in ep) and all(ends):
+                out.add(p.pid)
+                break
+    return out

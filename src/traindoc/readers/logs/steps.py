@@ -315,8 +315,9 @@ def _steps(
     fin: np.ndarray | None = None  # the same, for the records numbered epoch x batches
     bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # epoch + batch, no total
     printed: Counter[int] = Counter()  # the totals printed beside those step counters
+    counts = True  # every such counter is named "Steps", a count (see _within_epochs)
     swap = _total_counts(rec)
-    for _, where, ex in rec.shapes():
+    for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
             step[where] = np.where(ok, ex["step"], np.nan)
@@ -332,6 +333,7 @@ def _steps(
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
                 keep = ok & np.isfinite(epoch)
                 bare.append((where[keep], epoch[keep], ex["step"][keep]))
+                counts = counts and p.counter_keys[:1] == ("steps",)
                 if (tt := ex.get("step_total")) is not None:  # "train step:10/312"
                     tt = tt[keep]
                     printed.update(int(t) for t in tt[np.isfinite(tt) & (tt > 1)].tolist())
@@ -380,6 +382,7 @@ def _steps(
         if inner is not None and epoch is not None and total is None:
             ok = np.isfinite(epoch) & np.isfinite(inner)
             bare.append((where[ok], epoch[ok], inner[ok]))
+            counts = False
         if inner is not None:
             ok = np.isnan(got) & np.isfinite(inner)
             got[ok], how[ok] = inner[ok], SRC_PROGRESS
@@ -393,11 +396,16 @@ def _steps(
         step[where], src[where] = got, how
     if (
         bare
-        and (got := _within_epochs(bare, printed.most_common(1)[0][0] if printed else None))
+        and (got := _within_epochs(bare, printed.most_common(1)[0][0] if printed else None, counts))
         is not None
     ):
         at, e, i, per = got
-        base = math.floor(float(e.min())) if base is None else base
+        if base is None:
+            base = math.floor(float(e.min()))
+            if at.size == 1 and counts:
+                # one epoch's "Steps: 3" line, all the paste holds: the 50th epoch ends
+                # at 50 x 3 (epochs from 1), not at step 3 as if it were the first
+                base = min(base, 1)
         step[at], src[at] = (np.floor(e) - base) * per + i, SRC_EPOCH
         if ep is None:
             ep, inn = np.full(rec.n, np.nan, np.float32), np.full(rec.n, np.nan, np.float32)
@@ -532,7 +540,9 @@ def _total_counts(rec: Records) -> bool:
 
 
 def _within_epochs(
-    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]], printed: int | None = None
+    bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    printed: int | None = None,
+    counts: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
     """Records with an epoch and a batch counter but no batch total (MXNet's Speedometer:
     "Epoch[5] Batch [900]  Speed: ..."), whose counter starts over at every new epoch and
@@ -543,7 +553,12 @@ def _within_epochs(
     step sends the steps back at each epoch, a new run each time. A log that starts over
     from its first epoch (pytorch-CycleGAN-and-pix2pix appends a resumed session to the
     same loss_log.txt, "(epoch: 1, iters: 100, ...)" again) is numbered the same way: its
-    steps go back there, which is where the run splitter sees the new run."""
+    steps go back there, which is where the run splitter sees the new run. A counter
+    that stays put while the epoch moves (two records are enough: read as the step, both
+    epochs would sit on one step and one would be lost), or a counter named "Steps" on
+    one line with its epoch (`counts`: the Time-Series-Library family's "Epoch: 50, Steps:
+    3 | Train Loss: ...", whose Steps is len(train_loader), the batches of an epoch), is
+    the epoch's length."""
     at = np.concatenate([b[0] for b in bare])
     order = np.argsort(at, kind="stable")
     at = at[order]
@@ -553,7 +568,7 @@ def _within_epochs(
     new = np.flatnonzero(np.floor(e[1:]) != np.floor(e[:-1]))
     first = np.floor(e[1:]) == np.floor(e.min())  # a record of the first epoch
     fell = np.flatnonzero(e[1:] < e[:-1])
-    if at.size >= 3 and not back.size and np.ptp(i) == 0 and new.size == at.size - 1:
+    if (at.size >= 2 or counts) and not back.size and np.ptp(i) == 0 and new.size == at.size - 1:
         # one record per epoch with the same counter on each ("Epoch 1, Iter 0: Loss:nan"
         # once an epoch): the counter never moves, so it places nothing; read as the
         # step it would put every epoch on one step, and only the last would be kept

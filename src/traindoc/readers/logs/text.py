@@ -180,10 +180,13 @@ _CODE = re.compile(
 # coco/bbox_mAP at 5 epoch is saved to best_coco_bbox_mAP_epoch_5.pth.", mmcv 1.x's
 # EvalHook "Best bbox_mAP is 0.0057 at 1 epoch.", PaddleSeg's "[EVAL] The model with the
 # best validation mIoU (0.5000) was saved at iter 200.", GluonCV / AutoGluon's "[Epoch 1]
-# Current best top-1: 0.750000 vs previous 0.425000, saved to .../best_checkpoint.pkl".
+# Current best top-1: 0.750000 vs previous 0.425000, saved to .../best_checkpoint.pkl",
+# fairseq's checkpoint_utils "saved checkpoint checkpoints/checkpoint2.pt (epoch 2 @ 695
+# updates, score 9.393)" (the score is the valid line's best_checkpoint_metric again).
 # Understood: no metric is missed.
 _BEST_SAVED = re.compile(
     rb"\bThe best checkpoint with -?[\d.]+ \S+ at \d+ (?:epoch|iter) is saved to \S"
+    rb"|\bsaved checkpoint \S+ \(epoch \d+ @ \d+ updates, score -?[\d.]+\)"
     rb"|\bCurrent best \S+: -?[\d.]+ vs previous \S+, saved to \S"
     rb"|\bBest \S+ is -?[\d.]+ at \d+ (?:epoch|iter)\.\s*$"
     rb"|\bThe model with the best validation \w+ \(-?[\d.]+\) was saved at iter \d+"
@@ -548,8 +551,8 @@ class TextLog:
             text = lines.indexed_value(text)
         if b"torch.Size(" in text:  # a shape field ("img shape: =torch.Size([80, 3])")
             text = lines.drop_shape_field(text)
-        if b"Invalid loss" in text:  # Keras' TerminateOnNaN message on a bar's line
-            text = lines.drop_keras_stop(text)
+        if b"Invalid loss" in text or b"improve" in text:  # a Keras callback's message
+            text = lines.drop_keras_stop(text)  # on a bar's line
             if not text.strip():
                 return
         self._seq += 1
