@@ -1,7 +1,7 @@
 """no-learning's verdicts on logs too short for its trend test (under 10 losses): a
 loss that does not move from the start, epoch means that do not fall (4+ flat, or 2-3
 none below the first with the eval loss not falling either), losses whole epochs apart
-that agree to 0.1%, a whole-run eval stagnation."""
+that agree to 0.1%, a whole-run eval stagnation, an LR at 0 at every log."""
 
 from __future__ import annotations
 
@@ -337,6 +337,53 @@ def _still_across_epochs(run: Run, f: Series, p: Params) -> Hit | None:
             "Check the logged LR (decayed or scheduled to 0?), the gradient norm (0?), the "
             "predictions' class distribution (one class for all inputs?), and that the "
             "loss is computed from the model's outputs and the labels reach it."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _no_step_taken(run: Run, f: Series, p: Params) -> Hit | None:
+    """A short log (2-9 losses) whose every logged LR is 0, as `schedule-not-applied`
+    found it (a print that resolves an LR, early in the run's plan or at full float
+    precision), with the loss not falling over the log (neither the last loss nor the
+    median after the first `min_drop_unknown` below the first): two measures agree that no update reaches the
+    weights (warning). Wherever the log starts: the LR says what the run does now."""
+    y = f.values
+    if not 2 <= y.size < p.min_points:
+        return None
+    sna = run.symptom("schedule-not-applied")
+    if sna is None:
+        return None
+    ev = sna.evidence
+    full = run.fact("lr_print_decimals") is None  # a float print: 0 is 0, not 4e-7
+    every = "first_zero_progress" in ev or (full and ev.get("zero_frac") == 1.0 and "peak_lr" in ev)
+    if not every:
+        return None  # some LR above 0, or "0.000000" late in a plan (a decay's last 4e-7)
+    first, last = float(y[0]), float(y[-1])
+    if first <= 0 or min(last, float(np.median(y[1:]))) < first * (1 - p.min_drop_unknown):
+        return None  # the loss falls: the LR logged is not the one that trains
+    return Hit(
+        title=(
+            f"No update reaches the weights: the LR is 0 at every log and the loss "
+            f"{fmt(first)} -> {fmt(last)} over {y.size} logs does not fall"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(y.size),
+            "start_loss": first,
+            "end_loss": last,
+            "lr_zero_logs": int(ev.get("points", 0)),
+        },
+        explanation=(
+            "An optimizer step moves each weight by the LR times its update: at an LR of 0 no "
+            "weight changes, and the loss, which does not fall across the logs, agrees. "
+            "Whatever the run trains for, it learns nothing until the LR is above 0."
+        ),
+        prescription=(
+            "Check the scheduler (stepped once per optimizer step? its warmup and decay "
+            "horizons in steps, not epochs?) and the configured learning_rate; print the "
+            "optimizer's param_groups LRs for the first steps."
         ),
         severity=Severity.WARNING,
     )

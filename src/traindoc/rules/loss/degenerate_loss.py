@@ -48,6 +48,10 @@ class Params:
     # A grid step this small relative to the value still shows batch-to-batch noise
     # (4 decimals at a loss of 1.1 is 1e-4 relative).
     informative_rel_resolution: float = 1e-3
+    # A decimal grid this fine relative to the value is full precision for a repeat
+    # (2129.3452: 4 decimals at 2129 is 5e-8, float32's own precision is 6e-8): no batch
+    # noise or converging curve repeats at that resolution, so `min_repeat_fine` holds.
+    full_rel_resolution: float = 1e-6
     # On a coarser grid, the logs around the repeat (this many on each side) must vary
     # by this many grid steps for a repeat to mean something.
     noise_over_resolution: float = 4.0
@@ -101,8 +105,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     exactly 0 (>= 3, or >= 2 that start or end the log: a pasted excerpt whose loss
     is 0 now; 1 when it is the last log and the loss before it was >= 0.1, a drop
     no descent makes in one interval, or when an eval task metric ends under half its
-    scale, which a loss of 0 cannot fit: warning) or exactly equal to each other (>= 5 at full precision, >= 10
-    on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
+    scale, which a loss of 0 cannot fit: warning) or exactly equal to each other (>= 5 at
+    full precision, a decimal grid under 1e-6 of the value included: 2129.3452 printed to
+    4 decimals is known to 5e-8, finer than any batch noise; >= 10 on a coarse grid such as bf16 or 4-decimal rounding, where the logs around it
     must vary by >= 4 grid steps for the repeat to mean anything; the decimal grid is the
     one the logger prints, read off the series: values that never show a 4th decimal are
     on a 3-decimal grid (Lightning's progress bar prints `loss=0.158`), so 0.158 is known
@@ -230,6 +235,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if v == 0:
             continue
         grid = _grid(v, dtype, p, places)
+        if grid and grid <= p.full_rel_resolution * abs(v):
+            grid = None  # 4 decimals at 2129.3452: the grid resolves 5e-8 of the value
         bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
         if bf16_grid and _at_floor(run, v):
             continue  # the exploded-head run's 10.8125, ln(V) quantised: uniform-plateau's finding

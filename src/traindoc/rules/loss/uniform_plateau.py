@@ -10,7 +10,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, mad
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
@@ -96,8 +96,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and one loss merely in the floor's band is enough after 10,000 updates or 10
     epochs, for a count the run states, a known tokenizer's or a round one of 100+; so
     are 3+ losses too noisy for their tail to name C, every one of them in the band of
-    the floor their median implies, after 10,000 updates or 10 epochs (darknet on
-    ImageNet: ten batch losses 6.899-6.917 around ln 1000 at iteration 40,245). Also flagged without a loss: a top-1 and a
+    the floor their median implies (the median known to its standard error, 1.25 sigma /
+    sqrt(n): six batch losses scattering by 0.007 name their level to 0.003, not to the
+    printed digit), after 10,000 updates or 10 epochs (darknet on ImageNet: ten batch
+    losses 6.899-6.917 around ln 1000 at iteration 40,245; its last six alone, median
+    6.9119, 0.004 above ln 1000). Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -231,15 +234,19 @@ def _epoch_at(run: Run, step: int) -> float:
 
 def _late_level(run: Run, signals: list[str], p: Params) -> Hit | None:
     """A paste of 3+ losses too noisy for `at_floor` to name C from its tail, every one
-    of them in the band of the floor their median implies, logged after 10,000 updates
-    or 10 epochs: `_long_after`'s statement about one such loss holds the more for several
+    of them in the band of the floor their median implies (the median known to its
+    standard error, 1.25 sigma / sqrt(n)), logged after 10,000 updates or 10 epochs:
+    `_long_after`'s statement about one such loss holds the more for several
     (darknet's ImageNet batch losses at 6.899-6.917 around ln 1000 at iteration 40,245)."""
     for name in signals:
         f = run.get(name).finite()  # type: ignore[union-attr]
         if len(f) < p.min_points:
             continue
         level, step = float(np.median(f.values)), int(f.steps[-1])
-        flo = fl.known(run) or fl.infer(level, 0.0, run)
+        # The median of n noisy batch losses is known to ~1.25 sigma / sqrt(n): C is
+        # named within that, not within a flat curve's print precision.
+        err = 1.2533 * mad(f.values) / math.sqrt(len(f))
+        flo = fl.known(run) or fl.infer(level, err, run)
         if flo is None:
             continue
         lo, hi = fl.band(run, flo.value)
