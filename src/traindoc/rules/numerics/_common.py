@@ -312,9 +312,7 @@ def is_fp16(run: Run) -> bool:
     """fp16 by a logged loss scale above 1, else by the config, else by the log when
     the config is silent: a dynamic loss scale or loss-scaler overflow messages exist
     only in fp16 training (Megatron prints a constant "loss scale: 1.0" in bf16: that
-    is no scaler - over 3+ logs, or over fewer when the skipped-iterations count printed
-    beside it is 0 at each: a scaler at its floor of 1 skips step after step, so a scale
-    of 1.0 with nothing skipped is no scaler at work)."""
+    is no scaler)."""
     scale = _series(run, SCALE_KEYS)
     v = scale.finite().values if scale is not None else np.empty(0)
     # A logged scale above 1 is the dynamic scaler of this very run: it outweighs a
@@ -335,15 +333,7 @@ def is_fp16(run: Run) -> bool:
         for e in run.events
     ):
         return True
-    ones = bool(v.size) and bool(np.all(v == 1.0))
-    return bool(v.size) and not (ones and (v.size >= 3 or _nothing_skipped(run)))
-
-
-def _nothing_skipped(run: Run) -> bool:
-    """A skipped-steps count is logged and reads 0 at every log: every step was applied."""
-    s = _series(run, PER_LOG_SKIP_KEYS + SKIP_KEYS)
-    v = s.finite().values if s is not None else np.empty(0)
-    return bool(v.size) and bool(np.all(v == 0))
+    return bool(v.size) and not (v.size >= 3 and bool(np.all(v == 1.0)))
 
 
 def scale_floor(run: Run, t: Params) -> float:
