@@ -66,8 +66,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     never cut below where it stopped: its halvings are not counted, and a collapse is
     measured from where the scaler settled, not from the probe it started at. A
     walk-down to the floor (1), one mid-run, or one the log ends in is still judged.
-    When a walk-down from the scaler's start (each logged scale half the one before,
-    the first at 2^15 or above) is the only symptom and no loss is logged at all, the
+    When a walk-down from the scaler's start (each logged scale a halving or more below
+    the one before, none regrown, the first at 2^15 or above) is the only symptom and no loss is logged at all, the
     finding is a warning, not an error: a console that prints only the scaler's
     messages shows the same 18 halvings to 0.25 for a summed-MSE fit that then trains
     5000 clean iterations (apex O1, its final loss matching fp32) as for a run whose
