@@ -384,6 +384,9 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
+    # a reward that stops improving once the losses blow up or turn NaN is what broken
+    # updates do to the policy, not a missing learning signal: those are the root cause
+    explained_by=("divergence", "nonfinite-loss", "nonfinite-gradients"),
     requires=(
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
         f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}|event:{NOT_TRAINING}",
@@ -570,7 +573,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     second log on). Any other short log
     with some live points says it could not judge.
 
-    **Known false positives.** A stretch of prompts that are all trivially easy
+    **Known false positives.** A reward that stops improving in a run whose losses
+    diverge (a critic whose value estimates exploded) or turn NaN is what the broken
+    updates did to the policy: the finding is linked to divergence / nonfinite-loss /
+    nonfinite-gradients, the root cause to fix first. A stretch of prompts that are all trivially easy
     (or impossible) gives zero variance for a while; that is why only a long
     window counts.
 

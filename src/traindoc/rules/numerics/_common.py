@@ -229,6 +229,29 @@ def calibration_end(run: Run, t: Params = Params()) -> int | None:
     return int(end_step)
 
 
+def walkdown_alone(run: Run, found: list[Symptom], t: Params = Params()) -> bool:
+    """The scale's fall is the only symptom, and all the log shows of it is a walk-down
+    from where a dynamic scaler starts: every logged scale below the one before (half of
+    it, or a power of two under it when the log prints only some of the halvings; none
+    regrown), the first at or above the default start's first halving (2^15), and no loss
+    logged at all. That is the shape of a scaler calibrating
+    at the start (apex, DeepSpeed and torch halve from 2^16 at each overflow until the
+    gradients fit) as much as of one collapsing; whether it settled shows only in what
+    comes after it (calibration_end needs 3+ losses after the walk-down), and nothing
+    comes after it here. A NaN, a skipped-step count, a streak past the start or a loss
+    beside it decide instead."""
+    if run.get("loss") is not None or [s.what for s in found] != ["loss-scale"]:
+        return False
+    scale = _series(run, SCALE_KEYS)
+    if scale is None:
+        return False
+    v = scale.finite().values
+    if v.size < 3 or float(v[0]) < t.init_scale / 2:
+        return False
+    k = np.log2(v[:-1] / v[1:])  # halvings between consecutive logs
+    return bool(np.all(k >= 1 - 1e-6) and np.allclose(k, np.round(k), atol=1e-6))
+
+
 def _event_symptoms(
     run: Run, t: Params, span: int, counted: bool, after: int | None = None
 ) -> list[Symptom]:

@@ -13,6 +13,7 @@ from traindoc.rules.numerics._common import (
     Params,
     fp16_symptoms,
     is_fp16,
+    walkdown_alone,
 )
 
 
@@ -65,6 +66,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     never cut below where it stopped: its halvings are not counted, and a collapse is
     measured from where the scaler settled, not from the probe it started at. A
     walk-down to the floor (1), one mid-run, or one the log ends in is still judged.
+    When a walk-down from the scaler's start (each logged scale a halving or more below
+    the one before, none regrown, the first at 2^15 or above) is the only symptom and no loss is logged at all, the
+    finding is a warning, not an error: a console that prints only the scaler's
+    messages shows the same 18 halvings to 0.25 for a summed-MSE fit that then trains
+    5000 clean iterations (apex O1, its final loss matching fp32) as for a run whose
+    scale goes on to 0; what follows the walk-down decides, and the log has none of it.
 
     **What to do.** Switch to bf16 (`bf16=True`) on GPUs that support it
     (Ampere or newer: A100, H100, RTX 30xx/40xx; TPUs); on older GPUs without
@@ -83,7 +90,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         k in base.lower() for k in ("llama", "t5", "gemma", "mistral", "qwen", "falcon", "bloom")
     )
     kind = "underflow" if all(s.what == "loss-underflow" for s in found) else "overflow"
+    # severity follows what the log shows of the harm: a walk-down from the scaler's start
+    # with nothing logged after it is calibration or collapse, and only what follows says
+    unsure = walkdown_alone(run, found, p)
     yield Hit(
+        severity=Severity.WARNING if unsure else None,
         title=(
             f"fp16 run shows {kind}: "
             + "; ".join(s.detail for s in found)
@@ -97,6 +108,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "first_step": first,
             "base_model": base,
             "base_model_bf16_pretrained": bf16_native if base else None,
+            "walkdown_only": unsure,
         },
         explanation=(
             "fp16 can only represent magnitudes up to 65504 and has few exponent bits; "
@@ -106,6 +118,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             + (
                 f" {base} was pre-trained in bf16, and such models are known to overflow in fp16."
                 if bf16_native
+                else ""
+            )
+            + (
+                " All the log shows is the scaler halving from where it starts, once per "
+                "overflow, with no loss logged: that is also how a scaler calibrates at the "
+                "start (a loss summed over many items can settle it below 1). It is a collapse "
+                "when the overflow messages go on, or the loss turns NaN or stops falling."
+                if unsure
                 else ""
             )
         ),
