@@ -83,3 +83,18 @@ def test_a_bare_letter_without_its_opponent_stays_unnamed(tmp_path: Path, postfi
     run = one_log(tmp_path, line)
     assert not any(kind(name) == "component_loss" for name in run.series)
     assert run.get("g_loss") is None and run.get("d_loss") is None
+
+
+def test_lightning_learning_rate_step_in_the_bar_postfix_is_the_lr(tmp_path: Path) -> None:
+    # source: https://github.com/sb-ai-lab/RePlay/issues/90, the issue's bar (two lines as
+    # pasted, the bar cut at its width), verbatim
+    body = (
+        "Epoch 0:  71%|██████████████████████\n"
+        "| 5880/8295 [04:01<01:39, 24.37it/s, v_num=0, learning_rate_step=0.0005,"
+        " train_loss_step=nan.0\n"
+    )
+    run = load_log(tmp_path, body)
+    assert values(run, "lr") == [0.0005]
+    assert run.get("learning_rate_step") is None
+    assert math.isnan(values(run, "loss")[0])
+    assert kind("learning_rate_epoch") != "lr"  # an epoch's mean is not the step's LR
