@@ -123,6 +123,10 @@ ALIASES: dict[str, Signal] = {
             "learning_rate",
             "train/learning_rate",
             "lr_step",
+            # Lightning's self.log("learning_rate", on_step=True) in the progress bar's
+            # postfix ("learning_rate_step=0.0005, train_loss_step=nan.0", a replay
+            # SASRec run's), as lr_step and train_loss_step are read
+            "learning_rate_step",
             "train/lr",
             "lr-adamw",
             "lr-adam",

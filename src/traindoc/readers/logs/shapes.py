@@ -332,7 +332,30 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
-    return _bracket_ranges(shape, _slash_pairs(shape, _plan(shape)))
+    return _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
+
+
+# A GAN's players under their bare letters, as a tqdm postfix prints them: musika's
+# "DR=713, DF=nan, G=nan, GP=2.16e+4, LR=0.0001" (the discriminator's loss on real and
+# on fake samples, the generator's). A bare G or D alone is no player (a math answer's
+# "D: 4"); both sides on one record line are the two losses of a GAN, named as the
+# common code names them so that they read as losses and as opponents (derived.py).
+_PLAYER_LETTERS = {"G": "G_loss", "D": "D_loss", "DR": "D_real", "DF": "D_fake"}
+
+
+def _bare_players(plan: Plan) -> Plan:
+    if plan.kind != "record":
+        return plan
+    keys = {f.key.strip().upper() for f in plan.fields if f.role == "value"}
+    if "G" not in keys or not keys & {"D", "DR", "DF"}:
+        return plan
+    fields = tuple(
+        replace(f, key=_PLAYER_LETTERS[k])
+        if f.role == "value" and (k := f.key.strip().upper()) in _PLAYER_LETTERS
+        else f
+        for f in plan.fields
+    )
+    return replace(plan, fields=fields)
 
 
 def _plan(shape: str) -> Plan:
@@ -448,11 +471,21 @@ _PLATEAU_LR = re.compile(
 )
 
 
+# Informer2020's and the Time-Series-Library's `adjust_learning_rate` (copied into many
+# forecasting repos) prints "Updating learning rate to 7.220777503459319e-280" after each
+# epoch's summary: the LR the next epoch runs at, read at the step it follows (the LR the
+# scheduler just set, as an HF trainer logs it). Its only number is the LR; a line of its
+# own or after a logger's prefix, never inside a sentence.
+_SET_LR = re.compile(r"(?:^|\s)Updating learning rate to \x00\.?\s*$")
+
+
 def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
     if "reducing learning rate" in shape and _PLATEAU_LR.search(shape):
         return Plan("other")
+    if "learning rate to" in shape and _SET_LR.search(shape):
+        return Plan("record", (Field(0, "lr", "value"),), hint=True)
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
         return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:
