@@ -104,3 +104,15 @@ def test_real_mmengine_config_gives_the_optimizer() -> None:
     facts = _facts("healthy_mmpretrain1_resnet_fruit30_40ep_top1_12_to_93p4_log_and_scalars")
     assert facts["optim"] == "sgd"
     assert facts["learning_rate"] == 0.1
+
+
+def test_real_detectron2_config_echo_gives_the_plan() -> None:
+    # BUPT-PRIV/detectron2 @3163664c docs/logs/rpn_fpn_out_backbone_fpn_log.txt, under
+    # "Running with full config:": "  IMS_PER_BATCH: 16", "  MAX_ITER: 90000"
+    facts = _facts(
+        "healthy_detectron2_rpn_r50_fpn_1x_coco_log_every_200_iters_warmup_loss_0p29_to_0p09_"
+        "ar1000_58p0_reproduction_log"
+    )
+    assert facts["max_steps"] == 90000
+    assert facts["effective_batch"] == 16
+    assert facts["warmup_steps"] == 1000
