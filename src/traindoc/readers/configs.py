@@ -49,13 +49,24 @@ ALIASES = {
     **dict.fromkeys(
         # fairseq's planned update count is max_update (its hydra config dict, its argparse
         # Namespace)
-        ("max_steps", "max_iters", "total_steps", "num_steps", "training_steps", "max_update"),
+        # (and detectron2's SOLVER.MAX_ITER, echoed as "  MAX_ITER: 90000" under "Running with
+        # full config:")
+        (
+            "max_steps",
+            "max_iters",
+            "max_iter",
+            "total_steps",
+            "num_steps",
+            "training_steps",
+            "max_update",
+        ),
         "max_steps",
     ),
     **dict.fromkeys(("vocab_size", "n_vocab"), "vocab_size"),
     **dict.fromkeys(("warmup_steps", "warmup_iters", "lr_scheduler_warmup_steps"), "warmup_steps"),
     **dict.fromkeys(("warmup_ratio", "lr_scheduler_warmup_ratio"), "warmup_ratio"),
-    "total_train_batch_size": "effective_batch",
+    # (detectron2's SOLVER.IMS_PER_BATCH: the images of one step over all GPUs)
+    **dict.fromkeys(("total_train_batch_size", "ims_per_batch"), "effective_batch"),
     **dict.fromkeys(
         # (Keras' keras.json `floatx`: the dtype of every layer, float16 = pure fp16)
         ("mixed_precision", "mixed_precision_training", "training_precision", "floatx"),

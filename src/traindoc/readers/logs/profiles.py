@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.model import Event, Fact, Note, Series
-from traindoc.readers.logs import events
+from traindoc.readers.logs import events, settings
 from traindoc.readers.logs.shapes import PRF
 
 if TYPE_CHECKING:
@@ -319,6 +319,8 @@ def setting(text: bytes) -> list[tuple[str, object]]:
         return [("finetuned_from", m.group(1).decode("utf-8", "replace"))]
     if b"eft" in text and _PEFT.fullmatch(text):
         return [("adapter", "lora")]
+    if said := settings.hf_plan(text):
+        return said  # HF Trainer's "  Total optimization steps = 1,548"
     if b"optimi" in text[:16] and (m := _KERAS_OPTIMIZER.fullmatch(text)):
         return keras_optimizer(m.group(1))
     if b"optimi" in text[:16] and (m := _CARD_OPTIMIZER.fullmatch(text)):

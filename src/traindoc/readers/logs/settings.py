@@ -111,6 +111,66 @@ def mm_schedule(text: bytes) -> dict[str, object]:
     return out
 
 
+# The optimizer of an OpenMMLab config dump: mmcv's one line `optimizer = dict(type='SGD',
+# lr=0.02, momentum=0.9, weight_decay=0.0001)`, mmengine's `    optimizer=dict(type='AdamW',
+# lr=0.004, weight_decay=0.05),` inside its `optim_wrapper = dict(` (keys sorted by newer
+# mmengine: `optimizer=dict(lr=0.01, momentum=0.9, type='SGD', ...)`), or all on one line.
+_MM_OPTIMIZER = re.compile(
+    rb"\s*(?:optim_wrapper\s*=\s*dict\([^\n]{0,300}?\b)?optimizer\s*=\s*dict\(([^\n]{1,400})"
+)
+
+
+def mm_optimizer(text: bytes) -> list[tuple[str, object]]:
+    """(config key, value) pairs of an OpenMMLab config's optimizer line: its name
+    (`optimizer`, lower-cased: `sgd`, `adamw`), its `lr` (the base LR the warmup rises to
+    and the schedule decays from: the run's peak) and `weight_decay`. A dict of
+    optimizers (mmagic's `optimizer = dict(generator=dict(...), discriminator=...)`) names
+    no one optimizer and gives nothing."""
+    m = _MM_OPTIMIZER.match(text)
+    if m is None:
+        return []
+    said: dict[str, object] = {}
+    for piece in _split(m.group(1).decode("utf-8", "replace")):
+        if (kv := _KEY.match(piece)) is not None:
+            said.setdefault(kv.group(1), _literal(kv.group(2)))
+    out: list[tuple[str, object]] = []
+    kind = said.get("type")
+    if isinstance(kind, str) and re.fullmatch(r"[A-Za-z][\w.]{0,60}", kind):
+        out.append(("optimizer", kind.rsplit(".", 1)[-1].lower()))
+    for key in ("lr", "weight_decay"):
+        v = said.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0:
+            out.append((key, v))
+    return out if {"optimizer", "lr"} & {key for key, _ in out} else []
+
+
+# HF Trainer's plan, printed in words under "***** Running training *****" (trainer.py
+# `_inner_training_loop`), after a logger's prefix or none: "  Num Epochs = 24",
+# "  Instantaneous batch size per device = 2", "  Total train batch size (w. parallel,
+# distributed & accumulation) = 16", "  Gradient Accumulation steps = 8",
+# "  Total optimization steps = 1,548" (thousands grouped by commas).
+_HF_PLAN = re.compile(
+    rb"(?:.{0,120}?\s)?(Num Epochs|Instantaneous batch size per device|Gradient Accumulation steps"
+    rb"|Total optimization steps|Total train batch size \(w\. parallel, distributed "
+    rb"& accumulation\)) = (\d{1,3}(?:,\d{3})*|\d+)\s*"
+)
+_HF_KEYS = {
+    b"Num Epochs": "num_train_epochs",
+    b"Instantaneous batch size per device": "per_device_train_batch_size",
+    b"Gradient Accumulation steps": "gradient_accumulation_steps",
+    b"Total optimization steps": "max_steps",
+    b"Total train batch size (w. parallel, distributed & accumulation)": "total_train_batch_size",
+}
+
+
+def hf_plan(text: bytes) -> list[tuple[str, object]]:
+    """The (config key, count) an HF Trainer "Running training" line states, else none."""
+    m = _HF_PLAN.fullmatch(text) if b" = " in text else None
+    if m is None:
+        return []
+    return [(_HF_KEYS[m.group(1)], int(m.group(2).replace(b",", b"")))]
+
+
 def _call_dict(node: ast.expr) -> dict[str, object] | None:
     """The keyword literals of a `dict(k=v, ...)` call (non-literal values left out)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):

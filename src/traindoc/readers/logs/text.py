@@ -570,6 +570,12 @@ class TextLog:
             # the loss is over the target side: the last dictionary printed is its size
             self.config["vocab_size"] = (int(m.group(1)), no)
             return
+        if b"optimizer" in text[:40] and (said := settings.mm_optimizer(text)):
+            # an OpenMMLab config's `optimizer=dict(type='SGD', lr=0.1, ...)`: its keys
+            # would read as a record's (lr, weight_decay), its name not at all
+            for key, value in said:
+                self.config.setdefault(key, (value, no))
+            return
         if b"out_features=" in text and (m := _LINEAR.match(text)):
             self.config["head_outputs"] = (int(m.group(1)), no)  # the last one printed wins
             return
