@@ -116,10 +116,11 @@ def _noise(loss: Series) -> float:
     a ViT fine-tune every late grad-norm spike did); the whole log's noise is the
     absolute floor a followed rise must clear."""
     f = loss.finite()
-    # the local level follows the curve: 25 logs, or a fifth of a shorter log (a 30-line
-    # paste still falling steeply has no flat stretch of 25, and a 25-log median over its
-    # descent would count the descent itself as noise)
-    window = min(25, max(5, len(f) // 5))
+    # the local level follows the curve: 25 logs, or a fifth of a log under 50 (5 at
+    # least), where 25 is half of it or more: a 30-line paste still falling steeply has
+    # no flat stretch of 25, and a 25-log median over most of its descent would count
+    # the descent itself as noise
+    window = 25 if len(f) >= 50 else max(5, len(f) // 5)
     noise = mad(f.values - rolling_median(f.values, window)) if len(f) >= 8 else 0.0
     return noise if math.isfinite(noise) else 0.0
 

@@ -109,8 +109,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     unjudged: without a baseline one such norm is not enough. On a log of 12+ norms the
     loss's level before a spike is local too: the median of the 10 logs before it, or of
     a fifth of a shorter log (3 at least), and its noise is taken around a rolling median
-    of 25 logs or a fifth of a shorter log, so that a 30-line paste still falling is not
-    read against the level it had 10 logs earlier.
+    of 25 logs, or of a fifth of a log under 50, so that a 30-line paste still falling
+    is not read against the level it had 10 logs earlier.
 
     "Followed" must mean more than the loss's own batch-to-batch jumps. A fine-tune
     that has fitted its data (a classifier at loss 0.0005, batch 8) logs a loss that
