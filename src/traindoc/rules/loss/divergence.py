@@ -303,7 +303,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     blow-up). A sparse log of 10-20 losses is read by these paste tests too when the
     trend tests find nothing: at that length their 9-bin smoothing and a tail median of
     3-6 points are too coarse for a rise of the last third (3.0 -> 1.08 then 1.44, 1.76,
-    2.12, 2.55, 3.0 in 12 logs is the blow-up it is in 9), unless its last two losses are
+    2.12, 2.55, 3.0 in 12 logs is the blow-up it is in 9), when the median of its last
+    third stands 6 noise sigmas (from the second differences of the points before it: a
+    fall's slope is no noise) above the level around its lowest earlier point (a per-batch
+    loss swinging 10x batch to batch has a lucky low and a high last log in any window of
+    10-20), and unless its last two losses are
     both back within 10% of its lowest before them (a spike that came back, loss-spike's;
     two spiked points among a tail median of 4 move it as much as a climb that held).
     At any length, a log that ends on a jump: its last 2+ logs all 2x or more the median
@@ -456,7 +460,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = ends_on_jump(run, p, f)
     if n <= p.gave_back_max_points and _came_back(p, f):
         hit = None  # a sparse log whose last two losses are back at its best: a spike
-    elif hit is None and n <= p.gave_back_max_points:
+    elif hit is None and n <= p.gave_back_max_points and _rise_clears_noise(p, f):
         hit = _short_trend(run, p, f)
     onset = int(hit.step or 0) if hit is not None else 0
     if (
@@ -491,6 +495,25 @@ def _short_trend(run: Run, p: Params, f: Series) -> Hit | None:
     start = hit.evidence.get("best_step", hit.step)
     start = int(start) if start is not None else int(f.steps[0])
     return hit if _train_improved(p, f, start, train_metrics(run)) is None else None
+
+
+def _rise_clears_noise(p: Params, f: Series) -> bool:
+    """A sparse log's last third sits (its median) `step_sigmas` noise sigmas of the
+    points before it above the level around their lowest (the median of it and its
+    neighbours): the paste tests read 10-20 logs only when the rise stands clear of the
+    log's own swings. A per-batch loss that swings 10x batch to batch (a CRF summed
+    over sentences, a near-0 fit's hard batches) has a lucky low and an unlucky last
+    log in any window of it; a log of epoch means does not."""
+    y = f.values
+    k = max(2, y.size // 3)
+    before = y[: y.size - k]
+    i = int(np.argmin(before))
+    level = float(np.median(before[max(0, i - 1) : i + 2]))
+    # second differences: a fall's own slope and its easing are no noise (a 12-log
+    # paste that falls 3.0 -> 1.08 changes by -1.0 then by -0.04 per log)
+    curv = mad(np.diff(before, 2)) / math.sqrt(6) if before.size >= 4 else math.inf
+    sigma = max(curv if math.isfinite(curv) else math.inf, p.step_noise_floor * abs(level))
+    return float(np.median(y[-k:])) - level >= p.step_sigmas * sigma
 
 
 def _came_back(p: Params, f: Series) -> bool:
