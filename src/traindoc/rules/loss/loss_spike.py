@@ -234,9 +234,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     then: past its return the paste wobbles at its level like any other stretch of it
     (2.0 -> 6.0, 4.0, 2.2, 2.3, 2.1 came back). In a paste still falling, whose highest
     point is its first, the jump is the point highest over the median of the 3 logs
-    just before it, and must hold 25%+ above that level at the next log too (3.0 ... 1.8,
-    1.6, 4.8, 3.0, 1.9, 1.5: a jump decaying back; a lone row off a falling curve is the
-    10x test's below).
+    just before it, must hold 25%+ above that level at the next log too, and be larger
+    than any other rise of the paste from one log to the next (3.0 ... 1.8, 1.6, 4.8,
+    3.0, 1.9, 1.5: a jump decaying back; a lone row off a falling curve is the 10x test's
+    below, and a jump no larger than the paste's own swings is its noise: a fit near 0
+    going 3e-5 -> 1.5e-4 -> 3e-5 batch to batch).
 
     A paste of 5-19 points still coming down has no one level (its early points are
     far above its median, its late ones far below): there a point 10x both its
@@ -667,8 +669,15 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         peak_i, pre = j, float(local[j - i])
         recovering, ret = _recovering(y, peak_i, pre, p)
         # ... held 25%+ above that level at the next log too: a lone row off a curve
-        # still falling is the 3-4 line test's (`_local`), not a jump coming back
-        recovering = recovering and float(y[j + 1]) >= (1 + p.min_rel) * pre
+        # still falling is the 3-4 line test's (`_local`), not a jump coming back; and
+        # larger than every rise from one log to the next elsewhere in the paste: a jump
+        # no larger than its own swings (a fit near 0 that swings 5x batch to batch) is
+        # its noise
+        recovering = (
+            recovering
+            and float(y[j + 1]) >= (1 + p.min_rel) * pre
+            and float(y[j]) / pre > _largest_rise(y, j, int(ret[0]) if ret.size else y.size)
+        )
     after = y[peak_i:]
     recovering = recovering and not back
     if not (back or recovering):
@@ -736,6 +745,17 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _largest_rise(y: np.ndarray, j: int, back: int) -> float:
+    """The largest ratio of a log to the one before it, outside the jump at `j` and its
+    fall over the `back` logs after it (1.0 when the paste never rises elsewhere)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up = y[1:] / y[:-1]
+    keep = np.ones(up.size, bool)
+    keep[max(0, j - 1) : j + back] = False
+    up = up[keep & np.isfinite(up)]
+    return float(max(up.max(), 1.0)) if up.size else 1.0
 
 
 def _recovering(y: np.ndarray, peak_i: int, pre: float, p: Params) -> tuple[bool, np.ndarray]:
