@@ -116,7 +116,12 @@ def _noise(loss: Series) -> float:
     a ViT fine-tune every late grad-norm spike did); the whole log's noise is the
     absolute floor a followed rise must clear."""
     f = loss.finite()
-    noise = mad(f.values - rolling_median(f.values, 25)) if len(f) >= 8 else 0.0
+    # the local level follows the curve: 25 logs, or a fifth of a log under 50 (5 at
+    # least), where 25 is half of it or more: a 30-line paste still falling steeply has
+    # no flat stretch of 25, and a 25-log median over most of its descent would count
+    # the descent itself as noise
+    window = 25 if len(f) >= 50 else max(5, len(f) // 5)
+    noise = mad(f.values - rolling_median(f.values, window)) if len(f) >= 8 else 0.0
     return noise if math.isfinite(noise) else 0.0
 
 
@@ -135,8 +140,9 @@ def loss_response(
 
     "Followed" means: within the next `ahead` logged losses (the one at the step
     included, since a logged loss averages the steps up to it) the loss is
-    non-finite or rises above the median of the `back` losses before it by more
-    than k robust sigmas of the loss's own noise and 3% of its level.
+    non-finite or rises above the median of the `back` losses before it (a fifth of a
+    log shorter than 5 * `back`, 3 at least) by more than k robust sigmas of the loss's
+    own noise and 3% of its level.
     """
     n = len(loss)
     q = steps.size
@@ -147,6 +153,10 @@ def loss_response(
     fin = np.isfinite(v)
     vf = np.where(fin, v, np.nan)
     noise = _cached(loss, ("noise",), lambda: _noise(loss))
+    # the level before is local, as the noise's is: a fifth of a short log at most (3
+    # logs at least); 10 logs of a 12-line paste still falling steeply sit far above
+    # where the loss was when the event came
+    back = min(back, max(3, n // 5))
     i = np.searchsorted(loss.steps, steps, side="left")
     # Trailing window [i - back, i) and leading window [i, i + ahead).
     bidx = np.clip(i[:, None] - back + np.arange(back)[None, :], -1, n - 1)

@@ -101,8 +101,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     at the next two logs rises above every loss logged before it, and 3% above their
     median (warning): a noisy batch moves the gradient or the loss, not both at once
     (a GLM-4 LoRA paste of 10 dicts: grad norm 2.4-5.7 then 237.6 while the loss went
-    0.095 -> 0.105 -> 0.125, its highest). A 10-99x norm with the loss flat, or with no
-    loss logged, stays unjudged: without a baseline one such norm is not enough.
+    0.095 -> 0.105 -> 0.125, its highest). A paste still falling steeply never gets
+    back above its first losses: there the loss follows when it jumps above each of the
+    3 logs before the norm by more than every other rise between two consecutive logs of
+    the paste (its own noise): 1.8, 1.6, 1.45, 1.9 at a 45x norm on a curve that falls at
+    every other log. A 10-99x norm with the loss flat, or with no loss logged, stays
+    unjudged: without a baseline one such norm is not enough. On a log of 12+ norms the
+    loss's level before a spike is local too: the median of the 10 logs before it, or of
+    a fifth of a shorter log (3 at least), and its noise is taken around a rolling median
+    of 25 logs, or of a fifth of a log under 50, so that a 30-line paste still falling
+    is not read against the level it had 10 logs earlier.
 
     "Followed" must mean more than the loss's own batch-to-batch jumps. A fine-tune
     that has fitted its data (a classifier at loss 0.0005, batch 8) logs a loss that
@@ -258,7 +266,10 @@ def _short_led(run: Run, gn: Series, p: Params) -> Hit | None:
         if before.size == 0 or ahead.size == 0:
             continue
         peak, level = float(ahead.max()), float(np.median(before))
-        if not (peak > float(before.max()) and peak > (1 + p.short_led_rise) * level):
+        if not (
+            (peak > float(before.max()) and peak > (1 + p.short_led_rise) * level)
+            or _rose_past_noise(f, step, peak, p)
+        ):
             continue
         return Hit(
             title=(
@@ -294,6 +305,24 @@ def _short_led(run: Run, gn: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _rose_past_noise(f: Series, step: int, peak: float, p: Params) -> bool:
+    """The loss at the spike (`peak`, at it or the next logs) above each of the
+    `short_led_ahead` losses just before it, by more than the largest rise between two
+    consecutive losses anywhere else in the paste: a paste still falling steeply never
+    gets back above its first losses, yet a loss that jumps past its own noise at the
+    norm's log followed it as surely as one above every earlier loss."""
+    i = int(np.searchsorted(f.steps, step))
+    near = f.values[max(0, i - p.short_led_ahead) : i]
+    if near.size < 2:
+        return False
+    level = float(np.median(near))
+    keep = np.ones(f.values.size - 1, bool)
+    keep[max(0, i - 1) : i + p.short_led_ahead] = False  # the rises into and at the spike
+    rises = np.diff(f.values)[keep]
+    noise = float(rises.max()) if rises.size else math.inf
+    return peak > float(near.max()) and peak - level > max(noise, p.short_led_rise * level)
 
 
 def _isolated(gn: Series, step: int, within: float = 10.0) -> bool:

@@ -15,6 +15,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
+from traindoc.rules.loss._divergence_end import ends_on_jump
 from traindoc.rules.loss._divergence_held import held_then_recovered
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
@@ -151,6 +152,13 @@ class Params:
     lockstep_rises: int = 3
     lockstep_evals: int = 3
     lockstep_rise: float = 0.05
+    # A log that ends on a jump: its last 2+ logs all 2x or more the median of the 10
+    # logs before them and above every one of those (clear of their noise), with nothing
+    # after to show it come back (warning; error at 10x). One log up is a batch; every
+    # log from the jump to the end up is a level, however long the log before it.
+    end_jump: float = 2.0
+    end_jump_points: int = 2
+    end_level_points: int = 10
     # A stretch at one LR (moves within 2%) that ends with the LR divided by 2x or
     # more (a step decay, ReduceLROnPlateau) is judged on its own: a rise there is a
     # divergence the cut ended, not a run that "recovered".
@@ -201,8 +209,8 @@ class Params:
     minimum=(
         "3 logged losses (a rise no noise explains), 2 above a known ln(V), 2 that double "
         "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
-        "1 of 1e6 or more; 10 for the trend tests (10 at one LR for a stretch a cut ended; "
-        "50 for a stretch back above the start that came down later); "
+        "1 of 1e6 or more; 10 for the trend tests and a jump the last 2+ logs hold "
+        "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
         "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns, "
         "or 3 logs of an actor's loss beside 1 logged return"
     ),
@@ -292,7 +300,23 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     after them to the end of the log, a second loss 3x+ the first: the climb is the
     blow-up and the NaN its end, the run never came back (error; `nonfinite-loss`
     reports the NaN, this the climb into it; 2.0 -> 2.5 -> NaN is a NaN, not a
-    blow-up). One point is enough for a loss of 1e6 or more past
+    blow-up). A sparse log of 10-20 losses is read by these paste tests too when the
+    trend tests find nothing: at that length their 9-bin smoothing and a tail median of
+    3-6 points are too coarse for a rise of the last third (3.0 -> 1.08 then 1.44, 1.76,
+    2.12, 2.55, 3.0 in 12 logs is the blow-up it is in 9), when the median of its last
+    third stands 6 noise sigmas (from the second differences of the points before it: a
+    fall's slope is no noise) above the level around its lowest earlier point (a per-batch
+    loss swinging 10x batch to batch has a lucky low and a high last log in any window of
+    10-20), and unless its last two losses are
+    both back within 10% of its lowest before them (a spike that came back, loss-spike's;
+    two spiked points among a tail median of 4 move it as much as a climb that held).
+    At any length, a log that ends on a jump: its last 2+ logs all 2x or more the median
+    of the 10 logs before them and above every one of those (clear of their noise), with
+    the LR not jumped up 2x+ at the jump (a warm restart), is a divergence the log ends in
+    (warning; error at 10x). One log up is a batch the next may be back from; every log
+    from the jump to the end up is a level, and the trend tests' tail median (a tenth of
+    the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
+    One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error). At
     any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
     is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
@@ -432,6 +456,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         hit = _cut_short(run, p, f)
     if hit is None:
         hit = _gave_back_hit(run, p, f)
+    if hit is None:
+        hit = ends_on_jump(run, p, f)
+    if n <= p.gave_back_max_points and _came_back(p, f):
+        hit = None  # a sparse log whose last two losses are back at its best: a spike
+    elif hit is None and n <= p.gave_back_max_points and _rise_clears_noise(p, f):
+        hit = _short_trend(run, p, f)
     onset = int(hit.step or 0) if hit is not None else 0
     if (
         hit is not None
@@ -465,6 +495,37 @@ def _short_trend(run: Run, p: Params, f: Series) -> Hit | None:
     start = hit.evidence.get("best_step", hit.step)
     start = int(start) if start is not None else int(f.steps[0])
     return hit if _train_improved(p, f, start, train_metrics(run)) is None else None
+
+
+def _rise_clears_noise(p: Params, f: Series) -> bool:
+    """A sparse log's last third sits (its median) `step_sigmas` noise sigmas of the
+    points before it above the level around their lowest (the median of it and its
+    neighbours): the paste tests read 10-20 logs only when the rise stands clear of the
+    log's own swings. A per-batch loss that swings 10x batch to batch (a CRF summed
+    over sentences, a near-0 fit's hard batches) has a lucky low and an unlucky last
+    log in any window of it; a log of epoch means does not."""
+    y = f.values
+    k = max(2, y.size // 3)
+    before = y[: y.size - k]
+    i = int(np.argmin(before))
+    level = float(np.median(before[max(0, i - 1) : i + 2]))
+    # second differences: a fall's own slope and its easing are no noise (a 12-log
+    # paste that falls 3.0 -> 1.08 changes by -1.0 then by -0.04 per log)
+    curv = mad(np.diff(before, 2)) / math.sqrt(6) if before.size >= 4 else math.inf
+    sigma = max(curv if math.isfinite(curv) else math.inf, p.step_noise_floor * abs(level))
+    return float(np.median(y[-k:])) - level >= p.step_sigmas * sigma
+
+
+def _came_back(p: Params, f: Series) -> bool:
+    """The last two losses of a sparse log both within `min_rise` of the lowest loss
+    before them: whatever rose in between came back down (a spike, `loss-spike`'s). In
+    a log of 10-20 points the trend tests' tail median spans 3-6 points, and two spiked
+    ones among them move it as much as a climb that held."""
+    y = f.values
+    if y.size < 4:
+        return False
+    low = float(np.min(y[:-2]))
+    return low > 0 and bool(np.all(y[-2:] < (1 + p.min_rise) * low))
 
 
 def _ends_nonfinite(loss: Series, f: Series) -> bool:

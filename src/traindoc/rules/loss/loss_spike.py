@@ -229,7 +229,16 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     fallen at each point since, back below where it jumped from, is a spike that came
     back; it is judged by the long path's size test: a warning when it held for 2+
     logged points (the point after the peak still 25%+ above the level: the optimizer
-    was thrown off, not one batch), info when the doubled point was alone.
+    was thrown off, not one batch), info when the doubled point was alone. A jump that
+    takes 2+ logs to fall back within 25% of its level need only fall at each log until
+    then: past its return the paste wobbles at its level like any other stretch of it
+    (2.0 -> 6.0, 4.0, 2.2, 2.3, 2.1 came back). In a paste still falling, whose highest
+    point is its first, the jump is the point highest over the median of the 3 logs
+    just before it, must hold 25%+ above that level at the next log too, and be larger
+    than any other rise of the paste from one log to the next (3.0 ... 1.8, 1.6, 4.8,
+    3.0, 1.9, 1.5: a jump decaying back; a lone row off a falling curve is the 10x test's
+    below, and a jump no larger than the paste's own swings is its noise: a fit near 0
+    going 3e-5 -> 1.5e-4 -> 3e-5 batch to batch).
 
     A paste of 5-19 points still coming down has no one level (its early points are
     far above its median, its late ones far below): there a point 10x both its
@@ -650,15 +659,27 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     ]
     peak_i = int(np.argmax(y))
     pre = float(np.median(y[:peak_i])) if peak_i else math.nan
+    recovering, ret = _recovering(y, peak_i, pre, p)
+    if not (back or recovering) and y.size > p.head_points + p.recovering_points:
+        # a paste still falling has its highest point at its start: the jump is the
+        # point highest over the `head_points` logs just before it (its own level)
+        i = p.head_points
+        local = np.array([np.median(y[j - i : j]) for j in range(i, y.size)])
+        j = i + int(np.argmax(y[i:] / np.where(local > 0, local, np.inf)))
+        peak_i, pre = j, float(local[j - i])
+        recovering, ret = _recovering(y, peak_i, pre, p)
+        # ... held 25%+ above that level at the next log too: a lone row off a curve
+        # still falling is the 3-4 line test's (`_local`), not a jump coming back; and
+        # larger than every rise from one log to the next elsewhere in the paste: a jump
+        # no larger than its own swings (a fit near 0 that swings 5x batch to batch) is
+        # its noise
+        recovering = (
+            recovering
+            and float(y[j + 1]) >= (1 + p.min_rel) * pre
+            and float(y[j]) / pre > _largest_rise(y, j, int(ret[0]) if ret.size else y.size)
+        )
     after = y[peak_i:]
-    recovering = (
-        pre > 0
-        and not back
-        and y[peak_i] >= p.recovering_factor * pre
-        and after.size > p.recovering_points
-        and bool(np.all(np.diff(after) < 0))
-        and (after[0] - after[-1]) >= p.recovering_share * (after[0] - pre)
-    )
+    recovering = recovering and not back
     if not (back or recovering):
         yield from _local(run, f, p)
         return
@@ -675,7 +696,10 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     # a jump the loss has fallen back below by the end of the paste is judged by the
     # long path's size test: 2x its level for 2+ logged points (its peak and the point
     # after it still 25%+ above the level) warns, a lone doubled point is a bad batch
-    came_back = recovering and float(after[-1]) <= pre
+    came_back = recovering and (
+        float(after[-1]) <= pre
+        or (ret.size > 0 and float(np.median(after[int(ret[0]) :])) <= (1 + p.min_rel) * pre)
+    )
     still = recovering and not came_back
     held = came_back and float(after[1]) >= (1 + p.min_rel) * pre
     # two blips are not "several" (3+, as in the long path): in a per-step paste two
@@ -721,6 +745,38 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _largest_rise(y: np.ndarray, j: int, back: int) -> float:
+    """The largest ratio of a log to the one before it, outside the jump at `j` and its
+    fall over the `back` logs after it (1.0 when the paste never rises elsewhere)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up = y[1:] / y[:-1]
+    keep = np.ones(up.size, bool)
+    keep[max(0, j - 1) : j + back] = False
+    up = up[keep & np.isfinite(up)]
+    return float(max(up.max(), 1.0)) if up.size else 1.0
+
+
+def _recovering(y: np.ndarray, peak_i: int, pre: float, p: Params) -> tuple[bool, np.ndarray]:
+    """A jump at `peak_i` of `recovering_factor` over `pre` (the level before it) that
+    falls at each point until it is back within `min_rel` of that level (2+ points after
+    the peak; past that the paste wobbles at its level like any other stretch of it), or
+    at each point to the end of the paste; and the index (into the points from the peak)
+    of that return, when it came back so (empty otherwise)."""
+    after = y[peak_i:]
+    none = np.empty(0, np.int64)
+    if not (pre > 0) or after.size <= p.recovering_points:
+        return False, none
+    ret = np.flatnonzero(after <= (1 + p.min_rel) * pre)
+    ret = ret if ret.size and ret[0] >= 2 else none  # a lone point must fall to the end
+    fell = after[: int(ret[0]) + 1] if ret.size else after
+    ok = (
+        y[peak_i] >= p.recovering_factor * pre
+        and bool(np.all(np.diff(fell) < 0))
+        and (after[0] - after[-1]) >= p.recovering_share * (after[0] - pre)
+    )
+    return ok, ret
 
 
 def _signed(run: Run, f: Series, p: Params) -> Iterator[Hit]:
