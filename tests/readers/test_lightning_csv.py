@@ -72,6 +72,32 @@ def test_header_rewritten_mid_file_and_bad_rows(tmp_path: Path) -> None:
     assert any("hparams.yaml" in m and "not read" in m for m in msgs)
 
 
+def test_hparams_with_python_objects_keep_their_other_keys(tmp_path: Path) -> None:
+    """Lightning dumps a class-weight tensor as a python/object tag (a real
+    telangana crop-classifier hparams.yaml, abridged): the file is read around it,
+    and nothing is constructed (the os.system tag would create a file if called)."""
+    marker = tmp_path / "called"
+    hp = (
+        "class_weights: !!python/object/apply:torch._utils._rebuild_tensor_v2\n"
+        "- !!python/object/apply:torch.storage._load_from_bytes\n"
+        "  - !!binary |\n"
+        "    gAKKCmz8nEb5IGqoUBku\n"
+        "- 0\n"
+        "- !!python/tuple\n"
+        "  - 4\n"
+        "- !!python/object/apply:collections.OrderedDict\n"
+        "  - []\n"
+        f"hook: !!python/object/apply:os.system ['touch {marker}']\n"
+        "learning_rate: 0.001\n"
+        "num_classes: 4\n"
+    )
+    d = _version(tmp_path, 0, CSV, hparams=hp)
+    run = load_checked(d / "metrics.csv")
+    assert run.fact("num_classes") == 4
+    assert not marker.exists()
+    assert not any("hparams.yaml" in str(n) and "not read" in str(n) for n in run.notes)
+
+
 def test_metrics_csv_directly_in_the_dir(tmp_path: Path) -> None:
     (tmp_path / "metrics.csv").write_text(CSV)
     run = load_checked(tmp_path)

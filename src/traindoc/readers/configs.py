@@ -139,7 +139,28 @@ _PRECISION |= {"mixed_float16": "fp16", "mixed_bfloat16": "bf16"}
 # libyaml when PyYAML was built with it: linear in the input and refusing nesting past
 # 1000 levels, where the pure-Python scanner is quadratic in the flow depth (a 20 KB
 # `[[[[...` took 4 s before its composer's RecursionError).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SAFE):
+    """The safe loader, with Python-object tags read as opaque values instead of refused.
+
+    Lightning's `save_hyperparameters` dumps whatever the module got: a class-weight
+    tensor becomes `!!python/object/apply:torch._utils._rebuild_tensor_v2`, a dict an
+    `OrderedDict`. safe_load refuses the whole file over that one key, losing its
+    num_classes and lr. Here such a node is None (a tuple a list): nothing is imported
+    or called, as under safe_load, and the keys beside it are read.
+    """
+
+
+def _opaque(loader: Any, suffix: str, node: yaml.Node) -> Any:
+    if suffix == "tuple" and isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return None
+
+
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", _opaque)
+_LOADER = _Loader
 
 
 def safe_yaml(text: str) -> Any:
