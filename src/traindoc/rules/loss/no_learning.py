@@ -641,7 +641,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     reaches the weights.
 
     **Known false positives.** A log that covers only a late window of a long run
-    (resumed, head truncated) is skipped; not when its eval loss is logged from the
+    (resumed, head truncated) is not judged, and the report says why (a flat window
+    can be a run that converged before it); not when its eval loss is logged from the
     first interval on and the first train loss by the second eval (a model card's
     "No log" first rows: the train loss was logged every 500 steps, the evals every
     epoch), which is a log of the whole run. RL trainers (GRPO/PPO) are skipped: their
@@ -733,6 +734,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):
+        yield NotJudged(_mid_run_reason(f))
         return
     y = f.values
     if n < p.min_points:
@@ -921,4 +923,13 @@ def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
             )
             + "; then confirm a finite grad norm on the first steps before relaunching."
         ),
+    )
+
+
+def _mid_run_reason(f: Series) -> str:
+    """Why a late window of a longer run is not judged: its start is not the run's."""
+    return (
+        f"the log starts at step {int(f.steps[0])}, a window of a longer run: a flat window "
+        "there can be a run that converged before it, and how far the loss fell before it "
+        "is not in the log"
     )
