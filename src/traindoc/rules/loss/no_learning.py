@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import bins, diff_mad, fmt, trend
+from traindoc.measure.stats import bins, diff_mad, fmt, mad, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -239,11 +239,19 @@ class Params:
     # model computes no number from its first log on, so its predictions are fixed and
     # an eval metric identical at 2+ evals is their consequence, not a coincidence.
     nonfinite_both_points: int = 2
+    # A late window of a run (its start not in the log) is judged only at a known chance
+    # level: 10+ losses whose median, give or take 2 standard errors (1.25 sigma /
+    # sqrt(n)), and the medians of each third of the window all lie in the band of ln C
+    # for the count the run states (uniform-plateau's band). Whatever the loss did
+    # before, a model at ln C now guesses; a window that is merely flat may have
+    # converged, and one a third of which leaves the band is on its way somewhere.
+    window_parts: int = 3
+    window_z: float = 2.0
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
+    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -641,10 +649,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     reaches the weights.
 
     **Known false positives.** A log that covers only a late window of a long run
-    (resumed, head truncated) is skipped; not when its eval loss is logged from the
-    first interval on and the first train loss by the second eval (a model card's
-    "No log" first rows: the train loss was logged every 500 steps, the evals every
-    epoch), which is a log of the whole run. RL trainers (GRPO/PPO) are skipped: their
+    (resumed, head truncated) is not judged, and the report says why (a flat window
+    can be a run that converged before it), unless it sits at a known chance level
+    throughout: 10+ losses whose median, give or take 2 standard errors (1.25 sigma /
+    sqrt(n)), and the median of each third of the window all lie in the band of ln C
+    for the class count (vocabulary) the run states (uniform-plateau's band: 0.5% below,
+    2% above) flag it (warning): whatever the loss did before the window, a model at
+    ln C now gives every class the same probability. A window flat anywhere else (a
+    converged run), one whose thirds pass through ln C on the way down, or one with no
+    count stated is not read this way; one at ln C quietly enough for uniform-plateau's
+    stretch to reach its end is left to that rule. A log whose eval loss is logged
+    from the first interval on and whose first train loss comes by the second eval is
+    no late window (a model card's "No log" first rows: the train loss was logged every
+    500 steps, the evals every epoch): it is a log of the whole run, judged as one. RL trainers (GRPO/PPO) are skipped: their
     loss is not expected to fall. A model fine-tuned on data it already knows can
     start low and stay there (then it is reported, but it is worth knowing).
 
@@ -733,6 +750,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):
+        at = fl.at_floor(run, "loss")
+        if at is not None and at.to_end:
+            return  # at ln(V) / ln(C) to its end: uniform-plateau's finding
+        yield _window_at_chance(run, f, p) or NotJudged(_mid_run_reason(f))
         return
     y = f.values
     if n < p.min_points:
@@ -921,4 +942,63 @@ def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
             )
             + "; then confirm a finite grad norm on the first steps before relaunching."
         ),
+    )
+
+
+def _mid_run_reason(f: Series) -> str:
+    """Why a late window of a longer run is not judged: its start is not the run's."""
+    return (
+        f"the log starts at step {int(f.steps[0])}, a window of a longer run: a flat window "
+        "there can be a run that converged before it, and how far the loss fell before it "
+        "is not in the log"
+    )
+
+
+def _window_at_chance(run: Run, f: Series, p: Params) -> Hit | None:
+    """A late window of 10+ losses sitting at ln(C) (ln(V)) of the count the run states,
+    throughout (every third's median in the floor's band) and to within 2 standard errors
+    of its median: too noisy for uniform-plateau's stretch, still the loss of a model
+    that guesses (warning)."""
+    y = f.values
+    floor = fl.known(run)
+    if floor is None or y.size < p.min_points:
+        return None
+    lo, hi = fl.band(run, floor.value)
+    level = float(np.median(y))
+    err = p.window_z * 1.2533 * mad(y) / math.sqrt(y.size)
+    if not (lo <= level - err and level + err <= hi):
+        return None
+    parts = [float(np.median(part)) for part in np.array_split(y, p.window_parts)]
+    if not all(lo <= m <= hi for m in parts):
+        return None
+    first, last = int(f.steps[0]), int(f.steps[-1])
+    name = fl.log_name(run)
+    return Hit(
+        title=(
+            f"Loss sits at {name}({floor.count}) = {floor.value:.4f} from step {first} to "
+            f"{last} (median {fmt(level)}, {y.size} logs): the model guesses"
+        ),
+        step=first,
+        end_step=last,
+        evidence={
+            "window_start": first,
+            "points": int(y.size),
+            "median_loss": level,
+            "floor": floor.value,
+            "vocab_size": floor.count,
+            "part_medians": parts,
+        },
+        explanation=(
+            f"The log starts mid-run, so how far the loss fell before it is unknown; but "
+            f"{name}({floor.count}) is the loss of a model that gives each of its "
+            f"{floor.count} outputs the same probability, and this window sits there from "
+            "its first log to its last. Whatever came before, the model is at chance now."
+        ),
+        prescription=(
+            "Look at the log from the run's start: when did the loss reach "
+            f"{name}({floor.count}), and did it ever leave it? Check the labels against the "
+            "inputs, that the LR is non-zero and not so large it collapsed the output to "
+            "uniform, and the trainable-parameter count."
+        ),
+        severity=Severity.WARNING,
     )
