@@ -36,6 +36,8 @@ def test_rule_case(rule_id: str, case: dict) -> None:
     found = [f for f in d.findings if f.rule == rule_id]
     if case["expect"] == "pass":
         assert not found, f"unexpected: {found[0].title if found else ''}"
+        if case.get("judged"):  # a pass the rule reached, not a silence over too little data
+            assert not [s for s in d.not_judged if s.rule == rule_id], d.not_judged
         return
     if case["expect"] == "not_judged":  # too little to judge: said so, with the reason
         assert not found, f"unexpected: {found[0].title if found else ''}"

@@ -753,7 +753,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         at = fl.at_floor(run, "loss")
         if at is not None and at.to_end:
             return  # at ln(V) / ln(C) to its end: uniform-plateau's finding
-        yield _window_at_chance(run, f, p) or NotJudged(_mid_run_reason(f))
+        hit = _window_at_chance(run, f, p)
+        if hit is not None or not _window_learns(f, p):
+            yield hit or NotJudged(_mid_run_reason(f))
         return
     y = f.values
     if n < p.min_points:
@@ -943,6 +945,19 @@ def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
             + "; then confirm a finite grad norm on the first steps before relaunching."
         ),
     )
+
+
+def _window_learns(f: Series, p: Params) -> bool:
+    """A late window whose own loss falls, significantly and by more than the most
+    tolerant bar for a whole run (its last third's median under its first's), shows the
+    run learning: there is nothing left for no-learning to judge, so it is not reported
+    as not judged (a resumed run's log, or a paste from its middle, still descending)."""
+    y = f.finite().values
+    if y.size < p.min_points:
+        return False
+    thirds = [float(np.median(part)) for part in np.array_split(y, 3)]
+    fell = thirds[2] <= (1 - p.min_drop_unknown) * thirds[0]
+    return fell and trend(f.finite().steps, y).falling
 
 
 def _mid_run_reason(f: Series) -> str:
