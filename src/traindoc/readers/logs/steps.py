@@ -25,6 +25,7 @@ from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import (
     METRIC_KINDS,
+    TEXT_STEP_KEYS,
     canonical,
     is_episode_return,
     is_eval,
@@ -38,6 +39,7 @@ from traindoc.readers.logs import events as evs
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
+    from traindoc.readers.logs.shapes import Plan
     from traindoc.readers.logs.text import TextLog
 
 SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
@@ -309,6 +311,7 @@ def _steps(
     ep: np.ndarray | None = None
     inn = np.empty(0)  # the counter beside the epoch of those records
     tot = np.empty(0)  # ... and the total it prints ("[7100/12414]"), NaN where none
+    named = np.zeros(rec.n, dtype=bool)  # ... and that counter is named as a step is
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
@@ -379,6 +382,7 @@ def _steps(
                 ep[where[ok]] = epoch[ok]
                 inn[where[ok]] = inner[ok]
                 tot[where[ok]] = total[ok]
+                named[where[ok]] = _step_named_inner(p.plan)
         if inner is not None and epoch is not None and total is None:
             ok = np.isfinite(epoch) & np.isfinite(inner)
             bare.append((where[ok], epoch[ok], inner[ok]))
@@ -422,7 +426,11 @@ def _steps(
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
-            step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
+            # a counter named as a step ("global iteration 1410/ 3402") that counts the
+            # run is the run's step, as printed on the other lines ("iteration 1400 |
+            # eval_loss"); a bare bar's count stays a weaker guess
+            how = np.where(named[sel], SRC_STEP, SRC_PROGRESS).astype(np.int8)
+            step[sel], src[sel], ep[sel] = inn[sel], how, np.nan
         else:
             _idle_bars(step, src, sel, inn, tot)
     _refits(step, src, fin, ep)
@@ -586,6 +594,12 @@ def _within_epochs(
         # is the epoch's length: the batches logged need not reach it
         return at, e, i, float(printed)
     return at, e, i, float(np.max(i)) + zero_based
+
+
+def _step_named_inner(plan: Plan) -> bool:
+    """The batch counter beside the epoch is named as a run's step is ("global
+    iteration", "iter"): shapes.py reads it as one epoch's batches only for its place."""
+    return any(f.role == "inner" and f.key.strip().lower() in TEXT_STEP_KEYS for f in plan.fields)
 
 
 def _counts_the_run(epoch: np.ndarray, inner: np.ndarray, total: np.ndarray) -> bool:
