@@ -48,6 +48,7 @@ SRC_BAR_EPOCH = 10
 SRC_TABLE = 11
 SRC_EPOCH_SHARE = 12
 SRC_INTERVAL_BACK = 13
+SRC_EPOCH_AMONG = 14
 # the total a logger table (layouts.py: SB3's) is entered with among the bars it stands for
 TABLE_TOTAL = -1.0
 _SRC_WORDS = {
@@ -64,6 +65,7 @@ _SRC_WORDS = {
     SRC_TABLE: "the step of the logger table printed after each line",
     SRC_EPOCH_SHARE: "the next numbered line's step x the epoch's share of it",
     SRC_INTERVAL_BACK: "one logging interval per line back from the first numbered line",
+    SRC_EPOCH_AMONG: "epoch x batches per epoch + batch, between the printed steps around it",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -433,6 +435,7 @@ def _steps(
             step[sel], src[sel], ep[sel] = inn[sel], how, np.nan
         else:
             _idle_bars(step, src, sel, inn, tot)
+            _among_printed(rec, step, src, inn, tot, ep)
     _refits(step, src, fin, ep)
     _eval_bars(rec, step, src)
     _bar_epochs(step, src, done, rec.rank)
@@ -697,6 +700,36 @@ def _idle_bars(
     for k in np.flatnonzero(idle).tolist():
         at, before = sel[k], sel[k - 1]
         step[at], src[at] = step[before], SRC_CARRY
+
+
+def _among_printed(
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    inn: np.ndarray,
+    tot: np.ndarray,
+    ep: np.ndarray,
+) -> None:
+    """A bar numbered epoch x batches among lines that print the step: d3rlpy's "Epoch
+    6/10: 100%| 1000/1000 [..., critic_loss=2.2e+5]" between its "epoch=5 step=5000" and
+    "epoch=6 step=6000" records. Counted from the first epoch the paste shows it is
+    step 1000, and _demote drops it to take the step before (5000, where it overwrites
+    epoch 5's values with epoch 6's); counted from epoch 1, (6 - 1) x 1000 + 1000 lands
+    between the printed steps around it, and there it is, in place. A count that lands
+    anywhere else is of another scale (a loader's samples), and an eval line's counts its
+    own loader: both are left to _demote, as is a line with a printed step on one side
+    only (nothing bounds it)."""
+    sel = np.flatnonzero((src == SRC_EPOCH) & ~rec.flag("is_eval"))
+    known = np.flatnonzero(src == SRC_STEP)
+    k = np.searchsorted(known, sel)
+    inside = (k > 0) & (k < known.size)
+    sel, k = sel[inside], k[inside]
+    if not sel.size:
+        return
+    guess = (np.floor(ep[sel]) - 1) * tot[sel] + inn[sel]
+    lo, hi = step[known[k - 1]], step[known[k]]
+    fits = np.isfinite(guess) & (lo <= guess) & (guess <= hi)
+    step[sel[fits]], src[sel[fits]] = guess[fits], SRC_EPOCH_AMONG
 
 
 def _refits(
