@@ -366,6 +366,10 @@ TEXT_STEP_KEYS = (
     "valid_num_updates",
     "updates",
     "iteration",
+    # CPM-2's finetune lines ("epoch   4/ 10 | global iteration     1410/    3402 | ..."):
+    # the run's iteration, climbing across epochs
+    "global iteration",
+    "global_iteration",
     "iter",
     "iters",
     "itr",  # mks0601's trainers (Hand4Whole, I2L-MeshNet, Pose2Mesh): "Epoch 0/7 itr 52/3489:"

@@ -479,6 +479,17 @@ _PLATEAU_LR = re.compile(
 _SET_LR = re.compile(r"(?:^|\s)Updating learning rate to \x00\.?\s*$")
 
 
+# Keras' LearningRateScheduler(verbose=1) message, "Epoch 00002: LearningRateScheduler
+# setting learning rate to 0.001." (Keras 2.x; newer: "Epoch 2: ..."), printed under the
+# "Epoch 2/120" heading before that epoch's bar: the LR the epoch runs at. Its epoch is
+# the heading's already, so the number is skipped: printed on a record of its own it would
+# be an epoch column beside the bars' counted one (steps.build), and its line, placed at
+# the step before, would take that step's epoch.
+_KERAS_SET_LR = re.compile(
+    r"(?:^|\s)Epoch \x00: LearningRateScheduler setting learning rate to \x00\.?\s*$"
+)
+
+
 def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
@@ -486,6 +497,8 @@ def _analyse(shape: str) -> Plan:
         return Plan("other")
     if "learning rate to" in shape and _SET_LR.search(shape):
         return Plan("record", (Field(0, "lr", "value"),), hint=True)
+    if "LearningRateScheduler" in shape and _KERAS_SET_LR.search(shape):
+        return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
         return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:

@@ -25,6 +25,7 @@ from traindoc.model import Fact, Input, Note, Run, Series
 from traindoc.model.run import order_and_dedup
 from traindoc.model.signals import (
     METRIC_KINDS,
+    TEXT_STEP_KEYS,
     canonical,
     is_episode_return,
     is_eval,
@@ -38,6 +39,7 @@ from traindoc.readers.logs import events as evs
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
+    from traindoc.readers.logs.shapes import Plan
     from traindoc.readers.logs.text import TextLog
 
 SRC_STEP, SRC_EPOCH, SRC_PROGRESS, SRC_EPOCH_ONLY, SRC_NONE = 0, 1, 2, 3, 4
@@ -46,6 +48,7 @@ SRC_BAR_EPOCH = 10
 SRC_TABLE = 11
 SRC_EPOCH_SHARE = 12
 SRC_INTERVAL_BACK = 13
+SRC_EPOCH_AMONG = 14
 # the total a logger table (layouts.py: SB3's) is entered with among the bars it stands for
 TABLE_TOTAL = -1.0
 _SRC_WORDS = {
@@ -62,6 +65,7 @@ _SRC_WORDS = {
     SRC_TABLE: "the step of the logger table printed after each line",
     SRC_EPOCH_SHARE: "the next numbered line's step x the epoch's share of it",
     SRC_INTERVAL_BACK: "one logging interval per line back from the first numbered line",
+    SRC_EPOCH_AMONG: "epoch x batches per epoch + batch, between the printed steps around it",
 }
 # A step that goes back to within this share of the segment's first steps is a new run;
 # further along it is a resume of the same run.
@@ -309,6 +313,7 @@ def _steps(
     ep: np.ndarray | None = None
     inn = np.empty(0)  # the counter beside the epoch of those records
     tot = np.empty(0)  # ... and the total it prints ("[7100/12414]"), NaN where none
+    named = np.zeros(rec.n, dtype=bool)  # ... and that counter is named as a step is
     src = np.full(rec.n, SRC_NONE, dtype=np.int8)
     base: float | None = None  # the first epoch seen: epoch x batches starts from it
     done: np.ndarray | None = None  # the progress counter reached its total (a finished bar)
@@ -379,6 +384,7 @@ def _steps(
                 ep[where[ok]] = epoch[ok]
                 inn[where[ok]] = inner[ok]
                 tot[where[ok]] = total[ok]
+                named[where[ok]] = _step_named_inner(p.plan)
         if inner is not None and epoch is not None and total is None:
             ok = np.isfinite(epoch) & np.isfinite(inner)
             bare.append((where[ok], epoch[ok], inner[ok]))
@@ -422,9 +428,14 @@ def _steps(
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
-            step[sel], src[sel], ep[sel] = inn[sel], SRC_PROGRESS, np.nan
+            # a counter named as a step ("global iteration 1410/ 3402") that counts the
+            # run is the run's step, as printed on the other lines ("iteration 1400 |
+            # eval_loss"); a bare bar's count stays a weaker guess
+            how = np.where(named[sel], SRC_STEP, SRC_PROGRESS).astype(np.int8)
+            step[sel], src[sel], ep[sel] = inn[sel], how, np.nan
         else:
             _idle_bars(step, src, sel, inn, tot)
+            _among_printed(rec, step, src, inn, tot, ep)
     _refits(step, src, fin, ep)
     _eval_bars(rec, step, src)
     _bar_epochs(step, src, done, rec.rank)
@@ -588,6 +599,12 @@ def _within_epochs(
     return at, e, i, float(np.max(i)) + zero_based
 
 
+def _step_named_inner(plan: Plan) -> bool:
+    """The batch counter beside the epoch is named as a run's step is ("global
+    iteration", "iter"): shapes.py reads it as one epoch's batches only for its place."""
+    return any(f.role == "inner" and f.key.strip().lower() in TEXT_STEP_KEYS for f in plan.fields)
+
+
 def _counts_the_run(epoch: np.ndarray, inner: np.ndarray, total: np.ndarray) -> bool:
     """The counter beside the epoch goes on across epochs instead of starting over: it
     counts the run (kohya's "epoch 2/30" lines between redraws of one "| 41/3280 [" bar
@@ -683,6 +700,36 @@ def _idle_bars(
     for k in np.flatnonzero(idle).tolist():
         at, before = sel[k], sel[k - 1]
         step[at], src[at] = step[before], SRC_CARRY
+
+
+def _among_printed(
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    inn: np.ndarray,
+    tot: np.ndarray,
+    ep: np.ndarray,
+) -> None:
+    """A bar numbered epoch x batches among lines that print the step: d3rlpy's "Epoch
+    6/10: 100%| 1000/1000 [..., critic_loss=2.2e+5]" between its "epoch=5 step=5000" and
+    "epoch=6 step=6000" records. Counted from the first epoch the paste shows it is
+    step 1000, and _demote drops it to take the step before (5000, where it overwrites
+    epoch 5's values with epoch 6's); counted from epoch 1, (6 - 1) x 1000 + 1000 lands
+    between the printed steps around it, and there it is, in place. A count that lands
+    anywhere else is of another scale (a loader's samples), and an eval line's counts its
+    own loader: both are left to _demote, as is a line with a printed step on one side
+    only (nothing bounds it)."""
+    sel = np.flatnonzero((src == SRC_EPOCH) & ~rec.flag("is_eval"))
+    known = np.flatnonzero(src == SRC_STEP)
+    k = np.searchsorted(known, sel)
+    inside = (k > 0) & (k < known.size)
+    sel, k = sel[inside], k[inside]
+    if not sel.size:
+        return
+    guess = (np.floor(ep[sel]) - 1) * tot[sel] + inn[sel]
+    lo, hi = step[known[k - 1]], step[known[k]]
+    fits = np.isfinite(guess) & (lo <= guess) & (guess <= hi)
+    step[sel[fits]], src[sel[fits]] = guess[fits], SRC_EPOCH_AMONG
 
 
 def _refits(
