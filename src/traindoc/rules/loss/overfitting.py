@@ -207,7 +207,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the one before and the last 10%+ above it, are a rise - the curve climbed at every eval
     since its best (what EarlyStopping(patience=3) stops on) by an effect no noise explains
     (val_loss 1.060 -> 1.065 -> 1.073 -> 1.214 while train loss 0.82 -> 0.52); on such a
-    climb the last eval is the level reached. With one eval an epoch
+    climb the last eval is the level reached. Not when every task metric logged with the
+    evals sets its best at the last eval: the model still got better at the task while the
+    loss climbed (accuracy 0.984 -> 0.989 at the last of 5 epochs while the eval loss rose
+    14%), which is calibration - the other gates judge such a run. With one eval an epoch
     the 3-point rolling median can lift a sharp V minimum to its neighbours' level and read
     a stall: when the tail of the 3+ evals after the lowest raw eval sits 20%+ and 3 noise
     sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
@@ -337,7 +340,7 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         rising = True
     if not rising and _trends_up(st, e, i_min, rel_rise, p):
         rising = True
-    if not rising and _climbs(e, p):
+    if not rising and _climbs(e, p) and not _task_best_at_last(run):
         # every eval since the best one above the one before, the last 10%+ above it: on a
         # monotone climb the last eval is the level (a tail median would reach back into it)
         i_min = int(np.argmin(e))
@@ -994,6 +997,17 @@ def _climbs(e: np.ndarray, p: Params) -> bool:
     if e.size - 1 - i < p.min_after_points or best <= 0:
         return False
     return bool(np.all(np.diff(e[i:]) > 0)) and float(e[-1]) >= (1 + p.clear_rise_rel) * best
+
+
+def _task_best_at_last(run: Run) -> bool:
+    """Every task metric logged with the evals is at its best at the last eval (above every
+    eval before it): the model still got better at the task while the loss climbed."""
+    metrics = task_metrics(run)
+    for m, higher in metrics:
+        v = m.finite().values if higher else -m.finite().values
+        if v.size < 2 or not v[-1] > v[:-1].max():
+            return False
+    return bool(metrics)
 
 
 def _trends_up(st: np.ndarray, e: np.ndarray, i_min: int, rel_rise: float, p: Params) -> bool:
