@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from traindoc.rules.loss._evalcurve import (
     tail_level,
     task_metrics,
     train_change,
+    train_metrics,
 )
 
 
@@ -145,11 +147,22 @@ class Params:
     best_at_end_z: float = 1.96
     best_at_end_share: float = 0.5
     best_at_end_tail: float = 0.2
+    # A memorisation gap, read from a few evals whatever their trend (a paste of the last
+    # epochs): the train accuracy at 99%+ while the held-out accuracy trails it by 20+
+    # points and the held-out loss is 10x+ the train loss, at each of the last 3 evals (2+).
+    # A healthy fine-tune shows a gap too (train 0.02 vs eval 0.3 nats, accuracy 0.99 vs
+    # 0.93): the accuracy gap is what tells them apart, and 20 points is no eval noise -
+    # the glaucoma CNN: loss 0.002, accuracy 1.0 against val_loss 1.08, val_accuracy 0.68.
+    gap_train_acc: float = 0.99
+    gap_acc_points: float = 0.20
+    gap_loss_ratio: float = 10.0
+    gap_evals: int = 3
+    gap_min_evals: int = 2
 
 
 @rule(
     "overfitting",
-    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls",
+    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls; 2 evals for a train/held-out accuracy and loss gap",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -188,7 +201,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     while their level climbs from 0.3 to 0.6-0.8): with 8+ evals after the minimum, a
     significant upward trend over them (Mann-Kendall z >= 2.58, the minimum itself left
     out since it is lower than all of them by choice) with their tail 10%+ above it is a
-    rise - the trend weighs every eval, the gate one against one. With one eval an epoch
+    rise - the trend weighs every eval, the gate one against one. The 3-sigma gate reads
+    its noise from the whole curve, whose learning drop bends inflate it (a 9-epoch Keras
+    run's sigma of 0.05 on a val loss of 1.06): 3+ evals since the lowest one, each above
+    the one before and the last 10%+ above it, are a rise - the curve climbed at every eval
+    since its best (what EarlyStopping(patience=3) stops on) by an effect no noise explains
+    (val_loss 1.060 -> 1.065 -> 1.073 -> 1.214 while train loss 0.82 -> 0.52); on such a
+    climb the last eval is the level reached. Not when every task metric logged with the
+    evals sets its best at the last eval: the model still got better at the task while the
+    loss climbed (accuracy 0.984 -> 0.989 at the last of 5 epochs while the eval loss rose
+    14%), which is calibration - the other gates judge such a run. With one eval an epoch
     the 3-point rolling median can lift a sharp V minimum to its neighbours' level and read
     a stall: when the tail of the 3+ evals after the lowest raw eval sits 20%+ and 3 noise
     sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
@@ -204,6 +226,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     0.5% and its noise) while the train loss halved and the eval loss gained under a
     fifth of what the train loss gained (relative) - the gap opened and the task got
     worse (Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 -> 0.96).
+    When the curves show none of this (a paste of the last 2-3 epochs has no trend to read),
+    a memorisation gap is overfitting on its own: at each of the last 3 evals (2+) the train
+    accuracy is 99%+, the held-out accuracy of the same name (`val_accuracy` beside
+    `accuracy`) trails it by 20+ points and the eval loss is 10x+ the train loss (the
+    glaucoma CNN: loss 0.002, accuracy 1.0 against val_loss 1.08, val_accuracy 0.68). Every
+    fine-tune has some gap (train loss 0.02 against an eval loss of 0.3, accuracy 0.99
+    against 0.93): a 20-point accuracy gap beside a 10x loss ratio is what no healthy run
+    shows, and no eval noise makes.
 
     **Why it matters.** From the onset on, training memorises the training set
     and generalises worse: compute spent making the model worse. The LoRA-plateau run:
@@ -269,6 +299,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     LR, add regularisation (weight decay, dropout, LoRA dropout), or get more /
     less duplicated data. Check for train/eval leakage and duplicates.
     """
+    out = list(_curve(run, p))
+    if not any(isinstance(o, Hit) for o in out) and (gap := _memorised_gap(run, p)) is not None:
+        yield gap  # a gap no trend of a few evals shows: memorised, whatever the curve did
+        return
+    yield from out
+
+
+def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
+    """The eval curve against the train loss (the `check` docstring, less the gap)."""
     ev, tr = run.get("eval_loss"), run.get("loss")
     if ev is None:
         if tr is not None:
@@ -300,6 +339,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if not rising and _turned(e, i_min, rise, sigma, tr, int(st[i_min]), p):
         rising = True
     if not rising and _trends_up(st, e, i_min, rel_rise, p):
+        rising = True
+    if not rising and _climbs(e, p) and not _task_best_at_last(run):
+        # every eval since the best one above the one before, the last 10%+ above it: on a
+        # monotone climb the last eval is the level (a tail median would reach back into it)
+        i_min = int(np.argmin(e))
+        low, last = float(e[i_min]), float(e[-1])
+        rise = last - low
+        rel_rise = rise / abs(low)
+        after = e.size - 1 - i_min
         rising = True
     if not rising and (v := _risen_from_best(e, es, i_min, sigma, p)) is not None:
         # the smoothed minimum hid a sharp V: the rise is read from the best checkpoint
@@ -533,6 +581,87 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _memorised_gap(run: Run, p: Params) -> Hit | None:
+    """The train accuracy at `gap_train_acc`+ while the held-out accuracy trails it by
+    `gap_acc_points`+ and the eval loss is `gap_loss_ratio`x+ the train loss, at each of the
+    last `gap_evals` evals (`gap_min_evals`+): memorised, whatever the curves' trend."""
+    ev, tr = run.get("eval_loss"), run.get("loss")
+    if ev is None or tr is None or run.is_rl:
+        return None
+    ev = ev.finite()
+    if len(ev) < p.gap_min_evals:
+        return None
+    evals = {_base(m.name): m for m, higher in task_metrics(run) if higher}
+    for t, higher in train_metrics(run):
+        name = _base(t.name)
+        v = evals.get(name)
+        if not higher or v is None or not _ACCURACY.match(name):
+            continue
+        ts, vs = _unit_scale(t.finite().values), _unit_scale(v.finite().values)
+        if ts is None or vs is None:
+            continue
+        rows = []
+        for step, e in zip(ev.steps[-p.gap_evals :], ev.values[-p.gap_evals :], strict=True):
+            ta = level_at(t, step, k=1) / ts
+            va = level_at(v, step, k=1) / vs
+            tl = level_at(tr, step, k=1)
+            if not (ta >= p.gap_train_acc and ta - va >= p.gap_acc_points):
+                return None
+            if not (tl >= 0 and e >= p.gap_loss_ratio * tl):
+                return None
+            rows.append((int(step), ta, va, tl, float(e)))
+        step, ta, va, tl, e = rows[-1]
+        ratio = e / tl if tl > 0 else math.inf
+        return Hit(
+            title=(
+                f"Train {t.name} {ta:.0%} (loss {fmt(tl)}) against {v.name} {va:.0%} and eval "
+                f"loss {fmt(e)} ({ratio:.0f}x) at each of the last {len(rows)} evals: the model "
+                "has memorised its training set"
+            ),
+            step=rows[0][0],
+            end_step=step,
+            evidence={
+                "onset_step": rows[0][0],
+                "train_acc_last": ta,
+                "eval_acc_last": va,
+                "train_last": tl,
+                "eval_last": e,
+                "eval_train_loss_ratio": ratio,
+                "evals_judged": len(rows),
+                "mode": "gap",
+            },
+            explanation=(
+                f"The model gets {ta:.0%} of its training samples right with a loss of "
+                f"{fmt(tl)}, but only {va:.0%} of the held-out ones, whose loss is {ratio:.0f}x "
+                "the train loss, at every one of the last evals: it has memorised its training "
+                "set rather than learned the task. A gap this size is no eval noise and no "
+                "calibration drift, whatever the few evals' trend."
+            ),
+            prescription=(
+                "Train fewer epochs or add early stopping on the held-out metric; add "
+                "augmentation and regularisation (dropout, weight decay) or more data; check "
+                "that train and held-out sets come from the same distribution."
+            ),
+        )
+    return None
+
+
+_ACCURACY = re.compile(r"^(?:(?:sparse_)?categorical_|binary_)?acc(?:uracy)?$")
+_SPLIT_PREFIX = re.compile(r"^(?:train(?:ing)?|eval|val|valid|validation|test)[_/ ]")
+
+
+def _base(name: str) -> str:
+    """A metric's name less its split prefix (`val_accuracy`, `train_acc` -> accuracy, acc)."""
+    return _SPLIT_PREFIX.sub("", name.lower())
+
+
+def _unit_scale(values: np.ndarray) -> float | None:
+    """1 for an accuracy in [0, 1], 100 for a percentage; None for neither."""
+    if not values.size or values.min() < 0:
+        return None
+    return 1.0 if values.max() <= 1.0 else 100.0 if values.max() <= 100.0 else None
 
 
 def _without_rescore(ev: Series) -> Series:
@@ -857,6 +986,28 @@ def _risen_from_best(
     if tail_level(es[i_min + 1 :]) < (1 + p.min_rise_rel) * float(es[i_min]):
         return None
     return i_best, best, tail
+
+
+def _climbs(e: np.ndarray, p: Params) -> bool:
+    """Each of the 3+ evals since the lowest one (raw) above the one before, the last
+    `clear_rise_rel` above it: the curve turned and climbed at every eval since, by an
+    effect no eval noise explains (what EarlyStopping(patience=3) stops on)."""
+    i = int(np.argmin(e))
+    best = float(e[i])
+    if e.size - 1 - i < p.min_after_points or best <= 0:
+        return False
+    return bool(np.all(np.diff(e[i:]) > 0)) and float(e[-1]) >= (1 + p.clear_rise_rel) * best
+
+
+def _task_best_at_last(run: Run) -> bool:
+    """Every task metric logged with the evals is at its best at the last eval (above every
+    eval before it): the model still got better at the task while the loss climbed."""
+    metrics = task_metrics(run)
+    for m, higher in metrics:
+        v = m.finite().values if higher else -m.finite().values
+        if v.size < 2 or not v[-1] > v[:-1].max():
+            return False
+    return bool(metrics)
 
 
 def _trends_up(st: np.ndarray, e: np.ndarray, i_min: int, rel_rise: float, p: Params) -> bool:
