@@ -9,9 +9,9 @@ import sys
 
 from tests.test_cli import SEED_A, needs_examples
 from traindoc.engine import Diagnosis
-from traindoc.model import Finding, Run, Severity
+from traindoc.model import Fact, Finding, Run, Series, Severity
 from traindoc.report.console import colored, make_console
-from traindoc.report.terminal import render_findings
+from traindoc.report.terminal import render, render_findings
 
 LONG = "Loss is stuck " + "far above the floor and the reason is long " * 6 + "end-of-title"
 
@@ -82,3 +82,20 @@ def test_quiet_prints_the_verdict_line_only() -> None:
 def test_quiet_for_preflight_too() -> None:
     p = run("preflight", "--learning-rate", "1e-6", "--regime", "pretraining", "--quiet")
     assert p.stdout.splitlines() == [" SUSPECT   preflight: preflight"], p.stdout
+
+
+def test_the_floor_legend_names_classes_or_vocabulary_and_the_log_base() -> None:
+    """A classifier's floor is ln C, an LM's ln V; a loss logged in bits is log2."""
+    loss = Series.from_arrays("loss", [1, 2, 3], [1.39, 1.38, 1.39])
+
+    def legend(**facts: object) -> str:
+        run = Run(
+            name="r", series={"loss": loss}, facts={k: Fact(v, "test") for k, v in facts.items()}
+        )
+        buf = io.StringIO()
+        render(Diagnosis(run, ()), make_console(file=buf))
+        return buf.getvalue()
+
+    assert "(the floor ln C = 1.39)" in legend(num_classes=4)
+    assert "(the floor ln V = 10.82)" in legend(vocab_size=50257)
+    assert "(the floor log2 V = 15.62)" in legend(vocab_size=50257, loss_base=2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -125,7 +127,10 @@ def _curve(d: Diagnosis, console: Console) -> None:
     t.append(" " + fmt(float(loss.finite().values[-1])))
     if floor:  # the legend names a colour only where there is colour
         legend = "red = on the floor" if colored(console) else "the floor"
-        t.append(f"   ({legend} ln V = {floor:.2f})", style="dim")
+        # ln C for a classifier's classes, ln V for a vocabulary; log2 for a loss in bits
+        log = "ln" if d.run.loss_base == math.e else f"log{d.run.loss_base:g}"
+        count = "C" if d.run.fact("num_classes") else "V"
+        t.append(f"   ({legend} {log} {count} = {floor:.2f})", style="dim")
     console.print(t)
 
 
