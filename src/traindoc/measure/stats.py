@@ -24,6 +24,11 @@ def median(x: np.ndarray) -> float:
     return float(np.median(x)) if x.size else math.nan
 
 
+def part_medians(x: np.ndarray, parts: int = 3) -> list[float]:
+    """The medians of `parts` consecutive, near-equal parts of x (first third vs last)."""
+    return [float(np.median(part)) for part in np.array_split(x, parts)]
+
+
 def mad(x: np.ndarray) -> float:
     """Median absolute deviation, scaled to a Gaussian sigma (subsampled when long)."""
     if x.size == 0:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from traindoc.measure.floor import log_name
 from traindoc.measure.stats import fmt
 from traindoc.model import Finding, Severity
 from traindoc.model.diagnosis import Diagnosis
@@ -128,9 +127,8 @@ def _curve(d: Diagnosis, console: Console) -> None:
     if floor:  # the legend names a colour only where there is colour
         legend = "red = on the floor" if colored(console) else "the floor"
         # ln C for a classifier's classes, ln V for a vocabulary; log2 for a loss in bits
-        log = "ln" if d.run.loss_base == math.e else f"log{d.run.loss_base:g}"
         count = "C" if d.run.fact("num_classes") else "V"
-        t.append(f"   ({legend} {log} {count} = {floor:.2f})", style="dim")
+        t.append(f"   ({legend} {log_name(d.run)} {count} = {floor:.2f})", style="dim")
     console.print(t)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import bins, diff_mad, fmt, mad, trend
+from traindoc.measure.stats import bins, diff_mad, fmt, mad, part_medians, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -952,12 +952,11 @@ def _window_learns(f: Series, p: Params) -> bool:
     tolerant bar for a whole run (its last third's median under its first's), shows the
     run learning: there is nothing left for no-learning to judge, so it is not reported
     as not judged (a resumed run's log, or a paste from its middle, still descending)."""
-    y = f.finite().values
-    if y.size < p.min_points:
+    g = f.finite()
+    if len(g) < p.min_points:
         return False
-    thirds = [float(np.median(part)) for part in np.array_split(y, 3)]
-    fell = thirds[2] <= (1 - p.min_drop_unknown) * thirds[0]
-    return fell and trend(f.finite().steps, y).falling
+    first, _, last = part_medians(g.values, 3)
+    return last <= (1 - p.min_drop_unknown) * first and trend(g.steps, g.values).falling
 
 
 def _mid_run_reason(f: Series) -> str:
@@ -983,7 +982,7 @@ def _window_at_chance(run: Run, f: Series, p: Params) -> Hit | None:
     err = p.window_z * 1.2533 * mad(y) / math.sqrt(y.size)
     if not (lo <= level - err and level + err <= hi):
         return None
-    parts = [float(np.median(part)) for part in np.array_split(y, p.window_parts)]
+    parts = part_medians(y, p.window_parts)
     if not all(lo <= m <= hi for m in parts):
         return None
     first, last = int(f.steps[0]), int(f.steps[-1])
