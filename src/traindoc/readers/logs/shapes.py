@@ -639,6 +639,7 @@ def _analyse(shape: str) -> Plan:
     fields = _grouped_means(toks, slots, fields)
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
+    fields = _split_of_heading(toks, fields)
     fields = _joined_names(fields)
     fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
@@ -1405,6 +1406,29 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
         return fields
     return [
         replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
+        for f in fields
+    ]
+
+
+def _split_of_heading(toks: list[_Tok], fields: list[Field]) -> list[Field]:
+    """mlpack's example print `3 - accuracy: train = 97.6%, valid = 96.5%`: a metric
+    named once as a heading (its colon followed by a word, not a number), then one value
+    per split keyed by the split alone. Each split word names that split's metric
+    ("valid accuracy"), not a metric called "valid"."""
+    splits = _TRAIN_WORDS | _EVAL_WORDS
+    heading = ""
+    for i, tk in enumerate(toks):
+        if tk.kind != "word" or kind(tk.text) not in METRIC_KINDS:
+            continue
+        j = _next(toks, i)
+        k = _next(toks, j) if _is_punct(toks, j, ":") else -1
+        if 0 <= k < len(toks) and toks[k].kind == "word" and toks[k].text.lower() in splits:
+            heading = tk.text
+            break
+    if not heading:
+        return fields
+    return [
+        replace(f, key=f"{f.key} {heading}") if f.role == "value" and f.key.lower() in splits else f
         for f in fields
     ]
 

@@ -87,10 +87,10 @@ _COMMENTED = re.compile(
 )
 # A split's accuracy on a lone eval line ("Test accuracy: 10.00%"): the eval accuracy,
 # the name the split's share on the epoch lines takes ("Valid: 9.800%").
-# A wall-clock cell of a table row (fastai's "00:10", "1:02:03"), and the names of the
-# header columns that hold one.
+# A wall-clock cell of a table row (fastai's "00:10", "1:02:03"; Flair's loss.tsv
+# TIMESTAMP "21:09:11"), and the names of the header columns that hold one.
 _CLOCK_CELL = re.compile(rb"(?<![\d:.])\d{1,3}:\d\d(?::\d\d)?(?![\d:.])")
-_CLOCK_COLUMNS = frozenset({"time", "duration", "wall", "wall_time", "epoch_time"})
+_CLOCK_COLUMNS = frozenset({"time", "timestamp", "duration", "wall", "wall_time", "epoch_time"})
 _NOT_AVAILABLE = b"#na#"
 
 
