@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from traindoc.readers import load_run, load_runs
+from traindoc.readers import ReadError, load_run, load_runs
 
 
 def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
@@ -32,6 +32,31 @@ def test_drlnd_prefers_the_average_over_the_last_episodes_score(tmp_path: Path) 
     ]
     r = load_run(_write(tmp_path, "drlnd2.txt", lines)).get("reward")
     assert r is not None and abs(float(r.values[-1]) - 0.9) < 1e-9
+
+
+def test_bare_avg_after_the_episode_count_is_the_reward(tmp_path: Path) -> None:
+    """angela's results: "Episode: N  Avg: X  BestAvg: B  σ: S  |  Steps: T  Secs: ..."."""
+    lines = [
+        f"Episode: {100 * (i + 1):5d}   Avg: {-120.0 + 2.5 * i:8.3f}   BestAvg: {-100.0:8.3f}"
+        f"   \u03c3: {12.0 + i:7.3f}  |  Steps: {9000 * (i + 1):8d}   Secs: {40 * (i + 1):6d}"
+        f"      |  \u237a: 0.5000  Buffer: {min(9000 * (i + 1), 100000):6d}"
+        for i in range(14)
+    ]
+    run = load_run(_write(tmp_path, "angela.md", lines))
+    r = run.get("reward")
+    assert r is not None and len(r) == 14  # every line, the Buffer column's width aside
+    assert abs(float(r.values[-1]) - (-120.0 + 2.5 * 13)) < 1e-9
+    assert run.fact("task") == "rl"
+
+
+def test_near_miss_bare_avg_without_an_episode_count_is_no_record(tmp_path: Path) -> None:
+    lines = [f"Batch: {i + 1}   Avg: {0.5 + 0.01 * i:.3f}   Best: 0.600" for i in range(8)]
+    p = _write(tmp_path, "avg.log", lines)
+    try:
+        run = load_run(p)
+    except ReadError:
+        return
+    assert run.get("reward") is None
 
 
 def test_near_miss_score_beside_a_loss_is_no_reward(tmp_path: Path) -> None:

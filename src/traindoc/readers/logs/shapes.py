@@ -777,6 +777,7 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         context, fields = "eval", led
     if not context and (counted := _counted_by_eval_word(fields)) is not None:
         context, fields = "eval", counted
+    fields = _episode_average(fields)
     values = [f for f in fields if f.role == "value"]
     # a bare "1.2it/s" is progress-bar furniture; a named rate is a metric
     metric = [f for f in values if f.key and _metric_kind(f) in METRIC_KINDS]
@@ -826,6 +827,26 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)
+
+
+# The average words an RL loop prints its running mean return under, beside the episode
+# count: "Episode: 100   Avg: -118.904   BestAvg: -inf   σ: 13.980  |  Steps: 9135"
+# (danielnbarbosa/angela, one line per 100 episodes). A bare "Avg" is no metric anywhere
+# else; counted by episodes it is the mean score of the last episodes, read as the
+# averaged score of Udacity DRLND's "Episode 100\tAverage Score: 0.50" (derived.py).
+_EPISODE_AVERAGES = frozenset({"avg", "average"})
+
+
+def _episode_average(fields: list[Field]) -> list[Field]:
+    """The bare running average of a line keyed first by an episode counter, named as the
+    averaged score it is; any other line as it was."""
+    keyed = [f for f in fields if f.key and f.role == "value"]
+    if not keyed or _base_key(keyed[0].key).lower() not in _EPISODE_WORDS:
+        return fields
+    return [
+        replace(f, key="avg_score") if f in keyed[1:] and f.key.lower() in _EPISODE_AVERAGES else f
+        for f in fields
+    ]
 
 
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=|\s+(?=\x00))")
