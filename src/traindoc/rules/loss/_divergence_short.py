@@ -360,17 +360,26 @@ def _gave_back(y: np.ndarray, p: Params) -> int | None:
     It must have learned (the first log 10%+ above the low): a run that barely moved
     from its start has nothing to give back, and a climb from there is a rise from the
     start, the other tests' to judge. The last two logs both sit 10%+ above the low: a
-    jump at the last log alone is one batch, whatever came before it."""
+    jump at the last log alone is one batch, whatever came before it.
+
+    A low that is a lone dip, both its neighbours 10%+ above it, is one lucky batch, not
+    a level: the rise is then measured from the lower neighbour. A flat per-step paste
+    with 10%+ batch noise has such a dip under its first log and under the logs after it
+    often enough to "give back" what it never learned about one time in twenty; a run that
+    learned and climbed back clears its neighbour too (YOLOX 98 -> 49 -> 38 -> 65 -> 130),
+    and a smooth low (epoch means 2.0, 1.9, 2.0) is its own level."""
     n = y.size
     i_low = int(np.argmin(y))
     low = float(y[i_low])
     if not (0 < i_low <= n - 1 - p.gave_back_rises and low > 0):
         return None
+    beside = float(np.min(y[i_low - 1 : i_low + 2 : 2]))  # the lower neighbour
+    level = beside if beside >= (1 + p.min_rise) * low else low
     if not (
         bool(np.all(np.diff(y[i_low:]) > 0))
-        and float(y[0]) >= (1 + p.min_rise) * low
+        and float(y[0]) >= (1 + p.min_rise) * level
         and float(y[-1]) > float(y[0])
-        and float(y[-2]) >= (1 + p.min_rise) * low
+        and float(y[-2]) >= (1 + p.min_rise) * level
     ):
         return None
     return i_low

@@ -99,7 +99,9 @@ class Params:
     short_climb_points: int = 4
     # ... or it gave back all it learned: it fell 10%+ from its first log to a minimum, then
     # rose at each of the 2+ points since, its last two 10%+ above that minimum (a jump
-    # at the last log alone is one batch), and ends above where it started (warning). Batch noise does not climb at every log after
+    # at the last log alone is one batch), and ends above where it started (warning); a low
+    # both of whose neighbours sit 10%+ above it is one lucky batch, measured from the lower
+    # neighbour instead. Batch noise does not climb at every log after
     # the low and past the run's own start; a healthy loss does not end above its first
     # log (one that never fell below its first log - a rise from the start - is not
     # judged here: nothing was learned to give back).
@@ -270,7 +272,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     each of 4+ points by 10%+ in all (warning); or it fell 10%+ from its first log to a
     low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
     above its first log (warning: it gave back all it learned, which batch noise and a
-    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; read the same in a sparse log
+    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; a low that is a lone dip, both
+    its neighbours 10%+ above it, is one lucky batch, so the fall and the rise are then
+    measured from its lower neighbour: a flat per-step paste with 10%+ batch noise "gave
+    back" from such a dip about one time in twenty; read the same in a sparse log
     of up to 20 losses the trend tests do not flag, where their smoothing is too coarse
     for a climb of the last few logs: an OpenNMT paste, xent 9.5 -> 7.7 -> 9.95 in 12
     logs); or its last third all sits 10%+ and 6
