@@ -16,6 +16,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_end import ends_on_jump
+from traindoc.rules.loss._divergence_eval import heldout_gave_back
 from traindoc.rules.loss._divergence_held import held_then_recovered
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
@@ -213,7 +214,8 @@ class Params:
         "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests and a jump the last 2+ logs hold "
         "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
-        "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns, "
+        "without a train loss, 2 eval losses into +Inf / 87.3365, or 4 evals of the loss and "
+        "of a task metric; on RL, 20 logged returns, "
         "or 3 logs of an actor's loss beside 1 logged return"
     ),
     family="loss",
@@ -341,7 +343,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     any length (error): the model got worse on both sets, which overfitting (train
     falling below eval) does not do. With only evals logged (no train loss), the eval
     loss must also have jumped by half that best between two consecutive evals:
-    overfitting creeps up eval after eval, a wrecked model jumps.
+    overfitting creeps up eval after eval, a wrecked model jumps. With only evals logged
+    and no best reported, 4+ of them (a model card whose training loss reads "No log"): the
+    eval loss jumped by half its best level between two evals and ends 50%+ above that
+    best, while a held-out task metric that had gained 10%+ on its first eval sits at or
+    below that first eval at each of its last two (warning): overfitting keeps most of what
+    the model learned (accuracy sags from its best), a wrecked model gives all of it back
+    (val accuracy 0.3 -> 0.82 -> 0.1, a WER 0.9 -> 0.28 -> 1.0).
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
@@ -423,7 +431,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
         ev = run.get("eval_loss")
-        if ev is not None and (hit := _overflow(p, ev) or _above_own_best(run, p, None)):
+        if ev is not None and (
+            hit := _overflow(p, ev) or _above_own_best(run, p, None) or heldout_gave_back(run, p)
+        ):
             yield hit
         return
     f = loss.finite()
