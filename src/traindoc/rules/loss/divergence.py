@@ -98,6 +98,10 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # ... or it set a new high of the paste at each of its last 3 logs, the last 25%+ above
+    # its first log: 3 records in a row at the end are rare in noise (1 in C(n,3)*3!).
+    short_record_points: int = 3
+    short_record_rise: float = 0.25
     # ... or it gave back all it learned: it fell 10%+ from its first log to a minimum, then
     # rose at each of the 2+ points since, its last two 10%+ above that minimum (a jump
     # at the last log alone is one batch), and ends above where it started (warning); a low
@@ -271,7 +275,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
     fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
     best by 0.04% of what it learned); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning); or it fell 10%+ from its first log to a
+    each of 4+ points by 10%+ in all (warning); or it set a new high of the paste at each
+    of its last 3 logs, the last 25%+ above its first log (warning: a paste that does not
+    climb ends on 3 records in a row about 1 time in C(n,3)*3!, 1 in 210 at 7 logs; a VLM
+    fine-tune at grad norm 1e7, 2.56, 2.70, 2.67, 2.62, 2.81, 2.92, 3.32); or it fell 10%+
+    from its first log to a
     low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
     above its first log (warning: it gave back all it learned, which batch noise and a
     healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; a low that is a lone dip, both
