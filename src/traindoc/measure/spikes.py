@@ -25,6 +25,11 @@ tail is back within `k_sigma` of the local level, not the very next points (whic
 are still on the way down). A lone point whose next log is already back is judged
 exactly as without it.
 
+More candidate points than `max_share` of the curve (+1) are the top of a heavy-tailed
+noise, not spikes, unless they are few (`few`, 3) and each rises `few_apart` (2x) as far
+above the local level as any other point past the warmup: a share of 2% cannot be
+estimated under 100 points, where it would take any 2-3 clear spikes for a heavy tail.
+
 Each spike also carries how far it stands apart from the log's own noise tail (`apart`:
 its rise above the local level over the largest rise of any ordinary point past the
 warmup), so a rule can tell an outlier from the top of a continuous heavy tail.
@@ -117,6 +122,8 @@ def loss_spikes(
     return_share: float = 0.0,
     huge: float = 0.0,
     huge_count: int = 2,
+    few: int = 3,
+    few_apart: float = 2.0,
 ) -> list[Spike] | None:
     """The spikes of a finite loss series, largest first; None when there are more
     spike points than `max_share` of the curve (heavy-tailed noise, not spikes).
@@ -152,7 +159,8 @@ def loss_spikes(
     if skip_until is not None:
         cand &= f.steps > skip_until
     idx = np.flatnonzero(cand)
-    if idx.size > max_share * n + 1:
+    later = f.steps > skip_until if skip_until is not None else None
+    if idx.size > max_share * n + 1 and not _few_apart(resid, cand, later, side, few, few_apart):
         if huge <= 0:
             return None
         cand &= y >= huge * np.abs(base)
@@ -166,7 +174,6 @@ def loss_spikes(
     last = np.r_[idx[breaks], idx[-1]]
     # points an excursion may span, up and back (max_len unless relative to the run)
     span = max(max_len, min(window // 2, round(return_share * n))) if return_share > 0 else max_len
-    later = f.steps > skip_until if skip_until is not None else None
     tail = _ordinary_tail(resid, cand, first, last, side, later)
     out = []
     for e in np.argsort(-resid[first])[:max_events]:
@@ -229,6 +236,29 @@ def recurring(
     if (s.size - 1) < min_hit_share * float(k.sum()):
         return None
     return period
+
+
+def _few_apart(
+    resid: np.ndarray,
+    cand: np.ndarray,
+    past_warmup: np.ndarray | None,
+    side: int,
+    few: int,
+    factor: float,
+) -> bool:
+    """At most `few` candidate points past the first `side` (before them a falling head
+    sits above a rolling level as wide as a short log, and no spike is judged there),
+    each rising `factor`x or more above the highest ordinary point past the warmup:
+    outliers standing clear of the log, not the top of a continuous heavy tail. The share
+    guard cannot tell the two apart under 100 points (2% of a 30-point log is 0.6 of a
+    point, so any 2-3 real spikes exceed it); this can."""
+    idx = np.flatnonzero(cand)
+    idx = idx[idx >= side]
+    keep = ~cand if past_warmup is None else past_warmup & ~cand
+    if not 0 < idx.size <= few or not keep.any():
+        return False
+    top = max(float(resid[keep].max()), 0.0)
+    return bool((resid[idx] >= factor * top).all())
 
 
 def _ordinary_tail(

@@ -116,8 +116,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     that has fitted its data (a classifier at loss 0.0005, batch 8) logs a loss that
     leaps at every batch holding a still-misclassified sample (0.0005 -> 0.08 -> 0.0006),
     and that batch's gradient is the spike: the loss and the norm of the same batch move
-    together whatever the update did. When the loss "follows" at a third or more of all
-    its logged points, a spike counts as followed only while the loss is still more than
+    together whatever the update did. When the loss "follows" at a third or more of its
+    ordinary logs (those whose next 3 logs hold no spike: in a 30-log paste the logs just
+    before three spikes the loss answered "follow" the spikes' own jumps, which made it
+    jumpy), a spike counts as followed only while the loss is still more than
     halfway up a little later (the median of the next 10 logs), and only when that
     happens at the spikes more often than at the loss's ordinary logs (binomial tail
     under 1%): a step that moved the weights somewhere worse leaves the loss up; a hard
@@ -149,7 +151,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         loss, curve = Series.from_arrays("reward", reward.steps, -reward.values), "reward"
     resp = loss_response(loss, sp.steps) if loss is not None else None
     followed = resp.followed if resp is not None else np.zeros(count, bool)
-    if resp is not None and loss is not None and (base := _jumpy(loss, p)) is not None:
+    if resp is not None and loss is not None and (base := _jumpy(loss, p, sp.steps)) is not None:
         # the loss jumps at a third of all its logs: at a spike only a loss still up a
         # little later is the step's harm, and only if that happens at the spikes
         # clearly more often than at the loss's ordinary logs
@@ -335,22 +337,35 @@ def _isolated(gn: Series, step: int, within: float = 10.0) -> bool:
     return med > 0 and all(v <= within * med for v in around)
 
 
+# The logs a spike's loss response reads: the one at it and the next two (loss_response's
+# default `ahead`).
+_AHEAD = 3
+
+
 def _stays_up(r: LossResponse) -> np.ndarray:
     """The loss a little later (median of the next logs) still over halfway up the rise."""
     with np.errstate(invalid="ignore"):
         return np.asarray(r.settled > r.before + 0.5 * (r.after - r.before))
 
 
-def _jumpy(loss: Series, p: Params) -> float | None:
+def _jumpy(loss: Series, p: Params, spikes: np.ndarray) -> float | None:
     """When the loss rises like a spike's response at `jumpy_share` or more of its own
-    logs: the share of its logs where it also stays up (the base rate), else None."""
+    ordinary logs: the share of them where it also stays up (the base rate), else None.
+    A log is ordinary when no spike falls within the logs its response reads (the one at
+    it and the next two): a log just before a spike "follows" the spike's own loss jump,
+    so in a 20-log paste three spikes the loss answered would make a third of it jumpy."""
     f = loss.finite()
     if len(f) < 20:
         return None
     base = loss_response(f, f.steps)
-    if float(base.followed.mean()) < p.jumpy_share:
+    at = np.searchsorted(f.steps, spikes, side="left")
+    near = np.zeros(len(f), bool)
+    for lag in range(_AHEAD):
+        near[np.clip(at - lag, 0, len(f) - 1)] = True
+    ordinary = ~near
+    if not ordinary.any() or float(base.followed[ordinary].mean()) < p.jumpy_share:
         return None
-    return float((base.followed & _stays_up(base)).mean())
+    return float((base.followed & _stays_up(base))[ordinary].mean())
 
 
 def _binom_tail(n: int, k: int, q: float) -> float:

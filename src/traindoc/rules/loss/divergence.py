@@ -16,6 +16,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_end import ends_on_jump
+from traindoc.rules.loss._divergence_eval import heldout_gave_back
 from traindoc.rules.loss._divergence_held import held_then_recovered
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
@@ -97,9 +98,15 @@ class Params:
     short_still_up: float = 3.0
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
+    # ... or it set a new high of the paste at each of its last 3 logs, the last 25%+ above
+    # its first log: 3 records in a row at the end are rare in noise (1 in C(n,3)*3!).
+    short_record_points: int = 3
+    short_record_rise: float = 0.25
     # ... or it gave back all it learned: it fell 10%+ from its first log to a minimum, then
     # rose at each of the 2+ points since, its last two 10%+ above that minimum (a jump
-    # at the last log alone is one batch), and ends above where it started (warning). Batch noise does not climb at every log after
+    # at the last log alone is one batch), and ends above where it started (warning); a low
+    # both of whose neighbours sit 10%+ above it is one lucky batch, measured from the lower
+    # neighbour instead. Batch noise does not climb at every log after
     # the low and past the run's own start; a healthy loss does not end above its first
     # log (one that never fell below its first log - a rise from the start - is not
     # judged here: nothing was learned to give back).
@@ -211,7 +218,8 @@ class Params:
         "with the evals, 2 that triple and then go NaN/Inf for good, or into +Inf, "
         "1 of 1e6 or more; 10 for the trend tests and a jump the last 2+ logs hold "
         "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
-        "without a train loss, 2 eval losses into +Inf / 87.3365; on RL, 20 logged returns, "
+        "without a train loss, 2 eval losses into +Inf / 87.3365, or 4 evals of the loss and "
+        "of a task metric; on RL, 20 logged returns, "
         "or 3 logs of an actor's loss beside 1 logged return"
     ),
     family="loss",
@@ -267,10 +275,17 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
     fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
     best by 0.04% of what it learned); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning); or it fell 10%+ from its first log to a
+    each of 4+ points by 10%+ in all (warning); or it set a new high of the paste at each
+    of its last 3 logs, the last 25%+ above its first log (warning: a paste that does not
+    climb ends on 3 records in a row about 1 time in C(n,3)*3!, 1 in 210 at 7 logs; a VLM
+    fine-tune at grad norm 1e7, 2.56, 2.70, 2.67, 2.62, 2.81, 2.92, 3.32); or it fell 10%+
+    from its first log to a
     low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
     above its first log (warning: it gave back all it learned, which batch noise and a
-    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; read the same in a sparse log
+    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; a low that is a lone dip, both
+    its neighbours 10%+ above it, is one lucky batch, so the fall and the rise are then
+    measured from its lower neighbour: a flat per-step paste with 10%+ batch noise "gave
+    back" from such a dip about one time in twenty; read the same in a sparse log
     of up to 20 losses the trend tests do not flag, where their smoothing is too coarse
     for a climb of the last few logs: an OpenNMT paste, xent 9.5 -> 7.7 -> 9.95 in 12
     logs); or its last third all sits 10%+ and 6
@@ -336,7 +351,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     any length (error): the model got worse on both sets, which overfitting (train
     falling below eval) does not do. With only evals logged (no train loss), the eval
     loss must also have jumped by half that best between two consecutive evals:
-    overfitting creeps up eval after eval, a wrecked model jumps.
+    overfitting creeps up eval after eval, a wrecked model jumps. With only evals logged
+    and no best reported, 4+ of them (a model card whose training loss reads "No log"): the
+    eval loss jumped by half its best level between two evals and ends 50%+ above that
+    best, while a held-out task metric that had gained 10%+ on its first eval sits at or
+    below that first eval at each of its last two (warning): overfitting keeps most of what
+    the model learned (accuracy sags from its best), a wrecked model gives all of it back
+    (val accuracy 0.3 -> 0.82 -> 0.1, a WER 0.9 -> 0.28 -> 1.0).
     A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
     ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
     above where the stretch began diverged at that LR, even when the cut rescued the
@@ -418,7 +439,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
         ev = run.get("eval_loss")
-        if ev is not None and (hit := _overflow(p, ev) or _above_own_best(run, p, None)):
+        if ev is not None and (
+            hit := _overflow(p, ev) or _above_own_best(run, p, None) or heldout_gave_back(run, p)
+        ):
             yield hit
         return
     f = loss.finite()

@@ -58,7 +58,10 @@ class Params:
     return_share: float = 0.05
     # Ignore the start (warmup): the first share of points, or warmup_steps if known.
     skip_fraction: float = 0.05
-    # More spike points than this share of the run is heavy-tailed noise, not spikes.
+    # More spike points than this share of the run is heavy-tailed noise, not spikes,
+    # unless there are at most 3 (`several`) past the first `side` logs, each rising 2x
+    # (`apart_factor`) as far as any other log: under 100 points 2% is under 2 points, and
+    # 3 spikes in a 40-log table stood for heavy-tailed noise (measure.spikes._few_apart).
     max_share: float = 0.02
     # Warning when there are several (and at least 1 per 1000 logged points: the
     # share of logged steps that spike estimates the share of all steps, however
@@ -186,7 +189,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     jump that decays back over a few logs (a bad step at a high LR, then a few
     hundred steps to repair it) counts, and one that stays up does not. The
     warmup (warmup_steps, else the first 5% of points) is ignored. Reports the count
-    and the largest spike's step and size.
+    and the largest spike's step and size. More spike points than 2% of the log (+1) are
+    the top of heavy-tailed noise, not spikes, except that up to 3 points, each rising
+    2x as far above the level as any other log past the warmup, are outliers at any
+    length: under 100 logs the 2% share is under 2 points, and 3 clear spikes in a
+    40-row epoch table read as noise.
 
     **Why it matters.** Spikes that recover are steps where the optimizer briefly
     overshot: a bad batch, an LR at the edge of stability, or fp16 overflow. A few
@@ -376,6 +383,8 @@ def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
         max_events=p.max_events,
         return_share=0.0 if huge else p.return_share,
         huge=p.tiny_factor if huge else 0.0,
+        few=p.several,
+        few_apart=p.apart_factor,
     )
     # a total loss that jumps where a loss term first comes on is the term, and one
     # that jumps where the LR jumps up is the schedule restarting: neither is a spike
