@@ -51,3 +51,22 @@ def test_the_runs_folder_names_the_dataset(tmp_path: Path) -> None:
     path = tmp_path / "cifar100" / "resnet18" / "train.log"
     path.write_text(_EPOCHS, encoding="utf-8")
     assert load_run(path).fact("dataset_classes") == 100
+
+
+def test_keras_directory_iterators_state_the_class_count(tmp_path: Path) -> None:
+    # flow_from_directory / image_dataset_from_directory print the classes they found: a
+    # classifier's C (train and validation print the same count; the first is kept)
+    text = (
+        "Found 2000 images belonging to 2 classes.\n"
+        "Found 800 images belonging to 2 classes.\n"
+        "Found 3670 files belonging to 5 classes.\n"
+    )
+    run = _run(tmp_path, text + _EPOCHS)
+    assert run.fact("num_classes") == 2
+    assert set(run.series) >= {"loss", "acc", "val_acc"}
+
+
+def test_one_class_found_is_no_class_count(tmp_path: Path) -> None:
+    # near miss: an autoencoder's iterator over one folder finds "1 classes"
+    run = _run(tmp_path, "Found 500 images belonging to 1 classes.\n" + _EPOCHS)
+    assert run.fact("num_classes") is None
