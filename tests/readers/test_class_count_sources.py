@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from traindoc.readers import load_run
 
 _EPOCHS = "".join(f"Epoch {e}: loss=2.3026 acc=0.1000 val_acc=0.1000\n" for e in range(1, 5))
@@ -70,3 +72,24 @@ def test_one_class_found_is_no_class_count(tmp_path: Path) -> None:
     # near miss: an autoencoder's iterator over one folder finds "1 classes"
     run = _run(tmp_path, "Found 500 images belonging to 1 classes.\n" + _EPOCHS)
     assert run.fact("num_classes") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "class_num: 5",  # PaddleClas / PaddleOCR
+        "nb_classes=5",  # DeiT / timm
+        "nclass = 5",
+        "num_class: 5",
+        "Number of classes: 5",  # a script's own print
+        "INFO:root:number of labels = 5",
+    ],
+)
+def test_a_class_count_spelled_per_codebase(tmp_path: Path, line: str) -> None:
+    assert _run(tmp_path, line + "\n" + _EPOCHS).fact("num_classes") == 5
+
+
+def test_a_sentence_about_classes_is_no_count(tmp_path: Path) -> None:
+    # near miss: prose that mentions a number of classes without stating the setting
+    text = "The number of classes in this dataset is large: 5 of them are rare.\n" + _EPOCHS
+    assert _run(tmp_path, text).fact("num_classes") is None

@@ -150,6 +150,10 @@ _LINEAR = re.compile(rb"^\s*\([\w.-]{1,60}\): Linear\(in_features=\d+, out_featu
 _FOUND_CLASSES = re.compile(
     rb"Found \d+ (?:images|files|validated image filenames) belonging to (\d{1,6}) classes\b"
 )
+# A script's own print of its class count: "Number of classes: 10", "num of labels = 3".
+_CLASS_COUNT = re.compile(
+    rb"(?i)^(?:total\s+)?(?:number|num|no\.?)\s+of\s+(?:classes|labels|categories)\s*[:=]\s*(\d{1,6})\.?$"
+)
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
@@ -583,6 +587,10 @@ class TextLog:
             return
         if b" belonging to " in text and (m := _FOUND_CLASSES.search(text)):
             if (c := int(m.group(1))) >= 2:  # train and validation print the same count
+                self.config.setdefault("num_classes", (c, no))
+            return
+        if b" of " in text[:80] and (m := _CLASS_COUNT.match(_message(text).strip())):
+            if (c := int(m.group(1))) >= 2:
                 self.config.setdefault("num_classes", (c, no))
             return
         if b"out_features=" in text and (m := _LINEAR.match(text)):
