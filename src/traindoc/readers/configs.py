@@ -42,7 +42,23 @@ ALIASES = {
         ("gradient_clip_val", "max_grad_norm", "grad_clip", "clip_grad_norm", "clip"),
         "max_grad_norm",
     ),
-    **dict.fromkeys(("num_classes", "num_labels", "n_classes"), "num_classes"),
+    # (PaddleClas / PaddleOCR's class_num, DeiT / timm's nb_classes, the nclass of many
+    # segmentation repos: one setting, spelled per codebase)
+    **dict.fromkeys(
+        (
+            "num_classes",
+            "num_labels",
+            "n_classes",
+            "num_class",
+            "class_num",
+            "nclass",
+            "nclasses",
+            "n_class",
+            "nb_classes",
+            "number_of_classes",
+        ),
+        "num_classes",
+    ),
     **dict.fromkeys(("devices", "num_devices", "world_size", "n_gpus"), "devices"),
     # (training_steps, lr_scheduler_warmup_*, total_train_batch_size, mixed_precision_training:
     # the names HF Trainer's model card lists its hyperparameters under)

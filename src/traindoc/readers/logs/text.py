@@ -145,6 +145,15 @@ _DICTIONARY = re.compile(rb"(?:\[[\w-]{1,20}\] )?dictionary: (\d{2,7}) types\s*$
 # A printed torch module's Linear layer ("  (fc): Linear(in_features=512, out_features=10,
 # bias=True)"): the last one printed is the model's output layer, a classifier's head.
 _LINEAR = re.compile(rb"^\s*\([\w.-]{1,60}\): Linear\(in_features=\d+, out_features=(\d{1,7})\b")
+# Keras' directory iterators ("Found 2000 images belonging to 2 classes.", tf.data's "Found
+# 3670 files belonging to 5 classes."): the class count of the data the run trains on.
+_FOUND_CLASSES = re.compile(
+    rb"Found \d+ (?:images|files|validated image filenames) belonging to (\d{1,6}) classes\b"
+)
+# A script's own print of its class count: "Number of classes: 10", "num of labels = 3".
+_CLASS_COUNT = re.compile(
+    rb"(?i)^(?:total\s+)?(?:number|num|no\.?)\s+of\s+(?:classes|labels|categories)\s*[:=]\s*(\d{1,6})\.?$"
+)
 _PROSE_BATCH = re.compile(
     rb"(?i)\b(?:set|use|using|with)\s+(?:the\s+|a\s+)?batch(?:[ _-]?size)?\s*(?:to|of|=|:)?\s*(\d{1,5})\b"
 )
@@ -575,6 +584,14 @@ class TextLog:
             # would read as a record's (lr, weight_decay), its name not at all
             for key, value in said:
                 self.config.setdefault(key, (value, no))
+            return
+        if b" belonging to " in text and (m := _FOUND_CLASSES.search(text)):
+            if (c := int(m.group(1))) >= 2:  # train and validation print the same count
+                self.config.setdefault("num_classes", (c, no))
+            return
+        if b" of " in text[:80] and (m := _CLASS_COUNT.match(_message(text).strip())):
+            if (c := int(m.group(1))) >= 2:
+                self.config.setdefault("num_classes", (c, no))
             return
         if b"out_features=" in text and (m := _LINEAR.match(text)):
             self.config["head_outputs"] = (int(m.group(1)), no)  # the last one printed wins

@@ -13,7 +13,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.metrics import is_running_best
 from traindoc.measure.schedule import warmup
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import diff_mad, fmt, part_medians
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import is_eval, kind
 from traindoc.rules.api import Hit
@@ -1017,8 +1017,13 @@ def known_classes(run: Run) -> tuple[int, str] | None:
     of the standard dataset its data setting names."""
     for key in ("num_classes", "head_outputs", "dataset_classes"):
         f = run.facts.get(key)
-        if f is not None and isinstance(f.value, int) and f.value >= 2:
-            return f.value, f.source
+        if f is None:
+            continue
+        v = f.value
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)  # a count read from a text setting ("num_classes = 10") as a number
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 2:
+            return v, f.source
     return None
 
 
@@ -1366,12 +1371,30 @@ def _accuracy_at_chance_throughout(run: Run, loss: Series | None, p: Params) -> 
         return None
     c, source = level
     tol = min(p.chance_agree, 0.5 / c)
-    if any(float(np.abs(v - 1.0 / c).max()) > tol for _, v in late):
+    if not all(_stays_at(v, 1.0 / c, tol, p) for _, v in late):
         return None
     steps = np.concatenate([s.steps for s, _ in late])
     if loss is not None and _loss_falls(loss, float(steps.min()), float(steps.max()), p):
         return None
     return _throughout_hit(late, c, source, steps)
+
+
+def _stays_at(v: np.ndarray, level: float, tol: float, p: Params) -> bool:
+    """An accuracy's logs all at `level`: each within `tol` of it; or, with
+    `chance_long_points` (6) or more, the median of each third within `tol` (no third above
+    a guess: a model that starts to learn lifts the later ones) and no log further out than
+    `chance_z` (5) times the logs' own point-to-point scatter, nor than half of 1/C. An
+    accuracy over a finite eval set scatters by sqrt(p (1 - p) / N) (0.016 at 0.5 over 1000
+    samples), so a long log of a guess has a few logs past a 0.01 band however still it is."""
+    dev = np.abs(v - level)
+    if float(dev.max()) <= tol:
+        return True
+    if v.size < p.chance_long_points:
+        return False
+    if any(abs(m - level) > tol for m in part_medians(v, 3)):
+        return False
+    noise = diff_mad(v) / math.sqrt(2)
+    return float(dev.max()) <= min(p.chance_z * noise, 0.5 * level)
 
 
 def _throughout_hit(

@@ -541,3 +541,71 @@ def _frozen_while_nonfinite(run: Run, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _printed_decimals(values: np.ndarray) -> int:
+    """The most decimals any of `values` shows (0.1927 -> 4, 0.2 -> 1): what the logger
+    prints, as far as the values themselves tell (a trailing 0 is not in the float)."""
+    most = 0
+    for v in values[:200]:
+        r = f"{float(v):.10g}"
+        if "e" in r:
+            return 0
+        most = max(most, len(r.split(".")[1]) if "." in r else 0)
+    return most
+
+
+def _eval_loss_frozen(run: Run, loss: Series, p: Params) -> Hit | None:
+    """The eval loss identical at every one of its 5+ evals, to 4+ significant digits as
+    the log prints them (the train loss's decimals: one logger prints both, Keras'
+    `val_loss: 0.2000` reads as 0.2), while the train loss over the same span moves
+    `frozen_move` or more: updates change the weights, yet the held-out outputs do not
+    (collapsed embeddings, a head that outputs a constant). Warning."""
+    ev = run.get("eval_loss")
+    e = ev.finite() if ev is not None else None
+    if e is None or len(e) < p.lone_frozen_evals or np.ptp(e.values) != 0:
+        return None
+    value = float(e.values[0])
+    if value == 0.0 or e.steps[0] == e.steps[-1]:
+        return None
+    shown = f"{abs(value):.{max(_printed_decimals(loss.values), 0)}f}".replace(".", "")
+    if not _digits(value) and len(shown.lstrip("0")) < 4:
+        return None  # printed too coarsely for a repeat to mean anything
+    inside = (loss.steps >= e.steps[0]) & (loss.steps <= e.steps[-1])
+    w = loss.values[inside]
+    if w.size < 2 or not w[0] > 0:
+        return None
+    k = max(1, w.size // 3)
+    first, last = float(np.median(w[:k])), float(np.median(w[-k:]))
+    move = abs(first - last) / first
+    if move < p.frozen_move:
+        return None  # the train loss sits still too: an LR at ~0 (others' readings)
+    return Hit(
+        title=(
+            f"eval loss is {fmt(value)} at every one of {len(e)} evals (steps {int(e.steps[0])}-"
+            f"{int(e.steps[-1])}) while the train loss moves {fmt(first)} -> {fmt(last)}: the "
+            "held-out outputs do not change"
+        ),
+        step=int(e.steps[0]),
+        end_step=int(e.steps[-1]),
+        evidence={
+            "eval_loss": value,
+            "evals": len(e),
+            "train_start": first,
+            "train_end": last,
+            "train_move": move,
+        },
+        explanation=(
+            "An eval loss averages the model's loss over the same held-out samples each time; "
+            f"it is identical to every printed digit at all {len(e)} evals although the train "
+            f"loss moved {move:.0%} over them, so the updates change the weights but not what "
+            "the model outputs on new inputs: the outputs have collapsed to a constant (every "
+            "embedding the same, a triplet loss at its margin; a head that predicts one value)."
+        ),
+        prescription=(
+            "Look at the model's outputs on a few held-out samples (all equal?); check the "
+            "output layer's activation and initialisation, the normalisation of the inputs at "
+            "eval time, and that the evaluated weights are the trained ones."
+        ),
+        severity=Severity.WARNING,
+    )

@@ -36,6 +36,7 @@ from traindoc.rules.loss._contrastive import _single_candidate
 from traindoc.rules.loss._frozen_predictions import (
     _empty_output,
     _epochs_repeat,
+    _eval_loss_frozen,
     _frozen_evals,
     _frozen_metric,
     _frozen_metrics,
@@ -182,6 +183,13 @@ class Params:
     recall_floor: float = 0.001
     recall_min_epoch: float = 2.0
     zero_min_loss: float = math.log(2)
+    # An eval loss identical, to 4+ digits as the log prints them (the train loss's decimals:
+    # one logger prints both), at every one of 5+ evals while the train loss over them
+    # moves 3%+ (medians of its first and last thirds): the updates change the weights, so
+    # a held-out average that does not move at all means the outputs are a constant
+    # (FaceNet's triplet val_loss at its margin, 0.2000, for 7 epochs while the train loss
+    # fell 0.1927 -> 0.1775). A train loss that sits still too is an LR at ~0: not read here.
+    frozen_move: float = 0.03
     # No loss logged: an eval metric identical, to 4+ printed digits, at every one of 5+
     # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
     # interval of step 0): the model's held-out predictions never changed after the start.
@@ -224,6 +232,14 @@ class Params:
     # 10%: not one log after a full pass is above a guess. Per log, not a median: a model
     # that starts to learn is above the band at some log.
     chance_min_epoch: float = 2.0
+    # ... or, with 6+ logs of one accuracy (enough for thirds), the median of each third
+    # within that band and every log within 5 times the logs' own point-to-point scatter:
+    # a finite eval set scatters a guess's accuracy by sqrt(p (1 - p) / N) (0.016 at 0.5
+    # over 1000 samples), so a long log of a model that guesses has a few logs past 0.01,
+    # while a model that starts to learn lifts a whole third above the band (5 sigma: a
+    # guess logged 3000 times passes it at one log in some 300 such runs).
+    chance_long_points: int = 6
+    chance_z: float = 5.0
     named_chance_step: float = 1000.0
     named_chance_points: int = 3
     # A loss equal to a framework's clamp times the error rate, loss = K (1 - accuracy)
@@ -251,7 +267,7 @@ class Params:
 
 @rule(
     "no-learning",
-    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
+    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on; 6+ logs: each third's median within it, every log within 5 sigma of the logs' scatter) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: the eval loss identical to 4+ printed digits at 5+ evals while the train loss over them moves 3%+; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -587,7 +603,24 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     acc 0.098 / val_acc 0.1000 at every epoch). Each log is held to the band, not a
     median: a slow start that begins to learn leaves it at some log (a model at chance
     for its first epochs that then climbs is not read), and so does a model whose
-    accuracy scatters around 1/C by more than a guess does.
+    accuracy scatters around 1/C by more than a guess does. A long log (6+ logs of one
+    accuracy) is held to the band by the median of each third instead, with every log
+    within 5 times the logs' own point-to-point scatter: a guess scored on a finite eval
+    set scatters by sqrt(p (1 - p) / N) (0.016 at 0.5 over 1000 samples), so 300 epochs
+    of a binary model at chance put some logs past 0.01 however still it is, while a
+    model that starts to learn lifts a whole third above the band. A class count read
+    from a text setting as a number (`num_classes = 10` -> 10.0), or from Keras'
+    "Found 2000 images belonging to 2 classes.", is the run's known C.
+
+    An eval loss identical to 4+ digits at every one of its 5+ evals, while the train loss
+    over the same span moves 3% or more (medians of its first and last thirds), settles it
+    too (warning), wherever the window lies: the updates change the weights, so a held-out
+    average that does not move at all is a model whose outputs are a constant (FaceNet's
+    triplet val_loss at its margin, 0.2000, for 7 epochs while the train loss fell
+    0.1927 -> 0.1775: every embedding the same). The digits are the log's: one logger
+    prints the train and the eval loss alike, so Keras' `val_loss: 0.2000`, read as 0.2,
+    counts as 4 digits beside a train loss printed as 0.1927; a loss printed to 2 decimals
+    repeats by chance. A train loss that sits still too is an LR at ~0 (other readings').
 
     With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
     evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
@@ -723,7 +756,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if gn is not None and len(gn) >= p.min_dead_grads and not np.isfinite(gn.values).any():
         yield _dead_gradients(run, f, gn)
         return
-    if (hit := _frozen_metric(run, f, p)) is not None or (hit := _frozen_evals(run)) is not None:
+    if (
+        (hit := _frozen_metric(run, f, p)) is not None
+        or (hit := _frozen_evals(run)) is not None
+        or (hit := _eval_loss_frozen(run, f, p)) is not None
+    ):
         yield hit
         return
     if (

@@ -124,7 +124,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is unknown; pre-training ranges above 350M parameters scale down with GPT-3's
     LR-by-size table (x0.4 at 6.7B). A from-scratch GPT on WikiText-2 at 2.2e-5 still
     fell after 20 epochs, at val 5.91 where its 2.4e-4 sibling ended at 5.10. It is an error only when the loss agrees: the
-    second half of the run shows no significant decrease of at least 3%. Between
+    second half of the run shows no significant decrease of at least 3%. Outside
+    pre-training a whole run's gain under 5% (the eval loss at 2+ evals, as below) agrees
+    too, where the train curve is too short or noisy to call: a warning whatever the
+    regime (an unknown regime at 1e-8 with the eval loss 2.015 -> 2.005 over 3 epochs).
+    Between
     those lines and the regime's usual range, an LR 10x or more under the range's low
     end (1e-6 for a full fine-tune, 5e-6 for LoRA; 5e-7 when the regime is unknown,
     as large models are fully fine-tuned at 1e-6..2e-6)
@@ -249,6 +253,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss = run.get("loss")
     c = curve(loss) if loss is not None else None
     stuck = c.stuck if c is not None else None
+    if pk.value <= flag_at and not stuck and gain is None and regime != "pretraining":
+        # Under the flag line the loss agrees as it does above it: a whole run's gain under
+        # `slow_gain` (the eval loss at 2+ evals) says so where the train curve is too short
+        # or too noisy for `curve` to call it stuck (not in pre-training, as above: a
+        # from-scratch loss falls at any LR, its gain decides nothing there).
+        g = _run_gain(run, p)
+        gain = g if g is not None and g[1] < p.slow_gain else None
     # The curve must agree for an error; an unknown regime costs one level.
     severity = Severity.ERROR if stuck else Severity.WARNING
     if regime is None:
