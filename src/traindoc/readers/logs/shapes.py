@@ -335,6 +335,17 @@ def analyse(shape: str) -> Plan:
     return _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
 
 
+def analyse_whole(shape: str) -> Plan:
+    """The plan with every loss named in full ("KL loss" stays "KL loss", not "loss"): for
+    the lines of one block that each name a term of the loss on a line of its own."""
+    global _WHOLE
+    _WHOLE = True
+    try:
+        return analyse(shape)
+    finally:
+        _WHOLE = False
+
+
 # A GAN's players under their bare letters, as a tqdm postfix prints them: musika's
 # "DR=713, DF=nan, G=nan, GP=2.16e+4, LR=0.0001" (the discriminator's loss on real and
 # on fake samples, the generator's). A bare G or D alone is no player (a math answer's
@@ -356,6 +367,14 @@ def _bare_players(plan: Plan) -> Plan:
         for f in plan.fields
     )
     return replace(plan, fields=fields)
+
+
+_TOKEN_LOSS = re.compile(r"[a-z][a-z0-9]*_loss", re.IGNORECASE)
+
+
+def _one_token_loss(f: Field) -> bool:
+    """A key that is one word ending in "_loss" ("grpo_loss", "ce_loss")."""
+    return _TOKEN_LOSS.fullmatch(f.key.strip()) is not None
 
 
 def _plan(shape: str) -> Plan:
@@ -463,9 +482,10 @@ def _losses(plan: Plan) -> int:
 
 
 # PyTorch's ReduceLROnPlateau(verbose=True) message, "Epoch    29: reducing learning rate
-# of group 0 to 7.8125e-04." (newer: "Epoch 00029: ..."): the program's own output
-# between the epoch's records, neither a metric line nor the user's words (prose marks
-# a cut in a paste, and its epoch no run's heading).
+# of group 0 to 7.8125e-04." (newer: "Epoch 00029: ..."): the LR the next epoch runs at,
+# read at the step it follows as "Updating learning rate to" is (its epoch is the
+# scheduler's count of step() calls, no run's heading; text.py drops the lines of groups
+# after the first).
 _PLATEAU_LR = re.compile(
     r"(?:^|\s)Epoch\s+\x00: reducing learning rate of group \x00 to \x00\.?\s*$"
 )
@@ -489,14 +509,25 @@ _KERAS_SET_LR = re.compile(
     r"(?:^|\s)Epoch \x00: LearningRateScheduler setting learning rate to \x00\.?\s*$"
 )
 
+# Keras' ReduceLROnPlateau(verbose=1) message, "Epoch 00003: ReduceLROnPlateau reducing
+# learning rate to 0.00010000000474974513." (newer: "Epoch 3: ..."), printed when the
+# epoch it names ends: the LR from the next epoch on, read at the step it follows as
+# PyTorch's is. Its epoch is skipped as LearningRateScheduler's is (the bars count them).
+_KERAS_PLATEAU_LR = re.compile(
+    r"(?:^|\s)Epoch \x00: ReduceLROnPlateau reducing learning rate to \x00\.?\s*$"
+)
+
 
 def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
     if "reducing learning rate" in shape and _PLATEAU_LR.search(shape):
-        return Plan("other")
+        fields = (Field(0, "Epoch", "skip"), Field(1, "group", "skip"), Field(2, "lr", "value"))
+        return Plan("record", fields, hint=True)
     if "learning rate to" in shape and _SET_LR.search(shape):
         return Plan("record", (Field(0, "lr", "value"),), hint=True)
+    if "ReduceLROnPlateau" in shape and _KERAS_PLATEAU_LR.search(shape):
+        return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "LearningRateScheduler" in shape and _KERAS_SET_LR.search(shape):
         return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
@@ -820,7 +851,13 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         # the free words may only say which statistic the loop prints ("Average loss:
         # 2.31", "Mean Training loss : nan", "Running loss: 0.4"): still the loop's loss
         stat = all(w.lower() in _MEAN_WORDS for w in free)
-        loose = (what in ("loss", "eval_loss", "reward") or lone_eval) and stat and not dicts
+        # ... and a loss named by its kind in one token ("grpo_loss is 0.0123", "mse_loss:
+        # 0.41"), as "MSE loss: 0.41" is: a loop's record when the line repeats (text.py
+        # waits for its third line: a config names "z_loss: 1e-4" once)
+        part = what in ("component_loss", "eval_component_loss") and _one_token_loss(keyed[0])
+        loose = (
+            (what in ("loss", "eval_loss", "reward") or lone_eval or part) and stat and not dicts
+        )
         return Plan("config", tuple(fields), context, hint=hint, loose=loose)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
