@@ -106,6 +106,45 @@ def test_a_one_token_loss_setting_printed_once_is_no_record(tmp_path: Path) -> N
     assert len(run.get("loss")) == 5
 
 
+def test_named_loss_lines_alone_read_under_their_whole_name(tmp_path: Path) -> None:
+    # "<Name> loss: x" printed each step by a hand-written loop: the CE loss, not "a" loss
+    body = "".join(f"CE loss: {2.1 - 0.1 * i:.1f}\n" for i in range(4))
+    run = load_log(tmp_path, body)
+    assert values(run, "ce_loss") == [2.1, 2.0, 1.9, 1.8]
+    assert len(run.get("loss")) == 4  # the only loss logged (derived)
+
+
+def test_alternating_named_losses_are_one_record_per_round(tmp_path: Path) -> None:
+    body = "".join(
+        f"Reconstruction loss: {0.6 - 0.1 * e:.2f}\nKL loss: {0.01 * e:.2f}\n" for e in (1, 2, 3)
+    )
+    run = load_log(tmp_path, body)
+    assert run.get("kl_loss").steps.tolist() == run.get("reconstruction_loss").steps.tolist()
+    assert values(run, "loss") == pytest.approx([0.51, 0.42, 0.33])  # their sum (derived)
+    gan = "".join(f"Generator loss: {2 - e / 10}\nDiscriminator loss: 0.6\n" for e in range(4))
+    run = load_log(tmp_path, gan, "gan.log")
+    assert len(run.get("generator_loss")) == 4 and run.get("loss") is None  # two players
+
+
+def test_a_log_level_before_a_loss_is_no_name_of_it(tmp_path: Path) -> None:
+    # NeMo's "WARNING: Loss is NaN or inf tensor(nan, ...)" repeated (tests/real/nan_nemo_...):
+    # an event per skipped batch, not a loss named "WARNING" nor points of the loss
+    body = "step 1 loss 100.5\nstep 2 loss 148.9\n"
+    body += (
+        "WARNING: Loss is NaN or inf tensor(nan, device='cuda:0', grad_fn=<MeanBackward0>)\n" * 5
+    )
+    run = one_log(tmp_path, body)
+    assert len(run.get("loss")) <= 3 and run.get("warning_loss") is None
+
+
+def test_a_running_best_loss_alone_is_no_record(tmp_path: Path) -> None:
+    body = "".join(f"Best loss: {0.5 - 0.1 * i:.1f}\nbest_loss: 0.1\n" for i in range(4))
+    body += "".join(f"step {i} loss {2.0 - 0.1 * i:.1f}\n" for i in range(1, 6))
+    run = one_log(tmp_path, body)
+    assert values(run, "loss") == [1.9, 1.8, 1.7, 1.6, 1.5]
+    assert run.get("best_loss") is None
+
+
 def test_loss_terms_one_per_line_under_an_epoch_heading_keep_their_names(
     tmp_path: Path,
 ) -> None:

@@ -284,6 +284,9 @@ class Plan:
     # a config-shaped line that is a loop's record outside a block: one loss and no
     # other words ("train loss:1.10886"); no config prints a loss
     loose: bool = False
+    # ... whose loss is named by words the key dropped ("CE loss: 2.1", "Dice Loss: 0.61"):
+    # a loop's record under its whole name once the line repeats (text.py)
+    named: bool = False
     # a header whose columns the separators bound (tabs, pipes, 2+ spaces): a row with
     # fewer numbers is cut short (a truncated last line), not one to re-segment
     bounded: bool = False
@@ -369,12 +372,21 @@ def _bare_players(plan: Plan) -> Plan:
     return replace(plan, fields=fields)
 
 
-_TOKEN_LOSS = re.compile(r"[a-z][a-z0-9]*_loss", re.IGNORECASE)
+# Words before a loss that make it one value of the curve, not a term of the loss: a
+# running extreme ("Best loss: 0.31" each epoch), an end point, a target.
+_NOT_A_TERM = frozenset(
+    {"best", "min", "minimum", "lowest", "max", "maximum", "highest", "final", "initial"}
+    | {"init", "previous", "prev", "last", "target", "expected", "baseline", "reference"}
+)
+_NAMED_LOSS = re.compile(r"[a-z][a-z0-9]*(?:[ _-][a-z][a-z0-9]*){0,2}[ _]loss", re.IGNORECASE)
 
 
-def _one_token_loss(f: Field) -> bool:
-    """A key that is one word ending in "_loss" ("grpo_loss", "ce_loss")."""
-    return _TOKEN_LOSS.fullmatch(f.key.strip()) is not None
+def _named_loss(f: Field) -> bool:
+    """A key that names a loss by one to three words before it ("grpo_loss", "Generator
+    loss", "KL loss")."""
+    key = f.key.strip()
+    words = set(re.split(r"[ _-]", key.lower())[:-1])
+    return _NAMED_LOSS.fullmatch(key) is not None and not words & _NOT_A_TERM
 
 
 def _plan(shape: str) -> Plan:
@@ -851,14 +863,26 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         # the free words may only say which statistic the loop prints ("Average loss:
         # 2.31", "Mean Training loss : nan", "Running loss: 0.4"): still the loop's loss
         stat = all(w.lower() in _MEAN_WORDS for w in free)
-        # ... and a loss named by its kind in one token ("grpo_loss is 0.0123", "mse_loss:
-        # 0.41"), as "MSE loss: 0.41" is: a loop's record when the line repeats (text.py
-        # waits for its third line: a config names "z_loss: 1e-4" once)
-        part = what in ("component_loss", "eval_component_loss") and _one_token_loss(keyed[0])
+        # ... and a loss named in full ("grpo_loss is 0.0123", "Generator loss: 2.1"): a
+        # loop's record when the line repeats (text.py waits for its third line: a config
+        # names "z_loss: 1e-4" once)
+        part = what in ("component_loss", "eval_component_loss") and _named_loss(keyed[0])
         loose = (
             (what in ("loss", "eval_loss", "reward") or lone_eval or part) and stat and not dicts
         )
-        return Plan("config", tuple(fields), context, hint=hint, loose=loose)
+        # ... and so is "<Name> loss: x" alone on its line ("CE loss: 2.1", "KL loss: 0.01"),
+        # once it repeats, under its whole name: one word before the loss's key (more are
+        # words around it: "Dataset causing Loss=0")
+        named = (
+            what == "loss"
+            and not stat
+            and context != "eval"
+            and len(free) == 1
+            and free[0].isalpha()
+            and free[0].lower() not in _NOT_A_TERM | _EVAL_WORDS | {"test", "testing"}
+            and not dicts
+        )
+        return Plan("config", tuple(fields), context, hint=hint, loose=loose or named, named=named)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)

@@ -336,9 +336,10 @@ class TextLog:
         self._md_head: tuple[int, list[str]] | None = None
         # a long-format table's phase column ("epoch,phase,loss"): (its index, the header line)
         self._phase: tuple[int, str] | None = None
-        # lone one-token loss lines not yet read, by name: (line, value, rank, records
-        # before it, seq); None once the name repeated and its lines are read
-        self._parts: dict[str, list[tuple[int, float, int, int, int]] | None] = {}
+        # lone loss lines named in full, held (line, name, value, rank, seq), and how many
+        # of each name were printed so far
+        self._part_buf: list[tuple[int, str, float, int, int]] = []
+        self._part_n: Counter[str] = Counter()
         # the Training Loss cell of the last row of a Trainer results table (beside a
         # Validation Loss): the same cell again is the same log carried forward, not a new one
         self._md_last_loss: bytes | None = None
@@ -390,6 +391,7 @@ class TextLog:
         self._close_axis()
         if self._wandb:
             self._emit_wandb()
+        self._flush_parts()
 
     def _block(self, body: bytes, no: int) -> None:
         no -= 1
@@ -728,7 +730,15 @@ class TextLog:
                 # of the lines (a bullet is a list of results: a model card's "- Loss: 0.45"
                 # under "results on the evaluation set" is an eval value)
                 name, v = vals[0]
-                if kind(name) in ("component_loss", "eval_component_loss"):
+                if plan.named:
+                    # under its whole name, when the word before the loss is part of it (a
+                    # "WARNING: Loss is NaN" message's level is not)
+                    whole = _values(text, analyse_whole(_shape(text)))
+                    if len(whole) == 1 and kind(whole[0][0]) != "loss":
+                        self._lone_part(no, current(whole[0][0]), v, rank)
+                    else:
+                        self.config.setdefault(name, (v, no))
+                elif kind(name) in ("component_loss", "eval_component_loss"):
                     self._lone_part(no, current(name), v, rank)
                 else:
                     self.add_loose(
@@ -743,22 +753,36 @@ class TextLog:
             self._other(no, text, plan)
 
     def _lone_part(self, no: int, name: str, v: float, rank: int) -> None:
-        """A lone one-token loss line ("grpo_loss is 0.0123"): the loop's record from its
-        third line on, and then its first two as well when no record came between them (a
-        setting is printed once: "z_loss: 1e-4" in a config dump is none)."""
-        seen = self._parts.setdefault(name, [])
-        if seen is not None and len(seen) < _PART_REPEATS - 1:
-            seen.append((no, v, rank, len(self.rec_line), self._seq))
-            self.config.setdefault(name, (v, no))
-            return
-        if seen and seen[0][3] == len(self.rec_line):
-            now = self._seq
-            for n0, v0, r0, _, s0 in seen:
-                self._seq = s0
-                self.add_loose(n0, [(name, v0)], math.nan, steps.SRC_NONE, math.nan, r0)
-            self._seq = now
-        self._parts[name] = None  # read at once from now on
-        self.add_loose(no, [(name, v)], math.nan, steps.SRC_NONE, math.nan, rank)
+        """A lone loss line named in full ("grpo_loss is 0.0123", "CE loss: 2.1"): held
+        until the next other record or the end, then read when its name was printed
+        _PART_REPEATS times (a loop prints it again and again, a config once: "z_loss:
+        1e-4" in a config dump is no record)."""
+        self._part_n[name] += 1
+        self._part_buf.append((no, name, v, rank, self._seq))
+        self.config.setdefault(name, (v, no))
+
+    def _flush_parts(self) -> None:
+        """The held lone loss lines, in file order, before any record after them: one
+        record per round of names ("Reconstruction loss" then "KL loss" each epoch), a
+        new one where a name comes again."""
+        held, self._part_buf = self._part_buf, []
+        now = self._seq
+        group: list[tuple[str, float]] = []
+        first: tuple[int, int, int] = (0, -1, 0)
+        for no, name, v, rank, seq in held:
+            if self._part_n[name] < _PART_REPEATS:
+                continue
+            if any(n == name for n, _ in group):
+                self._seq = first[2]
+                self.add_loose(first[0], group, math.nan, steps.SRC_NONE, math.nan, first[1])
+                group = []
+            if not group:
+                first = (no, rank, seq)
+            group.append((name, v))
+        if group:
+            self._seq = first[2]
+            self.add_loose(first[0], group, math.nan, steps.SRC_NONE, math.nan, first[1])
+        self._seq = now
 
     def _lone_eval_line(
         self, no: int, text: bytes, plan: Plan, vals: list[tuple[str, float]], rank: int
@@ -887,6 +911,8 @@ class TextLog:
     def _record(
         self, no: int, text: bytes, groups: tuple[bytes, ...], prog: Program, rank: int
     ) -> None:
+        if self._part_buf:
+            self._flush_parts()
         try:
             row = list(map(float, prog.take(groups)))
         except ValueError:
@@ -981,6 +1007,8 @@ class TextLog:
                 self.config.setdefault(name, (v, no))
 
     def _mark(self, no: int, pid: int, rank: int) -> None:
+        if self._part_buf:
+            self._flush_parts()
         self.rec_line.append(no)
         self.rec_seq.append(self._seq)
         self.rec_plan.append(pid)
