@@ -165,6 +165,27 @@ def test_one_loss_per_epoch_heading_is_still_the_loss(tmp_path: Path) -> None:
     assert values(one_log(tmp_path, body), "loss") == [0.5, 0.4, 0.3]
 
 
+# -- a record printed as a sentence ------------------------------------------------------------
+
+
+def test_loss_sentences_after_their_step_read_as_records(tmp_path: Path) -> None:
+    body = "".join(f"Epoch {e}: the loss is {0.6 - 0.1 * e:.3f}\n" for e in (1, 2, 3))
+    assert values(one_log(tmp_path, body), "loss") == [0.5, 0.4, 0.3]
+    body = "".join(
+        f"epoch {e}, the train loss is {0.6 - 0.1 * e:.3f} and the val loss is 0.6{e}\n"
+        for e in (1, 2, 3)
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "eval_loss") == [0.61, 0.62, 0.63]
+    assert values(run, "epoch") == [1.0, 2.0, 3.0]
+
+
+def test_a_users_sentence_about_the_loss_is_no_record(tmp_path: Path) -> None:
+    body = "The loss is nan\nAfter 3 epochs the loss is 0.5 and the model is broken\n"
+    body += "".join(f"step {i} loss {2.0 - 0.1 * i:.1f}\n" for i in range(1, 6))
+    assert values(one_log(tmp_path, body), "loss") == [1.9, 1.8, 1.7, 1.6, 1.5]
+
+
 # -- long-format tables: a phase column ---------------------------------------------------------
 
 _ROWS = [(1, "train", 0.812, 0.61), (1, "val", 0.901, 0.58), (2, "train", 0.612, 0.71)]

@@ -564,6 +564,8 @@ class TextLog:
             text = lines.iter_loss(text)
         if b"@" in text:  # YOLOv6's "mAP@0.50:0.95: 0.22"
             text = lines.iou_range_name(text)
+        if b" is " in text and len(text) < 200:  # "Epoch 3: the loss is 0.512"
+            text = lines.sentence_metrics(text)
         if b" for " in text[:40]:  # a GAN's "loss for generator ... is: 559.8"
             text = lines.player_sentence(text)
         if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
