@@ -62,6 +62,13 @@ ALIASES: dict[str, Signal] = {
             # devsisters/DQN-tensorflow's summary line and its forks ("avg_r: 0.0000,
             # avg_l: 0.000135, avg_q: ..., avg_ep_r: ..."): the mean TD loss of the interval
             "avg_l",
+            # IBM aihwkit's examples print the training loss each epoch as "Loss error:
+            # 0.0121" (`print("Loss error: {:.16f}".format(loss))` after opt.step())
+            "loss_error",
+            # MATLAB trainNetwork's verbose table ("| Mini-batch | ... |" over "| Loss |"):
+            # the training loss of the iteration's mini-batch
+            "mini-batch_loss",
+            "minibatch_loss",
         ],
         Signal.LOSS,
     ),
@@ -121,6 +128,7 @@ ALIASES: dict[str, Signal] = {
         [
             "lr",
             "learning_rate",
+            "base_learning_rate",  # MATLAB trainNetwork's table: the schedule's LR
             "train/learning_rate",
             "lr_step",
             # Lightning's self.log("learning_rate", on_step=True) in the progress bar's

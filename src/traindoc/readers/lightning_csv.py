@@ -22,6 +22,7 @@ from traindoc.model.signals import STEP_KEYS
 from traindoc.readers import configs
 from traindoc.readers._base import Notes, ReadError, to_float
 from traindoc.readers._columns import Columns
+from traindoc.readers.logs.tables import phase_column, phase_prefix
 
 _BATCH = 20_000
 # Config dumps a loop writes beside its metrics CSV when it has no hparams.yaml.
@@ -137,6 +138,27 @@ def _appended(csv_path: Path) -> list[tuple[int, int] | None]:
     return list(pairwise(bounds))
 
 
+def _phased(
+    header: list[str], row: list[str], at: int
+) -> tuple[tuple[str, ...], dict[str, Any]] | None:
+    """A long-format row ("epoch,phase,loss,acc" then "3,val,0.61,0.80"): its step and
+    epoch cells, and its metrics named for its phase (val_loss; the step and epoch as
+    they are); None when the phase cell names none."""
+    prefix = phase_prefix(row[at])
+    if prefix is None:
+        return None
+    axis, out = [], {}
+    for i, (k, v) in enumerate(zip(header, row, strict=True)):
+        if i == at or not v or not k:
+            continue
+        if k.strip().lower() in (*STEP_KEYS, "epoch", "epochs"):
+            axis.append(v)
+            out[k] = v
+        else:
+            out[prefix + k] = v
+    return tuple(axis), out
+
+
 def _read_rows(path: Path, csv_path: Path, rows: tuple[int, int] | None) -> Run:
     """The run of the file's data lines in [first, stop) (all of them for None)."""
     first, stop = rows if rows is not None else (0, 1 << 62)
@@ -152,6 +174,7 @@ def _read_rows(path: Path, csv_path: Path, rows: tuple[int, int] | None) -> Run:
             header = _env_steps(header, notes, csv_path)
             batch: list[dict[str, Any]] = []
             where: list[int] = []
+            phased: tuple[str, ...] | None = None  # the step / epoch cells of the last row
             for row in reader:
                 line = reader.line_num
                 if not first <= line < stop:
@@ -166,7 +189,18 @@ def _read_rows(path: Path, csv_path: Path, rows: tuple[int, int] | None) -> Run:
                     if row:
                         notes.count(csv_path, "row with the wrong number of cells", line)
                     continue
-                batch.append({k: v for k, v in zip(header, row, strict=True) if v and k})
+                if (at := phase_column(tuple(header))) is not None:
+                    got = _phased(header, row, at)
+                    if got is None:
+                        notes.count(csv_path, "row whose phase is neither train nor eval", line)
+                        continue
+                    if batch and got[0] == phased:
+                        batch[-1].update(got[1])  # the same epoch's other phase: one record
+                        continue
+                    phased = got[0]
+                    batch.append(got[1])
+                else:
+                    batch.append({k: v for k, v in zip(header, row, strict=True) if v and k})
                 where.append(line - 1)
                 if len(batch) >= _BATCH:
                     cols.add(batch, np.asarray(where), 0)

@@ -457,6 +457,30 @@ def player_sentence(text: bytes) -> bytes:
     return at + name + b": " + text[m.end() :]
 
 
+# A loop's record printed as a sentence: "Epoch 3: the loss is 0.512", "At step 100 the
+# loss is 2.31", "epoch 2, the train loss is 0.41 and the val loss is 0.55". The article
+# before a metric that "is" a number, and the "and" between two such clauses, are words of
+# the sentence, not of the names: without them the line reads as "train loss is 0.41, val
+# loss is 0.55" does. Up to two words may qualify the metric ("the train loss"); a step or
+# epoch comes first.
+_METRIC_IS = (
+    rb"(?:[A-Za-z][\w/-]*\s+){0,2}?(?:loss|accuracy|acc|reward|return|perplexity|ppl|lr"
+    rb"|learning rate|error|score)\s+(?:is|was)\s+(?=[-+.\dni])"
+)
+_ARTICLE = re.compile(rb"(?<=[\s,:;|])(?:the|The|our|my|My|Our)\s+(?=" + _METRIC_IS + rb")")
+_AND_METRIC = re.compile(rb"(?<=[\d%])\s*,?\s+and\s+(?=(?:the\s+)?" + _METRIC_IS + rb")")
+
+
+def sentence_metrics(text: bytes) -> bytes:
+    """`Epoch 3: the loss is 0.5 and the val loss is 0.6` -> `Epoch 3: loss is 0.5, val
+    loss is 0.6`; any other line unchanged. Only after a number (the step or epoch the
+    sentence reports): "The loss is nan" alone is a user's words about the run."""
+    m = _ARTICLE.search(text)
+    if m is None or not any(c in b"0123456789" for c in text[: m.start()]):
+        return text
+    return _ARTICLE.sub(b"", _AND_METRIC.sub(b", ", text))
+
+
 # mmpose 1.x's CocoMetric names its stats with a space before the IoU or the area:
 # "coco/AP .5: 0.002970  coco/AP .75: 0.000000  coco/AP (M): -1.000000". Read as printed,
 # ".5" is a value and "(M)" a word apart. Joined ("coco/AP50", "coco/AP_M"), each name is

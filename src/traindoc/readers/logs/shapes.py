@@ -284,6 +284,9 @@ class Plan:
     # a config-shaped line that is a loop's record outside a block: one loss and no
     # other words ("train loss:1.10886"); no config prints a loss
     loose: bool = False
+    # ... whose loss is named by words the key dropped ("CE loss: 2.1", "Dice Loss: 0.61"):
+    # a loop's record under its whole name once the line repeats (text.py)
+    named: bool = False
     # a header whose columns the separators bound (tabs, pipes, 2+ spaces): a row with
     # fewer numbers is cut short (a truncated last line), not one to re-segment
     bounded: bool = False
@@ -335,6 +338,17 @@ def analyse(shape: str) -> Plan:
     return _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
 
 
+def analyse_whole(shape: str) -> Plan:
+    """The plan with every loss named in full ("KL loss" stays "KL loss", not "loss"): for
+    the lines of one block that each name a term of the loss on a line of its own."""
+    global _WHOLE
+    _WHOLE = True
+    try:
+        return analyse(shape)
+    finally:
+        _WHOLE = False
+
+
 # A GAN's players under their bare letters, as a tqdm postfix prints them: musika's
 # "DR=713, DF=nan, G=nan, GP=2.16e+4, LR=0.0001" (the discriminator's loss on real and
 # on fake samples, the generator's). A bare G or D alone is no player (a math answer's
@@ -356,6 +370,23 @@ def _bare_players(plan: Plan) -> Plan:
         for f in plan.fields
     )
     return replace(plan, fields=fields)
+
+
+# Words before a loss that make it one value of the curve, not a term of the loss: a
+# running extreme ("Best loss: 0.31" each epoch), an end point, a target.
+_NOT_A_TERM = frozenset(
+    {"best", "min", "minimum", "lowest", "max", "maximum", "highest", "final", "initial"}
+    | {"init", "previous", "prev", "last", "target", "expected", "baseline", "reference"}
+)
+_NAMED_LOSS = re.compile(r"[a-z][a-z0-9]*(?:[ _-][a-z][a-z0-9]*){0,2}[ _]loss", re.IGNORECASE)
+
+
+def _named_loss(f: Field) -> bool:
+    """A key that names a loss by one to three words before it ("grpo_loss", "Generator
+    loss", "KL loss")."""
+    key = f.key.strip()
+    words = set(re.split(r"[ _-]", key.lower())[:-1])
+    return _NAMED_LOSS.fullmatch(key) is not None and not words & _NOT_A_TERM
 
 
 def _plan(shape: str) -> Plan:
@@ -463,9 +494,10 @@ def _losses(plan: Plan) -> int:
 
 
 # PyTorch's ReduceLROnPlateau(verbose=True) message, "Epoch    29: reducing learning rate
-# of group 0 to 7.8125e-04." (newer: "Epoch 00029: ..."): the program's own output
-# between the epoch's records, neither a metric line nor the user's words (prose marks
-# a cut in a paste, and its epoch no run's heading).
+# of group 0 to 7.8125e-04." (newer: "Epoch 00029: ..."): the LR the next epoch runs at,
+# read at the step it follows as "Updating learning rate to" is (its epoch is the
+# scheduler's count of step() calls, no run's heading; text.py drops the lines of groups
+# after the first).
 _PLATEAU_LR = re.compile(
     r"(?:^|\s)Epoch\s+\x00: reducing learning rate of group \x00 to \x00\.?\s*$"
 )
@@ -489,14 +521,25 @@ _KERAS_SET_LR = re.compile(
     r"(?:^|\s)Epoch \x00: LearningRateScheduler setting learning rate to \x00\.?\s*$"
 )
 
+# Keras' ReduceLROnPlateau(verbose=1) message, "Epoch 00003: ReduceLROnPlateau reducing
+# learning rate to 0.00010000000474974513." (newer: "Epoch 3: ..."), printed when the
+# epoch it names ends: the LR from the next epoch on, read at the step it follows as
+# PyTorch's is. Its epoch is skipped as LearningRateScheduler's is (the bars count them).
+_KERAS_PLATEAU_LR = re.compile(
+    r"(?:^|\s)Epoch \x00: ReduceLROnPlateau reducing learning rate to \x00\.?\s*$"
+)
+
 
 def _analyse(shape: str) -> Plan:
     if _CODE.search(shape):
         return Plan("code")
     if "reducing learning rate" in shape and _PLATEAU_LR.search(shape):
-        return Plan("other")
+        fields = (Field(0, "Epoch", "skip"), Field(1, "group", "skip"), Field(2, "lr", "value"))
+        return Plan("record", fields, hint=True)
     if "learning rate to" in shape and _SET_LR.search(shape):
         return Plan("record", (Field(0, "lr", "value"),), hint=True)
+    if "ReduceLROnPlateau" in shape and _KERAS_PLATEAU_LR.search(shape):
+        return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "LearningRateScheduler" in shape and _KERAS_SET_LR.search(shape):
         return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
@@ -822,8 +865,26 @@ def _classify(toks: list[_Tok], fields: list[Field], free: list[str], words: lis
         # the free words may only say which statistic the loop prints ("Average loss:
         # 2.31", "Mean Training loss : nan", "Running loss: 0.4"): still the loop's loss
         stat = all(w.lower() in _MEAN_WORDS for w in free)
-        loose = (what in ("loss", "eval_loss", "reward") or lone_eval) and stat and not dicts
-        return Plan("config", tuple(fields), context, hint=hint, loose=loose)
+        # ... and a loss named in full ("grpo_loss is 0.0123", "Generator loss: 2.1"): a
+        # loop's record when the line repeats (text.py waits for its third line: a config
+        # names "z_loss: 1e-4" once)
+        part = what in ("component_loss", "eval_component_loss") and _named_loss(keyed[0])
+        loose = (
+            (what in ("loss", "eval_loss", "reward") or lone_eval or part) and stat and not dicts
+        )
+        # ... and so is "<Name> loss: x" alone on its line ("CE loss: 2.1", "KL loss: 0.01"),
+        # once it repeats, under its whole name: one word before the loss's key (more are
+        # words around it: "Dataset causing Loss=0")
+        named = (
+            what == "loss"
+            and not stat
+            and context != "eval"
+            and len(free) == 1
+            and free[0].isalpha()
+            and free[0].lower() not in _NOT_A_TERM | _EVAL_WORDS | {"test", "testing"}
+            and not dicts
+        )
+        return Plan("config", tuple(fields), context, hint=hint, loose=loose or named, named=named)
     if metric:
         return Plan("record", tuple(fields), context, hint=True)
     return Plan("other", tuple(fields), context, hint=hint)

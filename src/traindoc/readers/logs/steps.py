@@ -1241,6 +1241,10 @@ def _epoch_summaries(step: np.ndarray, src: np.ndarray, epoch: np.ndarray) -> No
     # an epoch ahead of the batches is left as it is: another run's line in a paste
     # ("Epoch 19 / 2s - loss: 0.0416" of the script that worked, after 5 epochs' bars)
     held = np.floor(epoch[prev]) >= step[k]
+    # ... but one the next epoch's heading numbers, after the last batches, is a line of
+    # the epoch in progress where the paste ends (Keras' "Epoch 00022: ReduceLROnPlateau
+    # ..." under "Epoch 22/200", its bar cut away): it sits where the run got to
+    held |= (np.floor(epoch[prev]) + 1 == step[k]) & (k > batch[-1])
     step[k[held]], src[k[held]] = step[prev[held]], SRC_CARRY
     # one whose epoch is the next batches' is their heading ("Start epoch 1 ====,lr=0.001"
     # before "Epoch: [1][0/250]"): it sits at that epoch's first batch, not at step 1

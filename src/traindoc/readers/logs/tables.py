@@ -108,3 +108,38 @@ def axis_steps(cells: list[str]) -> tuple[bool, list[float]]:
         m = _STEP_CELL.fullmatch(c)
         steps.append(float(m.group(1).replace(",", "")) if m else math.nan)
     return cells[0].lower() in _EPOCHS, steps
+
+
+# A long-format results table: one row per (epoch, phase), a column naming the phase
+# ("epoch,phase,loss,acc" then "1,train,..." and "1,val,..."), as a loop that appends a
+# dict per phase to a DataFrame writes it. The row's metrics belong to its phase: a val
+# row's loss is the validation loss, not the next point of the training loss.
+_PHASE_COLUMNS = frozenset({"phase", "split", "mode", "stage", "subset", "set"})
+_PHASE_PREFIX = {
+    **dict.fromkeys(("train", "training", "trn"), ""),
+    **dict.fromkeys(("val", "valid", "validation", "eval", "evaluation", "dev"), "val_"),
+    **dict.fromkeys(("test", "testing"), "test_"),
+}
+
+
+def phase_column(header: tuple[str, ...]) -> int | None:
+    """The index of the header's phase column, if it has exactly one."""
+    at = [i for i, h in enumerate(header) if h.strip().lower() in _PHASE_COLUMNS]
+    return at[0] if len(at) == 1 else None
+
+
+def phase_prefix(cell: str) -> str | None:
+    """What a phase cell puts before its row's metric names ("" for training, "val_" for
+    validation), or None for a cell that names no phase."""
+    return _PHASE_PREFIX.get(cell.strip().lower())
+
+
+def row_cells(text: str, header_line: str) -> list[str]:
+    """A row's cells, split as its header was: on |, tabs, commas, else runs of spaces."""
+    head = header_line.strip()
+    if head[:1] == "|":
+        return md_cells(text)
+    for sep in ("\t", ","):
+        if sep in head:
+            return [c.strip() for c in text.strip().split(sep)]
+    return text.split()

@@ -48,8 +48,15 @@ from traindoc.readers.logs.records import (
     power_of_ten,
     to_row,
 )
-from traindoc.readers.logs.shapes import Plan, analyse, current, is_clock
-from traindoc.readers.logs.tables import axis_steps, columns_for, md_cells
+from traindoc.readers.logs.shapes import Plan, analyse, analyse_whole, current, is_clock
+from traindoc.readers.logs.tables import (
+    axis_steps,
+    columns_for,
+    md_cells,
+    phase_column,
+    phase_prefix,
+    row_cells,
+)
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
@@ -63,6 +70,12 @@ _SWEEP = Plan("sweep")  # a sweep's comparison header: the arms' settings, no ru
 _NUMBERED = ("numbered",)  # a key whose lines print "Recall 1: 0.40": renamed, then read
 _SAMPLE = 2_000  # records per shape whose step totals and LR decimals are looked at
 _STEP_RANK = {k: i for i, k in enumerate(TEXT_STEP_KEYS)}
+# PyTorch's ReduceLROnPlateau(verbose=True) prints one line per param group ("Epoch 3:
+# reducing learning rate of group 1 to 1.0000e-05."): the LR series is group 0's (a second
+# group's, a backbone's lower LR, would read as a drop at the same step).
+_LATER_GROUP = re.compile(rb"reducing learning rate of group (?!0 )\d+ to ")
+# A lone one-token loss line is a loop's record once it is printed this often.
+_PART_REPEATS = 3
 # A pandas DataFrame row: its integer index flush left, then the row's values.
 _INDEX_CELL = re.compile(rb"\d+ +[-+\d.]")
 _STAMP = re.compile(rb"(\d{4}-\d\d-\d\d|\d{4}/\d\d/\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?")
@@ -328,6 +341,14 @@ class TextLog:
         self._bounded = False  # the header's columns are fixed (Plan.bounded)
         self._starts: tuple[int, ...] = ()  # where each column of a space-aligned header starts
         self._md = False  # the header is a Markdown table's: rows are split on |
+        # the last Markdown header row: (line, its cells, blanks kept)
+        self._md_head: tuple[int, list[str]] | None = None
+        # a long-format table's phase column ("epoch,phase,loss"): (its index, the header line)
+        self._phase: tuple[int, str] | None = None
+        # lone loss lines named in full, held (line, name, value, rank, seq), and how many
+        # of each name were printed so far
+        self._part_buf: list[tuple[int, str, float, int, int]] = []
+        self._part_n: Counter[str] = Counter()
         # the Training Loss cell of the last row of a Trainer results table (beside a
         # Validation Loss): the same cell again is the same log carried forward, not a new one
         self._md_last_loss: bytes | None = None
@@ -339,6 +360,7 @@ class TextLog:
         # a step line whose metrics follow one per indented line (OLMo's [step=1/N] block)
         self._blk: tuple[int, float, float] | None = None
         self._blk_vals: list[tuple[str, float]] = []
+        self._blk_lines: list[bytes] = []  # the block's config lines, as read
         self._blk_total: int | None = None  # the step total its line printed
         self._wandb: dict[str, float] | None = None  # W&B's "Run summary:" being read
         self._wandb_line = 0
@@ -378,6 +400,7 @@ class TextLog:
         self._close_axis()
         if self._wandb:
             self._emit_wandb()
+        self._flush_parts()
 
     def _block(self, body: bytes, no: int) -> None:
         no -= 1
@@ -550,6 +573,8 @@ class TextLog:
             text = lines.iter_loss(text)
         if b"@" in text:  # YOLOv6's "mAP@0.50:0.95: 0.22"
             text = lines.iou_range_name(text)
+        if b" is " in text and len(text) < 200:  # "Epoch 3: the loss is 0.512"
+            text = lines.sentence_metrics(text)
         if b" for " in text[:40]:  # a GAN's "loss for generator ... is: 559.8"
             text = lines.player_sentence(text)
         if b" loss " in text[:24]:  # tacotron2's "Train loss 12 0.5 Grad Norm 3.1"
@@ -564,9 +589,13 @@ class TextLog:
             text = lines.drop_keras_stop(text)  # on a bar's line
             if not text.strip():
                 return
+        if b"learning rate of group " in text and _LATER_GROUP.search(text):
+            return  # PyTorch's plateau message for another param group: the run's LR is group 0's
         self._seq += 1
         if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
             text = lines.drop_cut_name(text)
+        if self._phase is not None and self._phase_row(no, text, rank):
+            return
         if self._slow and self._slow_line(no, text, rank):
             return
         if self.pattern is None and self.layouts.offer(no, text):
@@ -679,6 +708,10 @@ class TextLog:
             self._open_titled(no, text)
         elif k == "header":
             self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            if self._md:
+                self._header = self._md_continued(no, text)
+            at = phase_column(self._header)
+            self._phase = None if at is None else (at, text.decode("utf-8", "replace"))
             if self._md and any("\x00" in c for c in self._header):
                 # names that carry a number ("0 Precision"): the shape has it as a slot
                 named = tuple(c for c in md_cells(text.decode("utf-8", "replace")) if c)
@@ -708,6 +741,7 @@ class TextLog:
             vals = _values(text, plan)
             if self._blk is not None:
                 self._blk_vals.extend(vals)
+                self._blk_lines.append(text)
             elif self._lone_eval_line(no, text, plan, vals, rank):
                 return
             elif plan.loose and len(vals) == 1 and not self._bullet:
@@ -715,7 +749,20 @@ class TextLog:
                 # of the lines (a bullet is a list of results: a model card's "- Loss: 0.45"
                 # under "results on the evaluation set" is an eval value)
                 name, v = vals[0]
-                self.add_loose(no, [(current(name), v)], math.nan, steps.SRC_NONE, math.nan, rank)
+                if plan.named:
+                    # under its whole name, when the word before the loss is part of it (a
+                    # "WARNING: Loss is NaN" message's level is not)
+                    whole = _values(text, analyse_whole(_shape(text)))
+                    if len(whole) == 1 and kind(whole[0][0]) != "loss":
+                        self._lone_part(no, current(whole[0][0]), v, rank)
+                    else:
+                        self.config.setdefault(name, (v, no))
+                elif kind(name) in ("component_loss", "eval_component_loss"):
+                    self._lone_part(no, current(name), v, rank)
+                else:
+                    self.add_loose(
+                        no, [(current(name), v)], math.nan, steps.SRC_NONE, math.nan, rank
+                    )
             else:
                 for name, v in vals:
                     self.config.setdefault(name, (v, no))
@@ -723,6 +770,38 @@ class TextLog:
             self._open_block(no, text, plan)
         else:
             self._other(no, text, plan)
+
+    def _lone_part(self, no: int, name: str, v: float, rank: int) -> None:
+        """A lone loss line named in full ("grpo_loss is 0.0123", "CE loss: 2.1"): held
+        until the next other record or the end, then read when its name was printed
+        _PART_REPEATS times (a loop prints it again and again, a config once: "z_loss:
+        1e-4" in a config dump is no record)."""
+        self._part_n[name] += 1
+        self._part_buf.append((no, name, v, rank, self._seq))
+        self.config.setdefault(name, (v, no))
+
+    def _flush_parts(self) -> None:
+        """The held lone loss lines, in file order, before any record after them: one
+        record per round of names ("Reconstruction loss" then "KL loss" each epoch), a
+        new one where a name comes again."""
+        held, self._part_buf = self._part_buf, []
+        now = self._seq
+        group: list[tuple[str, float]] = []
+        first: tuple[int, int, int] = (0, -1, 0)
+        for no, name, v, rank, seq in held:
+            if self._part_n[name] < _PART_REPEATS:
+                continue
+            if any(n == name for n, _ in group):
+                self._seq = first[2]
+                self.add_loose(first[0], group, math.nan, steps.SRC_NONE, math.nan, first[1])
+                group = []
+            if not group:
+                first = (no, rank, seq)
+            group.append((name, v))
+        if group:
+            self._seq = first[2]
+            self.add_loose(first[0], group, math.nan, steps.SRC_NONE, math.nan, first[1])
+        self._seq = now
 
     def _lone_eval_line(
         self, no: int, text: bytes, plan: Plan, vals: list[tuple[str, float]], rank: int
@@ -851,6 +930,8 @@ class TextLog:
     def _record(
         self, no: int, text: bytes, groups: tuple[bytes, ...], prog: Program, rank: int
     ) -> None:
+        if self._part_buf:
+            self._flush_parts()
         try:
             row = list(map(float, prog.take(groups)))
         except ValueError:
@@ -945,6 +1026,8 @@ class TextLog:
                 self.config.setdefault(name, (v, no))
 
     def _mark(self, no: int, pid: int, rank: int) -> None:
+        if self._part_buf:
+            self._flush_parts()
         self.rec_line.append(no)
         self.rec_seq.append(self._seq)
         self.rec_plan.append(pid)
@@ -1076,6 +1159,44 @@ class TextLog:
             no, [(n, _num(nums, f.slot)) for n, f in zip(cols, cells, strict=True)], rank, rename
         )
 
+    def _md_continued(self, no: int, text: bytes) -> tuple[str, ...]:
+        """The header a second header row completes: MATLAB's trainNetwork prints each name
+        over two rows ("| Mini-batch |" over "|    Loss    |", "| Base Learning |" over
+        "|     Rate      |", blank under "Epoch"), one name per column when joined."""
+        assert self._header is not None
+        cells = md_cells(text.decode("utf-8", "replace"))
+        prev, self._md_head = self._md_head, (no, cells)
+        if (
+            prev is None
+            or prev[0] != no - 1
+            or len(prev[1]) != len(cells)
+            or all(cells)
+            or not all(prev[1])
+        ):
+            return self._header
+        joined = tuple(f"{a} {b}".strip() for a, b in zip(prev[1], cells, strict=True))
+        self._md_head = (no, list(joined))
+        return joined
+
+    def _phase_row(self, no: int, text: bytes, rank: int) -> bool:
+        """A row of a long-format table under its header: its phase cell ("train", "val")
+        names whose metrics the other cells are; the step and epoch cells stay the row's."""
+        assert self._phase is not None and self._header is not None
+        at, head = self._phase
+        cells = row_cells(text.decode("utf-8", "replace"), head)
+        if len(cells) != len(self._header) or (prefix := phase_prefix(cells[at])) is None:
+            return False
+        pairs = []
+        for i, (name, cell) in enumerate(zip(self._header, cells, strict=True)):
+            v = parse(cell.encode())
+            if i == at or v is None:
+                continue
+            low = name.strip().lower()
+            axis = low in _STEP_RANK or low in ("epoch", "epochs")
+            pairs.append((name if axis else prefix + name, v))
+        self._named_row(no, pairs, rank, {})
+        return True
+
     def _md_row(self, no: int, text: bytes, rank: int) -> bool:
         """A Markdown table row: cells split on |; a text cell ("No log") is not logged.
 
@@ -1090,6 +1211,14 @@ class TextLog:
             return False
         if all(set(c) <= set(b"-: ") for c in cells):
             return True  # the |---|---| rule under the header
+        if (
+            self._md_head is not None
+            and self._md_head[0] == no - 1
+            and b"" in cells
+            and all(parse(c) is None for c in cells)
+        ):
+            self._header = self._md_continued(no, text)  # the second row of its names
+            return True
         names = [h.lower() for h in self._header]
         results = "training loss" in names and "validation loss" in names
         pairs = []
@@ -1169,12 +1298,19 @@ class TextLog:
         if plan.context == "eval":  # an eval block sits at the train step before it
             step = math.nan
         self._blk, self._blk_vals, self._blk_total = (no, step, epoch), [], total
+        self._blk_lines = []
 
     def _close_block(self) -> None:
         if self._blk is None:
             return
         no, step, epoch = self._blk
         vals, self._blk, self._blk_vals = self._blk_vals, None, []
+        if len({n for n, _ in vals}) < len(vals):
+            # "Reconstruction loss: 0.51" then "KL loss: 0.01" under one "Epoch 3" heading:
+            # each line alone names "the" loss, together they are two terms of it (the last
+            # read would stand for the loss): named in full
+            vals = [v for t in self._blk_lines for v in _values(t, analyse_whole(_shape(t)))]
+        self._blk_lines = []
         if vals and self._blk_total is not None:
             # the step total of a block that held metrics ("[step=1/739328,epoch=0]"); a
             # script's own stage header ("[Step 1/5] 生成数据集...") holds none
@@ -1346,6 +1482,12 @@ def _num(nums: list[bytes], slot: int) -> float:
         return to_num(nums[slot])
     except (ValueError, IndexError, OverflowError):
         return math.nan
+
+
+def _shape(text: bytes) -> str:
+    """A line's shape: its numbers as NUL."""
+    parts = SPLIT.split(text)
+    return (b"\x00".join(parts[0::2]) if len(parts) > 1 else text).decode("utf-8", "replace")
 
 
 def _values(text: bytes, plan: Plan) -> list[tuple[str, float]]:
