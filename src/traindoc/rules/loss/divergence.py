@@ -96,6 +96,9 @@ class Params:
     short_hold_rise: float = 0.5
     short_orders: float = 10.0
     short_still_up: float = 3.0
+    # (Both from the level around the lowest point, the median of it and its neighbours,
+    # not from one lucky batch; and a rise holds only above every point since the loss
+    # first got within 50% of that level: a level it already swung to is its noise.)
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
     # ... or it gave back all it learned: it fell 10%+ from its first log to a minimum, then
@@ -264,9 +267,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     model was wrecked into predicting uniformly ("does the loss return, or land at
     ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
     flagged when its last third all sits >= 50% above the lowest earlier point (the
-    median of it and its neighbours: one lucky batch is no level), or
+    median of it and its neighbours: one lucky batch is no level) and above every loss
+    it logged before its lowest once it was within 50% of that level (a level it already
+    swung to is its noise: a diffusion loss at 0.11-0.15 after a 0.17 among 0.06-0.10), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
-    climbed >= 10x that point and still ends >= 3x it (error when it climbed 10x, went
+    climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
+    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up) (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
     first log; a held 50% rise that stays far under the first log is a warning; a NaN
     after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
