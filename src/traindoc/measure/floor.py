@@ -12,6 +12,7 @@ through such a level.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -95,15 +96,44 @@ CE_TRAINERS = frozenset(
 def cross_entropy(run: Run) -> bool:
     """The logged loss is a cross-entropy over classes or tokens: the floor is known,
     the task says so (lm, classification), the run fine-tunes a named base model, or
-    an LM trainer logged it."""
+    an LM trainer logged it -- and the metrics logged beside it name no task whose loss
+    is something else (`other_objective`)."""
     if run.fact("margin_softmax"):
         return False  # a margin softmax's level has no ln(C) meaning (an ArcFace head)
+    if run.vocab_size == 1 or other_objective(run) is not None:
+        return False  # one output (a regression head), or the metrics name another objective
     return (
         run.floor is not None
         or run.fact("task") in ("lm", "classification")
         or run.fact("base_model") is not None
         or run.fact("trainer") in CE_TRAINERS
     )
+
+
+# Metrics that name an objective other than one cross-entropy over the output's classes.
+# A regression's (a num_labels=1 head, STS-B) loss is an MSE in its targets' units, which
+# ln(C) does not measure; a detector's (mAP) is a sum of box and class terms; a
+# segmenter's (IoU / Dice / pixel accuracy) is usually CE + Dice, or a decode head plus
+# 0.4x an auxiliary head, over pixels: each a multiple of any one floor at the start.
+_REGRESSION = frozenset({"mse", "rmse", "mae", "r2", "mape", "smape", "rmsle", "msle"})
+_CLASSIFIES = frozenset({"acc", "accuracy", "f1", "top1", "ppl", "perplexity", "bleu", "wer"})
+_DENSE = frozenset({"map", "map50", "map75", "iou", "miou", "mdice", "dice", "pixacc", "aacc"})
+_NAME_PREFIX = re.compile(r"^(?:eval|val|valid|validation|test|train|training)[_/]")
+
+
+def other_objective(run: Run) -> str | None:
+    """The task the logged metrics name when it is not a plain cross-entropy's:
+    "regression" (mse / rmse / mae / r2 and no accuracy, F1, perplexity, ...), or
+    "detection / segmentation" (mAP, IoU, Dice); None otherwise."""
+    words: set[str] = set()
+    for name in run.series:
+        low = _NAME_PREFIX.sub("", name.lower().rsplit("/", 1)[-1])
+        words.update(w for w in re.split(r"[_\-.\s@()]", low) if w)
+    if words & _DENSE:
+        return "detection / segmentation"
+    if words & _REGRESSION and not words & _CLASSIFIES:
+        return "regression"
+    return None
 
 
 def loss_dtype(run: Run) -> str:

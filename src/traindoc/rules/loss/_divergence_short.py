@@ -491,8 +491,19 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     late = y[-k:]
     peak_i = i_best + int(np.argmax(y[i_best:]))
     peak = float(y[peak_i])
-    holds = k >= 2 and bool(np.all(late >= (1 + p.short_hold_rise) * level))
-    orders = peak >= p.short_orders * best and float(y[-1]) >= p.short_still_up * best
+    # A level the loss already swung to before its best, once down in its low band
+    # (within 50% of that level), is a stretch of its noise, not a rise that holds: a
+    # diffusion loss, whose value moves with the timesteps each batch drew (0.17 among
+    # 0.06-0.10, then 0.11-0.15 at the end).
+    band = (1 + p.short_hold_rise) * level
+    low_from = int(np.argmax(y <= band))
+    visited = float(np.max(y[low_from:i_best], initial=-math.inf))
+    holds = k >= 2 and bool(np.all(late >= band)) and float(np.median(late)) > visited
+    # Orders of magnitude above the level too, not above one lucky batch: a CRF's loss
+    # summed over a batch of sentences swings 946 <-> 22,737 from one log to the next. A
+    # low with a neighbour on each side can be told lucky; the first log has no before.
+    base = level if i_best >= 1 else best
+    orders = peak >= p.short_orders * base and float(y[-1]) >= p.short_still_up * base
     # A steady climb: from the global minimum on, every point above the one before,
     # for 4+ points and 10%+ (a Keras run at RMSprop 1e-3 rising every epoch).
     i_low = int(np.argmin(y))

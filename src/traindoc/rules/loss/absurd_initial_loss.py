@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.losses import components
 from traindoc.measure.stats import fmt, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
@@ -33,6 +34,10 @@ class Params:
     recover_min_points: int = 20
     recover_fraction: float = 0.05
     recover_end_ratio: float = 0.9
+    # A run back under the floor later than that which ends at half the floor or under
+    # has learned far past where a wrecked start lands (at best back on the floor): the
+    # start cost it steps, not the run (a warning, not an error).
+    learned_end_ratio: float = 0.5
     # A first row logged after updates at an LR this high (100x the 1e-4..5e-4 most
     # transformers train at; a few Adam steps at it move every weight by its whole init
     # scale) shows what those updates did, not the starting point.
@@ -53,6 +58,9 @@ class Params:
     finetune_fraction: float = 0.05
     # A first row that averages this many steps or more speaks for itself.
     window_steps: int = 10
+    # Logged terms whose first values add up to the first total within 5% (each term
+    # rounded by its print) are that total's parts.
+    terms_sum_rel: float = 0.05
 
 
 @rule(
@@ -82,7 +90,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     A start the run shakes off is only info: when the loss is back under ln(V)
     within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
-    (a large logit scale, say) cost a few steps, not the run.
+    (a large logit scale, say) cost a few steps, not the run. Back under ln(V) later than
+    that, a run that ends at half of ln(V) or under is a warning, not an error: a wrecked
+    start at best lands back on the floor, and this one learned far past it (the first
+    fifth of a 17M-parameter LM's log: 430 at step 1 with V = 1024, under ln V by step 200
+    of 3,800, 2.4 at its end). So is a log too short for the 5% test (3-19 points) whose
+    second loss is already under ln(V), stays under it, and ends under 0.9 ln(V): the
+    damage lasted one logging interval at most (an mT5 fine-tune's card: 25.5, 6.1, 4.2).
 
     A fine-tune has no such excuse. A pretrained model starts at 2-4 nats, far below
     ln(V), so a first loss at or above ln(32000) = 10.37 (the uniform guess over the
@@ -135,14 +149,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
     a WER/CER metric, ESPnet) that never gets under the common floor may be a sum
     over an utterance (hundreds at the start, tens at the end): it is judged only
-    from 10,000x the floor, beyond any such sum.
+    from 10,000x the floor, beyond any such sum; so is a fine-tune of a wav2vec2-family
+    encoder (wav2vec2, XLS-R, HuBERT, WavLM, MMS: a CTC head) whose log kept no WER.
+    fairseq logs `nll_loss`, its per-token NLL, beside a `loss` that may be label-smoothed
+    or summed over each sentence (a wav2vec2 CTC fine-tune: loss 887, nll_loss 19.6 bits):
+    its `nll_loss` is the one held against the floor. The floor is that of one
+    cross-entropy over the head's classes; a loss that is something else is not judged
+    against it, whatever C or V a config names: a one-output head (num_labels=1, a
+    regression's MSE in its targets' units), a run whose metrics name a regression (mse,
+    rmse, mae, r2 and no accuracy, F1 or perplexity), a detector or segmenter (mAP, IoU,
+    Dice: a sum of box and class terms, CE + Dice, a decode head plus an auxiliary one),
+    and a total whose first value is the sum of 2+ logged terms (a multi-head or
+    auxiliary loss: each term may start at its own floor).
 
     **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
     the init scale (output heads ~0.02). Restart from a clean checkpoint; ask
     "what is the first-batch loss?" before relaunching.
     """
-    loss = run.get("loss")
-    assert loss is not None
+    loss = _per_token_loss(run)
     if not fl.cross_entropy(run):
         # a detector's summed box/mask losses, a regression's MSE or a VAE's sum over
         # pixels: no ln(V) to compare with -- but a two-stage detector's RPN objectness
@@ -151,6 +175,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
     if _mid_run(run, loss):
         return  # an excerpt from step 2100 (or epoch 5) on does not show the starting point
+    if _summed_terms(run, loss, p):
+        return  # the total of 2+ logged terms: no one head's ln(V) measures their sum
     floor = run.floor or p.unknown_vocab_floor / math.log(run.loss_base)  # nats -> its units
     # Exact zeros in the first logs are an overflow artefact (fp16 skips), not a level.
     first = loss.values[: p.head_points]
@@ -184,6 +210,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # follows the impact (a SmolVLM2 LoRA at 19.2 for its first 10 steps, 0.4 by
         # step 40, shipped with exact match 0.18 -> 0.82)
         severity = Severity.INFO
+    elif severity >= Severity.ERROR and (
+        _learned_past_floor(loss, floor, p) or _back_next_log(loss, floor, p)
+    ):
+        # back under the floor later than 5% of the log, and ending at half of it or
+        # under: an exploded start "at best lands back on the floor"; this run learned far
+        # past it, so the start cost steps, not the run (a warning, not an error)
+        severity = Severity.WARNING
     if _nonfinite_updates_before(run, loss):
         # The first row averages a window whose updates already had NaN/Inf gradients:
         # its level is the damage of those updates, not the starting point.
@@ -306,6 +339,24 @@ def _objectness(run: Run, p: Params) -> Iterator[Hit]:
         return
 
 
+def _summed_terms(run: Run, loss: Series, p: Params) -> bool:
+    """The first logged loss is the sum of 2+ logged terms (a multi-head or auxiliary
+    loss, CE + a regulariser): each term may start at its own floor, so the total sits
+    at a multiple of any one ln(V) by construction."""
+    f = loss.finite()
+    if not len(f):
+        return False
+    at = int(f.steps[0])
+    firsts = []
+    for name in components(run):
+        s = run.get(name)
+        v = s.values[(s.steps == at) & np.isfinite(s.values)] if s is not None else ()
+        if len(v) and float(v[0]) > 0:
+            firsts.append(float(v[0]))
+    total = float(f.values[0])
+    return len(firsts) >= 2 and abs(sum(firsts) - total) <= p.terms_sum_rel * total
+
+
 def _finetune(run: Run, loss: Series, p: Params) -> str | None:
     """Why the run starts from a pretrained model, or None: a named base model, an
     adapter or a fine-tuning config, or a curve under 1.5 nats within 5% of the run.
@@ -395,16 +446,64 @@ def _per_token(run: Run, loss: Series, floor: float, start: float, p: Params) ->
     return bool((f.values < floor).any()) or start >= p.sum_tokens * floor
 
 
+def _per_token_loss(run: Run) -> Series:
+    """The loss to hold against ln(V): fairseq's `nll_loss` where it logs one, its per-token
+    NLL, beside a `loss` that may be label-smoothed or a sum over each sentence
+    (sentence_avg: a wav2vec2 CTC fine-tune's loss 887 with nll_loss 19.6 bits)."""
+    loss = run.get("loss")
+    assert loss is not None
+    if run.fact("trainer") != "fairseq":
+        return loss
+    for name in ("nll_loss", "train_nll_loss"):
+        s = run.get(name)
+        f = s.finite() if s is not None else None
+        if f is not None and len(f) and int(f.steps[0]) <= int(loss.steps[0]):
+            return f
+    return loss
+
+
+# Speech encoders fine-tuned with a CTC head (a summed loss by default in HF's configs,
+# ctc_loss_reduction='sum'), named by their base model.
+_CTC_ENCODERS = re.compile(r"wav2vec2|xls-?r|xlsr|hubert|wavlm|data2vec-audio|unispeech|mms-", re.I)
+
+
 def _speech(run: Run) -> bool:
-    """A speech recogniser (a CTC term, a WER / CER metric, ESPnet): its loss is often
-    summed over an utterance's frames or tokens (ctc_loss_reduction='sum')."""
+    """A speech recogniser (a CTC term, a WER / CER metric, ESPnet, a wav2vec2-family base
+    model): its loss is often summed over an utterance's frames or tokens
+    (ctc_loss_reduction='sum')."""
     names = [n.lower() for n in run.series]
+    base = run.fact("base_model")
+    if isinstance(base, str) and _CTC_ENCODERS.search(base):
+        return True
     return run.fact("trainer") == "espnet" or any(
         "ctc" in n
         # eval_wer (HF), val_wer, valid_wer (fairseq's subset prefix)
         or re.sub(r"^(?:eval|valid|val)_", "", n.rsplit("/", 1)[-1]) in ("wer", "cer")
         for n in names
     )
+
+
+def _learned_past_floor(loss: Series, floor: float, p: Params) -> bool:
+    """A log of 20+ points that got back under the floor (3-point median) and ends at
+    `learned_end_ratio` of it or under (median of its last tenth)."""
+    f = loss.finite()
+    if len(f) < p.recover_min_points:
+        return False
+    if not bool((rolling_median(f.values, 3) <= floor).any()):
+        return False
+    end = float(np.median(f.values[-max(3, len(f) // 10) :]))
+    return end <= p.learned_end_ratio * floor
+
+
+def _back_next_log(loss: Series, floor: float, p: Params) -> bool:
+    """A log too short for the 5% test (3 to 19 points) whose second loss is already
+    under the floor, stays under it, and ends under 0.9 of it: the start's damage lasted
+    one logging interval at most (an mT5 fine-tune's model card: 25.5, then 6.1, 4.2)."""
+    f = loss.finite()
+    y = f.values
+    if not 3 <= y.size < p.recover_min_points or not (y > 0).all():
+        return False  # (exact zeros: fp16 overflow skips, no level that says it recovered)
+    return bool(np.all(y[1:] <= floor)) and float(y[-1]) <= p.recover_end_ratio * floor
 
 
 def _recovered_at(loss: Series, floor: float, p: Params) -> int | None:

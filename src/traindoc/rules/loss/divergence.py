@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -96,6 +97,9 @@ class Params:
     short_hold_rise: float = 0.5
     short_orders: float = 10.0
     short_still_up: float = 3.0
+    # (Both from the level around the lowest point, the median of it and its neighbours,
+    # not from one lucky batch; and a rise holds only above every point since the loss
+    # first got within 50% of that level: a level it already swung to is its noise.)
     # ... or it climbed at each of the last 4+ points, 10%+ above its minimum (warning).
     short_climb_points: int = 4
     # ... or it set a new high of the paste at each of its last 3 logs, the last 25%+ above
@@ -209,6 +213,12 @@ class Params:
     # the per-batch loss there moves with which examples the last batches hold (an
     # SFT's third epoch drifting 0.24 -> 0.31 as its cosine LR nears 0).
     spent_lr_frac: float = 0.1
+    # A loss with a tenth or more of its logs under 0 (a log-likelihood, an ELBO) has no
+    # zero for its relative tests: their findings are warnings at most.
+    signed_share: float = 0.1
+    # A logged loss-term weight (beta, kl_weight, a lambda) that moved 2x or more over a
+    # rise re-weighted the objective: the total rises with the new weight (info).
+    reweight_factor: float = 2.0
 
 
 @rule(
@@ -265,9 +275,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     model was wrecked into predicting uniformly ("does the loss return, or land at
     ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
     flagged when its last third all sits >= 50% above the lowest earlier point (the
-    median of it and its neighbours: one lucky batch is no level), or
+    median of it and its neighbours: one lucky batch is no level) and above every loss
+    it logged before its lowest once it was within 50% of that level (a level it already
+    swung to is its noise: a diffusion loss at 0.11-0.15 after a 0.17 among 0.06-0.10), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
-    climbed >= 10x that point and still ends >= 3x it (error when it climbed 10x, went
+    climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
+    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up) (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
     first log; a held 50% rise that stays far under the first log is a warning; a NaN
     after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
@@ -422,6 +435,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     train loss doubles from 5e-4 while val accuracy holds at 99%). A metric that had
     already collapsed before the climb (val top-1 at chance from epoch 7, the train loss
     rising from epoch 11) does not hold: it is judged against its best, not its onset level.
+    The relative tests (trend, blow-up, short-log and rescued-stretch ones; not the
+    absolute ones) read the loss as a quantity whose rise means a worse model. A GAN's is
+    not (fact task = gan): a player's loss rises whenever the other gains on it (info). Nor
+    is a total whose objective was re-weighted over the rise: a logged loss-term weight
+    (beta, kl_weight, a lambda, `<term>_weight`) that moved 2x or more (from 0: a KL term
+    annealed in) between the onset and the end makes the total rise by construction (info).
+    A loss that goes negative (a tenth of its logs or more under 0: a log-likelihood, an
+    ELBO) has no zero for a relative rise, and may be logged with the sign that is
+    maximised: at most a warning.
     A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
     from (ending below its start, off the floor) is transient instability and is
     left to `loss-spike` / `warmup-too-short`, unless its level held above the run's
@@ -461,16 +483,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or (n == 2 and (hit := _two_confirmed(run, p, f)) is not None)
             or (n == 2 and _ends_nonfinite(loss, f) and (hit := _short_blowup(run, p, f)))
         ):
-            yield hit
+            yield _graded_by_objective(run, p, hit, f)
         elif n < p.short_min_points and (hit := _astronomical(run, p, f)) is not None:
             yield hit  # one line is enough: no learning model has a loss of 1e32
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
-        elif (
-            hit := _short_trend(run, p, f)
-            or _astronomical(run, p, f)  # 1e6+ the paste never shows come back
-        ) is not None:
-            yield hit
+        elif (hit := _short_trend(run, p, f)) is not None:
+            yield _graded_by_objective(run, p, hit, f)
+        elif (hit := _astronomical(run, p, f)) is not None:
+            yield hit  # 1e6+ the paste never shows come back
         return
     hit = _early_blowup(run, p, f, *bins(f), _late(p, f), _tail_points(p, n))
     if hit is None:
@@ -492,11 +513,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         and not (_late(p, f) < p.fitted_loss and _heldout_held(run, p, f, onset))
         and _train_improved(p, f, onset, train_metrics(run)) is None
     ):
-        yield _graded_by_heldout(run, p, hit, onset)
+        yield _graded_by_objective(run, p, _graded_by_heldout(run, p, hit, onset), f)
     elif hit is None and (hit := _astronomical(run, p, f)) is not None:
         yield hit  # 1e6+ the log never shows come back: the trend tests read the tail's median
     elif hit is None and (hit := held_then_recovered(run, p, f)) is not None:
-        yield hit  # a stretch back above the start that a decaying LR later rescued
+        # a stretch back above the start that a decaying LR later rescued
+        yield _graded_by_objective(run, p, hit, f)
 
 
 def _short_trend(run: Run, p: Params, f: Series) -> Hit | None:
@@ -651,6 +673,77 @@ def _graded_by_heldout(run: Run, p: Params, hit: Hit, onset: int) -> Hit:
         f"({', '.join(held)}): the model did not get worse on unseen data, so the rise is "
         "no harm the log shows.",
     )
+
+
+# A weight of a loss term (a VAE's beta / KL weight, a term's coefficient or lambda):
+# logged, it shows the objective being re-weighted. Not weight decay or a weight norm.
+_TERM_WEIGHT = re.compile(
+    r"(?:^|[_/])(?:beta|kl_?(?:weight|coef|beta|scale)|\w*loss_?(?:weight|coef)|lambda\w*|"
+    r"\w+_(?:weight|coef))$",
+    re.I,
+)
+_NOT_TERM_WEIGHT = re.compile(r"decay|norm|ema|param|lr|momentum|beta[12]$", re.I)
+
+
+def _graded_by_objective(run: Run, p: Params, hit: Hit, f: Series) -> Hit:
+    """A relative test's hit, lowered where the logged loss is no quantity whose rise
+    means the updates made the model worse: a GAN's (its players' losses rise and fall
+    as each gains on the other: info), one whose objective was re-weighted over the rise
+    (a logged loss-term weight that moved 2x or more, a VAE's KL annealed in: info), or a
+    loss that goes negative (a log-likelihood, an ELBO: a relative rise has no zero to be
+    measured from, and the sign may be the one maximised: at most a warning)."""
+    onset = int(hit.evidence.get("onset_step", hit.step) or f.steps[0])
+    note = _objective_note(run, p, onset, f)
+    if note is None or (hit.severity or Severity.ERROR) <= note[1]:
+        return hit
+    why, severity = note
+    return replace(hit, severity=severity, explanation=f"{hit.explanation} {why}".strip())
+
+
+def _objective_note(run: Run, p: Params, onset: int, f: Series) -> tuple[str, Severity] | None:
+    """Why a rise of this loss is weaker evidence than a cross-entropy's, and the most
+    severe a relative test may then say; None for a plain loss."""
+    if run.fact("task") == "gan":
+        why = (
+            "This is an adversarial run: a player's loss rises whenever the other gains on "
+            "it, by design, so a rising loss alone does not show updates wrecking the model; "
+            "judge it by samples or a quality metric (FID)."
+        )
+        return why, Severity.INFO
+    if (w := _reweighted(run, p, onset, int(f.steps[-1]))) is not None:
+        why = (
+            f"The loss-term weight {w} moved over the rise: the objective itself changed (a "
+            "KL or auxiliary term annealed in), so the total's rise is the new term's "
+            "weight, not a worse model."
+        )
+        return why, Severity.INFO
+    if float(np.mean(f.values < 0)) >= p.signed_share:
+        why = (
+            "The loss goes negative (a log-likelihood or an ELBO): it has no zero to measure "
+            "a relative rise from, and a quantity that is maximised rises as it learns; "
+            "check the sign it is logged with."
+        )
+        return why, Severity.WARNING
+    return None
+
+
+def _reweighted(run: Run, p: Params, start: int, end: int) -> str | None:
+    """A logged loss-term weight whose value moved by `reweight_factor` or more (or from 0)
+    between `start` and `end`: '<name> <before> -> <after>'."""
+    for name in sorted(run.series):
+        if not _TERM_WEIGHT.search(name) or _NOT_TERM_WEIGHT.search(name):
+            continue
+        s = run.get(name)
+        g = s.finite() if s is not None else None
+        if g is None or not len(g):
+            continue
+        at, to = g.values[g.steps <= start], g.values[(g.steps > start) & (g.steps <= end)]
+        if not at.size or not to.size:
+            continue
+        a, b = abs(float(at[-1])), abs(float(to[-1]))
+        if max(a, b) > 0 and max(a, b) >= p.reweight_factor * min(a, b):
+            return f"{name} {fmt(float(at[-1]))} -> {fmt(float(to[-1]))}"
+    return None
 
 
 def _train_improved(

@@ -4,12 +4,12 @@ step schedule whose first cut falls after the run's end."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from traindoc.measure.schedule import lr_values, total_steps
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, part_medians, trend
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, rule
 
@@ -46,6 +46,15 @@ class Params:
     # with d decimals hides every LR below 0.5 x 10^-d (4 decimals: 5e-5). Fine-tunes
     # train at 1e-6 and up, so below 6 decimals a zero is named, not flagged.
     resolvable_lr: float = 1e-6
+    # An LR of 0 leaves the weights where they are: the loss cannot fall. A loss that
+    # falls 20%+ (median of the last third against the first) over the stretch logged at
+    # LR 0, in a trend (Mann-Kendall z <= -2.58, or lower at each of 3-8 logs), is a model
+    # that trains: the logged LR is not the one stepping it (a print rounded to 0, a
+    # frozen param group's LR, another column). No batch noise halves a loss's level.
+    learns_fall: float = 0.2
+    learns_z: float = -2.58
+    learns_min_points: int = 3
+    learns_each_max_points: int = 8
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -96,7 +105,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A log that prints the LR with few decimals
     (`lr 0.0000`) rounds a small real LR to 0: below 6 decimals the zero is named
-    as a print artefact (info), not flagged. Schedules with an explicitly shorter decay horizon
+    as a print artefact (info), not flagged. An LR of 0 leaves the weights where they
+    are, so a loss that falls 20%+ over the stretch logged at LR 0 (its last third's median
+    against its first's, in a Mann-Kendall trend or lower at each of 3-8 logs) says the
+    logged LR is not the one training (a print rounded to 0 the log's decimals did not
+    reveal, a frozen param group's LR, another column): info, not an error. Schedules with an explicitly shorter decay horizon
     than `max_steps`; constant LR chosen on purpose while the config names another
     schedule (pass the config that really ran).
 
@@ -116,8 +129,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     zero = float(np.mean(v == 0))
     decimals = run.fact("lr_print_decimals")
     resolvable = not (isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr)
+    learns = _learns_at_zero(run, p, st, v) if zero >= p.zero_frac else None
     if v.size >= 2 and zero == 1.0 and resolvable and (hit := _zero_early(run, p, st)):
-        yield hit  # a short log at LR 0 from the start of its plan (epoch 0 of 210)
+        yield _trains_anyway(hit, learns) if learns else hit  # LR 0 from epoch 0 of 210
         return
     if v.size < p.min_points and not (v.size >= p.min_zero_points and zero == 1.0):
         sched = str(run.fact("lr_scheduler") or "").lower()
@@ -145,7 +159,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         )
         return
     if zero >= p.zero_frac:
-        yield Hit(
+        hit = Hit(
             title=f"Learning rate is exactly 0 in {100 * zero:.0f}% of the logged steps",
             step=int(st[0]),
             end_step=int(st[-1]),
@@ -161,6 +175,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "warmup are set, and that the scheduler wraps the optimizer that trains."
             ),
         )
+        yield _trains_anyway(hit, learns) if learns else hit
         return
     if peak <= 0:
         return
@@ -388,4 +403,46 @@ def _not_decayed(run: Run, p: Params, st: np.ndarray, v: np.ndarray, sched: str)
             "LR in the log falls as planned before the next long run."
         ),
         severity=Severity.WARNING,
+    )
+
+
+def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str | None:
+    """The loss logged over the LR-0 stretch falls in a trend (20%+ from its first third
+    to its last): the weights move, so the logged LR is not the one training. Says how."""
+    zeros = st[v == 0]
+    for name in ("loss", "eval_loss"):
+        s = run.get(name)
+        if s is None:
+            continue
+        f = s.finite()
+        m = (f.steps >= zeros[0]) & (f.steps <= zeros[-1])
+        x, y = f.steps[m], f.values[m]
+        if y.size < p.learns_min_points or not (y > 0).all():
+            continue
+        first, _, last = part_medians(y)
+        fall = 1.0 - last / first
+        each = y.size <= p.learns_each_max_points and bool(np.all(np.diff(y) < 0))
+        if fall >= p.learns_fall and (each or trend(x, y).z <= p.learns_z):
+            return f"{name} {fmt(first)} -> {fmt(last)} ({fall:.0%} lower) at LR 0"
+    return None
+
+
+def _trains_anyway(hit: Hit, learns: str) -> Hit:
+    """An LR logged as 0 beside a loss that learns: the log's LR, not the run, is wrong."""
+    return replace(
+        hit,
+        title=hit.title
+        + f"; yet the {learns.split(' ', 1)[0]} falls: the logged LR is not the one training",
+        evidence={**hit.evidence, "learns_at_zero_lr": learns},
+        explanation=(
+            "An LR of 0 leaves the weights unchanged, so the loss could not fall; here it does ("
+            + learns
+            + "). The LR in the log is not the one stepping the model: a value rounded to 0 "
+            "by its print, the LR of a frozen parameter group, or another column."
+        ),
+        prescription=(
+            "Log the LR of every param group in scientific notation (optimizer.param_groups) "
+            "to see the schedule that really runs."
+        ),
+        severity=Severity.INFO,
     )
