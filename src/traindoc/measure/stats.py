@@ -264,6 +264,23 @@ def tail(values: np.ndarray, frac: float = 0.1, min_n: int = 3) -> np.ndarray:
     return values[-n:]
 
 
+def printed_decimals(y: np.ndarray, most: int) -> int | None:
+    """The fewest decimals (0..`most`) that print every finite value of `y` exactly: the
+    precision its logger prints (Lightning's progress bar formats 3, HF's dicts round to
+    4 and drop trailing zeros, so a series of them shows 4 somewhere); None when finer."""
+    v = y[np.isfinite(y)]
+    if not v.size:
+        return None
+    v = np.unique(v)
+    for d in range(most + 1):
+        scaled = v * 10.0**d
+        if bool(
+            np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, np.abs(scaled)))
+        ):
+            return d
+    return None
+
+
 def fmt(x: float, digits: int = 4) -> str:
     """Numbers for titles: 4 significant digits, scientific when tiny or huge.
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, printed_decimals
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import kind
 from traindoc.rules.api import Hit
@@ -543,16 +543,8 @@ def _frozen_while_nonfinite(run: Run, p: Params) -> Hit | None:
     return None
 
 
-def _printed_decimals(values: np.ndarray) -> int:
-    """The most decimals any of `values` shows (0.1927 -> 4, 0.2 -> 1): what the logger
-    prints, as far as the values themselves tell (a trailing 0 is not in the float)."""
-    most = 0
-    for v in values[:200]:
-        r = f"{float(v):.10g}"
-        if "e" in r:
-            return 0
-        most = max(most, len(r.split(".")[1]) if "." in r else 0)
-    return most
+# Decimals past which a train loss counts as printed at full precision.
+_FULL_PRINT = 10
 
 
 def _eval_loss_frozen(run: Run, loss: Series, p: Params) -> Hit | None:
@@ -568,7 +560,8 @@ def _eval_loss_frozen(run: Run, loss: Series, p: Params) -> Hit | None:
     value = float(e.values[0])
     if value == 0.0 or e.steps[0] == e.steps[-1]:
         return None
-    shown = f"{abs(value):.{max(_printed_decimals(loss.values), 0)}f}".replace(".", "")
+    places = printed_decimals(loss.values, _FULL_PRINT)
+    shown = f"{abs(value):.{_FULL_PRINT if places is None else places}f}".replace(".", "")
     if not _digits(value) and len(shown.lstrip("0")) < 4:
         return None  # printed too coarsely for a repeat to mean anything
     inside = (loss.steps >= e.steps[0]) & (loss.steps <= e.steps[-1])

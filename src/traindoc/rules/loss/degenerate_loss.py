@@ -11,7 +11,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.losses import components, nonfinite_loss
-from traindoc.measure.stats import mad, quantum
+from traindoc.measure.stats import mad, printed_decimals, quantum
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -223,7 +223,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return  # the longest repeat is too short: the loop below would stop at once
     dtype = str(run.fact("loss_dtype") or "").lower()
     # the decimals the logger prints (Lightning's bar: 3), read off the whole series
-    places = _decimals(y, p.hf_decimals)
+    places = printed_decimals(y, p.hf_decimals)
     np.negative(lengths, out=lengths)  # argsort(-lengths) without a copy of them
     order = np.argsort(lengths)
     np.negative(lengths, out=lengths)
@@ -299,23 +299,6 @@ def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float |
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
     if round(v, p.hf_decimals) == v:
         return 10.0 ** -(p.hf_decimals if places is None else min(places, p.hf_decimals))
-    return None
-
-
-def _decimals(y: np.ndarray, most: int) -> int | None:
-    """The fewest decimals (0..`most`) that print every finite value of `y` exactly: the
-    precision its logger prints (Lightning's progress bar formats 3, HF's dicts round to
-    4 and drop trailing zeros, so a series of them shows 4 somewhere); None when finer."""
-    v = y[np.isfinite(y)]
-    if not v.size:
-        return None
-    v = np.unique(v)
-    for d in range(most + 1):
-        scaled = v * 10.0**d
-        if bool(
-            np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, np.abs(scaled)))
-        ):
-            return d
     return None
 
 
