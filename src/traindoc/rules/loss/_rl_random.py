@@ -43,7 +43,7 @@ _EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "char
 # A column of its own named for steps, printed beside the return (angela's "Steps:
 # 4193636"): the env steps so far when it rises at every log (`_cumulative`); a column
 # that is each episode's own length (keras-rl's "steps: 200") does not.
-_STEP_COLUMNS = ("steps", "total_steps", "env_steps")
+STEP_COLUMNS = ("steps", "total_steps", "env_steps")
 # ... over this many logs at least: two rising numbers can be episode lengths by chance.
 _CUMULATIVE_LOGS = 3
 
@@ -64,7 +64,7 @@ def _env_steps(run: Run, reward: Series) -> np.ndarray | None:
         if s is not None and len(s.finite()):
             at = _at(s.finite(), reward.steps)
             return at if bool(np.all(np.isfinite(at))) else None
-    for name in _STEP_COLUMNS:
+    for name in STEP_COLUMNS:
         s = run.get(name)
         if s is not None and len(s.finite()):
             at = _at(s.finite(), reward.steps)
