@@ -170,3 +170,11 @@ def test_a_non_rl_log_takes_no_env_from_its_name(tmp_path: Path) -> None:
     p = tmp_path / "pong_classifier.log"
     p.write_text("epoch 1 loss 0.9\nepoch 2 loss 0.7\nepoch 3 loss 0.5\n")
     assert load_run(p).fact("env_id") is None
+
+
+def test_fall_penalty_hint_on_both_walkers() -> None:
+    for env in ("BipedalWalker-v3", "BipedalWalkerHardcore"):
+        lvl = level_of(env)
+        assert lvl is not None and "-100 for a fall" in lvl.hint
+    pong = level_of("Pong")
+    assert pong is not None and pong.hint == ""

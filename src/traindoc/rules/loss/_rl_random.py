@@ -180,6 +180,7 @@ def random_level(run: Run, p: Params) -> Hit | None:
             "wrappers: check the environment install and its wrappers (frame skip, reward "
             "clipping, episode-life resets), that the actions reach the environment, and "
             "that the optimizer steps the policy (learning rate, gradients not 0)."
+            + (f" {lvl.hint}" if lvl.hint else "")
         ),
         severity=Severity.WARNING,
     )

@@ -546,7 +546,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     total_timesteps, a Steps column that rises at every log) or from a log numbered by
     them (an SB3 Monitor, an SB3 rollout table, a progress.csv numbered by its
     total_timesteps); a steps column that does not rise at every log is each episode's
-    length, not a counter.
+    length, not a counter. On BipedalWalker the advice adds the known cause: its -100
+    for a fall can stop a standard agent's training outright (clip it at a fall).
 
     A return logged from the start of the run (5+ logs, its first no later than one
     logging interval in) whose first log is above every later one, and whose last fifth
