@@ -140,6 +140,8 @@ def test_env_id_from_a_run_config_beside_the_log(tmp_path: Path) -> None:
         ("shopper_reviews.log", None),  # a word that contains a game is no game
         ("pong/log_excerpt.txt", None),  # a folder's name is not the file's
         ("train.log", None),
+        ("hopper_hop_sac.csv", None),  # DeepMind Control's hopper, scored 0-1000
+        ("cartpole_swingup.log", None),
     ],
 )
 def test_env_from_a_file_name(path: str, env: str | None) -> None:

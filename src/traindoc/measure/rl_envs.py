@@ -154,6 +154,10 @@ def find_env_id(text: str) -> str | None:
 # A file's name split into words: at separators, and where a lower-case letter or digit
 # meets an upper-case one (BipedalWalkerHardcore, space_invaders, Pong-A2C).
 _WORDS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+# The DeepMind Control Suite names tasks after the same bodies (cartpole_swingup,
+# pendulum_swingup, hopper_hop, acrobot_swingup) and scores every one 0-1000: a game
+# word followed by one of its task words is that suite's task, not the Gym env.
+_DMC_TASKS = ("swingup", "balance", "hop", "stand", "run", "walk", "spin")
 # Up to this many words make one game's name (space_invaders, bi_pedal_walker).
 _MAX_WORDS = 3
 
@@ -164,7 +168,8 @@ def find_env_in_name(path: str) -> str | None:
     Only the file's own name (not its folders: a folder is often the collector's, not
     the run's), and only a game of `LEVELS` spelt as whole words, so that a word that
     merely contains one ("shopper") is no environment. A variant word right after the
-    game (hardcore, continuous, noframeskip, deterministic) is kept. The id returned has
+    game (hardcore, continuous, noframeskip, deterministic) is kept; a DeepMind Control
+    task word (cartpole_swingup, hopper_hop) makes it none. The id returned has
     no version (`BipedalWalkerHardcore`), which `level_of` accepts."""
     stem = PurePath(path).name.split(".")[0]
     words = [w.lower() for w in _WORDS.split(stem) if w]
@@ -174,6 +179,8 @@ def find_env_in_name(path: str) -> str | None:
             if game not in LEVELS:
                 continue
             nxt = words[j] if j < len(words) else ""
+            if nxt in _DMC_TASKS:
+                return None  # DeepMind Control's task, on its own 0-1000 scale
             variant = next((v for v in _VARIANTS if v.lower() == nxt), "")
             return _SPELLING[game] + variant
     return None
