@@ -43,6 +43,10 @@ _EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "char
 # A column of its own named for steps, printed beside the return (angela's "Steps:
 # 4193636"): the env steps so far when it rises at every log (`_cumulative`); a column
 # that is each episode's own length (keras-rl's "steps: 200") does not.
+# Should the counter be the updates instead (some agents print their optimizer steps),
+# each of them follows at least one env step in the standard agents (A2C / PPO update
+# after a rollout of many, DQN / DDPG / SAC once per env step or less often): read as
+# env steps it reaches the budget later, never sooner.
 STEP_COLUMNS = ("steps", "total_steps", "env_steps")
 # ... over this many logs at least: two rising numbers can be episode lengths by chance.
 _CUMULATIVE_LOGS = 3
