@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from traindoc.measure.rl_envs import find_env_id, level_of
+from traindoc.measure.rl_envs import find_env_id, find_env_in_name, level_of
 from traindoc.readers import load_run
 
 SB3_TABLE = """\
@@ -126,3 +126,57 @@ def test_env_id_from_a_run_config_beside_the_log(tmp_path: Path) -> None:
         "".join(f"global_step={i * 500}, episodic_return={20 + i % 3}\n" for i in range(1, 6))
     )
     assert load_run(tmp_path / "train.log").fact("env_id") == "CartPole-v1"
+
+
+@pytest.mark.parametrize(
+    ("path", "env"),
+    [
+        ("results/gym/bipedalwalker_hardcore.md", "BipedalWalkerHardcore"),
+        ("pong_a2c.log", "Pong"),
+        ("SpaceInvaders-dqn.txt", "SpaceInvaders"),
+        ("logs/space_invaders_run2.txt", "SpaceInvaders"),
+        ("lunar_lander_continuous.csv", "LunarLanderContinuous"),
+        ("walker2d_sac_seed0.csv", "Walker2d"),
+        ("shopper_reviews.log", None),  # a word that contains a game is no game
+        ("pong/log_excerpt.txt", None),  # a folder's name is not the file's
+        ("train.log", None),
+        ("hopper_hop_sac.csv", None),  # DeepMind Control's hopper, scored 0-1000
+        ("cartpole_swingup.log", None),
+    ],
+)
+def test_env_from_a_file_name(path: str, env: str | None) -> None:
+    assert find_env_in_name(path) == env
+
+
+def test_file_name_levels() -> None:
+    hard = level_of("BipedalWalkerHardcore")
+    assert hard is not None and hard.random == pytest.approx(-110.0)
+    assert level_of("BipedalWalkerHardcore-v3") == hard
+    assert level_of("LunarLanderContinuous") is None  # another scale
+    pong = level_of("Pong")
+    assert pong is not None and pong.random == pytest.approx(-20.7)
+
+
+def test_rl_log_named_after_its_env(tmp_path: Path) -> None:
+    p = tmp_path / "bipedalwalker_hardcore.md"
+    p.write_text(
+        "Episode:   100   Avg: -118.904   BestAvg:     -inf   |  Steps:     9135\n"
+        "Episode:   200   Avg: -102.387   BestAvg: -102.381   |  Steps:    16006\n"
+    )
+    run = load_run(p)
+    assert run.fact("env_id") == "BipedalWalkerHardcore"
+    assert "the file's name" in run.facts["env_id"].source
+
+
+def test_a_non_rl_log_takes_no_env_from_its_name(tmp_path: Path) -> None:
+    p = tmp_path / "pong_classifier.log"
+    p.write_text("epoch 1 loss 0.9\nepoch 2 loss 0.7\nepoch 3 loss 0.5\n")
+    assert load_run(p).fact("env_id") is None
+
+
+def test_fall_penalty_hint_on_both_walkers() -> None:
+    for env in ("BipedalWalker-v3", "BipedalWalkerHardcore"):
+        lvl = level_of(env)
+        assert lvl is not None and "-100 for a fall" in lvl.hint
+    pong = level_of("Pong")
+    assert pong is not None and pong.hint == ""

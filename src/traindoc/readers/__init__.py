@@ -12,7 +12,7 @@ import importlib
 from dataclasses import replace
 from pathlib import Path
 
-from traindoc.measure.rl_envs import find_env_id
+from traindoc.measure.rl_envs import find_env_id, find_env_in_name
 from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import live
 from traindoc.readers._base import Notes, ReadError
@@ -239,7 +239,8 @@ _ENV_HEAD = 1 << 20
 def _with_env_id(run: Run) -> Run:
     """The RL environment the run trained on, when it says so: an SB3 Monitor's header
     (read as a note), the run's input paths (rl-zoo's logs/ppo/PongNoFrameskip-v4_1/,
-    a tensorboard dir named for the env), or a text log's first MB. Only env ids whose
+    a tensorboard dir named for the env), a text log's first MB, or last a file's own
+    name with no version (bipedalwalker_hardcore.md, `find_env_in_name`). Only env ids whose
     game has a known random-policy level are taken (measure/rl_envs.py)."""
     if run.fact("env_id") is not None or not run.is_rl:
         return run
@@ -255,5 +256,10 @@ def _with_env_id(run: Run) -> Run:
     for text, where in places:
         if (env := find_env_id(text)) is not None:
             facts = {**run.facts, "env_id": Fact(env, f"{Path(where).name}: {env}")}
+            return replace(run, facts=facts)
+    for i in run.inputs:  # a file named after its environment (bipedalwalker_hardcore.md)
+        if (env := find_env_in_name(i.path)) is not None:
+            name = Path(i.path).name
+            facts = {**run.facts, "env_id": Fact(env, f"{name}: the file's name")}
             return replace(run, facts=facts)
     return run

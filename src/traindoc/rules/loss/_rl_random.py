@@ -40,6 +40,27 @@ _SB3_TABLE = "ep_len_mean"
 _EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "charts/epsilon", "eps")
 
 
+# A column of its own named for steps, printed beside the return (angela's "Steps:
+# 4193636"): the env steps so far when it rises at every log (`_cumulative`); a column
+# that is each episode's own length (keras-rl's "steps: 200") does not.
+# Should the counter be the updates instead (some agents print their optimizer steps),
+# each of them follows at least one env step in the standard agents (A2C / PPO update
+# after a rollout of many, DQN / DDPG / SAC once per env step or less often): read as
+# env steps it reaches the budget later, never sooner.
+STEP_COLUMNS = ("steps", "total_steps", "env_steps")
+# ... over this many logs at least: two rising numbers can be episode lengths by chance.
+_CUMULATIVE_LOGS = 3
+
+
+def _cumulative(at: np.ndarray) -> bool:
+    """A counter of env steps: finite, and higher at every log than at the one before."""
+    return (
+        at.size >= _CUMULATIVE_LOGS
+        and bool(np.all(np.isfinite(at)))
+        and bool(np.all(np.diff(at) > 0))
+    )
+
+
 def _env_steps(run: Run, reward: Series) -> np.ndarray | None:
     """The env steps taken at each of the reward's logs, when the log says."""
     for name in TIMESTEPS:
@@ -47,6 +68,12 @@ def _env_steps(run: Run, reward: Series) -> np.ndarray | None:
         if s is not None and len(s.finite()):
             at = _at(s.finite(), reward.steps)
             return at if bool(np.all(np.isfinite(at))) else None
+    for name in STEP_COLUMNS:
+        s = run.get(name)
+        if s is not None and len(s.finite()):
+            at = _at(s.finite(), reward.steps)
+            if _cumulative(at):
+                return at
     if (
         run.fact("trainer") in _ENV_STEP_AXIS
         or any(n.message.startswith(_ENV_STEP_NOTE) for n in run.notes)
@@ -78,6 +105,26 @@ def _budget(run: Run, budget: int) -> int:
     return budget
 
 
+# A long log is judged on at least this many logs past the budget (fewer when its last
+# fifth is fewer): one late per-episode return is a single game, not the policy's level.
+_LATE_MIN = 3
+
+
+def _late_logs(steps: np.ndarray, budget: int) -> int:
+    """How many of the last logs are judged: the last fifth (at least one) when every one
+    of them is past `budget`; else the logs past it, when they are at least `_LATE_MIN`
+    (or the whole last fifth, if that is fewer): a log whose middle is cut out (an
+    author's "..." between episode 3000 and 19000) has its last fifth reach back before
+    the budget, while its logs after the cut are all far past it. 0 when too few are."""
+    k = max(1, steps.size // 5)
+    past = int(np.sum(steps >= budget))
+    if past >= k and bool(np.all(steps[-k:] >= budget)):
+        return k
+    if past > 0 and past >= min(k, _LATE_MIN) and bool(np.all(steps[-past:] >= budget)):
+        return past
+    return 0
+
+
 def random_level(run: Run, p: Params) -> Hit | None:
     """A mean return that is still its environment's random-policy level (within
     `random_frac` of the way from random play to a competent score) over the last fifth
@@ -96,9 +143,11 @@ def random_level(run: Run, p: Params) -> Hit | None:
     steps = _env_steps(run, r)
     if steps is None:
         return None
-    k = max(1, len(r) // 5)
+    k = _late_logs(steps, _budget(run, lvl.budget))
+    if k == 0:
+        return None
     first = float(steps[-k])
-    if first < _budget(run, lvl.budget) or _exploring(run, p, float(r.steps[-k])):
+    if _exploring(run, p, float(r.steps[-k])):
         return None
     late = float(np.mean(r.values[-k:]))
     bar = lvl.random + p.random_frac * (lvl.competent - lvl.random)
@@ -135,6 +184,7 @@ def random_level(run: Run, p: Params) -> Hit | None:
             "wrappers: check the environment install and its wrappers (frame skip, reward "
             "clipping, episode-life resets), that the actions reach the environment, and "
             "that the optimizer steps the policy (learning rate, gradients not 0)."
+            + (f" {lvl.hint}" if lvl.hint else "")
         ),
         severity=Severity.WARNING,
     )

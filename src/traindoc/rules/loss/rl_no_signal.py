@@ -43,7 +43,7 @@ from traindoc.rules.loss._rl_llm import (
     _policy_frozen,
     _task_reward_dead,
 )
-from traindoc.rules.loss._rl_random import TIMESTEPS, random_level
+from traindoc.rules.loss._rl_random import STEP_COLUMNS, TIMESTEPS, random_level
 
 
 @dataclass(frozen=True)
@@ -401,6 +401,7 @@ def _reward_rises(p: Params, reward: Series) -> bool:
         *CLIP_FRACTION,
         *POLICY_ENTROPY,
         *TIMESTEPS,
+        *STEP_COLUMNS,
     ),
     core=True,
 )
@@ -526,18 +527,27 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     never reach the market, and every return is the same 0.
 
     A return still at its environment's random-policy level is a warning too, when the
-    env id is known (read from the log, its path or an SB3 Monitor header) and the
+    env id is known (read from the log, its path or an SB3 Monitor header, else from the
+    name of the file itself when it is named after the game: angela's
+    bipedalwalker_hardcore.md) and the
     environment is one whose random score is published (measure/rl_envs.py: Atari Pong,
     Breakout, Space Invaders, Boxing from the DQN Nature table; CartPole, Pendulum,
-    Acrobot, MountainCar, LunarLander, BipedalWalker): the mean of the last fifth of the
+    Acrobot, MountainCar, LunarLander, BipedalWalker and its Hardcore variant, whose
+    random walker falls on the same start pad): the mean of the last fifth of the
     logs (from one log) within 5% of the way from random play to a competent score (the
     human score, or the task's solved threshold), every one of those logs past the env
     steps a working standard agent needs to leave that level (2M on Atari, past the
     standard epsilon schedules; half as many for a policy-gradient agent, which logs its
     entropy and has no epsilon phase), and no epsilon schedule still above 0.1 there.
+    When the last fifth reaches back before that budget (a log its author cut in the
+    middle: episodes 100-3000, "...", 19000-19500), the logs past it are judged, 3 or
+    more of them (one late summary is too little to read a level from).
     The env steps come from a counter printed beside the return (num timesteps,
-    total_timesteps) or from a log numbered by them (an SB3 Monitor, an SB3 rollout
-    table, a progress.csv numbered by its total_timesteps).
+    total_timesteps, a Steps column that rises at every log) or from a log numbered by
+    them (an SB3 Monitor, an SB3 rollout table, a progress.csv numbered by its
+    total_timesteps); a steps column that does not rise at every log is each episode's
+    length, not a counter. On BipedalWalker the advice adds the known cause: its -100
+    for a fall can stop a standard agent's training outright (clip it at a fall).
 
     A return logged from the start of the run (5+ logs, its first no later than one
     logging interval in) whose first log is above every later one, and whose last fifth
