@@ -1432,3 +1432,87 @@ def _throughout_hit(
         ),
         severity=Severity.WARNING,
     )
+
+
+_ACCURACY_NAME = re.compile(r"^(.*?)(?:acc|accuracy)$", re.IGNORECASE)
+
+
+def _majority_share(
+    acc: np.ndarray, prec: np.ndarray, rec: np.ndarray, p: Params
+) -> tuple[float, str] | None:
+    """(the majority class's share, how it shows) read off one eval whose scores only a
+    model that names one class for every input gets: recall 1 with the precision equal to
+    the accuracy (every sample called positive: both are the positives' share), or recall
+    and precision 0 (none called positive: the accuracy is the negatives' share)."""
+    for a, pr, r in zip(acc, prec, rec, strict=True):
+        if r >= 1.0 - p.majority_tie and abs(pr - a) <= p.majority_tie:
+            return float(a), "recall 1 and precision = accuracy: every sample called positive"
+        if r <= p.majority_tie and pr <= p.majority_tie and a > 0:
+            return float(a), "recall and precision 0: no sample called positive"
+    return None
+
+
+def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
+    """An eval accuracy with its precision and recall (one prefix: eval_accuracy,
+    eval_precision, eval_recall), one of whose evals is the one-class signature
+    (`_majority_share`), at 3+ evals the last from epoch `chance_min_epoch` on, none above
+    that share by more than `majority_margin` (a quarter of the errors left, at most): the
+    model never beats naming the majority class (warning)."""
+    for acc_s in run.series.values():
+        m = _ACCURACY_NAME.match(acc_s.name)
+        if m is None or not is_eval(acc_s.name):
+            continue
+        prec_s, rec_s = run.get(m.group(1) + "precision"), run.get(m.group(1) + "recall")
+        if prec_s is None or rec_s is None:
+            continue
+        a = acc_s.finite()
+        if len(a) < p.majority_points:
+            continue
+        steps, av, pv = _same_evals(run, a, prec_s.finite())
+        steps2, _, rv = _same_evals(run, a, rec_s.finite())
+        if steps.size == 0 or not np.array_equal(steps, steps2):
+            continue
+        scale = 100.0 if float(max(av.max(), pv.max(), rv.max())) > 1.0 else 1.0
+        got = _majority_share(av / scale, pv / scale, rv / scale, p)
+        if got is None:
+            continue
+        share, how = got
+        past = _past_first_pass(run, a.steps, p, p.chance_min_epoch)
+        if past is None or not bool(past[-1]):
+            continue
+        allv = a.values / scale
+        margin = min(p.majority_margin, 0.25 * (1.0 - share))
+        top = float(allv.max())
+        if top > share + margin:
+            continue
+        return Hit(
+            title=(
+                f"{acc_s.name} never beats the majority class's share {share:.4g}: at most "
+                f"{top:.4g} over {allv.size} evals ({how} at one of them)"
+            ),
+            step=int(a.steps[0]),
+            end_step=int(a.steps[-1]),
+            evidence={
+                "metric": acc_s.name,
+                "majority_share": share,
+                "max_accuracy": top,
+                "evals": int(allv.size),
+                "margin": margin,
+            },
+            explanation=(
+                f"At one eval the scores are those of a model that names one class for every "
+                f"input ({how}), which puts the majority class's share of the eval set at "
+                f"{share:.4g}. Over all {allv.size} evals, the last past "
+                f"{p.chance_min_epoch:g} passes over the data, the accuracy never rises more than "
+                f"{margin:.3g} above that share: the model has learned the class prior and "
+                "little or nothing that tells the classes apart."
+            ),
+            prescription=(
+                "Look at the predicted class distribution; check the labels reach the loss "
+                "(and match the inputs), the LR (a full fine-tune wants ~1e-5-5e-5), class "
+                "weights or resampling for an imbalanced set, and that the classifier head "
+                "is trained (not frozen, not re-initialised after loading)."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
