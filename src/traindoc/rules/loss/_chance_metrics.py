@@ -1437,50 +1437,74 @@ def _throughout_hit(
 _ACCURACY_NAME = re.compile(r"^(.*?)(?:acc|accuracy)$", re.IGNORECASE)
 
 
+def _at_evals(run: Run, a: Series, name: str) -> np.ndarray:
+    """`name`'s values at the steps of `a` as fractions (NaN where it has none)."""
+    s = run.get(name)
+    if s is None or not len(f := s.finite()):
+        return np.full(len(a), np.nan)
+    at = dict(zip(f.steps.tolist(), f.values.tolist(), strict=True))
+    v = np.array([at.get(st, np.nan) for st in a.steps.tolist()], np.float64)
+    return v / 100.0 if float(np.nanmax(f.values)) > 1.0 else v
+
+
 def _majority_share(
-    acc: np.ndarray, prec: np.ndarray, rec: np.ndarray, p: Params
-) -> tuple[float, str] | None:
-    """(the majority class's share, how it shows) read off one eval whose scores only a
-    model that names one class for every input gets: recall 1 with the precision equal to
-    the accuracy (every sample called positive: both are the positives' share), or recall
-    and precision 0 (none called positive: the accuracy is the negatives' share)."""
-    for a, pr, r in zip(acc, prec, rec, strict=True):
-        if r >= 1.0 - p.majority_tie and abs(pr - a) <= p.majority_tie:
-            return float(a), "recall 1 and precision = accuracy: every sample called positive"
-        if r <= p.majority_tie and pr <= p.majority_tie and a > 0:
-            return float(a), "recall and precision 0: no sample called positive"
+    acc: np.ndarray, prec: np.ndarray, rec: np.ndarray, f1: np.ndarray, p: Params
+) -> tuple[int, str] | None:
+    """(the eval, how it shows) of the first eval whose scores
+    only a model that names one class for every input gets: recall 1 with the precision
+    equal to the accuracy, or an F1 of 2a / (1 + a) for the accuracy a (every sample
+    called positive: precision and accuracy are both the positives' share), or a recall
+    (F1) of 0 beside an accuracy above 0 (no positive found: the accuracy is at most the
+    negatives' share). A multi-class average cannot show it: a micro or weighted recall is
+    the accuracy, and a macro recall of 1 (0) is an accuracy of 1 (0)."""
+    tie = p.majority_tie
+    for i, (a, pr, r, f) in enumerate(zip(acc, prec, rec, f1, strict=True)):
+        if not tie < a < 1.0 - tie:
+            continue
+        if abs(r - 1.0) <= tie and abs(pr - a) <= tie:
+            return i, "recall 1 and precision = accuracy: every sample called positive"
+        if abs(f - 2 * a / (1 + a)) <= tie and not abs(r - 1.0) > tie:
+            return i, "F1 = 2a / (1 + a) for the accuracy a: every sample called positive"
+        if r <= tie or f <= tie:
+            return i, "recall / F1 0: no positive found"
     return None
 
 
+def _score_rises(v: np.ndarray, i: int, p: Params) -> bool:
+    """A positive-class score (F1, recall) above its value at eval `i` by more than
+    `majority_margin` at some eval: a rare class being found while the accuracy, bound
+    near the majority share, barely moves."""
+    return bool(np.isfinite(v[i]) and np.nanmax(v) > v[i] + p.majority_margin)
+
+
 def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
-    """An eval accuracy with its precision and recall (one prefix: eval_accuracy,
-    eval_precision, eval_recall), one of whose evals is the one-class signature
+    """An accuracy (held-out or train: a model that learns fits its train set first) with
+    its precision and recall, or its F1 (one prefix: eval_accuracy, eval_f1, ...), one of whose evals is the one-class signature
     (`_majority_share`), at 3+ evals the last from epoch `chance_min_epoch` on, none above
     that share by more than `majority_margin` (a quarter of the errors left, at most): the
     model never beats naming the majority class (warning)."""
     for acc_s in run.series.values():
         m = _ACCURACY_NAME.match(acc_s.name)
-        if m is None or not is_eval(acc_s.name):
-            continue
-        prec_s, rec_s = run.get(m.group(1) + "precision"), run.get(m.group(1) + "recall")
-        if prec_s is None or rec_s is None:
+        if m is None or is_running_best(acc_s.name):
             continue
         a = acc_s.finite()
         if len(a) < p.majority_points:
             continue
-        steps, av, pv = _same_evals(run, a, prec_s.finite())
-        steps2, _, rv = _same_evals(run, a, rec_s.finite())
-        if steps.size == 0 or not np.array_equal(steps, steps2):
-            continue
-        scale = 100.0 if float(max(av.max(), pv.max(), rv.max())) > 1.0 else 1.0
-        got = _majority_share(av / scale, pv / scale, rv / scale, p)
+        pre = m.group(1)
+        pv, rv = _at_evals(run, a, pre + "precision"), _at_evals(run, a, pre + "recall")
+        fv = _at_evals(run, a, pre + "f1")
+        av = a.values / 100.0 if float(a.values.max()) > 1.0 else a.values
+        got = _majority_share(av, pv, rv, fv, p)
         if got is None:
             continue
-        share, how = got
+        i, how = got
+        share = float(av[i])
+        if _score_rises(fv, i, p) or _score_rises(rv, i, p):
+            continue  # the positives' score climbs off the one-class eval's: a model that learns
         past = _past_first_pass(run, a.steps, p, p.chance_min_epoch)
         if past is None or not bool(past[-1]):
             continue
-        allv = a.values / scale
+        allv = av
         margin = min(p.majority_margin, 0.25 * (1.0 - share))
         top = float(allv.max())
         if top > share + margin:
