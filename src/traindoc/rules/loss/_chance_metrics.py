@@ -150,6 +150,26 @@ def _agreement_at_chance(run: Run, p: Params) -> Hit | None:
     return _chance_hit(run, found, v, 0.0, p, _AGREEMENT_WORDS)
 
 
+_R2 = re.compile(r"(?:^|[_/.\- ])(?:r2|r_2|r2_score|rsquared|r_squared)(?=$|[_/.\- ])")
+
+
+def _r2_at_mean(run: Run, p: Params) -> Hit | None:
+    """Every coefficient of determination (R^2) in the log, 2+ values, within `auc_band` of
+    0, the last from epoch `top1_min_epoch` on (warning): the model predicts no better
+    than the mean of its targets."""
+    found = [m for m in run.series.values() if _R2.search(m.name.lower()) and len(m.finite())]
+    if not found:
+        return None
+    v = np.concatenate([m.finite().values for m in found])
+    if v.size < p.auc_points or float(np.abs(v).max()) > p.auc_band:
+        return None
+    steps = np.concatenate([m.finite().steps for m in found])
+    past = _past_first_pass(run, np.array([steps.max()]), p, p.top1_min_epoch)
+    if past is None or not bool(past[0]):
+        return None
+    return _chance_hit(run, found, v, 0.0, p, _R2_WORDS)
+
+
 def _eval_scored(run: Run, found: list[Series]) -> bool:
     """Another task metric logged at one of the steps of `found` is above 0: the eval ran
     and scored something, so a 0 beside it is a measured value, not a metric left unset."""
@@ -171,6 +191,15 @@ _AUC_WORDS = (
     "nothing about the label, so it has learned nothing it can use",
     "the model ranks at random",
     "auc",
+)
+_R2_WORDS = (
+    "coefficient of determination (R^2)",
+    "R^2 is 1 minus the model's squared error over that of predicting the targets' mean, so "
+    "0 is what a model that outputs the mean for every input scores, whatever the targets' "
+    "scale. Every R^2 this log prints sits there: the predictions explain none of the "
+    "targets' variance, so the model has learned nothing about its input",
+    "the model predicts the targets' mean",
+    "r2",
 )
 _AGREEMENT_WORDS = (
     "chance-corrected agreement (kappa / MCC)",
