@@ -437,3 +437,24 @@ def _identical_stretch(values: np.ndarray, at_least: int) -> float | None:
     if inner == best:
         return float(values[int(change[at]) + 1])
     return float(values[int(change[-1]) + 1])
+
+
+# What one sample costs when the model outputs 0.5 for a 0/1 target, the same whatever
+# the label: squared error 0.25, absolute error 0.5 (cross-entropy's ln 2 is the C = 2
+# floor above). At that output every batch scores exactly this, so the batch-to-batch
+# scatter that any other output shows vanishes: a loss pinned at one of these values to
+# its 4th significant digit is a model that outputs 0.5 for every input.
+LABEL_BLIND = ((0.25, "squared error of an output of 0.5 on 0/1 targets (MSE)"),)
+LABEL_BLIND += ((0.5, "absolute error of an output of 0.5 on 0/1 targets (MAE / L1)"),)
+
+
+def label_blind(values: np.ndarray, rel_tol: float) -> tuple[float, str] | None:
+    """(level, what it is) when every value lies within `rel_tol` of a loss that an
+    output of 0.5 scores on every 0/1 target alike (`LABEL_BLIND`), else None."""
+    v = np.asarray(values, np.float64)
+    if v.size == 0 or not np.isfinite(v).all():
+        return None
+    for level, what in LABEL_BLIND:
+        if float(np.abs(v - level).max()) <= rel_tol * level:
+            return level, what
+    return None

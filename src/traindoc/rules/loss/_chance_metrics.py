@@ -150,6 +150,26 @@ def _agreement_at_chance(run: Run, p: Params) -> Hit | None:
     return _chance_hit(run, found, v, 0.0, p, _AGREEMENT_WORDS)
 
 
+_R2 = re.compile(r"(?:^|[_/.\- ])(?:r2|r_2|r2_score|rsquared|r_squared)(?=$|[_/.\- ])")
+
+
+def _r2_at_mean(run: Run, p: Params) -> Hit | None:
+    """Every coefficient of determination (R^2) in the log, 2+ values, within `auc_band` of
+    0, the last from epoch `top1_min_epoch` on (warning): the model predicts no better
+    than the mean of its targets."""
+    found = [m for m in run.series.values() if _R2.search(m.name.lower()) and len(m.finite())]
+    if not found:
+        return None
+    v = np.concatenate([m.finite().values for m in found])
+    if v.size < p.auc_points or float(np.abs(v).max()) > p.auc_band:
+        return None
+    steps = np.concatenate([m.finite().steps for m in found])
+    past = _past_first_pass(run, np.array([steps.max()]), p, p.top1_min_epoch)
+    if past is None or not bool(past[0]):
+        return None
+    return _chance_hit(run, found, v, 0.0, p, _R2_WORDS)
+
+
 def _eval_scored(run: Run, found: list[Series]) -> bool:
     """Another task metric logged at one of the steps of `found` is above 0: the eval ran
     and scored something, so a 0 beside it is a measured value, not a metric left unset."""
@@ -171,6 +191,15 @@ _AUC_WORDS = (
     "nothing about the label, so it has learned nothing it can use",
     "the model ranks at random",
     "auc",
+)
+_R2_WORDS = (
+    "coefficient of determination (R^2)",
+    "R^2 is 1 minus the model's squared error over that of predicting the targets' mean, so "
+    "0 is what a model that outputs the mean for every input scores, whatever the targets' "
+    "scale. Every R^2 this log prints sits there: the predictions explain none of the "
+    "targets' variance, so the model has learned nothing about its input",
+    "the model predicts the targets' mean",
+    "r2",
 )
 _AGREEMENT_WORDS = (
     "chance-corrected agreement (kappa / MCC)",
@@ -1432,3 +1461,111 @@ def _throughout_hit(
         ),
         severity=Severity.WARNING,
     )
+
+
+_ACCURACY_NAME = re.compile(r"^(.*?)(?:acc|accuracy)$", re.IGNORECASE)
+
+
+def _at_evals(run: Run, a: Series, name: str) -> np.ndarray:
+    """`name`'s values at the steps of `a` as fractions (NaN where it has none)."""
+    s = run.get(name)
+    if s is None or not len(f := s.finite()):
+        return np.full(len(a), np.nan)
+    at = dict(zip(f.steps.tolist(), f.values.tolist(), strict=True))
+    v = np.array([at.get(st, np.nan) for st in a.steps.tolist()], np.float64)
+    return v / 100.0 if float(np.nanmax(f.values)) > 1.0 else v
+
+
+def _majority_share(
+    acc: np.ndarray, prec: np.ndarray, rec: np.ndarray, f1: np.ndarray, p: Params
+) -> tuple[int, str] | None:
+    """(the eval, how it shows) of the first eval whose scores
+    only a model that names one class for every input gets: recall 1 with the precision
+    equal to the accuracy, or an F1 of 2a / (1 + a) for the accuracy a (every sample
+    called positive: precision and accuracy are both the positives' share), or a recall
+    (F1) of 0 beside an accuracy above 0 (no positive found: the accuracy is at most the
+    negatives' share). A multi-class average cannot show it: a micro or weighted recall is
+    the accuracy, and a macro recall of 1 (0) is an accuracy of 1 (0)."""
+    tie = p.majority_tie
+    for i, (a, pr, r, f) in enumerate(zip(acc, prec, rec, f1, strict=True)):
+        if not tie < a < 1.0 - tie:
+            continue
+        if abs(r - 1.0) <= tie and abs(pr - a) <= tie:
+            return i, "recall 1 and precision = accuracy: every sample called positive"
+        if abs(f - 2 * a / (1 + a)) <= tie and not abs(r - 1.0) > tie:
+            return i, "F1 = 2a / (1 + a) for the accuracy a: every sample called positive"
+        if r <= tie or f <= tie:
+            return i, "recall / F1 0: no positive found"
+    return None
+
+
+def _score_rises(v: np.ndarray, i: int, p: Params) -> bool:
+    """A positive-class score (F1, recall) above its value at eval `i` by more than
+    `majority_margin` at some eval: a rare class being found while the accuracy, bound
+    near the majority share, barely moves."""
+    return bool(np.isfinite(v[i]) and np.nanmax(v) > v[i] + p.majority_margin)
+
+
+def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
+    """An accuracy (held-out or train: a model that learns fits its train set first) with
+    its precision and recall, or its F1 (one prefix: eval_accuracy, eval_f1, ...), one of whose evals is the one-class signature
+    (`_majority_share`), at 3+ evals the last from epoch `chance_min_epoch` on, none above
+    that share by more than `majority_margin` (a quarter of the errors left, at most): the
+    model never beats naming the majority class (warning)."""
+    for acc_s in run.series.values():
+        m = _ACCURACY_NAME.match(acc_s.name)
+        if m is None or is_running_best(acc_s.name):
+            continue
+        a = acc_s.finite()
+        if len(a) < p.majority_points:
+            continue
+        pre = m.group(1)
+        pv, rv = _at_evals(run, a, pre + "precision"), _at_evals(run, a, pre + "recall")
+        fv = _at_evals(run, a, pre + "f1")
+        av = a.values / 100.0 if float(a.values.max()) > 1.0 else a.values
+        got = _majority_share(av, pv, rv, fv, p)
+        if got is None:
+            continue
+        i, how = got
+        share = float(av[i])
+        if _score_rises(fv, i, p) or _score_rises(rv, i, p):
+            continue  # the positives' score climbs off the one-class eval's: a model that learns
+        past = _past_first_pass(run, a.steps, p, p.chance_min_epoch)
+        if past is None or not bool(past[-1]):
+            continue
+        allv = av
+        margin = min(p.majority_margin, 0.25 * (1.0 - share))
+        top = float(allv.max())
+        if top > share + margin:
+            continue
+        return Hit(
+            title=(
+                f"{acc_s.name} never beats the majority class's share {share:.4g}: at most "
+                f"{top:.4g} over {allv.size} evals ({how} at one of them)"
+            ),
+            step=int(a.steps[0]),
+            end_step=int(a.steps[-1]),
+            evidence={
+                "metric": acc_s.name,
+                "majority_share": share,
+                "max_accuracy": top,
+                "evals": int(allv.size),
+                "margin": margin,
+            },
+            explanation=(
+                f"At one eval the scores are those of a model that names one class for every "
+                f"input ({how}), which puts the majority class's share of the eval set at "
+                f"{share:.4g}. Over all {allv.size} evals, the last past "
+                f"{p.chance_min_epoch:g} passes over the data, the accuracy never rises more than "
+                f"{margin:.3g} above that share: the model has learned the class prior and "
+                "little or nothing that tells the classes apart."
+            ),
+            prescription=(
+                "Look at the predicted class distribution; check the labels reach the loss "
+                "(and match the inputs), the LR (a full fine-tune wants ~1e-5-5e-5), class "
+                "weights or resampling for an imbalanced set, and that the classifier head "
+                "is trained (not frozen, not re-initialised after loading)."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None

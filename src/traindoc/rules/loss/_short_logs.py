@@ -140,6 +140,7 @@ def _short_verdict(run: Run, f: Series, p: Params) -> Hit | None:
         _flat_from_start,
         _flat_evals_from_start,
         _flat_after_first,
+        _same_epochs_after_first,
         _flat_epochs,
         _no_fall_epochs,
     ):
@@ -433,6 +434,49 @@ def _flat_after_first(run: Run, f: Series, p: Params) -> Hit | None:
             "Check the predictions' class distribution on a few batches (one class for all?), "
             "then the LR (a full fine-tune of a pretrained encoder wants ~1e-5-5e-5), the "
             "labels and that the loss is computed from the model's outputs."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _same_epochs_after_first(run: Run, f: Series, p: Params) -> Hit | None:
+    """Epoch-mean losses from the first epoch whose means after the first (3+) are one
+    value as printed, the print resolving `same_resolution` (0.5%) of it, and no task
+    metric at 90% (warning): from the second pass on the mean does not move by one digit."""
+    y = f.values[1:]
+    if y.size < p.same_points or _epoch_means(run, f) is None:
+        return None
+    level = float(y[0])
+    if level <= 0 or not bool(np.all(y == level)):
+        return None
+    step = max(_printed_step(float(v)) for v in f.values)
+    if step > p.same_resolution * level or _fits(run, p):
+        return None
+    return Hit(
+        title=(
+            f"Loss does not move after the first epoch: the epoch mean prints {fmt(level)} "
+            f"at each of the {y.size} epochs after it (first epoch {fmt(float(f.values[0]))})"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "points": int(f.values.size),
+            "first_loss": float(f.values[0]),
+            "repeated_loss": level,
+            "repeats": int(y.size),
+            "print_resolution_rel": step / level,
+        },
+        explanation=(
+            "Each logged loss is the mean over one whole pass. In its first epochs a model "
+            "that learns lowers that mean from one pass to the next by far more than the "
+            f"log's last digit ({step:g}, {step / level:.2%} of the level); here the mean "
+            f"prints {fmt(level)} at {y.size} passes in a row after the first: whatever the "
+            "first pass did, the updates since have not changed what the model predicts."
+        ),
+        prescription=(
+            "Print the predictions on a few batches (one output for every input?), check the "
+            "LR and the gradient norm of the trained parameters, and rerun with another seed "
+            "or initialisation: a model frozen from its second epoch is stuck, not slow."
         ),
         severity=Severity.WARNING,
     )

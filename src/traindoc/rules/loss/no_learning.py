@@ -16,6 +16,7 @@ from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
     _accuracy_at_chance_throughout,
+    _accuracy_at_majority,
     _accuracy_at_named_chance,
     _agreement_at_chance,
     _auc_at_chance,
@@ -24,6 +25,7 @@ from traindoc.rules.loss._chance_metrics import (
     _error_rate_worse_than_empty,
     _overlap_zero_late,
     _positives_never_found,
+    _r2_at_mean,
     _random_ranking,
     _ranking_at_loss_chance,
     _recall_at_floor,
@@ -45,6 +47,7 @@ from traindoc.rules.loss._frozen_predictions import (
     _one_class,
     _same_as_peer,
 )
+from traindoc.rules.loss._pinned import _pinned_label_blind
 from traindoc.rules.loss._saturated import _saturated_outputs
 from traindoc.rules.loss._short_logs import (
     _evals_from_start,
@@ -196,7 +199,9 @@ class Params:
     lone_frozen_evals: int = 5
     # A ROC AUC (a ranking metric whose chance level is 0.5 whatever the class balance)
     # within 0.02 of 0.5 at every one of its 2+ values in the log (evals, or a validation
-    # and a test result): the model's scores order positives and negatives at random.
+    # and a test result): the model's scores order positives and negatives at random. The
+    # same band and count read a kappa / MCC at 0 and a regression's R^2 at 0 (the mean
+    # predictor's, whatever the targets' scale).
     auc_points: int = 2
     auc_band: float = 0.02
     # A top-1 accuracy at most a fifth of the top-5 logged at the same evals, at every one
@@ -263,11 +268,34 @@ class Params:
     # converged, and one a third of which leaves the band is on its way somewhere.
     window_parts: int = 3
     window_z: float = 2.0
+    # A loss whose last 30% of logs (5+) all lie within 0.1% of a label-blind level
+    # (measure/floor.py: 0.25 and 0.5, the squared and absolute error of an output of 0.5
+    # on 0/1 targets), printed to that precision: at that output every batch scores the
+    # level exactly, whatever its labels, so the scatter of a model that weighs its input
+    # (1-10% per batch; a full-batch descent keeps moving) is gone. 0.1% is the 4th
+    # significant digit; 30% of the run is its later part, not a value passed through.
+    pinned_points: int = 5
+    pinned_share: float = 0.3
+    pinned_tol: float = 1e-3
+    # A short log of epoch means from the first epoch whose means after the first (3+)
+    # print one value, the print resolving 0.5% of it: early in a run a model that learns
+    # lowers its epoch mean by more than that over three passes (`epoch_spread` asks 2%
+    # of four means with the first; this asks a quarter of it of the means after it).
+    same_points: int = 3
+    same_resolution: float = 0.005
+    # An eval accuracy beside its precision and recall, one eval of which is a one-class
+    # model's (recall 1 with precision = accuracy, or recall and precision 0: to 1e-4, the
+    # printed digits of such scores), at 3+ evals the last from epoch 2: none of them more
+    # than 0.02 (a quarter of the errors left, when fewer) above that eval's accuracy, the
+    # majority class's share. 0.02 is at_chance's margin for a finite eval set's scatter.
+    majority_points: int = 3
+    majority_tie: float = 1e-4
+    majority_margin: float = 0.02
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on; 6+ logs: each third's median within it, every log within 5 sigma of the logs' scatter) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: the eval loss identical to 4+ printed digits at 5+ evals while the train loss over them moves 3%+; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals)",
+    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: every R^2 within 0.02 of 0, 2+ values, the last from epoch 1; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on; 6+ logs: each third's median within it, every log within 5 sigma of the logs' scatter) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: the eval loss identical to 4+ printed digits at 5+ evals while the train loss over them moves 3%+; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals; any log: the last 30% of train (else eval) losses (5+) within 0.1% of 0.25 or 0.5; epoch means after the first (3+) printing one value to 0.5%; an accuracy never 0.02 above the majority share a one-class eval (recall 1 = precision / accuracy, F1 = 2a/(1+a), recall 0) gives, 3+ evals to epoch 2)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -581,6 +609,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     iterations 500 and 3000 beside an Acc of 0.9517, the background's share). A 0 with no
     other metric above 0 is not read (a metric left unset prints 0).
 
+    The same holds for a regression's coefficient of determination (`r2`, `val_r2`,
+    `r2_score`): every value in the log (2+) within 0.02 of 0, the last from epoch 1 on,
+    settles it (warning). R^2 is 1 minus the model's squared error over that of the
+    targets' mean, so 0 is what a model that outputs the mean for every input scores,
+    whatever the targets' scale: the regression counterpart of a loss at ln C. A run whose
+    R^2 leaves the band at any eval is not read, nor evals inside the first epoch, nor an
+    RL value function's explained variance (noisy around 0 in healthy runs).
+
     A train accuracy and a held-out one (val / eval / test) whose medians both lie within
     0.01 of 1/C for the same small C (2-20), their logs all from epoch 10 on, 3+ logs in
     all, with no loss in the log falling 10% over them, settle it however short the log
@@ -681,6 +717,39 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     flagged however short: two LRs cannot give the same losses unless the LR never
     reaches the weights.
 
+    A loss (the train loss, else the eval loss) whose last 30% of logs (5+) all lie within
+    0.1% of 0.25 or 0.5, printed to that precision, settles it however far it fell before
+    (warning): 0.25 is the squared
+    error and 0.5 the absolute error of an output of 0.5 on a 0/1 target, the same for
+    either label (cross-entropy's ln 2 is uniform-plateau's C = 2), so at that output every
+    batch scores exactly the level and the batch-to-batch scatter of a model that weighs
+    its input vanishes (measure/floor.py's `label_blind`). A StatQuest LSTM under MSE fell
+    1.75 -> 0.2500045 and sat there for 5900 epochs, both outputs 0.500. A noisy loss that
+    settles near 0.25, one 0.2% off it, one only its last 20% there, or one printed to 2
+    decimals ("0.25" covers 0.245-0.255) is not read this way, nor a run whose task metric
+    reaches 90%.
+
+    A short log of epoch means from the first epoch whose means after the first (3+)
+    print one value, the print resolving 0.5% of it, settles it too (warning): the first
+    mean may hold the first descent, but in its first epochs a model that learns lowers
+    its epoch mean by more than one printed digit over three passes (a wav2vec2 KD student:
+    train loss 2.94, then 2.88 at epochs 2-5). "0.28" at 2 decimals (3.6%) is too coarse.
+
+    An accuracy (held-out, or train: a model that learns fits its train set first) logged
+    with its precision and recall or its F1, one eval of which is a one-class model's
+    signature (recall 1 with precision equal to accuracy, or an F1 of
+    2a / (1 + a) for the accuracy a: every sample called positive, precision and accuracy
+    both the positives' share; or a recall / F1 of 0 beside an accuracy above 0: no
+    positive found, the accuracy at most the negatives' share), at 3+ evals the last from
+    epoch 2, none more than 0.02 (a quarter of the errors left, when fewer) above that
+    share and no F1 / recall climbing more than 0.02 above its value there, settles it
+    (warning): the model never beats naming the majority class (an HF classifier at eval
+    accuracy 0.6056 = precision with recall 1.0, then 0.6056 and 0.6197 at epochs 2-3). A
+    multi-class average cannot show the signature (a micro or weighted recall is the
+    accuracy; a macro recall of 1 is an accuracy of 1). A later eval that climbs past the
+    margin, or rare positives being found (F1 0 -> 0.44 while the accuracy moves 0.98 ->
+    0.985), is a model that got past the prior.
+
     **Known false positives.** A log that covers only a late window of a long run
     (resumed, head truncated) is not judged, and the report says why (a flat window
     can be a run that converged before it), unless it sits at a known chance level
@@ -732,9 +801,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _recall_at_floor(run, p)
             or _auc_at_chance(run, p)
             or _agreement_at_chance(run, p)
+            or _r2_at_mean(run, p)
             or _accuracies_at_prior_late(run, None, p)
             or _accuracy_at_named_chance(run, None, p)
             or _accuracy_at_chance_throughout(run, None, p)
+            or _accuracy_at_majority(run, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -777,13 +848,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _zero_while_flat(run, f, p)
         or _auc_at_chance(run, p)
         or _agreement_at_chance(run, p)
+        or _r2_at_mean(run, p)
         or _accuracies_at_prior_late(run, f, p)
         or _accuracy_at_named_chance(run, f, p)
         or _accuracy_at_chance_throughout(run, f, p)
+        or _accuracy_at_majority(run, p)
     ) is not None:
         yield hit
         return
-    if (hit := _still_across_epochs(run, f, p) or _no_step_taken(run, f, p)) is not None:
+    if (
+        hit := _still_across_epochs(run, f, p)
+        or _no_step_taken(run, f, p)
+        or _pinned_label_blind(run, f, p)
+    ) is not None:
         yield hit
         return
     if starts_mid_run(f) and not _evals_from_start(run, f):
