@@ -1,6 +1,7 @@
 """Log lines that are evidence by themselves: found per block, placed at a step, made facts.
 
-fp16 overflow and loss-scale messages (and other non-finite-gradient skips), resume data skipping ("Will skip the
+fp16 overflow and loss-scale messages (and other non-finite-gradient skips), a trainer's own
+"loss is NaN" / "loss is exploding" / empty-epoch messages, resume data skipping ("Will skip the
 first N batches", kohya's "skipping epoch N because initial_step ..."), NCCL timeouts and PEFT's trainable-parameter count become
 `Run.events`, each at the step logged just before it (a resume at its own
 step), and facts where they state one (precision fp16, resume_steps,
@@ -216,6 +217,34 @@ EVENTS = (
             rb"|\bbut found invalid values:\s*(?:tensor\()?[^)]{0,2000}?(?<![\w.])[-+]?(?:nan|inf)\b"
         ),
     ),
+    # A trainer's own blow-up guard, printed as it aborts the run: its loss is past a
+    # multiple of its first value. karpathy/neuraltalk driver.py: "Aboring, cost seems to be
+    # exploding. Run gradcheck? Lower the learning rate?" (2x the first cost; its Matlab
+    # version "WARNING! COST SEEMS TO BE EXPLODING. ABORTING." at 10x); neuraltalk2's and
+    # densecap's train.lua "loss seems to be exploding, quitting." (20x); char-rnn's
+    # train.lua and its many copies "loss is exploding, aborting." (3x). The abort is part of
+    # the message: a user's "my loss is exploding" in an issue's prose is no trainer's word;
+    # nor is the print quoted in a pasted source line (_SOURCE_LINE).
+    (
+        "loss-exploding",
+        re.compile(
+            rb"(?i:(?<![\"'])\b(?:abort?ing, cost seems to be exploding\b|"
+            rb"(?:loss|cost) (?:seems to be|is) exploding[.,!]*\s*(?:aborting|quitting)\b))"
+        ),
+    ),
+    # HF Trainer's epoch loop that got no batch at all: "There seems not to be a single
+    # sample in your epoch_iterator, stopping training at step 0! This is expected if
+    # you're using an IterableDataset and set num_steps (100) higher than the number of
+    # available samples." (transformers trainer.py; older versions say "epoch iterator").
+    # The run stops there: an exhausted or empty dataset, or a resume at a step past
+    # max_steps. The value is the step it stopped at (the f-string in source has none).
+    (
+        "empty-epoch",
+        re.compile(
+            rb"There seems not to be a single sample in your epoch[ _]iterator, "
+            rb"stopping training at step (\d+)"
+        ),
+    ),
     # PyTorch's autograd anomaly mode (torch.autograd.detect_anomaly / set_detect_anomaly,
     # Lightning's detect_anomaly=True) stops the backward pass on the first NaN it meets:
     # "RuntimeError: Function 'LogSoftmaxBackward' returned nan values in its 0th output."
@@ -330,6 +359,8 @@ KEYS = {
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
     "rl-not-training": (b"Not Training.",),
+    "loss-exploding": (b"xploding", b"XPLODING"),
+    "empty-epoch": (b"single sample in your epoch",),
     "margin-softmax": (b"face", b"Face", b"FACE", b"argin", b"oftmax", b"angular", b"m="),
 }
 
@@ -340,6 +371,16 @@ SKIP_MESSAGE = re.compile(
     rb"Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
     rb"[Oo]verflow detected\.? [Ss]kipping step|Found overflow\. Skip step"
 )
+
+# A line of source code that prints or raises a message (a traceback's or a paste's quoted
+# code): "print('loss seems to be exploding, quitting.')", "print 'Aboring, cost seems
+# ...'", detectron2's 'raise FloatingPointError("Loss became infinite or NaN at
+# iteration={}!" ...'. The message it quotes is no event: nothing was printed yet.
+_SOURCE_LINE = re.compile(
+    rb"\b(?:f?printf?|warn|logger\.\w+|logging\.\w+|raise\s+\w+)\s*\(?\s*[fr]?['\"]"
+)
+# The kinds whose messages a trainer prints from such a line.
+_SOURCE_CHECKED = frozenset({"loss-exploding", "nonfinite-loss", "nonfinite-gradients"})
 
 # Keras' TerminateOnNaN message: about the batch logged just before it, not a later one.
 _SAME_BATCH = re.compile(r"\bBatch \d+: Invalid loss, terminating training")
@@ -379,6 +420,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             a = max(body.rfind(b"\n", 0, m.start()), body.rfind(b"\r", 0, m.start())) + 1
             ends = (body.find(b"\n", m.end()), body.find(b"\r", m.end()), len(body))
             b = min(x for x in ends if x >= 0)
+            if kind in _SOURCE_CHECKED and _in_source(body, a, m.start()):
+                continue  # the print in quoted code, not the message it prints
             text = body[a:b].decode("utf-8", "replace").strip()[:300]
             got = next((g for g in m.groups() if g), None)  # the alternative that matched
             value = parse(got) if got else None
@@ -411,6 +454,14 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
                 continue  # one message, matched twice ("LossTensor is inf or nan : Tensor had")
             out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
+
+
+def _in_source(body: bytes, a: int, start: int) -> bool:
+    """The match at `start` lies inside the string a print / raise on its line opened (no
+    quote closes it before the match): a traceback collapsed onto one line quotes the
+    raise and then prints its message, and the message after the closing quote is one."""
+    last = _last(_SOURCE_LINE.finditer(body, a, start))
+    return last is not None and not re.search(rb"[\"']", body[last.end() : start])
 
 
 def _asr_breakdown(m: re.Match[bytes]) -> tuple[str, float | None]:
