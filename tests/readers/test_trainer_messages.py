@@ -43,7 +43,7 @@ _SAID = [
         "nonfinite-gradients",
     ),  # Megatron-LM
     ("FloatingPointError: gradients are Nan/Inf", "nonfinite-gradients"),  # fairseq
-    # a loss scaler's skipped step (and ESPnet's skip on a NaN grad norm)
+    # a loss scaler's skipped step, and ESPnet's skip on a NaN grad norm (fp32 too)
     (
         "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0",
         "fp16-overflow",
@@ -56,7 +56,7 @@ _SAID = [
         "NOTE: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0",
         "fp16-overflow",
     ),  # fairseq 0.9+
-    ("The grad norm is nan. Skipping updating the model.", "fp16-overflow"),  # ESPnet2
+    ("The grad norm is nan. Skipping updating the model.", "skipped-update"),  # ESPnet2
     # the scaler at its floor
     (
         "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",

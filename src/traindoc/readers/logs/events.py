@@ -39,8 +39,6 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # PaddlePaddle's AmpScaler "Found inf or nan, current scale is: 32768.0, decrease to:
     # 32768.0*0.5" (the update is skipped; the new scale is printed as a product, the
     # scale times the scaler's decr_ratio: read as that product, 16384);
-    # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
-    # skipped update on a non-finite gradient, under amp or not;
     # fairseq's AMPOptimizer (--amp, torch's GradScaler) "AMP: overflow detected, setting
     # scale to to 64.0" (the doubled "to" is fairseq's own)
     (
@@ -49,11 +47,17 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"(?:Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
             rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting (?:loss )?scale to)|"
-            rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
-            rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
+            rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d))"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
             rb"setting scale to:?(?: to)?|decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
         ),
+    ),
+    # ESPnet2's trainer "The grad norm is nan. Skipping updating the model." (also inf): a
+    # skipped update on a non-finite gradient, as a scaler's, but printed in fp32 too (no
+    # scale, no precision said): under amp it is the scaler's overflow, else a NaN gradient
+    (
+        "skipped-update",
+        re.compile(rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model"),
     ),
     # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
     # predicted ones) "[[    0     0  7917     0     0]\n [    0     0  2748 ...]]": kept
@@ -349,7 +353,8 @@ KEYS = {
         b"NaN global norm",
         b"gradients are Nan/Inf",
     ),
-    "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
+    "fp16-overflow": (b"verflow", b"OVERFLOW", b"inf or nan"),
+    "skipped-update": (b"Skipping updating",),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "empty-output": (b" del",),
@@ -401,8 +406,9 @@ _CHECKED_GRADIENT = re.compile(
 # Megatron's record opens with the iteration it closes: " iteration      200/  500000 |".
 _MEGATRON_ITER = re.compile(rb"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
 
-# The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
-_NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
+# A skipped step, a scaler's or a trainer's on a non-finite gradient: placed on a tqdm bar's
+# line by the bar's count (_bar_step).
+SKIPS = frozenset({"fp16-overflow", "skipped-update"})
 
 
 def find(body: bytes, first_line: int, path: Path) -> list[Event]:
@@ -443,7 +449,7 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             line = int(np.searchsorted(nl, m.start())) + first_line
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
-            at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
+            at = _bar_step(body, a, m.start(), b) if kind in SKIPS else None
             if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
                 at = int(it.group(1))
             elif kind == "nonfinite-loss" and (it := _MEGATRON_ITER.search(body, a, m.start())):
@@ -528,9 +534,7 @@ def place(
     _bar_step) where the records are numbered by that bar too (or there are none)."""
     out, resumed = [], None
     for e in found:
-        if e.step is not None and (
-            (e.kind == "fp16-overflow" and by_bar) or e.kind == "nonfinite-loss"
-        ):
+        if e.step is not None and ((e.kind in SKIPS and by_bar) or e.kind == "nonfinite-loss"):
             out.append(e)  # (a NaN message's step is the one it names: _AT_ITERATION)
             continue
         if e.kind == "resume":
@@ -573,13 +577,12 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     margin = next((e for e in events if e.kind == "margin-softmax"), None)
     if margin is not None:
         facts["margin_softmax"] = Fact(True, f"{src(margin)}: {margin.text}")
+    # a loss scaler's messages say fp16; a skipped update (ESPnet's) happens in fp32 too
     over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
-    # a loss scaler's messages say fp16; a skip on a NaN grad norm (ESPnet) happens in fp32 too
-    scaler = [e for e in over if not _NO_SCALER.search(e.text)]
-    if scaler:
+    if over:
         facts["precision"] = Fact(
             "fp16",
-            f"{src(scaler[0])}: {len(scaler)} fp16 loss-scale message(s), e.g. {scaler[0].text!r}",
+            f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}",
         )
     # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
     # step's own logged value stays: the warning is about a later batch)
@@ -609,12 +612,7 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     # batch that follows that log), never a finite norm replaced. ESPnet2's "The grad
     # norm is nan. Skipping updating the model." says the same of the step it skips
     # (also kept as a skip: under amp it is the scaler's)
-    bad_grads = [
-        e
-        for e in events
-        if e.kind == "nonfinite-gradients"
-        or (e.kind == "fp16-overflow" and _NO_SCALER.search(e.text))
-    ]
+    bad_grads = [e for e in events if e.kind in ("nonfinite-gradients", "skipped-update")]
     if bad_grads:
         old = series.get("grad_norm")
         at = sorted({s + 1 for e in bad_grads if (s := count(e.step)) is not None})
