@@ -57,6 +57,12 @@ _SAID = [
         "fp16-overflow",
     ),  # fairseq 0.9+
     ("The grad norm is nan. Skipping updating the model.", "skipped-update"),  # ESPnet2
+    (
+        "detected inf or nan values in gradients. not updating model parameters",
+        "skipped-update",
+    ),  # the on_after_backward recipe of many Lightning repos
+    ("Detected inf or nan values in gradients. Not updating model parameters.", "skipped-update"),
+    ("Check overflow, downscale loss scale to 256.0", "fp16-overflow"),  # mmcv Fp16OptimizerHook
     # the scaler at its floor
     (
         "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",
@@ -99,6 +105,8 @@ _NOT_SAID = [
     "    print('loss seems to be exploding, quitting.')",
     "      print 'Aboring, cost seems to be exploding. Run gradcheck? Lower the learning rate?'",
     "        self:warn('loss is exploding, aborting.')",
+    "            print(f'detected inf or nan values in gradients. not updating model parameters')",
+    '                f"detected inf or nan values in gradients. not updating model parameters"',
     "After epoch 3 my loss is exploding and I do not know why",
     '"There seems not to be a single sample in your epoch_iterator, stopping training at step"',
     # tensorboardX's warning on any logged scalar (a healthy DOPE run prints it): no loss named
@@ -120,6 +128,12 @@ def test_scale_and_empty_epoch_values() -> None:
         Path("x"),
     )
     assert skip.value == 2.0
+    (mm,) = find(
+        b"2021-05-01 10:00:00,000 - mmdet - WARNING - Check overflow, downscale loss scale to 256.0\n",
+        1,
+        Path("x"),
+    )
+    assert mm.kind == "fp16-overflow" and mm.value == 256.0
     body = b"There seems not to be a single sample in your epoch_iterator, stopping training at step 300!\n"
     (empty,) = find(body, 1, Path("x"))
     assert empty.kind == "empty-epoch" and empty.value == 300.0

@@ -40,24 +40,38 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # 32768.0*0.5" (the update is skipped; the new scale is printed as a product, the
     # scale times the scaler's decr_ratio: read as that product, 16384);
     # fairseq's AMPOptimizer (--amp, torch's GradScaler) "AMP: overflow detected, setting
-    # scale to to 64.0" (the doubled "to" is fairseq's own)
+    # scale to to 64.0" (the doubled "to" is fairseq's own); mmcv's Fp16OptimizerHook
+    # (mmcv/runner/hooks/optimizer.py, mmdet 2 / mmseg / mmpose fp16 configs) "Check
+    # overflow, downscale loss scale to 256.0"
     (
         "fp16-overflow",
         re.compile(
             rb"(?:Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
             rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting (?:loss )?scale to)|"
-            rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d))"
+            rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
+            rb"Check overflow, (?=downscale loss scale to))"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
-            rb"setting scale to:?(?: to)?|decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
+            rb"setting scale to:?(?: to)?|decrease to:?|downscale loss scale to)\s*("
+            + NUM
+            + rb")(?:\*("
+            + NUM
+            + rb"))?)?"
         ),
     ),
     # ESPnet2's trainer "The grad norm is nan. Skipping updating the model." (also inf): a
     # skipped update on a non-finite gradient, as a scaler's, but printed in fp32 too (no
-    # scale, no precision said): under amp it is the scaler's overflow, else a NaN gradient
+    # scale, no precision said): under amp it is the scaler's overflow, else a NaN gradient.
+    # The same skip in the Lightning recipe many repos copy into on_after_backward:
+    # "detected inf or nan values in gradients. not updating model parameters" (also
+    # capitalised; "NaN gradients detected, not updating model parameters")
     (
         "skipped-update",
-        re.compile(rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model"),
+        re.compile(
+            rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model|"
+            rb"(?<![\"'`])(?i:detected inf or nan values in gradients\. not updating model "
+            rb"parameters|nan gradients detected, not updating model parameters)"
+        ),
     ),
     # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
     # predicted ones) "[[    0     0  7917     0     0]\n [    0     0  2748 ...]]": kept
@@ -354,7 +368,7 @@ KEYS = {
         b"gradients are Nan/Inf",
     ),
     "fp16-overflow": (b"verflow", b"OVERFLOW", b"inf or nan"),
-    "skipped-update": (b"Skipping updating",),
+    "skipped-update": (b"Skipping updating", b"updating model parameters"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "empty-output": (b" del",),
@@ -385,7 +399,9 @@ _SOURCE_LINE = re.compile(
     rb"\b(?:f?printf?|warn|logger\.\w+|logging\.\w+|raise\s+\w+)\s*\(?\s*[fr]?['\"]"
 )
 # The kinds whose messages a trainer prints from such a line.
-_SOURCE_CHECKED = frozenset({"loss-exploding", "nonfinite-loss", "nonfinite-gradients"})
+_SOURCE_CHECKED = frozenset(
+    {"loss-exploding", "nonfinite-loss", "nonfinite-gradients", "skipped-update"}
+)
 
 # Keras' TerminateOnNaN message: about the batch logged just before it, not a later one.
 _SAME_BATCH = re.compile(r"\bBatch \d+: Invalid loss, terminating training")
