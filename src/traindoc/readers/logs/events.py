@@ -1,11 +1,21 @@
 """Log lines that are evidence by themselves: found per block, placed at a step, made facts.
 
-fp16 overflow and loss-scale messages (and other non-finite-gradient skips), a trainer's own
-"loss is NaN" / "loss is exploding" / empty-epoch messages, resume data skipping ("Will skip the
-first N batches", kohya's "skipping epoch N because initial_step ..."), NCCL timeouts and PEFT's trainable-parameter count become
-`Run.events`, each at the step logged just before it (a resume at its own
-step), and facts where they state one (precision fp16, resume_steps,
-trainable_params), each with a "console: file:line" source.
+One table (EVENTS: pattern -> event kind) reads the diagnoses trainers print about their
+own run, so that rules consume the kind, never the wording: a non-finite loss
+("Loss is nan, stopping training", Keras' "Invalid loss, terminating training", NeMo's
+"Loss is NaN", mmengine's "loss become infinite or NaN!"), a non-finite gradient
+(autograd's "returned nan values", Megatron's "found NaN in local grad norm"), a loss
+scaler's skipped step (apex, DeepSpeed, fairseq, mmcv, Colossal-AI, Paddle) and its floor,
+a skipped update on a NaN grad norm (ESPnet), the trainer's own blow-up abort
+(neuraltalk's "cost seems to be exploding"), an epoch with no batch (HF), and resume data
+skipping ("Will skip the first N batches", kohya's "skipping epoch N because initial_step
+..."), NCCL timeouts and PEFT's trainable-parameter count. Each becomes a `Run.events`
+entry at the step logged just before it (a resume at its own step), and facts where it
+states one (precision fp16, resume_steps, trainable_params), each with a "console:
+file:line" source. The code that prints a message, quoted in a paste, is no event.
+
+What an event means is the rule's to judge: a few scaler overflows at the start of fp16
+training are the scaler calibrating (fp16-instability counts them past that allowance).
 """
 
 from __future__ import annotations
