@@ -82,6 +82,12 @@ _SAID = [
     ("WARNING! COST SEEMS TO BE EXPLODING. ABORTING.", "loss-exploding"),  # neuraltalk (Matlab)
     ("loss seems to be exploding, quitting.", "loss-exploding"),  # neuraltalk2 / densecap
     ("loss is exploding, aborting.", "loss-exploding"),  # char-rnn
+    ("Loss exploded to 412.27264 at step 2140!", "loss-exploding"),  # keithito tacotron
+    ("Loss exploded to nan at step 113796!", "nonfinite-loss"),  # ... when it went NaN
+    (
+        "ERROR: LOSS EXPLOSION (>1e8) ! PLEASE SET PROPER PARAMETERS AND STRUCTURE! EXIT....",
+        "loss-exploding",
+    ),  # NCRF++
     # an epoch with no batch at all
     (
         "There seems not to be a single sample in your epoch_iterator, stopping training at "
@@ -105,6 +111,7 @@ _NOT_SAID = [
     "    print('loss seems to be exploding, quitting.')",
     "      print 'Aboring, cost seems to be exploding. Run gradcheck? Lower the learning rate?'",
     "        self:warn('loss is exploding, aborting.')",
+    "        log('Loss exploded to %.05f at step %d!' % (loss, step), slack=True)",
     "            print(f'detected inf or nan values in gradients. not updating model parameters')",
     '                f"detected inf or nan values in gradients. not updating model parameters"',
     "After epoch 3 my loss is exploding and I do not know why",
@@ -171,3 +178,19 @@ def test_a_traceback_on_one_line_quotes_the_raise_then_says_it() -> None:
     )
     got = find(line.encode(), 1, Path("x.log"))
     assert [e.kind for e in got] == ["nonfinite-loss"]
+
+
+# keithito's tacotron: the step lines, then the trainer's message naming its own step
+_TACOTRON = (
+    "".join(
+        f"Step {s}  [0.880 sec/step, loss={v}, avg_loss=0.5]\n"
+        for s, v in ((2137, "0.41"), (2138, "0.43"), (2139, "7.9"))
+    )
+    + "Loss exploded to 412.27264 at step 2140!\nExiting due to exception: Loss Exploded\n"
+)
+
+
+def test_tacotron_loss_exploded_is_at_the_step_it_names(tmp_path: Path) -> None:
+    run = load_log(tmp_path, _TACOTRON)
+    (said,) = [e for e in run.events if e.kind == "loss-exploding"]
+    assert said.step == 2140 and said.value == 412.27264 and said.line == 4

@@ -250,14 +250,20 @@ EVENTS = (
     # exploding. Run gradcheck? Lower the learning rate?" (2x the first cost; its Matlab
     # version "WARNING! COST SEEMS TO BE EXPLODING. ABORTING." at 10x); neuraltalk2's and
     # densecap's train.lua "loss seems to be exploding, quitting." (20x); char-rnn's
-    # train.lua and its many copies "loss is exploding, aborting." (3x). The abort is part of
-    # the message: a user's "my loss is exploding" in an issue's prose is no trainer's word;
-    # nor is the print quoted in a pasted source line (_SOURCE_LINE).
+    # train.lua and its many copies "loss is exploding, aborting." (3x); keithito's tacotron
+    # train.py and the Tacotron-2 / Real-Time-Voice-Cloning trainers built on it "Loss
+    # exploded to 412.27264 at step 2140!" (past 100, or NaN: then a non-finite loss, at the
+    # step it names); NCRF++ main.py "ERROR: LOSS EXPLOSION (>1e8) ! PLEASE SET PROPER
+    # PARAMETERS AND STRUCTURE! EXIT...." (past 1e8, or NaN). The abort is part of the
+    # message: a user's "my loss is exploding" in an issue's prose is no trainer's word; nor
+    # is the print quoted in a pasted source line (_SOURCE_LINE).
     (
         "loss-exploding",
         re.compile(
             rb"(?i:(?<![\"'])\b(?:abort?ing, cost seems to be exploding\b|"
             rb"(?:loss|cost) (?:seems to be|is) exploding[.,!]*\s*(?:aborting|quitting)\b))"
+            rb"|(?<![\"'])\bLoss exploded to (" + NUM + rb")(?= at step \d+)"
+            rb"|\bERROR: LOSS EXPLOSION \(>1e8\) ! PLEASE SET PROPER PARAMETERS"
         ),
     ),
     # HF Trainer's epoch loop that got no batch at all: "There seems not to be a single
@@ -388,7 +394,7 @@ KEYS = {
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
     "rl-not-training": (b"Not Training.",),
-    "loss-exploding": (b"xploding", b"XPLODING"),
+    "loss-exploding": (b"xploding", b"XPLODING", b"xploded to", b"LOSS EXPLOSION"),
     "empty-epoch": (b"single sample in your epoch",),
     "margin-softmax": (b"face", b"Face", b"FACE", b"argin", b"oftmax", b"angular", b"m="),
 }
@@ -429,6 +435,10 @@ _CHECKED_GRADIENT = re.compile(
     r"|in summary histogram for:?\s*\S*grad"
 )
 
+# The kinds whose message may name its own step ("... at step 2140!"), kept over the
+# step of the metric line before it.
+_NAMES_STEP = frozenset({"nonfinite-loss", "loss-exploding"})
+
 # Megatron's record opens with the iteration it closes: " iteration      200/  500000 |".
 _MEGATRON_ITER = re.compile(rb"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
 
@@ -464,6 +474,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             kind_here = kind
             if kind == "nonfinite-loss" and _CHECKED_GRADIENT.search(text):
                 kind_here = "nonfinite-gradients"  # a checked gradient (check_numerics, histogram)
+            if kind == "loss-exploding" and value is not None and not np.isfinite(value):
+                kind_here, value = "nonfinite-loss", None  # "Loss exploded to nan at step 9!"
             if kind == "empty-output":
                 kind_here, value = _asr_breakdown(m)
             if kind == "one-class-predictions":
@@ -476,7 +488,7 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
             at = _bar_step(body, a, m.start(), b) if kind in SKIPS else None
-            if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
+            if kind in _NAMES_STEP and (it := _AT_ITERATION.search(body, m.end(), b)):
                 at = int(it.group(1))
             elif kind == "nonfinite-loss" and (it := _MEGATRON_ITER.search(body, a, m.start())):
                 at = int(it.group(1))  # the interval its NaN iterations are in ends here
@@ -560,7 +572,7 @@ def place(
     _bar_step) where the records are numbered by that bar too (or there are none)."""
     out, resumed = [], None
     for e in found:
-        if e.step is not None and ((e.kind in SKIPS and by_bar) or e.kind == "nonfinite-loss"):
+        if e.step is not None and ((e.kind in SKIPS and by_bar) or e.kind in _NAMES_STEP):
             out.append(e)  # (a NaN message's step is the one it names: _AT_ITERATION)
             continue
         if e.kind == "resume":

@@ -44,7 +44,8 @@ def said_exploding(run: Run, loss: Series | None) -> Hit | None:
         explanation=(
             f"The training script's own guard printed {said.text!r}{rise}. Such a guard "
             "compares each loss with the first one and stops the run once it is a multiple "
-            "of it (2x in neuraltalk, 3x in char-rnn, 20x in neuraltalk2): the updates are "
+            "of it (2x in neuraltalk, 3x in char-rnn, 20x in neuraltalk2) or past a bound "
+            "no healthy loss reaches (100 in tacotron, 1e8 in NCRF++): the updates are "
             "making the model worse, and the run ended there."
         ),
         prescription=(

@@ -386,8 +386,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     At any length, a trainer whose own guard aborted the run on its loss ("Aboring, cost
     seems to be exploding" in neuraltalk, "loss seems to be exploding, quitting." in
     neuraltalk2, "loss is exploding, aborting." in char-rnn: each compares the loss with
-    its first and stops past 2-20x of it) diverged by its own measurement (error), unless
-    the losses it logged up to the message never rose.
+    its first and stops past 2-20x of it; tacotron's "Loss exploded to 412.3 at step 2140!"
+    past 100, NCRF++'s "LOSS EXPLOSION (>1e8)") diverged by its own measurement (error),
+    unless the losses it logged up to the message never rose.
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
