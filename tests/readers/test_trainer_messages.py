@@ -63,6 +63,11 @@ _SAID = [
     ),  # the on_after_backward recipe of many Lightning repos
     ("Detected inf or nan values in gradients. Not updating model parameters.", "skipped-update"),
     ("Check overflow, downscale loss scale to 256.0", "fp16-overflow"),  # mmcv Fp16OptimizerHook
+    (
+        "[2021-03-01 10:00:00] [W] Seen NaN/Inf in gradient, skipping update, reducing "
+        "cost-scaling factor to 2048",
+        "fp16-overflow",
+    ),  # Marian
     # the scaler at its floor
     (
         "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",

@@ -52,7 +52,9 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # fairseq's AMPOptimizer (--amp, torch's GradScaler) "AMP: overflow detected, setting
     # scale to to 64.0" (the doubled "to" is fairseq's own); mmcv's Fp16OptimizerHook
     # (mmcv/runner/hooks/optimizer.py, mmdet 2 / mmseg / mmpose fp16 configs) "Check
-    # overflow, downscale loss scale to 256.0"
+    # overflow, downscale loss scale to 256.0"; Marian's fp16 cost scaling (its loss scale:
+    # src/training/graph_group.cpp) "Seen NaN/Inf in gradient, skipping update, reducing
+    # cost-scaling factor to 2048"
     (
         "fp16-overflow",
         re.compile(
@@ -60,13 +62,11 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
             rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting (?:loss )?scale to)|"
             rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
-            rb"Check overflow, (?=downscale loss scale to))"
+            rb"Check overflow, (?=downscale loss scale to)|"
+            rb"Seen NaN/Inf in gradient, skipping update(?=, reducing cost-scaling factor to))"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
-            rb"setting scale to:?(?: to)?|decrease to:?|downscale loss scale to)\s*("
-            + NUM
-            + rb")(?:\*("
-            + NUM
-            + rb"))?)?"
+            rb"setting scale to:?(?: to)?|decrease to:?|downscale loss scale to|"
+            rb"reducing cost-scaling factor to)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
         ),
     ),
     # ESPnet2's trainer "The grad norm is nan. Skipping updating the model." (also inf): a
@@ -383,7 +383,7 @@ KEYS = {
         b"NaN global norm",
         b"gradients are Nan/Inf",
     ),
-    "fp16-overflow": (b"verflow", b"OVERFLOW", b"inf or nan"),
+    "fp16-overflow": (b"verflow", b"OVERFLOW", b"inf or nan", b"skipping update,"),
     "skipped-update": (b"Skipping updating", b"updating model parameters"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
