@@ -175,7 +175,8 @@ class Event:
     `kind` is a short stable name the rules match on (fp16-overflow,
     loss-scale-minimum, resume, resume-skip-batches, resume-skip-epoch, nccl-timeout,
     trainable-params, nonfinite-loss, confusion-matrix, one-class-predictions,
-    asr-score, empty-output, rl-not-training, margin-softmax); `value`
+    asr-score, empty-output, rl-not-training, margin-softmax, nonfinite-gradients,
+    skipped-update, loss-exploding, empty-epoch); `value`
     carries its number when it has one (the resumed step, batches skipped, the epoch
     skipped, params count, the one predicted class's share of the samples, the reference
     word count of a decode that emitted nothing).

@@ -462,8 +462,12 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # `cost:output/output_prob 0.76`): the layer's loss, summed into the one it optimises.
 # `ce` is the cross-entropy under its usual abbreviation (CNTK's `ce = 2.30`), also with
 # a one-letter stream tag (a lip-reading trainer's `CE V=6.21`, the video stream's).
+# A regulariser's cost keeps its name: neuraltalk prints "loss cost = 37.4, reg cost =
+# 0.000001" (the data term and the L2 term it adds to it), and a bare "cost" for the
+# second would read the weights' L2 term as the loss (a term the batch cannot move).
 _COST = re.compile(
     r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
+    r"(?:(?:reg|l2|kl|wd|decay|regulari[sz]ation)[_ ])?"
     r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
     re.IGNORECASE,
 )

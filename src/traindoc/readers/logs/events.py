@@ -1,10 +1,21 @@
 """Log lines that are evidence by themselves: found per block, placed at a step, made facts.
 
-fp16 overflow and loss-scale messages (and other non-finite-gradient skips), resume data skipping ("Will skip the
-first N batches", kohya's "skipping epoch N because initial_step ..."), NCCL timeouts and PEFT's trainable-parameter count become
-`Run.events`, each at the step logged just before it (a resume at its own
-step), and facts where they state one (precision fp16, resume_steps,
-trainable_params), each with a "console: file:line" source.
+One table (EVENTS: pattern -> event kind) reads the diagnoses trainers print about their
+own run, so that rules consume the kind, never the wording: a non-finite loss
+("Loss is nan, stopping training", Keras' "Invalid loss, terminating training", NeMo's
+"Loss is NaN", mmengine's "loss become infinite or NaN!"), a non-finite gradient
+(autograd's "returned nan values", Megatron's "found NaN in local grad norm"), a loss
+scaler's skipped step (apex, DeepSpeed, fairseq, mmcv, Colossal-AI, Paddle) and its floor,
+a skipped update on a NaN grad norm (ESPnet), the trainer's own blow-up abort
+(neuraltalk's "cost seems to be exploding"), an epoch with no batch (HF), and resume data
+skipping ("Will skip the first N batches", kohya's "skipping epoch N because initial_step
+..."), NCCL timeouts and PEFT's trainable-parameter count. Each becomes a `Run.events`
+entry at the step logged just before it (a resume at its own step), and facts where it
+states one (precision fp16, resume_steps, trainable_params), each with a "console:
+file:line" source. The code that prints a message, quoted in a paste, is no event.
+
+What an event means is the rule's to judge: a few scaler overflows at the start of fp16
+training are the scaler calibrating (fp16-instability counts them past that allowance).
 """
 
 from __future__ import annotations
@@ -38,10 +49,12 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     # PaddlePaddle's AmpScaler "Found inf or nan, current scale is: 32768.0, decrease to:
     # 32768.0*0.5" (the update is skipped; the new scale is printed as a product, the
     # scale times the scaler's decr_ratio: read as that product, 16384);
-    # ESPnet2 "The grad norm is nan. Skipping updating the model." (also inf): the same
-    # skipped update on a non-finite gradient, under amp or not;
     # fairseq's AMPOptimizer (--amp, torch's GradScaler) "AMP: overflow detected, setting
-    # scale to to 64.0" (the doubled "to" is fairseq's own)
+    # scale to to 64.0" (the doubled "to" is fairseq's own); mmcv's Fp16OptimizerHook
+    # (mmcv/runner/hooks/optimizer.py, mmdet 2 / mmseg / mmpose fp16 configs) "Check
+    # overflow, downscale loss scale to 256.0"; Marian's fp16 cost scaling (its loss scale:
+    # src/training/graph_group.cpp) "Seen NaN/Inf in gradient, skipping update, reducing
+    # cost-scaling factor to 2048"
     (
         "fp16-overflow",
         re.compile(
@@ -49,9 +62,25 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
             rb"[Oo]verflow detected\.? [Ss]kipping step|"
             rb"(?<![\"'`])[Oo]verflow detected,(?: ignoring gradient,)?(?= setting (?:loss )?scale to)|"
             rb"Found overflow\. Skip step|Found inf or nan, current scale is:? ?(?=\d)|"
-            rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model)"
+            rb"Check overflow, (?=downscale loss scale to)|"
+            rb"Seen NaN/Inf in gradient, skipping update(?=, reducing cost-scaling factor to))"
             rb"(?:[^\n\r]*?(?:reducing to|reducing loss scale to|setting loss scale to:?|"
-            rb"setting scale to:?(?: to)?|decrease to:?)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
+            rb"setting scale to:?(?: to)?|decrease to:?|downscale loss scale to|"
+            rb"reducing cost-scaling factor to)\s*(" + NUM + rb")(?:\*(" + NUM + rb"))?)?"
+        ),
+    ),
+    # ESPnet2's trainer "The grad norm is nan. Skipping updating the model." (also inf): a
+    # skipped update on a non-finite gradient, as a scaler's, but printed in fp32 too (no
+    # scale, no precision said): under amp it is the scaler's overflow, else a NaN gradient.
+    # The same skip in the Lightning recipe many repos copy into on_after_backward:
+    # "detected inf or nan values in gradients. not updating model parameters" (also
+    # capitalised; "NaN gradients detected, not updating model parameters")
+    (
+        "skipped-update",
+        re.compile(
+            rb"[Gg]rad norm is [-+]?(?:nan|inf)\.?\s+Skipping updating the model|"
+            rb"(?<![\"'`])(?i:detected inf or nan values in gradients\. not updating model "
+            rb"parameters|nan gradients detected, not updating model parameters)"
         ),
     ),
     # A printed confusion matrix (numpy / sklearn: rows the true classes, columns the
@@ -216,6 +245,40 @@ EVENTS = (
             rb"|\bbut found invalid values:\s*(?:tensor\()?[^)]{0,2000}?(?<![\w.])[-+]?(?:nan|inf)\b"
         ),
     ),
+    # A trainer's own blow-up guard, printed as it aborts the run: its loss is past a
+    # multiple of its first value. karpathy/neuraltalk driver.py: "Aboring, cost seems to be
+    # exploding. Run gradcheck? Lower the learning rate?" (2x the first cost; its Matlab
+    # version "WARNING! COST SEEMS TO BE EXPLODING. ABORTING." at 10x); neuraltalk2's and
+    # densecap's train.lua "loss seems to be exploding, quitting." (20x); char-rnn's
+    # train.lua and its many copies "loss is exploding, aborting." (3x); keithito's tacotron
+    # train.py and the Tacotron-2 / Real-Time-Voice-Cloning trainers built on it "Loss
+    # exploded to 412.27264 at step 2140!" (past 100, or NaN: then a non-finite loss, at the
+    # step it names); NCRF++ main.py "ERROR: LOSS EXPLOSION (>1e8) ! PLEASE SET PROPER
+    # PARAMETERS AND STRUCTURE! EXIT...." (past 1e8, or NaN). The abort is part of the
+    # message: a user's "my loss is exploding" in an issue's prose is no trainer's word; nor
+    # is the print quoted in a pasted source line (_SOURCE_LINE).
+    (
+        "loss-exploding",
+        re.compile(
+            rb"(?i:(?<![\"'])\b(?:abort?ing, cost seems to be exploding\b|"
+            rb"(?:loss|cost) (?:seems to be|is) exploding[.,!]*\s*(?:aborting|quitting)\b))"
+            rb"|(?<![\"'])\bLoss exploded to (" + NUM + rb")(?= at step \d+)"
+            rb"|\bERROR: LOSS EXPLOSION \(>1e8\) ! PLEASE SET PROPER PARAMETERS"
+        ),
+    ),
+    # HF Trainer's epoch loop that got no batch at all: "There seems not to be a single
+    # sample in your epoch_iterator, stopping training at step 0! This is expected if
+    # you're using an IterableDataset and set num_steps (100) higher than the number of
+    # available samples." (transformers trainer.py; older versions say "epoch iterator").
+    # The run stops there: an exhausted or empty dataset, or a resume at a step past
+    # max_steps. The value is the step it stopped at (the f-string in source has none).
+    (
+        "empty-epoch",
+        re.compile(
+            rb"There seems not to be a single sample in your epoch[ _]iterator, "
+            rb"stopping training at step (\d+)"
+        ),
+    ),
     # PyTorch's autograd anomaly mode (torch.autograd.detect_anomaly / set_detect_anomaly,
     # Lightning's detect_anomaly=True) stops the backward pass on the first NaN it meets:
     # "RuntimeError: Function 'LogSoftmaxBackward' returned nan values in its 0th output."
@@ -320,7 +383,8 @@ KEYS = {
         b"NaN global norm",
         b"gradients are Nan/Inf",
     ),
-    "fp16-overflow": (b"verflow", b"OVERFLOW", b"Skipping updating", b"inf or nan"),
+    "fp16-overflow": (b"verflow", b"OVERFLOW", b"inf or nan", b"skipping update,"),
+    "skipped-update": (b"Skipping updating", b"updating model parameters"),
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "empty-output": (b" del",),
@@ -330,6 +394,8 @@ KEYS = {
     "nccl-timeout": (b"NCCL", b"Watchdog"),
     "trainable-params": (b"trainable params",),
     "rl-not-training": (b"Not Training.",),
+    "loss-exploding": (b"xploding", b"XPLODING", b"xploded to", b"LOSS EXPLOSION"),
+    "empty-epoch": (b"single sample in your epoch",),
     "margin-softmax": (b"face", b"Face", b"FACE", b"argin", b"oftmax", b"angular", b"m="),
 }
 
@@ -339,6 +405,18 @@ KEYS = {
 SKIP_MESSAGE = re.compile(
     rb"Gradient overflow\.?\s+Skipping step|(?:OVERFLOW|[Oo]verflow)! (?:Rank \d+ )?Skipping step|"
     rb"[Oo]verflow detected\.? [Ss]kipping step|Found overflow\. Skip step"
+)
+
+# A line of source code that prints or raises a message (a traceback's or a paste's quoted
+# code): "print('loss seems to be exploding, quitting.')", "print 'Aboring, cost seems
+# ...'", detectron2's 'raise FloatingPointError("Loss became infinite or NaN at
+# iteration={}!" ...'. The message it quotes is no event: nothing was printed yet.
+_SOURCE_LINE = re.compile(
+    rb"\b(?:f?printf?|warn|logger\.\w+|logging\.\w+|raise\s+\w+)\s*\(?\s*[fr]?['\"]"
+)
+# The kinds whose messages a trainer prints from such a line.
+_SOURCE_CHECKED = frozenset(
+    {"loss-exploding", "nonfinite-loss", "nonfinite-gradients", "skipped-update"}
 )
 
 # Keras' TerminateOnNaN message: about the batch logged just before it, not a later one.
@@ -357,11 +435,16 @@ _CHECKED_GRADIENT = re.compile(
     r"|in summary histogram for:?\s*\S*grad"
 )
 
+# The kinds whose message may name its own step ("... at step 2140!"), kept over the
+# step of the metric line before it.
+_NAMES_STEP = frozenset({"nonfinite-loss", "loss-exploding"})
+
 # Megatron's record opens with the iteration it closes: " iteration      200/  500000 |".
 _MEGATRON_ITER = re.compile(rb"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
 
-# The skipped-update lines that are no loss scaler's (their trainer skips in any precision).
-_NO_SCALER = re.compile(r"[Gg]rad norm is [-+]?(?:nan|inf)")
+# A skipped step, a scaler's or a trainer's on a non-finite gradient: placed on a tqdm bar's
+# line by the bar's count (_bar_step).
+SKIPS = frozenset({"fp16-overflow", "skipped-update"})
 
 
 def find(body: bytes, first_line: int, path: Path) -> list[Event]:
@@ -379,6 +462,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             a = max(body.rfind(b"\n", 0, m.start()), body.rfind(b"\r", 0, m.start())) + 1
             ends = (body.find(b"\n", m.end()), body.find(b"\r", m.end()), len(body))
             b = min(x for x in ends if x >= 0)
+            if kind in _SOURCE_CHECKED and _in_source(body, a, m.start()):
+                continue  # the print in quoted code, not the message it prints
             text = body[a:b].decode("utf-8", "replace").strip()[:300]
             got = next((g for g in m.groups() if g), None)  # the alternative that matched
             value = parse(got) if got else None
@@ -389,6 +474,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             kind_here = kind
             if kind == "nonfinite-loss" and _CHECKED_GRADIENT.search(text):
                 kind_here = "nonfinite-gradients"  # a checked gradient (check_numerics, histogram)
+            if kind == "loss-exploding" and value is not None and not np.isfinite(value):
+                kind_here, value = "nonfinite-loss", None  # "Loss exploded to nan at step 9!"
             if kind == "empty-output":
                 kind_here, value = _asr_breakdown(m)
             if kind == "one-class-predictions":
@@ -400,8 +487,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
             line = int(np.searchsorted(nl, m.start())) + first_line
             ts = STAMP.search(body, a, b)
             t = stamp(ts) if ts else None
-            at = _bar_step(body, a, m.start(), b) if kind == "fp16-overflow" else None
-            if kind == "nonfinite-loss" and (it := _AT_ITERATION.search(body, m.end(), b)):
+            at = _bar_step(body, a, m.start(), b) if kind in SKIPS else None
+            if kind in _NAMES_STEP and (it := _AT_ITERATION.search(body, m.end(), b)):
                 at = int(it.group(1))
             elif kind == "nonfinite-loss" and (it := _MEGATRON_ITER.search(body, a, m.start())):
                 at = int(it.group(1))  # the interval its NaN iterations are in ends here
@@ -411,6 +498,14 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
                 continue  # one message, matched twice ("LossTensor is inf or nan : Tensor had")
             out.append((m.start(), Event(kind_here, text, str(path), line, at, value, t)))
     return [e for _, e in sorted(out, key=lambda e: e[0])]
+
+
+def _in_source(body: bytes, a: int, start: int) -> bool:
+    """The match at `start` lies inside the string a print / raise on its line opened (no
+    quote closes it before the match): a traceback collapsed onto one line quotes the
+    raise and then prints its message, and the message after the closing quote is one."""
+    last = _last(_SOURCE_LINE.finditer(body, a, start))
+    return last is not None and not re.search(rb"[\"']", body[last.end() : start])
 
 
 def _asr_breakdown(m: re.Match[bytes]) -> tuple[str, float | None]:
@@ -477,9 +572,7 @@ def place(
     _bar_step) where the records are numbered by that bar too (or there are none)."""
     out, resumed = [], None
     for e in found:
-        if e.step is not None and (
-            (e.kind == "fp16-overflow" and by_bar) or e.kind == "nonfinite-loss"
-        ):
+        if e.step is not None and ((e.kind in SKIPS and by_bar) or e.kind in _NAMES_STEP):
             out.append(e)  # (a NaN message's step is the one it names: _AT_ITERATION)
             continue
         if e.kind == "resume":
@@ -522,13 +615,12 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     margin = next((e for e in events if e.kind == "margin-softmax"), None)
     if margin is not None:
         facts["margin_softmax"] = Fact(True, f"{src(margin)}: {margin.text}")
+    # a loss scaler's messages say fp16; a skipped update (ESPnet's) happens in fp32 too
     over = [e for e in events if e.kind in ("fp16-overflow", "loss-scale-minimum")]
-    # a loss scaler's messages say fp16; a skip on a NaN grad norm (ESPnet) happens in fp32 too
-    scaler = [e for e in over if not _NO_SCALER.search(e.text)]
-    if scaler:
+    if over:
         facts["precision"] = Fact(
             "fp16",
-            f"{src(scaler[0])}: {len(scaler)} fp16 loss-scale message(s), e.g. {scaler[0].text!r}",
+            f"{src(over[0])}: {len(over)} fp16 loss-scale message(s), e.g. {over[0].text!r}",
         )
     # "Loss is NaN" warnings: a NaN loss just after the step logged before each (the
     # step's own logged value stays: the warning is about a later batch)
@@ -558,12 +650,7 @@ def add_facts(events: list[Event], facts: dict[str, Fact], series: dict, path: P
     # batch that follows that log), never a finite norm replaced. ESPnet2's "The grad
     # norm is nan. Skipping updating the model." says the same of the step it skips
     # (also kept as a skip: under amp it is the scaler's)
-    bad_grads = [
-        e
-        for e in events
-        if e.kind == "nonfinite-gradients"
-        or (e.kind == "fp16-overflow" and _NO_SCALER.search(e.text))
-    ]
+    bad_grads = [e for e in events if e.kind in ("nonfinite-gradients", "skipped-update")]
     if bad_grads:
         old = series.get("grad_norm")
         at = sorted({s + 1 for e in bad_grads if (s := count(e.step)) is not None})

@@ -19,6 +19,7 @@ from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_end import ends_on_jump
 from traindoc.rules.loss._divergence_eval import heldout_gave_back
 from traindoc.rules.loss._divergence_held import held_then_recovered
+from traindoc.rules.loss._divergence_said import said_exploding
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
     _climbs_with_lr,
@@ -382,6 +383,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     for a fifth of the run or longer; a TinyStories LM at LR 0.3 learned 7.5 -> 4.8, sat
     at 10-90 from step 500 to 3000, and came back to 3.4 only as its cosine LR neared 0).
 
+    At any length, a trainer whose own guard aborted the run on its loss ("Aboring, cost
+    seems to be exploding" in neuraltalk, "loss seems to be exploding, quitting." in
+    neuraltalk2, "loss is exploding, aborting." in char-rnn: each compares the loss with
+    its first and stops past 2-20x of it; tacotron's "Loss exploded to 412.3 at step 2140!"
+    past 100, NCRF++'s "LOSS EXPLOSION (>1e8)") diverged by its own measurement (error),
+    unless the losses it logged up to the message never rose.
+
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
     short, or the numerics broke (fp16 overflow, exploding gradients). Every step
@@ -458,6 +466,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         # ... or an actor's -Q beyond any return: the critic's values exploded
         if (hit := collapse_hit(run) or value_explosion_hit(run)) is not None:
             yield hit
+        return
+    if (hit := said_exploding(run, loss)) is not None:
+        yield hit  # the trainer's own guard aborted the run on it
         return
     if loss is None:  # only evals: an eval loss that overflowed says it as well
         ev = run.get("eval_loss")

@@ -268,7 +268,8 @@ def _event_symptoms(
                 "loss-scale-minimum", floor.step, f"loss scale at its minimum (line {floor.line})"
             )
         )
-    over = [e for e in run.events if e.kind == "fp16-overflow"]
+    # ESPnet's skipped update on a NaN grad norm is the scaler's overflow under fp16
+    over = [e for e in run.events if e.kind in ("fp16-overflow", "skipped-update")]
     if after is not None:
         over = [e for e in over if e.step is None or e.step > after]
     streak = _overflow_streak(run, over, t)
@@ -325,15 +326,9 @@ def is_fp16(run: Run) -> bool:
     if precision is not None:
         return str(precision).lower() == "fp16"
     # A loss scaler's message ("Gradient overflow", DeepSpeed's "OVERFLOW!", a loss
-    # scale); not ESPnet's "grad norm is nan. Skipping updating", printed in fp32 too.
-    if any(
-        e.kind == "loss-scale-minimum"
-        or (
-            e.kind == "fp16-overflow"
-            and ("overflow" in e.text.lower() or "scale" in e.text.lower())
-        )
-        for e in run.events
-    ):
+    # scale); not ESPnet's "grad norm is nan. Skipping updating" (a skipped-update event),
+    # printed in fp32 too.
+    if any(e.kind in ("loss-scale-minimum", "fp16-overflow") for e in run.events):
         return True
     return bool(v.size) and not (v.size >= 3 and bool(np.all(v == 1.0)))
 

@@ -23,7 +23,9 @@ from traindoc.rules.numerics._common import (
     family="numerics",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("fact:precision|" + "|".join(SCALE_KEYS) + "|event:fp16-overflow",),
+    requires=(
+        "fact:precision|" + "|".join(SCALE_KEYS) + "|event:fp16-overflow|event:skipped-update",
+    ),
     uses=("loss", "grad_norm", *SCALE_KEYS, *SKIP_KEYS, *PER_LOG_SKIP_KEYS, "fact:skipped_steps"),
 )
 def check(run: Run, p: Params) -> Iterator[Hit]:
