@@ -462,8 +462,12 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # `cost:output/output_prob 0.76`): the layer's loss, summed into the one it optimises.
 # `ce` is the cross-entropy under its usual abbreviation (CNTK's `ce = 2.30`), also with
 # a one-letter stream tag (a lip-reading trainer's `CE V=6.21`, the video stream's).
+# A regulariser's cost keeps its qualifier (neuraltalk's "loss cost = 37.4, reg cost =
+# 0.000001"): the weight penalty summed into the objective, never the data's cost, so a
+# reader that cut it to a bare `cost` would make it the loss's unnamed twin.
 _COST = re.compile(
     r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
+    r"(?:(?:reg|regularization|regularisation|l2|wd|weight_decay)[_ ])?"
     r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
     re.IGNORECASE,
 )

@@ -217,6 +217,8 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         # 'Loss/total_loss' after 'Loss/classification_loss', ...): summed with them it
         # would count the loss twice
         return totals
+    if (total := _total_by_value(out)) is not None:
+        return [total]
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
     main = [p for p in out if not _AUX.search(p.name)]
@@ -226,6 +228,47 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         # weight 1 it would swamp the loss (OpenRLHF's `gpt_loss=1.06, aux_loss=8.45`)
         out = main
     return out
+
+
+# A column equal to the sum of 2+ others at every one of 3+ common logs is their total,
+# whatever its header calls it (a results table re-typed under guessed names, "mloss0 |
+# mloss1 | mloss2 | mloss3", the last the sum of the first three): within 1% of it, the
+# rounding of a few printed digits.
+_TOTAL_TOL = 0.01
+_TOTAL_MIN_LOGS = 3
+# ... and each term a real share of it (a term near 0 would make any column "a total" of
+# itself and that term).
+_TOTAL_MIN_SHARE = 0.02
+_TOTAL_MAX_PARTS = 10  # subsets of at most 2^9 others: a table's columns, not a sweep's
+
+
+def _total_by_value(parts: list[Series]) -> Series | None:
+    """The part that is the sum of other parts at every common log: the loss itself,
+    which summed with its terms would count them twice (and a column beside them that
+    it does not add up, another split's or model's, is no term of it)."""
+    if not 3 <= len(parts) <= _TOTAL_MAX_PARTS:
+        return None
+    common = parts[0].steps
+    for p in parts[1:]:
+        common = np.intersect1d(common, p.steps)
+    if common.size < _TOTAL_MIN_LOGS:
+        return None
+    vals = [p.values[np.searchsorted(p.steps, common)] for p in parts]
+    if not all(np.all(np.isfinite(v)) for v in vals):
+        return None
+    for i, total in enumerate(vals):
+        if np.any(total <= 0):
+            continue
+        others = [j for j in range(len(parts)) if j != i]
+        for mask in range(1, 1 << len(others)):
+            terms = [others[b] for b in range(len(others)) if mask >> b & 1]
+            if len(terms) < 2:
+                continue
+            if any(np.mean(vals[j]) < _TOTAL_MIN_SHARE * np.mean(total) for j in terms):
+                continue
+            if np.all(np.abs(sum(vals[j] for j in terms) - total) <= _TOTAL_TOL * total):
+                return parts[i]
+    return None
 
 
 _SPLIT_PREFIX = re.compile(r"^train(?:ing)?_", re.I)
@@ -253,6 +296,7 @@ def _derived_losses(run: Run) -> Run:
         if target in series:
             continue
         parts = [s for name, s in series.items() if kind(name) == part and len(s)]
+        named = parts
         parts = _parts(parts, set(series))
         if not parts:
             continue
@@ -265,11 +309,12 @@ def _derived_losses(run: Run) -> Run:
             continue
         if len(parts) == 1:
             (one,) = parts
-            series[target] = replace(
-                one,
-                name=target,
-                source=f"derived: {one.source}, the only {part.replace('_', ' ')} logged",
+            what = (
+                f"the only {part.replace('_', ' ')} logged"
+                if len(named) == 1
+                else "the total of the other parts logged"
             )
+            series[target] = replace(one, name=target, source=f"derived: {one.source}, {what}")
             continue
         common = parts[0].steps
         for p in parts[1:]:

@@ -335,7 +335,29 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
-    return _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
+    return _weights_norm(
+        _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
+    )
+
+
+# A bare "Norm" on a line that describes the weights - their count of non-zeros and the
+# bias - is the weight vector's norm: scikit-learn's SGD / Perceptron / passive-aggressive
+# verbose epoch line ("Norm: 22.63, NNZs: 4, Bias: -4.052612, T: 150, Avg. loss:
+# 6.542938"). llm.c's bare "norm" beside a loss and an LR stays the gradient's.
+_WEIGHT_WORDS = frozenset({"nnzs", "nnz", "bias", "intercept"})
+
+
+def _weights_norm(plan: Plan) -> Plan:
+    """Name a bare `norm` `weight norm` where the record also describes the weights."""
+    if plan.kind != "record" or not any(f.key.strip().lower() == "norm" for f in plan.fields):
+        return plan
+    if not any(f.key.strip().lower() in _WEIGHT_WORDS for f in plan.fields):
+        return plan
+    fields = tuple(
+        replace(f, key="weight norm") if f.key.strip().lower() == "norm" else f
+        for f in plan.fields
+    )
+    return replace(plan, fields=fields)
 
 
 def analyse_whole(shape: str) -> Plan:

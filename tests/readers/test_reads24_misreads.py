@@ -1,0 +1,97 @@
+"""Columns read as the wrong quantity, each from a few verbatim lines of a real log:
+
+- neuraltalk's driver.py (karpathy/neuraltalk issue #4) prints "loss cost = L, reg cost = R":
+  the data's cost and the L2 penalty's. The penalty is a regulariser (it depends on the
+  weights only and prints 0.000001 at every batch), never a bare `cost` the loss's twin.
+- a YOLOv3 results table re-typed under guessed headers (ultralytics/yolov3 issue #1211)
+  holds the train GIoU / obj / cls losses, their total (mloss3) and the val losses: the
+  total is the loss, not one more term to add to the others.
+- scikit-learn's SGD verbose epoch line (a python_sklearn.py printout) prints the weight
+  vector's "Norm" beside its non-zeros and bias: no gradient norm.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.readers.helpers import load_log, one_log, values
+
+_NEURALTALK = """\
+253/15000 batch done in 5.037s. at epoch 0.84. loss cost = 37.447347, reg cost = 0.000001, ppl2 = 26.10 (smooth 48.09)
+254/15000 batch done in 5.082s. at epoch 0.85. loss cost = 39.408169, reg cost = 0.000001, ppl2 = 29.19 (smooth 47.91)
+255/15000 batch done in 4.914s. at epoch 0.85. loss cost = 140.730310, reg cost = 0.000001, ppl2 = 237360.65 (smooth 2421.03)
+Aboring, cost seems to be exploding. Run gradcheck? Lower the learning rate?
+"""
+
+
+def test_reg_cost_is_the_regulariser_not_a_bare_cost(tmp_path: Path) -> None:
+    run = load_log(tmp_path, _NEURALTALK)
+    assert run.get("cost") is None
+    assert values(run, "reg_cost") == [1e-06] * 3
+    assert [round(v, 2) for v in values(run, "loss")] == [37.45, 39.41, 140.73]
+
+
+def test_near_miss_a_bare_cost_is_still_the_loss(tmp_path: Path) -> None:
+    body = "".join(f"Pass {i}, Batch 10, Cost {5.0 / (i + 1):.4f}\n" for i in range(4))
+    run = load_log(tmp_path, body)
+    assert values(run, "loss") == [5.0, 2.5, 1.6667, 1.25]
+
+
+_YOLOV3_TABLE = """\
+epoch|mem|mloss0|mloss1|mloss2|mloss3|targets|imgsize|p|r|map|mf1|loss0|loss1|loss2
+-|-|-|-|-|-|-|-|-|-|-|-|-|-|-
+0/299|7.17G| 3.28| 2.15|0.816| 6.25|    5|  576|0.409|0.723|0.623|0.517| 3.06|  1.4|0.773|
+1/299|7.35G| 3.46| 1.92|0.969| 6.35|    5|  512| 0.49|0.709|0.647|0.572| 2.74| 1.23|  0.8|
+2/299|7.19G| 3.84| 1.85| 1.33| 7.02|    5|  384|0.536|0.665|0.629|0.585|  2.7| 1.16|0.883|
+3/299|7.17G| 3.85| 1.81| 1.58| 7.24|    5|  640|0.547|0.632|0.607|0.576|  2.7| 1.18|0.935|
+"""
+
+
+def test_a_column_that_sums_others_is_the_loss_not_a_term(tmp_path: Path) -> None:
+    run = load_log(tmp_path, _YOLOV3_TABLE)
+    # mloss3 alone: not 17.73, the sum of every loss-named column
+    assert values(run, "loss") == [6.25, 6.35, 7.02, 7.24]
+    assert "mloss3" in run.get("loss").source
+
+
+def test_near_miss_terms_with_no_total_are_summed(tmp_path: Path) -> None:
+    # the first rows of the same table without its total column: no column adds up two
+    # others, so the loss is the sum of the three terms
+    rows = [r.split("|") for r in _YOLOV3_TABLE.splitlines()[2:]]
+    body = "epoch|mloss0|mloss1|mloss2\n-|-|-|-\n" + "".join(
+        "|".join([r[0], r[2], r[3], r[4]]) + "|\n" for r in rows
+    )
+    run = load_log(tmp_path, body)
+    assert [round(v, 3) for v in values(run, "loss")] == [6.246, 6.349, 7.02, 7.24]
+
+
+_SKLEARN_SGD = """\
+-- Epoch 1
+Norm: 1.59, NNZs: 2, Bias: 1.941867, T: 1000, Avg. loss: 0.660085
+Total training time: 0.00 seconds.
+-- Epoch 2
+Norm: 1.75, NNZs: 2, Bias: 2.123407, T: 2000, Avg. loss: 0.014382
+Total training time: 0.00 seconds.
+-- Epoch 3
+Norm: 1.78, NNZs: 2, Bias: 2.158143, T: 3000, Avg. loss: 0.001975
+Total training time: 0.00 seconds.
+-- Epoch 4
+Norm: 1.79, NNZs: 2, Bias: 2.166933, T: 4000, Avg. loss: 0.001385
+Total training time: 0.00 seconds.
+"""
+
+
+def test_sgd_norm_beside_the_weights_is_their_norm(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _SKLEARN_SGD)
+    assert run.get("grad_norm") is None
+    assert values(run, "weight_norm") == [1.59, 1.75, 1.78, 1.79]
+    assert values(run, "loss") == [0.660085, 0.014382, 0.001975, 0.001385]
+
+
+def test_near_miss_llm_c_bare_norm_stays_the_gradient_norm(tmp_path: Path) -> None:
+    body = "".join(
+        f"step {s:4d}/10 | train loss {11.0 - s * 0.5:.6f} | norm {15.4 - s:.4f} | lr 6.00e-04\n"
+        for s in range(1, 5)
+    )
+    run = one_log(tmp_path, body)
+    assert values(run, "grad_norm") == [14.4, 13.4, 12.4, 11.4]
