@@ -705,6 +705,7 @@ def _analyse(shape: str) -> Plan:
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
     fields = _split_of_heading(toks, fields)
+    fields = _split_scores(fields)
     fields = _joined_names(fields)
     fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
@@ -1512,6 +1513,38 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
         replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
         for f in fields
     ]
+
+
+def _split_scores(fields: list[Field]) -> list[Field]:
+    """PyTorch Geometric's examples print "Epoch: 020, Loss: 0.6253, Train: 0.7535, Val:
+    0.5000, Test: 0.5625" (`print(f'Epoch: {epoch:03d}, Loss: {loss:.4f}, Train:
+    {train_acc:.4f}, Val: {val_acc:.4f}, Test: {test_acc:.4f}')`): values keyed by a bare
+    split word are the model's accuracy on each split - beside the line's own loss, or
+    as the three splits train, val and test together. Two of them alone may key a loss
+    ("train: 1.42, val: 1.38"), so they are left as read."""
+    bare = [
+        f
+        for f in fields
+        if f.role == "value" and f.key.strip().lower() in _TRAIN_WORDS | _EVAL_WORDS
+    ]
+    if len(bare) < 2 or len({f.key.strip().lower() for f in bare}) < len(bare):
+        return fields
+    if not any(f.role == "value" and kind(f.key) == "loss" for f in fields):
+        splits = {_SPLIT_KIND.get(f.key.strip().lower()) for f in bare}
+        if splits != {"train", "val", "test"}:
+            return fields
+    return [replace(f, key=f"{f.key} acc") if f in bare else f for f in fields]
+
+
+_SPLIT_KIND = {
+    "train": "train",
+    "training": "train",
+    "val": "val",
+    "valid": "val",
+    "validation": "val",
+    "dev": "val",
+    "test": "test",
+}
 
 
 def _split_of_heading(toks: list[_Tok], fields: list[Field]) -> list[Field]:
