@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.readers.helpers import load_log, one_log, values
+from traindoc.readers import ReadError
 
 _NEURALTALK = """\
 253/15000 batch done in 5.037s. at epoch 0.84. loss cost = 37.447347, reg cost = 0.000001, ppl2 = 26.10 (smooth 48.09)
@@ -95,3 +98,56 @@ def test_near_miss_llm_c_bare_norm_stays_the_gradient_norm(tmp_path: Path) -> No
     )
     run = one_log(tmp_path, body)
     assert values(run, "grad_norm") == [14.4, 13.4, 12.4, 11.4]
+
+
+# PyTorch Geometric's examples (a GCN on a small graph set, as printed in a public
+# notebook): `print(f'Epoch: {epoch:03d}, Loss: {loss:.4f}, Train: {train_acc:.4f}, Val:
+# {val_acc:.4f}, Test: {test_acc:.4f}')`, and the variant without the loss.
+_PYG = """\
+Epoch: 020, Loss: 0.6253, Train: 0.7535, Val: 0.5000, Test: 0.5625
+Epoch: 040, Loss: 0.6201, Train: 0.8239, Val: 0.8750, Test: 0.6875
+Epoch: 060, Loss: 0.5318, Train: 0.8451, Val: 0.7500, Test: 0.5625
+Epoch: 080, Loss: 0.3640, Train: 0.8803, Val: 0.8750, Test: 0.5625
+"""
+_PYG_NO_LOSS = """\
+Epoch: 012, Train: 0.7857, Val: 0.5440, Test: 0.5690
+Epoch: 013, Train: 0.8000, Val: 0.5580, Test: 0.6080
+Epoch: 014, Train: 0.8357, Val: 0.5840, Test: 0.6350
+Epoch: 015, Train: 0.8571, Val: 0.6120, Test: 0.6520
+"""
+
+
+def test_pyg_split_words_beside_a_loss_are_the_split_accuracies(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _PYG)
+    assert values(run, "loss") == [0.6253, 0.6201, 0.5318, 0.364]
+    assert values(run, "train_acc") == [0.7535, 0.8239, 0.8451, 0.8803]
+    assert values(run, "val_acc") == [0.5, 0.875, 0.75, 0.875]
+    assert values(run, "test_acc") == [0.5625, 0.6875, 0.5625, 0.5625]
+    assert run.get("val") is None and run.get("test") is None
+
+
+def test_pyg_three_splits_without_a_loss_are_accuracies(tmp_path: Path) -> None:
+    run = one_log(tmp_path, _PYG_NO_LOSS)
+    assert values(run, "train_acc") == [0.7857, 0.8, 0.8357, 0.8571]
+    assert values(run, "val_acc") == [0.544, 0.558, 0.584, 0.612]
+
+
+def test_near_miss_two_bare_splits_without_a_loss_stay_as_read(tmp_path: Path) -> None:
+    # "train: 1.42, val: 1.38" may be the two losses: no accuracy is made up
+    body = "".join(
+        f"epoch: {e}, train: {1.5 - 0.1 * e:.2f}, val: {1.45 - 0.08 * e:.2f}\n" for e in range(1, 5)
+    )
+    with pytest.raises(ReadError):  # as before: no metric this reader knows
+        one_log(tmp_path, body)
+
+
+def test_top_k_error_is_better_lower() -> None:
+    # SlowFast / pycls print the top-k error, 100 - the top-k accuracy: '{"_type":
+    # "val_iter", "epoch": "1/2", ..., "loss_des": 4.77786, "time_diff": 0.13320,
+    # "top1_err": 84.00000, "top5_err": 50.04000}'
+    from traindoc.measure.metrics import direction
+
+    assert direction("top1_err") is False
+    assert direction("val_top5_err") is False
+    assert direction("top1") is True  # near miss: the accuracy itself
+    assert direction("acc") is True

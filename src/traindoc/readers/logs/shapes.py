@@ -335,9 +335,7 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
-    return _weights_norm(
-        _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
-    )
+    return _weights_norm(_bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape)))))
 
 
 # A bare "Norm" on a line that describes the weights - their count of non-zeros and the
@@ -354,8 +352,7 @@ def _weights_norm(plan: Plan) -> Plan:
     if not any(f.key.strip().lower() in _WEIGHT_WORDS for f in plan.fields):
         return plan
     fields = tuple(
-        replace(f, key="weight norm") if f.key.strip().lower() == "norm" else f
-        for f in plan.fields
+        replace(f, key="weight norm") if f.key.strip().lower() == "norm" else f for f in plan.fields
     )
     return replace(plan, fields=fields)
 
