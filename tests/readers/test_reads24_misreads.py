@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.readers.helpers import load_log, one_log, values
+from tests.readers.helpers import load_log, one_log, read_log, values
 from traindoc.readers import ReadError
 
 _NEURALTALK = """\
@@ -151,3 +151,39 @@ def test_top_k_error_is_better_lower() -> None:
     assert direction("val_top5_err") is False
     assert direction("top1") is True  # near miss: the accuracy itself
     assert direction("acc") is True
+
+
+# A training loop that counts the batches of each epoch and closes the epoch with a
+# summary line (its counter starts over after every summary): the shape of the common
+# hand-written loop `print(f"iters: {i}/{len(loader)}, loss: ...")` then
+# `print(f"Epoch {epoch} finished, train_loss: ..., val_loss: ...")`; values made up.
+def _epochs(counter: str, epochs: int = 4) -> str:
+    lines, loss = [], 2.3
+    for e in range(1, epochs + 1):
+        for i in range(100, 600, 100):
+            loss *= 0.97
+            lines.append(f"{counter.format(i=i)}, loss: {loss:.4f}, lr: 0.001")
+        lines.append(f"Epoch {e} finished, train_loss: {loss:.4f}, val_loss: {loss * 1.1:.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def test_batch_counter_closed_by_epoch_summaries_is_one_run(tmp_path: Path) -> None:
+    runs = read_log(tmp_path, _epochs("iters: {i}/520"))
+    assert len(runs) == 1
+    loss = runs[0].get("loss")
+    assert len(loss) == 20
+    # epoch x 520 + batch: the second epoch's first batch follows the first epoch's last
+    assert [int(s) for s in loss.steps[4:6]] == [500, 620]
+    assert len(runs[0].get("eval_loss")) == 4
+
+
+def test_batch_counter_without_its_total_is_one_run_too(tmp_path: Path) -> None:
+    runs = read_log(tmp_path, _epochs("iters: {i}"))
+    assert len(runs) == 1
+    assert len(runs[0].get("loss")) == 20
+
+
+def test_near_miss_a_relaunch_that_starts_over_at_epoch_1_is_a_new_run(tmp_path: Path) -> None:
+    # the summaries' epochs go back to 1: a second session appended, not one more epoch
+    runs = read_log(tmp_path, _epochs("iters: {i}/520", 2) + _epochs("iters: {i}/520", 2))
+    assert len(runs) == 2
