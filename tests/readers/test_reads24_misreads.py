@@ -187,3 +187,44 @@ def test_near_miss_a_relaunch_that_starts_over_at_epoch_1_is_a_new_run(tmp_path:
     # the summaries' epochs go back to 1: a second session appended, not one more epoch
     runs = read_log(tmp_path, _epochs("iters: {i}/520", 2) + _epochs("iters: {i}/520", 2))
     assert len(runs) == 2
+
+
+# OpenAI Spinning Up's PPO progress.txt (a released Ant run, tab-separated): its
+# DeltaLossPi / DeltaLossV are how much an update moved each loss, no terms of a loss.
+_SPINNINGUP = (
+    "Epoch\tAverageEpRet\tStdEpRet\tMaxEpRet\tMinEpRet\tEpLen\tAverageVVals\tStdVVals\tMaxVVals\tMinVVals\tTime Steps\tLossPi\tLossV\tDeltaLossPi\tDeltaLossV\tEntropy\tKL\tClipFrac\tStopIter\tTime\tAVG Time Per Epoch\n"
+    "0\t-119.12247\t194.42764\t40.1079\t-622.4879\t212.72728\t-0.0069616027\t0.16233265\t0.46955332\t-0.50053567\t5000\t1.04904174e-07\t2352.8904\t-0.07930646\t-1605.0254\t0.91894025\t0.024135098\t0.3584\t79.0\t8.504266500473022\t8.504268407821655\n"
+    "1\t-108.32261\t175.5686\t7.0250525\t-556.84717\t224.86363\t-28.49486\t0.71806455\t-4.9538207\t-28.696577\t10000\t1.06155875e-08\t479.9868\t-0.0806721\t-120.431946\t0.90204924\t0.028935632\t0.362\t79.0\t16.97582173347473\t8.487911820411682\n"
+    "2\t-92.95338\t116.21216\t8.342908\t-400.24725\t220.77272\t-36.862625\t3.2914746\t29.137577\t-37.358356\t15000\t-1.9073486e-08\t453.26456\t-0.08456812\t-65.23596\t0.8882046\t0.034423772\t0.376\t79.0\t25.231459856033325\t8.410487254460653\n"
+    "3\t-95.716995\t142.3756\t3.743136\t-439.33942\t248.95\t-31.301128\t4.382683\t15.783549\t-33.376904\t20000\t1.8632411e-08\t260.06934\t-0.08655088\t-57.56259\t0.8773879\t0.03755427\t0.3938\t79.0\t33.900115728378296\t8.475029587745667\n"
+)
+
+
+def test_spinning_up_delta_losses_are_no_terms(tmp_path: Path) -> None:
+    run = load_log(tmp_path, _SPINNINGUP, "progress.txt")
+    assert "deltalosspi" not in run.get("loss").source.lower()
+    assert "deltalossv" not in run.get("loss").source.lower()
+
+
+# d3rlpy's CQL epoch lines (takuseno/d3rlpy issue #363): an off-policy actor-critic's
+# critic_loss (its conservative_loss a part of it) and actor_loss (-Q), each network's own.
+_D3RLPY = (
+    "2024-01-03 08:15.28 [info     ] CQL_20240103081154: epoch=5 step=5000 distributed=DistributedWorkerInfo(rank=0, backend='nccl', world_size=1) epoch=5 metrics={'time_sample_batch': 0.011790130138397217, 'time_algorithm_update': 0.028200243949890135, 'critic_loss': 28059.851187988283, 'conservative_loss': 28058.72673388672, 'alpha': 4575.802740356446, 'actor_loss': 15.330485224723816, 'temp': 0.67492482483387, 'temp_loss': 0.723234123468399, 'time_step': 0.04007934713363647, 'environment': -264.5921235686523} step=5000\n"
+    "2024-01-03 08:16.11 [info     ] CQL_20240103081154: epoch=6 step=6000 distributed=DistributedWorkerInfo(rank=0, backend='nccl', world_size=1) epoch=6 metrics={'time_sample_batch': 0.011838379859924317, 'time_algorithm_update': 0.029622458934783935, 'critic_loss': 221924.761796875, 'conservative_loss': 221922.75696484375, 'alpha': 40970.942463867184, 'actor_loss': 17.77835116481781, 'temp': 0.6240606836676598, 'temp_loss': 0.5938283017277718, 'time_step': 0.041547907114028934, 'environment': -334.650864965825} step=60\n"
+)
+
+
+def test_actor_and_critic_losses_are_not_summed_into_one_loss(tmp_path: Path) -> None:
+    run = load_log(tmp_path, _D3RLPY)
+    assert run.get("loss") is None
+    assert values(run, "critic_loss") == [28059.851187988283, 221924.761796875]
+    assert values(run, "actor_loss") == [15.330485224723816, 17.77835116481781]
+
+
+def test_near_miss_policy_and_value_losses_of_one_network_are_summed(tmp_path: Path) -> None:
+    body = "".join(
+        f"update {u}, policy_loss: {0.05 - u * 0.001:.4f}, value_loss: {0.5 - u * 0.02:.4f}\n"
+        for u in range(1, 5)
+    )
+    run = load_log(tmp_path, body)
+    assert "policy_loss + value_loss" in run.get("loss").source

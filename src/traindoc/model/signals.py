@@ -544,6 +544,10 @@ def kind(name: str) -> str:
         return "task"
     if "loss" in low and _ENTROPY.search(low):
         return ENTROPY
+    if low.startswith("delta") and "loss" in low:
+        # OpenAI Spinning Up's DeltaLossPi / DeltaLossV: how much one update moved the
+        # loss (loss after - loss before), a change of it and no term of it
+        return "other"
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if REGRESSION_ERROR.match(low):

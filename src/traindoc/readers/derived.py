@@ -302,6 +302,8 @@ def _derived_losses(run: Run) -> Run:
             continue
         if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:
             continue  # parts of two models (verl's actor/pg_loss, critic/vf_loss): no one loss
+        if actor_and_critic([p.name for p in parts]):
+            continue  # two networks' losses (an off-policy actor's -Q, its critic's TD error)
         if adversarial([p.name for p in parts]) or all(player(p.name) for p in parts):
             # a GAN's generator and discriminator losses: opponents, not one loss; and one
             # player's objective alone (a WGAN critic's "disc cost", negative by design,
@@ -433,6 +435,19 @@ _PLAYER = re.compile(
     r"(?:$|[_/ .-]|loss)",
     re.I,
 )
+
+
+# An actor-critic's two networks by their losses' names: the actor's (DDPG / TD3 / SAC /
+# CQL's actor_loss, loss_actor, Spinning Up's LossPi, DeepSpeed-Chat's act_loss) and the
+# critic's (critic_loss, loss/critic1, LossQ, cri_loss). Each has its own optimizer; the
+# actor's loss is -Q, which grows with the critic's estimates: their sum is no loss.
+_ACTOR = re.compile(r"(?:^|[/_\- ])(?:actor|act)(?:[/_\- ]|$)|^loss_?pi$", re.I)
+_CRITIC = re.compile(r"(?:^|[/_\- ])(?:critic\d*|cri)(?:[/_\- ]|$)|^loss_?q\d*$", re.I)
+
+
+def actor_and_critic(names: list[str]) -> bool:
+    """Loss names of an actor and of a critic both present (an off-policy actor-critic)."""
+    return any(_ACTOR.search(n) for n in names) and any(_CRITIC.search(n) for n in names)
 
 
 def adversarial(names: list[str]) -> bool:
