@@ -228,3 +228,21 @@ def test_near_miss_policy_and_value_losses_of_one_network_are_summed(tmp_path: P
     )
     run = load_log(tmp_path, body)
     assert "policy_loss + value_loss" in run.get("loss").source
+
+
+def test_near_miss_split_sizes_are_no_accuracies(tmp_path: Path) -> None:
+    # a data summary printed before training (a skin-lesion VGG16 run's log): the sizes
+    # of the splits, in samples and in batches, beside no epoch and no loss
+    body = (
+        "2026-05-08 22:39:25 | INFO | [Split] Train=3667 | Val=786 | Test=787\n"
+        "2026-05-08 22:39:25 | INFO | [DataLoaders] Train=115 batches | Val=25 batches"
+        " | Test=25 batches\n"
+        + "".join(
+            f"2026-05-08 22:4{e}:00 | INFO | Epoch {e} | train_loss={1.0 - e / 10:.3f} | "
+            f"val_loss={1.1 - e / 20:.3f}\n"
+            for e in range(1, 5)
+        )
+    )
+    run = one_log(tmp_path, body)
+    assert run.get("val_acc") is None and run.get("test_acc") is None
+    assert run.get("train_acc") is None

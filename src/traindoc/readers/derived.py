@@ -312,9 +312,9 @@ def _derived_losses(run: Run) -> Run:
         if len(parts) == 1:
             (one,) = parts
             what = (
-                f"the only {part.replace('_', ' ')} logged"
-                if len(named) == 1
-                else "the total of the other parts logged"
+                "the total of the other parts logged"
+                if _total_by_value(named) is one
+                else f"the only {part.replace('_', ' ')} logged"
             )
             series[target] = replace(one, name=target, source=f"derived: {one.source}, {what}")
             continue

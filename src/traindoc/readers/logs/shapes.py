@@ -1517,8 +1517,9 @@ def _split_scores(fields: list[Field]) -> list[Field]:
     0.5000, Test: 0.5625" (`print(f'Epoch: {epoch:03d}, Loss: {loss:.4f}, Train:
     {train_acc:.4f}, Val: {val_acc:.4f}, Test: {test_acc:.4f}')`): values keyed by a bare
     split word are the model's accuracy on each split - beside the line's own loss, or
-    as the three splits train, val and test together. Two of them alone may key a loss
-    ("train: 1.42, val: 1.38"), so they are left as read."""
+    as the three splits train, val and test together on an epoch's line. Two of them
+    alone may key a loss ("train: 1.42, val: 1.38"), and a line with no epoch may size
+    the splits, so those are left as read."""
     bare = [
         f
         for f in fields
@@ -1526,9 +1527,15 @@ def _split_scores(fields: list[Field]) -> list[Field]:
     ]
     if len(bare) < 2 or len({f.key.strip().lower() for f in bare}) < len(bare):
         return fields
+    if any(f.unit for f in bare):
+        return fields  # "Train=115 batches | Val=25 batches": sizes, not scores
     if not any(f.role == "value" and kind(f.key) == "loss" for f in fields):
+        # without a loss, only an epoch's record of the three splits: a line that sizes
+        # them ("[Split] Train=3667 | Val=786 | Test=787") counts no epoch
         splits = {_SPLIT_KIND.get(f.key.strip().lower()) for f in bare}
-        if splits != {"train", "val", "test"}:
+        if splits != {"train", "val", "test"} or not any(
+            f.role in ("epoch", "step") for f in fields
+        ):
             return fields
     return [replace(f, key=f"{f.key} acc") if f in bare else f for f in fields]
 
