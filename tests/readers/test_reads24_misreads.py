@@ -246,3 +246,23 @@ def test_near_miss_split_sizes_are_no_accuracies(tmp_path: Path) -> None:
     run = one_log(tmp_path, body)
     assert run.get("val_acc") is None and run.get("test_acc") is None
     assert run.get("train_acc") is None
+
+
+def test_a_sub_total_keeps_the_terms_it_does_not_add_up(tmp_path: Path) -> None:
+    # a detector's region-proposal loss printed beside its two terms and the head's
+    # losses: the sub-total replaces its terms, the other terms still add to the loss
+    body = "".join(
+        f"iter: {i}  loss_rpn: {a + b:.4f}  loss_rpn_cls: {a:.4f}  loss_rpn_loc: {b:.4f}  "
+        f"loss_cls: {c:.4f}  loss_box: {d:.4f}\n"
+        for i, (a, b, c, d) in enumerate(
+            [
+                (0.5, 0.3, 1.2, 0.8),
+                (0.4, 0.25, 1.0, 0.7),
+                (0.35, 0.2, 0.9, 0.6),
+                (0.3, 0.2, 0.8, 0.5),
+            ],
+            start=1,
+        )
+    )
+    run = load_log(tmp_path, body)
+    assert [round(v, 3) for v in values(run, "loss")] == [2.8, 2.35, 2.05, 1.8]

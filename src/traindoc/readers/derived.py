@@ -217,8 +217,14 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         # 'Loss/total_loss' after 'Loss/classification_loss', ...): summed with them it
         # would count the loss twice
         return totals
-    if (total := _total_by_value(out)) is not None:
-        return [total]
+    if (summed := _total_by_value(out)) is not None:
+        total, terms = summed
+        rest = [p for p in out if p is not total and p not in terms]
+        if not rest or _mirror(rest, terms):
+            # the columns it does not add up repeat its terms under the same names
+            # (another split's: "mloss0..2" then "loss0..2"): no terms of this loss
+            return [total]
+        return [total, *rest]  # a sub-total (detectron2's loss_rpn) beside other terms
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
     main = [p for p in out if not _AUX.search(p.name)]
@@ -242,10 +248,10 @@ _TOTAL_MIN_SHARE = 0.02
 _TOTAL_MAX_PARTS = 10  # subsets of at most 2^9 others: a table's columns, not a sweep's
 
 
-def _total_by_value(parts: list[Series]) -> Series | None:
-    """The part that is the sum of other parts at every common log: the loss itself,
-    which summed with its terms would count them twice (and a column beside them that
-    it does not add up, another split's or model's, is no term of it)."""
+def _total_by_value(parts: list[Series]) -> tuple[Series, list[Series]] | None:
+    """The part that is the sum of 2+ other parts at every common log, with those parts
+    (the most of them where several totals add up): summed with its terms it would count
+    them twice."""
     if not 3 <= len(parts) <= _TOTAL_MAX_PARTS:
         return None
     common = parts[0].steps
@@ -256,19 +262,30 @@ def _total_by_value(parts: list[Series]) -> Series | None:
     vals = [p.values[np.searchsorted(p.steps, common)] for p in parts]
     if not all(np.all(np.isfinite(v)) for v in vals):
         return None
+    best: tuple[int, list[int]] | None = None
     for i, total in enumerate(vals):
         if np.any(total <= 0):
             continue
         others = [j for j in range(len(parts)) if j != i]
         for mask in range(1, 1 << len(others)):
             terms = [others[b] for b in range(len(others)) if mask >> b & 1]
-            if len(terms) < 2:
+            if len(terms) < 2 or (best is not None and len(terms) <= len(best[1])):
                 continue
             if any(np.mean(vals[j]) < _TOTAL_MIN_SHARE * np.mean(total) for j in terms):
                 continue
             if np.all(np.abs(sum(vals[j] for j in terms) - total) <= _TOTAL_TOL * total):
-                return parts[i]
-    return None
+                best = (i, terms)
+    if best is None:
+        return None
+    return parts[best[0]], [parts[j] for j in best[1]]
+
+
+def _mirror(rest: list[Series], terms: list[Series]) -> bool:
+    """Each left-over column is named as one of the terms, less or plus a prefix."""
+    names = [t.name.lower() for t in terms]
+    return len(rest) == len(terms) and all(
+        any(n.endswith(r.name.lower()) or r.name.lower().endswith(n) for n in names) for r in rest
+    )
 
 
 _SPLIT_PREFIX = re.compile(r"^train(?:ing)?_", re.I)
@@ -313,7 +330,7 @@ def _derived_losses(run: Run) -> Run:
             (one,) = parts
             what = (
                 "the total of the other parts logged"
-                if _total_by_value(named) is one
+                if (t := _total_by_value(named)) is not None and t[0] is one
                 else f"the only {part.replace('_', ' ')} logged"
             )
             series[target] = replace(one, name=target, source=f"derived: {one.source}, {what}")
