@@ -69,6 +69,8 @@ _DEPTH = re.compile(r"^(?:(abs_?rel|sq_?rel|rmse_?log|log_?rmse|silog)|(delta_?[
 # A classifier's error rate, 1 - accuracy (fastai's `error_rate` metric): whole names
 # only, as "error" alone may be a regression's or a count of failures.
 _ERROR_RATES = frozenset({"error_rate", "err_rate"})
+# ... and the word that makes any measure its complement ("top1_err", "acc_error")
+_ERROR_WORDS = frozenset({"err", "error", "errors"})
 _PREFIXES = ("eval_", "val_", "valid_", "validation_", "test_", "eval/", "val/", "test/")
 _TRAIN = re.compile(r"^train(?:ing)?[_/ ]", re.I)
 _PREFIX = re.compile(r"^(eval|val|valid|validation|test)[_/]")
@@ -127,7 +129,14 @@ def direction(name: str) -> bool | None:
         return d.group(2) is not None
     if rest.lower().replace(" ", "_") in _ERROR_RATES:
         return False
-    for part in _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_")):
+    parts = _SPLIT.split(rest.lower().replace(" ", "_").replace("(", "_"))
+    if any(p in _ERROR_WORDS for p in parts) and any(
+        _METRICS.get(_VARIANT.sub("", p)) for p in parts
+    ):
+        # the error of a measure that is better higher: pycls' and many ImageNet scripts'
+        # `top1_err` / `top5_err`, 100 - the top-k accuracy, falls as the model learns
+        return False
+    for part in parts:
         part = _VARIANT.sub("", part)  # rouge1 / rougeLsum / bleu4 / mAP50: their family's
         if part in _METRICS:
             return _METRICS[part]

@@ -467,7 +467,7 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 # second would read the weights' L2 term as the loss (a term the batch cannot move).
 _COST = re.compile(
     r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
-    r"(?:(?:reg|l2|kl|wd|decay|regulari[sz]ation)[_ ])?"
+    r"(?:(?:reg|l2|kl|wd|weight_decay|decay|regulari[sz]ation)[_ ])?"
     r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
     re.IGNORECASE,
 )
@@ -544,6 +544,10 @@ def kind(name: str) -> str:
         return "task"
     if "loss" in low and _ENTROPY.search(low):
         return ENTROPY
+    if low.startswith("delta") and "loss" in low:
+        # OpenAI Spinning Up's DeltaLossPi / DeltaLossV: how much one update moved the
+        # loss (loss after - loss before), a change of it and no term of it
+        return "other"
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if REGRESSION_ERROR.match(low):

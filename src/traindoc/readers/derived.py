@@ -217,6 +217,14 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         # 'Loss/total_loss' after 'Loss/classification_loss', ...): summed with them it
         # would count the loss twice
         return totals
+    if (summed := _total_by_value(out)) is not None:
+        total, terms = summed
+        rest = [p for p in out if p is not total and p not in terms]
+        if not rest or _mirror(rest, terms):
+            # the columns it does not add up repeat its terms under the same names
+            # (another split's: "mloss0..2" then "loss0..2"): no terms of this loss
+            return [total]
+        return [total, *rest]  # a sub-total (detectron2's loss_rpn) beside other terms
     if any(_STEP_VIEW.match(p.name) for p in out):
         out = [p for p in out if not _RUNNING.match(p.name)]
     main = [p for p in out if not _AUX.search(p.name)]
@@ -226,6 +234,58 @@ def _parts(parts: list[Series], names: set[str]) -> list[Series]:
         # weight 1 it would swamp the loss (OpenRLHF's `gpt_loss=1.06, aux_loss=8.45`)
         out = main
     return out
+
+
+# A column equal to the sum of 2+ others at every one of 3+ common logs is their total,
+# whatever its header calls it (a results table re-typed under guessed names, "mloss0 |
+# mloss1 | mloss2 | mloss3", the last the sum of the first three): within 1% of it, the
+# rounding of a few printed digits.
+_TOTAL_TOL = 0.01
+_TOTAL_MIN_LOGS = 3
+# ... and each term a real share of it (a term near 0 would make any column "a total" of
+# itself and that term).
+_TOTAL_MIN_SHARE = 0.02
+_TOTAL_MAX_PARTS = 10  # subsets of at most 2^9 others: a table's columns, not a sweep's
+
+
+def _total_by_value(parts: list[Series]) -> tuple[Series, list[Series]] | None:
+    """The part that is the sum of 2+ other parts at every common log, with those parts
+    (the most of them where several totals add up): summed with its terms it would count
+    them twice."""
+    if not 3 <= len(parts) <= _TOTAL_MAX_PARTS:
+        return None
+    common = parts[0].steps
+    for p in parts[1:]:
+        common = np.intersect1d(common, p.steps)
+    if common.size < _TOTAL_MIN_LOGS:
+        return None
+    vals = [p.values[np.searchsorted(p.steps, common)] for p in parts]
+    if not all(np.all(np.isfinite(v)) for v in vals):
+        return None
+    best: tuple[int, list[int]] | None = None
+    for i, total in enumerate(vals):
+        if np.any(total <= 0):
+            continue
+        others = [j for j in range(len(parts)) if j != i]
+        for mask in range(1, 1 << len(others)):
+            terms = [others[b] for b in range(len(others)) if mask >> b & 1]
+            if len(terms) < 2 or (best is not None and len(terms) <= len(best[1])):
+                continue
+            if any(np.mean(vals[j]) < _TOTAL_MIN_SHARE * np.mean(total) for j in terms):
+                continue
+            if np.all(np.abs(sum(vals[j] for j in terms) - total) <= _TOTAL_TOL * total):
+                best = (i, terms)
+    if best is None:
+        return None
+    return parts[best[0]], [parts[j] for j in best[1]]
+
+
+def _mirror(rest: list[Series], terms: list[Series]) -> bool:
+    """Each left-over column is named as one of the terms, less or plus a prefix."""
+    names = [t.name.lower() for t in terms]
+    return len(rest) == len(terms) and all(
+        any(n.endswith(r.name.lower()) or r.name.lower().endswith(n) for n in names) for r in rest
+    )
 
 
 _SPLIT_PREFIX = re.compile(r"^train(?:ing)?_", re.I)
@@ -253,11 +313,14 @@ def _derived_losses(run: Run) -> Run:
         if target in series:
             continue
         parts = [s for name, s in series.items() if kind(name) == part and len(s)]
+        named = parts
         parts = _parts(parts, set(series))
         if not parts:
             continue
         if len({p.name.rsplit("/", 1)[0] if "/" in p.name else "" for p in parts}) > 1:
             continue  # parts of two models (verl's actor/pg_loss, critic/vf_loss): no one loss
+        if actor_and_critic([p.name for p in parts]):
+            continue  # two networks' losses (an off-policy actor's -Q, its critic's TD error)
         if adversarial([p.name for p in parts]) or all(player(p.name) for p in parts):
             # a GAN's generator and discriminator losses: opponents, not one loss; and one
             # player's objective alone (a WGAN critic's "disc cost", negative by design,
@@ -265,11 +328,12 @@ def _derived_losses(run: Run) -> Run:
             continue
         if len(parts) == 1:
             (one,) = parts
-            series[target] = replace(
-                one,
-                name=target,
-                source=f"derived: {one.source}, the only {part.replace('_', ' ')} logged",
+            what = (
+                "the total of the other parts logged"
+                if (t := _total_by_value(named)) is not None and t[0] is one
+                else f"the only {part.replace('_', ' ')} logged"
             )
+            series[target] = replace(one, name=target, source=f"derived: {one.source}, {what}")
             continue
         common = parts[0].steps
         for p in parts[1:]:
@@ -388,6 +452,19 @@ _PLAYER = re.compile(
     r"(?:$|[_/ .-]|loss)",
     re.I,
 )
+
+
+# An actor-critic's two networks by their losses' names: the actor's (DDPG / TD3 / SAC /
+# CQL's actor_loss, loss_actor, Spinning Up's LossPi, DeepSpeed-Chat's act_loss) and the
+# critic's (critic_loss, loss/critic1, LossQ, cri_loss). Each has its own optimizer; the
+# actor's loss is -Q, which grows with the critic's estimates: their sum is no loss.
+_ACTOR = re.compile(r"(?:^|[/_\- ])(?:actor|act)(?:[/_\- ]|$)|^loss_?pi$", re.I)
+_CRITIC = re.compile(r"(?:^|[/_\- ])(?:critic\d*|cri)(?:[/_\- ]|$)|^loss_?q\d*$", re.I)
+
+
+def actor_and_critic(names: list[str]) -> bool:
+    """Loss names of an actor and of a critic both present (an off-policy actor-critic)."""
+    return any(_ACTOR.search(n) for n in names) and any(_CRITIC.search(n) for n in names)
 
 
 def adversarial(names: list[str]) -> bool:

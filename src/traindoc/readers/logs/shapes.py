@@ -335,7 +335,26 @@ def _in_literals(shape: str, toks: list[_Tok]) -> set[int]:
 
 def analyse(shape: str) -> Plan:
     """The plan for every line of this shape (see the module docstring)."""
-    return _bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape))))
+    return _weights_norm(_bare_players(_bracket_ranges(shape, _slash_pairs(shape, _plan(shape)))))
+
+
+# A bare "Norm" on a line that describes the weights - their count of non-zeros and the
+# bias - is the weight vector's norm: scikit-learn's SGD / Perceptron / passive-aggressive
+# verbose epoch line ("Norm: 22.63, NNZs: 4, Bias: -4.052612, T: 150, Avg. loss:
+# 6.542938"). llm.c's bare "norm" beside a loss and an LR stays the gradient's.
+_WEIGHT_WORDS = frozenset({"nnzs", "nnz", "bias", "intercept"})
+
+
+def _weights_norm(plan: Plan) -> Plan:
+    """Name a bare `norm` `weight norm` where the record also describes the weights."""
+    if plan.kind != "record" or not any(f.key.strip().lower() == "norm" for f in plan.fields):
+        return plan
+    if not any(f.key.strip().lower() in _WEIGHT_WORDS for f in plan.fields):
+        return plan
+    fields = tuple(
+        replace(f, key="weight norm") if f.key.strip().lower() == "norm" else f for f in plan.fields
+    )
+    return replace(plan, fields=fields)
 
 
 def analyse_whole(shape: str) -> Plan:
@@ -683,6 +702,7 @@ def _analyse(shape: str) -> Plan:
     fields = _split_at_eval_word(toks, slots, fields, used, free)
     fields = _split_of_loss(fields)
     fields = _split_of_heading(toks, fields)
+    fields = _split_scores(fields)
     fields = _joined_names(fields)
     fields = _prf_letters(fields)
     fields = _in_sentence(fields, free, spaced)
@@ -1490,6 +1510,45 @@ def _split_of_loss(fields: list[Field]) -> list[Field]:
         replace(f, key=f"{f.key} loss") if f.role == "value" and f.key.lower() in _EVAL_WORDS else f
         for f in fields
     ]
+
+
+def _split_scores(fields: list[Field]) -> list[Field]:
+    """PyTorch Geometric's examples print "Epoch: 020, Loss: 0.6253, Train: 0.7535, Val:
+    0.5000, Test: 0.5625" (`print(f'Epoch: {epoch:03d}, Loss: {loss:.4f}, Train:
+    {train_acc:.4f}, Val: {val_acc:.4f}, Test: {test_acc:.4f}')`): values keyed by a bare
+    split word are the model's accuracy on each split - beside the line's own loss, or
+    as the three splits train, val and test together on an epoch's line. Two of them
+    alone may key a loss ("train: 1.42, val: 1.38"), and a line with no epoch may size
+    the splits, so those are left as read."""
+    bare = [
+        f
+        for f in fields
+        if f.role == "value" and f.key.strip().lower() in _TRAIN_WORDS | _EVAL_WORDS
+    ]
+    if len(bare) < 2 or len({f.key.strip().lower() for f in bare}) < len(bare):
+        return fields
+    if any(f.unit for f in bare):
+        return fields  # "Train=115 batches | Val=25 batches": sizes, not scores
+    if not any(f.role == "value" and kind(f.key) == "loss" for f in fields):
+        # without a loss, only an epoch's record of the three splits: a line that sizes
+        # them ("[Split] Train=3667 | Val=786 | Test=787") counts no epoch
+        splits = {_SPLIT_KIND.get(f.key.strip().lower()) for f in bare}
+        if splits != {"train", "val", "test"} or not any(
+            f.role in ("epoch", "step") for f in fields
+        ):
+            return fields
+    return [replace(f, key=f"{f.key} acc") if f in bare else f for f in fields]
+
+
+_SPLIT_KIND = {
+    "train": "train",
+    "training": "train",
+    "val": "val",
+    "valid": "val",
+    "validation": "val",
+    "dev": "val",
+    "test": "test",
+}
 
 
 def _split_of_heading(toks: list[_Tok], fields: list[Field]) -> list[Field]:

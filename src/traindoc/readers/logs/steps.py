@@ -322,6 +322,7 @@ def _steps(
     printed: Counter[int] = Counter()  # the totals printed beside those step counters
     counts = True  # every such counter is named "Steps", a count (see _within_epochs)
     swap = _total_counts(rec)
+    summaries: tuple[np.ndarray, np.ndarray] | None = None
     for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -333,6 +334,12 @@ def _steps(
                 # lines whose counter starts over under every heading): one run's epochs,
                 # not a new run at every heading
                 epoch = _restarting_headings(rec.ctx_at(where), ex["step"])
+            if epoch is None:
+                # ... or of the epoch's summary line below ("iters: 500/520, loss: ...",
+                # then "Epoch 1 finished, train_loss: ..."): the same, read upward
+                if summaries is None:
+                    summaries = _epoch_lines(rec)
+                epoch = _closing_summaries(rec.seq[where], ex["step"], summaries)
             if epoch is not None:
                 # an epoch beside the printed counter: the counter may count the epoch's
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
@@ -523,6 +530,52 @@ def _restarting_headings(ctx: np.ndarray | None, counter: np.ndarray) -> np.ndar
     if new.size < 2 or not (i[new + 1] < i[new]).all():
         return None
     return ctx
+
+
+def _epoch_lines(rec: Records) -> tuple[np.ndarray, np.ndarray]:
+    """(position, epoch) of the records that print an epoch and no step or batch counter
+    (an epoch's summary line), in file order."""
+    at, vals = [], []
+    for _, where, ex in rec.shapes():
+        e = ex.get("epoch")
+        if e is None or "step" in ex or "inner" in ex:
+            continue
+        ok = np.isfinite(e)
+        at.append(rec.seq[where][ok])
+        vals.append(e[ok])
+    if not at:
+        return np.empty(0, np.int64), np.empty(0)
+    pos, ep = np.concatenate(at).astype(np.int64), np.concatenate(vals)
+    order = np.argsort(pos, kind="stable")
+    return pos[order], ep[order]
+
+
+def _closing_summaries(
+    seq: np.ndarray, counter: np.ndarray, summaries: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray | None:
+    """The epoch of the summary line that closes each record's epoch, when the printed
+    counter starts over after every such line and only there (2+ times) and those
+    epochs climb one by one (or go back to the first, where a new session starts): the
+    counter is the epoch's batch, not a new run's step.
+    Records after the last summary are in the epoch after it. Else None."""
+    at, vals = summaries
+    if at.size < 2 or seq.size < 3:
+        return None
+    ok = np.isfinite(counter)
+    j = np.searchsorted(at, seq, side="left")  # the first summary below each record
+    if not ok.all() or not (np.diff(seq) > 0).all():
+        return None
+    back = np.flatnonzero(counter[1:] < counter[:-1])
+    moved = np.flatnonzero(j[1:] != j[:-1])
+    if back.size < 2 or not np.array_equal(back, moved):
+        return None
+    used = np.unique(j[j < at.size])
+    ep = vals[used]
+    # one by one, or back to the first epoch (a second session appended: a new run)
+    if ep.size < 2 or not ((np.diff(ep) == 1) | (ep[1:] <= ep.min())).all():
+        return None
+    out = np.where(j < at.size, vals[np.minimum(j, at.size - 1)], vals[-1] + 1)
+    return out.astype(np.float64)
 
 
 def _total_counts(rec: Records) -> bool:
