@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import lr_values, total_steps
 from traindoc.measure.stats import fmt, part_medians, trend
 from traindoc.model import Run, Severity
@@ -55,6 +56,15 @@ class Params:
     learns_z: float = -2.58
     learns_min_points: int = 3
     learns_each_max_points: int = 8
+    # At fixed weights the train loss is stationary: its batches' noise averages out of
+    # a third of a long log, so over 10+ logs a 5%+ fall in a trend (the same z) is the
+    # weights moving, whatever the size of a fine-tune's gain (a LoRA at 2e-4 learns
+    # 10-20% in a run; a data-order drift at fixed weights moves no median that far).
+    learns_trend_fall: float = 0.05
+    learns_trend_points: int = 10
+    # An eval loss at fixed weights on a fixed eval set repeats to its print: one lower at
+    # each of 3+ evals, 2%+ in all, is a model that changed between them.
+    learns_eval_fall: float = 0.02
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -108,7 +118,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     as a print artefact (info), not flagged. An LR of 0 leaves the weights where they
     are, so a loss that falls 20%+ over the stretch logged at LR 0 (its last third's median
     against its first's, in a Mann-Kendall trend or lower at each of 3-8 logs) says the
-    logged LR is not the one training (a print rounded to 0 the log's decimals did not
+    logged LR is not the one training; so does a fall of 5%+ in that trend over 10+ logs
+    (at fixed weights a long log's thirds have the same median: a LoRA fine-tune that
+    learns 15% in its run is no LR-0 run), an eval loss or held-out task metric better at
+    each of 3+ evals by 2%+ in all (fixed weights score a fixed eval set the same every
+    time), and an RL return that climbs by those loss tests (a fixed policy's return is
+    stationary) (a print rounded to 0 the log's decimals did not
     reveal, a frozen param group's LR, another column): info, not an error. Schedules with an explicitly shorter decay horizon
     than `max_steps`; constant LR chosen on purpose while the config names another
     schedule (pass the config that really ran).
@@ -407,23 +422,43 @@ def _not_decayed(run: Run, p: Params, st: np.ndarray, v: np.ndarray, sched: str)
 
 
 def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str | None:
-    """The loss logged over the LR-0 stretch falls in a trend (20%+ from its first third
-    to its last): the weights move, so the logged LR is not the one training. Says how."""
+    """Something the model does improves over the LR-0 stretch: the loss falls in a trend
+    (20%+ from its first third to its last; 5%+ over 10+ logs), or a held-out one (the
+    eval loss, a task metric) is better at each of 3+ evals, or an RL return climbs in a
+    trend. Fixed weights improve at nothing, so the logged LR is not the one training."""
     zeros = st[v == 0]
-    for name in ("loss", "eval_loss"):
-        s = run.get(name)
+    watched = [
+        ("loss", run.get("loss"), True, False),
+        ("eval_loss", run.get("eval_loss"), True, True),
+    ]
+    watched += [(m.name, m, not higher, True) for m, higher in task_metrics(run)]
+    watched.append(("reward", run.get("reward"), False, False))
+    for name, s, lower, held_out in watched:
         if s is None:
             continue
         f = s.finite()
         m = (f.steps >= zeros[0]) & (f.steps <= zeros[-1])
         x, y = f.steps[m], f.values[m]
-        if y.size < p.learns_min_points or not (y > 0).all():
+        if y.size < p.learns_min_points or (lower and not (y > 0).all()):
             continue
         first, _, last = part_medians(y)
-        fall = 1.0 - last / first
-        each = y.size <= p.learns_each_max_points and bool(np.all(np.diff(y) < 0))
-        if fall >= p.learns_fall and (each or trend(x, y).z <= p.learns_z):
-            return f"{name} {fmt(first)} -> {fmt(last)} ({fall:.0%} lower) at LR 0"
+        if first == 0:
+            continue
+        sign = 1.0 if lower else -1.0
+        fall = sign * (first - last) / abs(first)  # the improvement, relative
+        better = sign * np.diff(y) < 0  # each log better than the one before
+        each = y.size <= p.learns_each_max_points and bool(np.all(better))
+        z = sign * trend(x, y).z  # <= -2.58: improving in a trend
+        long_trend = y.size >= p.learns_trend_points and fall >= p.learns_trend_fall
+        gain = sign * (float(y[0]) - float(y[-1])) / abs(float(y[0])) if y[0] else 0.0
+        evals = held_out and bool(np.all(better)) and gain >= p.learns_eval_fall
+        if (
+            (fall >= p.learns_fall and (each or z <= p.learns_z))
+            or (long_trend and z <= p.learns_z)
+            or evals
+        ):
+            way = "lower" if lower else "higher"
+            return f"{name} {fmt(first)} -> {fmt(last)} ({abs(fall):.0%} {way}) at LR 0"
     return None
 
 
@@ -432,10 +467,11 @@ def _trains_anyway(hit: Hit, learns: str) -> Hit:
     return replace(
         hit,
         title=hit.title
-        + f"; yet the {learns.split(' ', 1)[0]} falls: the logged LR is not the one training",
+        + f"; yet the {learns.split(' ', 1)[0]} improves: the logged LR is not the one training",
         evidence={**hit.evidence, "learns_at_zero_lr": learns},
         explanation=(
-            "An LR of 0 leaves the weights unchanged, so the loss could not fall; here it does ("
+            "An LR of 0 leaves the weights unchanged, so neither the loss nor anything the "
+            "model does could improve; here it does ("
             + learns
             + "). The LR in the log is not the one stepping the model: a value rounded to 0 "
             "by its print, the LR of a frozen parameter group, or another column."
