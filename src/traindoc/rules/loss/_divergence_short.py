@@ -587,10 +587,23 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     # An error needs what a noisy healthy paste cannot show: orders of magnitude, a NaN at
     # the end of the climb, or a held rise that undid a quarter or more of what it learned.
     blowup = holds or orders
+    # A paste that learned nothing before its best (its first log within `min_rise` of the
+    # level) shows no learning to undo, and a 50% rise held over two logs is what a noisy
+    # per-batch loss does in any window of it (a spleen segmenter's per-iteration Dice
+    # loss: 0.12, 0.12, 0.11, 0.21, 0.34, then 0.30, 0.16, 0.24 ... 0.18): an error needs
+    # each late log `short_still_up` (3x) over the level there.
+    learned = float(y[0]) >= (1 + p.min_rise) * level
     severe = (
         orders
         or into_nan
-        or (holds and _undid_learning(float(y[0]), best, float(np.median(late)), p))
+        or (
+            holds
+            and (
+                _undid_learning(float(y[0]), best, float(np.median(late)), p)
+                if learned
+                else bool(np.all(late >= p.short_still_up * level))
+            )
+        )
     )
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:

@@ -282,7 +282,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
     swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up) (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
-    first log; a held 50% rise that stays far under the first log is a warning; a NaN
+    first log; a held 50% rise that stays far under the first log is a warning, and so
+    is one in a paste that learned nothing before it (its first log within 10% of the
+    level) unless each late log is 3x the level: a noisy per-batch loss holds 50% over
+    two logs in any window of it, 0.11 -> 0.21, 0.34 among a segmenter's 0.11-0.34; a NaN
     after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
