@@ -122,7 +122,9 @@ def epoch_means(run: Run) -> Run | None:
 
 
 def _is_loss(name: str) -> bool:
-    return "loss" in name.lower() or name in ("ppl", "perplexity")
+    """A loss value (not fp16's loss scale, which is no loss)."""
+    low = name.lower()
+    return ("loss" in low and "scale" not in low) or low in ("ppl", "perplexity")
 
 
 def _on_losses(run: Run, fn: Callable[[Series], Series | None]) -> Run | None:
