@@ -504,6 +504,12 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     # low with a neighbour on each side can be told lucky; the first log has no before.
     base = level if i_best >= 1 else best
     orders = peak >= p.short_orders * base and float(y[-1]) >= p.short_still_up * base
+    # ... and above every loss the paste logged before its best, or held there: a loss
+    # that swings by orders of magnitude within the paste (a fitted probe's per-batch
+    # loss: 0.57, 0.003, 0.06, ..., 0.002, 0.03, 0.015, 0.32 at train accuracy 0.97) comes
+    # back to a level it already had, which is its noise, not a blow-up from a level.
+    new_high = i_best == 0 or peak > float(np.max(y[:i_best]))
+    orders = orders and (new_high or bool(np.all(late >= p.short_still_up * base)))
     # A steady climb: from the global minimum on, every point above the one before,
     # for 4+ points and 10%+ (a Keras run at RMSprop 1e-3 rising every epoch).
     i_low = int(np.argmin(y))

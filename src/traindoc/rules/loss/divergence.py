@@ -280,7 +280,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     swung to is its noise: a diffusion loss at 0.11-0.15 after a 0.17 among 0.06-0.10), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
-    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up) (error when it climbed 10x, went
+    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up), to a new high of the paste
+    or held 3x at each late log (a fitted probe's per-batch loss, 0.57, 0.003, ..., 0.002,
+    0.03, 0.015, 0.32, returns to a level it already had: its noise) (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
     first log; a held 50% rise that stays far under the first log is a warning, and so
     is one in a paste that learned nothing before it (its first log within 10% of the
