@@ -154,7 +154,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     A loss that never comes under the floor is read against what the model does on
     unseen data: broken weights do badly there for as long as their loss stays above
     uniform guessing. A held-out task metric that gains 10%+ (relative, from its first
-    eval to its last third's median, 3+ evals), or an eval loss already under the floor
+    eval to its last third's median, 3+ evals), a held-out accuracy at least halfway from
+    chance (1/C; 1/2 when C is unknown) to 1 at every eval, or an eval loss already under the floor
     at its first eval while the train loss logs 2x the floor there, says the logged loss
     is on another scale (summed over tokens or samples, a distillation loss times T^2, a
     log multiplied by the gradient-accumulation steps): a warning, not an error.
@@ -530,14 +531,19 @@ def _other_scale(run: Run, loss: Series, floor: float, p: Params) -> str | None:
                 f"the eval loss is {fmt(float(e.values[0]))} at its first eval, under the "
                 f"floor, while the train loss logs {fmt(at)} there"
             )
+    chance = 1.0 / run.vocab_size if run.vocab_size and run.vocab_size >= 2 else 0.5
     for m, higher in task_metrics(run):
         y = m.finite().values
-        if y.size < p.heldout_evals or not y[0]:
+        if not y.size or not y[0]:
             continue
         last = float(np.median(y[-max(1, y.size // 3) :]))
         gain = (last - float(y[0])) / abs(float(y[0])) * (1.0 if higher else -1.0)
-        if gain >= p.heldout_gain:
+        if y.size >= p.heldout_evals and gain >= p.heldout_gain:
             return f"{m.name} improves {fmt(float(y[0]))} -> {fmt(last)} over its evals"
+        # an accuracy halfway from chance to perfect at every eval: no broken model
+        low = float(y.min())
+        if higher and "acc" in m.name.lower() and (1.0 + chance) / 2 <= low <= float(y.max()) <= 1:
+            return f"{m.name} is {fmt(low)} or more at every eval (chance {chance:.2g})"
     return None
 
 

@@ -65,6 +65,11 @@ class Params:
     # An eval loss at fixed weights on a fixed eval set repeats to its print: one lower at
     # each of 3+ evals, 2%+ in all, is a model that changed between them.
     learns_eval_fall: float = 0.02
+    # A warmup from 0 can print 0 at any fixed precision in a run's first steps: linear to
+    # 1e-4 over 2,000 steps reads 0.000000 for 10 steps, darknet's burn-in (lr x
+    # (iter/1000)^4, burn_in=1000 by default) for ~150 at lr 1e-3. LR-0 logs at fixed
+    # decimals all within the first 1,000 steps (and the first epoch) are info.
+    warmup_span: int = 1000
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -115,7 +120,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A log that prints the LR with few decimals
     (`lr 0.0000`) rounds a small real LR to 0: below 6 decimals the zero is named
-    as a print artefact (info), not flagged. An LR of 0 leaves the weights where they
+    as a print artefact (info), not flagged. At any fixed precision, zeros logged only
+    in the run's first 1,000 steps (and first epoch) may be a warmup from 0 still under
+    the print's resolution (darknet's burn-in prints `0.000000 rate` for its first ~150
+    iterations): info. An LR of 0 leaves the weights where they
     are, so a loss that falls 20%+ over the stretch logged at LR 0 (its last third's median
     against its first's, in a Mann-Kendall trend or lower at each of 3-8 logs) says the
     logged LR is not the one training; so does a fall of 5%+ in that trend over 10+ logs
@@ -145,6 +153,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     decimals = run.fact("lr_print_decimals")
     resolvable = not (isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr)
     learns = _learns_at_zero(run, p, st, v) if zero >= p.zero_frac else None
+    if zero >= p.zero_frac and isinstance(decimals, int) and _in_warmup(run, p, st[v == 0]):
+        yield _printed_in_warmup(st, zero, decimals)
+        return
     if v.size >= 2 and zero == 1.0 and resolvable and (hit := _zero_early(run, p, st)):
         yield _trains_anyway(hit, learns) if learns else hit  # LR 0 from epoch 0 of 210
         return
@@ -460,6 +471,45 @@ def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str |
             way = "lower" if lower else "higher"
             return f"{name} {fmt(first)} -> {fmt(last)} ({abs(fall):.0%} {way}) at LR 0"
     return None
+
+
+def _in_warmup(run: Run, p: Params, zeros: np.ndarray) -> bool:
+    """Every LR-0 log sits in the run's first `warmup_span` steps and its first epoch:
+    where a warmup from 0 may still be under the print's resolution."""
+    if not zeros.size or float(zeros[-1]) > p.warmup_span:
+        return False
+    ep = run.get("epoch")
+    e = ep.finite() if ep is not None else None
+    if e is None or not len(e):
+        return True
+    return float(np.interp(float(zeros[-1]), e.steps, e.values)) < 1.0
+
+
+def _printed_in_warmup(st: np.ndarray, zero: float, decimals: int) -> Hit:
+    """An LR printed as 0 at fixed decimals in the first steps of a run: a warmup's start
+    under the print's resolution as much as an LR of 0 (info)."""
+    return Hit(
+        title=(
+            f"Learning rate prints as 0 at {decimals} decimals in {100 * zero:.0f}% of the "
+            f"logged steps, all in the run's first steps (to step {int(st[-1])}): a warmup "
+            "there can be under the print's resolution"
+        ),
+        step=int(st[0]),
+        end_step=int(st[-1]),
+        evidence={"zero_frac": zero, "lr_print_decimals": decimals, "in_warmup_span": True},
+        explanation=(
+            f"The log prints the LR with {decimals} decimals, so anything below "
+            f"{0.5 * 10.0**-decimals:.0e} reads 0, and a warmup from 0 spends its first steps "
+            "there (a linear warmup to 1e-4 over 2,000 steps for 10 steps; darknet's burn-in, "
+            "lr x (iter/1000)^4, for its first ~150 iterations at lr 1e-3). These logs cannot "
+            "tell that from an LR stuck at 0; the logs after the warmup can."
+        ),
+        prescription=(
+            "Log the LR in scientific notation (f'{lr:.3e}'), or read a line from after the "
+            "warmup: a scheduler that never steps still prints 0 there."
+        ),
+        severity=Severity.INFO,
+    )
 
 
 def _trains_anyway(hit: Hit, learns: str) -> Hit:
