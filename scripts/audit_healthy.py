@@ -121,6 +121,119 @@ def epoch_means(run: Run) -> Run | None:
     return replace(run, series=keep)
 
 
+def _is_loss(name: str) -> bool:
+    """A loss value (not fp16's loss scale, which is no loss)."""
+    low = name.lower()
+    return ("loss" in low and "scale" not in low) or low in ("ppl", "perplexity")
+
+
+def _on_losses(run: Run, fn: Callable[[Series], Series | None]) -> Run | None:
+    keep, changed = dict(run.series), False
+    for n, s in run.series.items():
+        if _is_loss(n) and len(s) and (t := fn(s)) is not None:
+            keep[n], changed = t, True
+    return replace(run, series=keep) if changed else None
+
+
+def scaled(c: float) -> Callable[[Run], Run | None]:
+    """Every loss times a constant: a sum instead of a mean, a loss weight, a
+    per-token loss summed over the sequence. The shape is the same healthy shape."""
+    return lambda run: _on_losses(run, lambda s: replace(s, values=s.values * c))
+
+
+def shifted(c: float) -> Callable[[Run], Run | None]:
+    """Every loss plus a constant: a multi-term total with a flat term (a weight
+    decay or KL term logged into the total), or (c < 0) a loss that lives below zero
+    like a GAN's, an RL objective's or a contrastive bound's."""
+    return lambda run: _on_losses(run, lambda s: replace(s, values=s.values + c))
+
+
+def below_zero(run: Run) -> Run | None:
+    """Every loss shifted so that its largest value is -1: same shape, all negative."""
+
+    def f(s: Series) -> Series | None:
+        fin = s.values[np.isfinite(s.values)]
+        if not len(fin):
+            return None
+        return replace(s, values=s.values - float(fin.max()) - 1.0)
+
+    return _on_losses(run, f)
+
+
+def own_noise(seed: int) -> Callable[[Run], Run | None]:
+    """Each loss plus a bootstrap of its own point-to-point residuals (the run as a
+    second seed of it, or at a smaller batch, would have logged it)."""
+
+    def f(s: Series) -> Series | None:
+        v = s.values
+        if len(v) < 8 or not np.isfinite(v).all():
+            return None
+        k = max(3, len(v) // 20) | 1
+        pad = np.pad(v, k // 2, mode="edge")
+        smooth = np.array([np.median(pad[i : i + k]) for i in range(len(v))])
+        res = v - smooth
+        rng = np.random.default_rng(seed + len(v))
+        out = v + rng.choice(res, size=len(v))
+        if (v > 0).all():
+            out = np.maximum(out, 0.5 * v.min())
+        return replace(s, values=out)
+
+    return lambda run: _on_losses(run, f)
+
+
+def head(n: int) -> Callable[[Run], Run | None]:
+    """The first n points of every series (a log that ends early)."""
+
+    def f(run: Run) -> Run | None:
+        keep = {k: _take(s, slice(0, n)) for k, s in run.series.items() if len(s)}
+        return replace(run, series=keep)
+
+    return f
+
+
+def resample(n: int) -> Callable[[Run], Run | None]:
+    """n points of every series, evenly spaced over the run (a coarse logging interval
+    over the whole run)."""
+
+    def f(run: Run) -> Run | None:
+        keep = {}
+        for k, s in run.series.items():
+            if len(s) > n:
+                idx = np.unique(np.linspace(0, len(s) - 1, n).round().astype(int))
+                keep[k] = _take(s, idx)
+            elif len(s):
+                keep[k] = s
+        return replace(run, series=keep)
+
+    return f
+
+
+def lr_rounded(run: Run) -> Run | None:
+    """The LR printed with 4 decimals, as many console loggers do: a 2e-5 LR reads 0."""
+    s = run.get("lr")
+    if s is None or not len(s):
+        return None
+    keep = dict(run.series)
+    keep["lr"] = replace(s, values=np.round(s.values, 4))
+    return replace(run, series=keep)
+
+
+def multi_term(run: Run) -> Run | None:
+    """The total loss logged as the sum of the run's loss and a second term with the
+    same shape at a third of its size and its own lag (a detector's box + cls, a
+    VAE's recon + KL): a healthy total of healthy terms."""
+
+    def f(s: Series) -> Series | None:
+        v = s.values
+        if len(v) < 4:
+            return None
+        lag = max(1, len(v) // 10)
+        other = np.concatenate([np.full(lag, v[0]), v[:-lag]])
+        return replace(s, values=v + other / 3.0)
+
+    return _on_losses(run, f)
+
+
 def _is_eval(run: Run, name: str, evals: set[int]) -> bool:
     return name == "eval_loss" or name.startswith(_EVAL_PREFIX) or id(run.series[name]) in evals
 
@@ -147,15 +260,31 @@ VARIANTS: dict[str, Callable[[Run], Run | None]] = {
     "train_only": train_only,
     "eval_only": eval_only,
     "resumed30": resumed(0.3),
+    "first_third": cut(1 / 3),
+    "last_third": resumed(2 / 3),
+    "head5": head(5),
+    "head10": head(10),
+    "head20": head(20),
+    "resample5": resample(5),
+    "resample12": resample(12),
+    "resample20": resample(20),
+    "noise": own_noise(0),
+    "x0.01": scaled(0.01),
+    "x10": scaled(10.0),
+    "x1000": scaled(1000.0),
+    "plus5": shifted(5.0),
+    "below_zero": below_zero,
+    "lr_round4": lr_rounded,
+    "multi_term": multi_term,
 }
 
 
-def _warned(runs: list[Run]) -> set[str]:
+def _warned(runs: list[Run], least: Severity = Severity.WARNING) -> set[str]:
     return {
         f.rule + (" (error)" if f.severity >= Severity.ERROR else "")
         for r in runs
         for f in diagnose(r).findings
-        if f.severity >= Severity.WARNING
+        if f.severity >= least
     }
 
 
@@ -176,6 +305,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-v", action="store_true", help="list each warned variant")
     ap.add_argument("--only", default="", help="comma-separated variants")
+    ap.add_argument("--errors", action="store_true", help="count errors only")
     a = ap.parse_args()
     cases = _healthy_dev()
     if a.sample:
@@ -191,7 +321,8 @@ def main() -> int:
             runs = load_all(target(case, meta.get("files", [])), checkpoints=False)
         except Exception:
             continue
-        base = _warned(runs)
+        least = Severity.ERROR if a.errors else Severity.WARNING
+        base = _warned(runs, least)
         for vname, fn in variants.items():
             vr = [
                 x
@@ -201,7 +332,7 @@ def main() -> int:
             if not vr:
                 continue
             made[vname] += 1
-            got = _warned(vr)
+            got = _warned(vr, least)
             if got:
                 warned[vname] += 1
             for rule in got:

@@ -119,6 +119,8 @@ def test_darknet_indented_iteration_line_alexeyab(tmp_path: Path) -> None:
     run = _one(tmp_path, body)
     assert run.get("loss").steps.tolist() == [1, 2]
     assert run.get("avg_loss").values.tolist() == pytest.approx([720.436157, 720.373779])
+    # "%f": the rate's 6 decimals are its resolution (0.000000 in the burn-in is no LR of 0)
+    assert run.fact("lr_print_decimals") == 6
 
 
 def test_darknet_classifier_line_carries_the_epoch(tmp_path: Path) -> None:

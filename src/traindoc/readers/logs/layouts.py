@@ -1456,6 +1456,9 @@ class Layouts:
         names = ("loss", "avg_loss", "lr", "time_s")
         vals = [(n, v) for n, v in zip(names, (loss, avg, lr, secs), strict=True) if v is not None]
         self.log.add_loose(no, vals, step, SRC_STEP, math.nan if epoch is None else epoch)
+        raw = m.group(5)
+        if b"." in raw and b"e" not in raw.lower():  # "%f": 0.000000 in the burn-in
+            self.log.lr_decimals[len(raw) - raw.index(b".") - 1] += 1
         return True
 
     # -- EESEN --------------------------------------------------------------------------------

@@ -504,6 +504,12 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     # low with a neighbour on each side can be told lucky; the first log has no before.
     base = level if i_best >= 1 else best
     orders = peak >= p.short_orders * base and float(y[-1]) >= p.short_still_up * base
+    # ... and above every loss the paste logged before its best, or held there: a loss
+    # that swings by orders of magnitude within the paste (a fitted probe's per-batch
+    # loss: 0.57, 0.003, 0.06, ..., 0.002, 0.03, 0.015, 0.32 at train accuracy 0.97) comes
+    # back to a level it already had, which is its noise, not a blow-up from a level.
+    new_high = i_best == 0 or peak > float(np.max(y[:i_best]))
+    orders = orders and (new_high or bool(np.all(late >= p.short_still_up * base)))
     # A steady climb: from the global minimum on, every point above the one before,
     # for 4+ points and 10%+ (a Keras run at RMSprop 1e-3 rising every epoch).
     i_low = int(np.argmin(y))
@@ -587,10 +593,23 @@ def _short_blowup(run: Run, p: Params, f: Series) -> Hit | None:
     # An error needs what a noisy healthy paste cannot show: orders of magnitude, a NaN at
     # the end of the climb, or a held rise that undid a quarter or more of what it learned.
     blowup = holds or orders
+    # A paste that learned nothing before its best (its first log within `min_rise` of the
+    # level) shows no learning to undo, and a 50% rise held over two logs is what a noisy
+    # per-batch loss does in any window of it (a spleen segmenter's per-iteration Dice
+    # loss: 0.12, 0.12, 0.11, 0.21, 0.34, then 0.30, 0.16, 0.24 ... 0.18): an error needs
+    # each late log `short_still_up` (3x) over the level there.
+    learned = float(y[0]) >= (1 + p.min_rise) * level
     severe = (
         orders
         or into_nan
-        or (holds and _undid_learning(float(y[0]), best, float(np.median(late)), p))
+        or (
+            holds
+            and (
+                _undid_learning(float(y[0]), best, float(np.median(late)), p)
+                if learned
+                else bool(np.all(late >= p.short_still_up * level))
+            )
+        )
     )
     tail = " and then goes NaN/Inf" if then_nonfinite else f", still {fmt(float(y[-1]))} at the end"
     if not blowup:

@@ -11,6 +11,7 @@ import numpy as np
 
 from traindoc.measure import floor as fl
 from traindoc.measure.losses import components
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.stats import fmt, rolling_median
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, rule
@@ -61,6 +62,12 @@ class Params:
     # Logged terms whose first values add up to the first total within 5% (each term
     # rounded by its print) are that total's parts.
     terms_sum_rel: float = 0.05
+    # A loss that never comes under the floor beside a held-out task metric that gains
+    # 10%+ (relative, first eval to the median of the last third of 3+ evals): a model
+    # with broken weights does not learn its task on unseen data while its loss stays
+    # above uniform guessing, so the loss is on another scale (at most a warning).
+    heldout_evals: int = 3
+    heldout_gain: float = 0.10
 
 
 @rule(
@@ -144,6 +151,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     logged after updates whose grad norm, logged with it, is already NaN/Inf shows
     those updates' damage: info, caused by `nonfinite-gradients`.
 
+    A loss that never comes under the floor is read against what the model does on
+    unseen data: broken weights do badly there for as long as their loss stays above
+    uniform guessing. A held-out task metric that gains 10%+ (relative, from its first
+    eval to its last third's median, 3+ evals), a held-out accuracy at least halfway from
+    chance (1/C; 1/2 when C is unknown) to 1 at every eval, or an eval loss already under the floor
+    at its first eval while the train loss logs 2x the floor there, says the logged loss
+    is on another scale (summed over tokens or samples, a distillation loss times T^2, a
+    log multiplied by the gradient-accumulation steps): a warning, not an error.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
@@ -217,6 +233,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # under: an exploded start "at best lands back on the floor"; this run learned far
         # past it, so the start cost steps, not the run (a warning, not an error)
         severity = Severity.WARNING
+    scale = _other_scale(run, loss, floor, p) if back is None else None
+    if scale is not None and severity >= Severity.ERROR:
+        # a loss that never comes under the floor beside a model that does well on unseen
+        # data is no broken model: the logged loss is on another scale (a warning)
+        severity = Severity.WARNING
     if _nonfinite_updates_before(run, loss):
         # The first row averages a window whose updates already had NaN/Inf gradients:
         # its level is the damage of those updates, not the starting point.
@@ -247,6 +268,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "pretrained one below it. A first loss this far above means the starting "
             "weights are broken (typically exploded weights in the output head), not that "
             "the model has yet to learn. Training from here is rehabilitation, not learning."
+            + (
+                f" But {scale}: the model is not broken on unseen data, so the logged loss "
+                "is likely on another scale than one cross-entropy (a sum over tokens or "
+                "samples, a distillation loss times T^2, a log multiplied by the "
+                "gradient-accumulation steps)."
+                if scale
+                else ""
+            )
         ),
         prescription=(
             "Inspect the starting checkpoint's tensors (output head std should be ~0.02-0.1, "
@@ -481,6 +510,41 @@ def _speech(run: Run) -> bool:
         or re.sub(r"^(?:eval|valid|val)_", "", n.rsplit("/", 1)[-1]) in ("wer", "cer")
         for n in names
     )
+
+
+def _other_scale(run: Run, loss: Series, floor: float, p: Params) -> str | None:
+    """Why the loss, which never comes under the floor, reads on another scale than the
+    model's: an eval loss already under the floor at its first eval while the train loss
+    logs 2x the floor or more there, or a held-out task metric that improves by
+    `heldout_gain` (relative) from its first eval to its last ones (a model whose
+    weights are broken does badly on unseen data as long as its loss stays above
+    ln(V)). None when the loss gets under the floor or nothing held-out says so."""
+    f = loss.finite()
+    if not len(f) or bool((rolling_median(f.values, 3) <= floor).any()):
+        return None
+    ev = run.get("eval_loss")
+    e = ev.finite() if ev is not None else None
+    if e is not None and len(e) and float(e.values[0]) < floor:
+        at = float(np.interp(e.steps[0], f.steps, f.values))
+        if at >= p.ratio_error * floor:
+            return (
+                f"the eval loss is {fmt(float(e.values[0]))} at its first eval, under the "
+                f"floor, while the train loss logs {fmt(at)} there"
+            )
+    chance = 1.0 / run.vocab_size if run.vocab_size and run.vocab_size >= 2 else 0.5
+    for m, higher in task_metrics(run):
+        y = m.finite().values
+        if not y.size or not y[0]:
+            continue
+        last = float(np.median(y[-max(1, y.size // 3) :]))
+        gain = (last - float(y[0])) / abs(float(y[0])) * (1.0 if higher else -1.0)
+        if y.size >= p.heldout_evals and gain >= p.heldout_gain:
+            return f"{m.name} improves {fmt(float(y[0]))} -> {fmt(last)} over its evals"
+        # an accuracy halfway from chance to perfect at every eval: no broken model
+        low = float(y.min())
+        if higher and "acc" in m.name.lower() and (1.0 + chance) / 2 <= low <= float(y.max()) <= 1:
+            return f"{m.name} is {fmt(low)} or more at every eval (chance {chance:.2g})"
+    return None
 
 
 def _learned_past_floor(loss: Series, floor: float, p: Params) -> bool:

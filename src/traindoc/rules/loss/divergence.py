@@ -281,9 +281,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     swung to is its noise: a diffusion loss at 0.11-0.15 after a 0.17 among 0.06-0.10), or
     its last finite loss does and the loss is NaN/Inf after it to the end, or it
     climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
-    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up) (error when it climbed 10x, went
+    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up), to a new high of the paste
+    or held 3x at each late log (a fitted probe's per-batch loss, 0.57, 0.003, ..., 0.002,
+    0.03, 0.015, 0.32, returns to a level it already had: its noise); an error is a
+    warning when the eval loss fell at each of its 2+ evals from the onset on (the last
+    one before the onset the first): the model got better on unseen data through the rise (error when it climbed 10x, went
     NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
-    first log; a held 50% rise that stays far under the first log is a warning; a NaN
+    first log; a held 50% rise that stays far under the first log is a warning, and so
+    is one in a paste that learned nothing before it (its first log within 10% of the
+    level) unless each late log is 3x the level: a noisy per-batch loss holds 50% over
+    two logs in any window of it, 0.11 -> 0.21, 0.34 among a segmenter's 0.11-0.34; a NaN
     after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
     earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
     and the late-rise test of a long log asks the same of a loss solved to ~0: a
@@ -500,7 +507,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         elif n < p.short_min_points:
             yield too_few("loss", n, p.short_min_points)
         elif (hit := _short_trend(run, p, f)) is not None:
-            yield _graded_by_objective(run, p, hit, f)
+            yield _graded_by_objective(run, p, _eval_kept_falling(run, hit, f), f)
         elif (hit := _astronomical(run, p, f)) is not None:
             yield hit  # 1e6+ the paste never shows come back
         return
@@ -652,6 +659,34 @@ def _heldout_held(run: Run, p: Params, f: Series, onset: int) -> bool:
         if best != 0 and bool(np.all(sign * (post - best) >= -p.heldout_hold * abs(best))):
             return True
     return False
+
+
+def _eval_kept_falling(run: Run, hit: Hit, f: Series) -> Hit:
+    """A short log's error, lowered to a warning when the eval loss is lower at each of
+    its 2+ evals from the onset on than at the one before (the last eval before the
+    onset the first of them): a model its updates wreck gets worse on unseen data, and
+    this one got better through the rise (an mT5 card at LR 1e-3: train loss 0.87 -> 1.87
+    -> 3.54 while the eval loss went 0.59 -> 0.57 -> 0.54). A few lines cannot tell a
+    spike the next logs absorb from a blow-up, so the rise stays a warning."""
+    ev = run.get("eval_loss")
+    if ev is None or (hit.severity is not None and hit.severity < Severity.ERROR):
+        return hit
+    e = ev.finite()
+    onset = int(hit.evidence.get("onset_step", hit.step) or f.steps[0])
+    before, after = e.values[e.steps < onset], e.values[e.steps >= onset]
+    if not before.size or after.size < 2:
+        return hit
+    y = np.concatenate([before[-1:], after])
+    if not bool(np.all(np.diff(y) < 0)):
+        return hit
+    return replace(
+        hit,
+        severity=Severity.WARNING,
+        explanation=hit.explanation
+        + f" But the eval loss fell at each eval through the rise ({fmt(float(y[0]))} -> "
+        f"{fmt(float(y[-1]))}): the model got better on unseen data, so this may be a "
+        "spike the next logs absorb; log further before restarting.",
+    )
 
 
 def _graded_by_heldout(run: Run, p: Params, hit: Hit, onset: int) -> Hit:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.stats import bins, diff_mad, fmt, mad, part_medians, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -68,6 +69,11 @@ class Params:
     # pretrained model still drops several percent; unknown regime: most tolerant.
     min_drop_pretraining: float = 0.10
     min_drop_finetune: float = 0.03
+    # A held-out task metric 10%+ better (relative) at the median of its last third than
+    # at its first of 3+ evals is a model that learns, whatever the loss's relative fall
+    # (a WER 20.9 -> 15.9 under a loss total with a constant term): info, not a finding.
+    heldout_evals: int = 3
+    heldout_gain: float = 0.10
     min_drop_unknown: float = 0.02
     # "Pre-training" that starts well under ln(V) is continued pre-training: judge it
     # as a fine-tune.
@@ -750,7 +756,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     margin, or rare positives being found (F1 0 -> 0.44 while the accuracy moves 0.98 ->
     0.985), is a model that got past the prior.
 
-    **Known false positives.** A log that covers only a late window of a long run
+    **Known false positives.** A loss whose relative fall is small because the total
+    holds a constant term (a regulariser, a fixed auxiliary loss) or because a fine-tune
+    starts near its floor: when a held-out task metric improves 10%+ (relative, from its
+    first eval to the median of its last third, 3+ evals) the model learns, and the
+    whole-run finding is info (a Whisper fine-tune's WER 20.9 -> 15.9 under a loss that
+    moved 1%). A log that covers only a late window of a long run
     (resumed, head truncated) is not judged, and the report says why (a flat window
     can be a run that converged before it), unless it sits at a known chance level
     throughout: 10+ losses whose median, give or take 2 standard errors (1.25 sigma /
@@ -935,6 +946,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     well_measured = p.noise_z * err < min_drop
     tiny = drop < min_drop / 2
     severity = Severity.ERROR if tiny and well_measured and regime is not None else Severity.WARNING
+    gained = _heldout_gained(run, p)
+    if gained is not None:
+        # the model gets better on unseen data: the loss's small relative fall is a scale
+        # (a constant term in the total, a fine-tune near its floor), not a stuck model
+        severity = Severity.INFO
     evidence: dict[str, object] = {
         "start_loss": start,
         "end_loss": end,
@@ -961,6 +977,13 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "Over the whole run the loss ends where it started, within noise. The "
             "optimizer is not moving the model in a useful direction: typically the LR is "
             "far too low or zero, the schedule never steps, or no parameter is trainable."
+            + (
+                f" But {gained}: the model learns, so the loss's relative fall understates "
+                "it (a constant term in a multi-term total, a fine-tune already near its "
+                "floor)."
+                if gained
+                else ""
+            )
         ),
         prescription=(
             "Check the logged LR column (0? never warmed up? 1e-6 where ~3e-4 is needed "
@@ -970,6 +993,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         severity=severity,
     )
+
+
+def _heldout_gained(run: Run, p: Params) -> str | None:
+    """A held-out task metric that improved by `heldout_gain` (relative) from its first
+    eval to the median of its last third, over 3+ evals: a stuck model does not."""
+    for m, higher in task_metrics(run):
+        y = m.finite().values
+        if y.size < p.heldout_evals or not y[0]:
+            continue
+        last = float(np.median(y[-max(1, y.size // 3) :]))
+        gain = (last - float(y[0])) / abs(float(y[0])) * (1.0 if higher else -1.0)
+        if gain >= p.heldout_gain:
+            return f"{m.name} improves {fmt(float(y[0]))} -> {fmt(last)} over {y.size} evals"
+    return None
 
 
 def _epochs_covered(run: Run, f: Series) -> float:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import lr_values, total_steps
 from traindoc.measure.stats import fmt, part_medians, trend
 from traindoc.model import Run, Severity
@@ -55,6 +56,20 @@ class Params:
     learns_z: float = -2.58
     learns_min_points: int = 3
     learns_each_max_points: int = 8
+    # At fixed weights the train loss is stationary: its batches' noise averages out of
+    # a third of a long log, so over 10+ logs a 5%+ fall in a trend (the same z) is the
+    # weights moving, whatever the size of a fine-tune's gain (a LoRA at 2e-4 learns
+    # 10-20% in a run; a data-order drift at fixed weights moves no median that far).
+    learns_trend_fall: float = 0.05
+    learns_trend_points: int = 10
+    # An eval loss at fixed weights on a fixed eval set repeats to its print: one lower at
+    # each of 3+ evals, 2%+ in all, is a model that changed between them.
+    learns_eval_fall: float = 0.02
+    # A warmup from 0 can print 0 at any fixed precision in a run's first steps: linear to
+    # 1e-4 over 2,000 steps reads 0.000000 for 10 steps, darknet's burn-in (lr x
+    # (iter/1000)^4, burn_in=1000 by default) for ~150 at lr 1e-3. LR-0 logs at fixed
+    # decimals all within the first 1,000 steps (and the first epoch) are info.
+    warmup_span: int = 1000
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -105,10 +120,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Known false positives.** A log that prints the LR with few decimals
     (`lr 0.0000`) rounds a small real LR to 0: below 6 decimals the zero is named
-    as a print artefact (info), not flagged. An LR of 0 leaves the weights where they
+    as a print artefact (info), not flagged. At any fixed precision, zeros logged only
+    in the run's first 1,000 steps (and first epoch) may be a warmup from 0 still under
+    the print's resolution (darknet's burn-in prints `0.000000 rate` for its first ~150
+    iterations): info. An LR of 0 leaves the weights where they
     are, so a loss that falls 20%+ over the stretch logged at LR 0 (its last third's median
     against its first's, in a Mann-Kendall trend or lower at each of 3-8 logs) says the
-    logged LR is not the one training (a print rounded to 0 the log's decimals did not
+    logged LR is not the one training; so does a fall of 5%+ in that trend over 10+ logs
+    (at fixed weights a long log's thirds have the same median: a LoRA fine-tune that
+    learns 15% in its run is no LR-0 run), an eval loss or held-out task metric better at
+    each of 3+ evals by 2%+ in all (fixed weights score a fixed eval set the same every
+    time), and an RL return that climbs by those loss tests (a fixed policy's return is
+    stationary) (a print rounded to 0 the log's decimals did not
     reveal, a frozen param group's LR, another column): info, not an error. Schedules with an explicitly shorter decay horizon
     than `max_steps`; constant LR chosen on purpose while the config names another
     schedule (pass the config that really ran).
@@ -130,6 +153,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     decimals = run.fact("lr_print_decimals")
     resolvable = not (isinstance(decimals, int) and 10.0**-decimals > p.resolvable_lr)
     learns = _learns_at_zero(run, p, st, v) if zero >= p.zero_frac else None
+    if zero >= p.zero_frac and isinstance(decimals, int) and _in_warmup(run, p, st[v == 0]):
+        yield _printed_in_warmup(st, zero, decimals)
+        return
     if v.size >= 2 and zero == 1.0 and resolvable and (hit := _zero_early(run, p, st)):
         yield _trains_anyway(hit, learns) if learns else hit  # LR 0 from epoch 0 of 210
         return
@@ -407,24 +433,83 @@ def _not_decayed(run: Run, p: Params, st: np.ndarray, v: np.ndarray, sched: str)
 
 
 def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str | None:
-    """The loss logged over the LR-0 stretch falls in a trend (20%+ from its first third
-    to its last): the weights move, so the logged LR is not the one training. Says how."""
+    """Something the model does improves over the LR-0 stretch: the loss falls in a trend
+    (20%+ from its first third to its last; 5%+ over 10+ logs), or a held-out one (the
+    eval loss, a task metric) is better at each of 3+ evals, or an RL return climbs in a
+    trend. Fixed weights improve at nothing, so the logged LR is not the one training."""
     zeros = st[v == 0]
-    for name in ("loss", "eval_loss"):
-        s = run.get(name)
+    watched = [
+        ("loss", run.get("loss"), True, False),
+        ("eval_loss", run.get("eval_loss"), True, True),
+    ]
+    watched += [(m.name, m, not higher, True) for m, higher in task_metrics(run)]
+    watched.append(("reward", run.get("reward"), False, False))
+    for name, s, lower, held_out in watched:
         if s is None:
             continue
         f = s.finite()
         m = (f.steps >= zeros[0]) & (f.steps <= zeros[-1])
         x, y = f.steps[m], f.values[m]
-        if y.size < p.learns_min_points or not (y > 0).all():
+        if y.size < p.learns_min_points or (lower and not (y > 0).all()):
             continue
         first, _, last = part_medians(y)
-        fall = 1.0 - last / first
-        each = y.size <= p.learns_each_max_points and bool(np.all(np.diff(y) < 0))
-        if fall >= p.learns_fall and (each or trend(x, y).z <= p.learns_z):
-            return f"{name} {fmt(first)} -> {fmt(last)} ({fall:.0%} lower) at LR 0"
+        if first == 0:
+            continue
+        sign = 1.0 if lower else -1.0
+        fall = sign * (first - last) / abs(first)  # the improvement, relative
+        better = sign * np.diff(y) < 0  # each log better than the one before
+        each = y.size <= p.learns_each_max_points and bool(np.all(better))
+        z = sign * trend(x, y).z  # <= -2.58: improving in a trend
+        long_trend = y.size >= p.learns_trend_points and fall >= p.learns_trend_fall
+        gain = sign * (float(y[0]) - float(y[-1])) / abs(float(y[0])) if y[0] else 0.0
+        evals = held_out and bool(np.all(better)) and gain >= p.learns_eval_fall
+        if (
+            (fall >= p.learns_fall and (each or z <= p.learns_z))
+            or (long_trend and z <= p.learns_z)
+            or evals
+        ):
+            way = "lower" if lower else "higher"
+            return f"{name} {fmt(first)} -> {fmt(last)} ({abs(fall):.0%} {way}) at LR 0"
     return None
+
+
+def _in_warmup(run: Run, p: Params, zeros: np.ndarray) -> bool:
+    """Every LR-0 log sits in the run's first `warmup_span` steps and its first epoch:
+    where a warmup from 0 may still be under the print's resolution."""
+    if not zeros.size or float(zeros[-1]) > p.warmup_span:
+        return False
+    ep = run.get("epoch")
+    e = ep.finite() if ep is not None else None
+    if e is None or not len(e):
+        return True
+    return float(np.interp(float(zeros[-1]), e.steps, e.values)) < 1.0
+
+
+def _printed_in_warmup(st: np.ndarray, zero: float, decimals: int) -> Hit:
+    """An LR printed as 0 at fixed decimals in the first steps of a run: a warmup's start
+    under the print's resolution as much as an LR of 0 (info)."""
+    return Hit(
+        title=(
+            f"Learning rate prints as 0 at {decimals} decimals in {100 * zero:.0f}% of the "
+            f"logged steps, all in the run's first steps (to step {int(st[-1])}): a warmup "
+            "there can be under the print's resolution"
+        ),
+        step=int(st[0]),
+        end_step=int(st[-1]),
+        evidence={"zero_frac": zero, "lr_print_decimals": decimals, "in_warmup_span": True},
+        explanation=(
+            f"The log prints the LR with {decimals} decimals, so anything below "
+            f"{0.5 * 10.0**-decimals:.0e} reads 0, and a warmup from 0 spends its first steps "
+            "there (a linear warmup to 1e-4 over 2,000 steps for 10 steps; darknet's burn-in, "
+            "lr x (iter/1000)^4, for its first ~150 iterations at lr 1e-3). These logs cannot "
+            "tell that from an LR stuck at 0; the logs after the warmup can."
+        ),
+        prescription=(
+            "Log the LR in scientific notation (f'{lr:.3e}'), or read a line from after the "
+            "warmup: a scheduler that never steps still prints 0 there."
+        ),
+        severity=Severity.INFO,
+    )
 
 
 def _trains_anyway(hit: Hit, learns: str) -> Hit:
@@ -432,10 +517,11 @@ def _trains_anyway(hit: Hit, learns: str) -> Hit:
     return replace(
         hit,
         title=hit.title
-        + f"; yet the {learns.split(' ', 1)[0]} falls: the logged LR is not the one training",
+        + f"; yet the {learns.split(' ', 1)[0]} improves: the logged LR is not the one training",
         evidence={**hit.evidence, "learns_at_zero_lr": learns},
         explanation=(
-            "An LR of 0 leaves the weights unchanged, so the loss could not fall; here it does ("
+            "An LR of 0 leaves the weights unchanged, so neither the loss nor anything the "
+            "model does could improve; here it does ("
             + learns
             + "). The LR in the log is not the one stepping the model: a value rounded to 0 "
             "by its print, the LR of a frozen parameter group, or another column."
