@@ -1,0 +1,49 @@
+"""A from-scratch LM's log names its vocabulary in words; V read from it gives the floor
+ln(V), so a first loss of 39 is judged though the loop names no trainer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.readers.helpers import one_log
+from traindoc.readers.derived import finalize
+
+# lexical_lab's plain-loop print (a default-init LM: 39 at step 100, V = 32768)
+_ROWS = (
+    "step: 100 train loss: 38.988750 val loss: 29.887267 step time: 162.50ms\n"
+    "step: 200 train loss: 27.733750 val loss: 25.507024 step time: 31.63ms\n"
+    "step: 300 train loss: 24.002500 val loss: 22.240289 step time: 31.99ms\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("header", "vocab"),
+    [
+        ("Vocabulary size: 32768", 32768),
+        ("Tokenizer vocab size: 32000", 32000),
+        ("vocab: 50257", 50257),
+        # nanoGPT's train.py
+        ("found vocab_size = 65 (inside data/shakespeare_char/meta.pkl)", 65),
+        ("defaulting to vocab_size of GPT-2 to 50304 (50257 rounded up for efficiency)", 50304),
+    ],
+)
+def test_the_vocabulary_printed_in_words_is_v(tmp_path: Path, header: str, vocab: int) -> None:
+    run = finalize(one_log(tmp_path, header + "\n" + _ROWS))
+    assert run.vocab_size == vocab
+    assert len(run.series["loss"]) == 3
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "vocab: data/vocab.txt",  # a path, not a size
+        "Namespace(vocab='bpe.model', lr=0.001)",
+        "Loaded 32768 sentences",
+    ],
+)
+def test_a_vocab_that_is_no_count_is_no_v(tmp_path: Path, header: str) -> None:
+    run = finalize(one_log(tmp_path, header + "\n" + _ROWS))
+    assert run.vocab_size is None
+    assert len(run.series["loss"]) == 3
