@@ -27,6 +27,9 @@ _ROWS = (
         # nanoGPT's train.py
         ("found vocab_size = 65 (inside data/shakespeare_char/meta.pkl)", 65),
         ("defaulting to vocab_size of GPT-2 to 50304 (50257 rounded up for efficiency)", 50304),
+        # a config dataclass's repr (`print(config)`), read as an argparse Namespace is
+        ("GPTConfig(block_size=256, vocab_size=32768, n_layer=10, bias=False)", 32768),
+        ("ModelArgs(dim=256, n_layers=10, vocab_size=32000, norm_eps=1e-05)", 32000),
     ],
 )
 def test_the_vocabulary_printed_in_words_is_v(tmp_path: Path, header: str, vocab: int) -> None:
@@ -41,9 +44,17 @@ def test_the_vocabulary_printed_in_words_is_v(tmp_path: Path, header: str, vocab
         "vocab: data/vocab.txt",  # a path, not a size
         "Namespace(vocab='bpe.model', lr=0.001)",
         "Loaded 32768 sentences",
+        # a module's repr is no config: its out_features is the head's width, read elsewhere
+        "Embedding(32768, 256)",
     ],
 )
 def test_a_vocab_that_is_no_count_is_no_v(tmp_path: Path, header: str) -> None:
     run = finalize(one_log(tmp_path, header + "\n" + _ROWS))
     assert run.vocab_size is None
     assert len(run.series["loss"]) == 3
+
+
+def test_a_config_reprs_lr_is_the_runs_lr(tmp_path: Path) -> None:
+    run = finalize(one_log(tmp_path, "TrainConfig(lr=0.0003, batch_size=128, epochs=3)\n" + _ROWS))
+    assert run.fact("learning_rate") == 0.0003
+    assert len(run.series["loss"]) == 3 and "lr" not in run.series
