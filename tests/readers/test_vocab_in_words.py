@@ -58,3 +58,17 @@ def test_a_config_reprs_lr_is_the_runs_lr(tmp_path: Path) -> None:
     run = finalize(one_log(tmp_path, "TrainConfig(lr=0.0003, batch_size=128, epochs=3)\n" + _ROWS))
     assert run.fact("learning_rate") == 0.0003
     assert len(run.series["loss"]) == 3 and "lr" not in run.series
+
+
+def test_a_config_nested_one_level_down_is_read_after_the_top_level(tmp_path: Path) -> None:
+    # OLMo prints its whole TrainConfig on one line, the model's and optimizer's inside it
+    line = (
+        "TrainConfig(run_name='OLMo-1B', seed=6198, lr=0.001, "
+        "model=ModelConfig(d_model=2048, n_layers=16, vocab_size=50280, embedding_size=50304), "
+        "optimizer=OptimizerConfig(name='adamw', learning_rate=0.0003, weight_decay=0.1), "
+        "evaluators=[EvaluatorConfig(label='v2', batch_size=7)])\n"
+    )
+    run = finalize(one_log(tmp_path, line + _ROWS))
+    assert run.vocab_size == 50280
+    assert run.fact("learning_rate") == 0.001  # the top level's own wins
+    assert run.fact("per_device_batch") is None  # an evaluator's batch, inside a list

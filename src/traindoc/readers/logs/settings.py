@@ -47,16 +47,36 @@ def namespace(text: bytes) -> dict[str, object]:
         at = m.end()
     else:
         return {}
-    body = text[at:].decode("utf-8", "replace")
     out: dict[str, object] = {}
-    for piece in _split(body):
+    nested: list[str] = []
+    for piece in _split(text[at:].decode("utf-8", "replace")):
         m = _KEY.match(piece)
-        if m is None or (key := m.group(1).lower()) not in configs.SETTING_KEYS:
+        if m is None:
+            continue
+        if (sub := _NESTED.match(m.group(2))) is not None:
+            nested.append(m.group(2)[sub.end() :])
+            continue
+        if (key := m.group(1).lower()) not in configs.SETTING_KEYS:
             continue
         value = _literal(m.group(2))
         if value is not _NOT:
             out.setdefault(key, value)
+    # One level down, after the top level's own: OLMo's TrainConfig(...) holds
+    # model=ModelConfig(vocab_size=50280, ...) and optimizer=OptimizerConfig(learning_rate=...)
+    # (a config inside a list, an evaluator's, is another loop's and is not read).
+    for body in nested:
+        for piece in _split(body):
+            m = _KEY.match(piece)
+            if m is None or (key := m.group(1).lower()) not in configs.SETTING_KEYS:
+                continue
+            value = _literal(m.group(2))
+            if value is not _NOT:
+                out.setdefault(key, value)
     return out
+
+
+# A field whose value is itself a config dataclass's repr (`model=ModelConfig(`).
+_NESTED = re.compile(r"\s*[A-Z][A-Za-z0-9]{0,40}(?:Config|Args|Arguments)\((?=\w+=)")
 
 
 def assignment(text: bytes) -> tuple[str, object] | None:
