@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from tests.readers.helpers import read_log
 from traindoc.engine import diagnose
 from traindoc.measure import floor as fl
@@ -47,3 +49,19 @@ def test_a_ppl_of_something_else_says_nothing(tmp_path: Path) -> None:
     run = finalize(run)
     assert fl.perplexity_of_loss(run) is None
     assert not fl.cross_entropy(run)
+
+
+@pytest.mark.parametrize(
+    ("key", "judged"), [("lm_loss", True), ("lm loss", True), ("nll_loss", False)]
+)
+def test_a_loss_key_naming_an_lm_loss_makes_it_a_cross_entropy(
+    tmp_path: Path, key: str, judged: bool
+) -> None:
+    rows = [
+        f"step {(i + 1) * 100} | {key}: {loss:.4f} | time 31ms"
+        for i, (loss, _) in enumerate(_CURVE)
+    ]
+    (run,) = read_log(tmp_path, "\n".join(rows) + "\n")
+    run = finalize(run)
+    assert (fl.named_cross_entropy(run) is not None) is judged
+    assert ("absurd-initial-loss" in {f.rule for f in diagnose(run).findings}) is judged

@@ -96,9 +96,9 @@ CE_TRAINERS = frozenset(
 def cross_entropy(run: Run) -> bool:
     """The logged loss is a cross-entropy over classes or tokens: the floor is known,
     the task says so (lm, classification), the run fine-tunes a named base model, an
-    LM trainer logged it, or the log prints its perplexity (exp of the loss) -- and
-    the metrics logged beside it name no task whose loss is something else
-    (`other_objective`)."""
+    LM trainer logged it, the log prints its perplexity (exp of the loss) or names
+    it one (`lm_loss`, `cross_entropy`) -- and the metrics logged beside it name no
+    task whose loss is something else (`other_objective`)."""
     if run.fact("margin_softmax"):
         return False  # a margin softmax's level has no ln(C) meaning (an ArcFace head)
     if run.vocab_size == 1 or other_objective(run) is not None:
@@ -109,7 +109,28 @@ def cross_entropy(run: Run) -> bool:
         or run.fact("base_model") is not None
         or run.fact("trainer") in CE_TRAINERS
         or perplexity_of_loss(run) is not None
+        or named_cross_entropy(run) is not None
     )
+
+
+# The loss's own key, as the log spelled it, naming a language model's loss or a
+# cross-entropy (`lm_loss`, Megatron's `lm loss`, `ce_loss`, `cross_entropy`, OLMo's
+# `train/CrossEntropyLoss`, `xent`). Not `nll`: a Gaussian negative log-likelihood
+# (a VAE's, a regression's) has no ln(V).
+_CE_NAME = re.compile(
+    r"(?:^|[\s/_.-])(?:lm[ _]?loss|ce[ _]?loss|cross[ _-]?entropy(?:[ _]?loss)?|xent)$", re.I
+)
+
+
+def named_cross_entropy(run: Run) -> str | None:
+    """The loss's key as the log spelled it (a reader keeps it after the last ": " of the
+    series' source, `train.log: lm_loss`) when it names a cross-entropy or a language
+    model's loss, or None."""
+    loss = run.get("loss")
+    if loss is None or ": " not in loss.source:
+        return None
+    key = loss.source.rsplit(": ", 1)[1].strip()
+    return key if _CE_NAME.search(key) else None
 
 
 # A perplexity beside the loss it exponentiates: PyTorch's word language model
