@@ -20,6 +20,7 @@ runs cannot do precisely. A series is a list of segments:
       decimals: 3       # round to what a logger prints (after noise and running mean)
       seed: 0
       set: {150: .nan}  # overwrite values at these steps
+      source: "train.log: lm_loss"  # where a reader got it (default "synthetic")
       times: {every: 1.0, gap_before_last: 60}  # wall-clock seconds
 
 Console evidence lines go under `events:` (model.Event fields), e.g.
@@ -101,7 +102,8 @@ def series(name: str, spec: dict[str, Any]) -> Series:
         times = 1_700_000_000.0 + np.cumsum(dt)
         if t.get("whole_seconds"):  # a console's "10:00:01" stamps
             times = np.floor(times)
-    return Series.from_arrays(name, steps, values, times, source="synthetic")
+    # the reader's "<file>: <key as the log spelled it>"
+    return Series.from_arrays(name, steps, values, times, source=spec.get("source", "synthetic"))
 
 
 def build_run(case: dict[str, Any]) -> Run:

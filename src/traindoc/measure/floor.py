@@ -95,9 +95,10 @@ CE_TRAINERS = frozenset(
 
 def cross_entropy(run: Run) -> bool:
     """The logged loss is a cross-entropy over classes or tokens: the floor is known,
-    the task says so (lm, classification), the run fine-tunes a named base model, or
-    an LM trainer logged it -- and the metrics logged beside it name no task whose loss
-    is something else (`other_objective`)."""
+    the task says so (lm, classification), the run fine-tunes a named base model, an
+    LM trainer logged it, the log prints its perplexity (exp of the loss) or names
+    it one (`lm_loss`, `cross_entropy`) -- and the metrics logged beside it name no
+    task whose loss is something else (`other_objective`)."""
     if run.fact("margin_softmax"):
         return False  # a margin softmax's level has no ln(C) meaning (an ArcFace head)
     if run.vocab_size == 1 or other_objective(run) is not None:
@@ -107,7 +108,70 @@ def cross_entropy(run: Run) -> bool:
         or run.fact("task") in ("lm", "classification")
         or run.fact("base_model") is not None
         or run.fact("trainer") in CE_TRAINERS
+        or perplexity_of_loss(run) is not None
+        or named_cross_entropy(run) is not None
     )
+
+
+# The loss's own key, as the log spelled it, naming a language model's loss or a
+# cross-entropy (`lm_loss`, Megatron's `lm loss`, `ce_loss`, `cross_entropy`, OLMo's
+# `train/CrossEntropyLoss`, `xent`). Not `nll`: a Gaussian negative log-likelihood
+# (a VAE's, a regression's) has no ln(V).
+_CE_NAME = re.compile(
+    r"(?:^|[\s/_.-])(?:lm[ _]?loss|ce[ _]?loss|cross[ _-]?entropy(?:[ _]?loss)?|xent)$", re.I
+)
+
+
+def named_cross_entropy(run: Run) -> str | None:
+    """The loss's key as the log spelled it (a reader keeps it after the last ": " of the
+    series' source, `train.log: lm_loss`) when it names a cross-entropy or a language
+    model's loss, or None."""
+    loss = run.get("loss")
+    if loss is None or ": " not in loss.source:
+        return None
+    key = loss.source.rsplit(": ", 1)[1].strip()
+    return key if _CE_NAME.search(key) else None
+
+
+# A perplexity beside the loss it exponentiates: PyTorch's word language model
+# ("loss 5.15 | ppl 172"), a plain loop's "val ppl", OLMo's train/Perplexity.
+_PERPLEXITY = re.compile(
+    r"^(?:(train|training|eval|val|valid|validation|dev|test)[_/ ])?(?:ppl|perplexity)$", re.I
+)
+# How far ln(ppl) may sit from the loss (in nats): both are printed rounded, 1% of the
+# loss plus 0.01 covers four significant digits of either.
+_PPL_REL, _PPL_ABS = 0.01, 0.01
+
+
+def perplexity_of_loss(run: Run) -> str | None:
+    """The perplexity series that is exp of the logged loss (base^loss for a loss in
+    bits) wherever both are logged, or None.
+
+    A perplexity is exp of a mean cross-entropy per token: a plain loop that prints one
+    beside its loss, and whose values agree, says its loss is a language model's
+    per-token cross-entropy, with a floor ln(V), though it names no trainer or
+    vocabulary. One value off the relation (a perplexity of another quantity, a loss
+    with a regulariser added) and the log says nothing.
+    """
+    k = math.log(run.loss_base)
+    for name in sorted(run.series):
+        m = _PERPLEXITY.match(name.strip())
+        if m is None:
+            continue
+        held_out = m.group(1) is not None and m.group(1).lower() not in ("train", "training")
+        loss = run.get("eval_loss" if held_out else "loss")
+        ppl = run.get(name)
+        if loss is None or ppl is None or loss.source.startswith("derived: ln("):
+            continue  # a loss derived from the perplexity agrees with it by construction
+        _, i, j = np.intersect1d(ppl.steps, loss.steps, return_indices=True)
+        p, c = ppl.values[i], loss.values[j] * k
+        ok = np.isfinite(p) & np.isfinite(c) & (p > 1.0) & (c > 0.0)
+        if not ok.any():
+            continue
+        off = np.abs(np.log(p[ok]) - c[ok]) > _PPL_REL * c[ok] + _PPL_ABS
+        if not off.any():
+            return name
+    return None
 
 
 # Metrics that name an objective other than one cross-entropy over the output's classes.

@@ -78,7 +78,12 @@ ALIASES = {
         ),
         "max_steps",
     ),
-    **dict.fromkeys(("vocab_size", "n_vocab"), "vocab_size"),
+    # (a from-scratch LM's own print names it in words: "Vocabulary size: 32768",
+    # "Tokenizer vocab size: 32000", "vocab: 50257")
+    **dict.fromkeys(
+        ("vocab_size", "n_vocab", "vocabulary_size", "tokenizer_vocab_size", "vocab"),
+        "vocab_size",
+    ),
     **dict.fromkeys(("warmup_steps", "warmup_iters", "lr_scheduler_warmup_steps"), "warmup_steps"),
     **dict.fromkeys(("warmup_ratio", "lr_scheduler_warmup_ratio"), "warmup_ratio"),
     # (detectron2's SOLVER.IMS_PER_BATCH: the images of one step over all GPUs)

@@ -221,6 +221,13 @@ _CARD = re.compile(
 # An HF model card (trainer.create_model_card) names the base model in words, and a
 # PEFT card says so in its front matter and its framework versions.
 _FINETUNED = re.compile(rb"This model is a fine-tuned version of \[?([\w./-]+)\]?.*")
+# nanoGPT's train.py says where V came from in a sentence: "found vocab_size = 65 (inside
+# data/shakespeare_char/meta.pkl)", or "defaulting to vocab_size of GPT-2 to 50304 (50257
+# rounded up for efficiency)" (the model's output width: its padded vocabulary).
+_NANOGPT_VOCAB = re.compile(
+    rb"\s*(?:found vocab_size = (\d{1,8}) \(inside .{0,300}\)"
+    rb"|defaulting to vocab_size of GPT-2 to (\d{1,8})(?: \(.{0,300}\))?)\s*"
+)
 _PEFT = re.compile(rb"\s*(?:library_name:\s*peft|[-*]\s+PEFT\s+\d[\w.]*)\s*")
 
 
@@ -315,6 +322,8 @@ def setting(text: bytes) -> list[tuple[str, object]]:
         return [(_KOHYA_KEYS[m.group(1)], m.group(2).decode())]
     if b"precision" in text and (m := _CARD.fullmatch(text)):
         return [(m.group(1).decode(), m.group(2).decode("utf-8", "replace"))]
+    if b"vocab_size" in text and (m := _NANOGPT_VOCAB.fullmatch(text)):
+        return [("vocab_size", int(m.group(1) or m.group(2)))]
     if text.startswith(b"This model is a fine-tuned") and (m := _FINETUNED.fullmatch(text)):
         return [("finetuned_from", m.group(1).decode("utf-8", "replace"))]
     if b"eft" in text and _PEFT.fullmatch(text):

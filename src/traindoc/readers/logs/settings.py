@@ -18,6 +18,11 @@ import re
 from traindoc.readers import configs
 
 _NAMESPACE = b"Namespace("
+# A config dataclass's repr printed the same way (`print(config)`: nanoGPT-style
+# `GPTConfig(block_size=256, vocab_size=32768, ...)`, llama's `ModelArgs(dim=4096, ...)`,
+# `TrainConfig(lr=3e-4, ...)`): keyword fields in one pair of parentheses on one line.
+CONFIG_REPR = re.compile(r"(?<![\w.])[A-Z][A-Za-z0-9]{0,40}(?:Config|Args|Arguments)\((?=\w+=)")
+_CONFIG_REPR_B = re.compile(CONFIG_REPR.pattern.encode())
 _MAX_VALUE = 400  # longer than any setting a fact is taken from
 _KEY = re.compile(r"\s*([A-Za-z_]\w{0,60})\s*=(.*)", re.DOTALL)
 # `key = 'text'` (a quoted literal, a comment after it): a config module's line
@@ -29,25 +34,49 @@ _CLOSERS = frozenset(_PAIRS.values())
 
 
 def is_namespace(text: bytes) -> bool:
-    return _NAMESPACE in text
+    return _NAMESPACE in text or _CONFIG_REPR_B.search(text) is not None
 
 
 def namespace(text: bytes) -> dict[str, object]:
-    """The well-known settings of the argparse Namespace printed on this line (its
-    literal values only; empty when it holds none)."""
+    """The well-known settings of the argparse Namespace (or config dataclass repr)
+    printed on this line (its literal values only; empty when it holds none)."""
     at = text.find(_NAMESPACE)
-    if at < 0:
+    if at >= 0:
+        at += len(_NAMESPACE)
+    elif (m := _CONFIG_REPR_B.search(text)) is not None:
+        at = m.end()
+    else:
         return {}
-    body = text[at + len(_NAMESPACE) :].decode("utf-8", "replace")
     out: dict[str, object] = {}
-    for piece in _split(body):
+    nested: list[str] = []
+    for piece in _split(text[at:].decode("utf-8", "replace")):
         m = _KEY.match(piece)
-        if m is None or (key := m.group(1).lower()) not in configs.SETTING_KEYS:
+        if m is None:
+            continue
+        if (sub := _NESTED.match(m.group(2))) is not None:
+            nested.append(m.group(2)[sub.end() :])
+            continue
+        if (key := m.group(1).lower()) not in configs.SETTING_KEYS:
             continue
         value = _literal(m.group(2))
         if value is not _NOT:
             out.setdefault(key, value)
+    # One level down, after the top level's own: OLMo's TrainConfig(...) holds
+    # model=ModelConfig(vocab_size=50280, ...) and optimizer=OptimizerConfig(learning_rate=...)
+    # (a config inside a list, an evaluator's, is another loop's and is not read).
+    for body in nested:
+        for piece in _split(body):
+            m = _KEY.match(piece)
+            if m is None or (key := m.group(1).lower()) not in configs.SETTING_KEYS:
+                continue
+            value = _literal(m.group(2))
+            if value is not _NOT:
+                out.setdefault(key, value)
     return out
+
+
+# A field whose value is itself a config dataclass's repr (`model=ModelConfig(`).
+_NESTED = re.compile(r"\s*[A-Z][A-Za-z0-9]{0,40}(?:Config|Args|Arguments)\((?=\w+=)")
 
 
 def assignment(text: bytes) -> tuple[str, object] | None:

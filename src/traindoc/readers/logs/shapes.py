@@ -30,6 +30,7 @@ from traindoc.model.signals import (
     is_eval,
     kind,
 )
+from traindoc.readers.logs.settings import CONFIG_REPR
 from traindoc.readers.logs.tables import is_axis_header, md_cells
 
 SLOT = "\x00"
@@ -562,6 +563,8 @@ def _analyse(shape: str) -> Plan:
     if "LearningRateScheduler" in shape and _KERAS_SET_LR.search(shape):
         return Plan("record", (Field(0, "Epoch", "skip"), Field(1, "lr", "value")), hint=True)
     if "Namespace(" in shape:  # an argparse dump: settings.py reads it, never a record
+        return Plan("settings")
+    if "(" in shape and CONFIG_REPR.search(shape):  # a config dataclass's repr, the same
         return Plan("settings")
     if "***" in shape and (title := _title(shape)) is not None:
         return title

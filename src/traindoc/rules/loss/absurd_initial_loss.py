@@ -123,10 +123,18 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     decides alone.
 
     Without V, the loss must be known to be a cross-entropy over classes or tokens:
-    the task says so, the run fine-tunes a named base model, or an LM trainer (HF,
-    Megatron, nanoGPT, fairseq, ...) logged it. A plain loop's, Keras's or
+    the task says so, the run fine-tunes a named base model, an LM trainer (HF,
+    Megatron, nanoGPT, fairseq, ...) logged it, the log prints a perplexity equal to
+    exp(loss) wherever both are printed (a perplexity is exp of a per-token
+    cross-entropy: a plain loop's "loss 38.99 | ppl 8.6e16" is a language model's
+    default-init start, 3.1x ln(256k)), or the loss's own key names it a language
+    model's loss or a cross-entropy (`lm_loss`, `cross_entropy`, `xent`; not `nll`, which
+    may be a Gaussian's), or the log names V in words (`Vocabulary size: 32768`,
+    nanoGPT's `found vocab_size = 65`, a `GPTConfig(..., vocab_size=...)` repr). Otherwise a plain loop's, Keras's or
     Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
-    pixels, a detector's box terms) and is not judged against ln(V).
+    pixels, a detector's box terms) and is not judged against ln(V): a from-scratch
+    LM's "train loss: 38.99 val loss: 29.89" with no perplexity, vocabulary or trainer
+    named is not told from them.
 
     A margin-softmax head (ArcFace, CosFace, ...: fact `margin_softmax`, from a log that
     names one or prints its scale and margin) starts near ln(C) + s*sin(m) by design: it

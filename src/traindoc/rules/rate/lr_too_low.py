@@ -188,7 +188,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     The table is AdamW's: when the run names SGD as its optimizer every line scales
     by 100 (a step is lr x gradient, and SGD's usual LRs sit ~100x above Adam's:
     ResNets at 0.1; in a 27M GPT's optimizer sweep plain SGD kept improving up to
-    3e-2 while AdamW peaked at 3e-4), so pre-training under SGD is flagged at 3e-3.
+    3e-2 while AdamW peaked at 3e-4), so pre-training under SGD is flagged at 3e-3,
+    and with the regime unknown the 10x line is 5e-5 (an SGD run at 3e-5 whose eval loss
+    barely moved is a warning).
 
     **Known false positives.** Optimisers with another LR scale that the log does
     not name (SGD, Adafactor's relative step, LARS) and deliberate tiny-LR
@@ -222,7 +224,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     crawl_only = unsaturated = False
     if pk.value > flag_at:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
-        slow_at = p.slow_below * rng[0] * scale if rng else p.unknown_slow_at
+        # (every line scales with the optimizer, the unknown regime's too: 5e-5 under SGD)
+        slow_at = (p.slow_below * rng[0] if rng else p.unknown_slow_at) * scale
         # (pre-training's line is flag_at's own, 3e-5: its setting decides there alone -
         # a from-scratch loss is still falling at the end of any budget, so its tail
         # says nothing about the LR)
