@@ -103,6 +103,12 @@ _CONSOLE_FACTS = (
     "precision",
     "n_params",
     "regime",
+    # the settings its config dump states (mmengine's `optimizer=dict(type='SGD', lr=0.1)`
+    # in the <timestamp>.log beside vis_data/scalars.json, a Namespace(...) print): the
+    # optimizer and task put the logged LR on its scale, which the JSON lines never say
+    "optim",
+    "learning_rate",
+    "task",
 )
 
 

@@ -332,6 +332,7 @@ class TextLog:
         self._skeleton = False  # such a heading was seen
         self._nnunet_epoch = math.nan  # the epoch of the last nnU-Net "epoch:  N" heading
         self._pose_iter = math.nan  # the iteration of the last lightweight-pose "Iter: N"
+        self._optim_head: tuple[bytes, int] | None = None  # a torch optimizer repr's "Adam ("
         self._pose_terms: list[tuple[str, float]] = []  # its stage losses read so far
         self._pose_no = 0
         self._header: tuple[str, ...] | None = None
@@ -608,6 +609,15 @@ class TextLog:
             # the loss is over the target side: the last dictionary printed is its size
             self.config["vocab_size"] = (int(m.group(1)), no)
             return
+        if b" (" in text[-6:] and (m := _TORCH_OPTIM_HEAD.match(text)):
+            self._optim_head = (m.group(1), no)  # an optimizer only if the next line says so
+        if b"Parameter Group 0" in text[:40] and self._optim_head is not None:
+            name, at = self._optim_head
+            if at == no - 1 and _TORCH_OPTIM_GROUP.match(text):
+                # `print(optimizer)`: "Adam (" then "Parameter Group 0" then its settings
+                # ("    lr: 0.01", read as config lines): the optimizer is named only here
+                self.config.setdefault("optimizer", (name.decode().lower(), no))
+                return
         if b"optimizer" in text[:40] and (said := settings.mm_optimizer(text)):
             # an OpenMMLab config's `optimizer=dict(type='SGD', lr=0.1, ...)`: its keys
             # would read as a record's (lr, weight_decay), its name not at all
@@ -1795,6 +1805,12 @@ def _compile(pattern: str, path: Path) -> re.Pattern[bytes]:
 def _show(bad: tuple[int, bytes]) -> str:
     no, text = bad
     return f"line {no}: {text.decode('utf-8', 'replace').strip()[:120]!r}"
+
+
+# PyTorch's optimizer repr (`print(optimizer)`): the class name and " (" on a line of
+# their own, then "Parameter Group 0" (torch/optim/optimizer.py `__repr__`)
+_TORCH_OPTIM_HEAD = re.compile(rb"[ \t]*([A-Z][A-Za-z]{1,15}) \([ \t]*\r?\n?\Z")
+_TORCH_OPTIM_GROUP = re.compile(rb"[ \t]*Parameter Group 0[ \t]*\r?\n?\Z")
 
 
 _EVAL_GROUPS = frozenset(
