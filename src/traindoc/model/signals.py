@@ -158,6 +158,10 @@ ALIASES: dict[str, Signal] = {
             # the LR in effect at this step: RLlib's learner stats ("cur_lr": 5e-05) and
             # MindYOLO's step line ("loss: 9.6070, ..., cur_lr: 0.0788")
             "cur_lr",
+            # the same spelled out: Coqui TTS's console logger ("| > current_lr: 0.00010"),
+            # and "current_learning_rate" of hand-written loops
+            "current_lr",
+            "current_learning_rate",
             # the train split's LR in a per-epoch record that names each value by its split:
             # the DETR / DeiT / MAE / DINO log.txt ({"train_lr": ..., "train_loss": ...,
             # "test_loss": ...}) and fairseq's JSON epoch summary ("train_lr": "0.0005")

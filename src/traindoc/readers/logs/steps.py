@@ -322,6 +322,7 @@ def _steps(
     printed: Counter[int] = Counter()  # the totals printed beside those step counters
     counts = True  # every such counter is named "Steps", a count (see _within_epochs)
     swap = _total_counts(rec)
+    eval_bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # the same, on eval lines
     for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -337,6 +338,12 @@ def _steps(
                 # an epoch beside the printed counter: the counter may count the epoch's
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
                 keep = ok & np.isfinite(epoch)
+                if p.is_eval:
+                    # an eval line's counter counts the eval's batches (DeepSpeech's
+                    # "Epoch 3 | Validation | ... | Steps: 20 | Loss: ..." after the
+                    # epoch's "Steps: 100" training line): not the run's, told apart below
+                    eval_bare.append((where[keep], epoch[keep], ex["step"][keep]))
+                    continue
                 bare.append((where[keep], epoch[keep], ex["step"][keep]))
                 counts = counts and p.counter_keys[:1] == ("steps",)
                 if (tt := ex.get("step_total")) is not None:  # "train step:10/312"
@@ -400,10 +407,23 @@ def _steps(
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
+    top = printed.most_common(1)[0][0] if printed else None
+    if (
+        eval_bare
+        and bare
+        and _within_epochs(bare + eval_bare, top, counts) is None
+        and _within_epochs(bare, top, counts) is not None
+    ):
+        # the train lines number the epochs, and the eval lines' count is of another
+        # scale (it goes back within an epoch): it places nothing. Each eval is placed
+        # after the train record before it, as an unnumbered eval line is
+        at = np.concatenate([b[0] for b in eval_bare])
+        step[at], src[at] = np.nan, SRC_NONE
+    else:
+        bare += eval_bare
     if (
         bare
-        and (got := _within_epochs(bare, printed.most_common(1)[0][0] if printed else None, counts))
-        is not None
+        and (got := _within_epochs(bare, top, counts)) is not None
     ):
         at, e, i, per = got
         if base is None:
