@@ -421,10 +421,7 @@ def _steps(
         step[at], src[at] = np.nan, SRC_NONE
     else:
         bare += eval_bare
-    if (
-        bare
-        and (got := _within_epochs(bare, top, counts)) is not None
-    ):
+    if bare and (got := _within_epochs(bare, top, counts)) is not None:
         at, e, i, per = got
         if base is None:
             base = math.floor(float(e.min()))
@@ -602,7 +599,10 @@ def _within_epochs(
     if (at.size >= 2 or counts) and not back.size and np.ptp(i) == 0 and new.size == at.size - 1:
         # one record per epoch with the same counter on each ("Epoch 1, Iter 0: Loss:nan"
         # once an epoch): the counter never moves, so it places nothing; read as the
-        # step it would put every epoch on one step, and only the last would be kept
+        # step it would put every epoch on one step, and only the last would be kept.
+        # The total printed beside it ("epoch 3 - iter 10/30") is the epoch's length
+        if printed is not None and printed > i[0]:
+            return at, e, i, float(printed)
         return at, e, i, float(i[0]) + (i[0] == 0)
     # the counter starts over at a new epoch, or where a new session starts over at the
     # first epoch (also when the last one stopped within it: "epoch 1, iters 700", then
