@@ -1568,3 +1568,34 @@ def test_printed_format_is_read(tmp_path: Path, fmt: Fmt) -> None:
         assert run.get(name) is None, seen
     if fmt.lr:
         assert run.get("lr") is not None, seen
+
+
+# -- near misses of the rules the table asked for ---------------------------------------------
+
+
+def test_near_miss_eval_lines_on_the_train_counter_keep_their_own_steps(tmp_path: Path) -> None:
+    # the eval line prints the train's own count (it does not start over within an epoch):
+    # it stays at its printed step, unlike DeepSpeech's eval batch count
+    body = "".join(
+        f"epoch {e} | step {k} | loss {2.0 - 0.1 * e - 0.01 * k / 50:.3f}\n"
+        + (f"epoch {e} | validation | step {k} | loss {2.1 - 0.1 * e:.3f}\n" if k == 100 else "")
+        for e in range(1, 5)
+        for k in (50, 100)
+    )
+    log = tmp_path / "train.log"
+    log.write_text(body)
+    (run,) = load_runs(log)
+    assert [float(s) for s in run.get("loss").steps] == [50, 100, 150, 200, 250, 300, 350, 400]
+    assert [float(s) for s in run.get("eval_loss").steps] == [100, 200, 300, 400]
+
+
+def test_near_miss_a_one_hash_comment_is_no_heading(tmp_path: Path) -> None:
+    # "# epoch 3" is a comment in a pasted script, not an epoch heading over the lines below
+    body = "# epoch 3 of the old run\n" + "".join(
+        f"iter {i * 10} || Loss: {3.0 - 0.1 * i:.4f} || timer: 0.08 sec.\n" for i in range(6)
+    )
+    log = tmp_path / "train.log"
+    log.write_text(body)
+    (run,) = load_runs(log)
+    assert [float(s) for s in run.get("loss").steps] == [0, 10, 20, 30, 40, 50]
+    assert run.get("epoch") is None

@@ -189,8 +189,9 @@ _BOLD = re.compile(rb"(^|\s)\*\*(?=[^\s*])(.*?[^\s*])\*\*(\s*)\Z")
 
 # A Markdown heading a run's notes or a README-style log wraps each epoch in ("#### Epoch
 # 3/19", then the epoch's metric lines): the heading's text, an "Epoch 3/19" heading. Only
-# hashes then a blank then a word: "#NumIters,Seconds" (a CSV header) stays as printed.
-_HEADING = re.compile(rb"^[ \t]*#{1,6}[ \t]+(?=[A-Za-z])")
+# two to six hashes then a blank then a word: "# resume = ..." (a code comment, one hash)
+# and "#NumIters,Seconds" (a CSV header) stay as printed.
+_HEADING = re.compile(rb"^[ \t]*#{2,6}[ \t]+(?=[A-Za-z])")
 
 
 def drop_heading(text: bytes) -> bytes:

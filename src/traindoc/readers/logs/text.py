@@ -548,7 +548,7 @@ class TextLog:
     def _line(self, no: int, text: bytes, rank: int) -> None:
         if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
             return  # a loss scaler's skipped step: an event (events.find), not a record
-        if text.lstrip()[:1] == b"#":  # a Markdown heading ("#### Epoch 3/19")
+        if text.lstrip()[:2] == b"##":  # a Markdown heading ("#### Epoch 3/19")
             text = lines.drop_heading(text)
         if text.endswith(b"**"):  # a line the user set in Markdown bold
             text = lines.drop_bold(text)
