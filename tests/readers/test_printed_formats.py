@@ -21,6 +21,7 @@ import pytest
 from traindoc.readers import load_runs
 
 N = 12  # records per curve: short, as most pasted logs are
+BS = "\b" * 80  # Keras' progress bar rubs its line out with backspaces
 
 
 @dataclass(frozen=True)
@@ -1520,6 +1521,251 @@ FORMATS: list[Fmt] = [
         None,
         decimals=2,
         lr=True,
+    ),
+    Fmt(
+        "keras_verbose1_backspaces",
+        "keras-team/keras keras/src/utils/progbar.py (verbose=1, a terminal capture)",
+        lambda pts: "".join(
+            f"Epoch {p.i + 1}/{N}\n"
+            + "".join(
+                f"{BS}\r{b:4d}/1875 [{'=' * (b * 30 // 1875):<30}] - ETA: 1s - "
+                f"accuracy: {p.acc:.4f} - loss: {p.loss + 0.1 * (1875 - b) / 1875:.4f}"
+                for b in (625, 1250)
+            )
+            + f"{BS}\r1875/1875 [==============================] - 3s 2ms/step - "
+            f"accuracy: {p.acc:.4f} - loss: {p.loss:.4f} - val_accuracy: {p.acc:.4f} - "
+            f"val_loss: {p.val:.4f}\n"
+            for p in pts
+        ),
+        None,
+        loss_of=None,
+        want=[
+            v for p in PTS for v in (p.loss + 0.1 * 1250 / 1875, p.loss + 0.1 * 625 / 1875, p.loss)
+        ],
+        eval_at=ALL,
+    ),
+    Fmt(
+        "caffe_solver",
+        "BVLC/caffe src/caffe/solver.cpp + sgd_solver.cpp",
+        lambda pts: "".join(
+            f"I0301 10:00:{p.i:02d}.123456  1234 solver.cpp:218] Iteration {p.i * 100} "
+            f"(5.1 iter/s, 19.6s/100 iters), loss = {p.loss:g}\n"
+            f"I0301 10:00:{p.i:02d}.123456  1234 solver.cpp:237]     Train net output #0: "
+            f"loss = {p.loss:g} (* 1 = {p.loss:g} loss)\n"
+            f"I0301 10:00:{p.i:02d}.123456  1234 sgd_solver.cpp:105] Iteration {p.i * 100}, "
+            f"lr = {p.lr:g}\n"
+            + (
+                f"I0301 10:00:{p.i:02d}.2  1234 solver.cpp:330] Iteration {p.i * 100 + 100}, "
+                "Testing net (#0)\n"
+                f"I0301 10:00:{p.i:02d}.3  1234 solver.cpp:397]     Test net output #0: "
+                f"accuracy = {p.acc:g}\n"
+                f"I0301 10:00:{p.i:02d}.3  1234 solver.cpp:397]     Test net output #1: "
+                f"loss = {p.val:g} (* 1 = {p.val:g} loss)\n"
+                if p.i % 3 == 2
+                else ""
+            )
+            for p in pts
+        ),
+        [i * 100 for i in range(N)],
+        decimals=5,
+        eval_at=EVERY3,
+        lr=True,
+    ),
+    Fmt(
+        "detectron_caffe2_json_stats",
+        "facebookresearch/Detectron detectron/utils/training_stats.py",
+        lambda pts: _lines(
+            lambda p: (
+                f'json_stats: {{"accuracy_cls": {p.acc:.6f}, "eta": "1 day, 2:03:04", '
+                f'"iter": {p.i * 20}, "loss": {p.loss:.6f}, "loss_bbox": {p.loss / 3:.6f}, '
+                f'"loss_cls": {p.loss / 2:.6f}, "lr": {p.lr:.6f}, "mb_qsize": 64, "mem": 3000, '
+                '"time": 0.512345}'
+            ),
+            pts,
+        ),
+        [i * 20 for i in range(N)],
+        decimals=6,
+        lr=True,
+    ),
+    Fmt(
+        "maskrcnn_benchmark_metric_logger",
+        "facebookresearch/maskrcnn-benchmark maskrcnn_benchmark/engine/trainer.py",
+        lambda pts: _lines(
+            lambda p: (
+                f"{_clock(p.i)},123 maskrcnn_benchmark.trainer INFO: eta: 1 day, 0:00:00  "
+                f"iter: {(p.i + 1) * 20}  loss: {p.loss:.4f} ({p.loss + 0.1:.4f})  "
+                f"loss_classifier: {p.loss / 2:.4f} ({p.loss / 2:.4f})  time: 0.5123 (0.6000)  "
+                f"data: 0.0100 (0.0200)  lr: {p.lr:.6f}  max mem: 3000"
+            ),
+            pts,
+        ),
+        [(i + 1) * 20 for i in range(N)],
+        lr=True,
+    ),
+    Fmt(
+        "theano_dlt_validation_error",
+        "lisa-lab/DeepLearningTutorials code/convolutional_mlp.py",
+        lambda pts: _lines(
+            lambda p: (
+                f"epoch {p.i + 1}, minibatch 2500/2500, validation error {100 * (1 - p.acc):f} %"
+            ),
+            pts,
+        ),
+        [i + 1 for i in range(N)],
+        has_loss=False,
+        absent=("eval_loss",),
+    ),
+    Fmt(
+        "char_rnn_lua",
+        "karpathy/char-rnn train.lua",
+        lambda pts: _lines(
+            lambda p: (
+                f"{(p.i + 1) * 100}/21150 (epoch {(p.i + 1) * 100 / 423:.3f}), "
+                f"train_loss = {p.loss:.8f}, grad/param norm = 2.4012e-01, time/batch = 0.5123s"
+            ),
+            pts,
+        ),
+        [(i + 1) * 100 for i in range(N)],
+        decimals=8,
+    ),
+    Fmt(
+        "min_char_rnn",
+        "karpathy min-char-rnn.py (gist)",
+        lambda pts: _lines(lambda p: f"iter {p.i * 100}, loss: {p.loss * 40:f}", pts),
+        [i * 100 for i in range(N)],
+        decimals=6,
+        loss_of=lambda p: p.loss * 40,
+    ),
+    Fmt(
+        "glove_cost",
+        "stanfordnlp/GloVe src/glove.c",
+        lambda pts: _lines(
+            lambda p: f"03/01/24 - 10:00.{p.i:02d}AM, iter: {p.i + 1:03d}, cost: {p.loss / 20:f}",
+            pts,
+        ),
+        [i + 1 for i in range(N)],
+        decimals=6,
+        loss_of=lambda p: p.loss / 20,
+    ),
+    Fmt(
+        "haiku_mnist_example",
+        "google-deepmind/dm-haiku examples/mnist.py",
+        lambda pts: _lines(
+            lambda p: (
+                f"[Step {p.i * 1000}] Train / Test accuracy: {p.acc:.3f} / {p.acc - 0.01:.3f}."
+            ),
+            pts,
+        ),
+        [i * 1000 for i in range(N)],
+        has_loss=False,
+    ),
+    Fmt(
+        "opennmt_lua",
+        "OpenNMT/OpenNMT onmt/train/Trainer.lua",
+        lambda pts: _lines(
+            lambda p: (
+                f"[03/01/24 10:00:{p.i:02d} INFO] Epoch {p.i // 4 + 1} ; Iteration "
+                f"{(p.i % 4 + 1) * 50}/1000 ; Optim SGD LR {p.lr:.4f} ; Source tokens/s 3000 ; "
+                f"Perplexity {math.exp(p.loss):.2f}"
+            ),
+            pts,
+        ),
+        None,
+        has_loss=False,
+        lr=True,
+    ),
+    Fmt(
+        "nematus_update_line",
+        "EdinburghNLP/nematus nematus/train.py",
+        lambda pts: _lines(
+            lambda p: (
+                f"2024-03-01 10:00:{p.i:02d},123 INFO: [2024-03-01 10:00:{p.i:02d}] Epoch: "
+                f"{p.i // 4} Update: {(p.i + 1) * 100} Loss/word: {p.loss:.4f} Words/sec: 5000.12 "
+                "Sents/sec: 150.12"
+            ),
+            pts,
+        ),
+        [(i + 1) * 100 for i in range(N)],
+    ),
+    Fmt(
+        "sockeye_speedometer",
+        "awslabs/sockeye sockeye/training.py (Speedometer)",
+        lambda pts: _lines(
+            lambda p: (
+                f"[INFO:sockeye.training] Epoch[{p.i // 4}] Batch [{(p.i % 4 + 1) * 50}]\t"
+                f"Speed: 650.23 samples/sec 20000.12 tokens/sec 2.10 updates/sec\t"
+                f"perplexity={math.exp(p.loss):f}"
+            ),
+            pts,
+        ),
+        None,
+        has_loss=False,
+    ),
+    Fmt(
+        "spacy_v2_table",
+        "explosion/spaCy v2 spacy/cli/train.py",
+        lambda pts: (
+            "Itn  NER Loss   NER P   NER R   NER F   Token %  CPU WPS\n"
+            "---  ---------  ------  ------  ------  -------  -------\n"
+            + _lines(
+                lambda p: (
+                    f"{p.i + 1:>3}  {p.loss * 1000:>9.3f}  {100 * p.acc:>6.3f}  "
+                    f"{100 * p.acc:>6.3f}  {100 * p.acc:>6.3f}  100.000    24855"
+                ),
+                pts,
+            )
+        ),
+        [i + 1 for i in range(N)],
+        decimals=3,
+        loss_of=lambda p: p.loss * 1000,
+    ),
+    Fmt(
+        "cntk_minibatch_summary",
+        "microsoft/CNTK ProgressPrinter (log_to_file / console)",
+        lambda pts: _lines(
+            lambda p: (
+                f" Minibatch[{p.i * 10 + 1:4d}-{p.i * 10 + 10:4d}]: loss = {p.loss:.6f} "
+                f"* 640, metric = {100 * (1 - p.acc):.2f}% * 640;"
+            ),
+            pts,
+        ),
+        None,
+        decimals=6,
+    ),
+    Fmt(
+        "tf_agents_dqn_tutorial",
+        "tensorflow/agents docs/tutorials/1_dqn_tutorial.ipynb",
+        lambda pts: "".join(
+            f"step = {(p.i + 1) * 200}: loss = {p.loss * 10}\n"
+            + (
+                f"step = {(p.i + 1) * 200}: Average Return = {10 + 100 * p.acc}\n"
+                if p.i % 4 == 3
+                else ""
+            )
+            for p in pts
+        ),
+        [(i + 1) * 200 for i in range(N)],
+        decimals=12,
+        loss_of=lambda p: p.loss * 10,
+        metrics=("reward",),
+    ),
+    Fmt(
+        "yolov7_table_bar",
+        "WongKinYiu/yolov7 train.py (tqdm description)",
+        lambda pts: (
+            "     Epoch   gpu_mem       box       obj       cls     total    labels  "
+            "img_size\n"
+            + _lines(
+                lambda p: (
+                    f"     {p.i}/{N - 1}     3.21G   {p.loss / 2:.5f}   {p.loss / 3:.5f}   "
+                    f"{p.loss / 6:.5f}   {p.loss:.5f}        45       640: 100%|##########| 8/8 "
+                    "[00:05<00:00,  1.52it/s]"
+                ),
+                pts,
+            )
+        ),
+        list(range(N)),
+        decimals=5,
     ),
 ]
 

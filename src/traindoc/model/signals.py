@@ -381,6 +381,7 @@ TEXT_STEP_KEYS = (
     "valid_num_updates",
     "updates",
     "nupdates",  # flashlight / wav2letter: "epoch: 3 | nupdates: 12000 | lr: ..."
+    "update",  # Nematus: "Epoch: 3 Update: 12000 Loss/word: 2.31 Words/sec: ..."
     "iteration",
     # CPM-2's finetune lines ("epoch   4/ 10 | global iteration     1410/    3402 | ..."):
     # the run's iteration, climbing across epochs
