@@ -549,7 +549,9 @@ class TextLog:
         if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
             return  # a loss scaler's skipped step: an event (events.find), not a record
         if text.lstrip()[:2] == b"##":  # a Markdown heading ("#### Epoch 3/19")
-            text = lines.drop_heading(text)
+            bare = lines.drop_heading(text)
+            if bare != text and self._shape_of(bare)[0].kind in ("epoch", "record"):
+                text = bare  # a note's own heading ("## Results (lr=4e-4)") stays a note
         if text.endswith(b"**"):  # a line the user set in Markdown bold
             text = lines.drop_bold(text)
         if b"**" in text:  # values the user set in bold inside the line
