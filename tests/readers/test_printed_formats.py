@@ -1767,6 +1767,26 @@ FORMATS: list[Fmt] = [
         list(range(N)),
         decimals=5,
     ),
+    Fmt(
+        "pytorch_cifar_progress_bar",
+        "kuangliu/pytorch-cifar utils.py progress_bar + main.py (find_string 14891019479)",
+        lambda pts: "".join(
+            (f"\nEpoch: {p.i // 3}\n" if p.i % 3 == 0 else "")
+            + f" [{'=' * 20}>{'.' * 44}]  Step: 12ms | Tot: {p.i % 3 * 4 + 3}s123ms | "
+            f"Loss: {p.loss:.3f} | Acc: {100 * p.acc:.3f}% ({int(p.acc * 12800)}/12800)  "
+            f"{(p.i % 3 + 1) * 100}/300 "
+            + (
+                "\r"
+                if p.i % 3 < 2
+                else f"\n [{'=' * 65}]  Step: 5ms | Tot: 1s2ms | Loss: {p.val:.3f} | "
+                f"Acc: {100 * p.acc:.3f}% ({int(p.acc * 10000)}/10000)  100/100 \n"
+            )
+            for p in pts
+        ),
+        [e * 300 + k for e in range(N // 3) for k in (100, 200, 300)],
+        decimals=3,
+        eval_at=EVERY3,
+    ),
 ]
 
 

@@ -1082,7 +1082,9 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     if unit == "%" and _is_punct(toks, t + 2, "|"):
         return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
-        return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
+        # tqdm's "Step: 100%|###| 1827/1827"; a step's time, not its count: the
+        # pytorch-cifar progress bar's "Step: 12ms | Tot: 5s | Loss: 1.23" (its format_time)
+        return "skip" if unit == "%" or unit.lower() in _TIME_UNITS | _DURATION_UNITS else "step"
     if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
         # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
         # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
