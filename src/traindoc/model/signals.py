@@ -158,6 +158,10 @@ ALIASES: dict[str, Signal] = {
             # the LR in effect at this step: RLlib's learner stats ("cur_lr": 5e-05) and
             # MindYOLO's step line ("loss: 9.6070, ..., cur_lr: 0.0788")
             "cur_lr",
+            # the same spelled out: Coqui TTS's console logger ("| > current_lr: 0.00010"),
+            # and "current_learning_rate" of hand-written loops
+            "current_lr",
+            "current_learning_rate",
             # the train split's LR in a per-epoch record that names each value by its split:
             # the DETR / DeiT / MAE / DINO log.txt ({"train_lr": ..., "train_loss": ...,
             # "test_loss": ...}) and fairseq's JSON epoch summary ("train_lr": "0.0005")
@@ -323,6 +327,9 @@ def canonical(key: str) -> str:
         # a dot between the split and the name ("train.loss", "Val.Loss", "eval.wer"):
         # the separator an underscore or a slash would be
         sig = ALIASES.get(low.replace(".", "_")) or ALIASES.get(low.replace(".", "/"))
+    if sig is None and "-" in low:
+        # a hyphen between the split and the name ("val-loss", "Train-Loss"): an underscore
+        sig = ALIASES.get(low.replace("-", "_").replace(" ", "_"))
     if sig is None:
         sig = _SQUASHED.get(low.replace(" ", "").replace("_", ""))
     if sig is None and _RETURN.match(re.sub(r"[\s_/.\-]", "", low)):
@@ -373,6 +380,8 @@ TEXT_STEP_KEYS = (
     "train_num_updates",
     "valid_num_updates",
     "updates",
+    "nupdates",  # flashlight / wav2letter: "epoch: 3 | nupdates: 12000 | lr: ..."
+    "update",  # Nematus: "Epoch: 3 Update: 12000 Loss/word: 2.31 Words/sec: ..."
     "iteration",
     # CPM-2's finetune lines ("epoch   4/ 10 | global iteration     1410/    3402 | ..."):
     # the run's iteration, climbing across epochs
@@ -432,7 +441,9 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 _MEMORY = re.compile(r"mem|memory|vram", re.IGNORECASE)
-_EVAL = re.compile(r"^(?:eval|val|vali|valid|validation|test|dev)(?:[_/ ]|$)", re.IGNORECASE)
+# the split then a separator; a hyphen too: flashlight's "dev-clean-loss", "dev-other-WER"
+# (the eval set's name after the split), tensorpack's "val-error-top1"
+_EVAL = re.compile(r"^(?:eval|val|vali|valid|validation|test|dev)(?:[_/ -]|$)", re.IGNORECASE)
 _TEST_SPLIT = re.compile(r"^test(?:[_/ ]|$)", re.IGNORECASE)
 LOSS_SCALE = "loss_scale"
 # Per-rank step times, seconds between syncs: one series per rank, "rank_step_time_s/3",

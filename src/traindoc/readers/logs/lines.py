@@ -187,6 +187,18 @@ def drop_cut_value(text: bytes) -> bytes:
 _BOLD = re.compile(rb"(^|\s)\*\*(?=[^\s*])(.*?[^\s*])\*\*(\s*)\Z")
 
 
+# A Markdown heading a run's notes or a README-style log wraps each epoch in ("#### Epoch
+# 3/19", then the epoch's metric lines): the heading's text, an "Epoch 3/19" heading. Only
+# two to six hashes then a blank then a word: "# resume = ..." (a code comment, one hash)
+# and "#NumIters,Seconds" (a CSV header) stay as printed.
+_HEADING = re.compile(rb"^[ \t]*#{2,6}[ \t]+(?=[A-Za-z])")
+
+
+def drop_heading(text: bytes) -> bytes:
+    """A line set as a Markdown heading: the heading's text."""
+    return _HEADING.sub(b"", text, count=1)
+
+
 def drop_bold(text: bytes) -> bytes:
     """A line wrapped in Markdown bold: the line itself."""
     return _BOLD.sub(rb"\1\2\3", text, count=1)

@@ -1105,7 +1105,9 @@ def _role(key: str, unit: str, toks: list[_Tok], t: int, nxt: int) -> str:
     if unit == "%" and _is_punct(toks, t + 2, "|"):
         return "skip"  # a tqdm bar's share done, whatever its label ("steps:  12%|#  | 93/750")
     if base in _STEP_KEYS:
-        return "skip" if unit == "%" else "step"  # tqdm's "Step: 100%|###| 1827/1827"
+        # tqdm's "Step: 100%|###| 1827/1827"; a step's time, not its count: the
+        # pytorch-cifar progress bar's "Step: 12ms | Tot: 5s | Loss: 1.23" (its format_time)
+        return "skip" if unit == "%" or unit.lower() in _TIME_UNITS | _DURATION_UNITS else "step"
     if base in ("steps", "iterations") and not unit and ":" in (_at(toks, t - 1), _at(toks, t - 2)):
         # diffusion-pipe's "steps: 18 loss: nan iter time (s): 3.235", ESPnet-as-a-library's
         # "iterations:1, train acc:0.000, train loss:527.770": the key alone (not "Total
@@ -1252,6 +1254,21 @@ def _time_before(toks: list[_Tok], j: int) -> int | None:
     return None
 
 
+def _word_qualifier(toks: list[_Tok], close: int) -> int | None:
+    """The "(" of a qualifier of one to three words in brackets ending at `close`, between
+    a name and its value, else None: "(valid)", or Flair's "f1-score (micro avg)  0.81",
+    the averaging of the score, not its name."""
+    if close < 2 or toks[close].text != ")":
+        return None
+    k, words = close - 1, 0
+    while k >= 0 and (toks[k].kind == "word" or (toks[k].kind == "space" and toks[k].text == " ")):
+        words += toks[k].kind == "word"
+        k -= 1
+    if k < 1 or toks[k].text != "(" or not 1 <= words <= 3 or toks[k + 1].kind != "word":
+        return None
+    return k
+
+
 def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, list[int]]:
     """(key, separator, opening bracket, token indices of the key) left of token t.
 
@@ -1316,12 +1333,14 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
         # "Mean reward (100 ep): 22.6": the window the value averages over, not its name
         qual_idx = list(range(opening, j + 1))
         j = _prev(toks, opening)
-    elif j >= 2 and toks[j].text == ")" and toks[j - 1].kind == "word" and toks[j - 2].text == "(":
-        word = toks[j - 1].text
-        if word.lower() in _EVAL_WORDS or word.lower() in ("train", "training"):
-            qual = f"({word})"
-        qual_idx = [j - 2, j - 1, j]
-        j = _prev(toks, j - 2)
+    elif (opening := _word_qualifier(toks, j)) is not None:
+        words = [tk.text for tk in toks[opening + 1 : j] if tk.kind == "word"]
+        if len(words) == 1 and (
+            words[0].lower() in _EVAL_WORDS or words[0].lower() in ("train", "training")
+        ):
+            qual = f"({words[0]})"
+        qual_idx = list(range(opening, j + 1))
+        j = _prev(toks, opening)
     if j < 0:
         return "", sep, opened, []
     tk = toks[j]

@@ -323,6 +323,7 @@ def _steps(
     counts = True  # every such counter is named "Steps", a count (see _within_epochs)
     swap = _total_counts(rec)
     summaries: tuple[np.ndarray, np.ndarray] | None = None
+    eval_bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # the same, on eval lines
     for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -344,6 +345,12 @@ def _steps(
                 # an epoch beside the printed counter: the counter may count the epoch's
                 # samples ("(epoch: 2, iters: 31, ...)"), which _within_epochs tells
                 keep = ok & np.isfinite(epoch)
+                if p.is_eval:
+                    # an eval line's counter counts the eval's batches (DeepSpeech's
+                    # "Epoch 3 | Validation | ... | Steps: 20 | Loss: ..." after the
+                    # epoch's "Steps: 100" training line): not the run's, told apart below
+                    eval_bare.append((where[keep], epoch[keep], ex["step"][keep]))
+                    continue
                 bare.append((where[keep], epoch[keep], ex["step"][keep]))
                 counts = counts and p.counter_keys[:1] == ("steps",)
                 if (tt := ex.get("step_total")) is not None:  # "train step:10/312"
@@ -407,11 +414,21 @@ def _steps(
             ok = np.isnan(got) & np.isfinite(epoch) & (epoch == np.floor(epoch))
             got[ok], how[ok] = epoch[ok], SRC_EPOCH_ONLY
         step[where], src[where] = got, how
+    top = printed.most_common(1)[0][0] if printed else None
     if (
-        bare
-        and (got := _within_epochs(bare, printed.most_common(1)[0][0] if printed else None, counts))
-        is not None
+        eval_bare
+        and bare
+        and _within_epochs(bare + eval_bare, top, counts) is None
+        and _within_epochs(bare, top, counts) is not None
     ):
+        # the train lines number the epochs, and the eval lines' count is of another
+        # scale (it goes back within an epoch): it places nothing. Each eval is placed
+        # after the train record before it, as an unnumbered eval line is
+        at = np.concatenate([b[0] for b in eval_bare])
+        step[at], src[at] = np.nan, SRC_NONE
+    else:
+        bare += eval_bare
+    if bare and (got := _within_epochs(bare, top, counts)) is not None:
         at, e, i, per = got
         if base is None:
             base = math.floor(float(e.min()))
@@ -635,7 +652,10 @@ def _within_epochs(
     if (at.size >= 2 or counts) and not back.size and np.ptp(i) == 0 and new.size == at.size - 1:
         # one record per epoch with the same counter on each ("Epoch 1, Iter 0: Loss:nan"
         # once an epoch): the counter never moves, so it places nothing; read as the
-        # step it would put every epoch on one step, and only the last would be kept
+        # step it would put every epoch on one step, and only the last would be kept.
+        # The total printed beside it ("epoch 3 - iter 10/30") is the epoch's length
+        if printed is not None and printed > i[0]:
+            return at, e, i, float(printed)
         return at, e, i, float(i[0]) + (i[0] == 0)
     # the counter starts over at a new epoch, or where a new session starts over at the
     # first epoch (also when the last one stopped within it: "epoch 1, iters 700", then

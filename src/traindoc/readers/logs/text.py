@@ -187,8 +187,9 @@ _EPOCH_HEADING = re.compile(
 )
 # A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
 # loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
-# ("Accuracy=0.65") until the next record.
-_EVAL_PREFIX = re.compile(rb"(?i)\s*(?:test|val|valid|validation|dev)\b")
+# ("Accuracy=0.65") until the next record. An arrow or rule may lead it: the PyTorch VAE
+# example's "====> Test set loss: 103.2" after its "====> Epoch: 3 Average loss" line.
+_EVAL_PREFIX = re.compile(rb"(?i)[\s=>*#|-]*(?:test|val|valid|validation|dev)\b")
 _WANDB_PAIR = re.compile(rb"^\s*(\S+)\s+(\S+)\s*$")
 _WANDB_STEPS = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # Program source printed before a log (record .txt files, scripts in an issue): not a log line.
@@ -548,6 +549,10 @@ class TextLog:
     def _line(self, no: int, text: bytes, rank: int) -> None:
         if b"kipping step" in text and events.SKIP_MESSAGE.search(text):
             return  # a loss scaler's skipped step: an event (events.find), not a record
+        if text.lstrip()[:2] == b"##":  # a Markdown heading ("#### Epoch 3/19")
+            bare = lines.drop_heading(text)
+            if bare != text and self._shape_of(bare)[0].kind in ("epoch", "record"):
+                text = bare  # a note's own heading ("## Results (lr=4e-4)") stays a note
         if text.endswith(b"**"):  # a line the user set in Markdown bold
             text = lines.drop_bold(text)
         if b"**" in text:  # values the user set in bold inside the line
@@ -687,6 +692,14 @@ class TextLog:
             # a setting in words ("num epochs / epoch数: 30", "... Apex, opt level O1")
             for key, value in said:
                 self.config.setdefault(key, (value, no))
+            return
+        if self._blk is not None and self._blk[1] == self._blk[1] and _unnumbered(k, plan, text):
+            # the record printed right under a step heading that held no metric: the TF2
+            # Object Detection API's "Step 100 per-step time 0.512s", then its
+            # {'Loss/total_loss': ..., 'learning_rate': ...} dict. The dict is that step's
+            self._blk_vals.extend(_values(text, plan))
+            self._blk_lines.append(text)
+            self._close_block()
             return
         if self._blk is not None and not (
             k == "config" and (text[:1] in (b" ", b"\t") or _has_metric(plan))
@@ -1536,6 +1549,17 @@ def _states_the_plan(plan: Plan) -> bool:
         return False
     kinds = {kind(n) for f in fields if f.role == "value" and (n := metric_name(f.key, f.unit, ""))}
     return "lr" in kinds and not (kinds - {"lr"}) & METRIC_KINDS
+
+
+def _unnumbered(k: str, plan: Plan, text: bytes) -> bool:
+    """A record that prints metrics and no counter of its own (no step, epoch or batch)."""
+    return (
+        k == "record"
+        and b"%|" not in text
+        and not plan.has_step
+        and all(f.role in ("value", "skip") for f in plan.fields)
+        and _has_metric(plan)
+    )
 
 
 def _has_metric(plan: Plan) -> bool:
