@@ -730,7 +730,7 @@ class TextLog:
         elif k == "title":
             self._open_titled(no, text)
         elif k == "header":
-            self._header, self._md = plan.columns, text.lstrip()[:1] == b"|"
+            self._header, self._md = plan.columns, _md_header(text, plan.columns)
             if self._md:
                 self._header = self._md_continued(no, text)
             at = phase_column(self._header)
@@ -920,7 +920,7 @@ class TextLog:
             if text.lstrip()[:1] == b"|" and self._axis_row(text):
                 return True
             self._close_axis()  # the table ended
-        return bool(self._md and text.lstrip()[:1] == b"|" and self._md_row(no, text, rank))
+        return bool(self._md and b"|" in text and self._md_row(no, text, rank))
 
     def _learn(self, key: bytes, text: bytes) -> tuple:
         if len(self._keys) >= _CACHE_MAX:
@@ -1669,6 +1669,16 @@ def _column_starts(text: bytes, header: tuple[str, ...]) -> tuple[int, ...]:
     if [n for _, n in found] != list(header):
         return ()
     return tuple(o for o, _ in found)
+
+
+def _md_header(text: bytes, columns: tuple[str, ...]) -> bool:
+    """A Markdown table's header: "| Step | Loss |", or the same without the outer pipes
+    ("Step | Training Loss | Validation Loss", over "-- | -- | --"), as a Trainer's notebook
+    table pasted into a GitHub issue renders. Its rows are then cut on the pipes, so a text
+    cell ("No log") stays in its column."""
+    if text.lstrip()[:1] == b"|":
+        return True
+    return b" | " in text and len(text.strip().split(b"|")) == len(columns)
 
 
 def _aligned(
