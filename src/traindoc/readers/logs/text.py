@@ -34,7 +34,7 @@ from traindoc.readers.logs import events, lines, profiles, settings, steps
 from traindoc.readers.logs.layouts import Layouts
 from traindoc.readers.logs.numbers import SPLIT, nonfinite_text, parse, to_num
 from traindoc.readers.logs.pattern import MAX_LINE, compile_pattern
-from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of
+from traindoc.readers.logs.progress import Progress, bar_numbers, bar_of, tqdm_numbers
 from traindoc.readers.logs.prose import StatedLR
 from traindoc.readers.logs.records import (
     CONFIG_NAMES,
@@ -105,6 +105,20 @@ _COMMENTED = re.compile(
 _CLOCK_CELL = re.compile(rb"(?<![\d:.])\d{1,3}:\d\d(?::\d\d)?(?![\d:.])")
 _CLOCK_COLUMNS = frozenset({"time", "timestamp", "duration", "wall", "wall_time", "epoch_time"})
 _NOT_AVAILABLE = b"#na#"
+
+
+def _unmeasured_bar(text: bytes) -> bool:
+    """A bar drawn at 0/N whose every postfix value is inf measured nothing yet: a loop
+    that shows running averages (or a best-so-far) from before its first batch starts
+    them at inf ("0/1541 [00:00<?, ?it/s, total_loss=inf, rpn_class_loss=inf]", a
+    Faster R-CNN loop at each epoch's start). A finite value or a NaN at 0/N is a real
+    first batch's (tqdm counts a batch only when the next is drawn) and is kept."""
+    got = tqdm_numbers(text)
+    if got is None or got[0] != 0:
+        return False
+    postfix = text[text.rfind(b"[") + 1 :].rstrip(b"] \r\n").split(b",")
+    vals = [kv.partition(b"=")[2].strip().lower() for kv in postfix if b"=" in kv]
+    return bool(vals) and all(v in (b"inf", b"+inf") for v in vals)
 
 
 def _without_placeholders(text: bytes, header: tuple[str, ...]) -> tuple[str, ...]:
@@ -715,6 +729,8 @@ class TextLog:
                 if m is None:
                     return
             if b"%|" in text:
+                if _unmeasured_bar(text):
+                    return
                 if self._bar_pending:
                     self._bar_of_record(text)
                 self.progress.bar_record(no, text)
