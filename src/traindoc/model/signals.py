@@ -479,7 +479,10 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 _COST = re.compile(
     r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
     r"(?:(?:reg|l2|kl|wd|weight_decay|decay|regulari[sz]ation)[_ ])?"
-    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
+    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?"
+    # a negative log-likelihood (NLL) or a trainer's "objective" under its bare name: the
+    # loss where no `loss` is logged, a term of it where one is (as a cost is)
+    r"|nll|objective)$",
     re.IGNORECASE,
 )
 
