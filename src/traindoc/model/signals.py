@@ -479,7 +479,10 @@ _ENTROPY = re.compile(r"(?<![a-z])(?<!cross_)(?<!cross-)(?:entropy|ent(?:(?![a-z
 _COST = re.compile(
     r"^(?:(?:avg|mean)_)?(?:train[_-]|training[_-])?(?:(?:avg|mean)_)?"
     r"(?:(?:reg|l2|kl|wd|weight_decay|decay|regulari[sz]ation)[_ ])?"
-    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?)$",
+    r"(?:cost(?::[\w./-]+)?|cross_?entropy|cross-entropy|smooth_?l1|ce(?:_[a-z])?"
+    # a negative log-likelihood (NLL) or a trainer's "objective" under its bare name: the
+    # loss where no `loss` is logged, a term of it where one is (as a cost is)
+    r"|nll|objective)$",
     re.IGNORECASE,
 )
 
@@ -530,6 +533,16 @@ REGRESSION_ERROR = re.compile(
 )
 
 
+# A mel-spectrogram's reconstruction error: HiFi-GAN's "Mel-Spec. Error" (the L1 distance
+# between the real and the generated audio's mel spectrograms), "mel_error", "mel_l1". A
+# vocoder's reconstruction loss, the curve its users watch, never a task's error rate.
+MEL_ERROR = re.compile(
+    r"^(?:(?:train|training|val|valid|validation|eval|test|dev)[_ /])?"
+    r"mel(?:[-_ .]?spec(?:trogram)?)?\.?[-_ ]?(?:error|err|l1|dist|distance)$",
+    re.IGNORECASE,
+)
+
+
 def kind(name: str) -> str:
     """What a series measures: a canonical signal's name, or task | component_loss |
     eval_component_loss | entropy | loss_scale | time | memory | other.
@@ -561,7 +574,7 @@ def kind(name: str) -> str:
         return "other"
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
-    if REGRESSION_ERROR.match(low):
+    if REGRESSION_ERROR.match(low) or MEL_ERROR.match(low):
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
     if _EVAL.search(low) and _COST.match(_EVAL.sub("", low)):
         # the same cost on held-out data: PaddlePaddle's "Test with Pass 0, Cost 0.27" (v2

@@ -15,7 +15,7 @@ import numpy as np
 
 from traindoc.model import Fact, Note, Run, Series
 from traindoc.model.datasets import classes_named
-from traindoc.model.signals import REGRESSION_ERROR, Signal, is_eval, kind
+from traindoc.model.signals import MEL_ERROR, REGRESSION_ERROR, Signal, is_eval, kind
 from traindoc.model.vocabs import family_vocab
 
 # first loss / ln(V): at or above this the model started from scratch (uniform guess)
@@ -313,6 +313,10 @@ def _derived_losses(run: Run) -> Run:
         if target in series:
             continue
         parts = [s for name, s in series.items() if kind(name) == part and len(s)]
+        if (mel := _vocoder_mel(parts)) is not None:
+            what = "the mel reconstruction error beside a GAN player's objective"
+            series[target] = replace(mel, name=target, source=f"derived: {mel.source}, {what}")
+            continue
         named = parts
         parts = _parts(parts, set(series))
         if not parts:
@@ -347,6 +351,19 @@ def _derived_losses(run: Run) -> Run:
         series[target] = Series.from_arrays(target, common, total, None, f"derived: sum of {names}")
     _from_perplexity(series)
     return replace(run, series=series) if len(series) != len(run.series) else run
+
+
+def _vocoder_mel(parts: list[Series]) -> Series | None:
+    """A GAN vocoder's mel-spectrogram error when it is logged beside a player's objective
+    (HiFi-GAN's "Gen Loss Total" and "Mel-Spec. Error"): the generator's total holds the
+    adversarial terms, which move with the discriminator, while the mel error is the
+    reconstruction the generator is trained toward, the curve HiFi-GAN's authors say to
+    watch. None where no player's objective is logged (the parts are read as usual) or
+    where several mel errors are (which one is the loss is not said)."""
+    mels = [p for p in parts if MEL_ERROR.match(p.name)]
+    if len(mels) != 1 or not any(player(p.name) for p in parts if p is not mels[0]):
+        return None
+    return mels[0]
 
 
 # A perplexity is exp of the mean cross-entropy: OpenNMT, fairseq and PyTorch's word

@@ -210,6 +210,20 @@ def _first_line_dict(head: bytes) -> dict | None:
     return None
 
 
+def _one_line_columns(head: bytes) -> bool:
+    """A file that is one JSON object on one line whose values include lists: Keras'
+    `json.dump(history.history, f)` ({"loss": [..], "val_loss": [..]}) writes its column
+    block so. It is one record of columns, not a JSONL log of one record a step: the text
+    reader's column reading (_epoch_columns) reads it, as it does the indented dump."""
+    lines = [raw for raw in head.split(b"\n") if raw.strip()]
+    if len(lines) != 1 or not lines[0].lstrip().startswith(b"{"):
+        return False
+    if len(head) >= _SNIFF:  # one line longer than the head: its lists are not sniffed
+        return True
+    rec = _first_line_dict(head)
+    return rec is not None and any(isinstance(v, list) for v in rec.values())
+
+
 def is_metrics_jsonl(path: Path) -> bool:
     """A line of numbers under metric-like keys, not a dataset line of text."""
     try:
@@ -255,6 +269,8 @@ def detect_file(path: Path) -> Source | None:
         return Source("mlflow", path)
     if b'"log_history"' in head and head.lstrip().split(b"\n", 1)[0].strip() == b"{":
         return Source("hf", path)  # a pretty-printed trainer_state.json, under any name
+    if _one_line_columns(head) and _json_array(path):
+        return Source("console", path)  # Keras' History.history json.dump'ed on one line
     if name.endswith((".jsonl", ".ndjson")) or _first_line_dict(head) is not None:
         return Source("jsonl", path)
     if path.suffix.lower() in _CONSOLE_NAMED or _text_head(head) or _json_array(path):

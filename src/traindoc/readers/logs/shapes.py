@@ -1399,6 +1399,7 @@ def _key_left(toks: list[_Tok], t: int, used: set[int]) -> tuple[str, str, str, 
             idx.insert(0, k - 1)
             k -= 2
         idx = _of_phrase(toks, idx, used)
+        idx = _abbreviated_head(toks, idx, used)
     elif (
         j >= 2
         and toks[j - 1].kind == "space"
@@ -1670,6 +1671,31 @@ def _of_phrase(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
         return idx
     whole = " ".join([toks[k - 3].text, "of", *(toks[i].text for i in idx)])
     return [k - 3, k - 1, *idx] if kind(whole) != "other" else idx
+
+
+def _abbreviated_head(toks: list[_Tok], idx: list[int], used: set[int]) -> list[int]:
+    """The key's words with an abbreviated word before them ("<word>. ") when that word
+    opens the clause (the line's start, or after ", " / "| " / "; "): HiFi-GAN's
+    "Gen Loss Total : 30.2, Mel-Spec. Error : 0.61" names the mel-spectrogram error, not
+    a bare "error". A word that ends a sentence ("Training done. Loss: 2.3") has words
+    before it and stays out."""
+    k = idx[0] - 1
+    if (
+        len(idx) >= MAX_KEY_WORDS
+        or k < 2
+        or toks[k].text != " "
+        or not _is_punct(toks, k - 1, ".")
+        or toks[k - 2].kind != "word"
+        or k - 2 in used
+    ):
+        return idx
+    before = k - 3
+    opens = before < 0 or (
+        toks[before].text == " " and before >= 1 and _is_punct(toks, before - 1, ",")
+    )
+    for sep in ("|", ";"):
+        opens = opens or (toks[before].text == " " and _is_punct(toks, before - 1, sep))
+    return [k - 2, *idx] if opens else idx
 
 
 def _cjk_key(text: str) -> bool:

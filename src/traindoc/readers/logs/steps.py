@@ -917,7 +917,8 @@ def _resolve(
     seq = rec.seq  # order within \r-joined lines too (int32)
     if len(log.bar_seq):
         totals = np.array(sorted(log.epoch_bars), dtype=np.float64)
-        _from_bars(log, seq, missing, train, step, src, totals)
+        evals = seq[rec.flag("is_eval")]
+        _from_bars(log, seq, missing, train, step, src, totals, evals)
         missing = np.flatnonzero(np.isnan(step))
     if missing.size and len(log.pre_seq):
         _from_bar_before(log, seq, missing, train, step, src)
@@ -1386,12 +1387,20 @@ def _from_bars(
     step: np.ndarray,
     src: np.ndarray,
     epoch_totals: np.ndarray | None = None,
+    eval_seq: np.ndarray | None = None,
 ) -> None:
     """Each stepless record takes the n of the first train bar printed after it and before
     the next train record (an eval record between does not bound it) or HF's final
     train_runtime summary (which ends the run: a bar after it is the next run's), in place.
-    `epoch_totals`: the totals of the finished bars printed beside an epoch (_train_bars)."""
+    `epoch_totals`: the totals of the finished bars printed beside an epoch (_train_bars).
+    `eval_seq`: the order of the eval records; a bar whose own line holds one (kur's
+    "Validating, loss=372.2:  94%|...| 256/271 [...]") counts the eval loader's batches,
+    and numbers no train record (read as a step it split one epoch into two runs)."""
     bl, bn, bt = _train_bars(log, epoch_totals)
+    if eval_seq is not None and eval_seq.size and bl.size and len(log.own_bar_seq):
+        own = np.frombuffer(log.own_bar_seq, dtype=np.int32).astype(np.int64)
+        keep = ~(np.isin(bl, own) & np.isin(bl + 1, eval_seq))  # its record follows it
+        bl, bn, bt = bl[keep], bn[keep], bt[keep]
     if not bl.size:
         return
     bn = _restarted_bars(bn, bt)

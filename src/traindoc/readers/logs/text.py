@@ -308,6 +308,7 @@ class TextLog:
         self.ctx_seq, self.ctx_val = array("i"), array("d")  # "Epoch 3/10" lines: order, epoch
         self.loose = Loose()
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
+        self.own_bar_seq = array("i")  # the bars drawn on their record's own line
         # the last bar drawn before a record (HF draws the bar to a step, then prints that
         # step's dict): numbers a record that no bar follows
         self.pre_seq, self.pre_n = array("i"), array("d")
@@ -395,6 +396,7 @@ class TextLog:
         self.rec_line, self.rec_seq = array("i"), array("i")
         self.rec_plan, self.rec_rank = array("h"), array("b")
         self.bar_seq, self.bar_n, self.bar_total = array("i"), array("d"), array("d")
+        self.own_bar_seq = array("i")
         self.pre_seq, self.pre_n = array("i"), array("d")
 
     # -- the pass ---------------------------------------------------------------------------
@@ -1153,6 +1155,7 @@ class TextLog:
             self.bar_seq.append(self._seq)
             self.bar_n.append(float(a))
             self.bar_total.append(float(b))
+            self.own_bar_seq.append(self._seq)
             self._seq += 1  # the record comes after its bar: the bar numbers the one before
 
     def _epoch(self, text: bytes, plan: Plan) -> None:
