@@ -281,3 +281,26 @@ def test_new_style_double_scalar_layout_is_fast(tmp_path: Path) -> None:
     offs, lens, _ = split(data)
     fast = decode_fast(data, offs, lens)
     assert fast["idx"].tolist() == [0] and fast["value"][0] == 2.5 and fast["tensor"][0]
+
+
+def test_an_eval_return_tag_is_read_as_the_eval_reward() -> None:
+    """CS285 hw3 DQN's own tfevents (tests/real, lr 0.05 seed 2): its `eval_return` (the
+    mean return of the eval episodes, every 10k steps) is the eval_reward, beside the
+    training episodes' `train_return` (reward); the evals' max / std keep their tags."""
+    case = "lr_too_high_cs285_hw3_dqn_cartpole_lr0p05_seed2_eval_return_9_93_critic_loss_to_136_tfevents"
+    f = next((Path(__file__).parents[1] / "real" / case).glob("events.out.tfevents.*"))
+    run = load_run(f)
+    ev = run.get("eval_reward")
+    assert ev is not None and ev.source == "tensorboard: eval_return"
+    assert len(ev) == 30 and ev.values.max() == pytest.approx(115.2, abs=0.05)
+    assert ev.values[0] == pytest.approx(38.6, abs=0.05)
+    assert run.get("reward").source == "tensorboard: train_return"
+    assert "eval/return_max" in run.series and "eval/return_std" in run.series
+    assert run.is_rl
+
+
+def test_eval_return_tags_of_common_trainers() -> None:
+    for tag in ("Eval_AverageReturn", "eval/return", "eval/mean_reward", "AverageTestEpRet"):
+        assert tb._signal(tag) == ("eval_reward", True), tag
+    for tag in ("Eval_StdReturn", "eval/return_max", "Train_AverageReturn", "eval/loss"):
+        assert tb._signal(tag)[0] != "eval_reward", tag

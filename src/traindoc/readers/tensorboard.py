@@ -264,9 +264,23 @@ _GRAIN = re.compile(
 )
 
 
+# An evaluation's return by its tag (separators dropped): CS285's Eval_AverageReturn,
+# SB3's eval/mean_reward, "eval/return", "eval_return", Spinning Up's AverageTestEpRet,
+# "test/episode_reward". It is read as eval_reward (the text reader's name for it), the
+# return of the deterministic test episodes beside the training episodes' reward; not
+# an eval's max / min / std of the returns.
+_EVAL_RETURN = re.compile(
+    r"^(?:(?:eval|evaluation|test)(?:avg|average|mean)?(?:episode|episodic|ep)?"
+    r"|(?:avg|average|mean)(?:test|eval)(?:episode|episodic|ep)?)"
+    r"(?:reward|return|rew|ret)s?(?:mean|avg|average)?$"
+)
+
+
 def _signal(tag: str) -> tuple[str, bool]:
     """(canonical name, whether the tag names it exactly)."""
     c = canonical(tag)
+    if c == tag.strip().lower() and _EVAL_RETURN.match(re.sub(r"[\s_/.\-]", "", c)):
+        return "eval_reward", True
     if c == tag.strip().lower() and (m := _GRAIN.match(tag.strip())):
         plain = canonical(m.group(1) + m.group(2))
         if plain in (Signal.LOSS.value, Signal.EVAL_LOSS.value):

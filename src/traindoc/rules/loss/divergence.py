@@ -231,7 +231,7 @@ class Params:
         "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
         "without a train loss, 2 eval losses into +Inf / 87.3365, or 4 evals of the loss and "
         "of a task metric; on RL, 20 logged returns, "
-        "or 3 logs of an actor's loss beside 1 logged return"
+        "or 3 logs of an actor's or a critic's loss beside 1 logged return"
     ),
     family="loss",
     severity=Severity.ERROR,
@@ -411,10 +411,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     loss. RL trainers (GRPO/PPO) are not judged by their loss, a surrogate that can
     legitimately rise; their return is (`_rl_collapse`): one that climbed well clear of
     the run's start (or of its env's random play) and then gave back half the climb or
-    more over the whole last fifth is a collapsed policy. An off-policy actor's loss is
-    the exception: it is -Q, the critic's value estimate, and a value 10,000x beyond the
-    largest return the run logged (the most a 0.9999 discount allows) is a critic whose
-    bootstrapped targets exploded (error; a TD3 actor at -2.8e9 beside returns of 400).
+    more over the whole last fifth is a collapsed policy. An off-policy actor-critic's
+    losses are the exception, read by name apart from their sum (the actor's -Q hides
+    the critic's rise in it): the actor's loss is -Q, the critic's value estimate, and
+    the critic's loss is its squared TD error. A value 100x beyond the largest episode
+    return (the reward named as one), or 10,000x beyond a reward that may be per step
+    (the most a 0.9999 discount allows), after growing 100x from its first fifth, is a
+    critic whose bootstrapped targets exploded (error; a TD3 actor at -1.8e6 beside
+    episode returns of 2,000).
     The trend and blow-up tests also stand down when a held-out task metric (an
     eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
     named that is logged at most a fifth as often as the train loss) was evaluated 3+
