@@ -28,6 +28,14 @@ class Params:
     # With a planned length known, the stretch must also hold this share of the plan:
     # 8 steps at ln(V) are 100% of an 8-step log but nothing of a 100,000-step run.
     min_plan_fraction: float = 0.02
+    # A short log (20 points or fewer) at the floor from its first points that ends
+    # within its first 300 updates (under an epoch) shows a fresh model that has not had
+    # the chance to fall yet: a from-scratch run starts at ln(V) and healthy ones leave
+    # it in the first few hundred steps (a healthy run's first 5-10 logs alone sit there
+    # end to end).
+    fresh_steps: int = 300
+    fresh_points: int = 20
+    fresh_head_points: int = 3
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
     # A paste of 1-2 losses: the last one in the floor's band, logged after an epoch or
@@ -49,7 +57,7 @@ class Params:
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor)",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan, and past update 300 for a log of 20 or fewer at the floor from its first point; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -116,7 +124,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and leaves within the first few percent of the run; only a long stretch counts,
     and not before the warmup has ended (the LR is still ramping up: not judged).
     With a planned length (`max_steps`) the stretch must also span 2% of it: the
-    live monitor at step 8 of 100,000 has seen nothing yet.
+    live monitor at step 8 of 100,000 has seen nothing yet. A short log (20 points or
+    fewer) at the floor from its first points that ends before update 300 (and an
+    epoch) is not judged: a from-scratch model starts there and has not had the
+    chance to fall.
     A plateau that ends before the run does is reported as a warning. DPO starts at
     ln 2 by construction (policy = reference): only zero log-probs flag one point.
 
@@ -373,6 +384,20 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
     ended = bool(run.fact("ended")) or (isinstance(plan, int | float) and last >= 0.98 * plan)
     if w is not None and w.steps > 0 and not ended and (last <= w.steps or not w.complete):
         return f"the log ends at step {last}, inside the LR warmup (the LR is still ramping up)"
+    sig = run.get(at.signal)
+    f = sig.finite() if sig is not None else None
+    if (
+        f is not None
+        and 0 < len(f) <= p.fresh_points
+        and at.onset <= int(f.steps[min(p.fresh_head_points, len(f)) - 1])
+        and int(f.steps[-1]) < p.fresh_steps
+        and not (run.fact("steps_ordinal") or run.fact("steps_epochs"))
+        and _epoch_at(run, int(f.steps[-1])) < 1
+    ):
+        return (
+            f"the {at.signal} sits at the floor from its first log and ends at step "
+            f"{int(f.steps[-1])}: a fresh model starts there, not a plateau; needs {p.fresh_steps} updates"
+        )
     if isinstance(plan, int | float) and plan > last:
         need = p.min_plan_fraction * float(plan)
         if at.end - at.onset + 1 < need:
