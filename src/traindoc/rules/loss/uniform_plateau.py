@@ -28,14 +28,13 @@ class Params:
     # With a planned length known, the stretch must also hold this share of the plan:
     # 8 steps at ln(V) are 100% of an 8-step log but nothing of a 100,000-step run.
     min_plan_fraction: float = 0.02
-    # A short log (20 points or fewer) at the floor from its first points that ends
-    # within its first 300 updates (under an epoch) shows a fresh model that has not had
-    # the chance to fall yet: a from-scratch run starts at ln(V) and healthy ones leave
+    # A short log (20 points or fewer) at the floor from its first points (or come down
+    # onto it from above) that ends within its first 300 updates (under an epoch) shows a
+    # fresh model that has not had the chance to fall yet: a from-scratch run starts at ln(V) and healthy ones leave
     # it in the first few hundred steps (a healthy run's first 5-10 logs alone sit there
     # end to end).
     fresh_steps: int = 300
     fresh_points: int = 20
-    fresh_head_points: int = 3
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
     # A paste of 1-2 losses: the last one in the floor's band, logged after an epoch or
@@ -125,8 +124,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and not before the warmup has ended (the LR is still ramping up: not judged).
     With a planned length (`max_steps`) the stretch must also span 2% of it: the
     live monitor at step 8 of 100,000 has seen nothing yet. A short log (20 points or
-    fewer) at the floor from its first points that ends before update 300 (and an
-    epoch) is not judged: a from-scratch model starts there and has not had the
+    fewer) at the floor from its first points, or come down onto it from above, that
+    ends before update 300 (and an epoch) is not judged: a from-scratch model starts there and has not had the
     chance to fall.
     A plateau that ends before the run does is reported as a warning. DPO starts at
     ln 2 by construction (policy = reference): only zero log-probs flag one point.
@@ -389,13 +388,16 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
     if (
         f is not None
         and 0 < len(f) <= p.fresh_points
-        and at.onset <= int(f.steps[min(p.fresh_head_points, len(f)) - 1])
+        # at the floor from its first logs, or come down onto it from above: never under
+        # it before the stretch (a fresh LM passing down through ln(30522) in its first
+        # 20 steps is no model that learned and fell back)
+        and not bool((f.values[f.steps < at.onset] < at.band[0]).any())
         and int(f.steps[-1]) < p.fresh_steps
         and not (run.fact("steps_ordinal") or run.fact("steps_epochs"))
         and _epoch_at(run, int(f.steps[-1])) < 1
     ):
         return (
-            f"the {at.signal} sits at the floor from its first log and ends at step "
+            f"the {at.signal} never was under the floor before it and ends at step "
             f"{int(f.steps[-1])}: a fresh model starts there, not a plateau; needs {p.fresh_steps} updates"
         )
     if isinstance(plan, int | float) and plan > last:
