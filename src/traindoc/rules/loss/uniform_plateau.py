@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt, mad
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
 
@@ -395,6 +395,8 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
         and int(f.steps[-1]) < p.fresh_steps
         and not (run.fact("steps_ordinal") or run.fact("steps_epochs"))
         and _epoch_at(run, int(f.steps[-1])) < 1
+        and not _evaluated_each_log(run, f)
+        and not _exact_floor(f, at, p)
     ):
         return (
             f"the {at.signal} never was under the floor before it and ends at step "
@@ -408,6 +410,24 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
                 f"needs {need:.0f}"
             )
     return None
+
+
+def _evaluated_each_log(run: Run, f: Series) -> bool:
+    """An eval loss logged at every step the train loss is: the steps are epochs (no one
+    evaluates after every update), however the log numbers them."""
+    ev = run.get("eval_loss")
+    if ev is None or f.name == "eval_loss" or len(f) < 2:
+        return False
+    return bool(np.isin(f.steps, ev.finite().steps).all())
+
+
+def _exact_floor(f: Series, at: fl.AtFloor, p: Params) -> bool:
+    """The stretch's last points equal ln(C) within `exact_tol` (5e-5): the output is
+    exactly uniform (logits collapsed to one value), which a fresh random init, its
+    batch losses scattering 1e-3-1e-2 around ln(C), does not print (MXNet on ImageNet:
+    6.907778, 6.907757, 6.907731 at batches 30-50, ln 1000 = 6.907755)."""
+    tail = f.values[f.steps >= at.onset][-3:]
+    return tail.size >= 3 and bool(np.all(np.abs(tail - at.floor.value) <= p.exact_tol))
 
 
 def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:
