@@ -56,3 +56,18 @@ def nonfinite_loss(run: Run) -> tuple[str, Series] | None:
     if ev is not None and not np.isfinite(ev.values).all():
         return "eval_loss", ev
     return None
+
+
+# A loss whose best logged point is 100x or more under its level has been solved to ~0:
+# each point is then the error of a handful of samples, and it wobbles by multiples of
+# itself (a fine-tuned C3D at 0.007 prints 3.7e-5 and 0.085 within 8 logs). Ratios to
+# the level measure nothing there; a rise must be judged against the loss's scale
+# before it was solved (divergence: a share of what it learned) or against how far its
+# own points swing (loss-spike).
+SOLVED_RATIO = 100.0
+
+
+def solved(level: float, best: float, ratio: float = SOLVED_RATIO) -> bool:
+    """The loss is solved to ~0: its best point is `ratio` (100x) or more under `level`
+    (the level it fell from, or a paste's median), both positive."""
+    return best > 0 and level >= ratio * best

@@ -52,6 +52,14 @@ class Params:
     # cosine-restart run: grad norm 0.24, 1.65, 14.8, 13.8, 70, 109 over 6 epochs
     # while its validation error went 7% -> 46%: z = 2.25.)
     runaway_z: float = 1.96
+    # An RL run whose return rose over half its range (last fifth's median over the
+    # first fifth's) and ended there: the agent learned. A critic's grad norm follows
+    # its TD targets, which grow with the return (DQN on CartPole: Q 4 -> 99 toward
+    # 1/(1-gamma) as the return went 35 -> 500, grad norm median 3.8 -> 78), and its
+    # TD-error gradients are heavy-tailed: a rise alongside a return that learned is
+    # info, not an explosion.
+    return_rise: float = 0.5
+    return_share: float = 0.2
 
 
 @rule(
@@ -86,7 +94,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     pre-training (2-5x); that stays below the threshold. If the loss is still
     clearly falling at the end, the finding is lowered to a warning. Isolated
     spikes are `grad-spike`'s, not this rule's (medians ignore them). LoRA
-    grad norms grow while B leaves 0, then level off: not flagged.
+    grad norms grow while B leaves 0, then level off: not flagged. In RL, a
+    critic's grad norm grows with its value targets, which grow with the return:
+    when the return rose by half its range or more and ended there (its last
+    fifth's median over its first fifth's), with no NaN/Inf grad norm, the rise
+    is info (the agent learned; DQN on CartPole: Q 4 -> 99, grad norm 4 -> 78,
+    return 35 -> 500).
 
     **What to do.** Lower the peak LR 3-10x, lengthen warmup to 2-5% of steps,
     keep clipping on (max_grad_norm=1.0), and under fp16 switch to bf16.
@@ -128,6 +141,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     nonfinite_after = int((~np.isfinite(gn.values) & (gn.steps >= onset)).sum())
 
     severity = Severity.ERROR
+    learned = _return_learned(run, p) if run.is_rl else None
     loss_falling = None
     loss = run.get("loss")
     if loss is not None:
@@ -138,6 +152,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
             if loss_falling and nonfinite_after == 0:
                 severity = Severity.WARNING
+    if learned is not None and nonfinite_after == 0:
+        severity = Severity.INFO  # the critic's targets grew with a return that learned
     yield Hit(
         title=(
             f"Gradient norm grew {ratio:.0f}x after warmup "
@@ -155,12 +171,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "onset_step": onset,
             "nonfinite_after": nonfinite_after,
             "loss_still_falling": loss_falling,
+            "return_learned": learned,
         },
         explanation=(
             "After warmup the gradient norm kept rising instead of settling: each update "
             "pushes the weights into a steeper region, which produces larger gradients. "
             "Left alone this ends in NaN or a loss blow-up; clipping only hides it by "
             "shrinking every step."
+            + (
+                f" Here the return rose {fmt(learned[0])} -> {fmt(learned[1])} over the same run: "
+                "a critic's gradients grow with the value targets it fits, so this is worth "
+                "watching, not an explosion."
+                if severity == Severity.INFO and learned is not None
+                else ""
+            )
         ),
         prescription=(
             advice.sentence(*advice.steadier(run, "lower the peak LR 3-10x"))
@@ -168,6 +192,25 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _return_learned(run: Run, p: Params) -> list[float] | None:
+    """[first fifth's median, last fifth's median] of an RL return that rose by
+    `return_rise` of its range and ended there: an agent that learned; else None."""
+    for name in ("eval_return", "eval_reward", "reward"):
+        r = run.get(name)
+        if r is None:
+            continue
+        v = r.finite().values
+        if v.size < 5:
+            continue
+        k = max(1, int(v.size * p.return_share))
+        head, tail = median(v[:k]), median(v[-k:])
+        span = float(v.max() - v.min())
+        if span > 0 and tail - head >= p.return_rise * span:
+            return [head, tail]
+        return None
+    return None
 
 
 def _runaway(run: Run, gn: Series, p: Params) -> Hit | None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from traindoc.measure.losses import solved
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit
@@ -54,7 +55,7 @@ def ends_on_jump(run: Run, p: Params, f: Series) -> Hit | None:
     # what the log learned, as in the other tests
     head, best = float(np.max(y[: p.head_points])), float(np.min(y[:j]))
     rise = float(np.min(stretch)) - lvl
-    if best > 0 and head >= p.solved_ratio * best and rise < p.solved_rise * (head - best):
+    if solved(head, best, p.solved_ratio) and rise < p.solved_rise * (head - best):
         return None
     if _lr_jumped(run, int(steps[j - 1]), int(steps[j]), p.lr_cut):
         return None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.losses import components
+from traindoc.measure.losses import SOLVED_RATIO, components, solved
 from traindoc.measure.stats import bins, fmt, level_noise, mad, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -131,7 +131,7 @@ class Params:
     # a rise must be 5% of what it learned (head - best), not of the best (short logs,
     # and the late-rise test of long ones: 0.0004 -> 0.0012 on a loss that fell from 2.3
     # is a memorised fit wobbling).
-    solved_ratio: float = 100.0
+    solved_ratio: float = SOLVED_RATIO
     solved_rise: float = 0.05
     # A loss this large is beyond any cross-entropy (-log of the smallest float32 is
     # ~104) and any loss over normalised targets: activations have blown up. One point
@@ -935,7 +935,7 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     # a loss solved to ~0 (100x under where it started) wobbles by multiples of its
     # best: there the rise must be `solved_rise` of what the run learned (start - best)
     head = float(np.median(f.values[: p.head_points]))
-    if best > 0 and head >= p.solved_ratio * best and late - best < p.solved_rise * (head - best):
+    if solved(head, best, p.solved_ratio) and late - best < p.solved_rise * (head - best):
         return None
     after = slice(i_best, nb)
     tr = trend(st[after], vals[after])

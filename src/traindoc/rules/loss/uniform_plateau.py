@@ -11,7 +11,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt, mad
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
 
@@ -28,6 +28,13 @@ class Params:
     # With a planned length known, the stretch must also hold this share of the plan:
     # 8 steps at ln(V) are 100% of an 8-step log but nothing of a 100,000-step run.
     min_plan_fraction: float = 0.02
+    # A short log (20 points or fewer) at the floor from its first points (or come down
+    # onto it from above) that ends within its first 300 updates (under an epoch) shows a
+    # fresh model that has not had the chance to fall yet: a from-scratch run starts at ln(V) and healthy ones leave
+    # it in the first few hundred steps (a healthy run's first 5-10 logs alone sit there
+    # end to end).
+    fresh_steps: int = 300
+    fresh_points: int = 20
     # DPO: logged log-probabilities this close to 0 mean no completion token is scored.
     zero_logp: float = 1e-6
     # A paste of 1-2 losses: the last one in the floor's band, logged after an epoch or
@@ -49,7 +56,7 @@ class Params:
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor)",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan, and past update 300 for a log of 20 or fewer at the floor from its first point; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -116,7 +123,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and leaves within the first few percent of the run; only a long stretch counts,
     and not before the warmup has ended (the LR is still ramping up: not judged).
     With a planned length (`max_steps`) the stretch must also span 2% of it: the
-    live monitor at step 8 of 100,000 has seen nothing yet.
+    live monitor at step 8 of 100,000 has seen nothing yet. A short log (20 points or
+    fewer) at the floor from its first points, or come down onto it from above, that
+    ends before update 300 (and an epoch) is not judged: a from-scratch model starts there and has not had the
+    chance to fall.
     A plateau that ends before the run does is reported as a warning. DPO starts at
     ln 2 by construction (policy = reference): only zero log-probs flag one point.
 
@@ -373,6 +383,25 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
     ended = bool(run.fact("ended")) or (isinstance(plan, int | float) and last >= 0.98 * plan)
     if w is not None and w.steps > 0 and not ended and (last <= w.steps or not w.complete):
         return f"the log ends at step {last}, inside the LR warmup (the LR is still ramping up)"
+    sig = run.get(at.signal)
+    f = sig.finite() if sig is not None else None
+    if (
+        f is not None
+        and 0 < len(f) <= p.fresh_points
+        # at the floor from its first logs, or come down onto it from above: never under
+        # it before the stretch (a fresh LM passing down through ln(30522) in its first
+        # 20 steps is no model that learned and fell back)
+        and not bool((f.values[f.steps < at.onset] < at.band[0]).any())
+        and int(f.steps[-1]) < p.fresh_steps
+        and not (run.fact("steps_ordinal") or run.fact("steps_epochs"))
+        and _epoch_at(run, int(f.steps[-1])) < 1
+        and not _evaluated_each_log(run, f)
+        and not _exact_floor(f, at, p)
+    ):
+        return (
+            f"the {at.signal} never was under the floor before it and ends at step "
+            f"{int(f.steps[-1])}: a fresh model starts there, not a plateau; needs {p.fresh_steps} updates"
+        )
     if isinstance(plan, int | float) and plan > last:
         need = p.min_plan_fraction * float(plan)
         if at.end - at.onset + 1 < need:
@@ -381,6 +410,24 @@ def _too_early(run: Run, at: fl.AtFloor, p: Params) -> str | None:
                 f"needs {need:.0f}"
             )
     return None
+
+
+def _evaluated_each_log(run: Run, f: Series) -> bool:
+    """An eval loss logged at every step the train loss is: the steps are epochs (no one
+    evaluates after every update), however the log numbers them."""
+    ev = run.get("eval_loss")
+    if ev is None or f.name == "eval_loss" or len(f) < 2:
+        return False
+    return bool(np.isin(f.steps, ev.finite().steps).all())
+
+
+def _exact_floor(f: Series, at: fl.AtFloor, p: Params) -> bool:
+    """The stretch's last points equal ln(C) within `exact_tol` (5e-5): the output is
+    exactly uniform (logits collapsed to one value), which a fresh random init, its
+    batch losses scattering 1e-3-1e-2 around ln(C), does not print (MXNet on ImageNet:
+    6.907778, 6.907757, 6.907731 at batches 30-50, ln 1000 = 6.907755)."""
+    tail = f.values[f.steps >= at.onset][-3:]
+    return tail.size >= 3 and bool(np.all(np.abs(tail - at.floor.value) <= p.exact_tol))
 
 
 def _hit(run: Run, at: fl.AtFloor, p: Params) -> Hit:
