@@ -57,18 +57,58 @@ def test_caffe_train_net_outputs_are_train_values_of_their_iteration() -> None:
     assert not any(k.startswith("eval_") for k in run.series)
 
 
-def test_caffe_train_net_loss_output_does_not_replace_the_solver_loss(tmp_path: Path) -> None:
-    # near miss: the train net's `loss` output is the unsmoothed loss; the solver's line is
-    # the curve
-    g = "I0515 11:05:31.873651 37636 "
-    body = "".join(
-        f"{g}solver.cpp:239] Iteration {i}, loss = {6.9 - i / 1000:.4f}\n"
-        f"{g}solver.cpp:258]     Train net output #0: loss = 7.5 (* 1 = 7.5 loss)\n"
-        for i in (0, 20, 40)
-    )
-    run = _one(tmp_path, body)
-    assert run.get("loss").values.tolist() == pytest.approx([6.9, 6.88, 6.86])
-    assert "eval_loss" not in run.series
+# jixing0415/caffe-mobilenet-v3#1 (tests/real/uniform_plateau_caffe_mobilenetv3_imagenet_
+# loss_ln1000, verbatim): the solver's loss is smoothed over `average_loss` iterations, the
+# `loss` output under it iteration N's own, pinned at ln(1000) = 6.90776
+_CAFFE_MOBILENET = (
+    "I0515 11:05:31.873651 37636 solver.cpp:239] Iteration 0 (-nan iter/s, 26.7698s/20 iters), loss = 6.91161\n"
+    "I0515 11:05:31.873690 37636 solver.cpp:258]     Train net output #0: loss = 6.91161 (* 1 = 6.91161 loss)\n"
+    "I0515 11:05:31.873761 37636 sgd_solver.cpp:112] Iteration 0, lr = 0.01\n"
+    "I0515 11:05:51.320263 37636 solver.cpp:239] Iteration 20 (1.02848 iter/s, 19.4461s/20 iters), loss = 6.90501\n"
+    "I0515 11:05:51.320302 37636 solver.cpp:258]     Train net output #0: loss = 6.90776 (* 1 = 6.90776 loss)\n"
+    "I0515 11:05:51.320356 37636 sgd_solver.cpp:112] Iteration 20, lr = 0.01\n"
+    "I0515 11:06:10.302816 37636 solver.cpp:239] Iteration 40 (1.05363 iter/s, 18.9821s/20 iters), loss = 6.90635\n"
+    "I0515 11:06:10.303040 37636 solver.cpp:258]     Train net output #0: loss = 6.90776 (* 1 = 6.90776 loss)\n"
+    "I0515 11:06:10.303057 37636 sgd_solver.cpp:112] Iteration 40, lr = 0.01\n"
+)
+# tests/real/nan_inf_caffe_dxy_faster_rcnn_loss_nan_iter20_cls_loss_87 (verbatim): four
+# weighted outputs, the terms of the loss, beside an unweighted accuracy
+_CAFFE_FRCNN = (
+    "I0115 14:49:27.785917 12606 solver.cpp:224] Iteration 0 (-1.27518e-43 iter/s, 0.804229s/20 iters), loss = 5.06628  [ 0 / 70000 ] -> [ -1:60 (H:M) ]\n"
+    "I0115 14:49:27.786006 12606 solver.cpp:243]     Train net output #0: bbox_accuracy = 0.046875\n"
+    "I0115 14:49:27.786028 12606 solver.cpp:243]     Train net output #1: bbox_loss = 0.369181 (* 1 = 0.369181 loss)\n"
+    "I0115 14:49:27.786036 12606 solver.cpp:243]     Train net output #2: cls_loss = 3.12335 (* 1 = 3.12335 loss)\n"
+    "I0115 14:49:27.786043 12606 solver.cpp:243]     Train net output #3: rpn_cls_loss = 0.895593 (* 1 = 0.895593 loss)\n"
+    "I0115 14:49:27.786051 12606 solver.cpp:243]     Train net output #4: rpn_loss_bbox = 1.12812 (* 1 = 1.12812 loss)\n"
+    "I0115 14:49:27.786078 12606 sgd_solver.cpp:105] Iteration 0, lr = 0.001\n"
+)
+
+
+def test_caffe_train_net_loss_output_is_the_unsmoothed_loss_of_its_iteration(
+    tmp_path: Path,
+) -> None:
+    run = _one(tmp_path, _CAFFE_MOBILENET)
+    loss = run.get("loss")
+    assert loss.steps.tolist() == [0, 20, 40]
+    assert loss.values.tolist() == pytest.approx([6.91161, 6.90776, 6.90776])
+    assert run.get("lr").values.tolist() == pytest.approx([0.01] * 3)
+    assert not any(k.startswith("eval_") for k in run.series)
+
+
+def test_caffe_weighted_train_outputs_sum_to_the_loss(tmp_path: Path) -> None:
+    run = _one(tmp_path, _CAFFE_FRCNN)
+    assert run.get("loss").values.tolist() == pytest.approx([5.516244])  # not the solver's 5.07
+    assert run.get("cls_loss").values.tolist() == pytest.approx([3.12335])
+    # a loss weight scales the term: 20 x 9.21768 (caffe_captioner.log)
+    assert _asset("caffe_captioner.log").get("loss").values[0] == pytest.approx(184.354)
+
+
+def test_caffe_unweighted_train_outputs_leave_the_solver_loss(tmp_path: Path) -> None:
+    # near miss: an accuracy output carries no "(* w = v loss)": no term of the loss
+    lines = _CAFFE_FRCNN.splitlines(keepends=True)
+    run = _one(tmp_path, "".join(lines[:2] + lines[-1:]))
+    assert run.get("loss").values.tolist() == pytest.approx([5.06628])
+    assert run.get("bbox_accuracy").values.tolist() == pytest.approx([0.046875])
 
 
 def test_a_net_output_line_outside_glog_is_not_read(tmp_path: Path) -> None:

@@ -333,13 +333,17 @@ _FINRL_ROW = re.compile(
     rb"^(begin_total_asset|end_total_asset|total_reward|total_cost|total_trades|Sharpe):\s*(\S+)\s*$"
 )
 _FINRL_NAMES = {"total_reward": "reward", "Sharpe": "sharpe"}
-_CAFFE_OUT = re.compile(rb"(Train|Test) net output #\d+: (\S+) = (\S+)")
+_CAFFE_OUT = re.compile(
+    rb"(Train|Test) net output #\d+: (\S+) = (\S+)(?: \(\* \S+ = (\S+) loss\))?"
+)
 # Caffe before its outputs had names (2014): "Test score #0: 0.00699999" ("Test score # 1:
 # 6.90977"), the test net's output blobs in their order. Caffe's reference nets of the
 # time (LeNet, CIFAR-10, CaffeNet) end in an accuracy layer and then the loss, and its
 # MNIST tutorial reads "Test score #0: 0.9897 / #1: 0.0305" as accuracy and loss: a
 # block of exactly those two, #0 a share in [0, 1], is named so; other blocks keep their
 # numbers (eval_output_k, no measure the rules read).
+# the weighted value "(* w = v loss)" of a train output: a term of the iteration's loss
+_CAFFE_TERM = "\0caffe_loss_term"
 _CAFFE_SCORE = re.compile(rb"Test score #\s?(\d+): (\S+)\s*$")
 _CAFFE_BARE = (b"Iteration ", b"Test net output #", b"Train net output #", b"Test score #")
 
@@ -1028,10 +1032,12 @@ class Layouts:
                 self.close_outputs()
             if self._outs is None:
                 self._outs = (no, test, [])
-            # the train net's `loss` output is the solver's `Iteration N, loss` unsmoothed:
-            # the loss is that line's
+            # a train output named `loss` is the objective itself: the block's weighted
+            # terms give its value (close_outputs)
             if name and v is not None and (test or name != "loss"):
                 self._outs[2].append((name, v))
+            if not test and o.group(4) and (w := parse(o.group(4))) is not None:
+                self._outs[2].append((_CAFFE_TERM, w))
             return True
         self.close_outputs()
         if (i := _CAFFE_ITER.match(msg)) is not None:
@@ -1047,6 +1053,13 @@ class Layouts:
             return
         (no, test, vals), self._outs = self._outs, None
         step = self._test_at if test else self._iter
+        if terms := [v for n, v in vals if n == _CAFFE_TERM]:
+            # the solver's `Iteration N, loss = X` is the mean over its last `average_loss`
+            # iterations (1 by default); the net outputs under it are iteration N's own,
+            # and the weighted ones, "(* 0.3 = 2.07 loss)", the terms of its loss: their
+            # sum is the loss at N unsmoothed (a mean lags the curve, and hides a loss
+            # pinned at one value). Printed after the solver's line, it stands for it.
+            vals = [(n, v) for n, v in vals if n != _CAFFE_TERM] + [("loss", sum(terms))]
         scores = [v for n, v in vals if n.startswith("eval_output_")]
         if len(scores) == len(vals) == 2 and 0 <= scores[0] <= 1:
             vals = [("eval_accuracy", scores[0]), ("eval_loss", scores[1])]
