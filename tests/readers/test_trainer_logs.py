@@ -97,10 +97,33 @@ def test_caffe_train_net_loss_output_is_the_unsmoothed_loss_of_its_iteration(
 
 def test_caffe_weighted_train_outputs_sum_to_the_loss(tmp_path: Path) -> None:
     run = _one(tmp_path, _CAFFE_FRCNN)
-    assert run.get("loss").values.tolist() == pytest.approx([5.516244])  # not the solver's 5.07
+    assert run.get("loss").values.tolist() == [
+        5.51624
+    ]  # 6 digits, as Caffe prints; not the solver's 5.07
     assert run.get("cls_loss").values.tolist() == pytest.approx([3.12335])
     # a loss weight scales the term: 20 x 9.21768 (caffe_captioner.log)
     assert _asset("caffe_captioner.log").get("loss").values[0] == pytest.approx(184.354)
+
+
+# tests/real/no_learning_pspnet_3class_loss_87p3365_aux_stuck_122p271 (verbatim): a main
+# and an auxiliary head at loss weight 0.4, both pinned at 87.3365
+_CAFFE_PSPNET = (
+    "I1010 16:55:58.493882 142934 solver.cpp:229] Iteration 0, loss = 92.0984\n"
+    "I1010 16:55:58.493952 142934 solver.cpp:245]     Train net output #0: loss = 87.3365 (* 1 = 87.3365 loss)\n"
+    "I1010 16:55:58.493966 142934 solver.cpp:245]     Train net output #1: loss_aux = 11.9047 (* 0.4 = 4.7619 loss)\n"
+    "I1010 16:55:58.494001 142934 sgd_solver.cpp:106] Iteration 0, lr = 0.0001\n"
+    "I1010 16:56:19.944349 142934 solver.cpp:229] Iteration 20, loss = 122.271\n"
+    "I1010 16:56:19.944444 142934 solver.cpp:245]     Train net output #0: loss = 87.3365 (* 1 = 87.3365 loss)\n"
+    "I1010 16:56:19.944473 142934 solver.cpp:245]     Train net output #1: loss_aux = 87.3365 (* 0.4 = 34.9346 loss)\n"
+    "I1010 16:56:19.944577 142934 sgd_solver.cpp:106] Iteration 20, lr = 0.0001\n"
+)
+
+
+def test_caffe_summed_loss_keeps_the_digits_caffe_prints(tmp_path: Path) -> None:
+    # the sum of the weighted terms is the solver's own total, digit for digit
+    run = _one(tmp_path, _CAFFE_PSPNET)
+    assert run.get("loss").values.tolist() == [92.0984, 122.271]
+    assert run.get("loss_aux").values.tolist() == pytest.approx([11.9047, 87.3365])
 
 
 def test_caffe_unweighted_train_outputs_leave_the_solver_loss(tmp_path: Path) -> None:

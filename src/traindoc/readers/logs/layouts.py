@@ -1058,8 +1058,11 @@ class Layouts:
             # iterations (1 by default); the net outputs under it are iteration N's own,
             # and the weighted ones, "(* 0.3 = 2.07 loss)", the terms of its loss: their
             # sum is the loss at N unsmoothed (a mean lags the curve, and hides a loss
-            # pinned at one value). Printed after the solver's line, it stands for it.
-            vals = [(n, v) for n, v in vals if n != _CAFFE_TERM] + [("loss", sum(terms))]
+            # pinned at one value). Printed after the solver's line, it stands for it, to
+            # the 6 significant digits Caffe prints a loss with (87.3365 + 34.9346 is
+            # 122.271, as the solver prints that total, not 122.27109999999999)
+            total = float(f"{sum(terms):.6g}")
+            vals = [(n, v) for n, v in vals if n != _CAFFE_TERM] + [("loss", total)]
         scores = [v for n, v in vals if n.startswith("eval_output_")]
         if len(scores) == len(vals) == 2 and 0 <= scores[0] <= 1:
             vals = [("eval_accuracy", scores[0]), ("eval_loss", scores[1])]
