@@ -324,6 +324,8 @@ def _steps(
     swap = _total_counts(rec)
     summaries: tuple[np.ndarray, np.ndarray] | None = None
     eval_bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # the same, on eval lines
+    # the records whose epoch is a heading's: 1 under it, -1 before the first (see _unheaded)
+    heads: np.ndarray | None = None
     for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -367,10 +369,15 @@ def _steps(
             epoch, inner, total = inner, total, None
         if "ctx" in ex:
             ctx = ex["ctx"]
+            if inner is not None and total is not None:
+                if heads is None:
+                    heads = np.zeros(rec.n, dtype=np.int8)
+                heads[where] = 1
             if inner is not None and total is not None and (pre := np.isnan(ctx)).any():
                 # a paste that starts mid-epoch: the batches before the first "Epoch 2/12"
                 # line are epoch 1's (the counter starting over there is the new epoch)
                 ctx = np.where(pre, rec.next_ctx_at(where) - 1, ctx)
+                heads[where[pre]] = -1  # placed from the heading after them
             epoch = ctx if epoch is None else np.where(np.isnan(epoch), ctx, epoch)
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
         if epoch is not None and inner is not None and total is not None:
@@ -449,6 +456,8 @@ def _steps(
         if (src[at] == SRC_PROGRESS).any():
             only = src == SRC_EPOCH_ONLY
             step[only], src[only] = np.nan, SRC_NONE
+    if ep is not None and heads is not None and base is not None:
+        _unheaded(rec, step, src, ep, inn, tot, heads, base)
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
@@ -471,6 +480,50 @@ def _steps(
     if ep is not None:
         bounds = _epoch_bounds(step, np.where(rec.flag("is_eval"), SRC_NONE, src), ep, inn, tot)
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32), bounds
+
+
+def _unheaded(
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    ep: np.ndarray,
+    inn: np.ndarray,
+    tot: np.ndarray,
+    heads: np.ndarray,
+    base: int,
+) -> None:
+    """Epochs whose heading the log did not keep, in place. A console capture (W&B's
+    output.log) keeps some of a tqdm bar's redraws and few of the "Epoch 3/20" lines:
+    under one heading the bar over the epoch's 1541 batches finishes, then counts from 1
+    again (or shows 100% again, with other values): each start after a finished bar is the
+    next epoch, as _restarted_bars reads a bar with no heading. Numbered as the heading's
+    epoch, every epoch would sit on the same 1541 steps, a new run at each. Records under
+    a heading count on from it; those before the first heading count back from it (the
+    last of them are the epoch before it). A count that goes back before its bar finished
+    is left as read (a resume, or another run)."""
+    sel = np.flatnonzero((heads != 0) & (src == SRC_EPOCH))  # in file order
+    if sel.size < 2:
+        return
+    e, i, t, h = ep[sel], inn[sel], tot[sel], heads[sel]
+    same = (e[1:] == e[:-1]) & (t[1:] == t[:-1]) & (h[1:] == h[:-1])
+    fin = i[:-1] >= t[:-1]
+    new = same & fin & (i[1:] < i[:-1])
+    again = np.flatnonzero(same & fin & (i[1:] >= t[1:]))
+    for k in again.tolist():  # finished twice: two epochs, unless one line printed twice
+        new[k] = not _same_values(rec, int(sel[k]), int(sel[k + 1]))
+    if not new.any():
+        return
+    stretch = np.concatenate(([0], np.cumsum(~same)))
+    k = np.concatenate(([0], np.cumsum(new)))
+    k = k - k[np.searchsorted(stretch, stretch)]  # restarts since the stretch began
+    last = np.zeros(int(stretch[-1]) + 1, dtype=np.int64)
+    np.maximum.at(last, stretch, k)
+    shift = np.where(h > 0, k, k - last[stretch])
+    e = e + shift
+    if (np.floor(e) < base).any():
+        return  # more restarts than the epochs before the heading: not this reading
+    ep[sel] = e
+    step[sel] = (np.floor(e) - base) * t + i
 
 
 def _epoch_bounds(
