@@ -501,7 +501,7 @@ def _unheaded(
     a heading count on from it; those before the first heading count back from it (the
     last of them are the epoch before it). A count that goes back before its bar finished
     is left as read (a resume, or another run)."""
-    sel = np.flatnonzero((heads != 0) & (src == SRC_EPOCH))  # in file order
+    sel = np.flatnonzero((heads != 0) & (src == SRC_EPOCH) & ~rec.flag("is_eval"))
     if sel.size < 2:
         return
     e, i, t, h = ep[sel], inn[sel], tot[sel], heads[sel]
@@ -509,8 +509,10 @@ def _unheaded(
     fin = i[:-1] >= t[:-1]
     new = same & fin & (i[1:] < i[:-1])
     again = np.flatnonzero(same & fin & (i[1:] >= t[1:]))
+    plan = rec.plan[sel]
     for k in again.tolist():  # finished twice: two epochs, unless one line printed twice
-        new[k] = not _same_values(rec, int(sel[k]), int(sel[k + 1]))
+        a, b = int(sel[k]), int(sel[k + 1])
+        new[k] = bool(plan[k] == plan[k + 1]) and not _same_values(rec, a, b)
     if not new.any():
         return
     stretch = np.concatenate(([0], np.cumsum(~same)))
