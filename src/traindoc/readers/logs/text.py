@@ -751,6 +751,10 @@ class TextLog:
                 # would sit in epoch 20 (and the run's first real heading, "Epoch 13/20",
                 # would send the steps back to a new run)
                 self.config.setdefault("num_train_epochs", (int(m.group(1)), no))
+                if self.ctx_val:  # a run's settings printed again: a new run, no heading yet
+                    self._epoch_ctx = math.nan
+                    self.ctx_seq.append(self._seq + 1)  # from the next line on
+                    self.ctx_val.append(math.nan)
                 return
             self._epoch(text, plan)
             if _EPOCH_HEADING.fullmatch(text):  # "Epoch 4: " then "Train loss 0.16" lines
