@@ -510,9 +510,11 @@ def _unheaded(
     new = same & fin & (i[1:] < i[:-1])
     again = np.flatnonzero(same & fin & (i[1:] >= t[1:]))
     plan = rec.plan[sel]
-    for k in again.tolist():  # finished twice: two epochs, unless one line printed twice
+    # finished twice: two epochs, unless one line printed twice (the same shape, the same
+    # values); the shapes of two bars' lines differ by their timings' widths ("4:34", "59")
+    for k in again.tolist():
         a, b = int(sel[k]), int(sel[k + 1])
-        new[k] = bool(plan[k] == plan[k + 1]) and not _same_values(rec, a, b)
+        new[k] = bool(plan[k] != plan[k + 1]) or not _same_values(rec, a, b)
     if not new.any():
         return
     stretch = np.concatenate(([0], np.cumsum(~same)))
