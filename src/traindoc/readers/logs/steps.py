@@ -99,7 +99,11 @@ def build(log: TextLog) -> list[Run]:
     n = rec.n
     heap.give_back(n)  # what reading the lines freed
     line = rec.line
-    step, src, ep, bounds = _steps(rec)
+    bars = (
+        np.frombuffer(log.bar_seq, dtype=np.int32).astype(np.int64),
+        np.frombuffer(log.bar_total, dtype=np.float64),
+    )
+    step, src, ep, bounds = _steps(rec, bars)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
@@ -303,6 +307,7 @@ def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
 
 def _steps(
     rec: Records,
+    bars: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[float, float]]]:
     """Each record's step, where it came from, the epoch it was counted in, and the first
     and last step of each epoch its epoch x batches lines fix (see _epoch_bounds), from
@@ -457,7 +462,7 @@ def _steps(
             only = src == SRC_EPOCH_ONLY
             step[only], src[only] = np.nan, SRC_NONE
     if ep is not None and heads is not None and base is not None:
-        _unheaded(rec, step, src, ep, inn, tot, heads, base)
+        _unheaded(rec, step, src, ep, inn, tot, heads, base, bars)
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
@@ -491,8 +496,10 @@ def _unheaded(
     tot: np.ndarray,
     heads: np.ndarray,
     base: int,
+    bars: tuple[np.ndarray, np.ndarray] | None,
 ) -> None:
-    """Epochs whose heading the log did not keep, in place. A console capture (W&B's
+    """Epochs whose heading the log did not keep, in place (`bars`: the order and total of
+    the bars read, see _train_bars). A console capture (W&B's
     output.log) keeps some of a tqdm bar's redraws and few of the "Epoch 3/20" lines:
     under one heading the bar over the epoch's 1541 batches finishes, then counts from 1
     again (or shows 100% again, with other values): each start after a finished bar is the
@@ -509,12 +516,16 @@ def _unheaded(
     fin = i[:-1] >= t[:-1]
     new = same & fin & (i[1:] < i[:-1])
     again = np.flatnonzero(same & fin & (i[1:] >= t[1:]))
-    plan = rec.plan[sel]
-    # finished twice: two epochs, unless one line printed twice (the same shape, the same
-    # values); the shapes of two bars' lines differ by their timings' widths ("4:34", "59")
-    for k in again.tolist():
-        a, b = int(sel[k]), int(sel[k + 1])
-        new[k] = bool(plan[k] != plan[k + 1]) or not _same_values(rec, a, b)
+    # finished twice: two epochs where a bar over another total was drawn between them
+    # (the epoch's eval loop, "172/1000"), not one epoch's bar reported twice (Keras'
+    # "126/126 [===] - ETA: 0s - loss: 1.2105", then "126/126 [===] - 490s - loss: 1.2105
+    # - val_loss: 0.7337", whose loss may differ in the last digit)
+    new[again] = False
+    if bars is not None and bars[0].size and again.size:
+        seq = rec.seq[sel]
+        for k in again.tolist():
+            a, b = np.searchsorted(bars[0], [seq[k], seq[k + 1]], side="right")
+            new[k] = bool((bars[1][a:b] != t[k]).any())
     if not new.any():
         return
     stretch = np.concatenate(([0], np.cumsum(~same)))
