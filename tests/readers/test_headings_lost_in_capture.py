@@ -3,7 +3,7 @@ R-CNN trainer: its "Training Parameters" table, then per epoch a tqdm bar over 1
 batches of which only some redraws survive, an eval bar over 1000 images and "Mean
 Average Precision = x%", and one "Epoch 13/20" line in 20 epochs). The table's
 "Epochs            : 20" is how many epochs the run plans, not a heading; under one heading
-the bar that finished and counts from 1 again (or shows 100% again, with other values) is
+the bar that finished and counts from 1 again (or shows 100% again after the eval bar) is
 the next epoch: one run, the k-th epoch's bar at (k - 1) x 1541 + n. Read as epoch 20's
 (then epoch 13's) bars, every epoch sat on the same 1541 steps: 11 runs.
 

@@ -502,7 +502,7 @@ def _unheaded(
     the bars read, see _train_bars). A console capture (W&B's
     output.log) keeps some of a tqdm bar's redraws and few of the "Epoch 3/20" lines:
     under one heading the bar over the epoch's 1541 batches finishes, then counts from 1
-    again (or shows 100% again, with other values): each start after a finished bar is the
+    again (or shows 100% again after the eval bar): each start after a finished bar is the
     next epoch, as _restarted_bars reads a bar with no heading. Numbered as the heading's
     epoch, every epoch would sit on the same 1541 steps, a new run at each. Records under
     a heading count on from it; those before the first heading count back from it (the
