@@ -99,7 +99,11 @@ def build(log: TextLog) -> list[Run]:
     n = rec.n
     heap.give_back(n)  # what reading the lines freed
     line = rec.line
-    step, src, ep, bounds = _steps(rec)
+    bars = (
+        np.frombuffer(log.bar_seq, dtype=np.int32).astype(np.int64),
+        np.frombuffer(log.bar_total, dtype=np.float64),
+    )
+    step, src, ep, bounds = _steps(rec, bars)
     keep = _ranks(rec.rank, notes, path)
     train = rec.flag("train")
     _resolve(log, rec, step, src, ep, train)
@@ -303,6 +307,7 @@ def _stranded(log: TextLog, steps: np.ndarray) -> dict[str, Fact]:
 
 def _steps(
     rec: Records,
+    bars: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[float, float]]]:
     """Each record's step, where it came from, the epoch it was counted in, and the first
     and last step of each epoch its epoch x batches lines fix (see _epoch_bounds), from
@@ -324,6 +329,8 @@ def _steps(
     swap = _total_counts(rec)
     summaries: tuple[np.ndarray, np.ndarray] | None = None
     eval_bare: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # the same, on eval lines
+    # the records whose epoch is a heading's: 1 under it, -1 before the first (see _unheaded)
+    heads: np.ndarray | None = None
     for p, where, ex in rec.shapes():
         if "step" in ex:  # a step of inf or NaN is none: the record is given one below
             ok = np.isfinite(ex["step"])
@@ -367,10 +374,15 @@ def _steps(
             epoch, inner, total = inner, total, None
         if "ctx" in ex:
             ctx = ex["ctx"]
+            if inner is not None and total is not None:
+                if heads is None:
+                    heads = np.zeros(rec.n, dtype=np.int8)
+                heads[where] = 1
             if inner is not None and total is not None and (pre := np.isnan(ctx)).any():
                 # a paste that starts mid-epoch: the batches before the first "Epoch 2/12"
                 # line are epoch 1's (the counter starting over there is the new epoch)
                 ctx = np.where(pre, rec.next_ctx_at(where) - 1, ctx)
+                heads[where[pre]] = -1  # placed from the heading after them
             epoch = ctx if epoch is None else np.where(np.isnan(epoch), ctx, epoch)
         got, how = np.full(where.size, np.nan), np.full(where.size, SRC_NONE, dtype=np.int8)
         if epoch is not None and inner is not None and total is not None:
@@ -449,6 +461,8 @@ def _steps(
         if (src[at] == SRC_PROGRESS).any():
             only = src == SRC_EPOCH_ONLY
             step[only], src[only] = np.nan, SRC_NONE
+    if ep is not None and heads is not None and base is not None:
+        _unheaded(rec, step, src, ep, inn, tot, heads, base, bars)
     if ep is not None:
         sel = np.flatnonzero(src == SRC_EPOCH)  # in file order, over all their shapes
         if _counts_the_run(ep[sel], inn[sel], tot[sel]):
@@ -471,6 +485,60 @@ def _steps(
     if ep is not None:
         bounds = _epoch_bounds(step, np.where(rec.flag("is_eval"), SRC_NONE, src), ep, inn, tot)
     return step, src, ep if ep is not None else np.full(0, np.nan, np.float32), bounds
+
+
+def _unheaded(
+    rec: Records,
+    step: np.ndarray,
+    src: np.ndarray,
+    ep: np.ndarray,
+    inn: np.ndarray,
+    tot: np.ndarray,
+    heads: np.ndarray,
+    base: int,
+    bars: tuple[np.ndarray, np.ndarray] | None,
+) -> None:
+    """Epochs whose heading the log did not keep, in place (`bars`: the order and total of
+    the bars read, see _train_bars). A console capture (W&B's
+    output.log) keeps some of a tqdm bar's redraws and few of the "Epoch 3/20" lines:
+    under one heading the bar over the epoch's 1541 batches finishes, then counts from 1
+    again (or shows 100% again after the eval bar): each start after a finished bar is the
+    next epoch, as _restarted_bars reads a bar with no heading. Numbered as the heading's
+    epoch, every epoch would sit on the same 1541 steps, a new run at each. Records under
+    a heading count on from it; those before the first heading count back from it (the
+    last of them are the epoch before it). A count that goes back before its bar finished
+    is left as read (a resume, or another run)."""
+    sel = np.flatnonzero((heads != 0) & (src == SRC_EPOCH) & ~rec.flag("is_eval"))
+    if sel.size < 2:
+        return
+    e, i, t, h = ep[sel], inn[sel], tot[sel], heads[sel]
+    same = (e[1:] == e[:-1]) & (t[1:] == t[:-1]) & (h[1:] == h[:-1])
+    fin = i[:-1] >= t[:-1]
+    new = same & fin & (i[1:] < i[:-1])
+    again = np.flatnonzero(same & fin & (i[1:] >= t[1:]))
+    # finished twice: two epochs where a bar over another total was drawn between them
+    # (the epoch's eval loop, "172/1000"), not one epoch's bar reported twice (Keras'
+    # "126/126 [===] - ETA: 0s - loss: 1.2105", then "126/126 [===] - 490s - loss: 1.2105
+    # - val_loss: 0.7337", whose loss may differ in the last digit)
+    new[again] = False
+    if bars is not None and bars[0].size and again.size:
+        seq = rec.seq[sel]
+        for k in again.tolist():
+            a, b = np.searchsorted(bars[0], [seq[k], seq[k + 1]], side="right")
+            new[k] = bool((bars[1][a:b] != t[k]).any())
+    if not new.any():
+        return
+    stretch = np.concatenate(([0], np.cumsum(~same)))
+    k = np.concatenate(([0], np.cumsum(new)))
+    k = k - k[np.searchsorted(stretch, stretch)]  # restarts since the stretch began
+    last = np.zeros(int(stretch[-1]) + 1, dtype=np.int64)
+    np.maximum.at(last, stretch, k)
+    shift = np.where(h > 0, k, k - last[stretch])
+    e = e + shift
+    if (np.floor(e) < base).any():
+        return  # more restarts than the epochs before the heading: not this reading
+    ep[sel] = e
+    step[sel] = (np.floor(e) - base) * t + i
 
 
 def _epoch_bounds(

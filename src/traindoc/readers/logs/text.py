@@ -199,6 +199,10 @@ _EPOCH_HEADING = re.compile(
     rb"(?i)(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?:?\s+)?"
     rb"\W*(?:epoch|ep)(?:\s+|:\s{2,})\d+(?:\s*/\s*\d+)?\s*:?\W*"
 )
+# A settings table's "Epochs            : 20" line (bart-trzynadlowski's Faster R-CNN prints
+# its "Training Parameters" so): the plural names how many epochs the run plans, where a
+# heading names the one starting ("Epoch 3", "Epoch 3/20").
+_EPOCHS_SETTING = re.compile(rb"(?i)\s*Epochs\s*[:=]\s*(\d{1,6})\s*")
 # A lone eval line under a train record ("[Epoch 1] Train Loss=0.95 T=207s" then "Test
 # loss=0.90"): an eval of that record's epoch, as are the lone metric lines after it
 # ("Accuracy=0.65") until the next record. An arrow or rule may lead it: the PyTorch VAE
@@ -741,6 +745,16 @@ class TextLog:
             self._progress(no, text, plan, prog)
         elif k == "epoch":
             if _CALLBACK_EPOCH.match(text):
+                return
+            if m := _EPOCHS_SETTING.fullmatch(text):
+                # the plan's epoch count, not a heading: read as one, every record after it
+                # would sit in epoch 20 (and the run's first real heading, "Epoch 13/20",
+                # would send the steps back to a new run)
+                self.config.setdefault("num_train_epochs", (int(m.group(1)), no))
+                if self.ctx_val:  # a run's settings printed again: a new run, no heading yet
+                    self._epoch_ctx = math.nan
+                    self.ctx_seq.append(self._seq + 1)  # from the next line on
+                    self.ctx_val.append(math.nan)
                 return
             self._epoch(text, plan)
             if _EPOCH_HEADING.fullmatch(text):  # "Epoch 4: " then "Train loss 0.16" lines
