@@ -110,6 +110,20 @@ VARIANT_LEVELS: dict[tuple[str, str], EnvLevel] = {
     ("bipedalwalker", "Hardcore"): EnvLevel(-110.0, 300.0, 2_000_000, _FALL_HINT),
 }
 
+# The highest learning rate the tuned standard configurations use on each family (the
+# rl-baselines3-zoo hyperparams): Atari, A2C's RMSprop 7e-4 (DQN 1e-4, PPO 2.5e-4);
+# classic control / Box2D, DQN on MountainCar at 4e-3 (dqn.yml; CartPole 2.5e-4,
+# LunarLander 8.8e-4); MuJoCo, TD3's Adam 1e-3 (Fujimoto et al. 2018; SAC 3e-4).
+_TOP_LR = {
+    **dict.fromkeys(_ATARI, 7e-4),
+    **dict.fromkeys(_CONTROL, 4e-3),
+    **dict.fromkeys(_MUJOCO, 1e-3),
+}
+
+# Epsilon-greedy schedules by name (SB3's exploration_rate, CleanRL's charts/epsilon):
+# while one is high, the return is a random policy's by design.
+EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "charts/epsilon", "eps")
+
 # How the games are spelt in an env id, for an id rebuilt from a file name.
 _SPELLING = {
     "boxing": "Boxing",
@@ -199,3 +213,10 @@ def level_of(env_id: str) -> EnvLevel | None:
     if variant in ("Continuous", "Hardcore"):
         return None
     return LEVELS.get(game)
+
+
+def top_lr(env_id: str) -> float | None:
+    """The highest LR a tuned standard configuration uses on the env's family (Atari,
+    classic control, MuJoCo), or None for an env not in `LEVELS`."""
+    m = _ENV_ID.fullmatch(env_id) or _ENV_NAME.fullmatch(env_id)
+    return _TOP_LR.get(m.group(1).lower()) if m is not None else None

@@ -23,6 +23,7 @@ from traindoc.rules.rate._common import (
     optimizer_scale,
     size_scale,
 )
+from traindoc.rules.rate._rl_lr import rl_hot_hit
 
 
 @dataclass(frozen=True)
@@ -334,6 +335,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     turned = None if run.is_rl else _turned_up_warming(run, p)
     if turned is not None:
         yield _turned_hit(run, p, turned)
+        return
+    if (hit := rl_hot_hit(run, pk.value)) is not None:
+        yield hit  # an RL loss is a surrogate: the agent's own curves, read by _rl_lr
         return
     usual_low = TYPICAL_LR["pretraining"][0] * scale
     if usual_low <= pk.value <= tolerated and _unigram_from_start(run, regime, p):
