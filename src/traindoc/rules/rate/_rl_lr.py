@@ -43,8 +43,10 @@ STALL = 0.05
 # An epsilon schedule within 10% of its floor has finished exploring.
 EPS_FLOOR = 1.1
 
-# The critic's loss by name (CS285's critic_loss, Spinning Up's LossQ, SAC's qf1_loss).
-_CRITIC = ("critic_loss", "lossq", "qloss", "qfloss", "qf1loss", "tdloss", "valueloss")
+# The critic's loss by name (CS285's critic_loss, Spinning Up's LossQ, SAC's qf1_loss). Not
+# an on-policy value loss (PPO / A2C's value_loss): it regresses the returns themselves,
+# so it grows with them in a run that learns (a return 10x higher is a loss ~100x higher).
+_CRITIC = ("critic_loss", "lossq", "qloss", "qfloss", "qf1loss", "tdloss")
 
 
 def _td_loss(run: Run) -> Series | None:
