@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from traindoc.measure.rl_envs import find_env_id, find_env_in_name, level_of
+from traindoc.measure.rl_envs import find_env_id, find_env_in_name, level_of, top_lr
 from traindoc.readers import load_run
 
 SB3_TABLE = """\
@@ -56,6 +56,9 @@ TRL_GRPO = (
         ("python train.py --algo sac --env Walker2d-v4", "Walker2d-v4"),
         ("Logging to /tmp/td3_Hopper-v3_seed0", "Hopper-v3"),
         ("HalfCheetahBulletEnv-v0", None),  # PyBullet's cheetah scores on its own scale
+        ("--env BeamRiderNoFrameskip-v4 --algo dqn", "BeamRiderNoFrameskip-v4"),
+        ("env: ALE/DemonAttack-v5", "ALE/DemonAttack-v5"),
+        ("Gopher-v4", None),  # left out: its name is also a language model's
     ],
 )
 def test_env_id_as_printed(text: str, env: str | None) -> None:
@@ -142,6 +145,9 @@ def test_env_id_from_a_run_config_beside_the_log(tmp_path: Path) -> None:
         ("train.log", None),
         ("hopper_hop_sac.csv", None),  # DeepMind Control's hopper, scored 0-1000
         ("cartpole_swingup.log", None),
+        ("road_runner_ppo.csv", "RoadRunner"),
+        ("crazy_climber-a2c.log", "CrazyClimber"),
+        ("gopher_rlhf.log", None),  # DeepMind's Gopher, a language model
     ],
 )
 def test_env_from_a_file_name(path: str, env: str | None) -> None:
@@ -155,6 +161,15 @@ def test_file_name_levels() -> None:
     assert level_of("LunarLanderContinuous") is None  # another scale
     pong = level_of("Pong")
     assert pong is not None and pong.random == pytest.approx(-20.7)
+    beam = level_of("BeamRiderNoFrameskip-v4")  # the DQN Nature table's random / human
+    assert beam is not None and (beam.random, beam.competent) == (363.9, 5775.0)
+
+
+def test_top_lr_by_env_family() -> None:
+    assert top_lr("BreakoutNoFrameskip-v4") == pytest.approx(7e-4)  # A2C's RMSprop on Atari
+    assert top_lr("MountainCar-v0") == pytest.approx(4e-3)  # rl-zoo's DQN
+    assert top_lr("Walker2d-v4") == pytest.approx(1e-3)  # TD3
+    assert top_lr("MyGridWorld-v0") is None
 
 
 def test_rl_log_named_after_its_env(tmp_path: Path) -> None:

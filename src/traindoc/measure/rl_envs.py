@@ -44,10 +44,23 @@ class EnvLevel:
 # frames): past the epsilon schedules of the standard DQN configurations (1M steps in
 # SB3's rl-zoo and CleanRL, 250k in the Nature paper) and far past the point where
 # A2C / PPO leave a random policy's score on these games.
+# The random column is the one every later table reprints (dqn_zoo's atari_data.py,
+# rliable); its human column replaces some Nature values with Wang et al. 2016's, so the
+# human scores here are the Nature table's, the scale the 5% bar was set on. 5% of the
+# way is Asterix at ~625, Beam Rider ~630, Demon Attack ~315, Road Runner ~400, Crazy
+# Climber ~12,000, Atlantis ~13,700: far below what DQN, A2C or PPO score after 2M steps
+# (the Nature DQN's final scores are 6,012, 6,846, 9,711, 18,257, 114,103 and 85,641).
+# Not Gopher, whose name is also a language model's (a file named for it is no game).
 _ATARI = {
+    "asterix": (210.0, 8503.0),
+    "atlantis": (12850.0, 29028.0),
+    "beamrider": (363.9, 5775.0),
     "boxing": (0.1, 4.3),
     "breakout": (1.7, 31.8),
+    "crazyclimber": (10781.0, 35411.0),
+    "demonattack": (152.1, 3401.0),
     "pong": (-20.7, 9.3),
+    "roadrunner": (11.5, 7845.0),
     "spaceinvaders": (148.0, 1652.0),
 }
 _ATARI_BUDGET = 2_000_000
@@ -110,8 +123,28 @@ VARIANT_LEVELS: dict[tuple[str, str], EnvLevel] = {
     ("bipedalwalker", "Hardcore"): EnvLevel(-110.0, 300.0, 2_000_000, _FALL_HINT),
 }
 
+# The highest learning rate the tuned standard configurations use on each family (the
+# rl-baselines3-zoo hyperparams): Atari, A2C's RMSprop 7e-4 (DQN 1e-4, PPO 2.5e-4);
+# classic control / Box2D, DQN on MountainCar at 4e-3 (dqn.yml; CartPole 2.5e-4,
+# LunarLander 8.8e-4); MuJoCo, TD3's Adam 1e-3 (Fujimoto et al. 2018; SAC 3e-4).
+_TOP_LR = {
+    **dict.fromkeys(_ATARI, 7e-4),
+    **dict.fromkeys(_CONTROL, 4e-3),
+    **dict.fromkeys(_MUJOCO, 1e-3),
+}
+
+# Epsilon-greedy schedules by name (SB3's exploration_rate, CleanRL's charts/epsilon):
+# while one is high, the return is a random policy's by design.
+EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "charts/epsilon", "eps")
+
 # How the games are spelt in an env id, for an id rebuilt from a file name.
 _SPELLING = {
+    "asterix": "Asterix",
+    "atlantis": "Atlantis",
+    "beamrider": "BeamRider",
+    "crazyclimber": "CrazyClimber",
+    "demonattack": "DemonAttack",
+    "roadrunner": "RoadRunner",
     "boxing": "Boxing",
     "breakout": "Breakout",
     "pong": "Pong",
@@ -199,3 +232,10 @@ def level_of(env_id: str) -> EnvLevel | None:
     if variant in ("Continuous", "Hardcore"):
         return None
     return LEVELS.get(game)
+
+
+def top_lr(env_id: str) -> float | None:
+    """The highest LR a tuned standard configuration uses on the env's family (Atari,
+    classic control, MuJoCo), or None for an env not in `LEVELS`."""
+    m = _ENV_ID.fullmatch(env_id) or _ENV_NAME.fullmatch(env_id)
+    return _TOP_LR.get(m.group(1).lower()) if m is not None else None

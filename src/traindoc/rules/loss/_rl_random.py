@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from traindoc.measure.rl_envs import level_of
+from traindoc.measure.rl_envs import EXPLORATION, level_of
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit
@@ -34,10 +34,6 @@ _ENV_STEP_NOTE = "steps: the environment steps"
 # SB3's console rollout table (rollout/ep_len_mean beside ep_rew_mean) is numbered by its
 # time/total_timesteps, the env steps.
 _SB3_TABLE = "ep_len_mean"
-
-# An epsilon-greedy schedule (SB3's exploration_rate, CleanRL's charts/epsilon):
-# while it is high the return is a random policy's by design.
-_EXPLORATION = ("exploration_rate", "rollout/exploration_rate", "epsilon", "charts/epsilon", "eps")
 
 
 # A column of its own named for steps, printed beside the return (angela's "Steps:
@@ -86,7 +82,7 @@ def _env_steps(run: Run, reward: Series) -> np.ndarray | None:
 def _exploring(run: Run, p: Params, step: float) -> bool:
     """An epsilon-greedy schedule still above its usual final value (`explore_eps`) at
     `step`, or its value unknown there."""
-    for name in _EXPLORATION:
+    for name in EXPLORATION:
         s = run.get(name)
         if s is not None and len(s.finite()):
             at = _at(s.finite(), np.asarray([step]))
@@ -100,7 +96,7 @@ def _budget(run: Run, budget: int) -> int:
     policy from the first step, with no epsilon-greedy phase of random play to wait out
     (A2C / PPO pass 5% of the human score on the table's Atari games well within 1M
     steps)."""
-    if _first(run, POLICY_ENTROPY) is not None and not any(run.get(n) for n in _EXPLORATION):
+    if _first(run, POLICY_ENTROPY) is not None and not any(run.get(n) for n in EXPLORATION):
         return budget // 2
     return budget
 

@@ -531,7 +531,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     name of the file itself when it is named after the game: angela's
     bipedalwalker_hardcore.md) and the
     environment is one whose random score is published (measure/rl_envs.py: Atari Pong,
-    Breakout, Space Invaders, Boxing from the DQN Nature table; CartPole, Pendulum,
+    Breakout, Space Invaders, Boxing, Asterix, Beam Rider, Demon Attack, Road Runner,
+    Crazy Climber, Atlantis from the DQN Nature table; CartPole, Pendulum,
     Acrobot, MountainCar, LunarLander, BipedalWalker and its Hardcore variant, whose
     random walker falls on the same start pad): the mean of the last fifth of the
     logs (from one log) within 5% of the way from random play to a competent score (the

@@ -23,6 +23,7 @@ from traindoc.rules.rate._common import (
     optimizer_scale,
     size_scale,
 )
+from traindoc.rules.rate._rl_lr import rl_hot_hit
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     window must beat what white noise of as many points reaches 19 times in 20: 30 points
     of it score 0.7+ one time in eight). On RL
     runs (a reward is logged) the loss is a surrogate near 0, so only grad-norm
-    spikes and NaN/Inf count there.
+    spikes and NaN/Inf count there, and the table gives way to RL's own: an LR 3x
+    above the highest one the tuned standard configurations use on the env's family
+    (rl-baselines3-zoo: 7e-4 on Atari, A2C's RMSprop; 4e-3 on classic control, DQN on
+    MountainCar; 1e-3 on MuJoCo, TD3), or 1e-2 (10x Adam's default) when the env is not
+    known, is a warning when the critic's TD loss (critic_loss by name, or a DQN's loss:
+    an epsilon schedule is logged) sits 10x+ higher over the last third of its 10+ logs
+    than over the first fifth (medians): steps this large keep the value estimates from
+    fitting their moving targets, so the error grows instead of settling (CS285's DQN
+    on CartPole at Adam 5e-2: critic loss ~2 -> 50, eval return 10-100 against 500 at
+    1e-3, whose own critic loss also grows, 6-15x, from a floor of 0.05). With the env
+    known, so is a return stalled a quarter of the way from random play to a competent
+    score or less (its last fifth up by under 5% of that way on the fifth before, 10+
+    logs, any epsilon schedule at its floor over both): SB3's DQN on Breakout at 5e-3
+    sat at 5.3 for its last 200k steps, against 21.5 at 5e-4.
 
     **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
     and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
@@ -334,6 +348,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     turned = None if run.is_rl else _turned_up_warming(run, p)
     if turned is not None:
         yield _turned_hit(run, p, turned)
+        return
+    if (hit := rl_hot_hit(run, pk.value)) is not None:
+        yield hit  # an RL loss is a surrogate: the agent's own curves, read by _rl_lr
         return
     usual_low = TYPICAL_LR["pretraining"][0] * scale
     if usual_low <= pk.value <= tolerated and _unigram_from_start(run, regime, p):
