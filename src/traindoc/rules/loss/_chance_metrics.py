@@ -568,8 +568,8 @@ _REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
 
 
 def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
-    """A higher-is-better task metric exactly 0 at every one of 3+ logs, the last from
-    epoch 3 on (or all from update 5000 on inside a long first epoch, the loss over them
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs (an accuracy 0 or
+    one sample right in a batch of 64+, `_one_hit_at_most`), the last from epoch 3 on (or all from update 5000 on inside a long first epoch, the loss over them
     within `flat_spread` of its median), while the loss over those logs falls under
     `frozen_max_drop` and stays at or above ln 2 (warning)."""
     if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
@@ -578,7 +578,7 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
         if kind(m.name) != "task" or direction(m.name) is not True or is_running_best(m.name):
             continue  # (a running best at 0 only repeats its metric's zeros)
         mf = m.finite()
-        if len(mf) < p.overlap_points or mf.values.any():
+        if len(mf) < p.overlap_points or (one := _one_hit_at_most(m.name, mf.values, p)) is None:
             continue
         late = _zero_logs_late(run, mf, p)
         if late is None or len(mf) < late[1]:
@@ -600,7 +600,9 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             return None  # at ln(V) / ln(C): uniform-plateau's finding
         return Hit(
             title=(
-                f"{m.name} is 0 at every one of {len(mf)} logs from {late[0]} on, "
+                f"{m.name} is "
+                + (f"0 or 1/{one} (one sample right)" if one else "0")
+                + f" at every one of {len(mf)} logs from {late[0]} on, "
                 f"while the loss moves {fmt(float(w[0]))} -> {fmt(float(w[-1]))}: the model "
                 "gets nothing right and is not improving"
             ),
@@ -609,6 +611,7 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             evidence={
                 "metric": m.name,
                 "value": 0.0,
+                **({"one_right_in": one} if one else {}),
                 "logs": len(mf),
                 **(
                     {"first_epoch": late[2]} if late[2] >= 0 else {"first_update": int(mf.steps[0])}
@@ -633,6 +636,24 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _one_hit_at_most(name: str, v: np.ndarray, p: Params) -> int | None:
+    """0 when every value is exactly 0; n when an accuracy's values are each 0 or 1/n for
+    one n of `one_hit_min_batch` (64) or more, at least one of them 0 (Caffe's per-batch
+    accuracy 0, 0.0078125, 0.0078125: one sample of 128 right at most); None otherwise. A
+    batch of 64+ with one sample right at most is a model that gets nothing right, whatever
+    the class count lets a guess score by luck."""
+    if not v.any():
+        return 0
+    if "acc" not in name.lower() or v.min() != 0:
+        return None
+    hits = np.unique(v[v > 0])
+    top = 100.0 if float(hits.max()) > 1.0 else 1.0
+    n = round(top / float(hits[0]))
+    if hits.size != 1 or n < p.one_hit_min_batch or abs(top / n - float(hits[0])) > 1e-6 * top:
+        return None
+    return n
 
 
 def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] | None:
@@ -1646,4 +1667,73 @@ def _topk_falls_to_zero(run: Run, loss: Series | None, p: Params) -> Hit | None:
             ),
             severity=Severity.WARNING,
         )
+    return None
+
+
+def _epoch_of(run: Run, steps: np.ndarray) -> np.ndarray | None:
+    """The epoch at each of `steps`: the logged epoch, or the steps when they count epochs."""
+    ep = run.get("epoch")
+    if ep is not None and len(e := ep.finite()):
+        return np.interp(steps, e.steps, e.values)
+    return steps.astype(np.float64) if run.fact("steps_epochs") else None
+
+
+def _train_no_better_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A top-1 train accuracy no higher than a held-out one (+`fit_margin`) and both
+    under `fit_ceiling`, medians of their last 3 logs, all from epoch `fit_epochs` (50)
+    on, with no loss falling `frozen_max_drop` over them (warning): after fifty passes a
+    model that learned anything fits the samples it trains on better than unseen ones; one
+    that scores both alike, and low, has learned the class prior at most."""
+    if run.fact("task") == "gan":
+        return None
+    train, held = _plain_accuracies(run)
+    for tr in train:
+        for he in held:
+            a, b = tr.finite(), he.finite()
+            if len(a) < p.fit_points or len(b) < p.fit_points:
+                continue
+            ea, eb = (
+                _epoch_of(run, a.steps[-p.fit_points :]),
+                _epoch_of(run, b.steps[-p.fit_points :]),
+            )
+            if ea is None or eb is None or min(float(ea.min()), float(eb.min())) < p.fit_epochs:
+                continue
+            va = _as_fraction(a.values[-p.fit_points :])
+            vb = _as_fraction(b.values[-p.fit_points :])
+            ma, mb = float(np.median(va)), float(np.median(vb))
+            if not (ma <= mb + p.fit_margin and max(ma, mb) < p.fit_ceiling):
+                continue
+            lo = float(min(a.steps[-p.fit_points], b.steps[-p.fit_points]))
+            hi = float(max(a.steps[-1], b.steps[-1]))
+            if loss is not None and _loss_falls(loss, lo, hi, p):
+                continue
+            return Hit(
+                title=(
+                    f"{tr.name} {fmt(ma)} is no higher than {he.name} {fmt(mb)} at epoch "
+                    f"{int(min(ea.min(), eb.min()))}+: the model does not fit its own training data"
+                ),
+                step=int(lo),
+                end_step=int(hi),
+                evidence={
+                    "metric": he.name,
+                    "train_metric": tr.name,
+                    "train": ma,
+                    "held_out": mb,
+                    "epoch": float(min(ea.min(), eb.min())),
+                },
+                explanation=(
+                    f"After {int(min(ea.min(), eb.min()))} passes over the data a model that "
+                    "learned anything scores the samples it was trained on higher than unseen "
+                    f"ones; here both sit at the same low level ({fmt(ma)} and {fmt(mb)}), which "
+                    "is what predicting the class prior (the majority class) gives on any split "
+                    "drawn from the same data."
+                ),
+                prescription=(
+                    "Look at the predicted class distribution (one class for all?); check that "
+                    "the labels reach the loss and match the inputs (the masks or indices of "
+                    "the training nodes / samples), the LR, and that the trained parameters "
+                    "are the ones used for prediction."
+                ),
+                severity=Severity.WARNING,
+            )
     return None

@@ -33,6 +33,7 @@ from traindoc.rules.loss._chance_metrics import (
     _top1_no_better_than_top5,
     _top5_at_chance,
     _topk_falls_to_zero,
+    _train_no_better_late,
     _zero_while_flat,
 )
 from traindoc.rules.loss._common import starts_mid_run
@@ -189,6 +190,19 @@ class Params:
     # answers, and a loss that still over a stretch (42.01-42.03) is no slow descent that a
     # sequence metric waits on.
     zero_min_update: float = 5000.0
+    # An accuracy 0 or 1/n at each of those logs, one n of 64+, counts as 0: one sample of
+    # a batch of 64 or more right at most (Caffe's per-batch accuracy 0, 1/128, 1/128 at
+    # iterations 3860-3900, the loss 8.85-8.93) is a model that gets nothing right.
+    one_hit_min_batch: int = 64
+    # A train accuracy no higher than a held-out one (+0.01) and both under 0.5, medians
+    # of their last 3 logs, all from epoch 50 on: after fifty passes a model that learned
+    # anything fits its own samples better than unseen ones (a Keras GCN at epochs
+    # 497-499: train 0.30, test 0.297). A healthy run with heavy augmentation (mixup) can
+    # score its train batches under its held-out set, but the held-out one is then high.
+    fit_points: int = 3
+    fit_epochs: float = 50.0
+    fit_margin: float = 0.01
+    fit_ceiling: float = 0.5
     # Two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from
     # epoch 1, none above 0 anywhere; 2 logs settle it when the zeros score the training
     # and a held-out set alike: each log is then two sets of samples on which the model
@@ -612,7 +626,18 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     over them also lies within 0.5% of its median: five thousand updates are ample to get
     some samples right, and a loss that still is no slow descent a sequence metric waits on
     (an ArcFace run at updates 7880-7980 of epoch 0: acc 0 at six logs, loss 42.01-42.03,
-    its verification accuracies 0.50).
+    its verification accuracies 0.50). An accuracy 0 or 1/n at each of those logs, for one
+    n of 64 or more, counts as 0: one sample of a batch of 64+ right at most is a model
+    that gets nothing right, whatever a lucky guess may score (Caffe at iterations
+    3860-3900: per-batch accuracy 0, 1/128, 1/128, the loss 8.85-8.93).
+
+    A top-1 train accuracy no higher than a held-out one (+0.01), both under 0.5 (medians
+    of their last 3 logs, all from epoch 50 on), with no loss falling 10% over them,
+    settles it too (warning): after fifty passes a model that learned anything fits the
+    samples it trains on better than unseen ones, and one scoring both alike and low has
+    learned the class prior at most (a Keras GCN at epochs 497-499: train 0.30, test
+    0.297). Heavy augmentation (mixup) can put a healthy run's train metric under its
+    held-out one, but the held-out one is then high, not under 0.5.
 
     A top-1 accuracy and its top-k (k 2+) each exactly 0 at their last 3+ logs, after a log
     under 1% that counts 2+ right answers as printed (0.002266 is no 1/n, so an average over
@@ -856,6 +881,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _agreement_at_chance(run, p)
             or _r2_at_mean(run, p)
             or _accuracies_at_prior_late(run, None, p)
+            or _train_no_better_late(run, None, p)
             or _accuracy_at_named_chance(run, None, p)
             or _accuracy_at_chance_throughout(run, None, p)
             or _accuracy_at_majority(run, p)
@@ -904,6 +930,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _agreement_at_chance(run, p)
         or _r2_at_mean(run, p)
         or _accuracies_at_prior_late(run, f, p)
+        or _train_no_better_late(run, f, p)
         or _accuracy_at_named_chance(run, f, p)
         or _accuracy_at_chance_throughout(run, f, p)
         or _accuracy_at_majority(run, p)
