@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import warmup
 from traindoc.measure.stats import fmt, mad, part_medians
 from traindoc.model import Run, Series, Severity
@@ -63,6 +64,12 @@ class Params:
     pinned_step: int = 1000
     pinned_max_classes: int = 5
     pinned_z: float = 2.0
+    # ... unless a held-out task metric gains 10%+ over the stretch (its first eval there
+    # against the median of its last third, 3+ evals): a model that learns slowly (SGD at
+    # LR 1e-5 on IMDB: the loss at 0.70 while the test accuracy creeps 0.51 -> 0.61) is
+    # lr-too-low's, not a guess.
+    pinned_metric_gain: float = 0.10
+    pinned_metric_evals: int = 3
 
 
 @rule(
@@ -121,7 +128,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     6.9119, 0.004 above ln 1000). Past two passes over the data (epoch 2 on; no epoch
     logged, update 1000 on), 10+ losses too noisy for a flat stretch are flagged (warning)
     when their median, give or take 2 standard errors, and the median of each third all lie
-    in ln(C)'s band for a small C (2-5), evidence `inferred_classes`: these floors lie 11%+
+    in ln(C)'s band for a small C (2-5), evidence `inferred_classes`, and no held-out task
+    metric gains 10% over them (a slow learner's loss can sit near ln 2 while its test
+    accuracy creeps 0.51 -> 0.61: lr-too-low's finding): these floors lie 11%+
     apart (ln 6 / ln 5), so a loss that learns does not sit in one by chance in every third
     of a long stretch, while from C = 6 on the floors crowd (ln 11 is 4% above ln 10) and
     name no count unless the run states it (CPM-2 fine-tuned on a 4-choice task: lm loss
@@ -316,8 +325,24 @@ def _pinned_small_count(run: Run, signals: list[str], p: Params) -> Hit | None:
             floor = fl.log_of(run, c)
             lo, hi = fl.band(run, floor)
             if lo <= level - err and level + err <= hi and all(lo <= m <= hi for m in thirds):
+                if _metric_gains(run, float(f.steps[late][0]), p):
+                    return None
                 return _pinned_hit(run, name, f.steps[late], level, c, floor, thirds)
     return None
+
+
+def _metric_gains(run: Run, since: float, p: Params) -> bool:
+    """A held-out task metric with 3+ evals from step `since` whose median of the last
+    third is `pinned_metric_gain` better (relative) than its first eval there."""
+    for m, higher in task_metrics(run):
+        f = m.finite()
+        v = f.values[f.steps >= since]
+        if v.size < p.pinned_metric_evals or v[0] == 0:
+            continue
+        gain = (float(np.median(v[-max(1, v.size // 3) :])) - float(v[0])) / abs(float(v[0]))
+        if (gain if higher else -gain) >= p.pinned_metric_gain:
+            return True
+    return False
 
 
 def _pinned_hit(
