@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import is_running_best
 from traindoc.measure.stats import fmt, printed_decimals
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import is_eval, kind
@@ -210,6 +211,7 @@ def _still_from_start(run: Run, p: Params) -> Hit | None:
         (s, moved)
         for s in run.series.values()
         if kind(s.name) == "task"
+        and not is_running_best(s.name)  # a best-so-far stays flat by construction
         and len(s.finite()) >= p.still_points
         and (moved := _headroom_moved(s)) is not None
         and moved <= p.still_share
