@@ -13,7 +13,7 @@ import numpy as np
 from traindoc.measure import floor as fl
 from traindoc.measure.metrics import is_running_best
 from traindoc.measure.schedule import warmup
-from traindoc.measure.stats import diff_mad, fmt, part_medians
+from traindoc.measure.stats import diff_mad, fmt, part_medians, printed_decimals
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import is_eval, kind
 from traindoc.rules.api import Hit
@@ -568,16 +568,17 @@ _REGRESSION = ("mae", "mse", "rmse", "mape", "msle")
 
 
 def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
-    """A higher-is-better task metric exactly 0 at every one of 3+ logs, the last from
-    epoch 3 on, while the loss over those logs falls under `frozen_max_drop` and stays at
-    or above ln 2 (warning)."""
+    """A higher-is-better task metric exactly 0 at every one of 3+ logs (an accuracy 0 or
+    one sample right in a batch of 64+, `_one_hit_at_most`), the last from epoch 3 on (or all from update 5000 on inside a long first epoch, the loss over them
+    within `flat_spread` of its median), while the loss over those logs falls under
+    `frozen_max_drop` and stays at or above ln 2 (warning)."""
     if any(part in _REGRESSION for n in run.series for part in re.split(r"[_/\-. ]", n.lower())):
         return None  # an accuracy next to a regression error is Keras' meaningless one
     for m in run.series.values():
         if kind(m.name) != "task" or direction(m.name) is not True or is_running_best(m.name):
             continue  # (a running best at 0 only repeats its metric's zeros)
         mf = m.finite()
-        if len(mf) < p.overlap_points or mf.values.any():
+        if len(mf) < p.overlap_points or (one := _one_hit_at_most(m.name, mf.values, p)) is None:
             continue
         late = _zero_logs_late(run, mf, p)
         if late is None or len(mf) < late[1]:
@@ -592,12 +593,16 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
         first, last = float(np.mean(w[:k])), float(np.mean(w[-k:]))
         if (first - last) / first >= p.frozen_max_drop:
             continue  # the loss falls: the metric may still be on its way up
+        if late[2] < 0 and float(np.ptp(w)) > p.flat_spread * float(np.median(w)):
+            continue  # inside a first epoch: only a loss that sits still says it is stuck
         at_floor = fl.at_floor(run, "loss")
         if at_floor is not None and at_floor.to_end:
             return None  # at ln(V) / ln(C): uniform-plateau's finding
         return Hit(
             title=(
-                f"{m.name} is 0 at every one of {len(mf)} logs from {late[0]} on, "
+                f"{m.name} is "
+                + (f"0 or 1/{one} (one sample right)" if one else "0")
+                + f" at every one of {len(mf)} logs from {late[0]} on, "
                 f"while the loss moves {fmt(float(w[0]))} -> {fmt(float(w[-1]))}: the model "
                 "gets nothing right and is not improving"
             ),
@@ -606,11 +611,10 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
             evidence={
                 "metric": m.name,
                 "value": 0.0,
+                **({"one_right_in": one} if one else {}),
                 "logs": len(mf),
                 **(
-                    {"first_epoch": late[2]}
-                    if late[2] == late[2]
-                    else {"first_update": int(mf.steps[0])}
+                    {"first_epoch": late[2]} if late[2] >= 0 else {"first_update": int(mf.steps[0])}
                 ),
                 "start_loss": float(w[0]),
                 "end_loss": float(w[-1]),
@@ -634,6 +638,24 @@ def _zero_while_flat(run: Run, loss: Series, p: Params) -> Hit | None:
     return None
 
 
+def _one_hit_at_most(name: str, v: np.ndarray, p: Params) -> int | None:
+    """0 when every value is exactly 0; n when an accuracy's values are each 0 or 1/n for
+    one n of `one_hit_min_batch` (64) or more, at least one of them 0 (Caffe's per-batch
+    accuracy 0, 0.0078125, 0.0078125: one sample of 128 right at most); None otherwise. A
+    batch of 64+ with one sample right at most is a model that gets nothing right, whatever
+    the class count lets a guess score by luck."""
+    if not v.any():
+        return 0
+    if "acc" not in name.lower() or v.min() != 0:
+        return None
+    hits = np.unique(v[v > 0])
+    top = 100.0 if float(hits.max()) > 1.0 else 1.0
+    n = round(top / float(hits[0]))
+    if hits.size != 1 or n < p.one_hit_min_batch or abs(top / n - float(hits[0])) > 1e-6 * top:
+        return None
+    return n
+
+
 def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] | None:
     """Where the logs of `mf` start (as words), how many of them a 0 needs and their first
     epoch (NaN with no epoch logged), when they reach past a fresh model's start: the last
@@ -642,15 +664,20 @@ def _zero_logs_late(run: Run, mf: Series, p: Params) -> tuple[str, int, float] |
     the later ones: they only add that the model never scored, and the loss over all of them
     must still not fall. With no epoch logged, every log from optimizer update
     `ceiling_min_step` (1000) on, three logs (a printed step only: an ordinal or epoch count
-    says nothing about updates). None when they do not."""
+    says nothing about updates). Inside a first epoch too long to reach epoch 3, every log
+    from update `zero_min_update` (5000) on, three logs; the epoch is then -1 (the caller
+    asks a loss that sits still). None when they do not."""
     ep = run.get("epoch")
+    counts_updates = not (run.fact("steps_ordinal") or run.fact("steps_epochs"))
     if ep is not None and len(e := ep.finite()):
         at = np.interp(mf.steps, e.steps, e.values)
         if float(at.max()) < p.zero_min_epoch:
+            if counts_updates and float(mf.steps[0]) >= p.zero_min_update:
+                return f"update {int(mf.steps[0])} of epoch {int(at.min())}", p.zero_points, -1.0
             return None
         need = p.overlap_points if float(at.min()) >= p.topk_late_epoch else p.zero_points
         return f"epoch {int(at.min())}", need, float(at.min())
-    if run.fact("steps_ordinal") or run.fact("steps_epochs"):
+    if not counts_updates:
         return None
     if float(mf.steps[0]) < p.ceiling_min_step:
         return None
@@ -1568,4 +1595,145 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
             ),
             severity=Severity.WARNING,
         )
+    return None
+
+
+def _hits_shown(v: float, decimals: int) -> int:
+    """The fewest right answers an accuracy `v` (a fraction) printed to `decimals` can
+    count: 1 when it is 1/n for some n as printed, else 2 (k/n with k >= 2)."""
+    n = round(1.0 / v)
+    return 1 if n > 0 and abs(1.0 / n - v) <= 0.5 * 10.0**-decimals else 2
+
+
+def _trailing_zeros_after_hits(s: Series, p: Params) -> tuple[int, float] | None:
+    """(the trailing zeros, the last value before them) of an accuracy exactly 0 at its
+    last `zero_points`+ logs after a log under 1% that counts 2+ right answers
+    (`_hits_shown`): a share that small with two hits behind it is an average over 200+
+    samples, not one batch's lucky pick. None otherwise."""
+    v = s.finite().values
+    top = 100.0 if float(v.max()) > 1.0 else 1.0
+    nz = np.flatnonzero(v)
+    if not nz.size or v.size - 1 - int(nz[-1]) < p.zero_points:
+        return None
+    last = float(v[nz[-1]]) / top
+    dec = printed_decimals(v, 8)
+    if not 0 < last < 0.01 or dec is None or _hits_shown(last, dec - (2 if top > 1 else 0)) < 2:
+        return None
+    return v.size - 1 - int(nz[-1]), last
+
+
+def _topk_falls_to_zero(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A top-1 accuracy and its top-k each exactly 0 at their last 3+ logs after a log
+    under 1% with 2+ right answers behind it (`_trailing_zeros_after_hits`), with no
+    loss falling `frozen_max_drop` over them (warning). A model guessing among any number
+    of classes keeps scoring the share it scored before; a top-k of exactly 0 over
+    hundreds of samples is below any guess: outputs that are NaN, or labels outside the
+    range the head predicts."""
+    for top1, topk, k in _topk_pairs(run):
+        a, b = _trailing_zeros_after_hits(top1, p), _trailing_zeros_after_hits(topk, p)
+        if a is None or b is None:
+            continue
+        f = top1.finite()
+        since = float(f.steps[-a[0]])
+        if loss is not None and _loss_falls(loss, since, float(f.steps[-1]), p):
+            continue
+        return Hit(
+            title=(
+                f"{top1.name} and {topk.name} fall from {fmt(a[1])} and {fmt(b[1])} to exactly "
+                f"0 at each of their last {min(a[0], b[0])}+ logs: below a guess"
+            ),
+            step=int(since),
+            end_step=int(f.steps[-1]),
+            evidence={
+                "metric": top1.name,
+                "topk_metric": topk.name,
+                "k": k,
+                "before": a[1],
+                "topk_before": b[1],
+                "zero_logs": min(a[0], b[0]),
+            },
+            explanation=(
+                f"Before the zeros both accuracies were small but counted several right "
+                f"answers over hundreds of samples, what a model that guesses scores. Since then "
+                f"not one sample has its label even among the model's top {k}: a model that "
+                "guessed at random would still hit some, so its outputs no longer rank the "
+                "classes at all (NaN or infinite logits, a head whose classes do not match "
+                "the labels)."
+            ),
+            prescription=(
+                "Log the loss; check the outputs for NaN/Inf (a lower LR, gradient clipping, "
+                "the input normalisation), that the labels lie in the head's class range, and "
+                "for a multi-GPU run that the gradients are aggregated."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def _epoch_of(run: Run, steps: np.ndarray) -> np.ndarray | None:
+    """The epoch at each of `steps`: the logged epoch, or the steps when they count epochs."""
+    ep = run.get("epoch")
+    if ep is not None and len(e := ep.finite()):
+        return np.interp(steps, e.steps, e.values)
+    return steps.astype(np.float64) if run.fact("steps_epochs") else None
+
+
+def _train_no_better_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
+    """A top-1 train accuracy no higher than a held-out one (+`fit_margin`) and both
+    under `fit_ceiling`, medians of their last 3 logs, all from epoch `fit_epochs` (50)
+    on, with no loss falling `frozen_max_drop` over them (warning): after fifty passes a
+    model that learned anything fits the samples it trains on better than unseen ones; one
+    that scores both alike, and low, has learned the class prior at most."""
+    if run.fact("task") == "gan":
+        return None
+    train, held = _plain_accuracies(run)
+    for tr in train:
+        for he in held:
+            a, b = tr.finite(), he.finite()
+            if len(a) < p.fit_points or len(b) < p.fit_points:
+                continue
+            ea, eb = (
+                _epoch_of(run, a.steps[-p.fit_points :]),
+                _epoch_of(run, b.steps[-p.fit_points :]),
+            )
+            if ea is None or eb is None or min(float(ea.min()), float(eb.min())) < p.fit_epochs:
+                continue
+            va = _as_fraction(a.values[-p.fit_points :])
+            vb = _as_fraction(b.values[-p.fit_points :])
+            ma, mb = float(np.median(va)), float(np.median(vb))
+            if not (ma <= mb + p.fit_margin and max(ma, mb) < p.fit_ceiling):
+                continue
+            lo = float(min(a.steps[-p.fit_points], b.steps[-p.fit_points]))
+            hi = float(max(a.steps[-1], b.steps[-1]))
+            if loss is not None and _loss_falls(loss, lo, hi, p):
+                continue
+            return Hit(
+                title=(
+                    f"{tr.name} {fmt(ma)} is no higher than {he.name} {fmt(mb)} at epoch "
+                    f"{int(min(ea.min(), eb.min()))}+: the model does not fit its own training data"
+                ),
+                step=int(lo),
+                end_step=int(hi),
+                evidence={
+                    "metric": he.name,
+                    "train_metric": tr.name,
+                    "train": ma,
+                    "held_out": mb,
+                    "epoch": float(min(ea.min(), eb.min())),
+                },
+                explanation=(
+                    f"After {int(min(ea.min(), eb.min()))} passes over the data a model that "
+                    "learned anything scores the samples it was trained on higher than unseen "
+                    f"ones; here both sit at the same low level ({fmt(ma)} and {fmt(mb)}), which "
+                    "is what predicting the class prior (the majority class) gives on any split "
+                    "drawn from the same data."
+                ),
+                prescription=(
+                    "Look at the predicted class distribution (one class for all?); check that "
+                    "the labels reach the loss and match the inputs (the masks or indices of "
+                    "the training nodes / samples), the LR, and that the trained parameters "
+                    "are the ones used for prediction."
+                ),
+                severity=Severity.WARNING,
+            )
     return None

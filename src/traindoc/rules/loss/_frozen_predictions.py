@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import is_running_best
 from traindoc.measure.stats import fmt, printed_decimals
 from traindoc.model import Run, Series, Severity
-from traindoc.model.signals import kind
+from traindoc.model.signals import is_eval, kind
 from traindoc.rules.api import Hit
 from traindoc.rules.loss._chance_metrics import _other_metric_moves
 from traindoc.rules.loss._evalcurve import task_metrics
@@ -178,6 +179,82 @@ def _lone_frozen_from_start(run: Run, p: Params) -> Hit | None:
             severity=Severity.WARNING,
         )
     return None
+
+
+def _headroom_moved(s: Series) -> float | None:
+    """How much of its headroom a metric's logs span: their range over the distance from
+    their median to the metric's nearer end (0 or 1; 100 for a percent). None at an end."""
+    v = s.finite().values
+    top = 100.0 if float(v.max()) > 1.0 else 1.0
+    med = float(np.median(v))
+    room = min(med, top - med)
+    if room <= 1e-3 * top:
+        return None  # solved (or never scoring): nothing left to move
+    return float(np.ptp(v)) / room
+
+
+def _from_start(run: Run, s: Series) -> bool:
+    """The first log is at the run's start: epoch <= 1, or within one log interval of 0."""
+    f = s.finite()
+    ep = run.get("epoch")
+    if ep is not None and len(e := ep.finite()):
+        return float(np.interp(f.steps[0], e.steps, e.values)) <= 1.0
+    return bool(f.steps[0] <= np.median(np.diff(f.steps)))
+
+
+def _still_from_start(run: Run, p: Params) -> Hit | None:
+    """No loss: a train and a held-out metric each spanning at most `still_share` of its
+    headroom (`_headroom_moved`) over 8+ logs from the run's first (warning). Printed to
+    enough digits that the last ones change, yet neither moves: every update leaves the
+    model's predictions where the first one put them."""
+    still = [
+        (s, moved)
+        for s in run.series.values()
+        if kind(s.name) == "task"
+        and not is_running_best(s.name)  # a best-so-far stays flat by construction
+        and len(s.finite()) >= p.still_points
+        and (moved := _headroom_moved(s)) is not None
+        and moved <= p.still_share
+        and _from_start(run, s)
+    ]
+    ev = next(((s, m) for s, m in still if is_eval(s.name)), None)
+    tr = next(((s, m) for s, m in still if not is_eval(s.name)), None)
+    if ev is None or tr is None:
+        return None
+    (e, me), (t, mt) = ev, tr
+    ve, vt = float(np.median(e.finite().values)), float(np.median(t.finite().values))
+    return Hit(
+        title=(
+            f"{e.name} stays at {fmt(ve)} and {t.name} at {fmt(vt)} over {len(e.finite())} "
+            f"logs from the first (each moving {max(me, mt):.2%} of its headroom at most): "
+            "the model does not change after its first update"
+        ),
+        step=int(min(e.finite().steps[0], t.finite().steps[0])),
+        end_step=int(max(e.finite().steps[-1], t.finite().steps[-1])),
+        evidence={
+            "metric": e.name,
+            "value": ve,
+            "train_metric": t.name,
+            "train_value": vt,
+            "moved": max(me, mt),
+            "logs": len(e.finite()),
+        },
+        explanation=(
+            f"{e.name} and {t.name} score the held-out and the training data. Over "
+            f"{len(e.finite())} logs from the run's start neither moves by more than "
+            f"{max(me, mt):.2%} of what it has left to gain, at digits that do change: the "
+            "updates after the first leave the predictions as they were. Early rounds of a "
+            "booster, or early epochs of a network, that learn change a few percent of the "
+            "errors left at least."
+        ),
+        prescription=(
+            "Check the learning rate (eta / LR not 0 or ~0), the objective (does it match the "
+            "labels: a regression objective on 0/1 labels, labels all one class), tree or "
+            "layer settings that forbid a split or an update (min_child_weight, max_depth "
+            "0, frozen parameters), and the log the loss beside the metric."
+        ),
+        severity=Severity.WARNING,
+    )
 
 
 def _frozen_metrics(run: Run, p: Params) -> Hit | None:

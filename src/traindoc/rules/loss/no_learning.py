@@ -32,6 +32,8 @@ from traindoc.rules.loss._chance_metrics import (
     _recall_at_floor,
     _top1_no_better_than_top5,
     _top5_at_chance,
+    _topk_falls_to_zero,
+    _train_no_better_late,
     _zero_while_flat,
 )
 from traindoc.rules.loss._common import starts_mid_run
@@ -47,6 +49,7 @@ from traindoc.rules.loss._frozen_predictions import (
     _lone_frozen_from_start,
     _one_class,
     _same_as_peer,
+    _still_from_start,
 )
 from traindoc.rules.loss._pinned import _pinned_label_blind
 from traindoc.rules.loss._saturated import _saturated_outputs
@@ -181,6 +184,25 @@ class Params:
     # the loss that accuracy scores, e.g. Keras' accuracy of a regression).
     zero_points: int = 3
     zero_min_epoch: float = 3.0
+    # ... or, inside a first epoch too long for that (ArcFace on MS1M: epoch 0 at update
+    # 7880), every log from update 5000 on with the loss over them within `flat_spread`
+    # (0.5%) of its median: five thousand updates give any model that learns some right
+    # answers, and a loss that still over a stretch (42.01-42.03) is no slow descent that a
+    # sequence metric waits on.
+    zero_min_update: float = 5000.0
+    # An accuracy 0 or 1/n at each of those logs, one n of 64+, counts as 0: one sample of
+    # a batch of 64 or more right at most (Caffe's per-batch accuracy 0, 1/128, 1/128 at
+    # iterations 3860-3900, the loss 8.85-8.93) is a model that gets nothing right.
+    one_hit_min_batch: int = 64
+    # A train accuracy no higher than a held-out one (+0.01) and both under 0.5, medians
+    # of their last 3 logs, all from epoch 50 on: after fifty passes a model that learned
+    # anything fits its own samples better than unseen ones (a Keras GCN at epochs
+    # 497-499: train 0.30, test 0.297). A healthy run with heavy augmentation (mixup) can
+    # score its train batches under its held-out set, but the held-out one is then high.
+    fit_points: int = 3
+    fit_epochs: float = 50.0
+    fit_margin: float = 0.01
+    fit_ceiling: float = 0.5
     # Two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from
     # epoch 1, none above 0 anywhere; 2 logs settle it when the zeros score the training
     # and a held-out set alike: each log is then two sets of samples on which the model
@@ -203,6 +225,13 @@ class Params:
     # evals from the run's first eval on (its first eval at epoch <= 1 or within one eval
     # interval of step 0): the model's held-out predictions never changed after the start.
     lone_frozen_evals: int = 5
+    # No loss logged: a train and a held-out metric that each change by at most 0.1% of
+    # their headroom (the distance to the metric's nearer end: an error rate of 0.0272
+    # has 0.0272 left to gain) over 8+ logs from the first: XGBoost's test-error
+    # 0.027200 -> 0.027195 over ten rounds. A booster's early rounds, or a network's
+    # early epochs, change at least a few percent of the errors left.
+    still_points: int = 8
+    still_share: float = 1e-3
     # A ROC AUC (a ranking metric whose chance level is 0.5 whatever the class balance)
     # within 0.02 of 0.5 at every one of its 2+ values in the log (evals, or a validation
     # and a test result): the model's scores order positives and negatives at random. The
@@ -591,7 +620,43 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     same span in optimizer updates: 3+ logs all from update 1000 on (the bar the error-rate
     ceiling uses; a printed step, not a line count), a thousand updates being more than a
     model that learns needs to get some samples right (an NMT run at steps 6100-6900: BLEU
-    0.00 at every log, its loss 34-37 and not falling, every output the same word).
+    0.00 at every log, its loss 34-37 and not falling, every output the same word). Inside
+    a first epoch too long to reach epoch 3 (a face-recognition set of millions of images:
+    epoch 0 at update 7880), 3+ logs all from update 5000 on count the same when the loss
+    over them also lies within 0.5% of its median: five thousand updates are ample to get
+    some samples right, and a loss that still is no slow descent a sequence metric waits on
+    (an ArcFace run at updates 7880-7980 of epoch 0: acc 0 at six logs, loss 42.01-42.03,
+    its verification accuracies 0.50). An accuracy 0 or 1/n at each of those logs, for one
+    n of 64 or more, counts as 0: one sample of a batch of 64+ right at most is a model
+    that gets nothing right, whatever a lucky guess may score (Caffe at iterations
+    3860-3900: per-batch accuracy 0, 1/128, 1/128, the loss 8.85-8.93).
+
+    A top-1 train accuracy no higher than a held-out one (+0.01), both under 0.5 (medians
+    of their last 3 logs, all from epoch 50 on), with no loss falling 10% over them,
+    settles it too (warning): after fifty passes a model that learned anything fits the
+    samples it trains on better than unseen ones, and one scoring both alike and low has
+    learned the class prior at most (a Keras GCN at epochs 497-499: train 0.30, test
+    0.297). Heavy augmentation (mixup) can put a healthy run's train metric under its
+    held-out one, but the held-out one is then high, not under 0.5.
+
+    A top-1 accuracy and its top-k (k 2+) each exactly 0 at their last 3+ logs, after a log
+    under 1% that counts 2+ right answers as printed (0.002266 is no 1/n, so an average over
+    hundreds of samples, not one batch's lucky pick), with no loss falling 10% over the
+    zeros, settle it however early (warning): a model guessing among any number of classes
+    keeps scoring what it scored, and a top-k of exactly 0 over hundreds of samples is below
+    any guess: NaN outputs, or labels outside the head's range (an 8-GPU MXNet ImageNet run:
+    Train-accuracy 0.002266 and top-5 0.003281 at batch 50, 0.000000 at every later log).
+    Per-batch zeros from the first log (a fresh 1000-class model's batch of 32) fall from
+    nothing and are not read.
+
+    With no loss logged, a train and a held-out metric that each move by at most 0.1% of
+    their headroom (the distance from their median to the metric's nearer end) over 8+ logs
+    from the run's first (epoch <= 1, or within one log interval of step 0) settle it too
+    (warning): printed to digits that do change, yet neither moves, so the updates after the
+    first leave the predictions where they were (XGBoost's test-error 0.027200 -> 0.027195
+    and train-error 0.010228 -> 0.010231 over its first ten rounds). Early rounds of a
+    booster, or early epochs of a network, that learn change a few percent of the errors
+    left; a late window of a converged run is not read, nor a metric at its end (0 errors).
 
     A ROC AUC (`auc`, `roc_auc`, `eval_auc`, `group_auc`: not a partial or PR AUC, and not
     a pose model's AUC of its PCK curve) within 0.02 of 0.5 at every one of its 2+ values
@@ -799,9 +864,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             hit := _frozen_metrics(run, p)
             or _frozen_while_nonfinite(run, p)
             or _lone_frozen_from_start(run, p)
+            or _still_from_start(run, p)
             or _epochs_repeat(run, p)
             or _top5_at_chance(run, None, p)
             or _top1_no_better_than_top5(run, p)
+            or _topk_falls_to_zero(run, None, p)
             or _random_ranking(run, p)
             or _ranking_at_loss_chance(run, p)
             or _overlap_zero_late(run, None, p)
@@ -814,6 +881,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _agreement_at_chance(run, p)
             or _r2_at_mean(run, p)
             or _accuracies_at_prior_late(run, None, p)
+            or _train_no_better_late(run, None, p)
             or _accuracy_at_named_chance(run, None, p)
             or _accuracy_at_chance_throughout(run, None, p)
             or _accuracy_at_majority(run, p)
@@ -848,6 +916,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (
         hit := _top5_at_chance(run, f, p)
         or _top1_no_better_than_top5(run, p)
+        or _topk_falls_to_zero(run, f, p)
         or _random_ranking(run, p)
         or _ranking_at_loss_chance(run, p)
         or _overlap_zero_late(run, f, p)
@@ -861,6 +930,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _agreement_at_chance(run, p)
         or _r2_at_mean(run, p)
         or _accuracies_at_prior_late(run, f, p)
+        or _train_no_better_late(run, f, p)
         or _accuracy_at_named_chance(run, f, p)
         or _accuracy_at_chance_throughout(run, f, p)
         or _accuracy_at_majority(run, p)

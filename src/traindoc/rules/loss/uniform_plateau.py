@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
+from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import warmup
-from traindoc.measure.stats import fmt, mad
+from traindoc.measure.stats import fmt, mad, part_medians
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule
 
@@ -52,11 +53,28 @@ class Params:
     late_steps: int = 10_000
     late_epochs: float = 10.0
     late_min_classes: int = 100
+    # 10+ losses past two passes over the data (epoch 2 on; no epoch logged, update 1000
+    # on) whose median, give or take 2 standard errors, and the median of each third lie
+    # in ln(C)'s band for C 2-5: the band of one of these counts is 2.5% wide and the
+    # next count's floor 11%+ away (ln 6 / ln 5), so a loss that learns does not sit in one
+    # by chance at every third of a long stretch. From C 6 on the floors crowd (ln 11 is
+    # 4% above ln 10): a level there names no count without the run stating it.
+    pinned_points: int = 10
+    pinned_epoch: float = 2.0
+    pinned_step: int = 1000
+    pinned_max_classes: int = 5
+    pinned_z: float = 2.0
+    # ... unless a held-out task metric gains 10%+ over the stretch (its first eval there
+    # against the median of its last third, 3+ evals): a model that learns slowly (SGD at
+    # LR 1e-5 on IMDB: the loss at 0.70 while the test accuracy creeps 0.51 -> 0.61) is
+    # lr-too-low's, not a guess.
+    pinned_metric_gain: float = 0.10
+    pinned_metric_evals: int = 3
 
 
 @rule(
     "uniform-plateau",
-    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan, and past update 300 for a log of 20 or fewer at the floor from its first point; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor)",
+    minimum="3 logged losses at the floor for 15% of the run (2 printed identically), past the warmup and 2% of a known plan, and past update 300 for a log of 20 or fewer at the floor from its first point; 1-2 with an accuracy at chance, 3 measurements of the two; 1 equal to ln(C) or a known ln(V) to 4 digits after 100 steps, or in the band after 10,000 steps or 10 epochs (3+ too noisy to name C from: all in the band of their median's floor); 10+ past 2 epochs (update 1000) scattering around ln C of C 2-5 in every third",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
@@ -107,7 +125,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     sqrt(n): six batch losses scattering by 0.007 name their level to 0.003, not to the
     printed digit), after 10,000 updates or 10 epochs (darknet on ImageNet: ten batch
     losses 6.899-6.917 around ln 1000 at iteration 40,245; its last six alone, median
-    6.9119, 0.004 above ln 1000). Also flagged without a loss: a top-1 and a
+    6.9119, 0.004 above ln 1000). Past two passes over the data (epoch 2 on; no epoch
+    logged, update 1000 on), 10+ losses too noisy for a flat stretch are flagged (warning)
+    when their median, give or take 2 standard errors, and the median of each third all lie
+    in ln(C)'s band for a small C (2-5), evidence `inferred_classes`, and no held-out task
+    metric gains 10% over them (a slow learner's loss can sit near ln 2 while its test
+    accuracy creeps 0.51 -> 0.61: lr-too-low's finding): these floors lie 11%+
+    apart (ln 6 / ln 5), so a loss that learns does not sit in one by chance in every third
+    of a long stretch, while from C = 6 on the floors crowd (ln 11 is 4% above ln 10) and
+    name no count unless the run states it (CPM-2 fine-tuned on a 4-choice task: lm loss
+    0.687-0.703 around ln 2 at epochs 3-4, eval accuracy 0.24). Also flagged without a loss: a top-1 and a
     top-5 accuracy at chance (1/C, 5/C) together; and a DPO run whose log-probs are
     exactly 0 (no completion token scored: the loss is pinned at ln 2, one point is
     enough).
@@ -155,7 +182,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
                 yield hit
                 return
             yield NotJudged(f"loss has {n} point{'s' * (n != 1)}; needs {p.min_points}")
-        elif (hit := _late_level(run, signals, p)) is not None:
+        elif hit := _late_level(run, signals, p) or _pinned_small_count(run, signals, p):
             yield hit
         return
     # The training loss first; the eval loss when only it sits there (or longer).
@@ -266,6 +293,88 @@ def _late_level(run: Run, signals: list[str], p: Params) -> Hit | None:
         if hit is not None:
             return hit
     return None
+
+
+def _pinned_small_count(run: Run, signals: list[str], p: Params) -> Hit | None:
+    """10+ losses past two passes (`pinned_epoch`; no epoch logged, update
+    `pinned_step`) whose median within 2 standard errors and each third's median lie in
+    ln(C)'s band for a small C (2-`pinned_max_classes`) (warning): too noisy for
+    `at_floor`'s flat stretch, yet at the loss of a uniform guess throughout (CPM-2's
+    "lm loss" 0.6875-0.7028 around ln 2 at epochs 3-4, eval accuracy 0.24 on 4 choices)."""
+    w = warmup(run)
+    if run.is_rl or run.get("rewards/margins") is not None or run.fact("task") == "gan":
+        return None
+    if w is not None and not w.complete:
+        return None
+    ep = run.get("epoch")
+    for name in signals:
+        f = run.get(name).finite()  # type: ignore[union-attr]
+        if ep is not None and len(e := ep.finite()):
+            late = np.interp(f.steps, e.steps, e.values) >= p.pinned_epoch
+        elif run.fact("steps_ordinal") or run.fact("steps_epochs"):
+            continue  # no update count: two passes cannot be told
+        else:
+            late = f.steps >= p.pinned_step
+        y = f.values[late]
+        if y.size < p.pinned_points:
+            continue
+        level = float(np.median(y))
+        err = p.pinned_z * 1.2533 * mad(y) / math.sqrt(y.size)
+        thirds = part_medians(y, 3)
+        for c in range(2, p.pinned_max_classes + 1):
+            floor = fl.log_of(run, c)
+            lo, hi = fl.band(run, floor)
+            if lo <= level - err and level + err <= hi and all(lo <= m <= hi for m in thirds):
+                if _metric_gains(run, float(f.steps[late][0]), p):
+                    return None
+                return _pinned_hit(run, name, f.steps[late], level, c, floor, thirds)
+    return None
+
+
+def _metric_gains(run: Run, since: float, p: Params) -> bool:
+    """A held-out task metric with 3+ evals from step `since` whose median of the last
+    third is `pinned_metric_gain` better (relative) than its first eval there."""
+    for m, higher in task_metrics(run):
+        f = m.finite()
+        v = f.values[f.steps >= since]
+        if v.size < p.pinned_metric_evals or v[0] == 0:
+            continue
+        gain = (float(np.median(v[-max(1, v.size // 3) :])) - float(v[0])) / abs(float(v[0]))
+        if (gain if higher else -gain) >= p.pinned_metric_gain:
+            return True
+    return False
+
+
+def _pinned_hit(
+    run: Run, name: str, steps: np.ndarray, level: float, c: int, floor: float, thirds: list[float]
+) -> Hit:
+    log = fl.log_name(run)
+    return Hit(
+        title=(
+            f"{name} sits at {log}({c}) = {floor:.4f} over {steps.size} logs from step "
+            f"{int(steps[0])} (median {fmt(level)}, each third {fmt(min(thirds))}-"
+            f"{fmt(max(thirds))}): the loss of a uniform guess between {c} outcomes"
+        ),
+        step=int(steps[0]),
+        end_step=int(steps[-1]),
+        evidence={
+            "signal": name,
+            "median_loss": level,
+            "floor": floor,
+            "inferred_classes": c,
+            "points_at_floor": int(steps.size),
+            "part_medians": thirds,
+        },
+        explanation=(
+            f"{log}({c}) is the cross-entropy of a model that gives each of {c} outcomes the "
+            f"same probability, whatever the input. After two passes over the data the loss "
+            f"still scatters around it, in every third of the stretch: the model has learned "
+            f"nothing that tells the outcomes apart. No other count's floor lies near: the "
+            f"level names {c}."
+        ),
+        prescription=_prescription(run, c),
+        severity=Severity.WARNING,
+    )
 
 
 def _short_evidence(
