@@ -226,7 +226,10 @@ def _judge(run: Run, f: Series, p: Params, whole: Series | None = None) -> Hit |
     q05, q95 = (float(x) for x in np.quantile(band, [0.05, 0.95]))
     width = (q95 - q05) / level
     end = int(f.steps[-1])
-    eval_stats = _eval_over(run, onset, end, p)
+    # held-out evidence over the band: to the run's end (a last eval may follow the last
+    # loss), or to where the LR fell when the band is the high-LR part's
+    until = float(end) if whole is not None else math.inf
+    eval_stats = _eval_over(run, onset, until, p)
     eval_flat = (
         eval_stats is not None
         and eval_stats[2] >= p.eval_min_points
@@ -292,11 +295,11 @@ def _judge(run: Run, f: Series, p: Params, whole: Series | None = None) -> Hit |
         title += f" while the LR was high; it fell to {fmt(late)} only as the LR decayed"
     if eval_stats is not None:
         e_drop, e_z, _ = eval_stats
-        falls_each = _eval_falls_each(run, onset, end, p)
+        falls_each = _eval_falls_each(run, onset, until, p)
         if e_z < p.falling_z and (e_drop > p.eval_improving or falls_each):
             return None  # validation still improving: not the stalled picture
         evidence["eval_drop_over_band"] = e_drop
-    if _metric_improves(run, onset, end, p) is not None:
+    if _metric_improves(run, onset, until, p) is not None:
         return None  # a task metric still improves over the band: learning, not a stall
     return Hit(
         title=title,
@@ -432,7 +435,7 @@ def _lr_high_until(run: Run, onset: int, end: int, fraction: float) -> int:
     return int(f.steps[low][0]) if low.any() else end
 
 
-def _eval_falls_each(run: Run, onset: int, end: int, p: Params) -> bool:
+def _eval_falls_each(run: Run, onset: int, end: float, p: Params) -> bool:
     """The eval loss fell at (nearly) every one of its 5+ evals over the band, its rises
     summing to at most `eval_rise_share` of its net fall: however slowly (a low LR, a
     decayed schedule, late pre-training), held-out quality is still improving. One eval
@@ -447,7 +450,7 @@ def _eval_falls_each(run: Run, onset: int, end: int, p: Params) -> bool:
     return fall > 0 and float(steps[steps > 0].sum()) <= p.eval_rise_share * fall
 
 
-def _metric_improves(run: Run, onset: int, end: int, p: Params) -> str | None:
+def _metric_improves(run: Run, onset: int, end: float, p: Params) -> str | None:
     """The name of a task metric (accuracy, PSNR, WER, ...; not a train one, not a
     running best) logged at 5+ points over the band whose trend there is significant in
     its better direction (Mann-Kendall) and whose last third beats its first: held-out
@@ -472,7 +475,7 @@ def _metric_improves(run: Run, onset: int, end: int, p: Params) -> str | None:
     return None
 
 
-def _eval_over(run: Run, onset: int, end: int, p: Params) -> tuple[float, float, int] | None:
+def _eval_over(run: Run, onset: int, end: float, p: Params) -> tuple[float, float, int] | None:
     """(relative drop first->last third, Mann-Kendall z, points) of eval loss over the band."""
     ev = run.get("eval_loss")
     if ev is None:
@@ -494,7 +497,7 @@ def _sample(f: Series, n: int) -> tuple[np.ndarray, np.ndarray]:
     return f.steps[idx].astype(np.float64), f.values[idx]
 
 
-def _upto(s: Series, step: int) -> Series:
+def _upto(s: Series, step: float) -> Series:
     """The points at or before `step`."""
     keep = s.steps <= step
     return Series(s.name, s.steps[keep], s.values[keep], None, s.source)
