@@ -128,6 +128,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     error from the larger of the point-to-point noise and the spread of the values
     about the band's line (a saw-tooth's ramps move little from point to point).
 
+    With no flat tail but an LR that decays, the run is judged the same way up to the
+    first step after the LR's peak where it is under half of it: a band that held while
+    the LR was high (30%+ of the whole run) and that the loss leaves only after that
+    (the last third of the rest under the band's 5% quantile) is the LR's plateau, the
+    updates too large for the valley until the schedule shrank them (a TinyStories LM
+    at AdamW 1e-1: 4.3-5.1 for 2,600 steps, then 3.2 as its cosine decayed; the eval
+    loss is read over the band only). A from-scratch LM whose log begins after its
+    first updates (a first loss past step 1 at half of ln(V) or more, no fine-tune
+    known) fell from ln(V) to its text's unigram level before the log began: its early
+    drop is read from ln(V), and a band from its first logged point is judged.
+
     **Why it matters.** The LoRA-plateau run (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
     oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
     steps are too large for the bowl the model is in: LR 2e-4 with linear decay and
