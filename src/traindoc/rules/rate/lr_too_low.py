@@ -163,8 +163,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     logged) a held-out task metric read as an error, never the train loss: a train loss
     keeps falling as a model fits its own batches (SGD at 1e-5 on IMDB, regime unknown:
     test accuracy 0.511 -> 0.611 in a straight line over 9 epochs, still climbing as
-    fast at the end). Under the flag line itself such a curve makes the finding a
-    warning where the regime is unknown (else info): the curve agrees.
+    fast at the end). Under the flag line with the regime unknown, such a curve makes
+    the finding a warning (info without one): the curve agrees.
 
     Under the range's low end but above that 10x line (a known regime's or family's
     range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
