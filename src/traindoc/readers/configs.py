@@ -137,6 +137,8 @@ def pretrained(name: object) -> bool:
     return isinstance(name, str) and _PRETRAINED.match(name.strip()) is not None
 
 
+# The keys an optimizer's block names the optimizer under.
+_OPTIM_NAME = ("type", "name", "method", "class", "algorithm")
 _TEXT = {"lr_scheduler", "regime", "task", "precision", "loss_dtype", "base_model", "optim"}
 _TEXT |= {"dataset", "eval_dataset", "dataset_dir"}
 _TEXT |= {"env_id"}  # an RL run's environment (CleanRL's args, a run config)
@@ -229,6 +231,12 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
         if isinstance(value, dict):
+            if ALIASES.get(str(key).lower()) == "optim":
+                # an optimizer's own block names it under one of these (a wandb sweep's
+                # `optimizer: {method: sgd_torch, lr: 1e-5}`, `optimizer: {type: AdamW}`)
+                name = next((s for s in _OPTIM_NAME if isinstance(value.get(s), str)), None)
+                if name is not None:
+                    flat.setdefault(str(key).lower(), (f"{key}.{name}", value[name]))
             for sub, v in value.items():
                 flat.setdefault(str(sub).lower(), (f"{key}.{sub}", v))
         else:

@@ -68,6 +68,18 @@ class Params:
     # must hold this many whole swings.
     swing_acf: float = 0.5
     min_swings: int = 4
+    # No flat tail, yet an LR that decays: the run is judged up to where the LR first
+    # falls under half its peak (a cosine's midpoint), the band must cover 30% of the
+    # whole run, and the loss must leave it only after that (its last third of the rest
+    # under the band's 5% quantile): a band held while the LR was high that the loss
+    # leaves as the LR falls is the LR's (a TinyStories LM at AdamW 1e-1: 4.5-5.5 for
+    # 2,500 steps, then 3.2 as its cosine decays).
+    decay_cut: float = 0.5
+    # A from-scratch LM falls from ln(V) to its text's unigram entropy (0.55-0.7 ln V)
+    # within tens of steps: a first loss logged past step 1 at half of ln(V) or more,
+    # with no regime known, started at ln(V), and the early drop is read from there (a
+    # pretrained LM meets new text under half of ln(V)).
+    scratch_share: float = 0.5
 
 
 @rule(
@@ -116,6 +128,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     error from the larger of the point-to-point noise and the spread of the values
     about the band's line (a saw-tooth's ramps move little from point to point).
 
+    With no flat tail but an LR that decays, the run is judged the same way up to the
+    first step after the LR's peak where it is under half of it: a band that held while
+    the LR was high (30%+ of the whole run) and that the loss leaves only after that
+    (the last third of the rest under the band's 5% quantile) is the LR's plateau, the
+    updates too large for the valley until the schedule shrank them (a TinyStories LM
+    at AdamW 1e-1: 4.3-5.1 for 2,600 steps, then 3.2 as its cosine decayed; the eval
+    loss is read over the band only). A from-scratch LM whose log begins after its
+    first updates (a first loss past step 1 at half of ln(V) or more, no fine-tune
+    known) fell from ln(V) to its text's unigram level before the log began: its early
+    drop is read from ln(V), and a band from its first logged point is judged.
+
     **Why it matters.** The LoRA-plateau run (LoRA, ~7B): loss fell 2.3 -> 1.1 in 500 steps, then
     oscillated between 1.08 and 1.14 for ~1000 steps while validation stalled. The
     steps are too large for the bowl the model is in: LR 2e-4 with linear decay and
@@ -146,9 +169,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if run.is_rl:
         return
     f = loss.finite()
+    hit = _judge(run, f, p)
+    if hit is None and (cut := _decay_cut(run, f, p)) is not None:
+        # No flat tail, but the LR decays: judge the run while the LR was high. A band
+        # held there that the loss leaves only as the LR falls is the LR's plateau.
+        hit = _judge(run, _upto(f, cut), p, f)
+    if hit is not None:
+        yield hit
+
+
+def _judge(run: Run, f: Series, p: Params, whole: Series | None = None) -> Hit | None:
+    """The finding for the finite loss `f`, or None. `whole`: the full loss when `f` is
+    its high-LR part (up to where the LR fell under half its peak); the band must then
+    cover 30% of the whole run, and the loss must have fallen under the band after it."""
     n = len(f)
     if n < p.min_points:
-        return
+        return None
     # The trend test runs on 200 raw points evenly strided, not on bin medians: bins of
     # a 100,000-point log are so smooth that any drift is significant, so the same
     # curve would pass at 300 points and fail at 100,000. A fixed sample of raw points
@@ -157,12 +193,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     nb = vals.size
     min_band = max(p.min_band_points, math.ceil(p.min_band_fraction * nb))
     if nb < min_band + 3:
-        return
+        return None
     stride = max(1, nb // 40)
     cands = list(range(0, nb - min_band + 1, stride))
     k = next((c for c in cands if trend(st[c:], vals[c:]).z > p.falling_z), None)
-    if k is None or k == 0:
-        return  # no flat suffix, or flat from the start (no-learning's)
+    if k is None or (k == 0 and not _scratch_start(run, f, p)):
+        # no flat suffix, or flat from the start (no-learning's; not where the log began
+        # after a from-scratch LM's first drop: the band is all it shows)
+        return None
     # Refine to the earliest flat start within the last stride.
     for j in range(max(1, k - stride + 1), k):
         if trend(st[j:], vals[j:]).z > p.falling_z:
@@ -185,20 +223,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if planned and (int(f.steps[-1]) - onset) < p.min_band_fraction * (
         float(planned) - float(f.steps[0])
     ):
-        return
+        return None
     band = f.values[f.steps >= onset]
     if band.size < p.min_band_points:
-        return
+        return None
     level = float(np.median(band))
     y = f.values
     kh = max(3, int(0.05 * n))
-    start = max(float(np.median(y[:3])), float(np.median(y[:kh])))
+    start = max(float(np.median(y[:3])), float(np.median(y[:kh])), _scratch_start(run, f, p))
     if level <= 0 or start <= 0:
-        return
+        return None
     early_drop = (start - level) / start
     q05, q95 = (float(x) for x in np.quantile(band, [0.05, 0.95]))
     width = (q95 - q05) / level
-    eval_stats = _eval_over(run, onset, p)
+    end = int(f.steps[-1])
+    # held-out evidence over the band: to the run's end (a last eval may follow the last
+    # loss), or to where the LR fell when the band is the high-LR part's
+    until = float(end) if whole is not None else math.inf
+    eval_stats = _eval_over(run, onset, until, p)
     eval_flat = (
         eval_stats is not None
         and eval_stats[2] >= p.eval_min_points
@@ -207,7 +249,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
     max_drop = p.max_band_drop_eval_flat if eval_flat else p.max_band_drop
     if early_drop < p.min_early_drop or width < p.min_rel_width:
-        return
+        return None
     # "Flat" must be shown, not merely not refuted: a trend test on few points misses a
     # slow descent inside a wide band, so the drop's upper bound (2 standard errors of
     # the thirds' medians, from the band's own noise; of its swings' means when it
@@ -216,25 +258,25 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # step-to-step differences' and its length: measure.level_noise)
     band_drop, se = _drift(band, p, period)
     if band_drop > max_drop or band_drop + p.flat_z * se > 2 * max_drop:
-        return
+        return None
     if band_drop < -p.max_band_rise:
-        return  # the band climbs: divergence's, not a plateau
+        return None  # the band climbs: divergence's, not a plateau
     if mad(band) == 0:
-        return  # mostly one exact value: degenerate-loss's, not an oscillation
+        return None  # mostly one exact value: degenerate-loss's, not an oscillation
     if run.floor is not None:
         lo, hi = fl.band(run, run.floor)
         if lo <= level <= hi:
-            return  # at ln(V): uniform-plateau's
-    end = int(f.steps[-1])
+            return None  # at ln(V): uniform-plateau's
     # Where the LR has decayed to ~0 a flat loss is convergence: the band counts only
     # while the LR is high. A cosine tail turns flat where the LR is already low, so
     # its high-LR part is short; a band that holds while the LR is high is the plateau
     # however the schedule ends (the LoRA-plateau run's linear decay reaches 0 at the run's end, yet
     # its band began at ~75% of the peak and held ~800 steps above 15% of it).
     high_end = _lr_high_until(run, onset, end, p.converged_lr_fraction)
-    span = (float(planned) if planned else float(end)) - float(f.steps[0])
+    run_end = int(whole.steps[-1]) if whole is not None else end
+    span = (float(planned) if planned else float(run_end)) - float(f.steps[0])
     if high_end - onset < p.min_band_fraction * span:
-        return  # LR decayed to ~0 over most of the band: convergence, not a plateau
+        return None  # LR decayed to ~0 over most of the band: convergence, not a plateau
     lr_frac = lr_fraction(run, onset, high_end)
     evidence: dict[str, object] = {
         "start_loss": start,
@@ -250,18 +292,28 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     }
     if lr_frac is not None:
         evidence["band_lr_fraction_of_peak"] = lr_frac
+    title = (
+        f"Loss plateaued in a {fmt(q05)}-{fmt(q95)} band for {end - onset} steps "
+        f"(from step {onset}) after dropping {fmt(start)} -> {fmt(level)}"
+    )
+    if whole is not None:
+        # the loss left the band only once the LR fell: its last stretch sits under the band
+        after = whole.values[whole.steps > end]
+        late = float(np.median(after[-max(1, after.size // 3) :])) if after.size >= 3 else None
+        if late is None or late >= q05:
+            return None
+        evidence["loss_after_lr_decay"] = late
+        title += f" while the LR was high; it fell to {fmt(late)} only as the LR decayed"
     if eval_stats is not None:
         e_drop, e_z, _ = eval_stats
-        if e_z < p.falling_z and (e_drop > p.eval_improving or _eval_falls_each(run, onset, p)):
-            return  # validation still improving: not the stalled picture
+        falls_each = _eval_falls_each(run, onset, until, p)
+        if e_z < p.falling_z and (e_drop > p.eval_improving or falls_each):
+            return None  # validation still improving: not the stalled picture
         evidence["eval_drop_over_band"] = e_drop
-    if _metric_improves(run, onset, p) is not None:
-        return  # a task metric still improves over the band: learning, not a stall
-    yield Hit(
-        title=(
-            f"Loss plateaued in a {fmt(q05)}-{fmt(q95)} band for {end - onset} steps "
-            f"(from step {onset}) after dropping {fmt(start)} -> {fmt(level)}"
-        ),
+    if _metric_improves(run, onset, until, p) is not None:
+        return None  # a task metric still improves over the band: learning, not a stall
+    return Hit(
+        title=title,
         step=onset,
         end_step=end,
         evidence=evidence,
@@ -380,24 +432,28 @@ def _settled_start(
 
 
 def _lr_high_until(run: Run, onset: int, end: int, fraction: float) -> int:
-    """The first logged step after `onset` whose LR is under `fraction` of its peak
-    (`end` when none is, or no LR is logged): where the band stops being at a high LR."""
+    """The first logged step after `onset` and the LR's peak whose LR is under `fraction`
+    of that peak (`end` when none is, or no LR is logged): where the band stops being at
+    a high LR."""
     lr = run.get("lr")
     f = lr.finite() if lr is not None else None
     if f is None or len(f) == 0 or float(np.max(f.values)) <= 0:
         return end
-    low = (f.steps >= onset) & (f.values < fraction * float(np.max(f.values)))
+    # (after the peak: a warmup's low LR is not a decay, where a band from the log's
+    # first point starts)
+    peak = int(f.steps[int(np.argmax(f.values))])
+    low = (f.steps >= max(onset, peak)) & (f.values < fraction * float(np.max(f.values)))
     return int(f.steps[low][0]) if low.any() else end
 
 
-def _eval_falls_each(run: Run, onset: int, p: Params) -> bool:
+def _eval_falls_each(run: Run, onset: int, end: float, p: Params) -> bool:
     """The eval loss fell at (nearly) every one of its 5+ evals over the band, its rises
     summing to at most `eval_rise_share` of its net fall: however slowly (a low LR, a
     decayed schedule, late pre-training), held-out quality is still improving. One eval
     a hair above the last does not undo a steady descent; rises that match the falls are
     a wobble about a level, not a descent."""
     ev = run.get("eval_loss")
-    e = ev.finite().after(onset).values if ev is not None else np.empty(0)
+    e = _upto(ev.finite().after(onset), end).values if ev is not None else np.empty(0)
     if e.size < p.eval_min_points:
         return False
     steps = np.diff(e)
@@ -405,7 +461,7 @@ def _eval_falls_each(run: Run, onset: int, p: Params) -> bool:
     return fall > 0 and float(steps[steps > 0].sum()) <= p.eval_rise_share * fall
 
 
-def _metric_improves(run: Run, onset: int, p: Params) -> str | None:
+def _metric_improves(run: Run, onset: int, end: float, p: Params) -> str | None:
     """The name of a task metric (accuracy, PSNR, WER, ...; not a train one, not a
     running best) logged at 5+ points over the band whose trend there is significant in
     its better direction (Mann-Kendall) and whose last third beats its first: held-out
@@ -417,7 +473,7 @@ def _metric_improves(run: Run, onset: int, p: Params) -> str | None:
         higher = direction(name)
         if higher is None:
             continue
-        e = s.finite().after(onset)
+        e = _upto(s.finite().after(onset), end)
         if len(e) < p.eval_min_points:
             continue
         z = trend(e.steps, e.values).z
@@ -430,12 +486,12 @@ def _metric_improves(run: Run, onset: int, p: Params) -> str | None:
     return None
 
 
-def _eval_over(run: Run, onset: int, p: Params) -> tuple[float, float, int] | None:
+def _eval_over(run: Run, onset: int, end: float, p: Params) -> tuple[float, float, int] | None:
     """(relative drop first->last third, Mann-Kendall z, points) of eval loss over the band."""
     ev = run.get("eval_loss")
     if ev is None:
         return None
-    e = ev.finite().after(onset)
+    e = _upto(ev.finite().after(onset), end)
     if len(e) < 3:
         return None
     m = max(1, len(e) // 3)
@@ -450,3 +506,36 @@ def _sample(f: Series, n: int) -> tuple[np.ndarray, np.ndarray]:
         return f.steps.astype(np.float64), f.values.copy()
     idx = np.linspace(0, len(f) - 1, n).round().astype(np.int64)
     return f.steps[idx].astype(np.float64), f.values[idx]
+
+
+def _upto(s: Series, step: float) -> Series:
+    """The points at or before `step`."""
+    keep = s.steps <= step
+    return Series(s.name, s.steps[keep], s.values[keep], None, s.source)
+
+
+def _decay_cut(run: Run, f: Series, p: Params) -> int | None:
+    """The first logged step after the LR's peak where it is under `decay_cut` of that
+    peak, with 3+ losses logged after it; None without an LR series or such a step."""
+    lr = run.get("lr")
+    g = lr.finite() if lr is not None else None
+    if g is None or len(g) < 3 or float(np.max(g.values)) <= 0:
+        return None
+    top = int(np.argmax(g.values))
+    low = np.flatnonzero(g.values[top:] < p.decay_cut * float(g.values[top]))
+    if not low.size:
+        return None
+    cut = int(g.steps[top + int(low[0])])
+    return cut if int(np.sum(f.steps > cut)) >= 3 else None
+
+
+def _scratch_start(run: Run, f: Series, p: Params) -> float:
+    """ln(V) when the run is a from-scratch LM whose first logged loss comes after its
+    first updates (pre-training or no regime known, a first loss logged past step 1 at
+    `scratch_share` of ln(V) or more): it started at the uniform guess, and its drop to
+    the unigram level happened before the log began. 0 otherwise."""
+    floor = run.floor
+    if floor is None or floor <= 0 or not len(f) or run.regime not in (None, "pretraining"):
+        return 0.0
+    late = int(f.steps[0]) > 1 and float(f.values[0]) >= p.scratch_share * floor
+    return floor if late else 0.0

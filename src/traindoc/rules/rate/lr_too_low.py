@@ -10,7 +10,7 @@ import numpy as np
 from traindoc.measure.metrics import task_metrics
 from traindoc.measure.schedule import peak_lr
 from traindoc.measure.stats import fmt, trend
-from traindoc.model import Run, Severity
+from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -159,8 +159,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     that has not begun to saturate, whatever its gain: 8+ evals falling over the run
     (Mann-Kendall) whose last quarter falls per step at least half as fast as the
     middle half, where a converging run decelerates (OPT-6.7B at constant 1e-6: eval
-    2.504 -> 2.363 in an epoch, ~0.015 per eval to the end). The eval loss only: a
-    train loss keeps falling as a model fits its own batches.
+    2.504 -> 2.363 in an epoch, ~0.015 per eval to the end). The eval loss, else (none
+    logged) a held-out task metric read as an error, never the train loss: a train loss
+    keeps falling as a model fits its own batches (SGD at 1e-5 on IMDB, regime unknown:
+    test accuracy 0.511 -> 0.611 in a straight line over 9 epochs, still climbing as
+    fast at the end). Under the flag line with the regime unknown, such a curve makes
+    the finding a warning (info without one): the curve agrees.
 
     Under the range's low end but above that 10x line (a known regime's or family's
     range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
@@ -263,6 +267,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # from-scratch loss falls at any LR, its gain decides nothing there).
         g = _run_gain(run, p)
         gain = g if g is not None and g[1] < p.slow_gain else None
+        if gain is None and not stuck:
+            # ... and so does held-out quality that has not begun to saturate: at this LR
+            # the step size, not the budget, sets its pace (as under the 10x line above)
+            tail = _unsaturated(run, p)
+            unsaturated = tail is not None
     # The curve must agree for an error; an unknown regime costs one level.
     severity = Severity.ERROR if stuck else Severity.WARNING
     if regime is None:
@@ -475,14 +484,18 @@ def _still_falling(run: Run, p: Params) -> tuple[str, float] | None:
 
 
 def _unsaturated(run: Run, p: Params) -> tuple[str, float] | None:
-    """("eval_loss", last quarter's least-squares slope / the middle half's) when 8+
-    evals fall over the run (Mann-Kendall) and the last quarter falls at least
-    `crawl_keep` as fast per step as the middle half: held-out quality has not begun to
-    saturate. The eval loss only: a train loss can keep falling as a model fits its own
+    """(series, last quarter's least-squares slope / the middle half's) when 8+ evals
+    fall over the run (Mann-Kendall) and the last quarter falls at least `crawl_keep` as
+    fast per step as the middle half: held-out quality has not begun to saturate. The
+    eval loss, else (none logged) a held-out task metric read as an error (WER as it is,
+    an accuracy in [0, 1] as 1 - accuracy: a test accuracy creeping 0.51 -> 0.61 in a
+    straight line); never a train loss, which can keep falling as a model fits its own
     batches (a tiny-LR LoRA's 16% straight fall says nothing alone). None otherwise."""
     s = run.get("eval_loss")
     f = s.finite() if s is not None else None
     if f is None or len(f) < p.unsaturated_min_points:
+        f = None if f is not None and len(f) else _metric_error(run, p.unsaturated_min_points)
+    if f is None:
         return None
     v, t = f.values, f.steps.astype(float)
     if trend(t, v).z > p.crawl_z:
@@ -492,7 +505,21 @@ def _unsaturated(run: Run, p: Params) -> tuple[str, float] | None:
     last = float(np.polyfit(t[-q:], v[-q:], 1)[0])
     if not (mid < 0 and last <= p.crawl_keep * mid):
         return None
-    return "eval_loss", last / mid
+    return f.name, last / mid
+
+
+def _metric_error(run: Run, min_points: int) -> Series | None:
+    """The held-out task metric with the most evals (`min_points` or more) as an error
+    series (WER as it is, an accuracy in [0, 1] as 1 - accuracy); None when none has."""
+    best: Series | None = None
+    for s, higher in task_metrics(run):
+        f = s.finite()
+        if len(f) < min_points or (best is not None and len(f) <= len(best)):
+            continue
+        if higher and not (f.values.min() >= 0.0 and f.values.max() <= 1.0):
+            continue  # an unbounded score (PSNR, BLEU in points) has no error to read
+        best = Series(s.name, f.steps, 1.0 - f.values) if higher else f
+    return best
 
 
 def _warmed(run: Run) -> bool:
