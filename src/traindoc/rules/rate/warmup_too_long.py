@@ -133,23 +133,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # for longer; the level, not the ramp, hurt that run).
     too_high = run.symptom("lr-too-high") is not None
     # A run that was warmup to its end never trained at its planned LR: harm unless it
-    # solved its task anyway. Otherwise a quarter or more is an efficiency hint (info)
-    # while the curve shows a clean descent: still falling at the end, or solved.
+    # solved its task anyway.
     # (the LR still rising where the log ends counts only when the log reaches the
     # planned end: a run cut by a NaN at 11% of its plan says nothing of its warmup)
-    reached_end = run.fact("ended") or (run.last_step or 0) >= 0.95 * total
-    never_peaked = frac >= 0.98 or (not w.complete and bool(reached_end))
+    reached_end = _reached_plan(run)
+    never_peaked = frac >= 0.98 or (not w.complete and reached_end)
     solved = c is not None and c.converged
     # Half the run or more in warmup: most of the budget never saw the peak LR, and a
     # descent that goes on to the end is what that costs (the run was cut short at a
-    # low LR), not evidence that it cost nothing.
-    most = frac >= p.most_frac
-    # A quarter to a half is harm only where the run's end shows it: the loss not
-    # falling when the log reaches its planned end. An excerpt that stops mid-warmup
-    # (iterations 43-45 of a 100-iteration benchmark) shows no cost yet: a hint.
-    stalled = strong and not converging and bool(reached_end)
-    costly = (never_peaked or most or stalled) and not solved
-    costly = costly and not too_high
+    # low LR). A loss that settled before the end was not cut short: the ramp did not
+    # cost it its result (a from-scratch detector whose loss levelled off at 10x
+    # below its start). Only against the planned length: the share of a log that
+    # stops at epoch 9 of a 100-epoch Noam recipe is no share of the run.
+    most = frac >= p.most_frac and reached_end and converging
+    # A quarter to a half spent ramping, then a loss that does not fall over the rest,
+    # at the peak LR: that stall is not the ramp's doing (it had half the run or more
+    # at its peak), so the share stays a hint.
+    costly = never_peaked or most
+    costly = costly and not solved and not too_high
     severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
         title=(
@@ -196,3 +197,20 @@ def _short_falling(loss: Series, p: Params) -> bool:
         return False
     low = float(v.min())
     return float(v[-1]) <= low + p.short_at_min * abs(low) and float(v[-1]) < float(v[0])
+
+
+def _reached_plan(run: Run) -> bool:
+    """The log reaches the run's planned end, and that end is known: the run says it
+    ended, or the log gets to 95% of `max_steps` / of the configured epochs. A log with
+    no plan at all has only its last step for a total, which every log 'reaches'."""
+    if run.fact("ended") or in_last_planned_epoch(run):
+        return True
+    last = run.last_step or 0
+    ms = run.fact("max_steps")
+    if ms:
+        return last >= 0.95 * float(ms)
+    epochs, e = run.fact("num_train_epochs"), run.get("epoch")
+    if epochs and e is not None and len(e.finite()):
+        return float(e.finite().values[-1]) >= 0.95 * float(epochs)
+    return False
+
