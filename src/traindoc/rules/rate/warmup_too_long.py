@@ -58,22 +58,27 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     against lines that print only an epoch number: mmdet's warmup_iters=500 counts
     iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
     is no share at all). An LR still rising on the last record of a run that ended (a
-    final summary, an ETA of 0, an epoch index at the last configured epoch: "Epoch 002"
-    of `max_epoch=3`) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
-    budget) when the log reaches its planned end with the loss not falling there (an
-    excerpt that stops mid-warmup shows no cost yet: info), or when the curve shows the harm (an early drop then a band with no
-    downward trend, the LoRA-plateau run's plateau; the eval loss when no train loss is logged)
-    or when no loss at all is logged to say otherwise;
-    when the loss falls or settles, info: a tuning hint. A quarter or more is info
-    too when the curve shows it cost nothing: the loss still falling at the end of
-    the run (on a log too short for a curve, 3-11 points such as a model card's
-    rows: its last point is its lowest), or solved (100x below its start), or an LR found too high (a longer
-    ramp only kept that LR low for longer). A run that was warmup to its last log
-    never trained at its planned LR: a warning unless the loss was solved. So is a
-    warmup of half the run or more, even while the loss still falls at the end: most
-    of the budget never saw the peak LR, and a descent cut off by the end of the run
-    is what that cost (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration
-    run: 65% of it ramping).
+    final summary, an ETA at 0 or under one logging interval, an epoch index at the last
+    configured epoch: "Epoch 002"
+    of `max_epoch=3`) was warming up the whole run. The warmup is the first ramp: an LR
+    that turns down 10% below its running top ended its warmup there, whatever a later
+    phase climbs to (mmpose's ramp to 4.2e-4, a decay, then a climb to 6.6e-4 is a warmup
+    of 117 steps, not a run that never peaked). From 8% it is reported: a warning
+    when the curve shows the harm (an early drop then a band with no downward trend, the
+    LoRA-plateau run's plateau; the eval loss when no train loss is logged) or when no
+    loss at all is logged to say otherwise; otherwise info, a tuning hint. A run that
+    was warmup to its last log never trained at its planned LR: a warning unless the
+    loss was solved (100x below its start) or the LR was found too high (a longer ramp
+    only kept that LR low for longer). So is a warmup of half the run or more when the
+    log reaches the run's known end (it says it ended, or gets to `max_steps` or the
+    configured epochs) with the loss still falling there: most of the budget never saw
+    the peak LR, and a descent cut off by the end of the run is what that cost
+    (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration run: 65% of it
+    ramping). A loss that levelled off before the end was not cut short, and a log with
+    no known end (an excerpt of epochs 1-9 of a Noam recipe) gives the share of the log,
+    not of the run: info. A quarter to a half of the run ramping, then a loss that does
+    not fall, is info as well: the rest of the run was at the peak LR, so the stall is
+    not the ramp's.
 
     **Why it matters.** The LoRA-plateau run used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -213,4 +218,3 @@ def _reached_plan(run: Run) -> bool:
     if epochs and e is not None and len(e.finite()):
         return float(e.finite().values[-1]) >= 0.95 * float(epochs)
     return False
-
