@@ -71,12 +71,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     loss was solved (100x below its start) or the LR was found too high (a longer ramp
     only kept that LR low for longer). So is a warmup of half the run or more when the
     log reaches the run's known end (it says it ended, or gets to `max_steps` or the
-    configured epochs) with the loss still falling there: most of the budget never saw
+    configured epochs), even while the loss still falls there: most of the budget never saw
     the peak LR, and a descent cut off by the end of the run is what that cost
     (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration run: 65% of it
-    ramping). A loss that levelled off before the end was not cut short, and a log with
-    no known end (an excerpt of epochs 1-9 of a Noam recipe) gives the share of the log,
-    not of the run: info. A quarter to a half of the run ramping, then a loss that does
+    ramping). A log with no known end (an excerpt of epochs 1-9 of a Noam recipe) gives
+    the share of the log, not of the run: info. A quarter to a half of the run ramping, then a loss that does
     not fall, is info as well: the rest of the run was at the peak LR, so the stall is
     not the ramp's.
 
@@ -146,11 +145,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     solved = c is not None and c.converged
     # Half the run or more in warmup: most of the budget never saw the peak LR, and a
     # descent that goes on to the end is what that costs (the run was cut short at a
-    # low LR). A loss that settled before the end was not cut short: the ramp did not
-    # cost it its result (a from-scratch detector whose loss levelled off at 10x
-    # below its start). Only against the planned length: the share of a log that
-    # stops at epoch 9 of a 100-epoch Noam recipe is no share of the run.
-    most = frac >= p.most_frac and reached_end and converging
+    # low LR), not evidence that it cost nothing. Only against the planned length: the
+    # share of a log that stops at epoch 9 of a 100-epoch Noam recipe is no share of
+    # the run.
+    most = frac >= p.most_frac and reached_end
     # A quarter to a half spent ramping, then a loss that does not fall over the rest,
     # at the peak LR: that stall is not the ramp's doing (it had half the run or more
     # at its peak), so the share stays a hint.
