@@ -149,12 +149,23 @@ class Warmup:
         return self.steps if self.at_least is None else self.at_least
 
 
+# An LR this far below its running top has turned down: a decay, not noise in a ramp.
+_TURN_DOWN = 0.1
+
+
 def warmup(run: Run) -> Warmup | None:
     """Warmup length: steps until the logged LR first reaches ~its peak, else from config."""
     lr = lr_values(run)
     if lr is not None and lr[1].size >= 3 and lr[1].max() > 0:
         st, v = lr
         peak = float(v.max())
+        # The warmup is the first ramp: an LR that turns down well below its running top
+        # (a decay began) ended its warmup there, even if a later phase climbs higher
+        # (mmpose's warmup to 4.2e-4 at iteration 117, a decay, then a ramp to 6.6e-4).
+        top = np.maximum.accumulate(v)
+        down = np.flatnonzero(v < (1.0 - _TURN_DOWN) * top)
+        if down.size and v[0] < 0.98 * top[down[0]]:
+            peak = float(top[down[0]])
         if v[0] >= 0.98 * peak:
             # Starts at its peak: no warmup, unless the log starts late (resumed).
             if st[0] <= max(2 * interval(st), 0.01 * st[-1]):

@@ -80,7 +80,10 @@ _ETA = re.compile(r"(^|[_/ ])eta(_s|_seconds|_sec)?$", re.I)
 
 def _ended(run: Run, facts: dict[str, Fact]) -> None:
     """The trainer's own ETA counting down to 0 on the last record: the run ended there
-    (what a final summary line says in other trainers)."""
+    (what a final summary line says in other trainers). An ETA below what one logging
+    interval took off it is the last record as well: detectron2 computes the ETA of
+    iteration max_iter - 1 from the iterations left including the current one, and
+    prints ~1 s where the records before fell 30 s apart."""
     if "ended" in facts:
         return
     for name in sorted(run.series):
@@ -88,8 +91,17 @@ def _ended(run: Run, facts: dict[str, Fact]) -> None:
         if not _ETA.search(name) or len(s) < 2:
             continue
         v = s.values[np.isfinite(s.values)]
-        if v.size >= 2 and v[-1] == 0 and np.nanmax(v[:-1]) > 0:
+        if v.size < 2 or not np.nanmax(v[:-1]) > 0:
+            continue
+        if v[-1] == 0:
             facts["ended"] = Fact(True, f"{s.source or name}: the ETA is 0 on the last record")
+            return
+        if 0 < v[-1] < v[-2] - v[-1]:
+            facts["ended"] = Fact(
+                True,
+                f"{s.source or name}: the ETA on the last record ({v[-1]:.3g}) is under "
+                "one logging interval",
+            )
             return
 
 

@@ -615,8 +615,13 @@ class TextLog:
             text = lines.drop_keras_stop(text)  # on a bar's line
             if not text.strip():
                 return
-        if b"learning rate of group " in text and _LATER_GROUP.search(text):
-            return  # PyTorch's plateau message for another param group: the run's LR is group 0's
+        if b"learning rate of group " in text:
+            if _LATER_GROUP.search(text):
+                return  # PyTorch's plateau message for another param group: the run's LR is group 0's
+            if b"reducing learning rate of group" in text:
+                # only ReduceLROnPlateau(verbose=True) prints it: the scheduler is named,
+                # and its cuts follow the metric, not a horizon
+                self.config.setdefault("lr_scheduler", ("ReduceLROnPlateau", no))
         self._seq += 1
         if text[-1:].isalpha() and b" - " in text[-40:]:  # a Keras line cut mid-name
             text = lines.drop_cut_name(text)

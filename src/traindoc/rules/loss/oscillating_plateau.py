@@ -57,6 +57,9 @@ class Params:
     # hair once in 25 evals while it falls 3.599 -> 3.558 is still descending; one that
     # wobbles up and down about its level is not).
     eval_rise_share: float = 0.1
+    # A held-out metric within 1% of perfect over the band (accuracy >= 0.99): the task
+    # is solved, the flat loss is convergence (a 99.1%-accurate gender CNN's 85 flat epochs).
+    ceiling_error: float = 0.01
     # The band's drop plus this many standard errors must stay under twice the drop
     # bound: with few points in a wide band, a slow descent cannot be ruled out.
     flat_z: float = 2.0
@@ -153,6 +156,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     noise per step: its flatness is judged with the noise of its independent stretches
     (measure.level_noise), else a converged diffusion loss's wander reads as a shown
     flat band where its per-step log of the same run would not.
+    A held-out metric within 1% of perfect over the band (validation accuracy >= 0.99,
+    an error rate <= 0.01) clears it too: the task is solved, and the loss's band is the
+    noise of a converged model (a gender CNN at 99.1% for 85 epochs).
     A converging loss at the end of a long run whose held-out metric still climbs
     (USRNet super-resolution: train loss in a 0.032-0.033 band for the last 190 of 550
     epochs while validation PSNR rose 30.41 -> 30.82 dB) is learning slowly, not
@@ -312,6 +318,8 @@ def _judge(run: Run, f: Series, p: Params, whole: Series | None = None) -> Hit |
         evidence["eval_drop_over_band"] = e_drop
     if _metric_improves(run, onset, until, p) is not None:
         return None  # a task metric still improves over the band: learning, not a stall
+    if _metric_at_ceiling(run, onset, until, p) is not None:
+        return None  # the held-out task is solved over the band: nothing left to bounce past
     return Hit(
         title=title,
         step=onset,
@@ -482,6 +490,25 @@ def _metric_improves(run: Run, onset: int, end: float, p: Params) -> str | None:
         if not higher:
             z, gain = -z, -gain
         if z > -p.falling_z and gain > 0:
+            return name
+    return None
+
+
+def _metric_at_ceiling(run: Run, onset: int, end: float, p: Params) -> str | None:
+    """The name of a held-out task metric on a 0-1 (or 0-100) scale whose median over
+    the band is within `ceiling_error` of perfect (accuracy >= 0.99, an error rate <=
+    0.01): the model already answers nearly every held-out example right, so the flat
+    loss beside it is a converged run, not one bouncing above its valley (a gender CNN
+    at 99.1% validation accuracy for 85 epochs, its loss logged at ~1e-7)."""
+    for name, s in run.series.items():
+        if "loss" in name or is_train_name(name) or is_running_best(name):
+            continue
+        higher = direction(name)
+        e = _upto(s.finite().after(onset), end).values
+        if higher is None or e.size < p.eval_min_points or e.min() < 0 or e.max() > 100:
+            continue
+        v = float(np.median(e)) / (100.0 if e.max() > 1.0 else 1.0)
+        if (1.0 - v if higher else v) <= p.ceiling_error:
             return name
     return None
 

@@ -58,22 +58,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     against lines that print only an epoch number: mmdet's warmup_iters=500 counts
     iterations, and a log of 100 'Epoch(val) [e]' lines counts epochs, so 500 of 100
     is no share at all). An LR still rising on the last record of a run that ended (a
-    final summary, an ETA of 0, an epoch index at the last configured epoch: "Epoch 002"
-    of `max_epoch=3`) was warming up the whole run. From 8% it is reported: a warning at >= 25% (a quarter of the
-    budget) when the log reaches its planned end with the loss not falling there (an
-    excerpt that stops mid-warmup shows no cost yet: info), or when the curve shows the harm (an early drop then a band with no
-    downward trend, the LoRA-plateau run's plateau; the eval loss when no train loss is logged)
-    or when no loss at all is logged to say otherwise;
-    when the loss falls or settles, info: a tuning hint. A quarter or more is info
-    too when the curve shows it cost nothing: the loss still falling at the end of
-    the run (on a log too short for a curve, 3-11 points such as a model card's
-    rows: its last point is its lowest), or solved (100x below its start), or an LR found too high (a longer
-    ramp only kept that LR low for longer). A run that was warmup to its last log
-    never trained at its planned LR: a warning unless the loss was solved. So is a
-    warmup of half the run or more, even while the loss still falls at the end: most
-    of the budget never saw the peak LR, and a descent cut off by the end of the run
-    is what that cost (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration
-    run: 65% of it ramping).
+    final summary, an ETA at 0 or under one logging interval, an epoch index at the last
+    configured epoch: "Epoch 002"
+    of `max_epoch=3`) was warming up the whole run. The warmup is the first ramp: an LR
+    that turns down 10% below its running top ended its warmup there, whatever a later
+    phase climbs to (mmpose's ramp to 4.2e-4, a decay, then a climb to 6.6e-4 is a warmup
+    of 117 steps, not a run that never peaked). From 8% it is reported: a warning
+    when the curve shows the harm (an early drop then a band with no downward trend, the
+    LoRA-plateau run's plateau; the eval loss when no train loss is logged) or when no
+    loss at all is logged to say otherwise; otherwise info, a tuning hint. A run that
+    was warmup to its last log never trained at its planned LR: a warning unless the
+    loss was solved (100x below its start) or the LR was found too high (a longer ramp
+    only kept that LR low for longer). So is a warmup of half the run or more when the
+    log reaches the run's known end (it says it ended, or gets to `max_steps` or the
+    configured epochs), even while the loss still falls there: most of the budget never saw
+    the peak LR, and a descent cut off by the end of the run is what that cost
+    (detectron2's default WARMUP_ITERS 1000 in a 1500-iteration run: 65% of it
+    ramping). A log with no known end (an excerpt of epochs 1-9 of a Noam recipe) gives
+    the share of the log, not of the run: info. A quarter to a half of the run ramping, then a loss that does
+    not fall, is info as well: the rest of the run was at the peak LR, so the stall is
+    not the ramp's.
 
     **Why it matters.** The LoRA-plateau run used 10% warmup (with LR 2e-4, linear decay) and got
     an oscillating plateau; the fix used 3%. A long warmup spends the steps where
@@ -133,23 +137,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # for longer; the level, not the ramp, hurt that run).
     too_high = run.symptom("lr-too-high") is not None
     # A run that was warmup to its end never trained at its planned LR: harm unless it
-    # solved its task anyway. Otherwise a quarter or more is an efficiency hint (info)
-    # while the curve shows a clean descent: still falling at the end, or solved.
+    # solved its task anyway.
     # (the LR still rising where the log ends counts only when the log reaches the
     # planned end: a run cut by a NaN at 11% of its plan says nothing of its warmup)
-    reached_end = run.fact("ended") or (run.last_step or 0) >= 0.95 * total
-    never_peaked = frac >= 0.98 or (not w.complete and bool(reached_end))
+    reached_end = _reached_plan(run)
+    never_peaked = frac >= 0.98 or (not w.complete and reached_end)
     solved = c is not None and c.converged
     # Half the run or more in warmup: most of the budget never saw the peak LR, and a
     # descent that goes on to the end is what that costs (the run was cut short at a
-    # low LR), not evidence that it cost nothing.
-    most = frac >= p.most_frac
-    # A quarter to a half is harm only where the run's end shows it: the loss not
-    # falling when the log reaches its planned end. An excerpt that stops mid-warmup
-    # (iterations 43-45 of a 100-iteration benchmark) shows no cost yet: a hint.
-    stalled = strong and not converging and bool(reached_end)
-    costly = (never_peaked or most or stalled) and not solved
-    costly = costly and not too_high
+    # low LR), not evidence that it cost nothing. Only against the planned length: the
+    # share of a log that stops at epoch 9 of a 100-epoch Noam recipe is no share of
+    # the run.
+    most = frac >= p.most_frac and reached_end
+    # A quarter to a half spent ramping, then a loss that does not fall over the rest,
+    # at the peak LR: that stall is not the ramp's doing (it had half the run or more
+    # at its peak), so the share stays a hint.
+    costly = never_peaked or most
+    costly = costly and not solved and not too_high
     severity = Severity.WARNING if costly or harmed else Severity.INFO
     yield Hit(
         title=(
@@ -196,3 +200,19 @@ def _short_falling(loss: Series, p: Params) -> bool:
         return False
     low = float(v.min())
     return float(v[-1]) <= low + p.short_at_min * abs(low) and float(v[-1]) < float(v[0])
+
+
+def _reached_plan(run: Run) -> bool:
+    """The log reaches the run's planned end, and that end is known: the run says it
+    ended, or the log gets to 95% of `max_steps` / of the configured epochs. A log with
+    no plan at all has only its last step for a total, which every log 'reaches'."""
+    if run.fact("ended") or in_last_planned_epoch(run):
+        return True
+    last = run.last_step or 0
+    ms = run.fact("max_steps")
+    if ms:
+        return last >= 0.95 * float(ms)
+    epochs, e = run.fact("num_train_epochs"), run.get("epoch")
+    if epochs and e is not None and len(e.finite()):
+        return float(e.finite().values[-1]) >= 0.95 * float(epochs)
+    return False

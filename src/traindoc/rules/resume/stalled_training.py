@@ -76,7 +76,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Why it matters.** The exploded-head run's resume bug left the GPU at 0%, the log frozen
     and no error: a step condition that never became true after resuming at
     step 300 with gradient accumulation 16. A hung job burns its whole
-    allocation. Error when the log ends in the silence, warning when it resumed:
+    allocation. Error when the log ends in the silence, info when it resumed (the job
+    was not hung, and a pause costs time, not learning):
     went on at normal pace for 3 usual intervals after coming back, counted in log
     points or in time (a log of episode windows logs few points for the same time).
 
@@ -287,7 +288,11 @@ def _hit(
     back_step: int | None = None,
 ) -> Hit:
     at_resume = next((r for r in resumes if step <= r <= (back_step or step)), None)
-    severity = None if ended else Severity.WARNING
+    # A pause the run came back from, going on at its usual pace, cost wall time but
+    # left the run going: no hang to act on, and no cause of a run that does not learn
+    # (an SB3 monitor.csv silent 31 minutes at 5.01M of 5.03M steps, then episodes
+    # every few seconds again). Info; a log that ends in the silence is the error.
+    severity = None if ended else Severity.INFO
     notes = []
     if at_resume is not None:
         notes.append(
@@ -296,8 +301,6 @@ def _hit(
             "silence may be data skipping rather than a hang"
             + ("." if ended else "; it came back, so the gap also spans the restart itself.")
         )
-        if not ended:
-            severity = Severity.INFO
     if not ended:
         notes.append(f"The log came back at step {back_step} and logged {after} more point(s).")
     last = run.last_step
