@@ -159,6 +159,24 @@ class Params:
     gap_loss_ratio: float = 10.0
     gap_evals: int = 3
     gap_min_evals: int = 2
+    # Where the task metric's best is decides what a rising eval loss means (how an engineer
+    # reads the curves). A metric whose tail (median of its last fifth, 2+ evals) trails its
+    # best eval by more than 0.5% (metric_gain_rel) and 2 of its eval-to-eval noise sigmas has
+    # fallen from its best: the task got worse. One whose tail is within that of its best,
+    # having improved since the eval-loss minimum, is still at its best at the end: the eval
+    # loss rises because the model grows overconfident on the examples it gets wrong, and the
+    # checkpoint to keep is the last (the best-metric one), so a rise of any size is info there
+    # (accuracy 0.889 -> 0.908 at the last of 8 evals while the loss rose 44%; top-1 86.3 ->
+    # 87.4 while it rose 57%). A metric that only held since the minimum says nothing either
+    # way: the size of the loss rise decides, as without a metric.
+    # With most task metrics fallen from their best, a train loss that falls in a trend at
+    # p < 0.05 (Mann-Kendall z <= -1.96) is enough: the held-out side already shows the harm
+    # (accuracy 0.725 -> 0.63 while the eval loss rose 28% and the train loss 0.44 -> 0.32).
+    fell_train_z: float = -1.96
+    # Logged values carry a fixed number of digits: a rise of one printed digit (0.0016 ->
+    # 0.0017, a 6% "rise") is rounding, not a curve. A rise must span 2+ quanta (the smallest
+    # step between distinct logged values).
+    min_quanta: float = 2.0
 
 
 @rule(
@@ -361,6 +379,8 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         rising = True
     if rising and _falls_back(st, e, i_min, p):
         rising = False  # the evals since the minimum trend down: a lucky low draw, no rise
+    if rising and rise < p.min_quanta * _quantum(e):
+        rising = False  # one printed digit (0.0016 -> 0.0017) is rounding, not a rise
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
     near = low + max(p.settle_rel * abs(low), 2 * sigma)
@@ -385,6 +405,11 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     # A train loss halved since the onset has fallen whatever a test on a few logs
     # says (a model card repeats its last logged value at each eval: ties, no trend).
     falls = t_z <= p.train_z or _falls_each(tr, onset, p) or t_drop >= p.train_halved
+    # most task metrics fell from their best: the held-out harm is shown, a train loss that
+    # falls at p < 0.05 is enough
+    reads = _metric_reads(run, onset, p)
+    fallen = bool(reads) and 2 * sum(r.fell for r in reads) > len(reads)
+    falls = falls or (fallen and bool(rising) and t_z <= p.fell_train_z)
     if not (t_drop >= p.train_drop_min and falls):
         # 3-5 train logs since the onset (one per epoch): lower at each is its trend
         t_on, t_end, t_drop, falls = _sparse_fall(tr, onset, p)
@@ -453,6 +478,9 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     confirmed = large and _confirmed(st, e, p)
     clearly = large and _improved_more(run, onset, rel_rise, p)
     best_at_end = bool(rising) and _best_at_end(run, onset, rel_rise, p)
+    # The separator: every task metric still at its best at the end (none fell from its best
+    # beyond its noise) after improving since the minimum - the rise is overconfidence
+    still_best = bool(reads) and not any(r.fell for r in reads) and any(r.gained for r in reads)
     if large and not confirmed and "improving" in verdicts and not clearly:
         notes.append(
             f"The {rel_rise:.0%} rise is not confirmed by the evals since the minimum (no "
@@ -475,6 +503,7 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or (mostly_held and mild)
         or clearly
         or best_at_end
+        or still_best
         # a large rise no trend confirms, with no task metric worse: the eval set's noise
         or (large and not confirmed and bool(verdicts) and "worse" not in verdicts)
     ):
@@ -502,6 +531,15 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
             "held-out data is past its best checkpoint, whatever the metric's last digits say."
+        )
+    if severity is None and not rising and not fallen:
+        # a stall is a plateau: the held-out loss stopped improving, it did not get worse,
+        # and no task metric fell from its best - further steps buy nothing, harm nothing yet
+        severity = Severity.INFO
+        notes.append(
+            "The eval loss only stopped improving (no rise beyond its noise) and no task "
+            "metric fell from its best: the extra steps bought nothing, but held-out quality "
+            "did not get worse."
         )
     if severity is None and (deg := run.symptom("degenerate-loss")) is not None:
         # Overfitting is the train loss fitting the training data better while held-out
@@ -665,6 +703,13 @@ def _unit_scale(values: np.ndarray) -> float | None:
     if not values.size or values.min() < 0:
         return None
     return 1.0 if values.max() <= 1.0 else 100.0 if values.max() <= 100.0 else None
+
+
+def _quantum(values: np.ndarray) -> float:
+    """The smallest step between distinct logged values: the resolution they were printed at
+    (0 when they are all equal)."""
+    d = np.diff(np.unique(values))
+    return float(d.min()) if d.size else 0.0
 
 
 def _without_rescore(ev: Series) -> Series:
@@ -870,6 +915,41 @@ def _error_cut(t: MetricTrend, m: Series | None, higher: bool) -> float:
         return 0.0
     err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
     return (err_at - err_end) / err_at if err_at > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class _MetricRead:
+    """A task metric's best eval and where its tail ended against it."""
+
+    name: str
+    best: float
+    best_step: int
+    end: float
+    fell: bool  # the tail trails the best by more than 0.5% and 2 noise sigmas
+    gained: bool  # the best beats the eval at the onset by as much
+
+
+def _metric_reads(run: Run, onset: int, p: Params) -> list[_MetricRead]:
+    """Each task metric (3+ evals): its best eval, its tail (median of the last fifth, 2+
+    evals), whether that tail fell from the best by more than `metric_gain_rel` (relative)
+    and 2 of its eval-to-eval noise sigmas - a best inside the tail is the end's own - and
+    whether the best beats the metric's eval at `onset` by as much (it improved since)."""
+    out = []
+    for m, higher in task_metrics(run):
+        mf = m.finite()
+        if len(mf) < p.min_eval_points:
+            continue
+        v = mf.values if higher else -mf.values
+        i = int(np.argmax(v))
+        k = max(2, int(0.2 * v.size))
+        end = float(np.median(v[-k:]))
+        thr = max(p.metric_gain_rel * abs(float(v[i])), 2 * noise(mf.values))
+        fell = i < v.size - k and float(v[i]) - end > thr
+        sign = 1.0 if higher else -1.0
+        gained = float(v[i]) - sign * level_at(mf, onset, k=1) > thr
+        best = sign * float(v[i])
+        out.append(_MetricRead(m.name, best, int(mf.steps[i]), sign * end, fell, gained))
+    return out
 
 
 def _best_at_end(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
