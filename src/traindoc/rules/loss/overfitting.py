@@ -173,6 +173,11 @@ class Params:
     # p < 0.05 (Mann-Kendall z <= -1.96) is enough: the held-out side already shows the harm
     # (accuracy 0.725 -> 0.63 while the eval loss rose 28% and the train loss 0.44 -> 0.32).
     fell_train_z: float = -1.96
+    # The one exception to "still at its best at the end": a run that memorised its training
+    # set - the train loss under 1% of the eval loss (a 100x gap no fine-tune that still
+    # generalises shows: 0.0002 against 0.92) while the eval loss rose by half or more.
+    memorised_gap: float = 0.01
+    memorised_rise: float = 0.5
     # Logged values carry a fixed number of digits: a rise of one printed digit (0.0016 ->
     # 0.0017, a 6% "rise") is rounding, not a curve. A rise must span 2+ quanta (the smallest
     # step between distinct logged values).
@@ -480,7 +485,16 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     best_at_end = bool(rising) and _best_at_end(run, onset, rel_rise, p)
     # The separator: every task metric still at its best at the end (none fell from its best
     # beyond its noise) after improving since the minimum - the rise is overconfidence
-    still_best = bool(reads) and not any(r.fell for r in reads) and any(r.gained for r in reads)
+    # in a trend since the minimum; not when the model memorised its training set (train loss
+    # under 1% of the eval loss) while the eval loss rose by half: the metric's creep is then
+    # the tail of what it learned, and the gap is what it learns now
+    memorised = t_end <= p.memorised_gap * float(e[-1]) and rel_rise >= p.memorised_rise
+    still_best = (
+        bool(reads)
+        and not any(r.fell for r in reads)
+        and any(r.gained and r.trending for r in reads)
+        and not memorised
+    )
     if large and not confirmed and "improving" in verdicts and not clearly:
         notes.append(
             f"The {rel_rise:.0%} rise is not confirmed by the evals since the minimum (no "
@@ -531,6 +545,15 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
             "held-out data is past its best checkpoint, whatever the metric's last digits say."
+        )
+    if severity is Severity.INFO and memorised and rising and _confirmed(st, e, p):
+        # memorised: whatever the metric's creep, the gap is what the run learns now
+        severity = None
+        evidence["memorised"] = True
+        notes.append(
+            f"But the train loss ({fmt(t_end)}) is under {p.memorised_gap:.0%} of the eval "
+            f"loss ({fmt(float(e[-1]))}), which rose {rel_rise:.0%} at evals that confirm it: "
+            "the model has memorised its training set, and the gap is what it learns now."
         )
     if severity is None and not rising and not fallen:
         # a stall is a plateau: the held-out loss stopped improving, it did not get worse,
@@ -926,7 +949,8 @@ class _MetricRead:
     best_step: int
     end: float
     fell: bool  # the tail trails the best by more than 0.5% and 2 noise sigmas
-    gained: bool  # the best beats the eval at the onset by as much
+    gained: bool  # the best beats the eval at the onset by as much ...
+    trending: bool  # ... in a trend since it (Mann-Kendall z >= 1.96, or better at each eval)
 
 
 def _metric_reads(run: Run, onset: int, p: Params) -> list[_MetricRead]:
@@ -947,8 +971,15 @@ def _metric_reads(run: Run, onset: int, p: Params) -> list[_MetricRead]:
         fell = i < v.size - k and float(v[i]) - end > thr
         sign = 1.0 if higher else -1.0
         gained = float(v[i]) - sign * level_at(mf, onset, k=1) > thr
+        # the evals from the onset on (the one at it included): a trend, or a rise at each
+        # (3-4 evals cannot reach z 1.96)
+        since = mf.values[mf.steps >= onset] * sign
+        z = trend(mf.steps[mf.steps >= onset], since).z if since.size >= 3 else 0.0
+        trending = since.size >= 3 and (z >= p.best_at_end_z or bool(np.all(np.diff(since) > 0)))
         best = sign * float(v[i])
-        out.append(_MetricRead(m.name, best, int(mf.steps[i]), sign * end, fell, gained))
+        out.append(
+            _MetricRead(m.name, best, int(mf.steps[i]), sign * end, fell, gained, trending)
+        )
     return out
 
 
