@@ -81,8 +81,9 @@ class Params:
     # before the onset (a rise in both curves, then a partial fall) is a run made worse
     # on its own data too, divergence's or the LR's, not a generalisation gap.
     train_worse: float = 1.2
-    # A rise of 20%+ from the minimum is harm even while a task metric still edges up
-    # (an eval loss up by half at every eval, WER a point better): it stays a warning.
+    # A rise of 20%+ from the minimum is harm even while a task metric edges up within its
+    # noise or plateaus: it stays a warning - but not while every metric is still at its best
+    # at the end after gaining in a trend (the separator, below: overconfidence, info).
     large_rise_rel: float = 0.20
     # A task metric that improves clearly outweighs a large rise: when most task metrics
     # improved after the onset and their error (1 - accuracy, the WER itself; a [0, 100]
