@@ -81,8 +81,9 @@ class Params:
     # before the onset (a rise in both curves, then a partial fall) is a run made worse
     # on its own data too, divergence's or the LR's, not a generalisation gap.
     train_worse: float = 1.2
-    # A rise of 20%+ from the minimum is harm even while a task metric still edges up
-    # (an eval loss up by half at every eval, WER a point better): it stays a warning.
+    # A rise of 20%+ from the minimum is harm even while a task metric edges up within its
+    # noise or plateaus: it stays a warning - but not while every metric is still at its best
+    # at the end after gaining in a trend (the separator, below: overconfidence, info).
     large_rise_rel: float = 0.20
     # A task metric that improves clearly outweighs a large rise: when most task metrics
     # improved after the onset and their error (1 - accuracy, the WER itself; a [0, 100]
@@ -159,6 +160,29 @@ class Params:
     gap_loss_ratio: float = 10.0
     gap_evals: int = 3
     gap_min_evals: int = 2
+    # Where the task metric's best is decides what a rising eval loss means (how an engineer
+    # reads the curves). A metric whose tail (median of its last fifth, 2+ evals) trails its
+    # best eval by more than 0.5% (metric_gain_rel) and 2 of its eval-to-eval noise sigmas has
+    # fallen from its best: the task got worse. One whose tail is within that of its best,
+    # having improved since the eval-loss minimum, is still at its best at the end: the eval
+    # loss rises because the model grows overconfident on the examples it gets wrong, and the
+    # checkpoint to keep is the last (the best-metric one), so a rise of any size is info there
+    # (accuracy 0.889 -> 0.908 at the last of 8 evals while the loss rose 44%; top-1 86.3 ->
+    # 87.4 while it rose 57%). A metric that only held since the minimum says nothing either
+    # way: the size of the loss rise decides, as without a metric.
+    # With most task metrics fallen from their best, a train loss that falls in a trend at
+    # p < 0.05 (Mann-Kendall z <= -1.96) is enough: the held-out side already shows the harm
+    # (accuracy 0.725 -> 0.63 while the eval loss rose 28% and the train loss 0.44 -> 0.32).
+    fell_train_z: float = -1.96
+    # The one exception to "still at its best at the end": a run that memorised its training
+    # set - the train loss under 2% of the eval loss (a 50x gap no fine-tune that still
+    # generalises shows: 0.0002 against 0.92) while the eval loss rose by half or more.
+    memorised_gap: float = 0.02
+    memorised_rise: float = 0.5
+    # Logged values carry a fixed number of digits: a rise of one printed digit (0.0016 ->
+    # 0.0017, a 6% "rise") is rounding, not a curve. A rise must span 2+ units of the last
+    # digit the values share.
+    min_quanta: float = 2.0
 
 
 @rule(
@@ -240,7 +264,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     and generalises worse: compute spent making the model worse. The LoRA-plateau run:
     "evaluating every 50 steps, if eval loss has stalled for 300 steps while
     train loss keeps falling, that is incipient overfitting: stop, or lower the
-    LR now".
+    LR now" - incipient: a stall is reported as info, a rise (or a task metric fallen
+    from its best) as a warning.
 
     **Known false positives.** Eval loss rising is not always overfitting. A rise is a
     level the evals stay at: when 8+ evals after the minimum trend down (Mann-Kendall
@@ -278,17 +303,45 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     its error shrank by at least half as much as the loss rose (relative both): the last
     checkpoint is the best on the task (WER 0.240 -> 0.190 while the eval loss rose 33%;
     accuracy 0.889 -> 0.908 at the last of 8 evals while it rose 30%), and stopping at the
-    loss minimum would have cost quality. A metric gaining a little against the rise (F1
-    error down 14% while the loss rose 66%), tying an earlier best, or without a trend
-    keeps the warning. A metric that improved after the loss minimum is also judged from its
+    loss minimum would have cost quality. A metric tying an earlier best, or gaining less
+    than 0.5% since the minimum, keeps the warning. A metric that improved after the loss minimum is also judged from its
     own peak: when the last task metric to peak (smoothed) did so with 3+ evals and a
     quarter of those since the onset still to come, none improved after it, and over that
     stretch the eval loss rose further (2% and 3 noise sigmas) while the train loss fell,
     the finding stays a warning - the task stopped improving half-way and the rest of the
     run only memorised (accuracy 0.794 at epoch 19 and 0.791 at 30 while the eval loss rose
-    5% more). Metrics that only held since the minimum stay the calibration case above. An eval loss that only stalled (no rise)
-    in pre-training that has not finished an epoch is info too: a single pass never
-    shows the model a sample twice, so there is nothing to memorise. A train metric logged at the eval steps
+    5% more). Metrics that only held since the minimum stay the calibration case above.
+
+    **Where the task metric's best is** decides what a rising eval loss means, as an
+    engineer reads the curves. A metric whose tail (median of its last fifth, 2+ evals)
+    trails its best eval by more than 0.5% and 2 of its eval-to-eval noise sigmas has fallen
+    from its best: the task got worse, and the checkpoint of its best is the one to keep.
+    Every metric still within that of its best at the end, one of them having gained as
+    much since the eval-loss minimum in a trend (Mann-Kendall z >= 1.96, or better at each
+    of 3-4 evals), is a model still improving at the task while its loss climbs: it grows
+    overconfident on the examples it gets wrong, the last checkpoint is the best-metric
+    one, and the finding is info whatever the size of the rise (accuracy 0.889 -> 0.908 at
+    the last of 8 evals while the loss rose 44%; top-1 86.3 -> 87.4 while it rose 57%;
+    accuracy 0.830 -> 0.835 -> 0.837 over 3 evals while it rose 33%; an F1 0.617 -> 0.655
+    in a trend while it rose 66% - the "a rise of 20%+ stays a warning when a metric gains
+    a little" reading is dropped: a gain beyond the metric's noise is the task improving).
+    Accuracy 0.9094 -> 0.9125 gains under 0.5%: no gain, and the loss's rise decides. The
+    one exception is a model that memorised its training set: the train loss under 2% of
+    the eval loss (50x+) while the eval loss rose by half or more, confirmed by the evals -
+    the metric's creep is the tail of what it learned, the gap what it learns now
+    (val_accuracy 95.5 -> 97.2 while the eval loss rose 64% over a train loss of 0.0012): a
+    warning. With most task metrics fallen from their best, a train loss that falls in a
+    trend at p < 0.05 (Mann-Kendall z <= -1.96, not -2.58) is enough - the held-out side
+    already shows the harm (accuracy 0.725 -> 0.63 while the eval loss rose 28% and the
+    train loss went 0.44 -> 0.32 with one wobble). A stall (no rise beyond its noise) with
+    no task metric fallen from its best is info: the held-out loss stopped improving, it
+    did not get worse, and the extra steps bought nothing (a LoRA's eval loss 1.879 -> 1.90
+    over its second epoch). A rise must span 2+ units of the last digit the logged values
+    share: 0.0016 -> 0.0017 is rounding.
+
+    An eval loss that only stalled (no rise) in pre-training that has not finished an epoch
+    is info too: a single pass never shows the model a sample twice, so there is nothing
+    to memorise. A train metric logged at the eval steps
     (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
     model fits its training set, which overfitting does too. For DPO / RL (fact task = rl) the eval loss is not the
     target, so the finding is info there too. So it is when degenerate-loss warns: a
@@ -361,6 +414,8 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         rising = True
     if rising and _falls_back(st, e, i_min, p):
         rising = False  # the evals since the minimum trend down: a lucky low draw, no rise
+    if rising and rise < p.min_quanta * _quantum(e):
+        rising = False  # one printed digit (0.0016 -> 0.0017) is rounding, not a rise
     # Onset of a stall: the first eval already within noise of the minimum (the step
     # after which the eval loss stopped improving); of a rise: the minimum itself.
     near = low + max(p.settle_rel * abs(low), 2 * sigma)
@@ -385,6 +440,11 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     # A train loss halved since the onset has fallen whatever a test on a few logs
     # says (a model card repeats its last logged value at each eval: ties, no trend).
     falls = t_z <= p.train_z or _falls_each(tr, onset, p) or t_drop >= p.train_halved
+    # most task metrics fell from their best: the held-out harm is shown, a train loss that
+    # falls at p < 0.05 is enough
+    reads = _metric_reads(run, onset, p)
+    fallen = bool(reads) and 2 * sum(r.fell for r in reads) > len(reads)
+    falls = falls or (fallen and bool(rising) and t_z <= p.fell_train_z)
     if not (t_drop >= p.train_drop_min and falls):
         # 3-5 train logs since the onset (one per epoch): lower at each is its trend
         t_on, t_end, t_drop, falls = _sparse_fall(tr, onset, p)
@@ -453,6 +513,37 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     confirmed = large and _confirmed(st, e, p)
     clearly = large and _improved_more(run, onset, rel_rise, p)
     best_at_end = bool(rising) and _best_at_end(run, onset, rel_rise, p)
+    # The separator: every task metric still at its best at the end (none fell from its best
+    # beyond its noise) after improving since the minimum - the rise is overconfidence
+    # in a trend since the minimum; not when the model memorised its training set (train loss
+    # under 2% of the eval loss) while the eval loss rose by half: the metric's creep is then
+    # the tail of what it learned, and the gap is what it learns now
+    memorised = (
+        t_end <= p.memorised_gap * float(e[-1]) and max(rel_rise, last_vs_best) >= p.memorised_rise
+    )
+    still_best = (
+        bool(reads)
+        and not any(r.fell for r in reads)
+        and any(r.gained and r.trending for r in reads)
+        and not memorised
+    )
+    fell_names = [r for r in reads if r.fell]
+    if still_best:
+        evidence["task_still_best_at_end"] = True
+        names = ", ".join(r.name for r in reads if r.gained and r.trending)
+        notes.append(
+            f"The eval loss rises (overconfidence) while {names} still improves to its best "
+            "at the end: the model gets more examples right and is surer of the ones it gets "
+            "wrong. Keep the best-metric checkpoint (here the last), not the lowest-loss one."
+        )
+    elif fell_names:
+        r0 = fell_names[0]
+        evidence["task_best_step"] = r0.best_step
+        notes.append(
+            f"{r0.name} fell from its best ({fmt(r0.best)} at step {r0.best_step}) to "
+            f"{fmt(r0.end)}, beyond its eval-to-eval noise: the task got worse, not only the "
+            "loss."
+        )
     if large and not confirmed and "improving" in verdicts and not clearly:
         notes.append(
             f"The {rel_rise:.0%} rise is not confirmed by the evals since the minimum (no "
@@ -475,6 +566,7 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or (mostly_held and mild)
         or clearly
         or best_at_end
+        or still_best
         # a large rise no trend confirms, with no task metric worse: the eval set's noise
         or (large and not confirmed and bool(verdicts) and "worse" not in verdicts)
     ):
@@ -502,6 +594,24 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         notes.append(
             f"The eval loss rose {rel_rise:.0%} all the same: a model this overconfident on "
             "held-out data is past its best checkpoint, whatever the metric's last digits say."
+        )
+    if severity is Severity.INFO and memorised and rising and _confirmed(st, e, p):
+        # memorised: whatever the metric's creep, the gap is what the run learns now
+        severity = None
+        evidence["memorised"] = True
+        notes.append(
+            f"But the train loss ({fmt(t_end)}) is under {p.memorised_gap:.0%} of the eval "
+            f"loss ({fmt(float(e[-1]))}), which rose {rel_rise:.0%} at evals that confirm it: "
+            "the model has memorised its training set, and the gap is what it learns now."
+        )
+    if severity is None and not rising and not fallen:
+        # a stall is a plateau: the held-out loss stopped improving, it did not get worse,
+        # and no task metric fell from its best - further steps buy nothing, harm nothing yet
+        severity = Severity.INFO
+        notes.append(
+            "The eval loss only stopped improving (no rise beyond its noise) and no task "
+            "metric fell from its best: the extra steps bought nothing, but held-out quality "
+            "did not get worse."
         )
     if severity is None and (deg := run.symptom("degenerate-loss")) is not None:
         # Overfitting is the train loss fitting the training data better while held-out
@@ -571,7 +681,11 @@ def _curve(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         ),
         prescription=(
             (
-                f"Select the checkpoint by {improving[0]}, not by the eval loss "
+                f"Keep the checkpoint of step {fell_names[0].best_step}, the best by "
+                f"{fell_names[0].name} ({fmt(fell_names[0].best)}; load_best_model_at_end="
+                "True with metric_for_best_model set to it); "
+                if fell_names and not still_best
+                else f"Select the checkpoint by {improving[0]}, not by the eval loss "
                 "(load_best_model_at_end=True with metric_for_best_model set to it): it kept "
                 f"improving after step {onset}; "
                 if improving
@@ -665,6 +779,19 @@ def _unit_scale(values: np.ndarray) -> float | None:
     if not values.size or values.min() < 0:
         return None
     return 1.0 if values.max() <= 1.0 else 100.0 if values.max() <= 100.0 else None
+
+
+def _quantum(values: np.ndarray) -> float:
+    """The last printed digit the logged values share (0.0016, 0.0017 -> 0.0001); 0 when they
+    carry full float precision (12+ decimals) or are not finite."""
+    v = values[np.isfinite(values)]
+    if not v.size:
+        return 0.0
+    for digits in range(13):
+        q = 10.0**-digits
+        if bool(np.all(np.abs(v / q - np.round(v / q)) < 1e-6)):
+            return q
+    return 0.0
 
 
 def _without_rescore(ev: Series) -> Series:
@@ -870,6 +997,47 @@ def _error_cut(t: MetricTrend, m: Series | None, higher: bool) -> float:
         return 0.0
     err_at, err_end = (1 - t.at / scale, 1 - t.end / scale) if higher else (t.at, t.end)
     return (err_at - err_end) / err_at if err_at > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class _MetricRead:
+    """A task metric's best eval and where its tail ended against it."""
+
+    name: str
+    best: float
+    best_step: int
+    end: float
+    fell: bool  # the tail trails the best by more than 0.5% and 2 noise sigmas
+    gained: bool  # the best beats the eval at the onset by as much ...
+    trending: bool  # ... in a trend since it (Mann-Kendall z >= 1.96, or better at each eval)
+
+
+def _metric_reads(run: Run, onset: int, p: Params) -> list[_MetricRead]:
+    """Each task metric (3+ evals): its best eval, its tail (median of the last fifth, 2+
+    evals), whether that tail fell from the best by more than `metric_gain_rel` (relative)
+    and 2 of its eval-to-eval noise sigmas - a best inside the tail is the end's own - and
+    whether the best beats the metric's eval at `onset` by as much (it improved since)."""
+    out = []
+    for m, higher in task_metrics(run):
+        mf = m.finite()
+        if len(mf) < p.min_eval_points:
+            continue
+        v = mf.values if higher else -mf.values
+        i = int(np.argmax(v))
+        k = max(2, int(0.2 * v.size))
+        end = float(np.median(v[-k:]))
+        thr = max(p.metric_gain_rel * abs(float(v[i])), 2 * noise(mf.values))
+        fell = i < v.size - k and float(v[i]) - end > thr
+        sign = 1.0 if higher else -1.0
+        gained = float(v[i]) - sign * level_at(mf, onset, k=1) > thr
+        # the evals from the onset on (the one at it included): a trend, or a rise at each
+        # (3-4 evals cannot reach z 1.96)
+        since = mf.values[mf.steps >= onset] * sign
+        z = trend(mf.steps[mf.steps >= onset], since).z if since.size >= 3 else 0.0
+        trending = since.size >= 3 and (z >= p.best_at_end_z or bool(np.all(np.diff(since) > 0)))
+        best = sign * float(v[i])
+        out.append(_MetricRead(m.name, best, int(mf.steps[i]), sign * end, fell, gained, trending))
+    return out
 
 
 def _best_at_end(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
