@@ -137,7 +137,8 @@ class Params:
     # ~104) and any loss over normalised targets: activations have blown up. One point
     # shows it, except the first of a run that starts there (absurd-initial-loss's).
     astronomical: float = 1e6
-    # ... and a first log this large, after updates (at a step past 0), is one too: within
+    # ... and a first log this large, after updates (past step 1: the first batch's loss,
+    # computed before any update, is logged at 0 or 1), is one too: within
     # 8 orders of float32's largest (3.4e38), no initialisation produces it (targets left
     # unnormalised at 1e6 give an MSE of 1e12); the activations have overflowed, whatever
     # step it was first logged at.
@@ -359,7 +360,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
     One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error); and for
-    a first log past step 0 at 1e30 or more, within 8 orders of float32's largest, which
+    a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
     no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
     before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
     at 0.7-1.2, then NaN). At
@@ -1186,7 +1187,7 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     (`loss-spike`'s), however large. The first loss that passes is the blow-up: the
     largest of a run of them (1.7e13, 2.1e13, 2.15e13) stands against its blown-up
     neighbours, not against the level the run blew up from. A run's first log counts
-    when it is past step 0 and `overflowing` (1e30+, within 8 orders of float32's
+    when it is past step 1 (updates were made before it) and `overflowing` (1e30+, within 8 orders of float32's
     largest): no initialisation gives that, the updates before it overflowed."""
     if not len(f) or run.fact("task") == "regression":
         return None
@@ -1205,8 +1206,8 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
             int(np.argmax(f.values)),
         )
     peak = float(f.values[i])
-    # a first log past step 0 at float32's edge overflowed after updates: no init's loss
-    overflowed = i == 0 and peak >= p.overflowing and int(f.steps[0]) > 0
+    # a first log past step 1 at float32's edge overflowed after updates: no init's loss
+    overflowed = i == 0 and peak >= p.overflowing and int(f.steps[0]) > 1
     if peak < p.astronomical or (i == 0 and not starts_mid_run(f) and not overflowed):
         return None
     if i > 0 and not _blew_up_at(p, f, i):
