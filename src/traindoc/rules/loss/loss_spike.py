@@ -271,7 +271,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     0.466 -> 0.019 at steps 200-240 while eval 0.60 -> 0.78 -> 0.57). A lone row
     without that is info (a bad window): a paste this short has no noise tail to set
     it against, and on the real runs a lone unconfirmed row added a finding on a
-    faulty run whose cause was another.
+    faulty run whose cause was another. A smaller row, 25%+ over both its neighbours
+    (which agree within 1.5x), warns when the eval loss at that log is 25%+ over the
+    evals on both sides too and the jump undoes a quarter or more of what the paste
+    learned: train and held-out losses on different data jumping at one log and back
+    at the next are the model thrown off for that interval (a GPT-2 LoRA card: train
+    6.65 -> 9.58 -> 6.64, eval 6.74 -> 9.62 -> 6.71, back at its first loss for one
+    eval interval); either curve alone, or both up 20%, is not enough.
+
+    A log of 20+ points has a spike the rolling test cannot judge among its first 5
+    points past the warmup (there are not 5 points before it): there a point 10x both
+    its neighbours that then falls at each log until back within 25% of the log before
+    it is a spike coming back (warning), however far the head is still falling (a PaiNN
+    QM9 epoch table: 4.47 -> 1118 -> 11.7, 6.2, 4.9 by epoch 6, then on to 1.33). One
+    under 10x, or one that stays up, is not.
 
     A paste of 5-19 points of a loss that goes negative (a flow's or density model's
     NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
@@ -948,7 +961,10 @@ def _local(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     is one misclassified sample. It is a warning when two rows do it, or when the eval
     loss logged at that step is `lone_eval_rise` above the evals on both sides of it
     (the held-out loss jumped and came back with it: the model was thrown off, not one
-    batch); else info: a paste this short has no noise tail to set one row against."""
+    batch); else info: a paste this short has no noise tail to set one row against. A
+    row only `min_rel` over both neighbours counts when the eval loss at that log is
+    `min_rel` over the evals on both sides too and it rises `both_learned` of what the
+    paste learned (warning: two curves on different data in one jump)."""
     y, steps = f.values, f.steps
     head = float(np.median(y[: p.head_points]))
     learned = head - float(y.min())
