@@ -137,6 +137,12 @@ class Params:
     # ~104) and any loss over normalised targets: activations have blown up. One point
     # shows it, except the first of a run that starts there (absurd-initial-loss's).
     astronomical: float = 1e6
+    # ... and a first log this large, after updates (past step 1: the first batch's loss,
+    # computed before any update, is logged at 0 or 1), is one too: within
+    # 8 orders of float32's largest (3.4e38), no initialisation produces it (targets left
+    # unnormalised at 1e6 give an MSE of 1e12); the activations have overflowed, whatever
+    # step it was first logged at.
+    overflowing: float = 1e30
     # Two points are enough when the floor ln(V) (ln(C)) is known: a sane start (under
     # half the floor: a model that already predicts) followed by a loss above the
     # floor is worse than uniform guessing after one logged interval of updates.
@@ -353,7 +359,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     from the jump to the end up is a level, and the trend tests' tail median (a tenth of
     the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
     One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error). At
+    the first log (or in a window from mid-run): beyond any cross-entropy (error); and for
+    a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
+    no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
+    before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
+    at 0.7-1.2, then NaN). At
     any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
     is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
     blow-up that the trend tests, which read the median of the last lines, cannot see.
@@ -1176,7 +1186,9 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     `blowup_rise` over that level: a 1e14 batch the next log is back from is a spike
     (`loss-spike`'s), however large. The first loss that passes is the blow-up: the
     largest of a run of them (1.7e13, 2.1e13, 2.15e13) stands against its blown-up
-    neighbours, not against the level the run blew up from."""
+    neighbours, not against the level the run blew up from. A run's first log counts
+    when it is past step 1 (updates were made before it) and `overflowing` (1e30+, within 8 orders of float32's
+    largest): no initialisation gives that, the updates before it overflowed."""
     if not len(f) or run.fact("task") == "regression":
         return None
     if (
@@ -1194,7 +1206,9 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
             int(np.argmax(f.values)),
         )
     peak = float(f.values[i])
-    if peak < p.astronomical or (i == 0 and not starts_mid_run(f)):
+    # a first log past step 1 at float32's edge overflowed after updates: no init's loss
+    overflowed = i == 0 and peak >= p.overflowing and int(f.steps[0]) > 1
+    if peak < p.astronomical or (i == 0 and not starts_mid_run(f) and not overflowed):
         return None
     if i > 0 and not _blew_up_at(p, f, i):
         return None

@@ -120,6 +120,13 @@ class Params:
     # sides of it (the held-out loss jumped and came back with it); else info.
     head_points: int = 3
     lone_eval_rise: float = 0.10
+    # ... or a smaller row, 25%+ (min_rel) over both its neighbours (which agree within
+    # 1.5x) while the eval loss at that log is 25%+ over the evals on both sides too,
+    # rising a quarter or more of what the paste learned (warning): train and held-out
+    # losses on different data jumping at one log and back at the next are the model
+    # thrown off, not one batch (a GPT-2 LoRA card: 6.65 -> 9.58 -> 6.64 with eval
+    # 6.74 -> 9.62 -> 6.71, back at its first loss for one eval interval).
+    both_learned: float = 0.25
     short_factor: float = 3.0
     short_back: float = 1.5
     # ... or a jump of 2x over the points before it that has fallen at each of the
@@ -264,7 +271,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     0.466 -> 0.019 at steps 200-240 while eval 0.60 -> 0.78 -> 0.57). A lone row
     without that is info (a bad window): a paste this short has no noise tail to set
     it against, and on the real runs a lone unconfirmed row added a finding on a
-    faulty run whose cause was another.
+    faulty run whose cause was another. A smaller row, 25%+ over both its neighbours
+    (which agree within 1.5x), warns when the eval loss at that log is 25%+ over the
+    evals on both sides too and the jump undoes a quarter or more of what the paste
+    learned: train and held-out losses on different data jumping at one log and back
+    at the next are the model thrown off for that interval (a GPT-2 LoRA card: train
+    6.65 -> 9.58 -> 6.64, eval 6.74 -> 9.62 -> 6.71, back at its first loss for one
+    eval interval); either curve alone, or both up 20%, is not enough.
+
+    A log of 20+ points has a spike the rolling test cannot judge among its first 5
+    points past the warmup (there are not 5 points before it): there a point 10x both
+    its neighbours that then falls at each log until back within 25% of the log before
+    it is a spike coming back (warning), however far the head is still falling (a PaiNN
+    QM9 epoch table: 4.47 -> 1118 -> 11.7, 6.2, 4.9 by epoch 6, then on to 1.33). One
+    under 10x, or one that stays up, is not.
 
     A paste of 5-19 points of a loss that goes negative (a flow's or density model's
     NLL: WaveGlow prints -4 to -6) has no level to take a multiple of: there one point
@@ -352,7 +372,49 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             return
     if len(f) >= p.min_points:
         # past its heavy-tail share, a lone point 10x its local level is still a spike
-        yield from _check(run, p, huge=True)
+        hits = list(_check(run, p, huge=True))
+        yield from hits or _head(run, f, p)
+
+
+def _head(run: Run, f: Series, p: Params) -> Iterator[Hit]:
+    """A jump among the first `side` points past the warmup, where the rolling test
+    has too few points before it to judge: a point `tiny_factor` (10x) over both its
+    neighbours that then falls at each log until back within `min_rel` of the log before
+    it (`_recovering`): a spike coming back, however far the head is still falling."""
+    y = f.values
+    warm = run.fact("warmup_steps")
+    skip_until = (
+        f.steps[0] + warm if warm else f.steps[min(y.size - 1, int(p.skip_fraction * y.size))]
+    )
+    head = float(np.median(y[: p.head_points]))
+    learned = head - float(y.min())
+    for i in range(1, min(p.side, y.size - 1)):
+        pre = float(y[i - 1])
+        if f.steps[i] <= skip_until or not pre > 0:
+            continue
+        rise = float(y[i]) - max(pre, float(y[i + 1]))
+        if not (
+            y[i] >= p.tiny_factor * max(pre, float(y[i + 1])) and rise >= p.min_learned * learned
+        ):
+            continue
+        ok, ret = _recovering(y, i, pre, p)
+        if not (ok and ret.size):
+            continue
+        back = int(f.steps[i + int(ret[0])])
+        yield _lone_spike(
+            run,
+            f,
+            i,
+            pre,
+            f"{fmt(float(y[i]) / pre)}x the log before it, back at {fmt(float(y[i + int(ret[0])]))} "
+            f"by step {back}",
+            {"largest_rel": float(y[i]) / pre - 1, "back_step": back},
+            f"One of the first logged losses is {fmt(float(y[i]) / pre)}x the log before it and "
+            "10x the log after it, and the loss then fell at each log until it was back at its "
+            "level: beyond any batch noise, the optimizer overshot (a bad batch, an LR at the "
+            "edge of stability, fp16 overflow) and the run spent those logs repairing it.",
+        )
+        return
 
 
 def _check(run: Run, p: Params, huge: bool = False) -> Iterator[Hit]:
@@ -899,33 +961,41 @@ def _local(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     is one misclassified sample. It is a warning when two rows do it, or when the eval
     loss logged at that step is `lone_eval_rise` above the evals on both sides of it
     (the held-out loss jumped and came back with it: the model was thrown off, not one
-    batch); else info: a paste this short has no noise tail to set one row against."""
+    batch); else info: a paste this short has no noise tail to set one row against. A
+    row only `min_rel` over both neighbours counts when the eval loss at that log is
+    `min_rel` over the evals on both sides too and it rises `both_learned` of what the
+    paste learned (warning: two curves on different data in one jump)."""
     y, steps = f.values, f.steps
     head = float(np.median(y[: p.head_points]))
     learned = head - float(y.min())
     if not learned > 0:
         return
-    found = []
+    found, both = [], []
     for i in range(1, y.size - 1):
         lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
         rise = float(y[i]) - hi
-        if (
-            lo > 0
-            and hi <= p.short_back * lo
-            and y[i] >= p.tiny_factor * hi
-            and rise >= p.min_learned * learned
-        ):
+        if not (lo > 0 and hi <= p.short_back * lo):
+            continue
+        if y[i] >= p.tiny_factor * hi and rise >= p.min_learned * learned:
             found.append(i)
-    if not found:
+        elif (
+            y[i] >= (1 + p.min_rel) * hi
+            and rise >= p.both_learned * learned
+            and _eval_jump(run, int(steps[i]), int(steps[i - 1]), int(steps[i + 1]), p, p.min_rel)
+        ):
+            # a smaller jump the held-out loss made too, at the same log and back at the
+            # next: two curves on different data do not share one batch's noise
+            both.append(i)
+    if not (found or both):
         return
-    i = max(found, key=lambda k: y[k])
+    i = max(found or both, key=lambda k: y[k])
     lo, hi = sorted((float(y[i - 1]), float(y[i + 1])))
     ref, peak, step = float(np.sqrt(lo * hi)), float(y[i]), int(steps[i])
     share = (peak - ref) / learned
     ev = _eval_jump(run, step, int(steps[i - 1]), int(steps[i + 1]), p)
     severity = Severity.WARNING if ev is not None or len(found) >= 2 else Severity.INFO
     evidence: dict[str, object] = {
-        "count": len(found),
+        "count": len(found or both),
         "largest_step": step,
         "largest_value": peak,
         "largest_baseline": ref,
@@ -975,11 +1045,11 @@ def _local(run: Run, f: Series, p: Params) -> Iterator[Hit]:
 
 
 def _eval_jump(
-    run: Run, step: int, prev: int, nxt: int, p: Params
+    run: Run, step: int, prev: int, nxt: int, p: Params, rise: float | None = None
 ) -> tuple[float, float, float] | None:
-    """(eval before, at, after) when the eval loss logged in (prev, step] is
-    `lone_eval_rise` above the last eval at or before `prev` and the first eval in
-    (step, nxt], else None."""
+    """(eval before, at, after) when the eval loss logged in (prev, step] is `rise`
+    (default `lone_eval_rise`) above the last eval at or before `prev` and the first
+    eval in (step, nxt], else None."""
     ev = run.get("eval_loss")
     if ev is None:
         return None
@@ -991,7 +1061,7 @@ def _eval_jump(
     if not (at.size and before.size and after.size):
         return None
     b, a, c = float(ey[before[-1]]), float(ey[at[-1]]), float(ey[after[0]])
-    if b > 0 and c > 0 and a >= (1 + p.lone_eval_rise) * max(b, c):
+    if b > 0 and c > 0 and a >= (1 + (p.lone_eval_rise if rise is None else rise)) * max(b, c):
         return b, a, c
     return None
 
