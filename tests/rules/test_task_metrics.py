@@ -36,3 +36,22 @@ def test_level_at_a_step_before_the_first_log_is_the_first_point() -> None:
     assert level_at(lr, 50, k=1) == 1e-4
     assert level_at(lr, 250, k=1) == 2e-4
     assert level_at(lr, 900, k=1) == 3e-4
+
+
+def _headline(*extra: str) -> list[str]:
+    from traindoc.measure.metrics import headline_metrics
+
+    series = {"loss": EVALS, "eval_loss": EVALS} | {n: EVALS for n in extra}
+    return [s.name for s, _ in headline_metrics(build_run({"series": series}))]
+
+
+def test_a_top_k_beside_its_top_1_is_not_a_headline_metric() -> None:
+    # Ultralytics, timm and Swin spellings: the top-1 stays, its top-5 goes
+    assert _headline("metrics/accuracy_top1", "metrics/accuracy_top5") == ["metrics/accuracy_top1"]
+    assert _headline("eval_acc1", "eval_acc5") == ["eval_acc1"]
+    assert _headline("val_Acc@1", "val_Acc@5") == ["val_Acc@1"]
+
+
+def test_a_top_k_alone_or_beside_another_metric_stays() -> None:
+    assert _headline("metrics/accuracy_top5") == ["metrics/accuracy_top5"]
+    assert _headline("eval_f1", "eval_acc5") == ["eval_f1", "eval_acc5"]

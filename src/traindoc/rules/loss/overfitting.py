@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from traindoc.measure.metrics import headline_metrics
 from traindoc.measure.stats import fmt, rolling_median, trend
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
@@ -19,7 +20,6 @@ from traindoc.rules.loss._evalcurve import (
     noise,
     smooth,
     tail_level,
-    task_metrics,
     train_change,
     train_metrics,
 )
@@ -251,6 +251,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     0.5% and its noise) while the train loss halved and the eval loss gained under a
     fifth of what the train loss gained (relative) - the gap opened and the task got
     worse (Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 -> 0.96).
+    Every reading of a task metric here skips a top-k accuracy (k 2+) logged beside its
+    top-1: it scores the same predictions more loosely and saturates when k nears the class
+    count (a top-5 over 7 classes slipping 0.999 -> 0.986 while the top-1 climbs 0.78 ->
+    0.83 is no harm to the task).
     When the curves show none of this (a paste of the last 2-3 epochs has no trend to read),
     a memorisation gap is overfitting on its own: at each of the last 3 evals (2+) the train
     accuracy is 99%+, the held-out accuracy of the same name (`val_accuracy` beside
@@ -710,7 +714,7 @@ def _memorised_gap(run: Run, p: Params) -> Hit | None:
     ev = ev.finite()
     if len(ev) < p.gap_min_evals:
         return None
-    evals = {_base(m.name): m for m, higher in task_metrics(run) if higher}
+    evals = {_base(m.name): m for m, higher in headline_metrics(run) if higher}
     for t, higher in train_metrics(run):
         name = _base(t.name)
         v = evals.get(name)
@@ -889,7 +893,7 @@ def _metric_gap(run: Run, ev: Series, tr: Series, p: Params) -> Iterator[Hit]:
     """The eval loss neither rose nor stalled by its own measure, yet a task metric fell
     from its best while the train loss halved and the eval loss gained under a fifth of
     what the train loss did (relative): the train/eval gap opened and the task got worse."""
-    for m, higher in task_metrics(run):
+    for m, higher in headline_metrics(run):
         mv = m.finite()
         if len(mv) < 4:
             continue
@@ -977,7 +981,7 @@ def _improved_more(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
     """Most task metrics improved after `onset`, and their median relative error reduction
     beats the eval loss's relative rise (an unbounded higher-is-better metric has no error
     to shrink and counts as not clearly improved)."""
-    metrics = {m.name: (m, h) for m, h in task_metrics(run)}
+    metrics = {m.name: (m, h) for m, h in headline_metrics(run)}
     trends = metric_trends(run, onset, p.metric_gain_rel)
     if not trends or 2 * sum(t.verdict == "improving" for t in trends) <= len(trends):
         return False
@@ -1018,7 +1022,7 @@ def _metric_reads(run: Run, onset: int, p: Params) -> list[_MetricRead]:
     and 2 of its eval-to-eval noise sigmas - a best inside the tail is the end's own - and
     whether the best beats the metric's eval at `onset` by as much (it improved since)."""
     out = []
-    for m, higher in task_metrics(run):
+    for m, higher in headline_metrics(run):
         mf = m.finite()
         if len(mf) < p.min_eval_points:
             continue
@@ -1046,7 +1050,7 @@ def _best_at_end(run: Run, onset: int, rel_rise: float, p: Params) -> bool:
     `best_at_end_share` of the eval loss's relative rise, and ended at a new best: the last
     eval, or the median of the last fifth of the evals, better than every eval before it.
     The run was still getting better at the task when it stopped."""
-    metrics = {m.name: (m, h) for m, h in task_metrics(run)}
+    metrics = {m.name: (m, h) for m, h in headline_metrics(run)}
     trends = metric_trends(run, onset, p.metric_gain_rel)
     if not trends:
         return False
@@ -1108,7 +1112,7 @@ def _stopped_improving(
     the onset still to come, no metric improved after that peak, the eval loss rose over the
     stretch (2% and 3 noise sigmas) and the train loss fell (3%)."""
     peaks = []
-    for m, higher in task_metrics(run):
+    for m, higher in headline_metrics(run):
         mv = m.finite().after(onset)
         if len(mv) < 4:
             continue
@@ -1176,7 +1180,7 @@ def _climbs(e: np.ndarray, p: Params) -> bool:
 def _task_best_at_last(run: Run) -> bool:
     """Every task metric logged with the evals is at its best at the last eval (above every
     eval before it): the model still got better at the task while the loss climbed."""
-    metrics = task_metrics(run)
+    metrics = headline_metrics(run)
     for m, higher in metrics:
         v = m.finite().values if higher else -m.finite().values
         if v.size < 2 or not v[-1] > v[:-1].max():
