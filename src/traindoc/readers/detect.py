@@ -94,6 +94,12 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
     ]
     found += [Source("jsonl", p) for p in sorted(jsonl, key=_jsonl_rank)]
     found += [Source("jsonl", p) for p in _json_logs(root)]
+    # a metrics.json that is one indented object holding the run's per-step columns
+    # ({"history": {"steps": [..], "val_losses": [..]}} beside its config): the text
+    # reader's column reading reads it, as it does the same file named on its own
+    columns = root / "metrics.json"
+    if columns.is_file() and columns not in jsonl and _json_array(columns):
+        found.append(Source("console", columns))
     if not found or found[0].kind != "hf":  # HF's runs/ holds the curves of its state
         from traindoc.readers.tensorboard import find_runs
 

@@ -1824,10 +1824,38 @@ def _epoch_columns(obj: dict) -> list[dict] | None:
         if len(cols) < 2 or len(lengths) != 1 or not any("loss" in k.lower() for k in cols):
             continue
         (n,) = lengths
+        cols = _singular_columns(cols)
         counter = any(k.lower() in ("epoch", "step", "iteration") for k in cols)
         rows = [{k: v[i] for k, v in cols.items()} for i in range(n)]
         return rows if counter else [{"epoch": i + 1, **r} for i, r in enumerate(rows)]
     return None
+
+
+# A history block often names each column by the plural of what one record holds
+# ({"steps": [...], "val_losses": [...], "learning_rates": [...]}): its i-th value is one
+# step's val_loss. The plural ending is dropped so the column reads as the record's name
+# (a name whose singular is also a column is kept as it is).
+_PLURALS = (
+    ("losses", "loss"),
+    ("accuracies", "accuracy"),
+    ("perplexities", "perplexity"),
+    ("rates", "rate"),
+    ("norms", "norm"),
+    ("steps", "step"),
+    ("epochs", "epoch"),
+    ("iterations", "iteration"),
+)
+
+
+def _singular_columns(cols: dict[str, list]) -> dict[str, list]:
+    """The columns under the names one record of them goes by (_PLURALS)."""
+    out: dict[str, list] = {}
+    for name, values in cols.items():
+        lower = name.lower()
+        plural = next((p for p in _PLURALS if lower.endswith(p[0])), None)
+        single = name[: len(name) - len(plural[0])] + plural[1] if plural else name
+        out[single if single not in cols and single not in out else name] = values
+    return out
 
 
 # A results file that keeps its per-epoch columns beside the run's own config (the BS-Data
