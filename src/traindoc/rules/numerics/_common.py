@@ -62,6 +62,14 @@ class Params:
     # prediction right, so the value (and its gradient) flushed to 0 in fp16.
     underflow_logs: int = 2
     underflow_acc_below: float = 0.5
+    # An overflow past the calibration that the loss and grad norm leap after: at the
+    # next log the loss is 1.2x the highest of the (up to 3) logged before it and the
+    # grad norm 3x their median. A scaler's probe overflow (its scale grown past the
+    # range after its window) skips one step and leaves both as they were; both leaping
+    # with it means the gradients themselves left fp16's range.
+    blowup_before: int = 3
+    blowup_loss: float = 1.2
+    blowup_grad: float = 3.0
 
 
 @dataclass(frozen=True)
@@ -164,7 +172,46 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
     out += _event_symptoms(
         run, t, span, counted=any(s.what == "skipped-steps" for s in out), after=calibrated
     )
+    blowup = _overflow_blowup(run, t, calibrated)
+    if blowup is not None:
+        out.append(blowup)
     return out
+
+
+def _overflow_blowup(run: Run, t: Params, after: int | None) -> Symptom | None:
+    """An overflow message past the calibration (step 20+, after any calibration
+    walk-down) that the loss and the grad norm both leap after: at the first log past
+    it the loss is `blowup_loss`x the highest of the `blowup_before` logged up to it
+    and the grad norm `blowup_grad`x their median. A scaler's periodic probe overflow
+    skips one step and changes no weight, so the next log looks like the ones before;
+    both leaping with it is the gradients themselves growing past fp16's range (the
+    fairseq run whose "overflow detected, setting loss scale to: 32.0" is followed by
+    loss 8.2 -> 10.5 and gnorm 1.5 -> 6.1)."""
+    loss, gn = run.get("loss"), run.get("grad_norm")
+    if loss is None or gn is None:
+        return None
+    lf, gf = loss.finite(), gn.finite()
+    for e in run.events:
+        if e.kind != "fp16-overflow" or e.step is None or e.step <= t.skipped_min:
+            continue
+        if after is not None and e.step <= after:
+            continue
+        lb = lf.values[lf.steps <= e.step][-t.blowup_before :]
+        gb = gf.values[gf.steps <= e.step][-t.blowup_before :]
+        la, ga = lf.values[lf.steps > e.step], gf.values[gf.steps > e.step]
+        if lb.size < 2 or gb.size < 2 or not la.size or not ga.size:
+            continue
+        top, mid = float(lb.max()), median(gb)
+        if top <= 0 or mid <= 0:
+            continue
+        if la[0] >= t.blowup_loss * top and ga[0] >= t.blowup_grad * mid:
+            return Symptom(
+                "overflow-blowup",
+                int(e.step),
+                f"overflow at step {int(e.step)} (line {e.line}), then loss {top:g} -> "
+                f"{float(la[0]):g} and grad norm {mid:g} -> {float(ga[0]):g} at the next log",
+            )
+    return None
 
 
 _ACCURACY = re.compile(r"(?:^|[_/])(?:acc|accuracy)$")

@@ -48,7 +48,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     do overflow messages at 4+ consecutive steps past step 20: after calibrating,
     a scaler skips a step now and then, not one after another); and
     huge gradients (grad-norm spikes >= 10x that the loss followed, or a 10x
-    rising grad norm). Also the opposite end of fp16's range, underflow: a loss that
+    rising grad norm); and an overflow past the calibration that the loss and grad norm
+    both leap after (at the next log, the loss 1.2x the highest of the 3 logged before
+    it and the grad norm 3x their median: fairseq's "overflow detected, setting loss
+    scale to: 32.0", then loss 8.2 -> 10.5 and gnorm 1.5 -> 6.1): a scaler's periodic
+    probe overflow skips one step and changes no weight, so the next log looks like the
+    ones before; both leaping with it is the gradients growing past fp16's range.
+    Alone, that is a warning: one leap is where a blow-up starts or a bad batch the run
+    shrugs off, and the logs after it decide. Also the opposite end of fp16's range, underflow: a loss that
     reads exactly 0 at its last 2+ logs (after a non-zero one) while every accuracy
     logged beside it stays under half - a loss of 0 means every answer right, so it
     flushed to 0 (Keras `floatx float16`, pure-fp16 weights without a loss scaler) and
@@ -95,8 +102,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # severity follows what the log shows of the harm: a walk-down from the scaler's start
     # with nothing logged after it is calibration or collapse, and only what follows says
     unsure = walkdown_alone(run, found, p)
+    # one overflow the loss leapt after is where a blow-up starts, or a bad batch the
+    # run shrugs off: the log past that next point decides
+    leap = [s.what for s in found] == ["overflow-blowup"]
     yield Hit(
-        severity=Severity.WARNING if unsure else None,
+        severity=Severity.WARNING if unsure or leap else None,
         title=(
             f"fp16 run shows {kind}: "
             + "; ".join(s.detail for s in found)
