@@ -68,6 +68,24 @@ class Params:
     # above uniform guessing, so the loss is on another scale (at most a warning).
     heldout_evals: int = 3
     heldout_gain: float = 0.10
+    # A loss with no ln(V) (a regression's MSE, a plain loop's) whose first value is 1e4x
+    # or more the level the same run reaches within its first 20% starts on the wrong
+    # scale. Over the dev runs the healthy ones shed at most 1.4e3x by then (a BiLSTM-CRF's
+    # NLL summed over each sentence: 1.7e4 -> 11.6; a TF-Agents DQN's TD loss 213x), the
+    # unnormalised-target runs 4e5x and more (PaiNN on QM9: 8e10 -> 2e5; 1.4e6 -> 0.02):
+    # 1e4 sits 7x above the one and 40x under the other.
+    scale_ratio: float = 1e4
+    scale_window: float = 0.20
+    # ... from a first loss of 1e3 or more: a per-element loss on a sane scale (an MSE of
+    # standardised targets, any cross-entropy under ln 256k) never starts there, so a
+    # loss memorised down to ~0 does not read as a scale error.
+    scale_min_start: float = 1e3
+    # A window with 3+ points (a rolling median over them) in a log of 10+ points.
+    scale_min_points: int = 10
+    # A first loss of 1e20 or more that the run never sheds is beyond any data's scale:
+    # raw QM9 energies in meV (~1e7) square to 1e14, and a sum of those over 1e5 elements
+    # stays under 1e20. Only broken outputs (a weight init gone wrong) score there.
+    astronomical: float = 1e20
 
 
 @rule(
@@ -195,7 +213,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # a detector's summed box/mask losses, a regression's MSE or a VAE's sum over
         # pixels: no ln(V) to compare with -- but a two-stage detector's RPN objectness
         # term is a binary cross-entropy, whose floor is ln 2
-        yield from _objectness(run, p)
+        hits = list(_objectness(run, p))
+        yield from hits or _scale_error(run, loss, p)
         return
     if _mid_run(run, loss):
         return  # an excerpt from step 2100 (or epoch 5) on does not show the starting point
@@ -374,6 +393,96 @@ def _objectness(run: Run, p: Params) -> Iterator[Hit]:
             severity=Severity.INFO if back is not None else Severity.ERROR,
         )
         return
+
+
+def _scale_error(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
+    """A loss with no floor whose first value is 1e4x or more the level the run reaches
+    within its first 20% (from 1e3 or more): a start on the wrong scale (unnormalised
+    regression targets, a broken init) that the run spends its first steps removing."""
+    if run.fact("task") in ("rl", "gan"):
+        return  # a TD error or an adversarial loss moves with its targets by design
+    f = loss.finite()
+    y, steps = f.values, f.steps
+    if y.size < p.scale_min_points or starts_mid_run(f):
+        return
+    first = y[: p.head_points]
+    start = min(float(np.median(first)), float(first[0]))
+    span = float(steps[-1] - steps[0]) or 1.0
+    window = np.flatnonzero((steps - steps[0]) / span <= p.scale_window)
+    if start < p.scale_min_start or window.size < p.head_points:
+        return
+    smooth = rolling_median(y, 3)
+    i = int(window[np.argmin(smooth[window])])
+    level = float(smooth[i])
+    if level <= 0 or start / level < p.scale_ratio:
+        # exact zeros (a loss that underflows or is masked away) are no level
+        if start >= p.astronomical and level > 0:
+            yield _astronomical(loss, start, level, p)
+        return
+    # how long the run took to shed the scale error: to within 100x of that level
+    near = np.flatnonzero(smooth <= 100 * level)
+    shed = int(steps[near[0]])
+    cost = (shed - steps[0]) / span
+    severity = Severity.INFO if cost <= p.recover_fraction else Severity.WARNING
+    end = float(np.median(y[-max(3, y.size // 10) :]))
+    yield Hit(
+        title=(
+            f"First loss {fmt(start)} is {start / level:.1e}x the {fmt(level)} this run reaches "
+            f"by step {int(steps[i])} ({(steps[i] - steps[0]) / span:.0%} of the log): it "
+            "starts on the wrong scale"
+        ),
+        step=int(steps[0]),
+        evidence={
+            "first_loss": float(y[0]),
+            "head_median_loss": start,
+            "early_level": level,
+            "early_level_step": int(steps[i]),
+            "scale_ratio": start / level,
+            "shed_by_step": shed,
+            "end_loss": end,
+        },
+        explanation=(
+            f"A loss on a sane scale (an MSE of standardised targets, a per-token "
+            f"cross-entropy) does not start {start / level:.0e}x above where the same run "
+            f"stands after a fifth of its steps: the run spent its start (to step {shed}, "
+            f"{cost:.0%} of the log) removing a scale error, typically regression targets "
+            "left in raw units (energies in meV, prices in dollars) or an output layer whose "
+            "initial outputs are far from the targets' range."
+        ),
+        prescription=(
+            "Standardise the targets (subtract the training mean, divide by the std; or fit "
+            "per-atom reference energies) or initialise the output bias at the targets' mean, "
+            "and check that the first-batch loss is around the targets' variance (~1 once "
+            "standardised) before relaunching."
+        ),
+        severity=severity,
+    )
+
+
+def _astronomical(loss: Series, start: float, level: float, p: Params) -> Hit:
+    """A first loss of 1e20 or more that the run does not shed: broken outputs."""
+    f = loss.finite()
+    end = float(np.median(f.values[-max(3, len(f) // 10) :]))
+    return Hit(
+        title=(
+            f"First loss {fmt(start)} is beyond any data's scale (1e20+) and the run never "
+            f"sheds it (still {fmt(end)} at its end)"
+        ),
+        step=int(f.steps[0]),
+        evidence={"head_median_loss": start, "early_level": level, "end_loss": end},
+        explanation=(
+            "No regression target in raw units reaches this: energies in meV (~1e7) square "
+            "to 1e14. A loss of 1e20+ comes from outputs that are numerically broken from the "
+            "start (a weight initialisation gone wrong, an uninitialised tensor), and a run "
+            "that stays there does not learn at all."
+        ),
+        prescription=(
+            "Check the model's first outputs on one batch and the initialisation of every "
+            "layer (std per tensor); standardise the targets; relaunch once the first-batch "
+            "loss is on the targets' scale."
+        ),
+        severity=Severity.ERROR if end >= p.astronomical else Severity.WARNING,
+    )
 
 
 def _summed_terms(run: Run, loss: Series, p: Params) -> bool:
