@@ -186,6 +186,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is on another scale (summed over tokens or samples, a distillation loss times T^2, a
     log multiplied by the gradient-accumulation steps): a warning, not an error.
 
+    A loss with no floor (a regression's MSE, a plain loop's loss not known to be a
+    cross-entropy) is read against the run itself: a first loss of 1e3 or more that is
+    1e4x or more the level (3-point rolling median) the same run reaches within its first
+    20% starts on the wrong scale, unnormalised targets or a broken init, and the run
+    spends its start removing that scale error (PaiNN on raw QM9 energies: 8.4e14 at epoch
+    1, 2e5 by epoch 17, 0.015 at epoch 84). Healthy starts shed far less by then (a
+    BiLSTM-CRF's NLL summed over each sentence: 1.7e4 -> 11.6, 1.4e3x), and a loss on a
+    sane scale memorised down to ~0 never starts at 1e3. A warning, info when the loss is
+    within 100x of that level by 5% of the log (the start cost a few steps); never an
+    error, since the run does learn. A first loss of 1e20 or more that the run does not
+    shed is beyond any data's scale (raw energies in meV square to 1e14): broken outputs,
+    an error while the loss stays there (PaiNN with a broken weight init: 5e30, then
+    3.19e31 for 622 epochs). RL and GAN losses are left out (a TD error moves with its
+    targets). A log of 3 points (an MSE of 4.4e8 falling to 5.9e7) shows no level to
+    compare with and is not judged.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
