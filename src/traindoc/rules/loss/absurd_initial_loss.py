@@ -68,6 +68,24 @@ class Params:
     # above uniform guessing, so the loss is on another scale (at most a warning).
     heldout_evals: int = 3
     heldout_gain: float = 0.10
+    # A loss with no ln(V) (a regression's MSE, a plain loop's) whose first value is 1e4x
+    # or more the level the same run reaches within its first 20% starts on the wrong
+    # scale. Over the dev runs the healthy ones shed at most 1.4e3x by then (a BiLSTM-CRF's
+    # NLL summed over each sentence: 1.7e4 -> 11.6; a TF-Agents DQN's TD loss 213x), the
+    # unnormalised-target runs 4e5x and more (PaiNN on QM9: 8e10 -> 2e5; 1.4e6 -> 0.02):
+    # 1e4 sits 7x above the one and 40x under the other.
+    scale_ratio: float = 1e4
+    scale_window: float = 0.20
+    # ... from a first loss of 1e3 or more: a per-element loss on a sane scale (an MSE of
+    # standardised targets, any cross-entropy under ln 256k) never starts there, so a
+    # loss memorised down to ~0 does not read as a scale error.
+    scale_min_start: float = 1e3
+    # A window with 3+ points (a rolling median over them) in a log of 10+ points.
+    scale_min_points: int = 10
+    # A first loss of 1e20 or more that the run never sheds is beyond any data's scale:
+    # raw QM9 energies in meV (~1e7) square to 1e14, and a sum of those over 1e5 elements
+    # stays under 1e20. Only broken outputs (a weight init gone wrong) score there.
+    astronomical: float = 1e20
 
 
 @rule(
@@ -168,6 +186,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     is on another scale (summed over tokens or samples, a distillation loss times T^2, a
     log multiplied by the gradient-accumulation steps): a warning, not an error.
 
+    A loss with no floor (a regression's MSE, a plain loop's loss not known to be a
+    cross-entropy) is read against the run itself: a first loss of 1e3 or more that is
+    1e4x or more the level (3-point rolling median) the same run reaches within its first
+    20% starts on the wrong scale, unnormalised targets or a broken init, and the run
+    spends its start removing that scale error (PaiNN on raw QM9 energies: 8.4e14 at epoch
+    1, 2e5 by epoch 17, 0.015 at epoch 84). Healthy starts shed far less by then (a
+    BiLSTM-CRF's NLL summed over each sentence: 1.7e4 -> 11.6, 1.4e3x), and a loss on a
+    sane scale memorised down to ~0 never starts at 1e3. A warning, info when the loss is
+    within 100x of that level by 5% of the log (the start cost a few steps); never an
+    error, since the run does learn. A first loss of 1e20 or more that the run does not
+    shed is beyond any data's scale (raw energies in meV square to 1e14): broken outputs,
+    an error while the loss stays there (PaiNN with a broken weight init: 5e30, then
+    3.19e31 for 622 epochs). RL and GAN losses are left out (a TD error moves with its
+    targets). A log of 3 points (an MSE of 4.4e8 falling to 5.9e7) shows no level to
+    compare with and is not judged.
+
     **Known false positives.** Tokens newly added to the vocabulary or very long
     contexts can legitimately start a little above ln(V); that is why only a
     large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
@@ -195,7 +229,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # a detector's summed box/mask losses, a regression's MSE or a VAE's sum over
         # pixels: no ln(V) to compare with -- but a two-stage detector's RPN objectness
         # term is a binary cross-entropy, whose floor is ln 2
-        yield from _objectness(run, p)
+        hits = list(_objectness(run, p))
+        yield from hits or _scale_error(run, loss, p)
         return
     if _mid_run(run, loss):
         return  # an excerpt from step 2100 (or epoch 5) on does not show the starting point
@@ -374,6 +409,96 @@ def _objectness(run: Run, p: Params) -> Iterator[Hit]:
             severity=Severity.INFO if back is not None else Severity.ERROR,
         )
         return
+
+
+def _scale_error(run: Run, loss: Series, p: Params) -> Iterator[Hit]:
+    """A loss with no floor whose first value is 1e4x or more the level the run reaches
+    within its first 20% (from 1e3 or more): a start on the wrong scale (unnormalised
+    regression targets, a broken init) that the run spends its first steps removing."""
+    if run.fact("task") in ("rl", "gan"):
+        return  # a TD error or an adversarial loss moves with its targets by design
+    f = loss.finite()
+    y, steps = f.values, f.steps
+    if y.size < p.scale_min_points or starts_mid_run(f):
+        return
+    first = y[: p.head_points]
+    start = min(float(np.median(first)), float(first[0]))
+    span = float(steps[-1] - steps[0]) or 1.0
+    window = np.flatnonzero((steps - steps[0]) / span <= p.scale_window)
+    if start < p.scale_min_start or window.size < p.head_points:
+        return
+    smooth = rolling_median(y, 3)
+    i = int(window[np.argmin(smooth[window])])
+    level = float(smooth[i])
+    if level <= 0 or start / level < p.scale_ratio:
+        # exact zeros (a loss that underflows or is masked away) are no level
+        if start >= p.astronomical and level > 0:
+            yield _astronomical(loss, start, level, p)
+        return
+    # how long the run took to shed the scale error: to within 100x of that level
+    near = np.flatnonzero(smooth <= 100 * level)
+    shed = int(steps[near[0]])
+    cost = (shed - steps[0]) / span
+    severity = Severity.INFO if cost <= p.recover_fraction else Severity.WARNING
+    end = float(np.median(y[-max(3, y.size // 10) :]))
+    yield Hit(
+        title=(
+            f"First loss {fmt(start)} is {start / level:.1e}x the {fmt(level)} this run reaches "
+            f"by step {int(steps[i])} ({(steps[i] - steps[0]) / span:.0%} of the log): it "
+            "starts on the wrong scale"
+        ),
+        step=int(steps[0]),
+        evidence={
+            "first_loss": float(y[0]),
+            "head_median_loss": start,
+            "early_level": level,
+            "early_level_step": int(steps[i]),
+            "scale_ratio": start / level,
+            "shed_by_step": shed,
+            "end_loss": end,
+        },
+        explanation=(
+            f"A loss on a sane scale (an MSE of standardised targets, a per-token "
+            f"cross-entropy) does not start {start / level:.0e}x above where the same run "
+            f"stands after a fifth of its steps: the run spent its start (to step {shed}, "
+            f"{cost:.0%} of the log) removing a scale error, typically regression targets "
+            "left in raw units (energies in meV, prices in dollars) or an output layer whose "
+            "initial outputs are far from the targets' range."
+        ),
+        prescription=(
+            "Standardise the targets (subtract the training mean, divide by the std; or fit "
+            "per-atom reference energies) or initialise the output bias at the targets' mean, "
+            "and check that the first-batch loss is around the targets' variance (~1 once "
+            "standardised) before relaunching."
+        ),
+        severity=severity,
+    )
+
+
+def _astronomical(loss: Series, start: float, level: float, p: Params) -> Hit:
+    """A first loss of 1e20 or more that the run does not shed: broken outputs."""
+    f = loss.finite()
+    end = float(np.median(f.values[-max(3, len(f) // 10) :]))
+    return Hit(
+        title=(
+            f"First loss {fmt(start)} is beyond any data's scale (1e20+) and the run never "
+            f"sheds it (still {fmt(end)} at its end)"
+        ),
+        step=int(f.steps[0]),
+        evidence={"head_median_loss": start, "early_level": level, "end_loss": end},
+        explanation=(
+            "No regression target in raw units reaches this: energies in meV (~1e7) square "
+            "to 1e14. A loss of 1e20+ comes from outputs that are numerically broken from the "
+            "start (a weight initialisation gone wrong, an uninitialised tensor), and a run "
+            "that stays there does not learn at all."
+        ),
+        prescription=(
+            "Check the model's first outputs on one batch and the initialisation of every "
+            "layer (std per tensor); standardise the targets; relaunch once the first-batch "
+            "loss is on the targets' scale."
+        ),
+        severity=Severity.ERROR if end >= p.astronomical else Severity.WARNING,
+    )
 
 
 def _summed_terms(run: Run, loss: Series, p: Params) -> bool:
