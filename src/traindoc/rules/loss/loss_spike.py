@@ -147,6 +147,13 @@ class Params:
     # (warning), whether or not the paste lasts long enough to show it come back.
     led_grad_factor: float = 10.0
     led_loss_factor: float = 1.5
+    # A paste of 5-19 points: the train loss 5x the log before it (`huge_single_rel` + 1,
+    # the size a lone point warns at) and the eval loss logged at that row 10x the eval
+    # before it (`tiny_factor`), both back within 25% (`min_rel`) of where they jumped
+    # from within 3 logs (`recovering_points`): two curves on different data blown up at
+    # one log is the model thrown off, not a batch, however the neighbours disagree while
+    # it repairs (a Keras ResNet50 epoch table: train 0.13 -> 1.42 -> 1.08 -> 0.44 ->
+    # 0.11, val 0.09 -> 789 -> 1.0 -> 0.15 -> 0.08). Neither jump alone is enough.
     # Several spikes on a run whose held-out loss was no higher after each of them than
     # before it (within 1% eval noise), over 5+ evals, and ended within 1% of its lowest:
     # the spikes left no mark the model kept (info). One eval between spikes is enough.
@@ -277,7 +284,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     learned: train and held-out losses on different data jumping at one log and back
     at the next are the model thrown off for that interval (a GPT-2 LoRA card: train
     6.65 -> 9.58 -> 6.64, eval 6.74 -> 9.62 -> 6.71, back at its first loss for one
-    eval interval); either curve alone, or both up 20%, is not enough.
+    eval interval); either curve alone, or both up 20%, is not enough. A row where the
+    train loss is 5x the log before it and the eval loss logged with it 10x the eval
+    before it, both back within 25% of where they jumped from within 3 logs, is a spike
+    (warning) even while its neighbours disagree (the loss still repairing at the next
+    log): two curves on different data blown up at one log are the model thrown off,
+    not a batch (a Keras ResNet50 from scratch, per epoch: train 0.13 -> 1.42 -> 1.08 ->
+    0.44 -> 0.11, val 0.09 -> 789 -> 1.0 -> 0.15 -> 0.08). A train jump with the eval
+    loss only 5x, or one that has not come back within 3 logs, is not.
 
     A log of 20+ points has a spike the rolling test cannot judge among its first 5
     points past the warmup (there are not 5 points before it): there a point 10x both
@@ -758,6 +772,9 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     after = y[peak_i:]
     recovering = recovering and not back
     if not (back or recovering):
+        if (hit := _both_blown(run, f, p)) is not None:
+            yield hit
+            return
         yield from _local(run, f, p)
         return
     ref = level if back else pre
@@ -829,6 +846,84 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             + "."
         ),
         severity=severity,
+    )
+
+
+def _back_within(y: np.ndarray, i: int, pre: float, p: Params) -> bool:
+    """The curve is back within `min_rel` of `pre` at one of the `recovering_points`
+    logs after `i`."""
+    after = y[i + 1 : i + 1 + p.recovering_points]
+    return bool(after.size and float(after.min()) <= (1 + p.min_rel) * pre)
+
+
+def _both_blown(run: Run, f: Series, p: Params) -> Hit | None:
+    """The row of a short paste where the train loss is `huge_single_rel` + 1 (5x)
+    the log before it and the eval loss logged at that row `tiny_factor` (10x) the eval
+    before it, both back within `min_rel` of where they jumped from within `recovering_points`
+    logs (warning; the largest such train jump)."""
+    ev = run.get("eval_loss")
+    if ev is None:
+        return None
+    e = ev.finite()
+    es, ey = e.steps, e.values
+    y, steps = f.values, f.steps
+    best: tuple[int, int, int] | None = None
+    for i in range(1, y.size - 1):
+        pre = float(y[i - 1])
+        if not (pre > 0 and y[i] >= (p.huge_single_rel + 1) * pre and _back_within(y, i, pre, p)):
+            continue
+        at = np.flatnonzero((es > steps[i - 1]) & (es <= steps[i]))
+        before = np.flatnonzero(es <= steps[i - 1])
+        if not (at.size and before.size):
+            continue
+        k, b = int(at[-1]), float(ey[before[-1]])
+        if not (b > 0 and ey[k] >= p.tiny_factor * b and _back_within(ey, k, b, p)):
+            continue
+        if best is None or y[i] / pre > y[best[0]] / y[best[0] - 1]:
+            best = (i, k, int(before[-1]))
+    if best is None:
+        return None
+    i, k, kb = best
+    step, pre, peak = int(steps[i]), float(y[i - 1]), float(y[i])
+    eb, ea = float(ey[kb]), float(ey[k])
+    back = i + 1 + int(np.argmax(y[i + 1 :] <= (1 + p.min_rel) * pre))
+    return Hit(
+        title=(
+            f"Loss spike at step {step}: train loss {fmt(pre)} -> {fmt(peak)} "
+            f"({fmt(peak / pre)}x) and eval loss {fmt(eb)} -> {fmt(ea)} ({fmt(ea / eb)}x) "
+            f"at the same log, both back by step {int(steps[back])}"
+        ),
+        step=step,
+        end_step=int(steps[back]),
+        evidence={
+            "count": 1,
+            "largest_step": step,
+            "largest_value": peak,
+            "largest_baseline": pre,
+            "largest_rel": peak / pre - 1,
+            "spike_steps": [step],
+            "eval_before": eb,
+            "eval_at": ea,
+            "back_step": int(steps[back]),
+            "points": int(y.size),
+        },
+        explanation=(
+            f"The train loss jumped {fmt(peak / pre)}x from one log to the next and the "
+            f"held-out loss jumped {fmt(ea / eb)}x at the same log; both were back near "
+            "where they jumped from within a few logs. Two curves on different data blowing "
+            "up together is the model itself thrown off (a bad update at an LR at the edge "
+            "of stability, BatchNorm statistics wrecked), not one bad batch, and the run "
+            "repaired it."
+        ),
+        prescription=(
+            "If it repeats: "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches around step {step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
     )
 
 
