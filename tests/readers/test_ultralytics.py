@@ -263,3 +263,32 @@ def test_a_v10_run_without_val_writes_zero_val_terms_and_no_eval_loss(tmp_path: 
     run = load_checked(_train_dir(tmp_path, csv=csv))
     assert run.get("loss") is not None
     assert run.get("eval_loss") is None
+
+
+def test_yolov7_opt_yaml_takes_the_total_batch_and_the_nominal_batch_accumulation(
+    tmp_path: Path,
+) -> None:
+    # YOLOv7's train.py: accumulate = max(round(nbs 64 / total_batch_size), 1), and the
+    # optimizer steps once per `accumulate` batches: batch 16 on one GPU steps on 64 images
+    d = tmp_path / "exp"
+    d.mkdir()
+    (d / "results.txt").write_text(V5_TXT)
+    opt = "epochs: 10\nbatch_size: 16\ndevice: '0'\nworld_size: 1\ntotal_batch_size: 16\n"
+    (d / "opt.yaml").write_text(opt)
+    run = load_checked(d)
+    assert run.fact("per_device_batch") == 16 and run.fact("devices") == 1
+    assert run.fact("grad_accum") == 4 and run.fact("effective_batch") == 64
+    assert "assumed" not in run.facts["effective_batch"].source
+    # a DDP launch dumps opt.yaml after splitting the batch: batch_size is one process's
+    # (8 of the 32), and the accumulation follows the total (round(64 / 32) = 2)
+    opt = "batch_size: 8\ndevice: 0,1,2,3\nworld_size: 4\ntotal_batch_size: 32\n"
+    (d / "opt.yaml").write_text(opt)
+    run = load_checked(d)
+    assert run.fact("per_device_batch") == 8 and run.fact("devices") == 4
+    assert run.fact("grad_accum") == 2 and run.fact("effective_batch") == 64
+    # a total at or above the nominal batch accumulates nothing
+    (d / "opt.yaml").write_text("batch_size: 32\nworld_size: 2\ntotal_batch_size: 64\n")
+    assert load_checked(d).fact("effective_batch") == 64
+    (d / "opt.yaml").write_text("batch_size: 64\nworld_size: 2\ntotal_batch_size: 128\n")
+    assert load_checked(d).fact("grad_accum") == 1
+    assert load_checked(d).fact("effective_batch") == 128

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from traindoc.model.numbers import loads
-from traindoc.model.signals import ALIASES, STEP_KEYS
+from traindoc.model.signals import ALIASES, STEP_KEYS, Signal, canonical
 from traindoc.readers import live
 from traindoc.readers._base import to_float
 from traindoc.readers.sb3_monitor import is_monitor_csv
@@ -131,6 +131,12 @@ def detect_dir(root: Path, depth: int = 1) -> list[Source]:
             for p in sorted(root.glob("*.csv"), key=_by_name)
             if p.is_file() and is_rl_csv(p)
         ]
+    if not found:
+        # a loop's own per-epoch CSV (Keras' CSVLogger training_log.csv, a history.csv,
+        # train_log.csv): taken, as the same file named on its own is, when its header
+        # names a loss and its first row holds a number there - a dataset's CSV (text,
+        # label) names none
+        found += [Source("lightning", p) for p in log_csvs(root)]
     if not found and (root / "training_args.bin").is_file():
         found.append(Source("training_args", root / "training_args.bin"))
     if not found and depth > 0:
@@ -177,6 +183,41 @@ def is_rl_csv(path: Path) -> bool:
     cols = _csv_header(path)
     rl = {k for k, v in ALIASES.items() if v.value in ("reward", "episode_reward_std")}
     return bool(cols & (rl | _SUCCESS_COLS) or {c.replace(" ", "_") for c in cols} & rl)
+
+
+def is_log_csv(path: Path) -> bool:
+    """A training loop's metrics CSV: a header naming a loss or an RL return (a column
+    we read as the train or eval loss or the return, or one whose name holds "loss":
+    Keras' fused_pred_loss, a ValLoss) and a number under it in one of the first rows
+    (a PPO loop logs its first row before any update, its losses empty)."""
+    if not path.is_file():
+        return False
+    try:
+        lines = _head(path).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return False
+    rows = [ln for ln in lines if ln.strip()][:6]
+    if len(rows) < 2:
+        return False
+    header = [c.strip() for c in rows[0].split(",")]
+    wanted = [i for i, name in enumerate(header) if _metric_column(name)]
+    for row in rows[1:]:
+        cells = [c.strip() for c in row.split(",")]
+        if any(i < len(cells) and to_float(cells[i]) is not None for i in wanted):
+            return True
+    return False
+
+
+def _metric_column(name: str) -> bool:
+    sig = canonical(name)
+    return sig in (Signal.LOSS, Signal.EVAL_LOSS, Signal.REWARD) or "loss" in name.lower()
+
+
+def log_csvs(root: Path) -> list[Path]:
+    """The metrics CSVs of a folder (is_log_csv), a log-like name first (training_log,
+    history, train_log, log), then by name."""
+    csvs = [p for p in root.glob("*.csv") if is_log_csv(p)]
+    return sorted(csvs, key=_jsonl_rank)
 
 
 def _json_logs(root: Path) -> list[Path]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from traindoc.readers import live, mlflow, tensorboard, wandb
-from traindoc.readers.detect import console_named, is_console, is_metrics_jsonl
+from traindoc.readers.detect import console_named, is_console, is_metrics_jsonl, log_csvs
 from traindoc.readers.ultralytics import RESULTS, is_results_csv
 
 _DEPTH = 5
@@ -50,6 +50,11 @@ def discover_runs(root: str | Path) -> list[Path]:
         else:
             found.extend(e for e in files if e.name == "mlflow.db")
             found.extend([*jsonl, *logs])
+        # a run folder holding only its loop's metrics CSV (training_log.csv): the
+        # folder is the run, read as detect_dir reads it
+        if not jsonl and not logs and d != root and log_csvs(d):
+            found.append(d)
+            return
         for e in entries:
             if (
                 depth < _DEPTH

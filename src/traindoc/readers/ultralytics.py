@@ -299,13 +299,29 @@ def _facts(data: dict[str, Any], where: dict[str, str]) -> dict[str, Fact]:
     if batch is not None and batch >= 1 and batch == int(batch):
         key = "batch" if "batch" in data else "batch_size"
         devices = _devices(data.get("device"))
-        out["per_device_batch"] = Fact(int(batch) // devices, f"{where[key]}: {key} / devices")
-        if devices > 1:
+        per_device = Fact(int(batch) // devices, f"{where[key]}: {key} / devices")
+        total, total_key = batch, key
+        world = num("world_size")
+        if (tb := num("total_batch_size")) is not None and tb >= 1 and tb == int(tb):
+            # YOLOv5 < v6 / YOLOv7 dump opt.yaml after a DDP launch split the batch:
+            # batch_size is then one process's, total_batch_size the sum over the
+            # world_size processes, and the accumulation follows the total
+            devices = int(world) if world is not None and world >= 1 else devices
+            per_device = Fact(int(batch), f"{where[key]}: {key} (one process's)")
+            total, total_key = tb, "total_batch_size"
+        out["per_device_batch"] = per_device
+        if total_key == "total_batch_size" and world is not None and world >= 1:
+            out["devices"] = Fact(devices, f"{where['world_size']}: world_size")
+        elif devices > 1:
             out["devices"] = Fact(devices, f"{where['device']}: device={data['device']}")
+        # the optimizer steps once per nbs images (64 by default): with a total batch of
+        # 16 the trainer sums 4 batches' gradients, so the batch a step sees is 64
         nbs = num("nbs") or _NBS
-        accum = max(round(nbs / batch), 1)
+        accum = max(round(nbs / total), 1)
         out["grad_accum"] = Fact(
-            accum, f"{where[key]}: max(round(nbs {nbs:g} / {key} {batch:g}), 1)"
+            accum,
+            f"{where[total_key]}: max(round(nbs {nbs:g} / {total_key} {total:g}), 1)"
+            " (the trainer accumulates up to its nominal batch)",
         )
     if isinstance(data.get("cos_lr"), bool):
         out["lr_scheduler"] = Fact(
