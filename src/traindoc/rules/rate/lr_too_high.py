@@ -18,6 +18,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import (
     TYPICAL_LR,
+    adam_like,
     curve,
     nonfinite,
     optimizer_scale,
@@ -93,6 +94,13 @@ class Params:
     # recovers (LB-SGD's ResNet-18 at batch 8192: test loss 41 -> 12,475 as the warmup passed
     # LR 1.28 on its way to 3.2, train loss 5.3 -> 6.6, at chance for the next 16 epochs).
     eval_blowup: float = 10.0
+    # The train loss blowing up the same 10x+ above its best so far, and to twice its first
+    # log or more (a restarted or appended run lands back near its start, not 2x above it),
+    # is a break of its own, read by the same rising-LR tests as a NaN: the loss-spike and
+    # divergence rules call such a blow-up that the decaying LR later undoes a spike, yet it
+    # came as the LR climbed (the cs336-style TinyStories arm at AdamW 1.0: train loss
+    # 8.4 -> 6.6 -> 92 as the 200-step warmup reached its peak, 304 a log later).
+    blowup_above_start: float = 2.0
     # ... or broke just as the warmup reached the peak: the LR had climbed from half the
     # peak or less over the last 3+ logs to it, and the loss broke within a quarter of the
     # warmup's length after (or its first 3 logs there), the LR still at 90%+ of the peak:
@@ -407,8 +415,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         signs.append("oscillating")
     optim = str(run.fact("optim", "")).lower()
     # Adam's step moves every weight by ~LR whatever the gradient's scale: 5x the most
-    # tolerant table value (1e-2) is too high for any network, whatever the regime.
-    adam_far = "adam" in optim and pk.value >= p.adam_far * p.unknown_tolerated
+    # tolerant table value (1e-2; Lion's 1e-3) is too high for any network, whatever the
+    # regime. An HF Trainer run that names no optimizer ran the Trainer's AdamW.
+    adaptive = adam_like(run)
+    adam_far = adaptive and pk.value >= p.adam_far * p.unknown_tolerated * optimizer_scale(run)
     for sign, rules in SYMPTOMS.items():
         if sign == "stuck" and not (high and (regime or adam_far) and "sgd" not in optim):
             # at chance with a usual LR is too low, bad data or a bug; and only a known
@@ -432,7 +442,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # the LR alone proves nothing: only the curves can accuse it.
     # An LR of 2e-2 or more with no optimizer named is SGD's range (ResNets train at
     # 0.1-1.6), where an unknown task is no more an AdamW LM's than a named classifier.
-    sgd_range = pk.value >= p.sgd_range and "adam" not in optim
+    sgd_range = pk.value >= p.sgd_range and not adaptive
     task = run.fact("task")
     table_applies = regime is not None or task == "lm" or (task is None and not sgd_range)
     if not table_applies:
@@ -701,8 +711,8 @@ def _eval_worsens(run: Run, p: Params) -> bool:
 def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
     """(step, LR, what broke) where the loss broke while the logged LR still rose at each
     of the last `rising_points` logs up to it, or inside a warmup's climb: a NaN/Inf loss,
-    a divergence's onset, a grad norm's runaway onset, or (in a warmup's climb) a held-out
-    loss blown up 10x+."""
+    a divergence's onset, a grad norm's runaway onset, a train loss blown up 10x+ above its
+    best, or (in a warmup's climb) a held-out loss blown up 10x+."""
     lr = run.get("lr")
     if lr is None:
         return None
@@ -724,6 +734,8 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
         ):
             said = "its loss began to diverge" if sym == "divergence" else "its grad norm ran away"
             steps.append((int(f.step), said))
+    if (jump := _loss_blowup(run, p)) is not None:
+        steps.append(jump)
     f = lr.finite()
     blown = _eval_blowup(run, p)
     if blown is not None and _warming(f, blown[0], p):
@@ -763,6 +775,26 @@ def _warming(lr: Series, at: int, p: Params) -> bool:
         and bool((np.diff(v[: i + 1]) > 0).all())
         and s[0] <= at < s[i]
     )
+
+
+def _loss_blowup(run: Run, p: Params) -> tuple[int, str] | None:
+    """(step, what) of the first train loss 10x+ its best before it and 2x+ its first log: a
+    loss thrown far above where the run started, not a noisy log (an RL surrogate's swings
+    are not a loss curve)."""
+    loss = None if run.is_rl else run.get("loss")
+    if loss is None:
+        return None
+    f = loss.finite()
+    v = f.values
+    if v.size < 3 or v[0] <= 0:
+        return None
+    best = np.minimum.accumulate(v)
+    jumped = (v[1:] >= p.eval_blowup * best[:-1]) & (v[1:] >= p.blowup_above_start * v[0])
+    jumped &= best[:-1] > 0
+    if not jumped.any():
+        return None
+    i = int(np.argmax(jumped)) + 1
+    return int(f.steps[i]), f"its loss blew up {v[i] / best[i - 1]:.0f}x above its best"
 
 
 def _eval_blowup(run: Run, p: Params) -> tuple[int, str] | None:
