@@ -94,12 +94,12 @@ class Params:
     # recovers (LB-SGD's ResNet-18 at batch 8192: test loss 41 -> 12,475 as the warmup passed
     # LR 1.28 on its way to 3.2, train loss 5.3 -> 6.6, at chance for the next 16 epochs).
     eval_blowup: float = 10.0
-    # The train loss blowing up the same 10x+ above its best so far, and to twice its first
-    # log or more (a restarted or appended run lands back near its start, not 2x above it),
-    # is a break of its own, read by the same rising-LR tests as a NaN: the loss-spike and
-    # divergence rules call such a blow-up that the decaying LR later undoes a spike, yet it
-    # came as the LR climbed (the cs336-style TinyStories arm at AdamW 1.0: train loss
-    # 8.4 -> 6.6 -> 92 as the 200-step warmup reached its peak, 304 a log later).
+    # A train loss blown up the same 10x+ above its best so far, and to twice its first log
+    # or more (a restarted or appended run lands back near its start, not 2x above it), is
+    # a break too, read by the same rising-LR tests as a NaN. When the decaying LR later
+    # brings such a loss back down, loss-spike calls it a spike and divergence stays silent,
+    # yet it came as the LR climbed (the CSC3043S TinyStories arm at AdamW 1.0: train loss
+    # 8.4 -> 6.6 -> 92 as its 200-step warmup reached the peak, 304 a log later).
     blowup_above_start: float = 2.0
     # ... or broke just as the warmup reached the peak: the LR had climbed from half the
     # peak or less over the last 3+ logs to it, and the loss broke within a quarter of the
@@ -260,7 +260,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     blamed; a pipeline feeding inputs unrelated to their targets stalls the same way at
     any LR (the finding says to check a batch). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
-    a divergence's onset, or a gradient norm that ran away 100x+ over a few logs: the
+    a divergence's onset, a train loss thrown 10x+ above its best so far and 2x+ above its
+    first log - even one the decaying LR later brings back down, which loss-spike calls a
+    spike -, or a gradient norm that ran away 100x+ over a few logs: the
     weights breaking before the loss shows it) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
     the run takes, and the fix is half the LR at the break. So is one that broke just as
@@ -270,7 +272,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     So is one that broke inside a warmup's climb (the LR rising at every log from half its
     peak or less to the peak, over 3+ logs) after at least one logged rise, however few LR
     logs came before the break: a per-epoch LR log of a 5-epoch warmup has two up to a break
-    in epoch 2 (a break before the first rise came at the climb's smallest LR). There a
+    in epoch 2 (a break before the first rise came at the climb's smallest LR). There (and
+    just as the warmup reaches the peak) a
     held-out loss that blew up 10x+ above its best eval so far, the train loss higher over
     the same stretch than before it, is a break too, even when the run later recovers:
     LB-SGD's ResNet-18 at batch 8192 (linear scaling to SGD 3.2, 5-epoch warmup) saw its
@@ -304,6 +307,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     score or less (its last fifth up by under 5% of that way on the fifth before, 10+
     logs, any epsilon schedule at its floor over both): SB3's DQN on Breakout at 5e-3
     sat at 5.3 for its last 200k steps, against 21.5 at 5e-4.
+
+    The tables are AdamW's. Under SGD they scale 100x up; under Lion, whose sign update
+    moves every weight by the full LR, 10x down (the Lion paper's advice: an LR 3-10x
+    smaller than AdamW's). An HF Trainer run that names no optimizer ran the Trainer's
+    default AdamW, so it is judged as Adam(W), never on SGD's range.
 
     **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
     and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
@@ -738,7 +746,7 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
         steps.append(jump)
     f = lr.finite()
     blown = _eval_blowup(run, p)
-    if blown is not None and _warming(f, blown[0], p):
+    if blown is not None and (_warming(f, blown[0], p) or _just_peaked(f, blown[0], p)):
         steps.append(blown)
     if not steps:
         return None
