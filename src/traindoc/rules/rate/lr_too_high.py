@@ -311,7 +311,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     The tables are AdamW's. Under SGD they scale 100x up; under Lion, whose sign update
     moves every weight by the full LR, 10x down (the Lion paper's advice: an LR 3-10x
     smaller than AdamW's). An HF Trainer run that names no optimizer ran the Trainer's
-    default AdamW, so it is judged as Adam(W), never on SGD's range.
+    default AdamW: at 1e-2 or more with a model at chance it is Adam's far-too-high LR,
+    as is any Adam(W) run there, whatever its task.
 
     **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
     and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
@@ -450,9 +451,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # the LR alone proves nothing: only the curves can accuse it.
     # An LR of 2e-2 or more with no optimizer named is SGD's range (ResNets train at
     # 0.1-1.6), where an unknown task is no more an AdamW LM's than a named classifier.
-    sgd_range = pk.value >= p.sgd_range and not adaptive
+    # Only a named Adam(W) or Lion takes a run off that range: an HF Trainer run at 2e-2
+    # that names none is as often prefix or prompt tuning (high LRs by design) as a
+    # misconfigured AdamW, and the table does not judge its spikes.
+    sgd_range = pk.value >= p.sgd_range and not ("adam" in optim or "lion" in optim)
     task = run.fact("task")
     table_applies = regime is not None or task == "lm" or (task is None and not sgd_range)
+    # Adam(W) far past any table with a model at chance is the LR's whatever the task
+    table_applies = table_applies or ("stuck" in signs and adam_far)
     if not table_applies:
         # Off the table's ground (a detector under SGD at 0.02 is normal) only a NaN or
         # a diverging loss accuses the LR; spikes and bands are that task's noise.
