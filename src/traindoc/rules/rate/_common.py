@@ -86,8 +86,8 @@ SGD_LR_SCALE = 100.0
 # Lion's update is the sign of its momentum: every weight moves by exactly the LR at each
 # step, where Adam's normalised step reaches the LR only when a gradient's sign never
 # changes. The Lion paper (Chen et al. 2023, "Symbolic Discovery of Optimization
-# Algorithms", section 5) advises an LR 3-10x smaller than AdamW's; the table takes 10x,
-# the paper's value for its image and language models (AdamW 1e-3 -> Lion 1e-4).
+# Algorithms") advises an LR 3-10x smaller than AdamW's; the table takes the 10x end,
+# since Lion's full-size step on every weight is what makes it the larger one.
 LION_LR_SCALE = 0.1
 
 
