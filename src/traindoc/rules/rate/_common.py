@@ -83,13 +83,34 @@ def family_lr(run: Run) -> tuple[tuple[float, float, float], str] | None:
 SGD_LR_SCALE = 100.0
 
 
+# Lion's update is the sign of its momentum: every weight moves by exactly the LR at each
+# step, where Adam's normalised step reaches the LR only when a gradient's sign never
+# changes. The Lion paper (Chen et al. 2023, "Symbolic Discovery of Optimization
+# Algorithms") advises an LR 3-10x smaller than AdamW's; the table takes the 10x end,
+# since Lion's full-size step on every weight is what makes it the larger one.
+LION_LR_SCALE = 0.1
+
+
 def optimizer_scale(run: Run) -> float:
     """Factor for an AdamW LR table under the run's named optimizer: SGD_LR_SCALE when
-    it names SGD (plain or with momentum), else 1. One reading for every rate rule, so
-    a run is never told its LR is both too low (on SGD's scale) and too high (on
-    AdamW's)."""
+    it names SGD (plain or with momentum), LION_LR_SCALE when it names Lion, else 1. One
+    reading for every rate rule, so a run is never told its LR is both too low (on SGD's
+    scale) and too high (on AdamW's)."""
     optim = str(run.fact("optim", "")).lower()
-    return SGD_LR_SCALE if "sgd" in optim and "adam" not in optim else 1.0
+    if "sgd" in optim and "adam" not in optim:
+        return SGD_LR_SCALE
+    return LION_LR_SCALE if "lion" in optim else 1.0
+
+
+def adam_like(run: Run) -> bool:
+    """The run's optimizer moves every weight by about the LR per step whatever the
+    gradient's scale (Adam and its variants, Lion), by name; or, with none named, by its
+    trainer's default: the HF Trainer's is AdamW (TrainingArguments.optim defaults to
+    adamw_torch), and a Trainer run that names no optimizer ran it."""
+    optim = str(run.fact("optim", "")).lower()
+    if optim:
+        return "adam" in optim or "lion" in optim
+    return run.fact("trainer") == "hf"
 
 
 def size_scale(run: Run) -> tuple[float, str]:

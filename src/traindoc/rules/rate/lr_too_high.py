@@ -18,6 +18,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import (
     TYPICAL_LR,
+    adam_like,
     curve,
     nonfinite,
     optimizer_scale,
@@ -93,6 +94,13 @@ class Params:
     # recovers (LB-SGD's ResNet-18 at batch 8192: test loss 41 -> 12,475 as the warmup passed
     # LR 1.28 on its way to 3.2, train loss 5.3 -> 6.6, at chance for the next 16 epochs).
     eval_blowup: float = 10.0
+    # A train loss blown up the same 10x+ above its best so far, and to twice its first log
+    # or more (a restarted or appended run lands back near its start, not 2x above it), is
+    # a break too, read by the same rising-LR tests as a NaN. When the decaying LR later
+    # brings such a loss back down, loss-spike calls it a spike and divergence stays silent,
+    # yet it came as the LR climbed (the CSC3043S TinyStories arm at AdamW 1.0: train loss
+    # 8.4 -> 6.6 -> 92 as its 200-step warmup reached the peak, 304 a log later).
+    blowup_above_start: float = 2.0
     # ... or broke just as the warmup reached the peak: the LR had climbed from half the
     # peak or less over the last 3+ logs to it, and the loss broke within a quarter of the
     # warmup's length after (or its first 3 logs there), the LR still at 90%+ of the peak:
@@ -252,7 +260,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     blamed; a pipeline feeding inputs unrelated to their targets stalls the same way at
     any LR (the finding says to check a batch). Without
     instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
-    a divergence's onset, or a gradient norm that ran away 100x+ over a few logs: the
+    a divergence's onset, a train loss thrown 10x+ above its best so far and 2x+ above its
+    first log - even one the decaying LR later brings back down, which loss-spike calls a
+    spike -, or a gradient norm that ran away 100x+ over a few logs: the
     weights breaking before the loss shows it) while the logged LR still rose at each of the last 3
     logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
     the run takes, and the fix is half the LR at the break. So is one that broke just as
@@ -262,7 +272,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     So is one that broke inside a warmup's climb (the LR rising at every log from half its
     peak or less to the peak, over 3+ logs) after at least one logged rise, however few LR
     logs came before the break: a per-epoch LR log of a 5-epoch warmup has two up to a break
-    in epoch 2 (a break before the first rise came at the climb's smallest LR). There a
+    in epoch 2 (a break before the first rise came at the climb's smallest LR). There (and
+    just as the warmup reaches the peak) a
     held-out loss that blew up 10x+ above its best eval so far, the train loss higher over
     the same stretch than before it, is a break too, even when the run later recovers:
     LB-SGD's ResNet-18 at batch 8192 (linear scaling to SGD 3.2, 5-epoch warmup) saw its
@@ -296,6 +307,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     score or less (its last fifth up by under 5% of that way on the fifth before, 10+
     logs, any epsilon schedule at its floor over both): SB3's DQN on Breakout at 5e-3
     sat at 5.3 for its last 200k steps, against 21.5 at 5e-4.
+
+    The tables are AdamW's. Under SGD they scale 100x up; under Lion, whose sign update
+    moves every weight by the full LR, 10x down (the Lion paper's advice: an LR 3-10x
+    smaller than AdamW's). An HF Trainer run that names no optimizer ran the Trainer's
+    default AdamW: at 1e-2 or more with a model at chance it is Adam's far-too-high LR,
+    as is any Adam(W) run there, whatever its task.
 
     **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
     and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
@@ -407,8 +424,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         signs.append("oscillating")
     optim = str(run.fact("optim", "")).lower()
     # Adam's step moves every weight by ~LR whatever the gradient's scale: 5x the most
-    # tolerant table value (1e-2) is too high for any network, whatever the regime.
-    adam_far = "adam" in optim and pk.value >= p.adam_far * p.unknown_tolerated
+    # tolerant table value (1e-2; Lion's 1e-3) is too high for any network, whatever the
+    # regime. An HF Trainer run that names no optimizer ran the Trainer's AdamW.
+    adaptive = adam_like(run)
+    adam_far = adaptive and pk.value >= p.adam_far * p.unknown_tolerated * optimizer_scale(run)
     for sign, rules in SYMPTOMS.items():
         if sign == "stuck" and not (high and (regime or adam_far) and "sgd" not in optim):
             # at chance with a usual LR is too low, bad data or a bug; and only a known
@@ -432,9 +451,14 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # the LR alone proves nothing: only the curves can accuse it.
     # An LR of 2e-2 or more with no optimizer named is SGD's range (ResNets train at
     # 0.1-1.6), where an unknown task is no more an AdamW LM's than a named classifier.
-    sgd_range = pk.value >= p.sgd_range and "adam" not in optim
+    # Only a named Adam(W) or Lion takes a run off that range: an HF Trainer run at 2e-2
+    # that names none is as often prefix or prompt tuning (high LRs by design) as a
+    # misconfigured AdamW, and the table does not judge its spikes.
+    sgd_range = pk.value >= p.sgd_range and not ("adam" in optim or "lion" in optim)
     task = run.fact("task")
     table_applies = regime is not None or task == "lm" or (task is None and not sgd_range)
+    # Adam(W) far past any table with a model at chance is the LR's whatever the task
+    table_applies = table_applies or ("stuck" in signs and adam_far)
     if not table_applies:
         # Off the table's ground (a detector under SGD at 0.02 is normal) only a NaN or
         # a diverging loss accuses the LR; spikes and bands are that task's noise.
@@ -701,8 +725,8 @@ def _eval_worsens(run: Run, p: Params) -> bool:
 def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
     """(step, LR, what broke) where the loss broke while the logged LR still rose at each
     of the last `rising_points` logs up to it, or inside a warmup's climb: a NaN/Inf loss,
-    a divergence's onset, a grad norm's runaway onset, or (in a warmup's climb) a held-out
-    loss blown up 10x+."""
+    a divergence's onset, a grad norm's runaway onset, a train loss blown up 10x+ above its
+    best, or (in a warmup's climb) a held-out loss blown up 10x+."""
     lr = run.get("lr")
     if lr is None:
         return None
@@ -724,9 +748,11 @@ def _broke_rising(run: Run, p: Params) -> tuple[int, float, str] | None:
         ):
             said = "its loss began to diverge" if sym == "divergence" else "its grad norm ran away"
             steps.append((int(f.step), said))
+    if (jump := _loss_blowup(run, p)) is not None:
+        steps.append(jump)
     f = lr.finite()
     blown = _eval_blowup(run, p)
-    if blown is not None and _warming(f, blown[0], p):
+    if blown is not None and (_warming(f, blown[0], p) or _just_peaked(f, blown[0], p)):
         steps.append(blown)
     if not steps:
         return None
@@ -763,6 +789,26 @@ def _warming(lr: Series, at: int, p: Params) -> bool:
         and bool((np.diff(v[: i + 1]) > 0).all())
         and s[0] <= at < s[i]
     )
+
+
+def _loss_blowup(run: Run, p: Params) -> tuple[int, str] | None:
+    """(step, what) of the first train loss 10x+ its best before it and 2x+ its first log: a
+    loss thrown far above where the run started, not a noisy log (an RL surrogate's swings
+    are not a loss curve)."""
+    loss = None if run.is_rl else run.get("loss")
+    if loss is None:
+        return None
+    f = loss.finite()
+    v = f.values
+    if v.size < 3 or v[0] <= 0:
+        return None
+    best = np.minimum.accumulate(v)
+    jumped = (v[1:] >= p.eval_blowup * best[:-1]) & (v[1:] >= p.blowup_above_start * v[0])
+    jumped &= best[:-1] > 0
+    if not jumped.any():
+        return None
+    i = int(np.argmax(jumped)) + 1
+    return int(f.steps[i]), f"its loss blew up {v[i] / best[i - 1]:.0f}x above its best"
 
 
 def _eval_blowup(run: Run, p: Params) -> tuple[int, str] | None:
