@@ -77,6 +77,17 @@ def test_a_run_dir_is_read_by_epoch_with_its_args(tmp_path: Path) -> None:
     assert not run.notes
 
 
+def test_close_mosaic_gives_the_step_the_train_loss_changes(tmp_path: Path) -> None:
+    """close_mosaic 10 of 25 epochs: epochs 16-25 train without mosaic, so the summed
+    train loss is computed differently from step (epochs done) 16 on; 0 turns it off."""
+    run = load_checked(_train_dir(tmp_path))
+    assert run.fact("objective_change_step") == 16
+    off = load_checked(
+        _train_dir(tmp_path, args=ARGS.replace("close_mosaic: 10", "close_mosaic: 0"), name="t2")
+    )
+    assert off.fact("objective_change_step") is None
+
+
 def test_the_results_file_itself_reads_the_args_beside_it(tmp_path: Path) -> None:
     run = load_checked(_train_dir(tmp_path) / "results.csv")
     assert run.fact("trainer") == "ultralytics" and run.fact("learning_rate") == 0.01

@@ -130,6 +130,12 @@ _SPECS = (
     # --- how the run went: resumes, end, outcome --------------------------------------
     _config("resume_steps", "tuple[int, ...]", "steps at which the run was resumed"),
     FactSpec(
+        "objective_change_step",
+        "int",
+        "the first step the trainer computes its train loss differently, as configured "
+        "(ultralytics' close_mosaic: mosaic augmentation off for the last N epochs)",
+    ),
+    FactSpec(
         "paste_cuts", "tuple[int, ...]", "steps after which a pasted excerpt leaves lines out"
     ),
     FactSpec(

@@ -291,6 +291,13 @@ def _facts(data: dict[str, Any], where: dict[str, str]) -> dict[str, Fact]:
     epochs = num("epochs")
     if epochs is not None and epochs > 0:
         out["num_train_epochs"] = Fact(epochs, f"{where['epochs']}: epochs")
+    # close_mosaic N: the last N epochs train without mosaic augmentation, a different
+    # train loss from the epoch after `epochs - N` on (a step of a few % in its level);
+    # steps here are epochs done, so that epoch is step epochs - N + 1
+    shut = num("close_mosaic")
+    if shut is not None and epochs and 0 < shut < epochs and shut == int(shut):
+        why = f"{where['close_mosaic']}: close_mosaic {shut:g} of epochs {epochs:g}"
+        out["objective_change_step"] = Fact(int(epochs - shut) + 1, why)
     warm = num("warmup_epochs")
     if warm is not None and epochs:
         why = f"{where['warmup_epochs']}: warmup_epochs {warm:g} / epochs {epochs:g} (>= 100 iterations)"

@@ -163,6 +163,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     (USRNet super-resolution: train loss in a 0.032-0.033 band for the last 190 of 550
     epochs while validation PSNR rose 30.41 -> 30.82 dB) is learning slowly, not
     stalled: a task metric improving over the band clears it.
+    A train loss the trainer computes differently from a configured step on (ultralytics'
+    close_mosaic: the last 10 epochs train without mosaic augmentation, and the summed
+    loss steps 5-8% up at that epoch) is two curves: the band is judged on the part
+    before that step only (a YOLOv8n whose loss fell 4.14 -> 3.90 over epochs 45-65,
+    then stepped to 4.21 at the first mosaic-off epoch, is still descending, not in a
+    3.90-4.14 band).
     Heterogeneous or noisy data (duplicates, wrong labels) gives the same picture
     whatever the hyper-parameters: check the data too.
 
@@ -174,7 +180,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     assert loss is not None
     if run.is_rl:
         return
-    f = loss.finite()
+    f = _before_change(run, loss.finite())
     hit = _judge(run, f, p)
     if hit is None and (cut := _decay_cut(run, f, p)) is not None:
         # No flat tail, but the LR decays: judge the run while the LR was high. A band
@@ -533,6 +539,20 @@ def _sample(f: Series, n: int) -> tuple[np.ndarray, np.ndarray]:
         return f.steps.astype(np.float64), f.values.copy()
     idx = np.linspace(0, len(f) - 1, n).round().astype(np.int64)
     return f.steps[idx].astype(np.float64), f.values[idx]
+
+
+def _before_change(run: Run, f: Series) -> Series:
+    """The loss before the step the trainer starts computing it differently
+    (`objective_change_step`: ultralytics' close_mosaic turns mosaic off for the last
+    epochs), when the log has points on both sides: the two stretches are two curves, and
+    a step between them in the level is no swing of a band."""
+    at = run.fact("objective_change_step")
+    if not isinstance(at, int):
+        return f
+    keep = f.steps < at
+    if keep.all() or not keep.any():
+        return f
+    return Series(f.name, f.steps[keep], f.values[keep], None, f.source)
 
 
 def _upto(s: Series, step: float) -> Series:
