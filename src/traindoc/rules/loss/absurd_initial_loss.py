@@ -240,7 +240,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rmse, mae, r2 and no accuracy, F1 or perplexity), a detector or segmenter (mAP, IoU,
     Dice: a sum of box and class terms, CE + Dice, a decode head plus an auxiliary one),
     and a total whose first value is the sum of 2+ logged terms (a multi-head or
-    auxiliary loss: each term may start at its own floor).
+    auxiliary loss: each term may start at its own floor). A loop known for a language
+    model only by its token count is read as logging the mean over those tokens, as
+    every common LM loop does; one that logged their sum (hundreds to thousands at the
+    start) would read as absurd.
 
     **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
     the init scale (output heads ~0.02). Restart from a clean checkpoint; ask
