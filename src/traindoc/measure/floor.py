@@ -97,7 +97,8 @@ def cross_entropy(run: Run) -> bool:
     """The logged loss is a cross-entropy over classes or tokens: the floor is known,
     the task says so (lm, classification), the run fine-tunes a named base model, an
     LM trainer logged it, the log prints its perplexity (exp of the loss) or names
-    it one (`lm_loss`, `cross_entropy`) -- and the metrics logged beside it name no
+    it one (`lm_loss`, `cross_entropy`), or it counts the tokens trained on (`ntokens`)
+    -- and the metrics logged beside it name no
     task whose loss is something else (`other_objective`)."""
     if run.fact("margin_softmax"):
         return False  # a margin softmax's level has no ln(C) meaning (an ArcFace head)
@@ -110,6 +111,7 @@ def cross_entropy(run: Run) -> bool:
         or run.fact("trainer") in CE_TRAINERS
         or perplexity_of_loss(run) is not None
         or named_cross_entropy(run) is not None
+        or token_count(run) is not None
     )
 
 
@@ -131,6 +133,27 @@ def named_cross_entropy(run: Run) -> str | None:
         return None
     key = loss.source.rsplit(": ", 1)[1].strip()
     return key if _CE_NAME.search(key) else None
+
+
+# A count of the tokens a step consumed, or their rate, logged beside the loss (a loop's
+# `ntokens: 618/1024`, `tokens_processed`, TRL's `num_tokens`, mlx's `trained_tokens`,
+# `tokens/sec`): the model reads token sequences, a language or translation model, whose
+# training loss is a cross-entropy per token. (An accuracy per token says the same, but
+# such a run already names its trainer.)
+_TOKEN_COUNT = re.compile(
+    r"^(?:n|num|total)?_?tokens?(?:_(?:processed|seen|trained))?$"
+    r"|^(?:processed|seen|trained)_tokens$|^tok(?:en)?s?(?:/s|/sec|_per_sec(?:ond)?)$",
+    re.I,
+)
+
+
+def token_count(run: Run) -> str | None:
+    """The series counting the training tokens (or their rate) beside the loss, or None."""
+    for name in sorted(run.series):
+        key = re.sub(r"^(?:train|training)[/_]", "", name, flags=re.I)
+        if _TOKEN_COUNT.match(key):
+            return name
+    return None
 
 
 # A perplexity beside the loss it exponentiates: PyTorch's word language model

@@ -51,6 +51,12 @@ class Params:
     # for any vocabulary (0.83 ln V even for Gemma 3's 262,144) and above ln(C) of any
     # classifier under 32k classes: a fine-tune's first loss there is a broken start.
     finetune_start: float = math.log(32000)
+    # Where V is known to be an LM's token vocabulary, a fine-tune's first loss at 0.8
+    # ln(V) or more is also a broken start: the pretrained model scores barely better than
+    # a uniform guess on the data, as if it knew nothing of the language (pretrained GPT-2
+    # on English prose: 3.6; the same LoRA run's 9.23 = 0.85 ln(50257) before any update).
+    # Under it a fine-tune may be far from its data (a new language, code) and is left be.
+    finetune_near_floor: float = 0.8
     # The curve shows a fine-tune by itself when the loss is under 1.5 nats (a geometric
     # mean probability of 0.22 on the right token or class: a model that already knows
     # the data) within the first 5% of a log of 20+ points; a model trained from
@@ -59,6 +65,9 @@ class Params:
     finetune_fraction: float = 0.05
     # A first row that averages this many steps or more speaks for itself.
     window_steps: int = 10
+    # So does one that an eval loss at the same step matches within 10% (train and val
+    # estimates of one model differ by a few percent; an odd batch by far more).
+    eval_agree_rel: float = 0.10
     # Logged terms whose first values add up to the first total within 5% (each term
     # rounded by its print) are that total's parts.
     terms_sum_rel: float = 0.05
@@ -134,11 +143,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     its curve says so: under 1.5 nats within the first 5% of a log of 20+ points, which
     a model trained from scratch on real data does not reach (a Gemma-3 QLoRA's first
     50-step window at 14.75 then 1.22; a BLOOM classifier's 11.3 then 0.84 by step 150).
+    Where V is known to be an LM's token vocabulary, a named fine-tune (a base model, an
+    adapter) whose first loss is 0.8 ln(V) or more is a warning too: the pretrained model
+    scores barely better than a uniform guess, as if never pretrained (weights not loaded
+    or not used, a tokenizer that is not the model's, labels misaligned); a GPT-2 LoRA's
+    step-0 estimate of 9.23 = 0.85 ln(50257), where the same model on the same corpus
+    starts at 3.6. Under 0.8 ln(V) a fine-tune may just be far from its data (a new
+    language, code), and a classifier's new head starts at ln(C) by design.
 
     The first three points decide (their median) so that one odd first batch cannot;
     but a first row that is a trainer's mean over its first 10+ steps (HF's Trainer and
     the stacks on it, Megatron: the mean since the previous row) is no one batch and
-    decides alone.
+    decides alone; so does a first row that an eval loss at the same step matches
+    within 10% (nanoGPT's estimate at step 0: train 9.227, val 9.268), which in a sparse
+    log (a row every 500 steps) is the only point that shows the start.
 
     Without V, the loss must be known to be a cross-entropy over classes or tokens:
     the task says so, the run fine-tunes a named base model, an LM trainer (HF,
@@ -147,7 +165,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     cross-entropy: a plain loop's "loss 38.99 | ppl 8.6e16" is a language model's
     default-init start, 3.1x ln(256k)), or the loss's own key names it a language
     model's loss or a cross-entropy (`lm_loss`, `cross_entropy`, `xent`; not `nll`, which
-    may be a Gaussian's), or the log names V in words (`Vocabulary size: 32768`,
+    may be a Gaussian's), or the log counts the tokens it trains on (`ntokens`,
+    `tokens_processed`, `num_tokens`, `tokens/sec`: a model that reads token sequences, a
+    language or translation model, trains on a per-token cross-entropy; a from-scratch LM
+    whose "ntokens: 618/1024, loss: 55.84" sits at 54.75 is 4.5x ln(256k)), or the log
+    names V in words (`Vocabulary size: 32768`,
     nanoGPT's `found vocab_size = 65`, a `GPTConfig(..., vocab_size=...)` repr). Otherwise a plain loop's, Keras's or
     Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
     pixels, a detector's box terms) and is not judged against ln(V): a from-scratch
@@ -218,7 +240,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rmse, mae, r2 and no accuracy, F1 or perplexity), a detector or segmenter (mAP, IoU,
     Dice: a sum of box and class terms, CE + Dice, a decode head plus an auxiliary one),
     and a total whose first value is the sum of 2+ logged terms (a multi-head or
-    auxiliary loss: each term may start at its own floor).
+    auxiliary loss: each term may start at its own floor). A loop known for a language
+    model only by its token count is read as logging the mean over those tokens, as
+    every common LM loop does; one that logged their sum (hundreds to thousands at the
+    start) would read as absurd.
 
     **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
     the init scale (output heads ~0.02). Restart from a clean checkpoint; ask
@@ -243,7 +268,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     if first.size == 0:
         return
     head = float(np.median(first))  # one odd first batch cannot decide ...
-    if _window_mean(run, loss, p):
+    if _window_mean(run, loss, p) or _eval_agrees(run, loss, p):
         head = float(first[0])  # ... but a mean over the first 10+ steps is no one batch
     # ... and neither can the steps after it: a first loss at ln(V) followed by a
     # blow-up is a sane start wrecked by the updates (divergence's), so the first
@@ -252,7 +277,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     ratio = start / floor
     v = run.vocab_size
     # a fine-tune whose first loss is at the uniform guess of the smallest common vocabulary
-    tuned = _finetune(run, loss, p) if start >= p.finetune_start / math.log(run.loss_base) else None
+    if start >= p.finetune_start / math.log(run.loss_base):
+        tuned = _finetune(run, loss, p)
+    elif start >= p.finetune_near_floor * floor and _lm_vocab(run) and not _test_model(run):
+        tuned = _finetune(run, loss, p, curve=False)  # a from-scratch LM starts there
+    else:
+        tuned = None
     if ratio < p.ratio_warning and tuned is None:
         return
     severity = Severity.ERROR if ratio >= p.ratio_error else Severity.WARNING
@@ -288,12 +318,22 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     else:
         caused_by = ()
     what = f"{fl.log_name(run)}({v})" if v else f"{fl.log_name(run)}(V) of any common vocabulary"
+    # a fine-tune under ln(V), at its uniform guess: the pretrained weights do not act
+    unused = bool(tuned) and float(first[0]) < floor
     hot = _hot_lr_before(run, int(loss.steps[0]), p)
     if hot is not None and back is None and not caused_by:
         yield _after_hot_updates(loss, float(first[0]), floor, what, hot, ratio)
         return
     yield Hit(
-        title=_title(float(first[0]), floor, what, back, bool(caused_by), tuned),
+        title=_title(
+            float(first[0]),
+            floor,
+            what,
+            back,
+            bool(caused_by),
+            tuned,
+            p.finetune_start / math.log(run.loss_base),
+        ),
         step=int(loss.steps[0]),
         evidence={
             "first_loss": float(first[0]),
@@ -307,10 +347,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             **({"grad_norm_at_first_log": "non-finite"} if caused_by else {}),
         },
         explanation=(
-            "A model that guesses uniformly scores ln(V); a fresh model starts there and a "
-            "pretrained one below it. A first loss this far above means the starting "
-            "weights are broken (typically exploded weights in the output head), not that "
-            "the model has yet to learn. Training from here is rehabilitation, not learning."
+            (_UNUSED_WEIGHTS if unused else _BROKEN_WEIGHTS)
             + (
                 f" But {scale}: the model is not broken on unseen data, so the logged loss "
                 "is likely on another scale than one cross-entropy (a sum over tokens or "
@@ -321,20 +358,50 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
         ),
         prescription=(
-            "Inspect the starting checkpoint's tensors (output head std should be ~0.02-0.1, "
-            "not tens) and restart from a clean checkpoint; check the first-batch loss before "
-            "relaunching. If you added tokens, initialise their embeddings to the mean."
+            "Evaluate the base model on a few training batches before any update: it should "
+            "score 2-4 nats. If not, check that the pretrained weights are loaded (no "
+            "'newly initialized' / missing-keys warning), that the tokenizer is the base "
+            "model's, and that labels are the inputs shifted (not padding, not another "
+            "template)."
+            if unused
+            else "Inspect the starting checkpoint's tensors (output head std should be "
+            "~0.02-0.1, not tens) and restart from a clean checkpoint; check the first-batch "
+            "loss before relaunching. If you added tokens, initialise their embeddings to the "
+            "mean."
         ),
         severity=severity,
         caused_by=caused_by,
     )
 
 
+_BROKEN_WEIGHTS = (
+    "A model that guesses uniformly scores ln(V); a fresh model starts there and a "
+    "pretrained one below it. A first loss this far above means the starting weights are "
+    "broken (typically exploded weights in the output head), not that the model has yet to "
+    "learn. Training from here is rehabilitation, not learning."
+)
+_UNUSED_WEIGHTS = (
+    "A pretrained language model scores 2-4 nats on text before any update; a model that "
+    "knows nothing scores ln(V). A fine-tune whose first loss is within 20% of ln(V) starts "
+    "as if it had never been pretrained: its weights are not loaded or not used (a failed "
+    "or wrong checkpoint, a tokenizer that is not the model's, labels misaligned with the "
+    "inputs), and the run has to learn the language from scratch at a fine-tuning LR."
+)
+
+
 def _title(
-    first: float, floor: float, what: str, back: int | None, nonfinite: bool, tuned: str | None
+    first: float,
+    floor: float,
+    what: str,
+    back: int | None,
+    nonfinite: bool,
+    tuned: str | None,
+    common: float,
 ) -> str:
     if tuned and first < floor:
         head = f"First loss {fmt(first)} of a fine-tune ({tuned}), which should start at 2-4 nats"
+        if first < common:
+            return head + f", is {first / floor:.2f}x the uniform floor {what} = {floor:.2f}"
         return (
             head + f", is above the uniform guess over 32,000 tokens (ln = {math.log(32000):.2f})"
         )
@@ -519,10 +586,27 @@ def _summed_terms(run: Run, loss: Series, p: Params) -> bool:
     return len(firsts) >= 2 and abs(sum(firsts) - total) <= p.terms_sum_rel * total
 
 
-def _finetune(run: Run, loss: Series, p: Params) -> str | None:
+def _lm_vocab(run: Run) -> bool:
+    """V is known and is a language model's token vocabulary (not a classifier's C, whose
+    new head starts at ln(C) in a fine-tune too)."""
+    return bool(run.fact("vocab_size")) and not run.fact("num_classes") and run.fact("task") == "lm"
+
+
+# A base model named as a test fixture (sshleifer/tiny-gpt2, hf-internal-testing's
+# tiny-random-LlamaForCausalLM, a local ./tiny-gpt2): random weights in a released
+# family's shape, which start at ln(V) by design (TinyLlama, one word, is pretrained).
+_TEST_MODEL = re.compile(r"(?:^|[/_.-])(?:tiny|random)(?:[/_.-]|$)", re.I)
+
+
+def _test_model(run: Run) -> bool:
+    base = run.fact("base_model")
+    return isinstance(base, str) and _TEST_MODEL.search(base) is not None
+
+
+def _finetune(run: Run, loss: Series, p: Params, curve: bool = True) -> str | None:
     """Why the run starts from a pretrained model, or None: a named base model, an
-    adapter or a fine-tuning config, or a curve under 1.5 nats within 5% of the run.
-    Detectors, GANs and RL are left out: their losses are sums or surrogates."""
+    adapter or a fine-tuning config, or (with `curve`) a curve under 1.5 nats within 5%
+    of the run. Detectors, GANs and RL are left out: their losses are sums or surrogates."""
     if run.fact("task") in ("detection", "gan", "rl"):
         return None
     regime = run.facts.get("regime")
@@ -536,7 +620,7 @@ def _finetune(run: Run, loss: Series, p: Params) -> str | None:
         return f"of {base}"
     if run.fact("regime") in ("lora", "full-finetune"):
         return f"{run.fact('regime')}: {run.facts['regime'].source}"
-    at = _fell_to(loss, p.finetune_level / math.log(run.loss_base), p)
+    at = _fell_to(loss, p.finetune_level / math.log(run.loss_base), p) if curve else None
     return None if at is None else f"under {p.finetune_level:g} nats by step {at}"
 
 
@@ -563,6 +647,18 @@ def _window_mean(run: Run, loss: Series, p: Params) -> bool:
     stacks on it) and Megatron log the mean since the previous row, so a first row at
     step 50 holds 50 batches, not one odd batch."""
     return run.fact("trainer") in WINDOW_MEAN and int(loss.steps[0]) >= p.window_steps
+
+
+def _eval_agrees(run: Run, loss: Series, p: Params) -> bool:
+    """An eval loss logged at the first loss's step agrees with it within 10%: two
+    estimates over many batches (nanoGPT's estimate_loss at step 0: train 9.227, val 9.268)
+    say the same level, which no one odd batch does."""
+    ev = run.get("eval_loss")
+    if ev is None or not len(loss):
+        return False
+    at = ev.values[(ev.steps == loss.steps[0]) & np.isfinite(ev.values)]
+    first = float(loss.values[0])
+    return bool(at.size) and abs(float(at[0]) - first) <= p.eval_agree_rel * abs(first)
 
 
 # Trainers whose logged loss averages every step since the previous row.
