@@ -297,7 +297,8 @@ def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float |
     is known to 1e-3, not 1e-4."""
     if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(fl.on_bf16_grid(np.array([v]))[0])):
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
-    if round(v, p.hf_decimals) == v:
+    # (stored as float32 by TensorBoard / W&B: 0.0005 reads back as 0.0005000000237)
+    if np.float32(round(v, p.hf_decimals)) == np.float32(v):
         return 10.0 ** -(p.hf_decimals if places is None else min(places, p.hf_decimals))
     return None
 
