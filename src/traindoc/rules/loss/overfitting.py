@@ -179,6 +179,14 @@ class Params:
     # generalises shows: 0.0002 against 0.92) while the eval loss rose by half or more.
     memorised_gap: float = 0.02
     memorised_rise: float = 0.5
+    # The gap widening: after the held-out accuracy's peak (3-point median), 5+ evals
+    # (falls_each_points: where "higher at each" is the exact test's p < 0.01) over which the
+    # train accuracy climbs in a trend (Mann-Kendall z >= 2.58, or higher at each eval) while
+    # the held-out one stays at or under its peak, ending 20+ points (gap_acc_points) behind
+    # it: the extra epochs fit only the training set (train 91% -> 98.6% while val stays
+    # 57-59%). Healthy runs that plateau on a hard task show a gap, but a flat train accuracy
+    # (a 26-point GCN gap at 98.6% for the last epochs) or one under 20 points.
+    widen_train_z: float = 2.58
     # Logged values carry a fixed number of digits: a rise of one printed digit (0.0016 ->
     # 0.0017, a 6% "rise") is rounding, not a curve. A rise must span 2+ units of the last
     # digit the values share.
@@ -362,6 +370,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     out = list(_curve(run, p))
     if not any(isinstance(o, Hit) for o in out) and (gap := _memorised_gap(run, p)) is not None:
         yield gap  # a gap no trend of a few evals shows: memorised, whatever the curve did
+        return
+    # only info (a stall, a mild rise) or nothing from the loss curves: the accuracies can
+    # still show the gap widening epoch after epoch (no eval loss needed)
+    hits = [o for o in out if isinstance(o, Hit)]
+    if all(h.severity is not None and h.severity <= Severity.INFO for h in hits) and (
+        wide := _gap_widens(run, p)
+    ):
+        yield wide
         return
     yield from out
 
@@ -771,6 +787,69 @@ def _memorised_gap(run: Run, p: Params) -> Hit | None:
 
 _ACCURACY = re.compile(r"^(?:(?:sparse_)?categorical_|binary_)?acc(?:uracy)?$")
 _SPLIT_PREFIX = re.compile(r"^(?:train(?:ing)?|eval|val|valid|validation|test)[_/ ]")
+
+
+def _gap_widens(run: Run, p: Params) -> Hit | None:
+    """After the held-out accuracy's peak, the train accuracy climbs at `falls_each_points`+
+    evals (a trend, or higher at each) while the held-out one does not, and ends
+    `gap_acc_points`+ behind it: the gap widens at every epoch, whatever the eval loss did."""
+    ev = run.get("eval_loss")
+    if run.is_rl or (ev is not None and len(ev) and not len(ev.finite())):
+        return None  # a held-out loss never finite: the eval is broken, not a gap
+    if ev is not None and len(f := ev.finite()) and f.values[-1] <= f.values.min():
+        return None  # the eval loss still sets new bests: the held-out side improves
+    evals = {_base(m.name): m for m, higher in headline_metrics(run) if higher}
+    for t, higher in train_metrics(run):
+        v = evals.get(name := _base(t.name))
+        if not higher or v is None or not _ACCURACY.match(name):
+            continue
+        vf = v.finite()
+        ts, vs = _unit_scale(t.finite().values), _unit_scale(vf.values)
+        if ts is None or vs is None or len(vf) < p.falls_each_points:
+            continue
+        st, va = vf.steps, vf.values / vs
+        i_pk = int(np.argmax(smooth(va)))
+        if st.size - i_pk < p.falls_each_points:
+            continue
+        ta = np.array([level_at(t, s, k=1) for s in st[i_pk:]]) / ts
+        climbs = trend(st[i_pk:], ta).z >= p.widen_train_z or bool(np.all(np.diff(ta) > 0))
+        gap_pk, gap = float(ta[0] - va[i_pk]), float(np.median(ta[-3:] - va[-3:]))
+        if not (climbs and gap >= p.gap_acc_points and gap > gap_pk):
+            continue
+        onset, end = int(st[i_pk]), int(st[-1])
+        return Hit(
+            title=(
+                f"{t.name} climbed {ta[0]:.0%} -> {ta[-1]:.0%} over the {st.size - i_pk} "
+                f"evals since {v.name} peaked at step {onset} ({va[i_pk]:.0%}), which ends at "
+                f"{va[-1]:.0%}: the train/held-out gap widened {gap_pk:.0%} -> {gap:.0%}"
+            ),
+            step=onset,
+            end_step=end,
+            evidence={
+                "onset_step": onset,
+                "best_step": onset,
+                "train_acc_at_onset": float(ta[0]),
+                "train_acc_last": float(ta[-1]),
+                "eval_acc_best": float(va[i_pk]),
+                "eval_acc_last": float(va[-1]),
+                "gap_at_onset": gap_pk,
+                "gap_last": gap,
+                "eval_points_after": int(st.size - 1 - i_pk),
+                "mode": "gap_widens",
+            },
+            explanation=(
+                f"Since step {onset} every epoch fit the training set better ({t.name} "
+                f"{ta[0]:.0%} -> {ta[-1]:.0%}) while {v.name} did not improve, and the gap "
+                f"is now {gap:.0%} of the samples: the model memorises the training set "
+                "instead of learning the task. A gap that widens at each eval is no eval noise."
+            ),
+            prescription=(
+                f"Keep the checkpoint of step {onset} (the best {v.name}) and stop there or add "
+                "early stopping on it; add augmentation and regularisation (dropout, weight "
+                "decay) or more data; check that train and held-out sets match."
+            ),
+        )
+    return None
 
 
 def _base(name: str) -> str:
