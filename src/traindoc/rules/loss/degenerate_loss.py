@@ -156,7 +156,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** RL trainers (GRPO/PPO, fact task=rl or a reward
     series) legitimately log a loss of 0 and are skipped. HF Trainer <= 4.57 rounds
     to 4 decimals and bf16 has 8 significant bits: chance repeats on those grids are
-    discounted. A progress bar re-prints the last values the trainer set on every
+    discounted (a 4-decimal value read back from TensorBoard's float32, 0.0005 as
+    0.0005000000237, is on that grid: a fine-tune's train loss that fell smoothly to
+    0.0005 and repeats it is memorisation at the printed precision, not a frozen model). A progress bar re-prints the last values the trainer set on every
     refresh, and Lightning's bar (before 2.0) also runs through the validation batches
     with the training loss frozen: 14 refreshes of one bar at `loss=0.158` (3 decimals,
     nothing logged around them) are one stale value shown 14 times, not 14 batches

@@ -203,7 +203,7 @@ class Params:
 
 @rule(
     "overfitting",
-    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls; 2 evals for a train/held-out accuracy and loss gap",
+    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls; 2 evals for a train/held-out accuracy and loss gap; 5 from the held-out accuracy's peak for a widening gap; 8 after a detector val term's minimum",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -279,6 +279,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     fine-tune has some gap (train loss 0.02 against an eval loss of 0.3, accuracy 0.99
     against 0.93): a 20-point accuracy gap beside a 10x loss ratio is what no healthy run
     shows, and no eval noise makes.
+    When the loss curves show no more than info, the accuracies can still show the gap
+    widening (no eval loss needed): from the held-out accuracy's peak (3-point median) on,
+    5+ evals over which the train accuracy climbs (Mann-Kendall z >= 2.58, or higher at
+    each) while the held-out one stays at or under its peak, the gap ending 20+ points
+    and wider than at the peak - every epoch since fit only the training set (a ResNet on
+    FER2013: train accuracy 91% -> 98.6% over 37 epochs while val accuracy holds at 58%).
+    Not while the eval loss still sets a new best at the last eval, nor when it was never
+    finite. A healthy run plateaued on a hard task keeps its train accuracy flat too.
+    A detector's loss is a sum of terms that can part ways: one val term (`val/cls_loss`)
+    that climbs to 1.5x+ its minimum over 8+ evals in a trend (z >= 2.58) while the same
+    train term falls in one, with most task metrics fallen from their best, is that head
+    overfitting whatever the sum did (val cls_loss 0.0014 -> 0.0096 while recall fell 0.82
+    -> 0.58). Healthy YOLO runs' val terms creep up by 15-20% over long runs with the
+    metrics holding: the size and the metrics' fall tell them apart.
 
     **Why it matters.** From the onset on, training memorises the training set
     and generalises worse: compute spent making the model worse. The LoRA-plateau run:
