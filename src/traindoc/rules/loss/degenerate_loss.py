@@ -236,7 +236,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         v = float(y[s])
         if v == 0:
             continue
-        grid = _grid(v, dtype, p, places)
+        # (a value read back from float32 storage is on the grid the series' other values
+        # show; a whole log of one value shows none, and one exact value at every batch is
+        # frozen at any precision: 0.300000011921 at each of 8 batches)
+        grid = _grid(v, dtype, p, places, f32=not whole)
         if grid and grid <= p.full_rel_resolution * abs(v):
             grid = None  # 4 decimals at 2129.3452: the grid resolves 5e-8 of the value
         bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
@@ -291,7 +294,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
 
 
-def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float | None:
+def _grid(
+    v: float, dtype: str, p: Params, places: int | None = None, f32: bool = False
+) -> float | None:
     """The grid step a logged value sits on, or None when it looks full precision.
 
     A value on the 4-decimal grid is on the grid its logger prints (`places`, the most
@@ -300,7 +305,8 @@ def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float |
     if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(fl.on_bf16_grid(np.array([v]))[0])):
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
     # (stored as float32 by TensorBoard / W&B: 0.0005 reads back as 0.0005000000237)
-    if np.float32(round(v, p.hf_decimals)) == np.float32(v):
+    r = round(v, p.hf_decimals)
+    if r == v or (f32 and np.float32(r) == np.float32(v)):
         return 10.0 ** -(p.hf_decimals if places is None else min(places, p.hf_decimals))
     return None
 
