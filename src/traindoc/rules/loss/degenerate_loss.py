@@ -156,7 +156,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     **Known false positives.** RL trainers (GRPO/PPO, fact task=rl or a reward
     series) legitimately log a loss of 0 and are skipped. HF Trainer <= 4.57 rounds
     to 4 decimals and bf16 has 8 significant bits: chance repeats on those grids are
-    discounted. A progress bar re-prints the last values the trainer set on every
+    discounted (a 4-decimal value read back from TensorBoard's float32, 0.0005 as
+    0.0005000000237, is on that grid: a fine-tune's train loss that fell smoothly to
+    0.0005 and repeats it is memorisation at the printed precision, not a frozen model). A progress bar re-prints the last values the trainer set on every
     refresh, and Lightning's bar (before 2.0) also runs through the validation batches
     with the training loss frozen: 14 refreshes of one bar at `loss=0.158` (3 decimals,
     nothing logged around them) are one stale value shown 14 times, not 14 batches
@@ -234,7 +236,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         v = float(y[s])
         if v == 0:
             continue
-        grid = _grid(v, dtype, p, places)
+        # (a value read back from float32 storage is on the grid the series' other values
+        # show; a whole log of one value shows none, and one exact value at every batch is
+        # frozen at any precision: 0.300000011921 at each of 8 batches)
+        grid = _grid(v, dtype, p, places, f32=not whole)
         if grid and grid <= p.full_rel_resolution * abs(v):
             grid = None  # 4 decimals at 2129.3452: the grid resolves 5e-8 of the value
         bf16_grid = dtype in ("bf16", "fp16") or bool(fl.on_bf16_grid(np.array([v]))[0])
@@ -289,7 +294,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         return
 
 
-def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float | None:
+def _grid(
+    v: float, dtype: str, p: Params, places: int | None = None, f32: bool = False
+) -> float | None:
     """The grid step a logged value sits on, or None when it looks full precision.
 
     A value on the 4-decimal grid is on the grid its logger prints (`places`, the most
@@ -297,7 +304,9 @@ def _grid(v: float, dtype: str, p: Params, places: int | None = None) -> float |
     is known to 1e-3, not 1e-4."""
     if dtype in ("bf16", "fp16") or (dtype != "fp32" and bool(fl.on_bf16_grid(np.array([v]))[0])):
         return quantum(v, dtype if dtype in ("bf16", "fp16") else "bf16")
-    if round(v, p.hf_decimals) == v:
+    # (stored as float32 by TensorBoard / W&B: 0.0005 reads back as 0.0005000000237)
+    r = round(v, p.hf_decimals)
+    if r == v or (f32 and np.float32(r) == np.float32(v)):
         return 10.0 ** -(p.hf_decimals if places is None else min(places, p.hf_decimals))
     return None
 

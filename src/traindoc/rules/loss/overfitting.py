@@ -179,6 +179,22 @@ class Params:
     # generalises shows: 0.0002 against 0.92) while the eval loss rose by half or more.
     memorised_gap: float = 0.02
     memorised_rise: float = 0.5
+    # The gap widening: after the held-out accuracy's peak (3-point median), 5+ evals
+    # (falls_each_points: where "higher at each" is the exact test's p < 0.01) over which the
+    # train accuracy climbs in a trend (Mann-Kendall z >= 2.58, or higher at each eval) while
+    # the held-out one stays at or under its peak, ending 20+ points (gap_acc_points) behind
+    # it: the extra epochs fit only the training set (train 91% -> 98.6% while val stays
+    # 57-59%). Healthy runs that plateau on a hard task show a gap, but a flat train accuracy
+    # (a 26-point GCN gap at 98.6% for the last epochs) or one under 20 points.
+    widen_train_z: float = 2.58
+    # A detector's loss is a sum of terms (box, obj/cls, dfl) that can part ways: one val term
+    # that climbs to 1.5x+ its (3-point median) minimum over 8+ evals since it
+    # (eval_only_trend_points), in a trend (Mann-Kendall z >= 2.58) while the same train term
+    # falls in one (z <= -2.58), with most task metrics fallen from their best, is that head
+    # overfitting, however the sum moved (val cls_loss 0.0014 -> 0.0096 while recall fell
+    # 0.82 -> 0.58). A healthy YOLO run's val terms creep up too (obj 15-20% over hundreds of
+    # epochs; one doubled on a run whose mAP held): 1.5x and the metrics' fall separate them.
+    term_rise: float = 0.5
     # Logged values carry a fixed number of digits: a rise of one printed digit (0.0016 ->
     # 0.0017, a 6% "rise") is rounding, not a curve. A rise must span 2+ units of the last
     # digit the values share.
@@ -187,7 +203,7 @@ class Params:
 
 @rule(
     "overfitting",
-    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls; 2 evals for a train/held-out accuracy and loss gap",
+    minimum="3 evals and a train loss (or a U-shaped eval curve alone); 3 evals after the minimum, 2 when both are 10% above it or each rises while train falls; 2 evals for a train/held-out accuracy and loss gap; 5 from the held-out accuracy's peak for a widening gap; 8 after a detector val term's minimum",
     family="loss",
     severity=Severity.WARNING,
     params=Params(),
@@ -263,6 +279,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     fine-tune has some gap (train loss 0.02 against an eval loss of 0.3, accuracy 0.99
     against 0.93): a 20-point accuracy gap beside a 10x loss ratio is what no healthy run
     shows, and no eval noise makes.
+    When the loss curves show no more than info, the accuracies can still show the gap
+    widening (no eval loss needed): from the held-out accuracy's peak (3-point median) on,
+    5+ evals over which the train accuracy climbs (Mann-Kendall z >= 2.58, or higher at
+    each) while the held-out one stays at or under its peak, the gap ending 20+ points
+    and wider than at the peak - every epoch since fit only the training set (a ResNet on
+    FER2013: train accuracy 91% -> 98.6% over 37 epochs while val accuracy holds at 58%).
+    Not while the eval loss still sets a new best at the last eval, nor when it was never
+    finite. A healthy run plateaued on a hard task keeps its train accuracy flat too.
+    A detector's loss is a sum of terms that can part ways: one val term (`val/cls_loss`)
+    that climbs to 1.5x+ its minimum over 8+ evals in a trend (z >= 2.58) while the same
+    train term falls in one, with most task metrics fallen from their best, is that head
+    overfitting whatever the sum did (val cls_loss 0.0014 -> 0.0096 while recall fell 0.82
+    -> 0.58). Healthy YOLO runs' val terms creep up by 15-20% over long runs with the
+    metrics holding: the size and the metrics' fall tell them apart.
 
     **Why it matters.** From the onset on, training memorises the training set
     and generalises worse: compute spent making the model worse. The LoRA-plateau run:
@@ -362,6 +392,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     out = list(_curve(run, p))
     if not any(isinstance(o, Hit) for o in out) and (gap := _memorised_gap(run, p)) is not None:
         yield gap  # a gap no trend of a few evals shows: memorised, whatever the curve did
+        return
+    # only info (a stall, a mild rise) or nothing from the loss curves: the accuracies can
+    # still show the gap widening epoch after epoch (no eval loss needed)
+    hits = [o for o in out if isinstance(o, Hit)]
+    # (or a detector's val loss term parts from the rest: its head overfits)
+    if all(h.severity is not None and h.severity <= Severity.INFO for h in hits) and (
+        wide := _gap_widens(run, p) or _term_rises(run, p)
+    ):
+        yield wide
         return
     yield from out
 
@@ -771,6 +810,134 @@ def _memorised_gap(run: Run, p: Params) -> Hit | None:
 
 _ACCURACY = re.compile(r"^(?:(?:sparse_)?categorical_|binary_)?acc(?:uracy)?$")
 _SPLIT_PREFIX = re.compile(r"^(?:train(?:ing)?|eval|val|valid|validation|test)[_/ ]")
+
+
+def _gap_widens(run: Run, p: Params) -> Hit | None:
+    """After the held-out accuracy's peak, the train accuracy climbs at `falls_each_points`+
+    evals (a trend, or higher at each) while the held-out one does not, and ends
+    `gap_acc_points`+ behind it: the gap widens at every epoch, whatever the eval loss did."""
+    ev = run.get("eval_loss")
+    if run.is_rl or (ev is not None and len(ev) and not len(ev.finite())):
+        return None  # a held-out loss never finite: the eval is broken, not a gap
+    if ev is not None and len(f := ev.finite()) and f.values[-1] <= f.values.min():
+        return None  # the eval loss still sets new bests: the held-out side improves
+    evals = {_base(m.name): m for m, higher in headline_metrics(run) if higher}
+    for t, higher in train_metrics(run):
+        v = evals.get(name := _base(t.name))
+        if not higher or v is None or not _ACCURACY.match(name):
+            continue
+        vf = v.finite()
+        ts, vs = _unit_scale(t.finite().values), _unit_scale(vf.values)
+        if ts is None or vs is None or len(vf) < p.falls_each_points:
+            continue
+        st, va = vf.steps, vf.values / vs
+        i_pk = int(np.argmax(smooth(va)))
+        if st.size - i_pk < p.falls_each_points:
+            continue
+        ta = np.array([level_at(t, s, k=1) for s in st[i_pk:]]) / ts
+        climbs = trend(st[i_pk:], ta).z >= p.widen_train_z or bool(np.all(np.diff(ta) > 0))
+        gap_pk, gap = float(ta[0] - va[i_pk]), float(np.median(ta[-3:] - va[-3:]))
+        if not (climbs and gap >= p.gap_acc_points and gap > gap_pk):
+            continue
+        onset, end = int(st[i_pk]), int(st[-1])
+        return Hit(
+            title=(
+                f"{t.name} climbed {ta[0]:.0%} -> {ta[-1]:.0%} over the {st.size - i_pk} "
+                f"evals since {v.name} peaked at step {onset} ({va[i_pk]:.0%}), which ends at "
+                f"{va[-1]:.0%}: the train/held-out gap widened {gap_pk:.0%} -> {gap:.0%}"
+            ),
+            step=onset,
+            end_step=end,
+            evidence={
+                "onset_step": onset,
+                "best_step": onset,
+                "train_acc_at_onset": float(ta[0]),
+                "train_acc_last": float(ta[-1]),
+                "eval_acc_best": float(va[i_pk]),
+                "eval_acc_last": float(va[-1]),
+                "gap_at_onset": gap_pk,
+                "gap_last": gap,
+                "eval_points_after": int(st.size - 1 - i_pk),
+                "mode": "gap_widens",
+            },
+            explanation=(
+                f"Since step {onset} every epoch fit the training set better ({t.name} "
+                f"{ta[0]:.0%} -> {ta[-1]:.0%}) while {v.name} did not improve, and the gap "
+                f"is now {gap:.0%} of the samples: the model memorises the training set "
+                "instead of learning the task. A gap that widens at each eval is no eval noise."
+            ),
+            prescription=(
+                f"Keep the checkpoint of step {onset} (the best {v.name}) and stop there or add "
+                "early stopping on it; add augmentation and regularisation (dropout, weight "
+                "decay) or more data; check that train and held-out sets match."
+            ),
+        )
+    return None
+
+
+_VAL_TERM = re.compile(r"^(?:val|valid|validation)[/_](\w+_loss)$")
+
+
+def _term_rises(run: Run, p: Params) -> Hit | None:
+    """A detector's val loss term climbs `term_rise`+ above its minimum in a trend while the
+    same train term falls in one and most task metrics fell from their best."""
+    if run.fact("task") != "detection" or run.symptom("degenerate-loss") is not None:
+        return None  # (a term pinned at 0: the train loss's fall is no fit of the data)
+    found = None
+    for name, s in run.series.items():
+        tr = run.get(f"train/{m.group(1)}") if (m := _VAL_TERM.match(name)) else None
+        if tr is None or not len(s) or not bool(np.all(np.isfinite(s.values))):
+            continue  # (a val term gone inf is nonfinite-loss's finding)
+        e, st = s.values, s.steps
+        es = smooth(e)
+        i = int(np.argmin(es))
+        low = float(es[i])
+        if e.size - 1 - i < p.eval_only_trend_points or low <= 0:
+            continue
+        rise = tail_level(e[i + 1 :]) / low - 1
+        if rise < p.term_rise or trend(st[i + 1 :], e[i + 1 :]).z < p.widen_train_z:
+            continue
+        tf = tr.finite()
+        since = tf.steps >= st[i]
+        if trend(tf.steps[since], tf.values[since]).z > p.train_z:
+            continue
+        reads = _metric_reads(run, int(st[i]), p)
+        fell = [r for r in reads if r.fell]
+        if 2 * len(fell) <= len(reads) or (found is not None and rise <= found[1]):
+            continue
+        found = (name, rise, int(st[i]), low, float(e[-1]), tr.name, fell[0])
+    if found is None:
+        return None
+    name, rise, onset, low, last, tname, r0 = found
+    return Hit(
+        title=(
+            f"{name} rose {rise:.0%} from its minimum at step {onset} ({fmt(low)} -> "
+            f"{fmt(last)}) while {tname} kept falling, and {r0.name} fell from its best "
+            f"({fmt(r0.best)} at step {r0.best_step} -> {fmt(r0.end)})"
+        ),
+        step=onset,
+        end_step=int(run.series[name].steps[-1]),
+        evidence={
+            "onset_step": onset,
+            "term": name,
+            "eval_min": low,
+            "eval_last": last,
+            "eval_rise_rel": rise,
+            "task_best_step": r0.best_step,
+            "mode": "term",
+        },
+        explanation=(
+            f"A detector's loss is a sum of terms; {name} climbed in a trend since step "
+            f"{onset} while the same term on the training set kept falling, and the task "
+            "metrics fell from their best: that head fits the training images, not the task, "
+            "whatever the summed loss shows."
+        ),
+        prescription=(
+            f"Keep the checkpoint of step {r0.best_step} (the best {r0.name}; YOLO's best.pt "
+            "by fitness); train fewer epochs or set patience; add augmentation or more "
+            "images, and check that train and val labels follow the same rules."
+        ),
+    )
 
 
 def _base(name: str) -> str:
