@@ -19,6 +19,7 @@ from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_end import ends_on_jump
 from traindoc.rules.loss._divergence_eval import heldout_gave_back
 from traindoc.rules.loss._divergence_held import held_then_recovered
+from traindoc.rules.loss._divergence_parts import part_astronomical, runs_off_below_zero
 from traindoc.rules.loss._divergence_said import said_exploding
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
@@ -226,6 +227,15 @@ class Params:
     # A logged loss-term weight (beta, kl_weight, a lambda) that moved 2x or more over a
     # rise re-weighted the objective: the total rises with the new weight (info).
     reweight_factor: float = 2.0
+    # A loss below zero falling at each of its last 5+ logs (of at most 10 read), every
+    # one under -1000, without slowing: no loss bounded below (CE, CTC, transducer, MSE)
+    # reads negative, and a continuous log-likelihood's fit decelerates as it nears its
+    # best. -1000 is a thousand elements each fit to within a few hundredths of a unit
+    # variance (-ln N(0; 0, 0.01^2) is ~3.7 nats): far past any per-sample likelihood of
+    # normalised data, where a 5-log straight fall is no noise.
+    below_points: int = 5
+    below_window: int = 10
+    below_scale: float = 1e3
 
 
 @rule(
@@ -242,7 +252,8 @@ class Params:
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|eval_loss|reward",),
+    # a loss's terms alone (a GAN's players, no total): judged by their magnitude
+    requires=("loss|eval_loss|reward|kind:component_loss",),
     uses=("lr",),
     core=True,
     explained_by=(
@@ -407,6 +418,19 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     past 100, NCRF++'s "LOSS EXPLOSION (>1e8)") diverged by its own measurement (error),
     unless the losses it logged up to the message never rose.
 
+    With no total loss logged (a GAN's players, a detector's heads printed apart), each
+    term is read by the 1e6 test on its magnitude, |value|: a WGAN critic's raw scores
+    blow up negative (loss_fake -1.4e12 -> -4.0e12 beside a discriminator loss of 4e12),
+    and no healthy term of any loss over normalised data sits there (error). A GAN's
+    terms are otherwise not judged: its players are opponents, not one learning curve.
+    At any length, a loss whose last 5+ logs (of the last 10) all sit under -1000 and fall
+    at each log, the later half of the fall no smaller than the earlier half, runs off
+    below zero (warning): a cross-entropy, CTC or transducer loss and a squared error are
+    >= 0, so one that reads negative is computed wrong and the optimizer drives the error
+    without bound (an RNN-T loss -74,735 -> -78,074 over 6 steps, then NaN); a continuous
+    log-likelihood may be negative, but its fit decelerates as it nears its best, and
+    -1000 is far past any per-sample likelihood of normalised data.
+
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
     short, or the numerics broke (fp16 overflow, exploding gradients). Every step
@@ -497,6 +521,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             hit := _overflow(p, ev) or _above_own_best(run, p, None) or heldout_gave_back(run, p)
         ):
             yield hit
+        elif (hit := part_astronomical(run, p, _astronomical)) is not None:
+            yield hit  # no total, but a term of it blew up
+        elif ev is None and run.fact("task") == "gan":
+            yield NotJudged(
+                "a GAN's generator and discriminator losses are opponents, not one learning "
+                "curve (judged only for a blow-up); judge it by its samples or a quality "
+                "metric (FID, IS)"
+            )
+        elif ev is None:
+            yield NotJudged("no total loss is logged: its terms are judged for a blow-up only")
         return
     f = loss.finite()
     n = len(f)
@@ -508,6 +542,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if (hit := _above_own_best(run, p, f)) is not None:
         yield hit  # the trainer's own record of its best eval says it got worse
+        return
+    if (hit := runs_off_below_zero(p, f)) is not None:
+        yield hit  # below zero and falling without bound: no relative test reads that
         return
     if n < p.min_points:
         if (
