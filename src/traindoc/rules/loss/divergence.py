@@ -410,6 +410,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     than at its best before it (warning: the updates undid all that was learned and more,
     for a fifth of the run or longer; a TinyStories LM at LR 0.3 learned 7.5 -> 4.8, sat
     at 10-90 from step 500 to 3000, and came back to 3.4 only as its cosine LR neared 0).
+    A log too sparse for a level a fifth of the run wide (10-49 losses) is read on every
+    log instead: after falling 10%+ below its start, 3+ consecutive losses each 50%+
+    above that start while the eval loss at each of its 2+ evals there sits 50%+ above its
+    best before (warning: one bad batch lifts one log, not two curves on different data at
+    every log; a TinyStories LM at peak LR 1.0, train 6.6 -> 92 -> 262 -> 304 -> 105 -> 97
+    -> 17 with eval 7.0 -> 74 -> 263 -> 179 -> 133 -> 65 -> 23, back to 5.2 as the LR decayed).
 
     At any length, a trainer whose own guard aborted the run on its loss ("Aboring, cost
     seems to be exploding" in neuraltalk, "loss seems to be exploding, quitting." in
