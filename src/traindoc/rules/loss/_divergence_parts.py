@@ -27,18 +27,21 @@ if TYPE_CHECKING:
 def part_astronomical(
     run: Run, p: Params, astronomical: Callable[[Run, Params, Series], Hit | None]
 ) -> Hit | None:
-    """A loss term (no total logged) whose magnitude is `astronomical` by the total loss's
-    own test, read on |value|: a WGAN critic's raw scores (loss_real, loss_fake) go
-    negative as they blow up, and -4e12 is as far from any trained network's output as
-    +4e12. The first term that passes, largest peak first."""
+    """A loss term (no total logged) that is `astronomical` by the total loss's own test:
+    the term with the largest peak among those that pass. Only a term that is never
+    negative is read (a loss proper: a discriminator's or a head's loss). A signed term
+    is a raw score, a -Q or a log-likelihood: a WGAN critic's scores on real and fake
+    samples (loss_real, loss_fake) are trained only through their difference, so both
+    may drift far from 0 together (ProGAN's drift penalty exists for it)."""
     hits = []
     for name in components(run):
         s = run.get(name)
         if s is None or not len(s.finite()):
             continue
         f = s.finite()
-        mag = Series.from_arrays(name, f.steps, np.abs(f.values))
-        if (hit := astronomical(run, p, mag)) is not None:
+        if float(f.values.min()) < 0:
+            continue  # a signed score: its offset is free, only differences are trained
+        if (hit := astronomical(run, p, f)) is not None:
             hits.append((float(hit.evidence.get("peak_loss", 0.0)), name, hit))
     if not hits:
         return None

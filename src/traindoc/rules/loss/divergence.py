@@ -425,10 +425,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     unless the losses it logged up to the message never rose.
 
     With no total loss logged (a GAN's players, a detector's heads printed apart), each
-    term is read by the 1e6 test on its magnitude, |value|: a WGAN critic's raw scores
-    blow up negative (loss_fake -1.4e12 -> -4.0e12 beside a discriminator loss of 4e12),
-    and no healthy term of any loss over normalised data sits there (error). A GAN's
-    terms are otherwise not judged: its players are opponents, not one learning curve.
+    term that is never negative is read by the same 1e6 test (error): no healthy term of
+    any loss over normalised data sits there (a discriminator loss 1.4e12 -> 4.0e12 beside
+    a generator loss of 560 -> 1167). A signed term (a WGAN critic's raw scores, a -Q)
+    is not: only differences of such scores are trained, so their offset may drift. A
+    GAN's terms are otherwise not judged: its players are opponents, not one curve.
     At any length, a loss whose last 5+ logs (of the last 10) all sit under -1000 and fall
     at each log, the later half of the fall no smaller than the earlier half, runs off
     below zero (warning): a cross-entropy, CTC or transducer loss and a squared error are
