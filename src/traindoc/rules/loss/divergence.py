@@ -246,7 +246,8 @@ class Params:
         "1 of 1e6 or more; 10 for the trend tests and a jump the last 2+ logs hold "
         "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
         "without a train loss, 2 eval losses into +Inf / 87.3365, or 4 evals of the loss and "
-        "of a task metric; on RL, 20 logged returns, "
+        "of a task metric, or 1 loss term of 1e6 or more; 5 losses under -1000 that run off "
+        "below zero; on RL, 20 logged returns, "
         "or 3 logs of an actor's or a critic's loss beside 1 logged return"
     ),
     family="loss",
