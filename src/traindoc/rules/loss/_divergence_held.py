@@ -56,6 +56,8 @@ def _sparse_stretch(run: Run, p: Params, f: Series) -> tuple[int, int, int, floa
     y, steps = f.values, f.steps
     if ev is None or y.size < p.head_points + p.short_min_points:
         return None
+    if int(p.held_level_share * y.size) >= p.held_level_points:
+        return None
     start = float(np.median(y[: p.head_points]))
     if not start > 0:
         return None
@@ -123,7 +125,8 @@ def held_then_recovered(run: Run, p: Params, f: Series) -> Hit | None:
     whole stretch. It diverged, whether or not a decaying LR brought it back later."""
     y, steps = f.values, f.steps
     held = _held_stretch(p, f)
-    sparse = held is None
+    # a log too sparse for a level a fifth of it wide is read log by log, with the evals
+    sparse = int(p.held_level_share * len(f)) < p.held_level_points
     if sparse:
         held = _sparse_stretch(run, p, f)  # every log of the stretch, with the evals
     if held is None:
