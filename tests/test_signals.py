@@ -29,6 +29,9 @@ from traindoc.model.signals import canonical
         ("Return", "reward"),  # tf2rl's "Return: -21.0000"
         ("Average Returns", "reward"),
         ("Ep_r", "reward"),  # MorvanZhou's tutorials: "Ep: 12 | Ep_r: -1203"
+        # the averaging window's size after the name (a CSV column of a custom PPO trainer)
+        ("Avg_Reward_100", "reward"),
+        ("mean_return_10", "reward"),
     ],
 )
 def test_rl_reward_spellings(key: str, signal: str) -> None:
@@ -51,6 +54,8 @@ def test_rl_reward_spellings(key: str, signal: str) -> None:
         "rewards/accuracy_reward",  # one GRPO reward function, not the total
         "return code",
         "average score",  # "score" stays a task metric without the word reward / return
+        "reward_2",  # a single digit: a second column of the same name, not a window
+        "avg_final_score_100",  # a game score beside the reward stays a score
     ],
 )
 def test_near_miss_reward_spellings_keep_their_name(key: str) -> None:

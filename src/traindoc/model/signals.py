@@ -345,12 +345,14 @@ _SQUASHED = {k.replace(" ", "").replace("_", ""): v for k, v in ALIASES.items()}
 # training episodes - "Avg. reward", "running reward", "mean_reward", "episode_return",
 # "ep_rew", "Total Reward", "reward_mean", "Return", a trailing plural. Not an eval /
 # test return (its own curve), nor a best / max / min / std of the returns. The mean
-# may follow it in French ("Reward moyen", a course notebook's printout).
+# may follow it in French ("Reward moyen", a course notebook's printout). A trailing
+# window size of two digits or more is the number of episodes averaged ("Avg_Reward_100",
+# "mean_return_10"); a single digit is not ("reward_2", a second column of the same name).
 _RETURN = re.compile(
     r"^(?:train|training|rollout|charts)?"
     r"(?:avg|average|mean|running|total|smoothed|sum)?"
     r"(?:(?:episode|episodic|ep|epi)(?:reward|return|rew|ret)|reward|return)s?"
-    r"(?:mean|avg|average|moyen|moyenne)?$"
+    r"(?:mean|avg|average|moyen|moyenne)?(?:[1-9]\d+)?$"
 )
 
 # An episode's return by its name: "episode_reward", "ep_rew_mean", "avg_ep_r",

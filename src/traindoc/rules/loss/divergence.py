@@ -19,6 +19,7 @@ from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._divergence_end import ends_on_jump
 from traindoc.rules.loss._divergence_eval import heldout_gave_back
 from traindoc.rules.loss._divergence_held import held_then_recovered
+from traindoc.rules.loss._divergence_parts import part_astronomical, runs_off_below_zero
 from traindoc.rules.loss._divergence_said import said_exploding
 from traindoc.rules.loss._divergence_short import (
     _climbs_with_eval,
@@ -232,6 +233,15 @@ class Params:
     # A logged loss-term weight (beta, kl_weight, a lambda) that moved 2x or more over a
     # rise re-weighted the objective: the total rises with the new weight (info).
     reweight_factor: float = 2.0
+    # A loss below zero falling at each of its last 5+ logs (of at most 10 read), every
+    # one under -1000, without slowing: no loss bounded below (CE, CTC, transducer, MSE)
+    # reads negative, and a continuous log-likelihood's fit decelerates as it nears its
+    # best. -1000 is a thousand elements each fit to within a few hundredths of a unit
+    # variance (-ln N(0; 0, 0.01^2) is ~3.7 nats): far past any per-sample likelihood of
+    # normalised data, where a 5-log straight fall is no noise.
+    below_points: int = 5
+    below_window: int = 10
+    below_scale: float = 1e3
 
 
 @rule(
@@ -242,13 +252,15 @@ class Params:
         "1 of 1e6 or more; 10 for the trend tests and a jump the last 2+ logs hold "
         "(10 at one LR for a stretch a cut ended; 50 for a stretch back above the start that came down later); "
         "without a train loss, 2 eval losses into +Inf / 87.3365, or 4 evals of the loss and "
-        "of a task metric; on RL, 20 logged returns, "
+        "of a task metric, or 1 loss term of 1e6 or more; 5 losses under -1000 that run off "
+        "below zero; on RL, 20 logged returns, "
         "or 3 logs of an actor's or a critic's loss beside 1 logged return"
     ),
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|eval_loss|reward",),
+    # a loss's terms alone (a GAN's players, no total): judged by their magnitude
+    requires=("loss|eval_loss|reward|kind:component_loss",),
     uses=("lr",),
     core=True,
     explained_by=(
@@ -406,6 +418,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     than at its best before it (warning: the updates undid all that was learned and more,
     for a fifth of the run or longer; a TinyStories LM at LR 0.3 learned 7.5 -> 4.8, sat
     at 10-90 from step 500 to 3000, and came back to 3.4 only as its cosine LR neared 0).
+    A log too sparse for a level a fifth of the run wide (10-49 losses) is read on every
+    log instead: after falling 10%+ below its start, 3+ consecutive losses each 50%+
+    above that start while the eval loss at each of its 2+ evals there sits 50%+ above its
+    best before (warning: one bad batch lifts one log, not two curves on different data at
+    every log; a TinyStories LM at peak LR 1.0, train 6.6 -> 92 -> 262 -> 304 -> 105 -> 97
+    -> 17 with eval 7.0 -> 74 -> 263 -> 179 -> 133 -> 65 -> 23, back to 5.2 as the LR decayed).
 
     At any length, a trainer whose own guard aborted the run on its loss ("Aboring, cost
     seems to be exploding" in neuraltalk, "loss seems to be exploding, quitting." in
@@ -413,6 +431,20 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     its first and stops past 2-20x of it; tacotron's "Loss exploded to 412.3 at step 2140!"
     past 100, NCRF++'s "LOSS EXPLOSION (>1e8)") diverged by its own measurement (error),
     unless the losses it logged up to the message never rose.
+
+    With no total loss logged (a GAN's players, a detector's heads printed apart), each
+    term that is never negative is read by the same 1e6 test (error): no healthy term of
+    any loss over normalised data sits there (a discriminator loss 1.4e12 -> 4.0e12 beside
+    a generator loss of 560 -> 1167). A signed term (a WGAN critic's raw scores, a -Q)
+    is not: only differences of such scores are trained, so their offset may drift. A
+    GAN's terms are otherwise not judged: its players are opponents, not one curve.
+    At any length, a loss whose last 5+ logs (of the last 10) all sit under -1000 and fall
+    at each log, the later half of the fall no smaller than the earlier half, runs off
+    below zero (warning): a cross-entropy, CTC or transducer loss and a squared error are
+    >= 0, so one that reads negative is computed wrong and the optimizer drives the error
+    without bound (an RNN-T loss -74,735 -> -78,074 over 6 steps, then NaN); a continuous
+    log-likelihood may be negative, but its fit decelerates as it nears its best, and
+    -1000 is far past any per-sample likelihood of normalised data.
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
@@ -504,6 +536,16 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             hit := _overflow(p, ev) or _above_own_best(run, p, None) or heldout_gave_back(run, p)
         ):
             yield hit
+        elif (hit := part_astronomical(run, p, _astronomical)) is not None:
+            yield hit  # no total, but a term of it blew up
+        elif ev is None and run.fact("task") == "gan":
+            yield NotJudged(
+                "a GAN's generator and discriminator losses are opponents, not one learning "
+                "curve (judged only for a blow-up); judge it by its samples or a quality "
+                "metric (FID, IS)"
+            )
+        elif ev is None:
+            yield NotJudged("no total loss is logged: its terms are judged for a blow-up only")
         return
     f = loss.finite()
     n = len(f)
@@ -515,6 +557,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     if (hit := _above_own_best(run, p, f)) is not None:
         yield hit  # the trainer's own record of its best eval says it got worse
+        return
+    if (hit := runs_off_below_zero(p, f)) is not None:
+        yield hit  # below zero and falling without bound: no relative test reads that
         return
     if n < p.min_points:
         if (

@@ -44,6 +44,7 @@ from traindoc.rules.loss._rl_llm import (
     _task_reward_dead,
 )
 from traindoc.rules.loss._rl_random import STEP_COLUMNS, TIMESTEPS, random_level
+from traindoc.rules.loss._rl_score import score_flat
 
 
 @dataclass(frozen=True)
@@ -560,6 +561,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     slowly or noisily; not while an epsilon-greedy schedule is still above 0.1 (a greedy
     DQN policy plays worse than random until its Q-values are learned).
 
+    A game's own score logged beside the reward ("score", "Avg_Final_Score_100",
+    "game_score"; not an eval one, nor a reward model's) that is flat by the reward's own
+    test (20+ logs, its last fifth within the noise and 5% of its first, or under a fifth
+    of its span) while the reward beside it rises 5%+ is a warning: the agent learned to
+    collect a shaped reward's bonuses, not to play the game (a Yacht PPO's mean score 40
+    -> 42 over 67,000 episodes while its shaped reward climbed 1.1 -> 2.9). A return
+    column named with its window ("Avg_Reward_100", "mean_return_10") is the reward.
+
     **Why it matters.** GRPO-style trainers learn from reward differences inside
     a group: with zero variance every advantage is 0, the policy gradient is 0
     and the run burns compute learning nothing. RL trainers log a loss that can
@@ -613,6 +622,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         return
     dead = (
         _task_reward_dead(run, p)
+        or score_flat(run, p, _flat_reward, _reward_rises)
         or _never_beats_start(run, p)
         or _no_trades(run)
         or (None if collapsed else random_level(run, p))
