@@ -275,41 +275,46 @@ def _floor_span_late(at: np.ndarray, p: Params) -> bool:
 
 
 def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
-    """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
-    from epoch 10 on (or 2+ from epoch 3 on through epoch 10+, whatever the evals before
-    them scored at the floor too), with a loss that moves under `frozen_max_drop` of its
-    size (warning)."""
+    """An eval overlap metric (Dice, IoU, mAP, F1) at its floor, 0 or at most
+    `recall_floor` of its scale (0.1%: under one positive in a thousand, whether the digits
+    are a fraction or a percent), at every one of 2+ evals, all from epoch 10 on (or 2+
+    from epoch 3 on through epoch 10+, whatever the evals before them scored at the floor
+    too), with the train loss, or the eval loss beside the metric, moving under
+    `frozen_max_drop` of its size (warning)."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
-    y = loss.values if loss is not None else np.empty(0)
-    if loss is not None and (
-        y.size < 2 or not y[0] or abs(y[0] - y[-1]) / abs(y[0]) >= p.frozen_max_drop
-    ):
+    still = _still_loss(run, loss, p)
+    if still is None:
         return None
+    which, y = still
     for m, higher in task_metrics(run):
         parts = re.split(r"[_/\-. ]", m.name.lower())
         if not higher or not any(re.sub(r"\d+$", "", x) in _OVERLAP for x in parts):
             continue
         mf = m.finite()
-        if len(mf) < p.overlap_points or mf.values.any():
+        if len(mf) < p.overlap_points or np.any(mf.values < 0):
+            continue
+        top = float(mf.values.max())
+        if top > p.recall_floor * (100 if top > 1 else 1):
             continue
         at = np.interp(mf.steps, e.steps, e.values)
         if not _floor_span_late(at, p):
             continue
         moves = (
-            f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
+            f", while the {which} moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
         )
+        level = "0" if top == 0 else f"at most {fmt(top)}"
         return Hit(
             title=(
-                f"{m.name} is 0 at every one of {len(mf)} evals from epoch {int(at.min())} "
-                f"on{moves}: the model finds none of the foreground / positives"
+                f"{m.name} is {level} at every one of {len(mf)} evals from epoch "
+                f"{int(at.min())} on{moves}: the model finds none of the foreground / positives"
             ),
             step=int(mf.steps[0]),
             end_step=int(mf.steps[-1]),
             evidence={
                 "metric": m.name,
-                "value": 0.0,
+                "value": top,
                 "evals": len(mf),
                 "first_epoch": float(at.min()),
                 **({"start_loss": float(y[0]), "end_loss": float(y[-1])} if y.size else {}),
@@ -318,8 +323,9 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
                 f"{m.name} scores the overlap between what the model marks as positive "
                 "(foreground, a detection, an entity) and the truth. After 10 or more passes "
                 "over the data a model that has learned anything marks some of it right; "
-                "exactly 0 at every eval is a model that predicts the background / negative "
-                "class for everything, and its loss is not falling either."
+                "0 (or under 0.1%) at every eval is a model that predicts the background / "
+                "negative class for everything, or a few boxes / pixels at random, and its "
+                "loss is not falling either."
             ),
             prescription=(
                 "Check that the labels reach the loss (mask values, class indices, the number "
@@ -329,6 +335,22 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
             ),
             severity=Severity.WARNING,
         )
+    return None
+
+
+def _still_loss(run: Run, loss: Series | None, p: Params) -> tuple[str, np.ndarray] | None:
+    """The loss values a floor reading quotes when one of the run's losses moves under
+    `frozen_max_drop` (first to last log): the train loss, else the eval loss (the held-out
+    companion of an eval metric; a detector's total holds a class term that falls to the
+    class prior while the boxes learn nothing), with its name. An empty array when no loss
+    is logged; None when every logged loss moves."""
+    logged = [s for s in (loss, run.get("eval_loss")) if s is not None]
+    if not logged:
+        return "loss", np.empty(0)
+    for s in logged:
+        y = s.finite().values
+        if y.size >= 2 and y[0] and abs(y[0] - y[-1]) / abs(y[0]) < p.frozen_max_drop:
+            return ("eval loss" if s.name == "eval_loss" else "loss"), y
     return None
 
 

@@ -337,7 +337,7 @@ class Params:
     requires=("loss|event:fp16-overflow|event:one-class-predictions|event:empty-output|kind:task",),
     uses=("lr", "grad_norm"),
     core=True,
-    reads=("eval-stagnation", "schedule-not-applied"),
+    reads=("eval-stagnation", "schedule-not-applied", "uniform-plateau"),
     explained_by=(
         "fp16-instability",  # every update skipped by the loss scaler
         "nonfinite-loss",  # NaN from the first step: no update is ever applied
@@ -361,8 +361,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     higher of the first 3 points and the first 5%) with the median of the last
     10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
     relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
-    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s, a
-    rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
+    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s (so is a
+    train loss that merely hovers about ln C beside an eval loss that rule finds at the
+    floor: one diagnosis, the more specific one), a rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
     noise is not held to the regime's tolerance (a smoke test), unless its log spans
     10+ epochs: a Keras or epoch table counts epochs as steps, and 10 passes over the
     data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
@@ -979,9 +980,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     end = float(np.median(y[-kt:]))
     if start == 0 or not math.isfinite(start):
         return
-    # At ln(V) (or ln(C))? Then it is uniform-plateau's finding.
+    # At ln(V) (or ln(C))? Then it is uniform-plateau's finding: the train loss there to
+    # its end, or any curve (the eval loss too) that uniform-plateau found at the floor, a
+    # loss hovering about ln C that does not fall being the uniform guess it names.
     at = fl.at_floor(run, "loss")
-    if at is not None and at.to_end:
+    if (at is not None and at.to_end) or run.symptom("uniform-plateau") is not None:
         return
     known = fl.known(run)
     floor = known.value if known else None
