@@ -18,7 +18,7 @@ def test_empty_prediction_beside_its_truth(tmp_path: Path) -> None:
     body = (
         "[INFO kur.model.executor:369] Training loss: 6.077\n"
         'Prediction: ""\n'
-        "Truth: \"that's it on your account\"\n"
+        'Truth: "that\'s it on your account"\n'
     )
     assert _samples(body, tmp_path) == [("empty-prediction", 5.0)]
 

@@ -1759,3 +1759,81 @@ def _train_no_better_late(run: Run, loss: Series | None, p: Params) -> Hit | Non
                 severity=Severity.WARNING,
             )
     return None
+
+
+# The class counts of widely used benchmark eval sets (GLUE / SuperGLUE dev splits as the
+# `datasets` hub ships them): a model that names one class for every sample scores that
+# class's count over the set's size, a fraction no learning model lands on to 5+ digits.
+_BENCHMARK_CLASSES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("SST-2 dev", (444, 428)),
+    ("MRPC dev", (279, 129)),
+    ("RTE dev", (146, 131)),
+    ("CoLA dev", (721, 322)),
+    ("QNLI dev", (2761, 2702)),
+    ("QQP dev", (25545, 14885)),
+    ("MNLI matched dev", (3479, 3213, 3123)),
+    ("MNLI mismatched dev", (3463, 3240, 3129)),
+    ("WNLI dev", (40, 31)),
+    ("BoolQ dev", (2033, 1237)),
+)
+
+
+def _one_class_share(value: float, decimals: int) -> tuple[str, int, int] | None:
+    """The benchmark set and class count whose share `value` is, to its printed decimals
+    (`decimals` 5+: one share in 10^5 is no coincidence over some 25 known shares)."""
+    for name, counts in _BENCHMARK_CLASSES:
+        n = sum(counts)
+        for k in counts:
+            if abs(value - k / n) <= 0.5 * 10.0**-decimals + 1e-12:
+                return name, k, n
+    return None
+
+
+def _accuracy_at_benchmark_share(run: Run, p: Params) -> Hit | None:
+    """Every held-out accuracy of the run (1+ evals) equal, to 5+ printed decimals, to one
+    class's share of a known benchmark eval set (SST-2 dev: 444 / 872 = 0.5091743): the
+    model names that class for every sample (warning)."""
+    _train, held = _plain_accuracies(run)
+    for m in held:
+        v = m.finite().values
+        if not v.size or np.any(v != v[0]) or not 0.0 < v[0] < 100.0:
+            continue
+        value, scale = (float(v[0]) / 100.0, 2) if v[0] > 1.0 else (float(v[0]), 0)
+        shown = printed_decimals(v, p.share_decimals + 4)
+        decimals = p.share_decimals + 4 if shown is None else shown + scale
+        if decimals < p.share_decimals or (got := _one_class_share(value, decimals)) is None:
+            continue
+        bench, k, n = got
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(float(v[0]))} at "
+                + (f"every one of its {v.size} evals" if v.size > 1 else "its eval")
+                + f": exactly {k}/{n}, one class's share of the {bench} set, so the model "
+                "names that class for every sample"
+            ),
+            step=int(m.steps[0]),
+            end_step=int(m.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": float(v[0]),
+                "evals": int(v.size),
+                "benchmark": bench,
+                "class_count": k,
+                "eval_size": n,
+            },
+            explanation=(
+                f"An accuracy is the share of the eval samples predicted right. {k} of the "
+                f"{n} samples of the {bench} set belong to one class, so a model that "
+                "predicts that class for every input scores exactly this, to every printed "
+                "digit; a model that weighs its input lands on that fraction by coincidence "
+                "almost never. It has learned the prior at most, not the task."
+            ),
+            prescription=(
+                "Check the predictions' class distribution on a few eval batches; then the LR "
+                "(a full fine-tune of a large encoder collapses to one class above ~5e-5; try "
+                "1e-5-3e-5 with warmup), the seed (large models on small GLUE sets fail on some "
+                "seeds: rerun), and that the labels reach the loss."
+            ),
+            severity=Severity.WARNING,
+        )
+    return None
