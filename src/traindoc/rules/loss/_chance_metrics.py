@@ -261,6 +261,39 @@ _AGREEMENT = re.compile(r"kappa|matthews|(?:^|[_/.\- ])mcc(?=$|[_/.\- \d])")
 
 
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
+# The same scores as the frameworks name them: Ultralytics' `metrics/mAP50(B)`, detectron2's
+# `bbox/AP50` and `segm/AP`, mmseg's `mDice`, Keras' `val_mean_io_u`, `mAP@0.5`.
+_OVERLAP_TOKENS = frozenset({*_OVERLAP, "ap", "mdice", "fscore", "f1score"})
+_OVERLAP_SPLIT = re.compile(r"[_/\-. @():,\[\]]+")
+
+
+def _overlap_name(name: str) -> bool:
+    """Whether `name` is an overlap score (Dice, IoU, mAP / AP, F1) in any framework's
+    spelling: a token of it, its digits (a cutoff: mAP50, AP75, f1) dropped or not."""
+    low = name.lower().replace("io_u", "iou")
+    if "loss" in low:
+        return False
+    toks = [t for t in _OVERLAP_SPLIT.split(low) if t]
+    return any(t in _OVERLAP_TOKENS or re.sub(r"\d+$", "", t) in _OVERLAP_TOKENS for t in toks)
+
+
+def _scores_above_floor(o: Series, steps: np.ndarray, p: Params) -> bool:
+    """Overlap score `o` above `recall_floor` of its scale at some log within `steps`' span."""
+    f = o.finite()
+    v = f.values[(f.steps >= steps[0]) & (f.steps <= steps[-1])]
+    return bool(v.size) and float(v.max()) > p.recall_floor * (100 if float(v.max()) > 1 else 1)
+
+
+def _overlap_metrics(run: Run) -> list[Series]:
+    """The run's eval overlap scores: task metrics named as one (higher is better), and
+    series no signal table knows but whose name is one (detectron2's `bbox/AP`: an overlap
+    score is higher-is-better whatever its spelling)."""
+    out = [m for m, higher in task_metrics(run) if higher and _overlap_name(m.name)]
+    seen = {m.name for m in out}
+    for name, m in run.series.items():
+        if name not in seen and direction(name) is None and _overlap_name(name):
+            out.append(m)
+    return out
 
 
 def _floor_span_late(at: np.ndarray, p: Params) -> bool:
@@ -288,16 +321,16 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
     if still is None:
         return None
     which, y = still
-    for m, higher in task_metrics(run):
-        parts = re.split(r"[_/\-. ]", m.name.lower())
-        if not higher or not any(re.sub(r"\d+$", "", x) in _OVERLAP for x in parts):
-            continue
+    overlaps = _overlap_metrics(run)
+    for m in overlaps:
         mf = m.finite()
         if len(mf) < p.overlap_points or np.any(mf.values < 0):
             continue
         top = float(mf.values.max())
         if top > p.recall_floor * (100 if top > 1 else 1):
             continue
+        if any(_scores_above_floor(o, mf.steps, p) for o in overlaps if o is not m):
+            continue  # one class's score at 0 beside an overall one that scores: it finds some
         at = np.interp(mf.steps, e.steps, e.values)
         if not _floor_span_late(at, p):
             continue
@@ -1566,7 +1599,7 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
         if m is None or is_running_best(acc_s.name):
             continue
         a = acc_s.finite()
-        if len(a) < p.majority_points:
+        if not len(a):
             continue
         pre = m.group(1)
         pv, rv = _at_evals(run, a, pre + "precision"), _at_evals(run, a, pre + "recall")
@@ -1575,6 +1608,11 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
         got = _majority_share(av, pv, rv, fv, p)
         if got is None:
             continue
+        if len(a) < p.majority_points and not all(
+            _majority_share(av[j : j + 1], pv[j : j + 1], rv[j : j + 1], fv[j : j + 1], p)
+            for j in range(len(a))
+        ):
+            continue  # 1-2 evals settle it only when each of them is a one-class model's
         i, how = got
         share = float(av[i])
         if _score_rises(fv, i, p) or _score_rises(rv, i, p):
