@@ -1588,6 +1588,23 @@ def _score_rises(v: np.ndarray, i: int, p: Params) -> bool:
     return bool(np.isfinite(v[i]) and np.nanmax(v) > v[i] + p.majority_margin)
 
 
+def _each_one_class_late(run: Run, a: Series, scores: tuple[np.ndarray, ...], p: Params) -> bool:
+    """1-2 evals settle it only when each of them is a one-class model's and each is
+    logged past epoch `chance_min_epoch` by an epoch the log prints: a fresh head's first
+    eval names one class in healthy runs too (NCRF++ at epoch 0: recall 0, accuracy 0.803),
+    and a step count or the order of the lines does not say how far the run had got."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return False
+    if np.any(np.interp(a.steps, e.steps, e.values) < p.chance_min_epoch):
+        return False
+    av, pv, rv, fv = scores
+    return all(
+        _majority_share(av[j : j + 1], pv[j : j + 1], rv[j : j + 1], fv[j : j + 1], p)
+        for j in range(len(a))
+    )
+
+
 def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
     """An accuracy (held-out or train: a model that learns fits its train set first) with
     its precision and recall, or its F1 (one prefix: eval_accuracy, eval_f1, ...), one of whose evals is the one-class signature
@@ -1608,11 +1625,8 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
         got = _majority_share(av, pv, rv, fv, p)
         if got is None:
             continue
-        if len(a) < p.majority_points and not all(
-            _majority_share(av[j : j + 1], pv[j : j + 1], rv[j : j + 1], fv[j : j + 1], p)
-            for j in range(len(a))
-        ):
-            continue  # 1-2 evals settle it only when each of them is a one-class model's
+        if len(a) < p.majority_points and not _each_one_class_late(run, a, (av, pv, rv, fv), p):
+            continue
         i, how = got
         share = float(av[i])
         if _score_rises(fv, i, p) or _score_rises(rv, i, p):
