@@ -176,10 +176,12 @@ class Event:
     loss-scale-minimum, resume, resume-skip-batches, resume-skip-epoch, nccl-timeout,
     trainable-params, nonfinite-loss, confusion-matrix, one-class-predictions,
     asr-score, empty-output, rl-not-training, margin-softmax, nonfinite-gradients,
-    skipped-update, loss-exploding, empty-epoch); `value`
+    skipped-update, loss-exploding, empty-epoch, empty-prediction, sample-prediction);
+    `value`
     carries its number when it has one (the resumed step, batches skipped, the epoch
     skipped, params count, the one predicted class's share of the samples, the reference
-    word count of a decode that emitted nothing).
+    word count of a decode that emitted nothing, or of a printed sample's reference
+    beside an empty prediction).
     """
 
     kind: str

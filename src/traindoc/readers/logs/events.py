@@ -145,6 +145,23 @@ EVENTS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("trainable-params", re.compile(rb"trainable params: ([\d,]+) \|\| all params")),
 )
 
+# A decoded sample printed with its reference (kur, DeepSpeech and seq2seq loops:
+# 'Prediction: ""' then 'Truth: "that's it on your account"'): "empty-prediction" (value:
+# the reference's word count) when the prediction is empty or blank and the reference is
+# not, else "sample-prediction" (the model emits something).
+EVENTS = (
+    *EVENTS,
+    (
+        "empty-prediction",
+        re.compile(
+            rb"(?im)^[ \t>]*(?:prediction|predicted|hypothesis|hyp|decoded|pred)[ \t]*[:=][ \t]*"
+            rb"(?:\"([^\"\n]*)\"|'([^'\n]*)')[ \t]*\r?\n[ \t>]*"
+            rb"(?:truth|ground[ _]truth|target|reference|ref|label|actual)[ \t]*[:=][ \t]*"
+            rb"(?:\"([^\"\n]*)\"|'([^'\n]*)')"
+        ),
+    ),
+)
+
 # A framework's own warning that the loss went non-finite (NeMo, Lightning, YOLOv3, custom loops).
 EVENTS = (
     *EVENTS,
@@ -388,6 +405,7 @@ KEYS = {
     "loss-scale-minimum": (b"inimum", b"too small, exiting"),
     "one-class-predictions": (b"[[",),
     "empty-output": (b" del",),
+    "empty-prediction": (b"redict", b"ypothesis", b"decoded", b"Decoded", b"hyp", b"HYP", b"pred"),
     "resume-skip-batches": (b" batches",),
     "resume": (b"global step", b" steps / "),
     "resume-skip-epoch": (b"skipping epoch",),
@@ -478,6 +496,8 @@ def find(body: bytes, first_line: int, path: Path) -> list[Event]:
                 kind_here, value = "nonfinite-loss", None  # "Loss exploded to nan at step 9!"
             if kind == "empty-output":
                 kind_here, value = _asr_breakdown(m)
+            if kind == "empty-prediction":
+                kind_here, value = _sample_pair(m)
             if kind == "one-class-predictions":
                 square, value = _one_class(m.group(0))
                 if not square:
@@ -515,6 +535,17 @@ def _asr_breakdown(m: re.Match[bytes]) -> tuple[str, float | None]:
     if words > 0 and dels == words and ins == 0 and errs == words:
         return "empty-output", float(words)
     return "asr-score", None
+
+
+def _sample_pair(m: re.Match[bytes]) -> tuple[str, float | None]:
+    """A printed (prediction, reference) pair's kind and value: "empty-prediction" with the
+    reference's word count when the prediction is blank and the reference is not, else
+    "sample-prediction"."""
+    pred = (m.group(1) if m.group(1) is not None else m.group(2) or b"").strip()
+    ref = (m.group(3) if m.group(3) is not None else m.group(4) or b"").split()
+    if not pred and ref:
+        return "empty-prediction", float(len(ref))
+    return "sample-prediction", None
 
 
 def _one_class(matrix: bytes) -> tuple[bool, float | None]:

@@ -261,6 +261,39 @@ _AGREEMENT = re.compile(r"kappa|matthews|(?:^|[_/.\- ])mcc(?=$|[_/.\- \d])")
 
 
 _OVERLAP = ("dice", "iou", "miou", "map", "f1")
+# The same scores as the frameworks name them: Ultralytics' `metrics/mAP50(B)`, detectron2's
+# `bbox/AP50` and `segm/AP`, mmseg's `mDice`, Keras' `val_mean_io_u`, `mAP@0.5`.
+_OVERLAP_TOKENS = frozenset({*_OVERLAP, "ap", "mdice", "fscore", "f1score"})
+_OVERLAP_SPLIT = re.compile(r"[_/\-. @():,\[\]]+")
+
+
+def _overlap_name(name: str) -> bool:
+    """Whether `name` is an overlap score (Dice, IoU, mAP / AP, F1) in any framework's
+    spelling: a token of it, its digits (a cutoff: mAP50, AP75, f1) dropped or not."""
+    low = name.lower().replace("io_u", "iou")
+    if "loss" in low:
+        return False
+    toks = [t for t in _OVERLAP_SPLIT.split(low) if t]
+    return any(t in _OVERLAP_TOKENS or re.sub(r"\d+$", "", t) in _OVERLAP_TOKENS for t in toks)
+
+
+def _scores_above_floor(o: Series, steps: np.ndarray, p: Params) -> bool:
+    """Overlap score `o` above `recall_floor` of its scale at some log within `steps`' span."""
+    f = o.finite()
+    v = f.values[(f.steps >= steps[0]) & (f.steps <= steps[-1])]
+    return bool(v.size) and float(v.max()) > p.recall_floor * (100 if float(v.max()) > 1 else 1)
+
+
+def _overlap_metrics(run: Run) -> list[Series]:
+    """The run's eval overlap scores: task metrics named as one (higher is better), and
+    series no signal table knows but whose name is one (detectron2's `bbox/AP`: an overlap
+    score is higher-is-better whatever its spelling)."""
+    out = [m for m, higher in task_metrics(run) if higher and _overlap_name(m.name)]
+    seen = {m.name for m in out}
+    for name, m in run.series.items():
+        if name not in seen and direction(name) is None and _overlap_name(name):
+            out.append(m)
+    return out
 
 
 def _floor_span_late(at: np.ndarray, p: Params) -> bool:
@@ -275,41 +308,46 @@ def _floor_span_late(at: np.ndarray, p: Params) -> bool:
 
 
 def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
-    """An eval overlap metric (Dice, IoU, mAP, F1) exactly 0 at every one of 2+ evals, all
-    from epoch 10 on (or 2+ from epoch 3 on through epoch 10+, whatever the evals before
-    them scored at the floor too), with a loss that moves under `frozen_max_drop` of its
-    size (warning)."""
+    """An eval overlap metric (Dice, IoU, mAP, F1) at its floor, 0 or at most
+    `recall_floor` of its scale (0.1%: under one positive in a thousand, whether the digits
+    are a fraction or a percent), at every one of 2+ evals, all from epoch 10 on (or 2+
+    from epoch 3 on through epoch 10+, whatever the evals before them scored at the floor
+    too), with the train loss, or the eval loss beside the metric, moving under
+    `frozen_max_drop` of its size (warning)."""
     ep = run.get("epoch")
     if ep is None or not len(e := ep.finite()):
         return None
-    y = loss.values if loss is not None else np.empty(0)
-    if loss is not None and (
-        y.size < 2 or not y[0] or abs(y[0] - y[-1]) / abs(y[0]) >= p.frozen_max_drop
-    ):
+    still = _still_loss(run, loss, p)
+    if still is None:
         return None
-    for m, higher in task_metrics(run):
-        parts = re.split(r"[_/\-. ]", m.name.lower())
-        if not higher or not any(re.sub(r"\d+$", "", x) in _OVERLAP for x in parts):
-            continue
+    which, y = still
+    overlaps = _overlap_metrics(run)
+    for m in overlaps:
         mf = m.finite()
-        if len(mf) < p.overlap_points or mf.values.any():
+        if len(mf) < p.overlap_points or np.any(mf.values < 0):
             continue
+        top = float(mf.values.max())
+        if top > p.recall_floor * (100 if top > 1 else 1):
+            continue
+        if any(_scores_above_floor(o, mf.steps, p) for o in overlaps if o is not m):
+            continue  # one class's score at 0 beside an overall one that scores: it finds some
         at = np.interp(mf.steps, e.steps, e.values)
         if not _floor_span_late(at, p):
             continue
         moves = (
-            f", while the loss moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
+            f", while the {which} moves {fmt(float(y[0]))} -> {fmt(float(y[-1]))}" if y.size else ""
         )
+        level = "0" if top == 0 else f"at most {fmt(top)}"
         return Hit(
             title=(
-                f"{m.name} is 0 at every one of {len(mf)} evals from epoch {int(at.min())} "
-                f"on{moves}: the model finds none of the foreground / positives"
+                f"{m.name} is {level} at every one of {len(mf)} evals from epoch "
+                f"{int(at.min())} on{moves}: the model finds none of the foreground / positives"
             ),
             step=int(mf.steps[0]),
             end_step=int(mf.steps[-1]),
             evidence={
                 "metric": m.name,
-                "value": 0.0,
+                "value": top,
                 "evals": len(mf),
                 "first_epoch": float(at.min()),
                 **({"start_loss": float(y[0]), "end_loss": float(y[-1])} if y.size else {}),
@@ -318,8 +356,9 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
                 f"{m.name} scores the overlap between what the model marks as positive "
                 "(foreground, a detection, an entity) and the truth. After 10 or more passes "
                 "over the data a model that has learned anything marks some of it right; "
-                "exactly 0 at every eval is a model that predicts the background / negative "
-                "class for everything, and its loss is not falling either."
+                "0 (or under 0.1%) at every eval is a model that predicts the background / "
+                "negative class for everything, or a few boxes / pixels at random, and its "
+                "loss is not falling either."
             ),
             prescription=(
                 "Check that the labels reach the loss (mask values, class indices, the number "
@@ -329,6 +368,22 @@ def _overlap_zero_late(run: Run, loss: Series | None, p: Params) -> Hit | None:
             ),
             severity=Severity.WARNING,
         )
+    return None
+
+
+def _still_loss(run: Run, loss: Series | None, p: Params) -> tuple[str, np.ndarray] | None:
+    """The loss values a floor reading quotes when one of the run's losses moves under
+    `frozen_max_drop` (first to last log): the train loss, else the eval loss (the held-out
+    companion of an eval metric; a detector's total holds a class term that falls to the
+    class prior while the boxes learn nothing), with its name. An empty array when no loss
+    is logged; None when every logged loss moves."""
+    logged = [s for s in (loss, run.get("eval_loss")) if s is not None]
+    if not logged:
+        return "loss", np.empty(0)
+    for s in logged:
+        y = s.finite().values
+        if y.size >= 2 and y[0] and abs(y[0] - y[-1]) / abs(y[0]) < p.frozen_max_drop:
+            return ("eval loss" if s.name == "eval_loss" else "loss"), y
     return None
 
 
@@ -1533,6 +1588,23 @@ def _score_rises(v: np.ndarray, i: int, p: Params) -> bool:
     return bool(np.isfinite(v[i]) and np.nanmax(v) > v[i] + p.majority_margin)
 
 
+def _each_one_class_late(run: Run, a: Series, scores: tuple[np.ndarray, ...], p: Params) -> bool:
+    """1-2 evals settle it only when each of them is a one-class model's and each is
+    logged past epoch `chance_min_epoch` by an epoch the log prints: a fresh head's first
+    eval names one class in healthy runs too (NCRF++ at epoch 0: recall 0, accuracy 0.803),
+    and a step count or the order of the lines does not say how far the run had got."""
+    ep = run.get("epoch")
+    if ep is None or not len(e := ep.finite()):
+        return False
+    if np.any(np.interp(a.steps, e.steps, e.values) < p.chance_min_epoch):
+        return False
+    av, pv, rv, fv = scores
+    return all(
+        _majority_share(av[j : j + 1], pv[j : j + 1], rv[j : j + 1], fv[j : j + 1], p)
+        for j in range(len(a))
+    )
+
+
 def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
     """An accuracy (held-out or train: a model that learns fits its train set first) with
     its precision and recall, or its F1 (one prefix: eval_accuracy, eval_f1, ...), one of whose evals is the one-class signature
@@ -1544,7 +1616,7 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
         if m is None or is_running_best(acc_s.name):
             continue
         a = acc_s.finite()
-        if len(a) < p.majority_points:
+        if not len(a):
             continue
         pre = m.group(1)
         pv, rv = _at_evals(run, a, pre + "precision"), _at_evals(run, a, pre + "recall")
@@ -1552,6 +1624,8 @@ def _accuracy_at_majority(run: Run, p: Params) -> Hit | None:
         av = a.values / 100.0 if float(a.values.max()) > 1.0 else a.values
         got = _majority_share(av, pv, rv, fv, p)
         if got is None:
+            continue
+        if len(a) < p.majority_points and not _each_one_class_late(run, a, (av, pv, rv, fv), p):
             continue
         i, how = got
         share = float(av[i])
@@ -1736,4 +1810,82 @@ def _train_no_better_late(run: Run, loss: Series | None, p: Params) -> Hit | Non
                 ),
                 severity=Severity.WARNING,
             )
+    return None
+
+
+# The class counts of widely used benchmark eval sets (GLUE / SuperGLUE dev splits as the
+# `datasets` hub ships them): a model that names one class for every sample scores that
+# class's count over the set's size, a fraction no learning model lands on to 5+ digits.
+_BENCHMARK_CLASSES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("SST-2 dev", (444, 428)),
+    ("MRPC dev", (279, 129)),
+    ("RTE dev", (146, 131)),
+    ("CoLA dev", (721, 322)),
+    ("QNLI dev", (2761, 2702)),
+    ("QQP dev", (25545, 14885)),
+    ("MNLI matched dev", (3479, 3213, 3123)),
+    ("MNLI mismatched dev", (3463, 3240, 3129)),
+    ("WNLI dev", (40, 31)),
+    ("BoolQ dev", (2033, 1237)),
+)
+
+
+def _one_class_share(value: float, decimals: int) -> tuple[str, int, int] | None:
+    """The benchmark set and class count whose share `value` is, to its printed decimals
+    (`decimals` 5+: one share in 10^5 is no coincidence over some 25 known shares)."""
+    for name, counts in _BENCHMARK_CLASSES:
+        n = sum(counts)
+        for k in counts:
+            if abs(value - k / n) <= 0.5 * 10.0**-decimals + 1e-12:
+                return name, k, n
+    return None
+
+
+def _accuracy_at_benchmark_share(run: Run, p: Params) -> Hit | None:
+    """Every held-out accuracy of the run (1+ evals) equal, to 5+ printed decimals, to one
+    class's share of a known benchmark eval set (SST-2 dev: 444 / 872 = 0.5091743): the
+    model names that class for every sample (warning)."""
+    _train, held = _plain_accuracies(run)
+    for m in held:
+        v = m.finite().values
+        if not v.size or np.any(v != v[0]) or not 0.0 < v[0] < 100.0:
+            continue
+        value, scale = (float(v[0]) / 100.0, 2) if v[0] > 1.0 else (float(v[0]), 0)
+        shown = printed_decimals(v, p.share_decimals + 4)
+        decimals = p.share_decimals + 4 if shown is None else shown + scale
+        if decimals < p.share_decimals or (got := _one_class_share(value, decimals)) is None:
+            continue
+        bench, k, n = got
+        return Hit(
+            title=(
+                f"{m.name} is {fmt(float(v[0]))} at "
+                + (f"every one of its {v.size} evals" if v.size > 1 else "its eval")
+                + f": exactly {k}/{n}, one class's share of the {bench} set, so the model "
+                "names that class for every sample"
+            ),
+            step=int(m.steps[0]),
+            end_step=int(m.steps[-1]),
+            evidence={
+                "metric": m.name,
+                "value": float(v[0]),
+                "evals": int(v.size),
+                "benchmark": bench,
+                "class_count": k,
+                "eval_size": n,
+            },
+            explanation=(
+                f"An accuracy is the share of the eval samples predicted right. {k} of the "
+                f"{n} samples of the {bench} set belong to one class, so a model that "
+                "predicts that class for every input scores exactly this, to every printed "
+                "digit; a model that weighs its input lands on that fraction by coincidence "
+                "almost never. It has learned the prior at most, not the task."
+            ),
+            prescription=(
+                "Check the predictions' class distribution on a few eval batches; then the LR "
+                "(a full fine-tune of a large encoder collapses to one class above ~5e-5; try "
+                "1e-5-3e-5 with warmup), the seed (large models on small GLUE sets fail on some "
+                "seeds: rerun), and that the labels reach the loss."
+            ),
+            severity=Severity.WARNING,
+        )
     return None

@@ -560,6 +560,43 @@ def _empty_output(run: Run) -> Hit | None:
     )
 
 
+def _empty_sample(run: Run, p: Params) -> Hit | None:
+    """The last decoded sample the log prints beside its reference is empty (the reference
+    is not), at epoch `topk_late_epoch` (10) or later: the model emits nothing (warning)."""
+    samples = [e for e in run.events if e.kind in ("empty-prediction", "sample-prediction")]
+    if not samples or samples[-1].kind != "empty-prediction":
+        return None
+    e = samples[-1]
+    ep = run.get("epoch")
+    if ep is None or not len(f := ep.finite()):
+        return None
+    upto = f.values if e.step is None else f.values[f.steps <= e.step]
+    if not upto.size or float(upto.max()) < p.topk_late_epoch:
+        return None  # early on a recogniser's blank plateau prints empty samples
+    epoch = float(upto.max())
+    return Hit(
+        title=(
+            f"the decoded sample at epoch {fmt(epoch)} is empty while its reference has "
+            f"{int(e.value or 0)} words (line {e.line}): the model outputs nothing"
+        ),
+        step=e.step,
+        evidence={"epoch": epoch, "reference_words": int(e.value or 0), "line": e.line},
+        explanation=(
+            "A sequence model (speech recogniser, captioner, translator) that learned anything "
+            "emits some tokens after 10 passes over its data, right or wrong. An empty "
+            "prediction for a non-empty reference that late is the blank / end-of-sequence "
+            "token winning at every position: the model has learned at most the prior of "
+            "emitting nothing (often a framework or version mismatch in the loss or decoder)."
+        ),
+        prescription=(
+            "Decode a few training samples (empty there too?); check the loss against the "
+            "output layer (CTC blank index, the label mapping), the framework versions the "
+            "recipe was written for, and the LR."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _never_finite(run: Run) -> bool:
     """Both the train and the held-out loss are logged and NaN / Inf at every log: from its
     first log on the model computes no number on any data, so what it predicts is fixed

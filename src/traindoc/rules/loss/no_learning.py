@@ -16,6 +16,7 @@ from traindoc.rules import advice
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
+    _accuracy_at_benchmark_share,
     _accuracy_at_chance_throughout,
     _accuracy_at_majority,
     _accuracy_at_named_chance,
@@ -40,6 +41,7 @@ from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._contrastive import _single_candidate
 from traindoc.rules.loss._frozen_predictions import (
     _empty_output,
+    _empty_sample,
     _epochs_repeat,
     _eval_loss_frozen,
     _frozen_evals,
@@ -323,21 +325,32 @@ class Params:
     # printed digits of such scores), at 3+ evals the last from epoch 2: none of them more
     # than 0.02 (a quarter of the errors left, when fewer) above that eval's accuracy, the
     # majority class's share. 0.02 is at_chance's margin for a finite eval set's scatter.
+    # With 1-2 evals, each must itself be a one-class model's, past epoch 2 by a printed
+    # epoch: the signature is exact (to the printed digits), so every eval of the log names
+    # one class past two passes; a fresh head's first eval names one class in healthy runs.
     majority_points: int = 3
     majority_tie: float = 1e-4
     majority_margin: float = 0.02
+    # A held-out accuracy equal, to 5+ printed decimals, to one class's share of a known
+    # benchmark eval set (SST-2 dev: 444 / 872 = 0.50917) at every eval, one eval enough:
+    # the model names that class for every sample. 5 decimals: some 25 known shares, each
+    # hit by chance once in 10^5, so a model that weighs its input practically never does.
+    share_decimals: int = 5
 
 
 @rule(
     "no-learning",
-    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with a loss moving under 10%; an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: every R^2 within 0.02 of 0, 2+ values, the last from epoch 1; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on; 6+ logs: each third's median within it, every log within 5 sigma of the logs' scatter) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: the eval loss identical to 4+ printed digits at 5+ evals while the train loss over them moves 3%+; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals; any log: the last 30% of train (else eval) losses (5+) within 0.1% of 0.25 or 0.5; epoch means after the first (3+) printing one value to 0.5%; an accuracy never 0.02 above the majority share a one-class eval (recall 1 = precision / accuracy, F1 = 2a/(1+a), recall 0) gives, 3+ evals to epoch 2)",
+    minimum="10 logged losses from the run's start, or 10+ of a late window at ln C of a stated count throughout (with fewer: 2+ not falling beside an LR at 0 at every log; 4+ from the start all within 0.5%, 4+ epoch means from the first within 2% or none 2% below the first (2-3 none below the first, with the eval loss not falling), 3+ after the first within 1% with 3+ evals within 1%, a grad norm NaN at 3+ logs, an eval metric frozen at 4+ evals or at its step-0 value, or losses identical to a run at another LR; no loss: eval and train metric frozen at 4+ logs (the train one may differ at its first), a metric's in-epoch values repeated in 3+ epochs, two eval metrics frozen at 4+ evals, or a top-5 under chance from epoch 10; any log: a top-1 at most a fifth of its top-5 at 3+ evals from epoch 1; any log: a top-1 within 10% of its top-k / k at 2+ (eval, cutoff) pairs from epoch 1 (no epoch: update 1000; a printout with no step: its one eval), none above it, no loss falling 10%; an overlap metric (Dice, IoU, mAP, F1) at 0 or under 0.1% at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train or eval loss moving under 10%; the last decoded sample empty beside a non-empty reference at epoch 10+ (1 sample); an error rate (WER, CER) at 1.0 at every eval, 2+ from epoch 3 on, the last from epoch 10, with the train and eval loss moving under 10% (no epoch: a train error rate above 100 at 4+ logs from update 1000, not falling, eval error rates at or above 100 at 2+ evals; any log: an error rate within 0.99-1.05 at every one of 2+ evals, the last the run's last by its planned epochs or steps); two positive-class scores (precision, recall, F1, mAP) at 0 at the same 3+ logs from epoch 1 (2+ when train and held-out scores are both at 0), none above 0 anywhere; every recall / F1 at or under 0.1% at 2+ evals from epoch 2 spanning a whole epoch, no mAP above it; an in-batch contrastive loss at 0 with a batch of one (1 log); any higher-is-better metric at 0 at 3+ logs, the last from epoch 3 (2+ from epoch 10; no epoch logged: 3+ from update 1000) with a loss over them falling under 10% and at or above ln 2, no other metric above 0; no loss: an eval metric identical at 5+ evals from the first; any log: every ROC AUC within 0.02 of 0.5, 2+ values; any log: every kappa / MCC within 0.02 of 0, 2+ values, beside an eval metric above 0; any log: every R^2 within 0.02 of 0, 2+ values, the last from epoch 1; any log: a train and a held-out accuracy both at 1/C (C = 2-20, medians within 0.01) from epoch 10, 3+ logs, no loss falling 10%; any log: an accuracy at 1/C for the C the run states or its dataset's name gives (median within min(0.01, 0.5/C)) at 3+ logs from epoch 3 (no epoch: from update 1000), the last third no higher, no loss falling 10%; any log: every top-1 accuracy within min(0.01, 0.5/C) of 1/C (C known, or the C 2-20 a train and a held-out accuracy, or an accuracy and a loss at ln C, agree on; 6+ logs: each third's median within it, every log within 5 sigma of the logs' scatter) at 3+ logs from epoch 2 (no epoch: from update 1000), no loss falling 10%; any log: the eval loss (else the train loss) NaN / Inf at every one of 4+ logs with an eval metric identical at 4+ evals; any log: 2+ losses a whole epoch or more apart all within 0.1%; any log: the eval loss identical to 4+ printed digits at 5+ evals while the train loss over them moves 3%+; any log: a last WER breakdown with every reference word deleted, none inserted; any log: a loss equal to a clamp (-ln 1e-7, -ln FLT_MIN, 100) times (1 - accuracy) at the last 2+ logs; train and eval loss NaN at every one of 2+ logs with an eval metric identical at 2+ evals; any log: the last 30% of train (else eval) losses (5+) within 0.1% of 0.25 or 0.5; epoch means after the first (3+) printing one value to 0.5%; an accuracy never 0.02 above the majority share a one-class eval (recall 1 = precision / accuracy, F1 = 2a/(1+a), recall 0) gives, 3+ evals to epoch 2 (1-2 evals: each one-class, each past a printed epoch 2); any log: every held-out accuracy (1+ evals) one class's share of a known benchmark eval set to 5+ printed decimals)",
     family="loss",
     severity=Severity.ERROR,
     params=Params(),
-    requires=("loss|event:fp16-overflow|event:one-class-predictions|event:empty-output|kind:task",),
+    requires=(
+        "loss|event:fp16-overflow|event:one-class-predictions|event:empty-output"
+        "|event:empty-prediction|kind:task",
+    ),
     uses=("lr", "grad_norm"),
     core=True,
-    reads=("eval-stagnation", "schedule-not-applied"),
+    reads=("eval-stagnation", "schedule-not-applied", "uniform-plateau"),
     explained_by=(
         "fp16-instability",  # every update skipped by the loss scaler
         "nonfinite-loss",  # NaN from the first step: no update is ever applied
@@ -361,8 +374,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     higher of the first 3 points and the first 5%) with the median of the last
     10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
     relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
-    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s, a
-    rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
+    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s (so is a
+    train loss that merely hovers about ln C beside an eval loss that rule finds at the
+    floor: one diagnosis, the more specific one), a rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
     noise is not held to the regime's tolerance (a smoke test), unless its log spans
     10+ epochs: a Keras or epoch table counts epochs as steps, and 10 passes over the
     data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
@@ -410,6 +424,15 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     or lower fits its task, and at -0.995 its bound -1 leaves it almost no room to move.
     Two losses within 0.1% inside one epoch say nothing: running means late in an epoch
     barely move by construction.
+
+    A decoded sample printed beside its reference (`Prediction: ""` then `Truth: "that's it
+    on your account"`: kur, DeepSpeech and seq2seq loops print one per epoch) whose
+    prediction is empty while the reference is not, the last such sample of the log and at
+    epoch 10 or later, settles it from one sample (warning): after ten passes a sequence
+    model that learned anything emits some tokens, right or wrong, and an empty output is
+    the blank / end-of-sequence token winning everywhere (kur's DeepSpeech at epoch 88 under
+    Keras 2, validation loss 372). An empty sample early (the CTC blank plateau of the first
+    epochs) or one followed by a non-empty sample is not read.
 
     An in-batch contrastive loss (a CLIP-style run: it logs its learned `logit_scale`, an
     image-to-text / text-to-image accuracy, or a loss named contrastive / InfoNCE) that
@@ -520,14 +543,25 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     evals read (a slow start on its way up).
 
     An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
-    foreground found) exactly 0 at every one of 2+ evals, all from epoch 10 on, while the
-    loss moves under 10% of its size (or no loss is logged), settles it the same way
-    (warning): after 10 passes over the data a model that learned anything marks some of
-    the foreground right, so 0 to the printed digit is a model predicting background
+    foreground found) at its floor, 0 or at most 0.1% of its scale (0.001 as a fraction,
+    0.1 in percent: digits at or under 0.001 are under 0.1% whichever way they are read),
+    at every one of 2+ evals, all from epoch 10 on, while the train loss or the eval loss
+    beside the metric moves under 10% of its size (or no loss is logged), settles it the
+    same way (warning): after 10 passes over the data a model that learned anything marks
+    some of the foreground right, so 0 to the printed digit is a model predicting background
     everywhere (nnU-Net at epochs 99 and 100: 'Average global foreground Dice: [0.0]',
-    its own check then blaming a 0.99 momentum). Earlier epochs can honestly score 0 (a
-    detector's first epochs), and a plain accuracy is not read this way (Keras prints a
-    meaningless 0 `acc` for a regression).
+    its own check then blaming a 0.99 momentum), and a few boxes in ten thousand are luck
+    (a YOLOv8 built from scratch: mAP50-95 0.00009-0.00012 at all 10 evals). The eval loss
+    counts as the metric's companion because a detector's train total holds a class term
+    that falls to the class prior while the boxes learn nothing (that YOLOv8: train loss
+    15.9 -> 13.2, eval loss 13.3 -> 12.2, box loss rising). Earlier epochs can honestly
+    score 0 (a detector's first epochs; a scratch detector under 0.1% for five epochs that
+    then climbs is not read, as every eval must sit at the floor), and a plain accuracy is
+    not read this way (Keras prints a meaningless 0 `acc` for a regression). The scores are
+    known by any framework's spelling (Ultralytics' `metrics/mAP50(B)`, detectron2's
+    `bbox/AP50`, mmseg's `mDice`, Keras' `val_mean_io_u`, `mAP@0.5`, an F1); one class's
+    score at the floor beside another overlap score above it (a rare entity type's F1 at 0
+    while the overall F1 is 0.71) is a model that finds the rest, not read.
 
     The same floors read over a longer stay: an overlap metric at 0, or an error rate at its
     ceiling, at every eval from epoch 3 (two full passes) through epoch 10 or later, with
@@ -819,7 +853,23 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     multi-class average cannot show the signature (a micro or weighted recall is the
     accuracy; a macro recall of 1 is an accuracy of 1). A later eval that climbs past the
     margin, or rare positives being found (F1 0 -> 0.44 while the accuracy moves 0.98 ->
-    0.985), is a model that got past the prior.
+    0.985), is a model that got past the prior. A log with only 1-2 evals settles it when
+    each of them carries the signature itself and each is past epoch 2 by an epoch the log
+    prints: the signature is exact to the printed digits, so every eval the log shows is of
+    a model naming one class after two passes over its data. Without a printed epoch a lone
+    one-class eval may be the first of a healthy run (NCRF++ at epoch 0: recall 0, accuracy
+    0.803, positives found from epoch 1): not read.
+
+    The same one-class signature read from the accuracy alone, where the eval set is one
+    everybody uses: a held-out accuracy equal, to 5+ printed decimals, to one class's
+    count over the size of a well-known benchmark eval set (GLUE / SuperGLUE dev splits:
+    SST-2's 444 / 872 = 0.5091743, MRPC's 279 / 408 = 0.6838235, MNLI matched's 3479 /
+    9815 = 0.3544575, ...) at every eval, a single eval enough, settles it (warning): a
+    model that names one class for every sample scores exactly that fraction, and one
+    that weighs its input lands on one of some 25 such fractions to 5 decimals about once
+    in 10^4 runs (XLNet-large on SST-2: `acc = 0.5091743119266054` at every eval). An
+    accuracy printed to fewer digits (0.5092 is 4) or one that moves between evals is not
+    read this way.
 
     **Known false positives.** A loss whose relative fall is small because the total
     holds a constant term (a regulariser, a fixed auxiliary loss) or because a fine-tune
@@ -850,7 +900,12 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     if (hit := _all_skipped(run, p)) is not None:
         yield hit
         return
-    if (hit := _one_class(run) or _empty_output(run) or _single_candidate(run)) is not None:
+    if (
+        hit := _one_class(run)
+        or _empty_output(run)
+        or _empty_sample(run, p)
+        or _single_candidate(run)
+    ) is not None:
         yield hit
         return
     loss = run.get("loss")
@@ -885,6 +940,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             or _accuracy_at_named_chance(run, None, p)
             or _accuracy_at_chance_throughout(run, None, p)
             or _accuracy_at_majority(run, p)
+            or _accuracy_at_benchmark_share(run, p)
         ) is not None:
             yield hit
         elif run.fact("task") == "gan":
@@ -934,6 +990,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
         or _accuracy_at_named_chance(run, f, p)
         or _accuracy_at_chance_throughout(run, f, p)
         or _accuracy_at_majority(run, p)
+        or _accuracy_at_benchmark_share(run, p)
     ) is not None:
         yield hit
         return
@@ -979,9 +1036,11 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     end = float(np.median(y[-kt:]))
     if start == 0 or not math.isfinite(start):
         return
-    # At ln(V) (or ln(C))? Then it is uniform-plateau's finding.
+    # At ln(V) (or ln(C))? Then it is uniform-plateau's finding: the train loss there to
+    # its end, or any curve (the eval loss too) that uniform-plateau found at the floor, a
+    # loss hovering about ln C that does not fall being the uniform guess it names.
     at = fl.at_floor(run, "loss")
-    if at is not None and at.to_end:
+    if (at is not None and at.to_end) or run.symptom("uniform-plateau") is not None:
         return
     known = fl.known(run)
     floor = known.value if known else None
