@@ -139,6 +139,13 @@ _SPECS = (
         "paste_cuts", "tuple[int, ...]", "steps after which a pasted excerpt leaves lines out"
     ),
     FactSpec(
+        "lines_after_overflow",
+        "int",
+        "console lines the log goes on for past its last loss-scaler message, uncut (no gap "
+        "marker or prose between) and reporting no error (counted up to 8): the scaler "
+        "stopped overflowing and the program went on",
+    ),
+    FactSpec(
         "steps_ordinal",
         "bool",
         "no line prints a step: the steps are the order of the metric lines, not the "
