@@ -141,9 +141,9 @@ _SPECS = (
     FactSpec(
         "lines_after_overflow",
         "int",
-        "console lines the log goes on for past its last loss-scaler message, uncut (no gap "
-        "marker or prose between) and reporting no error (counted up to 8): the scaler "
-        "stopped overflowing and the program went on",
+        "lines that print a value the console log goes on for past its last loss-scaler "
+        "message (of its last 8 lines; 0 when a gap marker or closing fence cuts them off or "
+        "one reports an error or NaN): the scaler stopped overflowing and the program went on",
     ),
     FactSpec(
         "steps_ordinal",

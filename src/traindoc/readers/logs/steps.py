@@ -35,8 +35,8 @@ from traindoc.model.signals import (
 from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
-from traindoc.readers.logs.lines import GAP
 from traindoc.readers.logs import events as evs
+from traindoc.readers.logs.lines import GAP
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
