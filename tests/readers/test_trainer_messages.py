@@ -219,6 +219,7 @@ _WALK = "".join(
         ("Traceback (most recent call last):\nZeroDivisionError: float division\n3\n", 0),
         ("loss = nan at step 40\nstep 41\nstep 42\n", 0),  # a value gone non-finite
         ("Any idea why the loss scale keeps going down?\n", 0),  # the user's words
+        ("## Environment\n- PyTorch 1.4\n- CUDA 10.1\n* GPU: 2080 Ti\n", 0),  # the user's notes
     ],
 )
 def test_lines_after_the_scaler_walk_down(tmp_path: Path, after: str, expect: int) -> None:

@@ -236,7 +236,9 @@ def build(log: TextLog) -> list[Run]:
 # A line after the scaler's messages that reports the program failing or a value gone
 # non-finite: the run did not go on past them.
 _FAILED = re.compile(rb"(?i)traceback|error|exception|killed|abort|\bnan\b|\binf\b")
-_DIGIT = re.compile(rb"\d")
+# A line that prints a value, not opened by Markdown (a bullet, heading, quote or table:
+# the environment or notes a user writes under a paste, "- PyTorch 1.4", "## Env").
+_PRINTED = re.compile(rb"\A(?![-*#>|+]).*\d", re.DOTALL)
 
 
 def _after_scaler(log: TextLog) -> dict[str, Fact]:
@@ -245,8 +247,9 @@ def _after_scaler(log: TextLog) -> dict[str, Fact]:
     Markdown fence closing the paste) and none reports a failure. A dynamic scaler halves
     at each overflow while it calibrates and then stops; values the program prints after
     the last halving (a result, the next phase) say it stopped and the run went on, where
-    a log that ends in the halvings or in a cut leaves it open. (A line with no number
-    may be the user's words after the paste, which say nothing of the run going on.)"""
+    a log that ends in the halvings or in a cut leaves it open. (A line with no number,
+    or one Markdown opens, may be the user's words after the paste, which say nothing of
+    the run going on.)"""
     over = [
         e.line
         for e in log.events
@@ -258,7 +261,7 @@ def _after_scaler(log: TextLog) -> dict[str, Fact]:
     after = [t for no, t in log.tail if no > last]
     cut = any(f > last for f in log.fences) or any(GAP.match(t) for t in after)
     failed = any(_FAILED.search(t) for t in after)
-    n = 0 if cut or failed else sum(1 for t in after if _DIGIT.search(t))
+    n = 0 if cut or failed else sum(1 for t in after if _PRINTED.match(t))
     where = f"{log.path.name}: lines after the last loss-scaler message (line {last})"
     return {"lines_after_overflow": Fact(n, where)}
 
