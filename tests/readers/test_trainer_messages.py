@@ -199,3 +199,29 @@ def test_tacotron_loss_exploded_is_at_the_step_it_names(tmp_path: Path) -> None:
     run = load_log(tmp_path, _TACOTRON)
     (said,) = [e for e in run.events if e.kind == "loss-exploding"]
     assert said.step == 2140 and said.value == 412.27264 and said.line == 4
+
+
+# ------------------------------------------------- what follows a loss scaler's walk-down
+
+_WALK = "".join(
+    f"Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {2.0**k}\n"
+    for k in range(15, -3, -1)
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "expect"),
+    [
+        # the program's own result lines, uncut: it went on past the last halving
+        ("MSE loss = 8.86e+00\ny = 4.94e-04 + 8.57e-01 x\nLS model: MSE loss = 8.82e+00\n", 3),
+        ("", 0),  # the log ends in the halvings
+        ("[... excerpt gap ...]\nfinal loss 0.5\nstep 9 done\nstep 10 done\n", 0),  # cut
+        ("Traceback (most recent call last):\nZeroDivisionError: float division\n3\n", 0),
+        ("loss = nan at step 40\nstep 41\nstep 42\n", 0),  # a value gone non-finite
+        ("Any idea why the loss scale keeps going down?\n", 0),  # the user's words
+        ("## Environment\n- PyTorch 1.4\n- CUDA 10.1\n* GPU: 2080 Ti\n", 0),  # the user's notes
+    ],
+)
+def test_lines_after_the_scaler_walk_down(tmp_path: Path, after: str, expect: int) -> None:
+    run = load_log(tmp_path, _WALK + after)
+    assert run.fact("lines_after_overflow") == expect

@@ -139,6 +139,13 @@ _SPECS = (
         "paste_cuts", "tuple[int, ...]", "steps after which a pasted excerpt leaves lines out"
     ),
     FactSpec(
+        "lines_after_overflow",
+        "int",
+        "lines that print a value the console log goes on for past its last loss-scaler "
+        "message (of its last 8 lines; 0 when a gap marker or closing fence cuts them off or "
+        "one reports an error or NaN): the scaler stopped overflowing and the program went on",
+    ),
+    FactSpec(
         "steps_ordinal",
         "bool",
         "no line prints a step: the steps are the order of the metric lines, not the "

@@ -36,6 +36,7 @@ from traindoc.readers import _heap as heap
 from traindoc.readers import configs
 from traindoc.readers.logs import evals, profiles
 from traindoc.readers.logs import events as evs
+from traindoc.readers.logs.lines import GAP
 from traindoc.readers.logs.records import Records
 
 if TYPE_CHECKING:
@@ -212,6 +213,8 @@ def build(log: TextLog) -> list[Run]:
             facts |= _stranded(log, step[idx])
         if k == 0 or len(segments) == 1:
             facts = profiles.event_facts(found, facts, series, log.path)
+        if k == len(segments) - 1:
+            facts |= _after_scaler(log)
         counts = {name: len(s) for name, s in sorted(series.items())}
         inp = Input(path, "text-log", counts, log.lines, misread, first, steps_from)
         name = log.path.stem if len(segments) == 1 else f"{log.path.stem} [{k + 1}/{len(segments)}]"
@@ -224,9 +227,43 @@ def build(log: TextLog) -> list[Run]:
     if not runs:  # evidence lines only (an overflow message, a trainable-params print)
         found, series = empty, {}
         facts = profiles.event_facts(found, dict(base_facts), series, log.path)
+        facts |= _after_scaler(log)
         inp = Input(path, "text-log", {}, log.lines, misread, first, None)
         runs.append(Run(log.path.stem, series, facts, (inp,), tuple(notes), events=tuple(found)))
     return runs
+
+
+# A line after the scaler's messages that reports the program failing or a value gone
+# non-finite: the run did not go on past them.
+_FAILED = re.compile(rb"(?i)traceback|error|exception|killed|abort|\bnan\b|\binf\b")
+# A line that prints a value, not opened by Markdown (a bullet, heading, quote or table:
+# the environment or notes a user writes under a paste, "- PyTorch 1.4", "## Env").
+_PRINTED = re.compile(rb"\A(?![-*#>|+]).*\d", re.DOTALL)
+
+
+def _after_scaler(log: TextLog) -> dict[str, Fact]:
+    """lines_after_overflow: how many lines that print a number the log goes on for past
+    its last loss-scaler message (up to TAIL), when nothing cuts them off (a gap marker, a
+    Markdown fence closing the paste) and none reports a failure. A dynamic scaler halves
+    at each overflow while it calibrates and then stops; values the program prints after
+    the last halving (a result, the next phase) say it stopped and the run went on, where
+    a log that ends in the halvings or in a cut leaves it open. (A line with no number,
+    or one Markdown opens, may be the user's words after the paste, which say nothing of
+    the run going on.)"""
+    over = [
+        e.line
+        for e in log.events
+        if e.kind in ("fp16-overflow", "loss-scale-minimum") and e.line is not None
+    ]
+    if not over:
+        return {}
+    last = max(over)
+    after = [t for no, t in log.tail if no > last]
+    cut = any(f > last for f in log.fences) or any(GAP.match(t) for t in after)
+    failed = any(_FAILED.search(t) for t in after)
+    n = 0 if cut or failed else sum(1 for t in after if _PRINTED.match(t))
+    where = f"{log.path.name}: lines after the last loss-scaler message (line {last})"
+    return {"lines_after_overflow": Fact(n, where)}
 
 
 def _carried_evals(rec: Records, src: np.ndarray) -> dict[tuple[int, str], np.ndarray]:

@@ -21,7 +21,7 @@ import math
 import re
 import sys
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
@@ -59,6 +59,8 @@ from traindoc.readers.logs.tables import (
 )
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
+# The log's last non-blank lines kept (what follows its last loss-scaler message).
+TAIL = 8
 _CACHE_MAX = 100_000  # keys kept; past that the key cache starts over
 # A line longer than this is a dump (a printed tensor, a minified JSON blob), not a
 # metric record, whose lines run to a few hundred bytes: it is not analysed, for the
@@ -331,6 +333,9 @@ class TextLog:
         self.fences: list[int] = []  # line numbers of Markdown code fences (```)
         self.summaries: list[dict[str, float]] = []
         self.events: list[Event] = []
+        # the log's last non-blank lines (number, text): whether it goes on past its last
+        # loss-scaler message (steps.build's lines_after_overflow)
+        self.tail: deque[tuple[int, bytes]] = deque(maxlen=TAIL)
         self.lines = 0
         self.not_understood = 0
         self.bad_lines = array("q")  # the first _MAX_BAD of them
@@ -403,11 +408,24 @@ class TextLog:
         self.own_bar_seq = array("i")
         self.pre_seq, self.pre_n = array("i"), array("d")
 
+    def _keep_tail(self, body: bytes, first: int) -> None:
+        """The block's last non-blank lines onto self.tail (a block is whole lines)."""
+        parts = body.rsplit(b"\n", TAIL + 1)
+        last = first + body.count(b"\n") - (1 if body.endswith(b"\n") else 0)
+        if body.endswith(b"\n"):
+            parts.pop()
+        cut = len(parts) > TAIL  # the first part holds the lines before the ones kept
+        kept = [(last - k, t) for k, t in enumerate(reversed(parts[1:] if cut else parts))]
+        for no, text in reversed(kept):
+            if text.strip():
+                self.tail.append((no, text.strip()[:200]))
+
     # -- the pass ---------------------------------------------------------------------------
     def feed(self, f: BinaryIO) -> None:
         for body, first in lines.blocks(f):
             self.events.extend(events.find(body, first, self.path))
             self._block(body, first)
+            self._keep_tail(body, first)
         if self._held is not None:  # the file ends inside a record
             no, text, rank = self._held
             self._held = None

@@ -150,7 +150,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 
     **Why it matters.** Different batches give different losses. Exact zeros after
     a normal loss are a masking bug (every label ignored) or fp16 overflow (0.0 right
-    after NaNs); an identical value across many batches means the output no longer
+    after NaNs, or from one log to the next with no NaN printed: LoRA and VL fine-tunes in
+    fp16 on V100s, gone in bf16); an identical value across many batches means the output no longer
     depends on the input, or nothing is being updated (LR 0, frozen model).
 
     **Known false positives.** RL trainers (GRPO/PPO, fact task=rl or a reward
@@ -367,7 +368,8 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         why = (
             "A cross-entropy of exactly 0 over many batches is not learning: every label "
             "masked out (all -100), a loss that skips the batch, or fp16 overflow "
-            "(zeros right after NaNs) produce it."
+            "(zeros right after NaNs, or a normal loss that reads 0 from one log to the next: "
+            "fine-tunes on V100s, which lack bf16, show it in fp16 and not in bf16) produce it."
         )
     return Hit(
         title=(
@@ -396,7 +398,11 @@ def _zeros(run: Run, steps: np.ndarray, y: np.ndarray, s: int, length: int, p: P
         prescription=(
             "Check the label mask of a batch from that step (are all labels -100? is the "
             "completion truncated away?); "
-            + (f"if NaNs precede the zeros, {prec}; " if (prec := advice.precision(run)) else "")
+            + (
+                f"if NaNs precede the zeros or the loss fell to 0 within one log, {prec}; "
+                if (prec := advice.precision(run))
+                else ""
+            )
             + "if the model memorised the set, stop earlier or add data."
         ),
         severity=Severity.INFO if converged else Severity.ERROR,

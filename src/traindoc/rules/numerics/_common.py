@@ -57,6 +57,11 @@ class Params:
     # second logged loss), ending above the floor, with this many logged losses after it
     # and no further halving below where it ended before them.
     calibration_after: int = 3
+    # A walk-down from the scaler's start with no loss logged settled when the console
+    # goes on for this many lines past its last halving (uncut, no error): the program
+    # went on without another overflow (the apex polyfit that halves 18 times to 0.25 and
+    # then prints its fit, matching fp32's).
+    settled_lines: int = 3
     # Underflow: the loss exactly 0 at the last 2+ logs (after a logged non-zero loss)
     # while an accuracy logged beside it stays under half: a loss of 0 means every
     # prediction right, so the value (and its gradient) flushed to 0 in fp16.
@@ -175,7 +180,17 @@ def fp16_symptoms(run: Run, t: Params = Params()) -> list[Symptom]:
     blowup = _overflow_blowup(run, t, calibrated)
     if blowup is not None:
         out.append(blowup)
+    if walkdown_alone(run, out, t) and _went_on(run, t):
+        return []  # the scaler calibrated, stopped, and the program went on
     return out
+
+
+def _went_on(run: Run, t: Params) -> bool:
+    """The console goes on for `settled_lines`+ lines past the scaler's last message, with
+    no cut and no failure between (the reader's lines_after_overflow): the halvings
+    stopped, as a calibration's do, and the program went on to its next lines."""
+    n = run.fact("lines_after_overflow")
+    return isinstance(n, int) and n >= t.settled_lines
 
 
 def _overflow_blowup(run: Run, t: Params, after: int | None) -> Symptom | None:

@@ -81,6 +81,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     messages shows the same 18 halvings to 0.25 for a summed-MSE fit that then trains
     5000 clean iterations (apex O1, its final loss matching fp32) as for a run whose
     scale goes on to 0; what follows the walk-down decides, and the log has none of it.
+    Where the console does go on past the last halving - 3+ lines that print a value,
+    with no gap marker, no closing fence and no error or NaN among them (that apex fit
+    printing its results) - the halvings stopped and the program went on: that is the
+    calibration, and nothing is reported.
 
     **What to do.** Switch to bf16 (`bf16=True`) on GPUs that support it
     (Ampere or newer: A100, H100, RTX 30xx/40xx; TPUs); on older GPUs without
