@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from traindoc.measure.losses import nonfinite_loss
+from traindoc.measure.losses import components, nonfinite_loss
 from traindoc.measure.schedule import warmup
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
@@ -49,6 +49,13 @@ class Params:
     # shown it absorbed: its dips count.
     collapse_ratio: float = 0.5
     collapse_neighbours: int = 2
+    # A loss term non-finite at every log from its first bad one while every other logged
+    # term stays finite and one of them falls by 5%+ over 3+ logs from there (a warning,
+    # not an error): a NaN gradient reaching the weights makes every term NaN at the next
+    # log, so the weights are intact and this term is not in the backward (a mean over an
+    # empty mask, a term switched off) - what it was meant to train is lost, not the run.
+    sibling_points: int = 3
+    sibling_fall: float = 0.05
 
 
 @rule(
@@ -101,6 +108,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     those forward passes did produce broken outputs, so the NaN is real even if the
     run's metric trend recovers and improves overall - a warning (Ultralytics under AMP:
     val losses NaN at 5 epochs, mAP50 0.07 at epoch 93 between evals at 0.93).
+
+    A term that is non-finite at every log from its first bad one while every other
+    logged term stays finite and keeps
+    falling (5%+ over 3+ logs from the first bad one) is a warning, even when the total
+    is NaN because it sums that term: a NaN that reached the weights would make every
+    term NaN at the next log, so the weights are intact and this term is not in the
+    backward - a mean over an empty mask, or a term switched off. What that term trains
+    (a box regressor, an RPN, a regulariser) learns nothing, which can be a fault (a
+    py-faster-rcnn `loss_bbox` NaN from iteration 0) or by design (DAFormer's ImageNet
+    feature distance, NaN early while both segmentation losses fall 2.68 -> 1.61); the
+    run itself is not wrecked, so it is not an error.
 
     **What to do.** Under fp16, switch to bf16 (or fp32): lowering the LR only
     delays the NaN. Otherwise look at the step before the first NaN: a grad-norm
@@ -219,6 +237,20 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     # The eval loss alone is bad while the training loss stays finite through it: the
     # weights are finite, so the held-out data or the loss computed on it is what breaks.
     train_fine = not scored and not collapsed and _train_finite_through(run, signal, first_step, p)
+    # One term is bad while the others keep learning: the term never reaches the weights.
+    inert = (
+        None if scored or collapsed or train_fine or isolated else _inert_term(run, first_step, p)
+    )
+    if inert is not None:
+        term, learner, was, now = inert
+        evidence["inert_term"] = term
+        why = [
+            f"Only the term {term} is non-finite; the other terms stay finite and "
+            f"{learner} keeps falling ({was:.4g} -> {now:.4g}) over the same logs. A NaN that "
+            "reached the weights would make every term NaN at the next log, so the weights "
+            "are intact and this term is not in the backward (a mean over an empty mask, or "
+            "a term switched off): whatever it was meant to train learns nothing."
+        ]
     if train_fine:
         evidence["train_loss_finite"] = True
         why = [  # the update did not break, so what is said above of updates does not apply
@@ -251,6 +283,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "and look for eval samples it cannot score (empty targets, a CTC transcript "
             "longer than its input); meanwhile pick checkpoints by the metric."
             if scored
+            else f"Find why {inert[0]} is NaN: an empty mask or target set (no boxes, no "
+            "foreground pixels in the batch) gives 0/0; if the term is meant to be inactive at "
+            "this stage, nothing to do, otherwise fix its computation - as logged it trains "
+            "nothing."
+            if inert is not None
             else "Nothing to fix in the update. Check the held-out split for NaN/Inf values and "
             "for a feature with zero spread in its normalisation, and compute the eval loss in "
             "fp32; until it is finite, pick checkpoints by another measure."
@@ -261,10 +298,38 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             Severity.INFO
             if scored
             else Severity.WARNING
-            if isolated or collapsed or train_fine
+            if isolated or collapsed or train_fine or inert is not None
             else None
         ),
     )
+
+
+def _inert_term(run: Run, first_step: int, p: Params) -> tuple[str, str, float, float] | None:
+    """(bad term, falling sibling, its value at the first bad step, its last) when some
+    train terms are non-finite at every log from their first bad one (never finite again)
+    while every other term is finite from
+    `first_step` on and one of them falls by `sibling_fall` over `sibling_points`+ logs."""
+    names = components(run)
+    bad = [n for n in names if not np.isfinite(run.series[n].values).all()]
+    # a term that is finite again later does reach the backward at times: not inert
+    for n in bad:
+        v = run.series[n].values
+        if np.isfinite(v[int(np.argmax(~np.isfinite(v))) :]).any():
+            return None
+    good = [run.series[n] for n in names if n not in bad]
+    if not bad or not good:
+        return None
+    best = None
+    for s in good:
+        after = s.values[s.steps >= first_step]
+        if len(after) < p.sibling_points:
+            continue
+        if not np.isfinite(after).all():
+            return None
+        fall = (after[0] - after[-1]) / abs(after[0]) if after[0] else 0.0
+        if fall >= p.sibling_fall and (best is None or fall > best[0]):
+            best = (fall, s.name, float(after[0]), float(after[-1]))
+    return None if best is None else (bad[0], best[1], best[2], best[3])
 
 
 def _collapsed_evals(run: Run, loss: Series, p: Params) -> list[int]:
