@@ -101,6 +101,14 @@ class Params:
     # compounded past underflow): no update moves a weight, so no curve is needed to
     # confirm it - a warning at least, whatever the regime or the loss logged.
     null_lr: float = 1e-20
+    # An arm of an LR sweep read with its siblings (fact `lr_sweep`: 3+ runs, 3+ peak LRs,
+    # one optimizer, compared at the common budget) whose loss there is this much above
+    # the best arm's, at a lower LR, is too low whatever its own curve says. 5% is ~10x the
+    # seed-to-seed spread of a validated LM loss, and beyond the flat basin around the
+    # best LR: arms within 2-3x of it sit 1-4% apart (TinyStories 17M, 10k steps: 1.386
+    # at 1e-3, 1.411 at 3e-3, 1.418 at 1e-2; 1.369 at 1e-3, 1.411 at 6e-4), where an arm
+    # 10x under it is 10-50% worse (1.796 at 1e-4; 2.187 against 1.459 at 3e-3 in 3k steps).
+    sweep_gap: float = 0.05
 
 
 @rule(
@@ -179,6 +187,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the 10x line is a warning too: what is too slow above that line is too slow under it
     (a straight-line 7% gain there is neither "barely moved" nor "falling steeply").
 
+    **Read with its sweep.** When the run is one arm of an LR sweep read together
+    (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs under one optimizer,
+    fact `lr_sweep`), the arms are compared at the same step - the shortest arm's last,
+    among arms that ran half the longest or more - on the eval loss (the train loss's
+    last-tenth median when an arm has no evals). An arm under the best arm's LR whose loss
+    there is 5%+ above the best's is too low, whatever its own curve says: a warning
+    with both numbers. 5% is ~10x the seed-to-seed spread of a validated LM loss and
+    beyond the flat basin around the best LR (TinyStories 17M, 10k steps: 1.386 at 1e-3,
+    1.411 at 3e-3, 1.418 at 1e-2), where an arm 10x under it is 10-50% worse (1.796 at
+    1e-4). Arms above the best LR are lr-too-high's.
+
     Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
     by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
     1e-4 and 3e-4 with AdamW, 1e-3 with Adafactor), wav2vec2-style speech encoders at
@@ -208,6 +227,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     full fine-tune 1e-5..5e-5, LoRA 5e-5..2e-4) with a 2-5% warmup. Check first
     that the starting checkpoint is sane: no LR rescues broken weights.
     """
+    sweep = run.fact("lr_sweep")
+    if sweep is not None and sweep["lr"] < sweep["best_lr"] and sweep["gap"] >= p.sweep_gap:
+        yield _sweep_hit(run, sweep)
+        return
     pk = peak_lr(run)
     if pk is None or pk.value <= 0 or (pk.still_warming and pk.source == "logged"):
         return  # LR == 0 is schedule-not-applied; a run still warming up has no peak yet
@@ -362,6 +385,43 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
         ),
         severity=severity,
+    )
+
+
+def _sweep_hit(run: Run, sw: dict) -> Hit:
+    """The finding for an LR-sweep arm clearly worse than a higher-LR sibling."""
+    what = sw["series"].replace("_", " ")
+    loss = run.get(sw["series"])
+    return Hit(
+        title=(
+            f"LR {fmt(sw['lr'])} ends {sw['gap']:.0%} worse than its sweep's best arm at "
+            f"{fmt(sw['best_lr'])}"
+        ),
+        step=int(loss.steps[0]) if loss is not None else None,
+        end_step=int(sw["step"]),
+        evidence={
+            "peak_lr": sw["lr"],
+            "sweep_best_lr": sw["best_lr"],
+            "sweep_best_run": sw["best_run"],
+            "sweep_series": sw["series"],
+            "sweep_step": sw["step"],
+            "value": sw["value"],
+            "best_value": sw["best_value"],
+            "sweep_gap": sw["gap"],
+            "sweep_arms": sw["arms"],
+        },
+        explanation=(
+            f"Read with {sw['arms'] - 1} sibling runs of the same sweep at step {sw['step']}, "
+            f"this arm's {what} is {fmt(sw['value'])} where the arm at the higher LR "
+            f"{fmt(sw['best_lr'])} ({sw['best_run']}) reached {fmt(sw['best_value'])}: "
+            f"{sw['gap']:.0%} worse on the same budget. Below the sweep's best LR, the steps "
+            "were too small to use the budget."
+        ),
+        prescription=(
+            f"Use the sweep's best LR, ~{fmt(sw['best_lr'])}, or sweep between it and "
+            f"{fmt(sw['lr'])} if this LR was chosen for stability."
+        ),
+        severity=Severity.WARNING,
     )
 
 
