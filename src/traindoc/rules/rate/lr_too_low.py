@@ -15,6 +15,7 @@ from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import (
+    PRETRAIN_LR_BY_SIZE,
     TYPICAL_LR,
     curve,
     family_lr,
@@ -109,6 +110,19 @@ class Params:
     # at 1e-3, 1.411 at 3e-3, 1.418 at 1e-2; 1.369 at 1e-3, 1.411 at 6e-4), where an arm
     # 10x under it is 10-50% worse (1.796 at 1e-4; 2.187 against 1.459 at 3e-3 in 3k steps).
     sweep_gap: float = 0.05
+    # Pre-training from scratch with the model's size known (config dimensions or tensors):
+    # the norm is GPT-3's LR-by-size table (Brown et al. 2020, table 2.1: 6e-4 at 125M,
+    # 3e-4 at 350M, 2e-4 at 1.3B, 1.2e-4 at 6.7B, 6e-5 at 175B), held at 6e-4 below 125M
+    # (smaller models take as much or more: Pythia-70M 1e-3, a 17M TinyStories LM's sweep
+    # best at 3e-3). It is the low end of practice (LLaMA-7B 3e-4, OPT-175B 1.2e-4), so an
+    # LR at or under a fifth of it is far below the norm: a 17M LM at 1e-4 (6x under) ends
+    # 0.43 nats above its 3e-3 sibling, where the same model at 3e-4 (2x under) is a
+    # healthy run in a batch-size sweep. Not a flag line on its own: the curve must agree.
+    pretrain_table_share: float = 0.2
+    # ... the curve agrees when the loss was still falling when the run ended: the last
+    # third of the eval loss (8+ evals, else the train loss) falls (Mann-Kendall z <=
+    # crawl_z): the budget ran out while the step size still set the pace.
+    pretrain_tail: float = 1 / 3
 
 
 @rule(
@@ -187,6 +201,17 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     the 10x line is a warning too: what is too slow above that line is too slow under it
     (a straight-line 7% gain there is neither "barely moved" nor "falling steeply").
 
+    **Pre-training, size known.** Above those lines a from-scratch run whose size is
+    known (config dimensions or tensors) is read against GPT-3's LR-by-size table
+    (6e-4 at 125M and held there below it, 3e-4 at 350M, 1.2e-4 at 6.7B, 6e-5 at
+    175B; x100 under SGD): at or under a fifth of it, with the loss still falling over
+    the last third of the run (the eval loss at 8+ evals, else the train loss;
+    Mann-Kendall z <= -1.96), it is a warning - the budget ran out while the step size
+    still set the pace. The table is the low end of practice (LLaMA-7B 3e-4, Pythia-70M
+    1e-3), so a fifth of it is far below the norm: a 17.7M TinyStories LM at 1e-4 ends
+    0.43 nats above its 3e-3 sibling, while the same model at 3e-4 is a healthy
+    batch-sweep arm. With the size unknown 1e-4 says nothing (GPT-3 13B's LR).
+
     **Read with its sweep.** When the run is one arm of an LR sweep read together
     (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs under one optimizer,
     fact `lr_sweep`), the arms are compared at the same step - the shortest arm's last,
@@ -253,10 +278,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         # (every line scales with the optimizer, the unknown regime's too: 5e-5 under SGD)
         slow_at = (p.slow_below * rng[0] if rng else p.unknown_slow_at) * scale
-        # (pre-training's line is flag_at's own, 3e-5: its setting decides there alone -
-        # a from-scratch loss is still falling at the end of any budget, so its tail
-        # says nothing about the LR)
-        if run.is_rl or regime == "pretraining":
+        # (pre-training above flag_at: only with the model's size known, against GPT-3's
+        # LR-by-size table - a from-scratch loss still falls at the end of most budgets,
+        # so its tail says something only at an LR far under the norm for the size)
+        if regime == "pretraining" and not run.is_rl:
+            hit = _under_table(run, p, pk.value, optimizer_scale(run))
+            if hit is not None:
+                yield hit
+            return
+        if run.is_rl:
             return
         if pk.value > slow_at:
             # under the range's low end: too low only when the eval loss crawls
@@ -385,6 +415,69 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             )
         ),
         severity=severity,
+    )
+
+
+def _table_lr(n: float) -> float:
+    """GPT-3's pre-training peak LR for n parameters (log-log interpolation), held at the
+    table's ends: 6e-4 below 125M, 6e-5 above 175B."""
+    sizes = np.log([s for s, _ in PRETRAIN_LR_BY_SIZE])
+    lrs = np.log([lr for _, lr in PRETRAIN_LR_BY_SIZE])
+    return float(np.exp(np.interp(np.log(n), sizes, lrs)))
+
+
+def _under_table(run: Run, p: Params, lr: float, opt_scale: float) -> Hit | None:
+    """A from-scratch run of known size at or under `pretrain_table_share` of GPT-3's LR
+    for its size (x100 under SGD), its loss still falling when the run ended."""
+    n = run.fact("n_params")
+    if not isinstance(n, int | float) or n <= 0:
+        return None
+    norm = _table_lr(float(n)) * opt_scale
+    if lr > p.pretrain_table_share * norm:
+        return None
+    s = run.get("eval_loss")
+    f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        s = run.get("loss")
+        f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        return None
+    k = max(3, int(len(f) * p.pretrain_tail))
+    z = trend(f.steps[-k:], f.values[-k:]).z
+    if z > p.crawl_z:
+        return None
+    what = "pre-training from scratch" + (" under SGD" if opt_scale != 1.0 else "")
+    ratio = norm / lr
+    return Hit(
+        title=(
+            f"Peak LR {fmt(lr)} is {_times(ratio)}x below the ~{fmt(norm)} GPT-3's table "
+            f"gives a {n / 1e6:.3g}M-parameter model"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "peak_lr": lr,
+            "expected_lr": norm,
+            "ratio": ratio,
+            "regime": "pretraining",
+            "n_params": n,
+            **({"optimizer": "sgd"} if opt_scale != 1.0 else {}),
+            "tail_series": f.name,
+            "tail_z": z,
+            "loss_stuck": False,
+        },
+        explanation=(
+            f"{what.capitalize()} a {n / 1e6:.3g}M-parameter model takes ~{fmt(norm)} "
+            f"(GPT-3's LR-by-size table, the low end of practice); {fmt(lr)} is {_times(ratio)}x "
+            f"under it, and the {f.name.replace('_', ' ')} was still falling over the last "
+            f"third of the run (Mann-Kendall z {z:.1f}): the budget ran out while the step size "
+            "still set the pace."
+        ),
+        prescription=(
+            f"Raise the peak LR towards ~{fmt(norm)} (sweep 3x steps around it) with a 1-5% "
+            "warmup; the same budget then reaches a lower loss."
+        ),
+        severity=Severity.WARNING,
     )
 
 
