@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import (
+    FINETUNE,
     PRETRAIN_LR_BY_SIZE,
     TYPICAL_LR,
     curve,
@@ -72,6 +74,13 @@ class Params:
     # where its siblings at 1e-5..5e-5 leave ln 3 in an epoch or two; a 3-class
     # DistilBERT sentiment run, healthy at 1e-6, ended at 0.687 = 63% of ln 3).
     near_floor: float = 0.8
+    # The class count unknown (a model card names no labels), a fine-tuned classifier's
+    # first logged train loss within 2% of ln C (C = 2..10, whose logs lie 5%+ apart)
+    # names it: a freshly initialised head predicts uniformly, so the run starts at ln C
+    # (the 3-class indic-bert at 1e-6: first loss 1.0904, ln 3 = 1.0986). Only with a
+    # held-out classification metric logged (accuracy, F1), and only for this reading.
+    first_loss_tol: float = 0.02
+    first_loss_max_classes: int = 10
     # ... or the loss was still falling steeply when the run ended: 5%+ of its level per
     # tenth of the run over its last stretch (sustained over the last 3 points of 5+),
     # where a run that converged flattens: at this LR the rate, not the budget, held it.
@@ -172,7 +181,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     left chance, where a workable LR leaves ln(C) far behind in its first epochs (a
     3-class indic-bert at 1e-6: best eval 0.973, 89% of ln 3, after 20 epochs, while
     its siblings at 1e-5..5e-5 leave ln 3 within an epoch or two; a healthy 3-class
-    DistilBERT at 1e-6 ended at 63% of it). At such an LR
+    DistilBERT at 1e-6 ended at 63% of it). With the class count not logged, a
+    fine-tuned classifier (accuracy or F1 logged) whose first train loss sits within 2%
+    of ln C (C = 2..10) names it: a fresh head starts at the uniform guess (the
+    indic-bert's first loss 1.0904, ln 3 = 1.0986). At such an LR
     it is also a warning when the loss was still falling steeply when the run ended:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
@@ -546,7 +558,7 @@ def _near_floor(run: Run, p: Params) -> tuple[float, float] | None:
     run.floor) is known, 2+ evals are logged, and the best is still at or above
     `near_floor` of it. None otherwise, or when the eval loss ended 5%+ above its best
     (the weights move: overfitting's, as in _run_gain)."""
-    floor = run.floor
+    floor = run.floor or _first_loss_floor(run, p)
     ev = run.get("eval_loss")
     f = ev.finite() if ev is not None else None
     if floor is None or floor <= 0 or f is None or len(f) < p.slow_min_evals:
@@ -557,6 +569,24 @@ def _near_floor(run: Run, p: Params) -> tuple[float, float] | None:
         return None
     share = best / floor
     return (best, share) if share >= p.near_floor else None
+
+
+def _first_loss_floor(run: Run, p: Params) -> float | None:
+    """ln C when a fine-tuned classifier (a held-out accuracy/F1 logged) logged its first
+    train loss within `first_loss_tol` of ln C for C in 2..first_loss_max_classes: an
+    untrained head's uniform guess. None otherwise."""
+    names = [s.name.lower() for s, higher in task_metrics(run) if higher]
+    if run.regime not in FINETUNE or not any("acc" in n or "f1" in n for n in names):
+        return None  # a classifier's metric: a seq2seq loss near 2.08 is no ln 8
+    loss = run.get("loss")
+    f = loss.finite() if loss is not None else None
+    if f is None or not len(f):
+        return None
+    first = float(f.values[0])
+    for c in range(2, p.first_loss_max_classes + 1):
+        if abs(first - math.log(c)) <= p.first_loss_tol * math.log(c):
+            return math.log(c)
+    return None
 
 
 def _metric_gain(run: Run, p: Params) -> tuple[str, float] | None:
