@@ -98,6 +98,7 @@ def diagnose(
             entries = [(runs[0].name, str(path), runs[0])]
         else:  # one file, several runs (a paste of two fragments, a restart)
             entries = [(r.name, str(path), r) for r in runs]
+    entries = _with_siblings(entries)
     done, bad = [], []
     for name, where, run in entries:
         if isinstance(run, str):
@@ -277,6 +278,20 @@ def _load(path: Path, checkpoints: bool, pattern: str | None) -> list[Run]:
     from traindoc.pipeline import load_all
 
     return load_all(path, checkpoints=checkpoints, pattern=pattern)
+
+
+def _with_siblings(entries: list[tuple[str, str, Run | str]]) -> list[tuple[str, str, Run | str]]:
+    """The entries, the runs among them read as one LR sweep's arms where they are one."""
+    from traindoc.measure.sweep import lr_siblings
+
+    at = [k for k, e in enumerate(entries) if not isinstance(e[2], str)]
+    if len(at) < 2:
+        return entries
+    runs = lr_siblings([entries[k][2] for k in at])  # type: ignore[misc]
+    out = list(entries)
+    for k, r in zip(at, runs, strict=True):
+        out[k] = (entries[k][0], entries[k][1], r)
+    return out
 
 
 def _entries(p: Path, parent: Path, checkpoints: bool) -> list[tuple[str, str, Run | str]]:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from traindoc.engine import Diagnosis, diagnose
-from traindoc.model import Severity
-from traindoc.pipeline import load_all
+from traindoc.model import Run, Severity
+from traindoc.pipeline import load_all, load_folder
 from traindoc.readers import ReadError
 from traindoc.rules.api import registered
 
@@ -153,7 +153,7 @@ def score_real(case: Path) -> CaseResult | None:
         return None
     split = meta.get("split", "dev")
     try:
-        ds = [diagnose(r) for r in load_all(target(case, meta.get("files", [])))]
+        ds = [diagnose(r) for r in _load(case, meta)]
     except ReadError as exc:
         return CaseResult(case.name, scored, healthy, (), (), str(exc), split, missed=scored)
     found, info = _found(ds)
@@ -189,7 +189,7 @@ def read_summary(case: Path) -> dict:
     reviewed values)."""
     meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
     try:
-        runs = load_all(target(case, meta.get("files", [])), checkpoints=False)
+        runs = _load(case, meta, checkpoints=False)
     except ReadError as exc:
         return {"error": str(exc).split(": ", 1)[-1][:80]}
     out: dict = {"runs": len(runs), "series": [], "lines_not_understood": 0}
@@ -199,6 +199,15 @@ def read_summary(case: Path) -> dict:
         if inp is not None and inp.lines_not_understood:
             out["lines_not_understood"] = inp.lines_not_understood
     return out
+
+
+def _load(case: Path, meta: dict, *, checkpoints: bool = True) -> list[Run]:
+    """The case's runs as a user would read them: a sweep case (`"sweep": true`, the
+    folder of its arms) as `traindoc diagnose <folder>` reads a folder of runs, any other
+    case from its target."""
+    if meta.get("sweep"):
+        return load_folder(case, checkpoints=checkpoints)
+    return load_all(target(case, meta.get("files", [])), checkpoints=checkpoints)
 
 
 def target(case: Path, files: Iterable[str]) -> Path:

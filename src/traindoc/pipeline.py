@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from traindoc.measure.sweep import lr_siblings
 from traindoc.model import Fact, Input, Note, Run
 from traindoc.readers import load_runs
 
@@ -26,8 +27,19 @@ def load_all(
     """
     runs = load_runs(path, pattern=pattern)
     if len(runs) != 1:
-        return _peers(runs)
+        return lr_siblings(_peers(runs))
     return [_with_data(_with_checkpoints(runs[0], path, checkpoints), path)]
+
+
+def load_folder(path: str | Path, *, checkpoints: bool = True) -> list[Run]:
+    """Every run under a folder of runs (an LR sweep's lr_1e-4/, lr_3e-3/ ...), each
+    read as load_all reads it, the arms of an LR sweep among them marked (fact
+    `lr_sweep`). Raises readers.ReadError when one of them cannot be read."""
+    from traindoc.readers import discover_runs
+
+    found = discover_runs(path)
+    runs = [r for p in found for r in load_all(p, checkpoints=checkpoints)]
+    return lr_siblings(runs)
 
 
 def _peers(runs: list[Run]) -> list[Run]:

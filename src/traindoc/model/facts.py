@@ -168,6 +168,13 @@ _SPECS = (
         " its LR differs: {run, lr, lr_here, points}",
     ),
     _config(
+        "lr_sweep",
+        "dict",
+        "this run is one arm of an LR sweep read with it (3+ runs, 3+ peak LRs, one"
+        " optimizer): {lr, value, series, step, best_lr, best_value, best_run, gap, arms},"
+        " each arm's loss at the common budget against the best arm's",
+    ),
+    _config(
         "progress_after_last_step",
         "dict",
         "the console's training bar went on after the last logged step:"

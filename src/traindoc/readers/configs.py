@@ -15,6 +15,7 @@ import yaml
 from traindoc.model import Fact
 from traindoc.model.facts import CONFIG_NAMES
 from traindoc.model.numbers import MAX_STEP, count, loads
+from traindoc.model.params import params_from_config
 from traindoc.model.signals import REGIMES
 from traindoc.readers._base import Notes, to_float
 
@@ -274,6 +275,12 @@ def facts_from(data: dict[str, Any], source: str) -> dict[str, Fact]:
     for flag in ("bf16", "fp16"):  # TrainingArguments' flags (`--bf16 True`)
         if "precision" not in out and flag in flat and _true(flat[flag][1]):
             out["precision"] = Fact(flag, f"{source}: {flat[flag][0]}={flat[flag][1]}")
+    if "n_params" not in out and "num_classes" not in out:
+        # a from-scratch LM's own dimensions (d_model, num_layers, vocab_size): its size,
+        # which the rate rules' LR-by-size table reads
+        n = params_from_config({k: v for k, (_, v) in flat.items()})
+        if n:
+            out["n_params"] = Fact(n, f"{source}: estimated from its dimensions")
     base = data.get("finetuned_from")  # a model card: "a fine-tuned version of X"
     if isinstance(base, str) and base:
         out.setdefault("base_model", Fact(base, f"{source}: fine-tuned version of {base}"))

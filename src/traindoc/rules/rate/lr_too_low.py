@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,6 +16,8 @@ from traindoc.model.signals import REGIME_WORDS
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
 from traindoc.rules.rate._common import (
+    FINETUNE,
+    PRETRAIN_LR_BY_SIZE,
     TYPICAL_LR,
     curve,
     family_lr,
@@ -71,6 +74,13 @@ class Params:
     # where its siblings at 1e-5..5e-5 leave ln 3 in an epoch or two; a 3-class
     # DistilBERT sentiment run, healthy at 1e-6, ended at 0.687 = 63% of ln 3).
     near_floor: float = 0.8
+    # The class count unknown (a model card names no labels), a fine-tuned classifier's
+    # first logged train loss within 2% of ln C (C = 2..10, whose logs lie 5%+ apart)
+    # names it: a freshly initialised head predicts uniformly, so the run starts at ln C
+    # (the 3-class indic-bert at 1e-6: first loss 1.0904, ln 3 = 1.0986). Only with a
+    # held-out classification metric logged (accuracy, F1), and only for this reading.
+    first_loss_tol: float = 0.02
+    first_loss_max_classes: int = 10
     # ... or the loss was still falling steeply when the run ended: 5%+ of its level per
     # tenth of the run over its last stretch (sustained over the last 3 points of 5+),
     # where a run that converged flattens: at this LR the rate, not the budget, held it.
@@ -101,6 +111,27 @@ class Params:
     # compounded past underflow): no update moves a weight, so no curve is needed to
     # confirm it - a warning at least, whatever the regime or the loss logged.
     null_lr: float = 1e-20
+    # An arm of an LR sweep read with its siblings (fact `lr_sweep`: 3+ runs, 3+ peak LRs,
+    # one optimizer, compared at the common budget) whose loss there is this much above
+    # the best arm's, at a lower LR, is too low whatever its own curve says. 5% is ~10x the
+    # seed-to-seed spread of a validated LM loss, and beyond the flat basin around the
+    # best LR: arms within 2-3x of it sit 1-4% apart (TinyStories 17M, 10k steps: 1.386
+    # at 1e-3, 1.411 at 3e-3, 1.418 at 1e-2; 1.369 at 1e-3, 1.411 at 6e-4), where an arm
+    # 10x under it is 10-50% worse (1.796 at 1e-4; 2.187 against 1.459 at 3e-3 in 3k steps).
+    sweep_gap: float = 0.05
+    # Pre-training from scratch with the model's size known (config dimensions or tensors):
+    # the norm is GPT-3's LR-by-size table (Brown et al. 2020, table 2.1: 6e-4 at 125M,
+    # 3e-4 at 350M, 2e-4 at 1.3B, 1.2e-4 at 6.7B, 6e-5 at 175B), held at 6e-4 below 125M
+    # (smaller models take as much or more: Pythia-70M 1e-3, a 17M TinyStories LM's sweep
+    # best at 3e-3). It is the low end of practice (LLaMA-7B 3e-4, OPT-175B 1.2e-4), so an
+    # LR at or under a fifth of it is far below the norm: a 17M LM at 1e-4 (6x under) ends
+    # 0.43 nats above its 3e-3 sibling, where the same model at 3e-4 (2x under) is a
+    # healthy run in a batch-size sweep. Not a flag line on its own: the curve must agree.
+    pretrain_table_share: float = 0.2
+    # ... the curve agrees when the loss was still falling when the run ended: the last
+    # third of the eval loss (8+ evals, else the train loss) falls (Mann-Kendall z <=
+    # crawl_z): the budget ran out while the step size still set the pace.
+    pretrain_tail: float = 1 / 3
 
 
 @rule(
@@ -150,7 +181,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     left chance, where a workable LR leaves ln(C) far behind in its first epochs (a
     3-class indic-bert at 1e-6: best eval 0.973, 89% of ln 3, after 20 epochs, while
     its siblings at 1e-5..5e-5 leave ln 3 within an epoch or two; a healthy 3-class
-    DistilBERT at 1e-6 ended at 63% of it). At such an LR
+    DistilBERT at 1e-6 ended at 63% of it). With the class count not logged, a
+    fine-tuned classifier (accuracy or F1 logged) whose first train loss sits within 2%
+    of ln C (C = 2..10) names it: a fresh head starts at the uniform guess (the
+    indic-bert's first loss 1.0904, ln 3 = 1.0986). At such an LR
     it is also a warning when the loss was still falling steeply when the run ended:
     5%+ of its level per tenth of the run over its last stretch, sustained over its
     last three points (5+ points: the eval loss, else the train loss), where a run that
@@ -178,6 +212,28 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     a flat noisy one, or one that gained 10%+ is not a crawl. A crawl at an LR under
     the 10x line is a warning too: what is too slow above that line is too slow under it
     (a straight-line 7% gain there is neither "barely moved" nor "falling steeply").
+
+    **Pre-training, size known.** Above those lines a from-scratch run whose size is
+    known (config dimensions or tensors) is read against GPT-3's LR-by-size table
+    (6e-4 at 125M and held there below it, 3e-4 at 350M, 1.2e-4 at 6.7B, 6e-5 at
+    175B; x100 under SGD): at or under a fifth of it, with the loss still falling over
+    the last third of the run (the eval loss at 8+ evals, else the train loss;
+    Mann-Kendall z <= -1.96), it is a warning - the budget ran out while the step size
+    still set the pace. The table is the low end of practice (LLaMA-7B 3e-4, Pythia-70M
+    1e-3), so a fifth of it is far below the norm: a 17.7M TinyStories LM at 1e-4 ends
+    0.43 nats above its 3e-3 sibling, while the same model at 3e-4 is a healthy
+    batch-sweep arm. With the size unknown 1e-4 says nothing (GPT-3 13B's LR).
+
+    **Read with its sweep.** When the run is one arm of an LR sweep read together
+    (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs under one optimizer,
+    fact `lr_sweep`), the arms are compared at the same step - the shortest arm's last,
+    among arms that ran half the longest or more - on the eval loss (the train loss's
+    last-tenth median when an arm has no evals). An arm under the best arm's LR whose loss
+    there is 5%+ above the best's is too low, whatever its own curve says: a warning
+    with both numbers. 5% is ~10x the seed-to-seed spread of a validated LM loss and
+    beyond the flat basin around the best LR (TinyStories 17M, 10k steps: 1.386 at 1e-3,
+    1.411 at 3e-3, 1.418 at 1e-2), where an arm 10x under it is 10-50% worse (1.796 at
+    1e-4). Arms above the best LR are lr-too-high's.
 
     Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
     by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
@@ -208,6 +264,10 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     full fine-tune 1e-5..5e-5, LoRA 5e-5..2e-4) with a 2-5% warmup. Check first
     that the starting checkpoint is sane: no LR rescues broken weights.
     """
+    sweep = run.fact("lr_sweep")
+    if sweep is not None and sweep["lr"] < sweep["best_lr"] and sweep["gap"] >= p.sweep_gap:
+        yield _sweep_hit(run, sweep)
+        return
     pk = peak_lr(run)
     if pk is None or pk.value <= 0 or (pk.still_warming and pk.source == "logged"):
         return  # LR == 0 is schedule-not-applied; a run still warming up has no peak yet
@@ -230,10 +290,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # Under the range by 10x+ and a loss that barely moved: too low all the same.
         # (every line scales with the optimizer, the unknown regime's too: 5e-5 under SGD)
         slow_at = (p.slow_below * rng[0] if rng else p.unknown_slow_at) * scale
-        # (pre-training's line is flag_at's own, 3e-5: its setting decides there alone -
-        # a from-scratch loss is still falling at the end of any budget, so its tail
-        # says nothing about the LR)
-        if run.is_rl or regime == "pretraining":
+        # (pre-training above flag_at: only with the model's size known, against GPT-3's
+        # LR-by-size table - a from-scratch loss still falls at the end of most budgets,
+        # so its tail says something only at an LR far under the norm for the size)
+        if regime == "pretraining" and not run.is_rl:
+            hit = _under_table(run, p, pk.value, optimizer_scale(run))
+            if hit is not None:
+                yield hit
+            return
+        if run.is_rl:
             return
         if pk.value > slow_at:
             # under the range's low end: too low only when the eval loss crawls
@@ -365,6 +430,106 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
+def _table_lr(n: float) -> float:
+    """GPT-3's pre-training peak LR for n parameters (log-log interpolation), held at the
+    table's ends: 6e-4 below 125M, 6e-5 above 175B."""
+    sizes = np.log([s for s, _ in PRETRAIN_LR_BY_SIZE])
+    lrs = np.log([lr for _, lr in PRETRAIN_LR_BY_SIZE])
+    return float(np.exp(np.interp(np.log(n), sizes, lrs)))
+
+
+def _under_table(run: Run, p: Params, lr: float, opt_scale: float) -> Hit | None:
+    """A from-scratch run of known size at or under `pretrain_table_share` of GPT-3's LR
+    for its size (x100 under SGD), its loss still falling when the run ended."""
+    n = run.fact("n_params")
+    if not isinstance(n, int | float) or n <= 0:
+        return None
+    norm = _table_lr(float(n)) * opt_scale
+    if lr > p.pretrain_table_share * norm:
+        return None
+    s = run.get("eval_loss")
+    f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        s = run.get("loss")
+        f = s.finite() if s is not None else None
+    if f is None or len(f) < p.unsaturated_min_points:
+        return None
+    k = max(3, int(len(f) * p.pretrain_tail))
+    z = trend(f.steps[-k:], f.values[-k:]).z
+    if z > p.crawl_z:
+        return None
+    what = "pre-training from scratch" + (" under SGD" if opt_scale != 1.0 else "")
+    ratio = norm / lr
+    return Hit(
+        title=(
+            f"Peak LR {fmt(lr)} is {_times(ratio)}x below the ~{fmt(norm)} GPT-3's table "
+            f"gives a {n / 1e6:.3g}M-parameter model"
+        ),
+        step=int(f.steps[0]),
+        end_step=int(f.steps[-1]),
+        evidence={
+            "peak_lr": lr,
+            "expected_lr": norm,
+            "ratio": ratio,
+            "regime": "pretraining",
+            "n_params": n,
+            **({"optimizer": "sgd"} if opt_scale != 1.0 else {}),
+            "tail_series": f.name,
+            "tail_z": z,
+            "loss_stuck": False,
+        },
+        explanation=(
+            f"{what.capitalize()} a {n / 1e6:.3g}M-parameter model takes ~{fmt(norm)} "
+            f"(GPT-3's LR-by-size table, the low end of practice); {fmt(lr)} is {_times(ratio)}x "
+            f"under it, and the {f.name.replace('_', ' ')} was still falling over the last "
+            f"third of the run (Mann-Kendall z {z:.1f}): the budget ran out while the step size "
+            "still set the pace."
+        ),
+        prescription=(
+            f"Raise the peak LR towards ~{fmt(norm)} (sweep 3x steps around it) with a 1-5% "
+            "warmup; the same budget then reaches a lower loss."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _sweep_hit(run: Run, sw: dict) -> Hit:
+    """The finding for an LR-sweep arm clearly worse than a higher-LR sibling."""
+    what = sw["series"].replace("_", " ")
+    loss = run.get(sw["series"])
+    return Hit(
+        title=(
+            f"LR {fmt(sw['lr'])} ends {sw['gap']:.0%} worse than its sweep's best arm at "
+            f"{fmt(sw['best_lr'])}"
+        ),
+        step=int(loss.steps[0]) if loss is not None else None,
+        end_step=int(sw["step"]),
+        evidence={
+            "peak_lr": sw["lr"],
+            "sweep_best_lr": sw["best_lr"],
+            "sweep_best_run": sw["best_run"],
+            "sweep_series": sw["series"],
+            "sweep_step": sw["step"],
+            "value": sw["value"],
+            "best_value": sw["best_value"],
+            "sweep_gap": sw["gap"],
+            "sweep_arms": sw["arms"],
+        },
+        explanation=(
+            f"Read with {sw['arms'] - 1} sibling runs of the same sweep at step {sw['step']}, "
+            f"this arm's {what} is {fmt(sw['value'])} where the arm at the higher LR "
+            f"{fmt(sw['best_lr'])} ({sw['best_run']}) reached {fmt(sw['best_value'])}: "
+            f"{sw['gap']:.0%} worse on the same budget. Below the sweep's best LR, the steps "
+            "were too small to use the budget."
+        ),
+        prescription=(
+            f"Use the sweep's best LR, ~{fmt(sw['best_lr'])}, or sweep between it and "
+            f"{fmt(sw['lr'])} if this LR was chosen for stability."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
 def _run_gain(run: Run, p: Params) -> tuple[str, float] | None:
     """(series, relative gain) of the loss over the whole run: the eval loss's first value
     to its best when 2+ evals are logged, else the train loss's first third to its last
@@ -393,7 +558,7 @@ def _near_floor(run: Run, p: Params) -> tuple[float, float] | None:
     run.floor) is known, 2+ evals are logged, and the best is still at or above
     `near_floor` of it. None otherwise, or when the eval loss ended 5%+ above its best
     (the weights move: overfitting's, as in _run_gain)."""
-    floor = run.floor
+    floor = run.floor or _first_loss_floor(run, p)
     ev = run.get("eval_loss")
     f = ev.finite() if ev is not None else None
     if floor is None or floor <= 0 or f is None or len(f) < p.slow_min_evals:
@@ -404,6 +569,24 @@ def _near_floor(run: Run, p: Params) -> tuple[float, float] | None:
         return None
     share = best / floor
     return (best, share) if share >= p.near_floor else None
+
+
+def _first_loss_floor(run: Run, p: Params) -> float | None:
+    """ln C when a fine-tuned classifier (a held-out accuracy/F1 logged) logged its first
+    train loss within `first_loss_tol` of ln C for C in 2..first_loss_max_classes: an
+    untrained head's uniform guess. None otherwise."""
+    names = [s.name.lower() for s, higher in task_metrics(run) if higher]
+    if run.regime not in FINETUNE or not any("acc" in n or "f1" in n for n in names):
+        return None  # a classifier's metric: a seq2seq loss near 2.08 is no ln 8
+    loss = run.get("loss")
+    f = loss.finite() if loss is not None else None
+    if f is None or not len(f):
+        return None
+    first = float(f.values[0])
+    for c in range(2, p.first_loss_max_classes + 1):
+        if abs(first - math.log(c)) <= p.first_loss_tol * math.log(c):
+            return math.log(c)
+    return None
 
 
 def _metric_gain(run: Run, p: Params) -> tuple[str, float] | None:
