@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from traindoc.measure.spikes import (
     loss_spikes,
     recurring,
 )
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, mad
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -146,6 +147,16 @@ class Params:
     # alone can be a noisy batch; both together are the optimizer thrown off its path
     # (warning), whether or not the paste lasts long enough to show it come back.
     led_grad_factor: float = 10.0
+    # A paste of 5-19 points whose loss rose from one log to the next 25%+ (`min_rel`)
+    # and 6 noise bands (`k_sigma`) beyond the paste's own point-to-point changes (their
+    # median and MAD, from 4+ other changes), twice as far as any other rise
+    # (`apart_factor`), and then took 2+ logs to fall back to where it jumped from: a
+    # hump, the model thrown off and repairing it (warning).
+    hump_min_changes: int = 4
+    # ... and on a log of 20+ points, on the medians of 50 equal stretches of it (2% of
+    # the run each): a hump that rises and falls over many logs, which a rolling level
+    # follows, is the same event at any logging density.
+    hump_bins: int = 50
     led_loss_factor: float = 1.5
     # A paste of 5-19 points: the train loss 5x the log before it (`huge_single_rel` + 1,
     # the size a lone point warns at) and the eval loss logged at that row 10x the eval
@@ -384,10 +395,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if e.recovered:
             yield _sparse_hit(run, e)
             return
-    if len(f) >= p.min_points:
-        # past its heavy-tail share, a lone point 10x its local level is still a spike
-        hits = list(_check(run, p, huge=True))
-        yield from hits or _head(run, f, p)
+    if len(f) < p.min_points:
+        if len(f) >= p.short_min_points and (hit := _hump(run, f, p)) is not None:
+            yield hit
+        return
+    # past its heavy-tail share, a lone point 10x its local level is still a spike
+    hits = list(_check(run, p, huge=True)) or list(_head(run, f, p))
+    if not hits and (hit := _hump(run, f, p)) is not None:
+        hits = [hit]  # a slow hump, over many logs
+    yield from hits
 
 
 def _head(run: Run, f: Series, p: Params) -> Iterator[Hit]:
@@ -846,6 +862,87 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             + "."
         ),
         severity=severity,
+    )
+
+
+def _hump(run: Run, f: Series, p: Params) -> Hit | None:
+    """A paste's largest rise from one log to the next, `min_rel` over the log it rose
+    from and `k_sigma` noise bands beyond the paste's own point-to-point changes (their
+    median and MAD: a curve falling smoothly has a narrow band, a noisy per-batch paste
+    a wide one), `apart_factor` as far as any other rise, after which the loss took 2+
+    logs to fall back to where it jumped from (warning). On a log of `min_points`+ the
+    same test runs on the medians of `hump_bins` equal stretches of it (a slow hump over
+    many logs, which the rolling level absorbs). A rise off the run's first
+    logs is the start's (warmup-too-short's), and one where the logged LR
+    jumps `lr_jump` is the schedule's."""
+    y, steps = f.values, f.steps
+    start = steps[0] <= steps[1] - steps[0]  # the log begins at the run's start
+    unit, units = "log", "logs"
+    if y.size >= p.min_points:
+        m = min(p.hump_bins, y.size)
+        edges = np.linspace(0, y.size, m + 1).astype(int)
+        y = np.array([np.median(y[a:b]) for a, b in itertools.pairwise(edges)])
+        steps = np.array([steps[b - 1] for b in edges[1:]])
+        unit, units = "stretch", "stretches"
+    d = np.diff(y)
+    j = int(np.argmax(d))
+    i, pre = j + 1, float(y[j])
+    rest = np.delete(d, j)
+    if rest.size < p.hump_min_changes or not pre > 0 or y[i] < (1 + p.min_rel) * pre:
+        return None
+    band = mad(rest)
+    rise = float(d[j])
+    off = rise - float(np.median(rest))  # its departure from the log's own trend
+    if off < p.k_sigma * band or rise < p.apart_factor * max(float(rest.max()), 0.0):
+        return None
+    back = np.flatnonzero(y[i + 1 :] <= pre)
+    if not back.size or back[0] < 1:
+        return None  # never back, or back at the next log: a lone point, judged above
+    if j < p.head_points and start:
+        return None  # a log from the run's start: its first logs are the warmup's
+    lr = run.get("lr")
+    if lr is not None:
+        lv = lr.finite()
+        before, at = lv.values[lv.steps <= steps[j]], lv.values[lv.steps <= steps[i]]
+        if before.size and at.size and before[-1] > 0 and at[-1] >= p.lr_jump * before[-1]:
+            return None
+    k = i + 1 + int(back[0])
+    step, peak = int(steps[i]), float(y[i])
+    return Hit(
+        title=(
+            f"Loss spike at step {step}: {fmt(pre)} -> {fmt(peak)} ({fmt(peak / pre)}x), "
+            f"{fmt(off / band) if band > 0 else 'far'} noise bands beyond the {unit}-to-{unit} "
+            f"changes of the log; back under {fmt(pre)} by step {int(steps[k])}"
+        ),
+        step=step,
+        end_step=int(steps[k]),
+        evidence={
+            "count": 1,
+            "largest_step": step,
+            "largest_value": peak,
+            "largest_baseline": pre,
+            "largest_rel": peak / pre - 1,
+            "spike_steps": [step],
+            "noise_band": band,
+            "back_step": int(steps[k]),
+            "points": int(y.size),
+        },
+        explanation=(
+            f"The loss rose {fmt(peak / pre)}x from one {unit} of the log to the next, far "
+            f"outside the band its other {units} move in, and took {k - i} {units} to get "
+            "back to where it jumped from: not one bad batch (that is "
+            "gone at the next log) but the model thrown off its path (an LR at the edge of "
+            "stability, a run of bad batches, a data-stream change) and repairing it."
+        ),
+        prescription=(
+            "Keep the checkpoint from before the spike; "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches around step {step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
     )
 
 
