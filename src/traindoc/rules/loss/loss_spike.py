@@ -342,6 +342,23 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     trained state for it to undo): the report links it, as a consequence, to
     `divergence`, `nonfinite-loss`, `no-learning` or `uniform-plateau`.
 
+    **Humps.** A spike need not be one point: a loss thrown off its path can take many
+    logs to repair. The log's largest rise from one log to the next is a spike
+    (warning) when it is 25%+ over the log it rose from, 6+ noise bands beyond the
+    log's own point-to-point changes (their median, the log's trend, and their MAD,
+    its noise: a curve falling smoothly has a narrow band, a noisy per-batch paste a
+    wide one), twice as far as any other rise, and the loss then took 2+ logs to fall
+    back to where it jumped from (back at the next log is a lone point, judged above;
+    one that never comes back is a step). A paste of 5-19 points is read point by point
+    (a Marian NMT paste every 2,000 updates: cost 5.20 -> 6.60, 6.30, 5.85, 5.25, 4.57,
+    a rise 11 bands out on a smooth descent, back in 4 logs); a log of 20+ points on
+    the medians of 50 equal stretches of it, so a hump over hundreds of logs, which a
+    rolling level follows, is the same event at 300, 3,000 or 100,000 points. A rise
+    among the first 3 logs (stretches) of a log that begins at the run's start is the
+    warmup's, and one where the logged LR jumps 2x+ is the schedule's (a warm restart).
+    A rise 20% over its level, or one inside a per-batch paste's own +-30% swings, is
+    not one.
+
     **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
     eval rows) whose loss leaves its level for 2+ consecutive points and comes back
     is a spike when a second signal confirms it at the same points
