@@ -157,6 +157,13 @@ class Params:
     # the run each): a hump that rises and falls over many logs, which a rolling level
     # follows, is the same event at any logging density.
     hump_bins: int = 50
+    # ... each stretch the median of 5+ logs (a log of 250+ points): a stretch of fewer
+    # is one bad batch or two, which the rolling level's multi-point test judges.
+    hump_bin_points: int = 5
+    # The peak and the 2 logs after it all above where it jumped from: a hump held for 3
+    # logs. A peak whose next log is most of the way back is a bad batch whose average
+    # lingers for a log (Caffe's first batch after a test pass: 2.30 -> 4.32, 2.94, 2.19).
+    hump_held: int = 3
     led_loss_factor: float = 1.5
     # A paste of 5-19 points: the train loss 5x the log before it (`huge_single_rel` + 1,
     # the size a lone point warns at) and the eval loss logged at that row 10x the eval
@@ -343,21 +350,24 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     `divergence`, `nonfinite-loss`, `no-learning` or `uniform-plateau`.
 
     **Humps.** A spike need not be one point: a loss thrown off its path can take many
-    logs to repair. The log's largest rise from one log to the next is a spike
-    (warning) when it is 25%+ over the log it rose from, 6+ noise bands beyond the
-    log's own point-to-point changes (their median, the log's trend, and their MAD,
-    its noise: a curve falling smoothly has a narrow band, a noisy per-batch paste a
-    wide one), twice as far as any other rise, and the loss then took 2+ logs to fall
-    back to where it jumped from (back at the next log is a lone point, judged above;
-    one that never comes back is a step). A paste of 5-19 points is read point by point
-    (a Marian NMT paste every 2,000 updates: cost 5.20 -> 6.60, 6.30, 5.85, 5.25, 4.57,
-    a rise 11 bands out on a smooth descent, back in 4 logs); a log of 20+ points on
-    the medians of 50 equal stretches of it, so a hump over hundreds of logs, which a
-    rolling level follows, is the same event at 300, 3,000 or 100,000 points. A rise
-    among the first 3 logs (stretches) of a log that begins at the run's start is the
-    warmup's, and one where the logged LR jumps 2x+ is the schedule's (a warm restart).
-    A rise 20% over its level, or one inside a per-batch paste's own +-30% swings, is
-    not one.
+    logs to repair. The log's largest climb (a rise over consecutive rising logs) is a
+    spike (warning) when it is 25%+ over the log it rose from, 6+ noise bands beyond
+    the log's own changes from one log to the next (their median, the log's trend, and
+    their MAD, its noise, times the square root of the climb's length: a curve falling
+    smoothly has a narrow band, a noisy per-batch paste a wide one), twice as far as
+    any other single rise, 5%+ of what the run learned, and the peak and the 2 logs
+    after it all stayed above where it rose from before the loss fell back there (one
+    back within a log or two is a bad batch whose average lingers, judged above:
+    Caffe's first batch after a test pass, 2.30 -> 4.32, 2.94, 2.19; one that never
+    comes back is a step). A paste of 5-19 points is read log by log (a Marian NMT
+    paste every 2,000 updates: cost 5.20 -> 6.60, 6.30, 5.85, 5.25, 4.57, a rise 15
+    bands out on a smooth descent, back in 4 logs); a log of 250+ points on the medians
+    of 50 equal stretches of it (5+ logs each), so a hump over hundreds or thousands of
+    logs, which a rolling level follows, is the same event at any logging density
+    (20-249 points: the rolling level's multi-point test). A climb starting among the
+    first 3 logs (stretches) of a log that begins at the run's start is the warmup's,
+    and one where the logged LR jumps 2x+ is the schedule's (a warm restart). A hump
+    20% over its level, or one inside a per-batch paste's own +-30% swings, is not one.
 
     **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
     eval rows) whose loss leaves its level for 2+ consecutive points and comes back
@@ -895,26 +905,36 @@ def _hump(run: Run, f: Series, p: Params) -> Hit | None:
     y, steps = f.values, f.steps
     start = steps[0] <= steps[1] - steps[0]  # the log begins at the run's start
     unit, units = "log", "logs"
+    head = max(float(np.median(y[: p.head_points])), float(np.median(y[: max(3, y.size // 20)])))
+    learned = head - float(y.min())
     if y.size >= p.min_points:
-        m = min(p.hump_bins, y.size)
+        if y.size < p.hump_bins * p.hump_bin_points:
+            return None  # stretches of fewer logs: the rolling level's multi-point spikes
+        m = p.hump_bins
         edges = np.linspace(0, y.size, m + 1).astype(int)
         y = np.array([np.median(y[a:b]) for a, b in itertools.pairwise(edges)])
         steps = np.array([steps[b - 1] for b in edges[1:]])
         unit, units = "stretch", "stretches"
     d = np.diff(y)
-    j = int(np.argmax(d))
-    i, pre = j + 1, float(y[j])
-    rest = np.delete(d, j)
+    climb = _largest_climb(y, d)
+    if climb is None:
+        return None
+    j, i = climb
+    pre, rise, up = float(y[j]), float(y[i] - y[j]), i - j
+    rest = np.concatenate([d[:j], d[i:]])  # the log's other changes: its trend and noise
     if rest.size < p.hump_min_changes or not pre > 0 or y[i] < (1 + p.min_rel) * pre:
         return None
     band = mad(rest)
-    rise = float(d[j])
-    off = rise - float(np.median(rest))  # its departure from the log's own trend
-    if off < p.k_sigma * band or rise < p.apart_factor * max(float(rest.max()), 0.0):
+    off = rise - up * float(np.median(rest))  # its departure from the log's own trend
+    if off < p.k_sigma * band * math.sqrt(up) or rise < p.apart_factor * max(
+        float(rest.max()), 0.0
+    ):
         return None
+    if not rise >= p.min_learned * learned:
+        return None  # a relative blip on a loss solved to ~0
     back = np.flatnonzero(y[i + 1 :] <= pre)
-    if not back.size or back[0] < 1:
-        return None  # never back, or back at the next log: a lone point, judged above
+    if not back.size or back[0] < p.hump_held - 1:
+        return None  # never back, or back within a log or two: a bad batch, judged above
     if j < p.head_points and start:
         return None  # a log from the run's start: its first logs are the warmup's
     lr = run.get("lr")
@@ -928,8 +948,12 @@ def _hump(run: Run, f: Series, p: Params) -> Hit | None:
     return Hit(
         title=(
             f"Loss spike at step {step}: {fmt(pre)} -> {fmt(peak)} ({fmt(peak / pre)}x), "
-            f"{fmt(off / band) if band > 0 else 'far'} noise bands beyond the {unit}-to-{unit} "
-            f"changes of the log; back under {fmt(pre)} by step {int(steps[k])}"
+            + (
+                f"{fmt(off / band)} noise bands beyond the log's {unit}-to-{unit} changes"
+                if band > 0
+                else f"beyond every other {unit}-to-{unit} change of the log"
+            )
+            + f"; back under {fmt(pre)} by step {int(steps[k])}"
         ),
         step=step,
         end_step=int(steps[k]),
@@ -945,7 +969,7 @@ def _hump(run: Run, f: Series, p: Params) -> Hit | None:
             "points": int(y.size),
         },
         explanation=(
-            f"The loss rose {fmt(peak / pre)}x from one {unit} of the log to the next, far "
+            f"The loss rose {fmt(peak / pre)}x over {up} {unit if up == 1 else units} of the log, far "
             f"outside the band its other {units} move in, and took {k - i} {units} to get "
             "back to where it jumped from: not one bad batch (that is "
             "gone at the next log) but the model thrown off its path (an LR at the edge of "
@@ -961,6 +985,24 @@ def _hump(run: Run, f: Series, p: Params) -> Hit | None:
         ),
         severity=Severity.WARNING,
     )
+
+
+def _largest_climb(y: np.ndarray, d: np.ndarray) -> tuple[int, int] | None:
+    """(start, end) indices of the largest rise over consecutive rising logs (a climb,
+    `d` being the log's changes), or None when the log never rises."""
+    best: tuple[int, int] | None = None
+    a = 0
+    while a < d.size:
+        if d[a] <= 0:
+            a += 1
+            continue
+        b = a
+        while b + 1 < d.size and d[b + 1] > 0:
+            b += 1
+        if best is None or y[b + 1] - y[a] > y[best[1]] - y[best[0]]:
+            best = (a, b + 1)
+        a = b + 1
+    return best
 
 
 def _back_within(y: np.ndarray, i: int, pre: float, p: Params) -> bool:
