@@ -83,12 +83,6 @@ class Params:
     # with no regime known, started at ln(V), and the early drop is read from there (a
     # pretrained LM meets new text under half of ln(V)).
     scratch_share: float = 0.5
-    # A band whose swings are as large as its level: past the first 20% of the run,
-    # consecutive logs differ by half the band's level or more (median |change|), and
-    # its second half reaches no new low 2% under its first half's (`_swinging`).
-    swing_skip: float = 0.2
-    swing_rel: float = 0.5
-    swing_new_low: float = 0.02
 
 
 @rule(
@@ -192,73 +186,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # No flat tail, but the LR decays: judge the run while the LR was high. A band
         # held there that the loss leaves only as the LR falls is the LR's plateau.
         hit = _judge(run, _upto(f, cut), p, f)
-    if hit is None:
-        hit = _swinging(run, f, p)
     if hit is not None:
         yield hit
-
-
-def _swinging(run: Run, f: Series, p: Params) -> Hit | None:
-    """A loss whose swings are as large as its level and whose best stopped improving:
-    past its first `swing_skip` share, consecutive logs differ by `swing_rel` of the
-    band's level or more (median |change|), and the second half of the band reaches no
-    new low (within `swing_new_low`) below the first half's, after an early drop. The
-    median of such a band can still fall as its peaks shrink; its floor does not (a BERT
-    tutorial at Adam 1e-2: cost 1.6 -> 10.8 -> 8.4 -> 1.6 -> ... every 3 logs, never
-    under 1.6 from epoch 70 to 5,000)."""
-    y, steps = f.values, f.steps
-    n = y.size
-    if n < p.min_points:
-        return None
-    band = y[int(p.swing_skip * n) :]
-    level = float(np.median(band))
-    start = float(np.median(y[:3]))
-    if not (level > 0 and start > 0) or (start - level) / start < p.min_early_drop:
-        return None
-    swing = float(np.median(np.abs(np.diff(band)))) / level
-    half = band.size // 2
-    first_low, last_low = float(band[:half].min()), float(band[half:].min())
-    if swing < p.swing_rel or last_low < (1 - p.swing_new_low) * first_low:
-        return None
-    onset, end = int(steps[n - band.size]), int(steps[-1])
-    if _lr_high_until(run, onset, end, p.converged_lr_fraction) - onset < p.min_band_fraction * (
-        end - int(steps[0])
-    ):
-        return None
-    ev = _eval_over(run, onset, end, p)
-    if ev is not None and ev[1] < p.falling_z and ev[0] > p.eval_improving:
-        return None
-    if _metric_improves(run, onset, end, p) is not None:
-        return None
-    q05, q95 = (float(x) for x in np.quantile(band, [0.05, 0.95]))
-    return Hit(
-        title=(
-            f"Loss swings {fmt(q05)}-{fmt(q95)} from step {onset} (consecutive logs differ by "
-            f"{fmt(swing * 100)}% of its level) and its best, {fmt(first_low)}, has not "
-            "improved since the first half of that stretch"
-        ),
-        step=onset,
-        end_step=end,
-        evidence={
-            "start_loss": start,
-            "band_level": level,
-            "band_low": q05,
-            "band_high": q95,
-            "swing_rel": swing,
-            "first_half_low": first_low,
-            "second_half_low": last_low,
-        },
-        explanation=(
-            "The loss jumps by as much as its own level from one log to the next and no "
-            "longer reaches new lows: the updates are too large for the valley the model is "
-            "in, and it bounces across it instead of descending."
-        ),
-        prescription=(
-            "Lower the peak LR 3-10x and use cosine decay with a 2-5% warmup; check the "
-            "effective batch and the data for conflicting labels."
-        ),
-        severity=Severity.WARNING,
-    )
 
 
 def _judge(run: Run, f: Series, p: Params, whole: Series | None = None) -> Hit | None:
