@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from traindoc.measure.spikes import (
     loss_spikes,
     recurring,
 )
-from traindoc.measure.stats import fmt
+from traindoc.measure.stats import fmt, mad
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit, rule
@@ -146,6 +147,23 @@ class Params:
     # alone can be a noisy batch; both together are the optimizer thrown off its path
     # (warning), whether or not the paste lasts long enough to show it come back.
     led_grad_factor: float = 10.0
+    # A paste of 5-19 points whose loss rose from one log to the next 25%+ (`min_rel`)
+    # and 6 noise bands (`k_sigma`) beyond the paste's own point-to-point changes (their
+    # median and MAD, from 4+ other changes), twice as far as any other rise
+    # (`apart_factor`), and then took 2+ logs to fall back to where it jumped from: a
+    # hump, the model thrown off and repairing it (warning).
+    hump_min_changes: int = 4
+    # ... and on a log of 20+ points, on the medians of 50 equal stretches of it (2% of
+    # the run each): a hump that rises and falls over many logs, which a rolling level
+    # follows, is the same event at any logging density.
+    hump_bins: int = 50
+    # ... each stretch the median of 5+ logs (a log of 250+ points): a stretch of fewer
+    # is one bad batch or two, which the rolling level's multi-point test judges.
+    hump_bin_points: int = 5
+    # The peak and the 2 logs after it all above where it jumped from: a hump held for 3
+    # logs. A peak whose next log is most of the way back is a bad batch whose average
+    # lingers for a log (Caffe's first batch after a test pass: 2.30 -> 4.32, 2.94, 2.19).
+    hump_held: int = 3
     led_loss_factor: float = 1.5
     # A paste of 5-19 points: the train loss 5x the log before it (`huge_single_rel` + 1,
     # the size a lone point warns at) and the eval loss logged at that row 10x the eval
@@ -331,6 +349,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     trained state for it to undo): the report links it, as a consequence, to
     `divergence`, `nonfinite-loss`, `no-learning` or `uniform-plateau`.
 
+    **Humps.** A spike need not be one point: a loss thrown off its path can take many
+    logs to repair. The log's largest climb (a rise over consecutive rising logs) is a
+    spike (warning) when it is 25%+ over the log it rose from, 6+ noise bands beyond
+    the log's own changes from one log to the next (their median, the log's trend, and
+    their MAD, its noise, times the square root of the climb's length: a curve falling
+    smoothly has a narrow band, a noisy per-batch paste a wide one), twice as far as
+    any other single rise, 5%+ of what the run learned, and the peak and the 2 logs
+    after it all stayed above where it rose from before the loss fell back there (one
+    back within a log or two is a bad batch whose average lingers, judged above:
+    Caffe's first batch after a test pass, 2.30 -> 4.32, 2.94, 2.19; one that never
+    comes back is a step). A paste of 5-19 points is read log by log (a Marian NMT
+    paste every 2,000 updates: cost 5.20 -> 6.60, 6.30, 5.85, 5.25, 4.57, a rise 15
+    bands out on a smooth descent, back in 4 logs); a log of 250+ points on the medians
+    of 50 equal stretches of it (5+ logs each), so a hump over hundreds or thousands of
+    logs, which a rolling level follows, is the same event at any logging density
+    (20-249 points: the rolling level's multi-point test). A climb starting among the
+    first 3 logs (stretches) of a log that begins at the run's start is the warmup's,
+    and one where the logged LR jumps 2x+ is the schedule's (a warm restart). A hump
+    20% over its level, or one inside a per-batch paste's own +-30% swings, is not one.
+
     **Sparse logs.** A log of at most 100 points (a per-epoch table, a model card's
     eval rows) whose loss leaves its level for 2+ consecutive points and comes back
     is a spike when a second signal confirms it at the same points
@@ -384,10 +422,15 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         if e.recovered:
             yield _sparse_hit(run, e)
             return
-    if len(f) >= p.min_points:
-        # past its heavy-tail share, a lone point 10x its local level is still a spike
-        hits = list(_check(run, p, huge=True))
-        yield from hits or _head(run, f, p)
+    if len(f) < p.min_points:
+        if len(f) >= p.short_min_points and (hit := _hump(run, f, p)) is not None:
+            yield hit
+        return
+    # past its heavy-tail share, a lone point 10x its local level is still a spike
+    hits = list(_check(run, p, huge=True)) or list(_head(run, f, p))
+    if not hits and (hit := _hump(run, f, p)) is not None:
+        hits = [hit]  # a slow hump, over many logs
+    yield from hits
 
 
 def _head(run: Run, f: Series, p: Params) -> Iterator[Hit]:
@@ -847,6 +890,119 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         ),
         severity=severity,
     )
+
+
+def _hump(run: Run, f: Series, p: Params) -> Hit | None:
+    """A paste's largest rise from one log to the next, `min_rel` over the log it rose
+    from and `k_sigma` noise bands beyond the paste's own point-to-point changes (their
+    median and MAD: a curve falling smoothly has a narrow band, a noisy per-batch paste
+    a wide one), `apart_factor` as far as any other rise, after which the loss took 2+
+    logs to fall back to where it jumped from (warning). On a log of `min_points`+ the
+    same test runs on the medians of `hump_bins` equal stretches of it (a slow hump over
+    many logs, which the rolling level absorbs). A rise off the run's first
+    logs is the start's (warmup-too-short's), and one where the logged LR
+    jumps `lr_jump` is the schedule's."""
+    y, steps = f.values, f.steps
+    start = steps[0] <= steps[1] - steps[0]  # the log begins at the run's start
+    unit, units = "log", "logs"
+    head = max(float(np.median(y[: p.head_points])), float(np.median(y[: max(3, y.size // 20)])))
+    learned = head - float(y.min())
+    if y.size >= p.min_points:
+        if y.size < p.hump_bins * p.hump_bin_points:
+            return None  # stretches of fewer logs: the rolling level's multi-point spikes
+        m = p.hump_bins
+        edges = np.linspace(0, y.size, m + 1).astype(int)
+        y = np.array([np.median(y[a:b]) for a, b in itertools.pairwise(edges)])
+        steps = np.array([steps[b - 1] for b in edges[1:]])
+        unit, units = "stretch", "stretches"
+    d = np.diff(y)
+    climb = _largest_climb(y, d)
+    if climb is None:
+        return None
+    j, i = climb
+    pre, rise, up = float(y[j]), float(y[i] - y[j]), i - j
+    rest = np.concatenate([d[:j], d[i:]])  # the log's other changes: its trend and noise
+    if rest.size < p.hump_min_changes or not pre > 0 or y[i] < (1 + p.min_rel) * pre:
+        return None
+    band = mad(rest)
+    off = rise - up * float(np.median(rest))  # its departure from the log's own trend
+    if off < p.k_sigma * band * math.sqrt(up) or rise < p.apart_factor * max(
+        float(rest.max()), 0.0
+    ):
+        return None
+    if not rise >= p.min_learned * learned:
+        return None  # a relative blip on a loss solved to ~0
+    back = np.flatnonzero(y[i + 1 :] <= pre)
+    if not back.size or back[0] < p.hump_held - 1:
+        return None  # never back, or back within a log or two: a bad batch, judged above
+    if j < p.head_points and start:
+        return None  # a log from the run's start: its first logs are the warmup's
+    lr = run.get("lr")
+    if lr is not None:
+        lv = lr.finite()
+        before, at = lv.values[lv.steps <= steps[j]], lv.values[lv.steps <= steps[i]]
+        if before.size and at.size and before[-1] > 0 and at[-1] >= p.lr_jump * before[-1]:
+            return None
+    k = i + 1 + int(back[0])
+    step, peak = int(steps[i]), float(y[i])
+    return Hit(
+        title=(
+            f"Loss spike at step {step}: {fmt(pre)} -> {fmt(peak)} ({fmt(peak / pre)}x), "
+            + (
+                f"{fmt(off / band)} noise bands beyond the log's {unit}-to-{unit} changes"
+                if band > 0
+                else f"beyond every other {unit}-to-{unit} change of the log"
+            )
+            + f"; back under {fmt(pre)} by step {int(steps[k])}"
+        ),
+        step=step,
+        end_step=int(steps[k]),
+        evidence={
+            "count": 1,
+            "largest_step": step,
+            "largest_value": peak,
+            "largest_baseline": pre,
+            "largest_rel": peak / pre - 1,
+            "spike_steps": [step],
+            "noise_band": band,
+            "back_step": int(steps[k]),
+            "points": int(y.size),
+        },
+        explanation=(
+            f"The loss rose {fmt(peak / pre)}x over {up} {unit if up == 1 else units} of the log, far "
+            f"outside the band its other {units} move in, and took {k - i} {units} to get "
+            "back to where it jumped from: not one bad batch (that is "
+            "gone at the next log) but the model thrown off its path (an LR at the edge of "
+            "stability, a run of bad batches, a data-stream change) and repairing it."
+        ),
+        prescription=(
+            "Keep the checkpoint from before the spike; "
+            + advice.join(
+                *advice.steadier(run, "lower the peak LR 2-3x"),
+                f"inspect the batches around step {step}",
+            )
+            + "."
+        ),
+        severity=Severity.WARNING,
+    )
+
+
+def _largest_climb(y: np.ndarray, d: np.ndarray) -> tuple[int, int] | None:
+    """(start, end) indices of the largest rise over consecutive rising logs (a climb,
+    `d` being the log's changes), or None when the log never rises."""
+    best: tuple[int, int] | None = None
+    a = 0
+    while a < d.size:
+        if d[a] <= 0:
+            a += 1
+            continue
+        b = a
+        while b + 1 < d.size and d[b + 1] > 0:
+            b += 1
+        if best is None or y[b + 1] - y[a] > y[best[1]] - y[best[0]]:
+            best = (a, b + 1)
+        a = b + 1
+    return best
 
 
 def _back_within(y: np.ndarray, i: int, pre: float, p: Params) -> bool:
