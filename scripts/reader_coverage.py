@@ -6,9 +6,10 @@ opened) whose listed files are text, find the metric-like key/value pairs in the
 of a CSV-like block over numeric rows), and compare them with the series traindoc
 reads for that case (pipeline.load_all). A name counts as read when its canonical
 name, or its name with separators dropped, matches a read series' (or the end of one:
-"acc" is read as "train/acc"). Prints the metric-like names (loss / accuracy / reward /
-lr / grad-norm-like, normalised) most often present but unread, with the number of
-cases and one example case each.
+"acc" is read as "train/acc"). A name must be printed with a number on at least
+--min-lines lines (default 3: a curve, not a config dump's setting). Prints the
+metric-like names (loss / accuracy / reward / lr / grad-norm-like, normalised) most
+often present but unread, with the number of cases and one example case each.
 
 Usage: PYTHONPATH=src python scripts/reader_coverage.py [--top N] [--examples NAME]
 Holdout cases are never opened.
@@ -72,13 +73,15 @@ def squash(name: str) -> str:
     return re.sub(r"[\s_\-./]+", "", name.lower())
 
 
-def printed_names(text: str) -> set[str]:
-    """The metric-like names the text prints with a number."""
-    names: set[str] = set()
-    for rx in (KV, JSON_KV, SPACED):
-        for m in rx.finditer(text):
-            names.add(m.group(1))
+def printed_names(text: str, min_lines: int = 3) -> set[str]:
+    """The metric-like names the text prints with a number on at least min_lines lines
+    (a curve, not a setting printed once in a config dump)."""
+    seen: Counter[str] = Counter()
     lines = text.splitlines()
+    for line in lines:
+        on_line = {m.group(1) for rx in (KV, JSON_KV, SPACED) for m in rx.finditer(line)}
+        seen.update(on_line)
+    names = {n for n, k in seen.items() if k >= min_lines}
     for i, line in enumerate(lines[:-1]):
         sep = "," if line.count(",") >= 2 else ("\t" if line.count("\t") >= 2 else None)
         if sep is None:
@@ -113,6 +116,7 @@ def is_read(name: str, read: set[str]) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--top", type=int, default=60)
+    ap.add_argument("--min-lines", type=int, default=3)
     ap.add_argument("--examples", help="list the cases that print this normalised name unread")
     args = ap.parse_args()
     cases = dev_text_cases(ROOT)
@@ -135,7 +139,9 @@ def main() -> int:
             runs = []
         n_cases += 1
         read = {k for r in runs for k in r.series}
-        missing = {norm(canonical(n)) for n in printed_names(text) if not is_read(n, read)}
+        missing = {
+            norm(canonical(n)) for n in printed_names(text, args.min_lines) if not is_read(n, read)
+        }
         n_any += bool(missing)
         for n in missing:
             unread[n] += 1
