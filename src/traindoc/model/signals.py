@@ -524,6 +524,19 @@ _BASICSR_LOSS = re.compile(
 )
 
 
+# GluonCV's detection scripts print each term of the loss they back-propagate as an
+# mx.metric.Loss named after the head and its loss function: Faster / Mask R-CNN's
+# "RPN_Conf=0.35, RPN_SmoothL1=0.08, RCNN_CrossEntropy=0.61, RCNN_SmoothL1=0.29,
+# RCNN_Mask=0.41", CenterNet's "WHL1=4.125, CenterRegL1=0.486, HeatmapFocal=278.131" (the
+# box-size and centre-offset L1 terms and the heatmap's focal loss). Terms that sum to
+# the objective, never metrics (a bare `L1` stays one: an L1 distance is also a score).
+_GLUON_LOSS = re.compile(
+    r"^(?:(?:rpn|rcnn)_(?:conf|smooth_?l1|cross_?entropy|mask)|(?:wh|center_?reg)_?l1"
+    r"|heatmap_?focal)$",
+    re.IGNORECASE,
+)
+
+
 # A regression run's error under its usual abbreviation: mean squared / absolute error and
 # its root (Keras' "mse: 0.41 - val_mae: 0.52", a scikit-style "train_rmse 1.33"), with a
 # split before it. A distance the run drives down, lower better: read as a part of the
@@ -587,6 +600,7 @@ def kind(name: str) -> str:
         or _PLAYER_LOSS.match(low)
         or _SHORT_LOSS.search(low)
         or _BASICSR_LOSS.match(low)
+        or _GLUON_LOSS.match(low)
     ):
         return "component_loss"
     if _TASK.search(low) or _TASK.search(c) or _SPLIT_PERF.match(low):
