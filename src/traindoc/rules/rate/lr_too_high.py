@@ -25,10 +25,15 @@ from traindoc.rules.rate._common import (
     size_scale,
 )
 from traindoc.rules.rate._rl_lr import rl_hot_hit
+from traindoc.rules.rate._sweep import SWEEP_GAP, sweep_hit
 
 
 @dataclass(frozen=True)
 class Params:
+    # An arm of an LR sweep read with its siblings, above the best arm's LR, whose loss
+    # at the common budget is this much above the best's (the reason for 5% is with
+    # rules/rate/_sweep.py's SWEEP_GAP).
+    sweep_gap: float = SWEEP_GAP
     # A plateau while the LR has decayed below 15% of its peak is the schedule's
     # converging tail, not an LR too high to settle (as in oscillating-plateau).
     converged_lr_fraction: float = 0.15
@@ -346,10 +351,26 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     rest; none of four where the loss had been falling), so nonfinite-loss's own advice
     (the LR, the dtype or the data: read the step before the NaN) stands alone.
 
+    **Read with its sweep.** When nothing above warns and the run is one arm of an LR
+    sweep read together (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs
+    under one optimizer, fact `lr_sweep`), an arm above the best arm's LR whose loss at
+    the common budget is 5%+ above the best's is too high: a warning with both numbers
+    (the arms below the best LR are lr-too-low's).
+
     **What to do.** Lower the peak LR 3-10x (LoRA: ~5e-5, full fine-tune:
     ~2e-5, pre-training: ~3e-4), use cosine decay and a 2-5% warmup; tune LR,
     schedule and effective batch together.
     """
+    found = list(_readings(run, p))
+    # an info (a high LR with a calm curve) gives way to the sweep's evidence against it
+    if all(h.severity == Severity.INFO for h in found):
+        sweep = sweep_hit(run, above=True, gap_line=p.sweep_gap)
+        found = [sweep] if sweep is not None else found
+    yield from found
+
+
+def _readings(run: Run, p: Params) -> Iterator[Hit]:
+    """The run's own evidence (the rule's page above); a sweep's comparison comes after."""
     pk = reached_peak_lr(run)  # an LR the run never reached cannot be too high
     if pk is None or pk.value <= 0:
         return

@@ -24,6 +24,7 @@ from traindoc.rules.rate._common import (
     optimizer_scale,
     size_scale,
 )
+from traindoc.rules.rate._sweep import SWEEP_GAP, sweep_hit
 
 
 @dataclass(frozen=True)
@@ -113,12 +114,9 @@ class Params:
     null_lr: float = 1e-20
     # An arm of an LR sweep read with its siblings (fact `lr_sweep`: 3+ runs, 3+ peak LRs,
     # one optimizer, compared at the common budget) whose loss there is this much above
-    # the best arm's, at a lower LR, is too low whatever its own curve says. 5% is ~10x the
-    # seed-to-seed spread of a validated LM loss, and beyond the flat basin around the
-    # best LR: arms within 2-3x of it sit 1-4% apart (TinyStories 17M, 10k steps: 1.386
-    # at 1e-3, 1.411 at 3e-3, 1.418 at 1e-2; 1.369 at 1e-3, 1.411 at 6e-4), where an arm
-    # 10x under it is 10-50% worse (1.796 at 1e-4; 2.187 against 1.459 at 3e-3 in 3k steps).
-    sweep_gap: float = 0.05
+    # the best arm's, at a lower LR, is too low whatever its own curve says (the reason
+    # for 5% is with rules/rate/_sweep.py's SWEEP_GAP).
+    sweep_gap: float = SWEEP_GAP
     # Pre-training from scratch with the model's size known (config dimensions or tensors):
     # the norm is GPT-3's LR-by-size table (Brown et al. 2020, table 2.1: 6e-4 at 125M,
     # 3e-4 at 350M, 2e-4 at 1.3B, 1.2e-4 at 6.7B, 6e-5 at 175B), held at 6e-4 below 125M
@@ -264,9 +262,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     full fine-tune 1e-5..5e-5, LoRA 5e-5..2e-4) with a 2-5% warmup. Check first
     that the starting checkpoint is sane: no LR rescues broken weights.
     """
-    sweep = run.fact("lr_sweep")
-    if sweep is not None and sweep["lr"] < sweep["best_lr"] and sweep["gap"] >= p.sweep_gap:
-        yield _sweep_hit(run, sweep)
+    if (hit := sweep_hit(run, above=False, gap_line=p.sweep_gap)) is not None:
+        yield hit
         return
     pk = peak_lr(run)
     if pk is None or pk.value <= 0 or (pk.still_warming and pk.source == "logged"):
@@ -488,43 +485,6 @@ def _under_table(run: Run, p: Params, lr: float, opt_scale: float) -> Hit | None
         prescription=(
             f"Raise the peak LR towards ~{fmt(norm)} (sweep 3x steps around it) with a 1-5% "
             "warmup; the same budget then reaches a lower loss."
-        ),
-        severity=Severity.WARNING,
-    )
-
-
-def _sweep_hit(run: Run, sw: dict) -> Hit:
-    """The finding for an LR-sweep arm clearly worse than a higher-LR sibling."""
-    what = sw["series"].replace("_", " ")
-    loss = run.get(sw["series"])
-    return Hit(
-        title=(
-            f"LR {fmt(sw['lr'])} ends {sw['gap']:.0%} worse than its sweep's best arm at "
-            f"{fmt(sw['best_lr'])}"
-        ),
-        step=int(loss.steps[0]) if loss is not None else None,
-        end_step=int(sw["step"]),
-        evidence={
-            "peak_lr": sw["lr"],
-            "sweep_best_lr": sw["best_lr"],
-            "sweep_best_run": sw["best_run"],
-            "sweep_series": sw["series"],
-            "sweep_step": sw["step"],
-            "value": sw["value"],
-            "best_value": sw["best_value"],
-            "sweep_gap": sw["gap"],
-            "sweep_arms": sw["arms"],
-        },
-        explanation=(
-            f"Read with {sw['arms'] - 1} sibling runs of the same sweep at step {sw['step']}, "
-            f"this arm's {what} is {fmt(sw['value'])} where the arm at the higher LR "
-            f"{fmt(sw['best_lr'])} ({sw['best_run']}) reached {fmt(sw['best_value'])}: "
-            f"{sw['gap']:.0%} worse on the same budget. Below the sweep's best LR, the steps "
-            "were too small to use the budget."
-        ),
-        prescription=(
-            f"Use the sweep's best LR, ~{fmt(sw['best_lr'])}, or sweep between it and "
-            f"{fmt(sw['lr'])} if this LR was chosen for stability."
         ),
         severity=Severity.WARNING,
     )
