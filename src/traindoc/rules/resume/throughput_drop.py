@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -108,7 +109,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     run: 2250 steps/s for its first ~10k steps, 104 for the remaining 990k). Its
     short early episodes crowd the log's first points, so they fill the early
     reference. The same fall later in an RL run is reported; as info when the
-    episodes over the slow stretch are 1.5x+ as long as over the early window: an
+    episodes over the slow stretch are 1.5x+ as long as over the early window (the
+    episode length read as such, or logged under its own name: SB3's `ep_len_mean`,
+    CS285's `Train_AverageEpLen`, the training one before the evaluation one): an
     agent that learned to survive (Pong games of 3,700 frames at return -20, of
     9,000-10,000 once it returns the ball) makes every periodic evaluation rollout
     that much longer, and those rollouts pause the training envs whose episode
@@ -213,7 +216,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
 def _episodes_grew(run: Run, st: np.ndarray, skip: int, k: int, start: int, length: int) -> float:
     """How many times longer the mean episode is over the slow bins than over the early
     reference bins (0 when no episode length is logged)."""
-    ep = run.get("episode_length")
+    ep = _episode_length(run)
     if ep is None or len(ep.finite()) < 4 or st.size < 2:
         return 0.0
     e = ep.finite()
@@ -223,6 +226,24 @@ def _episodes_grew(run: Run, st: np.ndarray, skip: int, k: int, start: int, leng
     if early.size == 0 or slow.size == 0 or float(np.median(early)) <= 0:
         return 0.0
     return float(np.median(slow)) / float(np.median(early))
+
+
+# Episode-length names the readers leave as logged: CS285's Train_AverageEpLen,
+# SB3's rollout/ep_len_mean, RLlib's episode_len_mean.
+_EP_LEN = re.compile(r"(^|[/_.])(ep_?len|episode_?len(gth)?|average_?ep_?len)", re.IGNORECASE)
+
+
+def _episode_length(run: Run) -> Series | None:
+    """The mean episode length: the canonical series, else one named as such (a training
+    one before an evaluation one: both grow with the agent's survival)."""
+    ep = run.get("episode_length")
+    if ep is not None:
+        return ep
+    named = sorted(
+        (n for n in run.series if _EP_LEN.search(n.replace("averageeplen", "average_ep_len"))),
+        key=lambda n: n.lower().startswith(("eval", "test")),
+    )
+    return run.series[named[0]] if named else None
 
 
 def _straggler(run: Run, p: Params) -> Hit | None:
