@@ -150,6 +150,11 @@ class Params:
     # unnormalised at 1e6 give an MSE of 1e12); the activations have overflowed, whatever
     # step it was first logged at.
     overflowing: float = 1e30
+    # A window that opens at 1e6+ (no level logged before it) shows the value's scale only,
+    # and a sum-reduced loss can sit at 1e6 by design (a summed MSE over a batch of images).
+    # Such a window is an error from 1e9 up, past a sum of unit errors over a batch of
+    # 1,000 samples of a million outputs each; under it, a warning.
+    unseen_error: float = 1e9
     # Two points are enough when the floor ln(V) (ln(C)) is known: a sane start (under
     # half the floor: a model that already predicts) followed by a loss above the
     # floor is worse than uniform guessing after one logged interval of updates.
@@ -1007,7 +1012,14 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     held = _held(p, sm, i_best, best, late)
     if not blowup and not tr.rising and not held:
         return None
-    severe = back_at_floor or (blowup and _undid_learning(head, best, late, p))
+    # An error needs the log to show what the rise undid: a quarter or more of what it
+    # learned before its best, or (back on ln(V)) all of it. A log that learned nothing
+    # before its best (a window resumed at its level, a head within `min_rise` of it)
+    # shows no learning to undo: an error there needs the late level 3x its best.
+    learned = head >= (1 + p.min_rise) * best
+    severe = (blowup or back_at_floor) and (
+        _undid_learning(head, best, late, p) if learned else late >= p.short_still_up * best
+    )
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
@@ -1267,6 +1279,10 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     if i == 0 and len(f) > 1 and float(np.median(f.values[1:])) < p.astronomical:
         return None  # a window from mid-run that opens at 3e14 and is back at 0.25: a spike
     step = int(f.steps[i])
+    # With no level before it (a window that opens at 1e6+) the value's scale is all the
+    # evidence: a summed loss can sit there by design. From `unseen_error` up (or a 10x
+    # jump over logged levels) it is an error.
+    unseen = i == 0 and not overflowed and peak < p.unseen_error
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
         step=step,
@@ -1278,7 +1294,7 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
             "without bound, and every update from them is garbage."
         ),
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {step}"),
-        severity=Severity.ERROR,
+        severity=Severity.WARNING if unseen else Severity.ERROR,
     )
 
 

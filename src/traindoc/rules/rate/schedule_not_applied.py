@@ -482,7 +482,9 @@ def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str |
     return None
 
 
-def _graded(run: Run, p: Params, st: np.ndarray, v: np.ndarray, hit: Hit, learns: str | None) -> Hit:
+def _graded(
+    run: Run, p: Params, st: np.ndarray, v: np.ndarray, hit: Hit, learns: str | None
+) -> Hit:
     """An LR-0 hit's severity from what the loss did over the LR-0 stretch: info when it
     learned, an error only when it was watched there and stayed flat, else a warning."""
     if learns:
