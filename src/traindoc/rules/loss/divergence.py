@@ -294,8 +294,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     long plateau drifting slightly down has most pairs falling, so the trend test
     alone misses it), or >= 50% above it (blow-up, no trend needed). A blow-up is an
     error only when the rise also gave back a quarter or more of what the log had learned
-    before its best (first logged level - best), or landed on ln(V): the updates undid the
-    run. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
+    before its best (first logged level - best), or landed on ln(V) having given back as
+    much: the updates undid the run. A log that learned nothing before its best (its first
+    level within 10% of it: a window resumed at its level) shows nothing to undo: an error
+    there needs the late level 3x its best. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
     boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
     over a small best is weak evidence: a warning. The onset is where the smoothed
     curve first climbs a quarter of the way from the best level to the late one. A blow-up right at the start (too
@@ -383,7 +385,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     from the jump to the end up is a level, and the trend tests' tail median (a tenth of
     the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
     One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error); and for
+    the first log (or in a window from mid-run): beyond any cross-entropy (error; a window
+    from mid-run that opens there, with no level logged before it, is a warning under 1e9:
+    a sum-reduced loss can sit at 1e6 by design); and for
     a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
     no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
     before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
