@@ -294,8 +294,8 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     long plateau drifting slightly down has most pairs falling, so the trend test
     alone misses it), or >= 50% above it (blow-up, no trend needed). A blow-up is an
     error only when the rise also gave back a quarter or more of what the log had learned
-    before its best (first logged level - best), or landed on ln(V) having given back as
-    much: the updates undid the run. A log that learned nothing before its best (its first
+    before its best (first logged level - best), or landed on ln(V) from 10%+ under it:
+    the updates undid the run. A log that learned nothing before its best (its first
     level within 10% of it: a window resumed at its level) shows nothing to undo: an error
     there needs the late level 3x its best. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
     boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
@@ -386,8 +386,9 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
     One point is enough for a loss of 1e6 or more past
     the first log (or in a window from mid-run): beyond any cross-entropy (error; a window
-    from mid-run that opens there, with no level logged before it, is a warning under 1e9:
-    a sum-reduced loss can sit at 1e6 by design); and for
+    from mid-run that opens there, with no level logged before it, is a warning under 1e9
+    unless the loss is NaN/Inf after it to the end: a sum-reduced loss can sit at 1e6 by
+    design); and for
     a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
     no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
     before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
@@ -1016,13 +1017,15 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     held = _held(p, sm, i_best, best, late)
     if not blowup and not tr.rising and not held:
         return None
-    # An error needs the log to show what the rise undid: a quarter or more of what it
-    # learned before its best, or (back on ln(V)) all of it. A log that learned nothing
-    # before its best (a window resumed at its level, a head within `min_rise` of it)
-    # shows no learning to undo: an error there needs the late level 3x its best.
+    # An error needs the log to show what the rise undid: all of it (back on ln(V), the
+    # untrained model's level, from 10%+ under it), or a quarter or more of what it learned
+    # before its best. A log that learned nothing before its best (a window resumed at its
+    # level, a head within `min_rise` of it) shows no learning to undo: an error there
+    # needs the late level 3x its best.
     learned = head >= (1 + p.min_rise) * best
-    severe = (blowup or back_at_floor) and (
-        _undid_learning(head, best, late, p) if learned else late >= p.short_still_up * best
+    severe = back_at_floor or (
+        blowup
+        and (_undid_learning(head, best, late, p) if learned else late >= p.short_still_up * best)
     )
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
@@ -1285,8 +1288,11 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     step = int(f.steps[i])
     # With no level before it (a window that opens at 1e6+) the value's scale is all the
     # evidence: a summed loss can sit there by design. From `unseen_error` up (or a 10x
-    # jump over logged levels) it is an error.
-    unseen = i == 0 and not overflowed and peak < p.unseen_error
+    # jump over logged levels) it is an error ...
+    # ... or one the loss turns NaN/Inf after, to the end: the blow-up ended the run
+    raw = run.get("loss")
+    dies = raw is not None and len(raw) > len(f) and _ends_nonfinite(raw, f)
+    unseen = i == 0 and not overflowed and peak < p.unseen_error and not dies
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
         step=step,
