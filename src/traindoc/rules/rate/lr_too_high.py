@@ -233,7 +233,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gradient norm; a grad norm a loss scaler skipped and the run recovered from, a loss
     that trends up or wobbles above its best without undoing the run, or an eval loss
     alone is a warning: healthy runs above the table show those, and an error needs the
-    direct evidence, each sign an error of its own rule; and an error needs the "too high"
+    direct evidence, each sign an error of its own rule (a model stuck or wrecked under a
+    named Adam(W) 5x+ past any table counts at any severity); and an error needs the "too high"
     on known ground too: the regime known or the optimizer named (not a trainer's default
     assumed), and the LR 2x+ past the tolerated value; at the table's edge, or off it, a
     broken run is a warning), three or more loss / grad-norm spikes (and one per
@@ -479,7 +480,8 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         # the table's verdict must not rest on an assumed optimizer or on its edge
         known = regime is not None or bool(optim)
         sure = not table_applies or (known and pk.value >= p.error_ratio * tolerated)
-        if sure and _broke_for_good(run, signs, broken is not None):
+        far = adam_far and bool(optim)  # a named Adam(W) 5x+ past any table
+        if sure and _broke_for_good(run, signs, broken is not None, far):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
@@ -548,7 +550,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
-def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool) -> bool:
+def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool, far: bool) -> bool:
     """Direct evidence that the run broke at this LR, which an error needs: a NaN/Inf loss,
     gradients non-finite for good (nonfinite-gradients' error, not steps a loss scaler
     skipped and the run recovered from), a divergence its rule calls an error (a blow-up
@@ -558,13 +560,16 @@ def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool) -> bool:
     with only weaker signs (spikes, a rise, a recovered NaN norm) is a warning: healthy
     runs above the table show those too, and an error on a healthy run costs the most."""
     # each sign decisive only where its own rule is sure of it (an error): a warning's
-    # gradient growth, plateau or first loss may rest on a guess (a floor, a window)
+    # gradient growth, plateau or first loss may rest on a guess (a floor, a window); a
+    # model that never learned, or was wrecked, under a named Adam(W) 5x+ past any table
+    # (`far`) is the LR's whatever its own rule's severity: no network trains there
     err = Severity.ERROR
     if "exploding gradients" in signs and run.symptom("grad-explosion", at_least=err):
         return True
-    if "stuck" in signs and run.symptom("uniform-plateau", "no-learning", at_least=err):
+    stuck = run.symptom("uniform-plateau", "no-learning", at_least=err)
+    if "stuck" in signs and (far or stuck):
         return True
-    if "wrecked" in signs and run.symptom("absurd-initial-loss", at_least=err):
+    if "wrecked" in signs and (far or run.symptom("absurd-initial-loss", at_least=err)):
         return True
     nan_for_good = loss_nonfinite or run.symptom("nonfinite-gradients", at_least=Severity.ERROR)
     if "non-finite" in signs and nan_for_good:
