@@ -13,9 +13,10 @@ from traindoc.model import Severity
 from traindoc.rules.registry import load_all
 
 # A pretrained model (2.1) wrecked by one interval at LR 5e-3: only divergence's two-point
-# path can see it, lr-too-high's own curve summary needs more points.
+# path can see it, lr-too-high's own curve summary needs more points. AdamW is named: an
+# error needs the LR judged on known ground, not the Trainer default assumed.
 CASE = {
-    "facts": {"vocab_size": 32000},
+    "facts": {"vocab_size": 32000, "optim": "adamw_torch"},
     "series": {
         "loss": {"segments": [{"values": [2.1, 11.9]}]},
         "lr": {"segments": [{"values": [5e-3, 5e-3]}]},
@@ -35,6 +36,14 @@ def test_lr_too_high_reads_the_divergence_found() -> None:
     assert "diverging" in f.evidence["instability"]
     # ... and it runs after divergence whatever the order the rules are given in
     assert _lr_finding("divergence", "lr-too-high").severity == Severity.ERROR
+
+
+def test_the_same_break_with_no_optimizer_named_is_a_warning() -> None:
+    case = {**CASE, "facts": {"vocab_size": 32000}}
+    specs = load_all()
+    d = diagnose(build_run(case), [specs[r] for r in ("lr-too-high", "divergence")])
+    f = next(f for f in d.findings if f.rule == "lr-too-high")
+    assert f.severity == Severity.WARNING  # the AdamW table assumed, not read
 
 
 def test_without_the_symptom_rule_the_lr_alone_is_info() -> None:

@@ -150,6 +150,11 @@ class Params:
     # unnormalised at 1e6 give an MSE of 1e12); the activations have overflowed, whatever
     # step it was first logged at.
     overflowing: float = 1e30
+    # A window that opens at 1e6+ (no level logged before it) shows the value's scale only,
+    # and a sum-reduced loss can sit at 1e6 by design (a summed MSE over a batch of images).
+    # Such a window is an error from 1e9 up, past a sum of unit errors over a batch of
+    # 1,000 samples of a million outputs each; under it, a warning.
+    unseen_error: float = 1e9
     # Two points are enough when the floor ln(V) (ln(C)) is known: a sane start (under
     # half the floor: a model that already predicts) followed by a loss above the
     # floor is worse than uniform guessing after one logged interval of updates.
@@ -289,8 +294,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     long plateau drifting slightly down has most pairs falling, so the trend test
     alone misses it), or >= 50% above it (blow-up, no trend needed). A blow-up is an
     error only when the rise also gave back a quarter or more of what the log had learned
-    before its best (first logged level - best), or landed on ln(V): the updates undid the
-    run. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
+    before its best (first logged level - best), or landed on ln(V) from 10%+ under it:
+    the updates undid the run. A log that learned nothing before its best (its first
+    level within 10% of it: a window resumed at its level) shows nothing to undo: an error
+    there needs the late level 3x its best. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
     boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
     over a small best is weak evidence: a warning. The onset is where the smoothed
     curve first climbs a quarter of the way from the best level to the late one. A blow-up right at the start (too
@@ -378,7 +385,10 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     from the jump to the end up is a level, and the trend tests' tail median (a tenth of
     the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
     One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error); and for
+    the first log (or in a window from mid-run): beyond any cross-entropy (error; a window
+    from mid-run that opens there, with no level logged before it, is a warning under 1e9
+    unless the loss is NaN/Inf after it to the end: a sum-reduced loss can sit at 1e6 by
+    design); and for
     a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
     no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
     before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
@@ -1007,7 +1017,16 @@ def _late_rise(run: Run, p: Params, f: Series) -> Hit | None:
     held = _held(p, sm, i_best, best, late)
     if not blowup and not tr.rising and not held:
         return None
-    severe = back_at_floor or (blowup and _undid_learning(head, best, late, p))
+    # An error needs the log to show what the rise undid: all of it (back on ln(V), the
+    # untrained model's level, from 10%+ under it), or a quarter or more of what it learned
+    # before its best. A log that learned nothing before its best (a window resumed at its
+    # level, a head within `min_rise` of it) shows no learning to undo: an error there
+    # needs the late level 3x its best.
+    learned = head >= (1 + p.min_rise) * best
+    severe = back_at_floor or (
+        blowup
+        and (_undid_learning(head, best, late, p) if learned else late >= p.short_still_up * best)
+    )
     mark = best + 0.25 * (late - best)
     above = np.flatnonzero(sm[i_best:] > mark)
     onset = int(st[i_best + above[0]]) if above.size else int(st[i_best])
@@ -1267,6 +1286,13 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
     if i == 0 and len(f) > 1 and float(np.median(f.values[1:])) < p.astronomical:
         return None  # a window from mid-run that opens at 3e14 and is back at 0.25: a spike
     step = int(f.steps[i])
+    # With no level before it (a window that opens at 1e6+) the value's scale is all the
+    # evidence: a summed loss can sit there by design. From `unseen_error` up (or a 10x
+    # jump over logged levels) it is an error ...
+    # ... or one the loss turns NaN/Inf after, to the end: the blow-up ended the run
+    raw = run.get("loss")
+    dies = raw is not None and len(raw) > len(f) and _ends_nonfinite(raw, f)
+    unseen = i == 0 and not overflowed and peak < p.unseen_error and not dies
     return Hit(
         title=f"Loss reaches {fmt(peak)} at step {step}: the model has blown up",
         step=step,
@@ -1278,7 +1304,7 @@ def _astronomical(run: Run, p: Params, f: Series) -> Hit | None:
             "without bound, and every update from them is garbage."
         ),
         prescription=_steadier_from(run, f"Restart from a checkpoint before step {step}"),
-        severity=Severity.ERROR,
+        severity=Severity.WARNING if unseen else Severity.ERROR,
     )
 
 

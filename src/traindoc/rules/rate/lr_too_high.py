@@ -127,6 +127,12 @@ class Params:
     # is too high for any network, from scratch or not: a run that never learned or sits
     # at chance there is the LR's, whatever the regime.
     adam_far: float = 5.0
+    # An error names the LR as the cause of a broken run, so the "too high" must not rest
+    # on a guess: the table's ground known (the regime, or the optimizer named: not a
+    # trainer's default assumed), and the LR 2x+ past the tolerated value (at the table's
+    # edge a broken run is as often the data's, the dtype's or a bug's). Otherwise a
+    # warning, however the run broke.
+    error_ratio: float = 2.0
     # An LR from here up, with no optimizer named, is SGD's usual range (0.1 for a
     # ResNet, scaled with the batch up to 1.6): the AdamW table does not apply unless
     # the run is known to be an LM (or its regime is known).
@@ -232,7 +238,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     gradient norm; a grad norm a loss scaler skipped and the run recovered from, a loss
     that trends up or wobbles above its best without undoing the run, or an eval loss
     alone is a warning: healthy runs above the table show those, and an error needs the
-    direct evidence), three or more loss / grad-norm spikes (and one per
+    direct evidence, each sign an error of its own rule (a model stuck or wrecked under a
+    named Adam(W) 5x+ past any table counts at any severity); and an error needs the "too high"
+    on known ground too: the regime known or the optimizer named (not a trainer's default
+    assumed), and the LR 2x+ past the tolerated value; at the table's edge, or off it, a
+    broken run is a warning), three or more loss / grad-norm spikes (and one per
     1,000 logged points: a long per-step log has a tail), or an
     oscillating plateau (warning); a known regime's model that never learned or sits
     at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
@@ -487,7 +497,12 @@ def _readings(run: Run, p: Params) -> Iterator[Hit]:
         if not signs:
             return
     if high:
-        if _broke_for_good(run, signs, broken is not None):
+        # off the table the break alone accuses the LR (its sign must be decisive); on it,
+        # the table's verdict must not rest on an assumed optimizer or on its edge
+        known = regime is not None or bool(optim)
+        sure = not table_applies or (known and pk.value >= p.error_ratio * tolerated)
+        far = adam_far and bool(optim)  # a named Adam(W) 5x+ past any table
+        if sure and _broke_for_good(run, signs, broken is not None, far):
             severity = Severity.ERROR
         elif signs:
             severity = Severity.WARNING
@@ -556,15 +571,26 @@ def _readings(run: Run, p: Params) -> Iterator[Hit]:
     )
 
 
-def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool) -> bool:
+def _broke_for_good(run: Run, signs: list[str], loss_nonfinite: bool, far: bool) -> bool:
     """Direct evidence that the run broke at this LR, which an error needs: a NaN/Inf loss,
     gradients non-finite for good (nonfinite-gradients' error, not steps a loss scaler
     skipped and the run recovered from), a divergence its rule calls an error (a blow-up
     that undid the run, not a late wobble or a trend up), a gradient norm running away, a
-    model at chance, or a first loss wrecked by updates at the LR. An LR above the table
+    model at chance, or a first loss wrecked by updates at the LR, each as its own rule's
+    error. An LR above the table
     with only weaker signs (spikes, a rise, a recovered NaN norm) is a warning: healthy
     runs above the table show those too, and an error on a healthy run costs the most."""
-    if {"exploding gradients", "stuck", "wrecked"} & set(signs):
+    # each sign decisive only where its own rule is sure of it (an error): a warning's
+    # gradient growth, plateau or first loss may rest on a guess (a floor, a window); a
+    # model that never learned, or was wrecked, under a named Adam(W) 5x+ past any table
+    # (`far`) is the LR's whatever its own rule's severity: no network trains there
+    err = Severity.ERROR
+    if "exploding gradients" in signs and run.symptom("grad-explosion", at_least=err):
+        return True
+    stuck = run.symptom("uniform-plateau", "no-learning", at_least=err)
+    if "stuck" in signs and (far or stuck):
+        return True
+    if "wrecked" in signs and (far or run.symptom("absurd-initial-loss", at_least=err)):
         return True
     nan_for_good = loss_nonfinite or run.symptom("nonfinite-gradients", at_least=Severity.ERROR)
     if "non-finite" in signs and nan_for_good:

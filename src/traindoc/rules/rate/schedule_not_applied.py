@@ -70,6 +70,11 @@ class Params:
     # (iter/1000)^4, burn_in=1000 by default) for ~150 at lr 1e-3. LR-0 logs at fixed
     # decimals all within the first 1,000 steps (and the first epoch) are info.
     warmup_span: int = 1000
+    # An error needs the run itself to confirm the LR of 0: the loss watched over the
+    # LR-0 stretch (3+ finite logs in it) and flat there (under the 5% trend fall that
+    # fixed weights cannot make). An LR column alone (no loss logged across the stretch)
+    # may be a frozen group's, a print's or another optimizer's: a warning.
+    flat_fall: float = 0.05
 
 
 # Schedules whose decay spans the whole run (max_steps is their horizon).
@@ -93,7 +98,11 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     """LR stuck at 0, constant where a schedule was configured, or decaying far too fast.
 
     **What it does.** Four checks on the logged LR. (1) Error: 90% or more of the
-    logged values are exactly 0 (in a log of under 5 points, all of 3 or more). (2) Warning: `lr_scheduler` is a decaying schedule
+    logged values are exactly 0 (in a log of under 5 points, all of 3 or more), and the
+    loss, logged 3+ times over that stretch, stays flat there (its last third under 5%
+    below its first): the run confirms the weights did not move. With no loss logged
+    across the stretch the LR column alone is a warning (a frozen group's LR, another
+    optimizer's, a print). (2) Warning: `lr_scheduler` is a decaying schedule
     (linear, cosine, polynomial, ...) but after warmup the LR moves by less than
     1% over a stretch covering >= 30% of the planned steps. (3) Warning: with a
     linear/cosine-like schedule (or none configured), the LR reaches <= 1% of its
@@ -157,7 +166,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         yield _printed_in_warmup(st, zero, decimals)
         return
     if v.size >= 2 and zero == 1.0 and resolvable and (hit := _zero_early(run, p, st)):
-        yield _trains_anyway(hit, learns) if learns else hit  # LR 0 from epoch 0 of 210
+        yield _graded(run, p, st, v, hit, learns)  # LR 0 from epoch 0 of 210
         return
     if v.size < p.min_points and not (v.size >= p.min_zero_points and zero == 1.0):
         sched = str(run.fact("lr_scheduler") or "").lower()
@@ -201,7 +210,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
                 "warmup are set, and that the scheduler wraps the optimizer that trains."
             ),
         )
-        yield _trains_anyway(hit, learns) if learns else hit
+        yield _graded(run, p, st, v, hit, learns)
         return
     if peak <= 0:
         return
@@ -471,6 +480,42 @@ def _learns_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> str |
             way = "lower" if lower else "higher"
             return f"{name} {fmt(first)} -> {fmt(last)} ({abs(fall):.0%} {way}) at LR 0"
     return None
+
+
+def _graded(
+    run: Run, p: Params, st: np.ndarray, v: np.ndarray, hit: Hit, learns: str | None
+) -> Hit:
+    """An LR-0 hit's severity from what the loss did over the LR-0 stretch: info when it
+    learned, an error only when it was watched there and stayed flat, else a warning."""
+    if learns:
+        return _trains_anyway(hit, learns)
+    if _flat_at_zero(run, p, st, v):
+        return hit
+    return replace(
+        hit,
+        title=hit.title + " (no loss logged across it to confirm)",
+        evidence={**hit.evidence, "loss_confirms": False},
+        severity=Severity.WARNING,
+    )
+
+
+def _flat_at_zero(run: Run, p: Params, st: np.ndarray, v: np.ndarray) -> bool:
+    """The train (or eval) loss logged 3+ times over the LR-0 stretch, positive, and no
+    lower at its last third than at its first by `flat_fall`: the weights did not move."""
+    zeros = st[v == 0]
+    for name in ("loss", "eval_loss"):
+        s = run.get(name)
+        if s is None:
+            continue
+        f = s.finite()
+        m = (f.steps >= zeros[0]) & (f.steps <= zeros[-1])
+        y = f.values[m]
+        if y.size < p.learns_min_points or not (y > 0).all():
+            continue
+        first, _, last = part_medians(y)
+        if first > 0 and (first - last) / first < p.flat_fall:
+            return True
+    return False
 
 
 def _in_warmup(run: Run, p: Params, zeros: np.ndarray) -> bool:

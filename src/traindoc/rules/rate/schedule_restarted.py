@@ -54,7 +54,9 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     between two logged points (warmup restarting from ~0, or the LR jumping back
     up to the peak). Skips schedules configured to restart (`lr_scheduler`
     containing "restart" or "cycl") and three or more evenly spaced valleys.
-    Reports the step of the jump and the nearest `resume_steps` entry.
+    Reports the step of the jump and the nearest `resume_steps` entry. An error when
+    a resume is known at the jump (within one logged interval); without one a warning
+    (a deliberate second stage, appended logs, an unnamed restart schedule).
 
     **Why it matters.** A resumed run should continue the LR schedule where it
     stopped. A schedule that restarts its warmup (or jumps back to the peak)
@@ -131,6 +133,13 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
         "n_restarts": len(jumps),
         "scheduler": sched or "unknown",
     }
+    # The rule names a scheduler not restored at a resume: an error needs the resume known
+    # at the jump (within a logged interval of it). Without one the jump is as often a
+    # deliberate second stage, two runs' logs appended, or a restart schedule the config
+    # does not name: a warning.
+    gap = float(np.median(np.diff(st))) if st.size > 1 else 0.0
+    at_resume = any(st[before] - gap <= r <= st[after] + gap for r in resumes)
+    evidence["at_known_resume"] = at_resume
     if resumes:
         near = min(resumes, key=lambda r: abs(r - step))
         evidence["resume_step"] = near
@@ -155,6 +164,7 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
             "last_epoch set to the resumed step; compare the LR at the resume step with the "
             "LR logged just before it."
         ),
+        severity=Severity.ERROR if at_resume else Severity.WARNING,
     )
 
 
