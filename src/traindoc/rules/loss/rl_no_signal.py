@@ -387,7 +387,7 @@ def _reward_rises(p: Params, reward: Series) -> bool:
     params=Params(),
     # a reward that stops improving once the losses blow up or turn NaN is what broken
     # updates do to the policy, not a missing learning signal: those are the root cause
-    explained_by=("divergence", "nonfinite-loss", "nonfinite-gradients"),
+    explained_by=("divergence", "nonfinite-loss", "nonfinite-gradients", "lr-too-high"),
     requires=(
         f"reward_std|reward|{ZERO_STD_FRACTION}|{DPO_MARGINS}|{'|'.join(SUCCESS)}"
         f"|{'|'.join(APPROX_KL)}|{BEST_EPOCH}|event:{NOT_TRAINING}",

@@ -321,7 +321,12 @@ def check(run: Run, p: Params) -> Iterator[Hit]:
     known, so is a return stalled a quarter of the way from random play to a competent
     score or less (its last fifth up by under 5% of that way on the fifth before, 10+
     logs, any epsilon schedule at its floor over both): SB3's DQN on Breakout at 5e-3
-    sat at 5.3 for its last 200k steps, against 21.5 at 5e-4.
+    sat at 5.3 for its last 200k steps, against 21.5 at 5e-4. At any LR, a PPO-family
+    run whose approx KL per update (SB3 `train/approx_kl`, CleanRL `losses/approx_kl`)
+    runs above 0.5 - 10x the 0.01-0.05 band a policy update is meant to stay in - at 3+
+    updates (else a clip fraction above 0.5), its entropy collapsing to under half and
+    its return giving back half its gain, took steps too large (warning): SB3 PPO on
+    Street Fighter II at 9e-5, KL up to 24, entropy 8.3 -> 0.2, return 4398 -> 1696.
 
     The tables are AdamW's. Under SGD they scale 100x up; under Lion, whose sign update
     moves every weight by the full LR, 10x down (the Lion paper's advice: an LR 3-10x
