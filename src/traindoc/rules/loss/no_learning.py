@@ -9,10 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from traindoc.measure import floor as fl
-from traindoc.measure.metrics import task_metrics
-from traindoc.measure.stats import bins, diff_mad, fmt, mad, part_medians, trend
-from traindoc.model import Run, Series, Severity
-from traindoc.rules import advice
+from traindoc.measure.stats import bins, diff_mad, fmt, trend
+from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
 from traindoc.rules.loss._chance_metrics import (
     _accuracies_at_prior_late,
@@ -52,6 +50,13 @@ from traindoc.rules.loss._frozen_predictions import (
     _one_class,
     _same_as_peer,
     _still_from_start,
+)
+from traindoc.rules.loss._no_learning_context import _epochs_covered, _heldout_gained
+from traindoc.rules.loss._no_learning_updates import _all_skipped, _dead_gradients
+from traindoc.rules.loss._no_learning_window import (
+    _mid_run_reason,
+    _window_at_chance,
+    _window_learns,
 )
 from traindoc.rules.loss._pinned import _pinned_label_blind
 from traindoc.rules.loss._saturated import _saturated_outputs
@@ -1121,178 +1126,4 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
             "steps before spending the full budget."
         ),
         severity=severity,
-    )
-
-
-def _heldout_gained(run: Run, p: Params) -> str | None:
-    """A held-out task metric that improved by `heldout_gain` (relative) from its first
-    eval to the median of its last third, over 3+ evals: a stuck model does not."""
-    for m, higher in task_metrics(run):
-        y = m.finite().values
-        if y.size < p.heldout_evals or not y[0]:
-            continue
-        last = float(np.median(y[-max(1, y.size // 3) :]))
-        gain = (last - float(y[0])) / abs(float(y[0])) * (1.0 if higher else -1.0)
-        if gain >= p.heldout_gain:
-            return f"{m.name} improves {fmt(float(y[0]))} -> {fmt(last)} over {y.size} evals"
-    return None
-
-
-def _epochs_covered(run: Run, f: Series) -> float:
-    """How many epochs the loss's steps span (the logged epoch at its last step minus
-    at its first), 0 when no epoch is logged."""
-    ep = run.get("epoch")
-    if ep is None or len(e := ep.finite()) < 2 or len(f) < 2:
-        return 0.0
-    at = np.interp([f.steps[0], f.steps[-1]], e.steps, e.values)
-    return float(at[1] - at[0])
-
-
-def _all_skipped(run: Run, p: Params) -> Hit | None:
-    """Overflow messages with the loss scale already at its floor (DeepSpeed's
-    "Attempted loss scale: 1, reducing to 1"): the scaler skips the step and cannot
-    go lower, so every step it prints is an update that never happens."""
-    over = [e for e in run.events if e.kind == "fp16-overflow" and e.value is not None]
-    floor = [e for i, e in enumerate(over) if e.value <= 1.0 and _at_floor(over, i)]
-    if len(floor) < p.min_dead_grads:
-        return None
-    loss = run.get("loss")
-    if loss is not None and len(loss.finite()) >= p.min_points:
-        return None  # a curve to judge: the curve decides
-    first = floor[0]
-    return Hit(
-        title=(
-            f"{len(floor)} fp16 overflows with the loss scale already at its floor "
-            f"({first.value:g}): each of those steps is skipped, no update is applied"
-        ),
-        step=first.step,
-        evidence={
-            "skipped_at_floor": len(floor),
-            "loss_scale": first.value,
-            "first_line": first.line,
-            "example": first.text[:160],
-        },
-        explanation=(
-            "Each overflow makes the scaler skip the step and halve the scale; at the floor it "
-            "cannot halve any more, so every step overflows again and is skipped: the step "
-            "counter advances, the weights never change."
-        ),
-        prescription=(
-            "Train in bf16 (or fp32); a model pre-trained in bf16 (T5, many LLMs) overflows "
-            "in fp16 whatever the scale. Check the first batch for inf/NaN inputs too."
-        ),
-    )
-
-
-# fp16's smallest positive (subnormal) value: a loss scale under it turns every scaled
-# gradient to 0, so an overflow reported there does not come from the gradients' size.
-FP16_TINY = 2.0**-24
-
-
-def _at_floor(over: list, i: int) -> bool:
-    """The i-th overflow message shows a scaler that cannot get out by cutting: it
-    repeats the scale of the message before or after it (the scaler cannot go lower: DeepSpeed's
-    "Attempted loss scale: 1, reducing to 1"), or cuts below fp16's smallest value (no
-    scale makes that step finite: the Inf/NaN is in the forward pass). A scale still
-    being halved above that (1 -> 0.5 -> 0.25: apex walking down for a summed loss) is
-    the scaler calibrating; it skips the steps of its search, not every step."""
-    v = over[i].value
-    near = [over[j].value for j in (i - 1, i + 1) if 0 <= j < len(over)]
-    return v < FP16_TINY or v in near
-
-
-def _dead_gradients(run: Run, f: Series, gn: Series) -> Hit:
-    prec = advice.precision(run)
-    return Hit(
-        title=(
-            f"The gradient norm is NaN/Inf at every one of {len(gn)} logged steps: no "
-            "optimizer step is being applied"
-        ),
-        step=int(gn.steps[0]),
-        end_step=int(gn.steps[-1]),
-        evidence={"grad_norm_points": len(gn), "finite_grad_norms": 0, "loss_points": len(f)},
-        explanation=(
-            "With a non-finite gradient at every step, the fp16 loss scaler skips each update "
-            "(the weights never change) or the update writes NaN into the weights; the loss "
-            "column can still look finite (HF replaces NaN losses by the window average, and "
-            "exact zeros follow an overflow). Either way the run is not learning."
-        ),
-        prescription=(
-            advice.sentence(
-                prec and prec + " (a model pre-trained in bf16 overflows in fp16)",
-                "check the first batch for inf/NaN inputs and the loss for log(0)",
-            )
-            + "; then confirm a finite grad norm on the first steps before relaunching."
-        ),
-    )
-
-
-def _window_learns(f: Series, p: Params) -> bool:
-    """A late window whose own loss falls, significantly and by more than the most
-    tolerant bar for a whole run (its last third's median under its first's), shows the
-    run learning: there is nothing left for no-learning to judge, so it is not reported
-    as not judged (a resumed run's log, or a paste from its middle, still descending)."""
-    g = f.finite()
-    if len(g) < p.min_points:
-        return False
-    first, _, last = part_medians(g.values, 3)
-    return last <= (1 - p.min_drop_unknown) * first and trend(g.steps, g.values).falling
-
-
-def _mid_run_reason(f: Series) -> str:
-    """Why a late window of a longer run is not judged: its start is not the run's."""
-    return (
-        f"the log starts at step {int(f.steps[0])}, a window of a longer run: a flat window "
-        "there can be a run that converged before it, and how far the loss fell before it "
-        "is not in the log"
-    )
-
-
-def _window_at_chance(run: Run, f: Series, p: Params) -> Hit | None:
-    """A late window of 10+ losses sitting at ln(C) (ln(V)) of the count the run states,
-    throughout (every third's median in the floor's band) and to within 2 standard errors
-    of its median: too noisy for uniform-plateau's stretch, still the loss of a model
-    that guesses (warning)."""
-    y = f.values
-    floor = fl.known(run)
-    if floor is None or y.size < p.min_points:
-        return None
-    lo, hi = fl.band(run, floor.value)
-    level = float(np.median(y))
-    err = p.window_z * 1.2533 * mad(y) / math.sqrt(y.size)
-    if not (lo <= level - err and level + err <= hi):
-        return None
-    parts = part_medians(y, p.window_parts)
-    if not all(lo <= m <= hi for m in parts):
-        return None
-    first, last = int(f.steps[0]), int(f.steps[-1])
-    name = fl.log_name(run)
-    return Hit(
-        title=(
-            f"Loss sits at {name}({floor.count}) = {floor.value:.4f} from step {first} to "
-            f"{last} (median {fmt(level)}, {y.size} logs): the model guesses"
-        ),
-        step=first,
-        end_step=last,
-        evidence={
-            "window_start": first,
-            "points": int(y.size),
-            "median_loss": level,
-            "floor": floor.value,
-            "vocab_size": floor.count,
-            "part_medians": parts,
-        },
-        explanation=(
-            f"The log starts mid-run, so how far the loss fell before it is unknown; but "
-            f"{name}({floor.count}) is the loss of a model that gives each of its "
-            f"{floor.count} outputs the same probability, and this window sits there from "
-            "its first log to its last. Whatever came before, the model is at chance now."
-        ),
-        prescription=(
-            "Look at the log from the run's start: when did the loss reach "
-            f"{name}({floor.count}), and did it ever leave it? Check the labels against the "
-            "inputs, that the LR is non-zero and not so large it collapsed the output to "
-            "uniform, and the trainable-parameter count."
-        ),
-        severity=Severity.WARNING,
     )
