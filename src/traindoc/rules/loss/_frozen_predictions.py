@@ -13,7 +13,7 @@ from traindoc.measure.stats import fmt, printed_decimals
 from traindoc.model import Run, Series, Severity
 from traindoc.model.signals import is_eval, kind
 from traindoc.rules.api import Hit
-from traindoc.rules.loss._chance_metrics import _other_metric_moves
+from traindoc.rules.loss._chance_common import _other_metric_moves
 from traindoc.rules.loss._evalcurve import task_metrics
 from traindoc.rules.loss._short_logs import _spread
 

@@ -11,7 +11,7 @@ from traindoc.measure.saturation import Saturated, saturated_tail
 from traindoc.measure.stats import fmt
 from traindoc.model import Run, Series, Severity
 from traindoc.rules.api import Hit
-from traindoc.rules.loss._chance_metrics import _as_fraction, _plain_accuracies
+from traindoc.rules.loss._chance_common import _as_fraction, _plain_accuracies
 
 if TYPE_CHECKING:
     from traindoc.rules.loss.no_learning import Params

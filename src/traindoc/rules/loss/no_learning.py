@@ -12,29 +12,28 @@ from traindoc.measure import floor as fl
 from traindoc.measure.stats import bins, diff_mad, fmt, trend
 from traindoc.model import Run, Severity
 from traindoc.rules.api import Hit, NotJudged, rule, too_few
-from traindoc.rules.loss._chance_metrics import (
+from traindoc.rules.loss._chance_accuracy import (
     _accuracies_at_prior_late,
-    _accuracy_at_benchmark_share,
     _accuracy_at_chance_throughout,
-    _accuracy_at_majority,
     _accuracy_at_named_chance,
-    _agreement_at_chance,
-    _auc_at_chance,
+    _train_no_better_late,
+)
+from traindoc.rules.loss._chance_error_rate import (
     _error_rate_ceiling_at_end,
     _error_rate_ceiling_late,
     _error_rate_worse_than_empty,
-    _overlap_zero_late,
-    _positives_never_found,
-    _r2_at_mean,
-    _random_ranking,
-    _ranking_at_loss_chance,
-    _recall_at_floor,
+)
+from traindoc.rules.loss._chance_majority import _accuracy_at_benchmark_share, _accuracy_at_majority
+from traindoc.rules.loss._chance_overlap import _overlap_zero_late
+from traindoc.rules.loss._chance_positives import _positives_never_found, _recall_at_floor
+from traindoc.rules.loss._chance_ranking import _random_ranking, _ranking_at_loss_chance
+from traindoc.rules.loss._chance_scores import _agreement_at_chance, _auc_at_chance, _r2_at_mean
+from traindoc.rules.loss._chance_topk import (
     _top1_no_better_than_top5,
     _top5_at_chance,
     _topk_falls_to_zero,
-    _train_no_better_late,
-    _zero_while_flat,
 )
+from traindoc.rules.loss._chance_zero import _zero_while_flat
 from traindoc.rules.loss._common import starts_mid_run
 from traindoc.rules.loss._contrastive import _single_candidate
 from traindoc.rules.loss._frozen_predictions import (
