@@ -472,7 +472,7 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     - *Eval metric frozen*: a task metric identical to its printed digits at 4+ evals, off
       its best value, while the loss fell under 10% (or the eval loss stays within 10% at
       4+ evals, or at the 4+ after the first: a wav2vec2 card, eval loss 5.30 then 3.5641 at
-      seven evals, WER 1.0 at all ten), however short (error). 2 evals suffice when the
+      seven evals, WER 1.0 at all ten), however short (warning). 2 evals suffice when the
       first is at step 0 (Caffe's `test_initialization`). A 0 counts only when no other
       higher-is-better metric moves (one rare class's F1 at 0 is not read).
     - *Eval loss and an eval metric* both identical to 4+ significant digits at 2+ evals
