@@ -383,14 +383,14 @@ def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     pre-training, ~300x too low), an LR of 0 or never scheduled, or no trainable parameters
     (a PEFT / freezing mistake gives a perfectly flat loss).
 
-    **Readings.** "From epoch N" counts the logged epoch (N-1 full passes when epochs count
-    from 1); with no epoch logged, "from update 1000" unless stated. "No loss falling 10%"
-    means no loss in the log falls 10% over the logs read.
+    **Readings.** "From epoch N" reads the logged epoch (from epoch 3: two full passes
+    behind it whether epochs count from 0 or 1); with no epoch logged, "from update 1000"
+    unless stated. "No loss falling 10%": no loss in the log falls 10% over the logs read.
 
     The loss curve:
 
-    - *Whole run, 10+ losses*: the drop above (error / warning). Also `uniform-plateau`'s:
-      a train loss hovering about ln C beside an eval loss that rule finds at the floor. A
+    - *Whole run, 10+ losses*: the drop above (error / warning). A train loss hovering
+      about ln C beside an eval loss `uniform-plateau` finds at the floor is that rule's. A
       run under 100 steps whose loss descends beyond its noise is a smoke test, not held
       to the tolerance, unless the log spans 10+ epochs (a Keras or epoch table counts
       epochs as steps: SciGPT-2, 20 epoch means 1.8976 -> 1.8927, -0.26%).
