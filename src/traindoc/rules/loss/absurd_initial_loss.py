@@ -110,140 +110,87 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """First logged loss far above the uniform floor ln(V): a starting-point problem.
 
-    **What it does.** Compares the first logged training loss and the median of
-    the first three with ln(V) (ln(C) for a C-class classifier), the loss of a
-    model that guesses uniformly; the lower of the two decides, so neither one
-    odd first batch nor a blow-up in the very next steps (a sane start wrecked by
-    the updates: `divergence`) reads as a broken starting point.
+    **What it does.** Compares the start of the training loss (the lower of the first
+    logged loss and the median of the first three) with ln(V) (ln(C) for a C-class
+    classifier), the loss of a model that guesses uniformly. A start many times ln(V) is an
+    error; a start the run shakes off, or one read on another scale, is a warning or info.
+    A sane start wrecked by the next steps is `divergence`'s.
 
-    **Why it matters.** A freshly initialised model starts near ln(V); a
-    pretrained one starts below it. A first loss many times ln(V) means the
-    weights themselves are broken (the exploded-head run: lm_head std 13.87, first loss 96 =
-    8.9x ln(50257)). No learning rate fixes it: the run spends itself undoing
-    the damage and at best lands back on the floor.
+    **Why it matters.** A freshly initialised model starts near ln(V); a pretrained one
+    starts below it. A first loss many times ln(V) means the weights themselves are broken
+    (the exploded-head run: lm_head std 13.87, first loss 96 = 8.9x ln(50257)). No learning
+    rate fixes it: the run spends itself undoing the damage and at best lands back on the
+    floor.
 
-    A start the run shakes off is only info: when the loss is back under ln(V)
-    within the first 5% of a log of 20+ points and ends below 0.9 ln(V), the init
-    (a large logit scale, say) cost a few steps, not the run. Back under ln(V) later than
-    that, a run that ends at half of ln(V) or under is a warning, not an error: a wrecked
-    start at best lands back on the floor, and this one learned far past it (the first
-    fifth of a 17M-parameter LM's log: 430 at step 1 with V = 1024, under ln V by step 200
-    of 3,800, 2.4 at its end). So is a log too short for the 5% test (3-19 points) whose
-    second loss is already under ln(V), stays under it, and ends under 0.9 ln(V): the
-    damage lasted one logging interval at most (an mT5 fine-tune's card: 25.5, 6.1, 4.2).
+    **Readings.**
 
-    A fine-tune has no such excuse. A pretrained model starts at 2-4 nats, far below
-    ln(V), so a first loss at or above ln(32000) = 10.37 (the uniform guess over the
-    smallest common LM vocabulary; 0.83 ln V even for Gemma 3's 262,144; above ln(C) of
-    any classifier under 32k classes) means the pretrained start was broken (a wrong
-    or failed load, a rotten new head, labels outside the vocabulary, an fp16
-    overflow), whatever V is: an error when the run does not recover, info when it is
-    under 1.5 nats within 5% of the run (the start cost a few steps, not the run). The run is a fine-tune when it names its base model (the model
-    family also gives V: `model/vocabs.py`), has an adapter or a fine-tuning config, or
-    its curve says so: under 1.5 nats within the first 5% of a log of 20+ points, which
-    a model trained from scratch on real data does not reach (a Gemma-3 QLoRA's first
-    50-step window at 14.75 then 1.22; a BLOOM classifier's 11.3 then 0.84 by step 150).
-    Where V is known to be an LM's token vocabulary, a named fine-tune (a base model, an
-    adapter) whose first loss is 0.8 ln(V) or more is a warning too: the pretrained model
-    scores barely better than a uniform guess, as if never pretrained (weights not loaded
-    or not used, a tokenizer that is not the model's, labels misaligned); a GPT-2 LoRA's
-    step-0 estimate of 9.23 = 0.85 ln(50257), where the same model on the same corpus
-    starts at 3.6. Under 0.8 ln(V) a fine-tune may just be far from its data (a new
-    language, code), and a classifier's new head starts at ln(C) by design.
+    - *The start*: the lower of the first loss and the first three's median (one odd batch
+      cannot decide). A first row that is a trainer's mean over its first 10+ steps (HF's
+      Trainer and stacks on it, Megatron) decides alone, as does one an eval loss at the same
+      step matches within 10% (nanoGPT's step-0 estimate: train 9.227, val 9.268).
+    - *From scratch, far above ln(V)*: error. Info when back under ln(V) within the first 5%
+      of a 20+ point log and ending below 0.9 ln(V) (a large logit scale cost a few steps).
+      Warning when back under later and ending at half of ln(V) or under (a 17M-parameter
+      LM: 430 at step 1 with V = 1024, under ln V by step 200 of 3,800, 2.4 at its end), or,
+      in a 3-19 point log, when the second loss is already under ln(V), stays there and ends
+      under 0.9 ln(V) (an mT5 fine-tune's card: 25.5, 6.1, 4.2).
+    - *Fine-tune at or above ln(32000) = 10.37*, whatever V (the smallest common LM
+      vocabulary; 0.83 ln V even for Gemma 3's 262,144): error when the run does not recover,
+      info when under 1.5 nats within 5% of the run. A run is a fine-tune when it names its
+      base model (the family gives V: `model/vocabs.py`), has an adapter or fine-tuning
+      config, or is under 1.5 nats within the first 5% of a 20+ point log (a Gemma-3 QLoRA:
+      14.75 then 1.22; a BLOOM classifier: 11.3 then 0.84 by step 150).
+    - *Named fine-tune at 0.8 ln(V)+*, V an LM's token vocabulary: warning (weights not
+      loaded, a foreign tokenizer, misaligned labels; a GPT-2 LoRA's step-0 9.23 = 0.85
+      ln(50257), where the same model starts at 3.6). Under 0.8 ln(V) a fine-tune may be far
+      from its data; a classifier's new head starts at ln(C) by design.
+    - *Two-stage detector's RPN objectness* (`loss_rpn_cls` in detectron2 / mmdet,
+      `loss_objectness` in maskrcnn-benchmark), a BCE whose neutral start is ln 2 = 0.69: a
+      first value 2x ln 2 or more (first-three rule) is a broken start (detectron2 Faster
+      R-CNN with MODEL.WEIGHTS commented out: loss_rpn_cls 12.1, total 86.5 at iteration
+      19); info when back under ln 2 within 5% of a long log.
+    - *Loss with no floor* (an MSE, a loss not known as a cross-entropy): a first loss of
+      1e3+ that is 1e4x+ the level (3-point rolling median) the run reaches within its first
+      20%: warning, info when within 100x of that level by 5% of the log, never an error
+      (PaiNN on raw QM9 energies: 8.4e14 at epoch 1, 2e5 by epoch 17, 0.015 at epoch 84; a
+      BiLSTM-CRF's summed NLL 1.7e4 -> 11.6 is 1.4e3x, healthy). A first loss of 1e20+ the
+      run does not shed: error while it stays (PaiNN with a broken init: 5e30, then 3.19e31
+      for 622 epochs). Not RL or GAN losses, nor a 3-point log (4.4e8 -> 5.9e7).
+    - *Without V* the loss must be known to be a cross-entropy: the task says so, a named
+      base model, an LM trainer (HF, Megatron, nanoGPT, fairseq, ...), a perplexity equal to
+      exp(loss) ("loss 38.99 | ppl 8.6e16": 3.1x ln(256k)), a key naming it (`lm_loss`,
+      `cross_entropy`, `xent`; not `nll`), a token count (`ntokens`, `tokens_processed`,
+      `num_tokens`, `tokens/sec`: "ntokens: 618/1024, loss: 55.84" at 54.75 is 4.5x
+      ln(256k)), or V in words (`Vocabulary size: 32768`, nanoGPT's `found vocab_size = 65`,
+      a `GPTConfig(..., vocab_size=...)` repr). Otherwise not judged (a "train loss: 38.99
+      val loss: 29.89" with nothing named).
 
-    The first three points decide (their median) so that one odd first batch cannot;
-    but a first row that is a trainer's mean over its first 10+ steps (HF's Trainer and
-    the stacks on it, Megatron: the mean since the previous row) is no one batch and
-    decides alone; so does a first row that an eval loss at the same step matches
-    within 10% (nanoGPT's estimate at step 0: train 9.227, val 9.268), which in a sparse
-    log (a row every 500 steps) is the only point that shows the start.
+    Lowered or not judged:
 
-    Without V, the loss must be known to be a cross-entropy over classes or tokens:
-    the task says so, the run fine-tunes a named base model, an LM trainer (HF,
-    Megatron, nanoGPT, fairseq, ...) logged it, the log prints a perplexity equal to
-    exp(loss) wherever both are printed (a perplexity is exp of a per-token
-    cross-entropy: a plain loop's "loss 38.99 | ppl 8.6e16" is a language model's
-    default-init start, 3.1x ln(256k)), or the loss's own key names it a language
-    model's loss or a cross-entropy (`lm_loss`, `cross_entropy`, `xent`; not `nll`, which
-    may be a Gaussian's), or the log counts the tokens it trains on (`ntokens`,
-    `tokens_processed`, `num_tokens`, `tokens/sec`: a model that reads token sequences, a
-    language or translation model, trains on a per-token cross-entropy; a from-scratch LM
-    whose "ntokens: 618/1024, loss: 55.84" sits at 54.75 is 4.5x ln(256k)), or the log
-    names V in words (`Vocabulary size: 32768`,
-    nanoGPT's `found vocab_size = 65`, a `GPTConfig(..., vocab_size=...)` repr). Otherwise a plain loop's, Keras's or
-    Lightning's loss may be anything (an MSE over raw targets, a VAE's sum over
-    pixels, a detector's box terms) and is not judged against ln(V): a from-scratch
-    LM's "train loss: 38.99 val loss: 29.89" with no perplexity, vocabulary or trainer
-    named is not told from them.
+    - *Another scale* (warning, not error): a loss never under the floor while a held-out
+      metric gains 10%+ (first eval to its last third's median, 3+ evals), a held-out
+      accuracy at every eval at least halfway from chance (1/C; 1/2 when C unknown) to 1, or
+      an eval loss under the floor at its first eval while the train loss logs 2x the floor
+      (summed over tokens, distillation x T^2, multiplied by accumulation steps).
+    - *After hot updates*: a first row after a few updates at LR 0.05+ (HF's first row at
+      step 4, at LR 1.0): warning, caused by `lr-too-high` when it fires, advising to log
+      the first step. After updates whose grad norm is already NaN / Inf: info, caused by
+      `nonfinite-gradients`.
+    - *Not judged*: a log starting mid-run (an excerpt from step 2100, a resume at epoch
+      5.01); a margin-softmax head (ArcFace, CosFace: fact `margin_softmax`; starts near
+      ln(C) + s sin(m): STgram-MFN with s=30, m=0.7 at 24.0 over 41 classes).
 
-    A margin-softmax head (ArcFace, CosFace, ...: fact `margin_softmax`, from a log that
-    names one or prints its scale and margin) starts near ln(C) + s*sin(m) by design: it
-    has no ln(C) floor and is not judged (STgram-MFN with s=30, m=0.7: 24.0 over 41
-    classes).
-    A two-stage detector's total loss is a sum of box and class terms with no floor,
-    but its RPN objectness term (`loss_rpn_cls` in detectron2 / mmdet,
-    `loss_objectness` in maskrcnn-benchmark) is a binary cross-entropy averaged over
-    the sampled anchors: a neutral start scores ln 2 = 0.69 (the RPN head is
-    initialised at std 0.01) and a pretrained backbone starts below it. A first
-    objectness loss 2x ln 2 or more (the same first-three rule) is a broken start: a
-    backbone left random (detectron2 Faster R-CNN with MODEL.WEIGHTS commented out:
-    loss_rpn_cls 12.1, total 86.5 at iteration 19) or unnormalised inputs; info when
-    it is back under ln 2 within 5% of a long log.
-
-    A log that starts mid-run (an excerpt from step 2100, or a resumed run whose first
-    row is at epoch 5.01) does not show the start and is not judged. A first row
-    logged after a few updates at an LR of 0.05 or more (HF's first row at step 4,
-    averaging steps 1-4, at LR 1.0) may show the updates' damage rather than the
-    start: a warning, caused by the LR when `lr-too-high` fires too, and the advice to
-    log the first step. A first row
-    logged after updates whose grad norm, logged with it, is already NaN/Inf shows
-    those updates' damage: info, caused by `nonfinite-gradients`.
-
-    A loss that never comes under the floor is read against what the model does on
-    unseen data: broken weights do badly there for as long as their loss stays above
-    uniform guessing. A held-out task metric that gains 10%+ (relative, from its first
-    eval to its last third's median, 3+ evals), a held-out accuracy at least halfway from
-    chance (1/C; 1/2 when C is unknown) to 1 at every eval, or an eval loss already under the floor
-    at its first eval while the train loss logs 2x the floor there, says the logged loss
-    is on another scale (summed over tokens or samples, a distillation loss times T^2, a
-    log multiplied by the gradient-accumulation steps): a warning, not an error.
-
-    A loss with no floor (a regression's MSE, a plain loop's loss not known to be a
-    cross-entropy) is read against the run itself: a first loss of 1e3 or more that is
-    1e4x or more the level (3-point rolling median) the same run reaches within its first
-    20% starts on the wrong scale, unnormalised targets or a broken init, and the run
-    spends its start removing that scale error (PaiNN on raw QM9 energies: 8.4e14 at epoch
-    1, 2e5 by epoch 17, 0.015 at epoch 84). Healthy starts shed far less by then (a
-    BiLSTM-CRF's NLL summed over each sentence: 1.7e4 -> 11.6, 1.4e3x), and a loss on a
-    sane scale memorised down to ~0 never starts at 1e3. A warning, info when the loss is
-    within 100x of that level by 5% of the log (the start cost a few steps); never an
-    error, since the run does learn. A first loss of 1e20 or more that the run does not
-    shed is beyond any data's scale (raw energies in meV square to 1e14): broken outputs,
-    an error while the loss stays there (PaiNN with a broken weight init: 5e30, then
-    3.19e31 for 622 epochs). RL and GAN losses are left out (a TD error moves with its
-    targets). A log of 3 points (an MSE of 4.4e8 falling to 5.9e7) shows no level to
-    compare with and is not judged.
-
-    **Known false positives.** Tokens newly added to the vocabulary or very long
-    contexts can legitimately start a little above ln(V); that is why only a
-    large ratio is an error. With V unknown, a speech recogniser's loss (a CTC term,
-    a WER/CER metric, ESPnet) that never gets under the common floor may be a sum
-    over an utterance (hundreds at the start, tens at the end): it is judged only
-    from 10,000x the floor, beyond any such sum; so is a fine-tune of a wav2vec2-family
-    encoder (wav2vec2, XLS-R, HuBERT, WavLM, MMS: a CTC head) whose log kept no WER.
-    fairseq logs `nll_loss`, its per-token NLL, beside a `loss` that may be label-smoothed
-    or summed over each sentence (a wav2vec2 CTC fine-tune: loss 887, nll_loss 19.6 bits):
-    its `nll_loss` is the one held against the floor. The floor is that of one
-    cross-entropy over the head's classes; a loss that is something else is not judged
-    against it, whatever C or V a config names: a one-output head (num_labels=1, a
-    regression's MSE in its targets' units), a run whose metrics name a regression (mse,
-    rmse, mae, r2 and no accuracy, F1 or perplexity), a detector or segmenter (mAP, IoU,
-    Dice: a sum of box and class terms, CE + Dice, a decode head plus an auxiliary one),
-    and a total whose first value is the sum of 2+ logged terms (a multi-head or
-    auxiliary loss: each term may start at its own floor). A loop known for a language
-    model only by its token count is read as logging the mean over those tokens, as
-    every common LM loop does; one that logged their sum (hundreds to thousands at the
-    start) would read as absurd.
+    **Known false positives.** Tokens newly added to the vocabulary or very long contexts
+    can start a little above ln(V): only a large ratio is an error. With V unknown, a
+    speech recogniser's loss (a CTC term, a WER / CER metric, ESPnet) may be summed over an
+    utterance: judged only from 10,000x the floor, as is a wav2vec2-family fine-tune
+    (wav2vec2, XLS-R, HuBERT, WavLM, MMS) with no WER logged. fairseq's `nll_loss` (per
+    token) is held against the floor, not its `loss` (a wav2vec2 CTC fine-tune: loss 887,
+    nll_loss 19.6 bits). Not held against ln(C) or ln(V), whatever a config names: a
+    one-output head (num_labels=1), a run whose metrics name a regression (mse, rmse, mae,
+    r2, no accuracy / F1 / perplexity), a detector or segmenter (mAP, IoU, Dice), a total
+    whose first value sums 2+ logged terms. A loop known as an LM only by its token count
+    is read as logging the mean over tokens; one logging their sum would read as absurd.
 
     **What to do.** Check the checkpoint (`traindoc ckpt`): per-tensor std against
     the init scale (output heads ~0.02). Restart from a clean checkpoint; ask

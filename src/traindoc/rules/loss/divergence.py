@@ -275,252 +275,179 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss trends upward or blows up after having been lower.
 
-    **What it does.** Compares the median of the last 10% of the training loss (and of
-    no fewer points than the smoothing window, up to a third of the log: the end is a
-    level as wide as the best, not two or three late batches of a noisy per-batch log)
-    with the best (lowest) level of the median-smoothed curve before it. Flags when the
-    late level is >= 10% above the best (and beyond the noise of both levels: 4
-    standard errors of the late median, and 3 of the difference of the two medians, since
-    the best is a median too and the lowest of many windows, the luckiest draw) with a rising
-    Mann-Kendall trend since the best point, or with a rise that held (the loss
-    stepped past halfway to the late level and never came back below halfway, for a
-    quarter or more of the points after the best, and was not decaying back: the
-    start of that stretch is within half the rise of the end; a jump followed by a
-    long plateau drifting slightly down has most pairs falling, so the trend test
-    alone misses it), or >= 50% above it (blow-up, no trend needed). A blow-up is an
-    error only when the rise also gave back a quarter or more of what the log had learned
-    before its best (first logged level - best), or landed on ln(V) from 10%+ under it:
-    the updates undid the run. A log that learned nothing before its best (its first
-    level within 10% of it: a window resumed at its level) shows nothing to undo: an error
-    there needs the late level 3x its best. A loss near 0 that doubles (0.1 -> 0.25 after falling from 2.3, an epoch
-    boundary, a fine-tune's late wobble) is far better than where it began, and a ratio
-    over a small best is weak evidence: a warning. The onset is where the smoothed
-    curve first climbs a quarter of the way from the best level to the late one. A blow-up right at the start (too
-    early for a "best" level to exist) is caught against the first logged level
-    instead: the 5-point median climbs to >= 3x it, and the run either still ends
-    >= 50% above its start or has landed on the uniform floor ln(V) (ln(C)): the
-    model was wrecked into predicting uniformly ("does the loss return, or land at
-    ln(V)?"). A short log (3-9 points, a pasted excerpt) is judged on the rise alone:
-    flagged when its last third all sits >= 50% above the lowest earlier point (the
-    median of it and its neighbours: one lucky batch is no level) and above every loss
-    it logged before its lowest once it was within 50% of that level (a level it already
-    swung to is its noise: a diffusion loss at 0.11-0.15 after a 0.17 among 0.06-0.10), or
-    its last finite loss does and the loss is NaN/Inf after it to the end, or it
-    climbed >= 10x that level and still ends >= 3x it (a CRF loss summed over a batch that
-    swings 8.7k-22.7k has a lucky 946; 10x of it is no blow-up), to a new high of the paste
-    or held 3x at each late log (a fitted probe's per-batch loss, 0.57, 0.003, ..., 0.002,
-    0.03, 0.015, 0.32, returns to a level it already had: its noise); an error is a
-    warning when the eval loss fell at each of its 2+ evals from the onset on (the last
-    one before the onset the first): the model got better on unseen data through the rise (error when it climbed 10x, went
-    NaN/Inf, or its last third undid a quarter or more of what the paste learned from its
-    first log; a held 50% rise that stays far under the first log is a warning, and so
-    is one in a paste that learned nothing before it (its first log within 10% of the
-    level) unless each late log is 3x the level: a noisy per-batch loss holds 50% over
-    two logs in any window of it, 0.11 -> 0.21, 0.34 among a segmenter's 0.11-0.34; a NaN
-    after such a climb is reported by `nonfinite-loss` too; a loss solved to ~0, 100x under its
-    earlier level, must rise by 5% of what it learned: 3.5e-5 -> 0.007 is no blow-up,
-    and the late-rise test of a long log asks the same of any loss that fell 10x+: a
-    fine-tune memorised from 2.3 to 0.0004 that drifts back to 0.0012 has tripled its
-    best by 0.04% of what it learned, a LoRA at constant LR that fell 1.68 -> 0.037 and
-    wanders back to 0.069 has risen 86% by 2% of it - a drift at the floor); or, from its minimum on, it rose at
-    each of 4+ points by 10%+ in all (warning); or it set a new high of the paste at each
-    of its last 3 logs, the last 25%+ above its first log (warning: a paste that does not
-    climb ends on 3 records in a row about 1 time in C(n,3)*3!, 1 in 210 at 7 logs; a VLM
-    fine-tune at grad norm 1e7, 2.56, 2.70, 2.67, 2.62, 2.81, 2.92, 3.32); or it fell 10%+
-    from its first log to a
-    low, then rose at each of the 2+ logs since, its last two 10%+ above the low, to end
-    above its first log (warning: it gave back all it learned, which batch noise and a
-    healthy run do not do; YOLOX 98 -> 49 -> 38 -> 65 -> 130; a low that is a lone dip, both
-    its neighbours 10%+ above it, is one lucky batch, so the fall and the rise are then
-    measured from its lower neighbour: a flat per-step paste with 10%+ batch noise "gave
-    back" from such a dip about one time in twenty; read the same in a sparse log
-    of up to 20 losses the trend tests do not flag, where their smoothing is too coarse
-    for a climb of the last few logs: an OpenNMT paste, xent 9.5 -> 7.7 -> 9.95 in 12
-    logs); or its last third all sits 10%+ and 6
-    noise sigmas of the points before it above the level it rose from (warning: a quiet
-    log of epoch means or interval averages that steps up and stays); or it rose at each
-    of its last 2+ logs to 3x+ its lowest while the logged LR rose at each of them
-    (warning: the warmup's ramp breaking the run); or its last loss is 3x the median of
-    the 3 before it while every eval curve logged at that step is 5%+ worse than at
-    the eval before (warning: the model got worse, not one batch); or its last third
-    all sits 25%+ above its best level while a train task metric (Keras' `acc`) is
-    10%+ below its own best at each of its last third (warning: worse on its own
-    training data by two measures, which overfitting and batch noise do not do); or
-    its last third all sits 25%+ above its best while the eval loss, at each of its 2+
-    evals in that stretch, sits 25%+ above its own best before it (warning: worse on
-    the training and the held-out data at once; five epoch rows of a t5-base fp16
-    fine-tune, train 2.05 -> 2.73 -> 3.06 -> 2.94 with eval 1.86 -> 2.61 -> 2.72 -> 2.63,
-    rise 40% and hold, which the 50% hold test misses; overfitting keeps the train
-    loss falling); or its train loss rose at each of its last 3+ logs, 5%+ in all,
-    while the eval loss rose at each of its 3+ evals over that stretch, 5%+ in all
-    (warning: worse on both sets at every log, in step; a LightGBM run whose
-    double-weighted positive class made the train and valid logloss climb 0.713 ->
-    0.771 round after round). Two points suffice when the floor is
-    known (vocab_size, the model family, ln(C)): a start under half the floor and a
-    next loss above it (error); or, the floor unknown, a second loss 2x the first
-    with the evals jumping the same way (eval loss 2x, a task metric halved or a
-    WER doubled between their first and last values: error); or, the loss NaN/Inf
-    after them to the end of the log, a second loss 3x+ the first: the climb is the
-    blow-up and the NaN its end, the run never came back (error; `nonfinite-loss`
-    reports the NaN, this the climb into it; 2.0 -> 2.5 -> NaN is a NaN, not a
-    blow-up). A sparse log of 10-20 losses is read by these paste tests too when the
-    trend tests find nothing: at that length their 9-bin smoothing and a tail median of
-    3-6 points are too coarse for a rise of the last third (3.0 -> 1.08 then 1.44, 1.76,
-    2.12, 2.55, 3.0 in 12 logs is the blow-up it is in 9), when the median of its last
-    third stands 6 noise sigmas (from the second differences of the points before it: a
-    fall's slope is no noise) above the level around its lowest earlier point (a per-batch
-    loss swinging 10x batch to batch has a lucky low and a high last log in any window of
-    10-20), and unless its last two losses are
-    both back within 10% of its lowest before them (a spike that came back, loss-spike's;
-    two spiked points among a tail median of 4 move it as much as a climb that held).
-    At any length, a log that ends on a jump: its last 2+ logs all 2x or more the median
-    of the 10 logs before them and above every one of those (clear of their noise), with
-    the LR not jumped up 2x+ at the jump (a warm restart), is a divergence the log ends in
-    (warning; error at 10x). One log up is a batch the next may be back from; every log
-    from the jump to the end up is a level, and the trend tests' tail median (a tenth of
-    the log) cannot see it when it is the last 3 of 300 logs or the last 40 of 100k.
-    One point is enough for a loss of 1e6 or more past
-    the first log (or in a window from mid-run): beyond any cross-entropy (error; a window
-    from mid-run that opens there, with no level logged before it, is a warning under 1e9
-    unless the loss is NaN/Inf after it to the end: a sum-reduced loss can sit at 1e6 by
-    design); and for
-    a first log past step 1 at 1e30 or more, within 8 orders of float32's largest, which
-    no initialisation gives (unnormalised targets of 1e6 make an MSE of 1e12): the updates
-    before it overflowed (CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads
-    at 0.7-1.2, then NaN). At
-    any length, not only in a 1-2 line paste: a log of 10 lines at 0.01 whose last line
-    is 1.5e6 (a video SR run whose own watchdog printed "Model collapsed") ended in a
-    blow-up that the trend tests, which read the median of the last lines, cannot see.
-    With lines before it the point must be 10x their level (a loss that always sat near
-    1e6 is on that scale), and with lines after it their median must still be 50%
-    above that level: a 1e14 window the next log is back from (0.26 -> 3e14 -> 0.25, a
-    few corrupt samples) is `loss-spike`'s, however large. A 1-2 line paste from mid-run
-    whose every line is 1e6+ is judged by its first line as a one-line paste is
-    (YOLACT's total 6.4e35 -> 7.6e35 at iterations 500-510: blown up at both, not a
-    1.2x rise over a level).  A loss that goes from finite to +Inf (or to 87.3365 =
-    -ln(FLT_MIN), the clamped +Inf of a float32 softmax that Caffe prints) and never
-    comes back near its level has overflowed: the end point of a blow-up, at any
-    length, read from the eval loss when no train loss is logged (error).
-    When the trainer reports its own best eval loss (fairseq's `best`), a last eval
-    loss 50%+ above that best with the train loss no lower than it is a divergence at
-    any length (error): the model got worse on both sets, which overfitting (train
-    falling below eval) does not do. With only evals logged (no train loss), the eval
-    loss must also have jumped by half that best between two consecutive evals:
-    overfitting creeps up eval after eval, a wrecked model jumps. With only evals logged
-    and no best reported, 4+ of them (a model card whose training loss reads "No log"): the
-    eval loss jumped by half its best level between two evals and ends 50%+ above that
-    best, while a held-out task metric that had gained 10%+ on its first eval sits at or
-    below that first eval at each of its last two (warning): overfitting keeps most of what
-    the model learned (accuracy sags from its best), a wrecked model gives all of it back
-    (val accuracy 0.3 -> 0.82 -> 0.1, a WER 0.9 -> 0.28 -> 1.0).
-    A stretch of 10+ logs at one LR that ends with the LR cut 2x or more (step decay,
-    ReduceLROnPlateau) is judged on its own: a rise there that leaves the loss 10%+
-    above where the stretch began diverged at that LR, even when the cut rescued the
-    run's end (warning). So is a stretch that a decaying LR later rescued: after the loss's
-    level (the median of a fifth of the run, 10+ logs, which a spike of a few batches
-    cannot move) had fallen 10%+ below the run's start, it climbed back 10%+ above that
-    start, at an LR above 0, with every held-out curve evaluated in that stretch worse
-    than at its best before it (warning: the updates undid all that was learned and more,
-    for a fifth of the run or longer; a TinyStories LM at LR 0.3 learned 7.5 -> 4.8, sat
-    at 10-90 from step 500 to 3000, and came back to 3.4 only as its cosine LR neared 0).
-    A log too sparse for a level a fifth of the run wide (10-49 losses) is read on every
-    log instead: after falling 10%+ below its start, 3+ consecutive losses each 50%+
-    above that start while the eval loss at each of its 2+ evals there sits 50%+ above its
-    best before (warning: one bad batch lifts one log, not two curves on different data at
-    every log; a TinyStories LM at peak LR 1.0, train 6.6 -> 92 -> 262 -> 304 -> 105 -> 97
-    -> 17 with eval 7.0 -> 74 -> 263 -> 179 -> 133 -> 65 -> 23, back to 5.2 as the LR decayed).
-
-    At any length, a trainer whose own guard aborted the run on its loss ("Aboring, cost
-    seems to be exploding" in neuraltalk, "loss seems to be exploding, quitting." in
-    neuraltalk2, "loss is exploding, aborting." in char-rnn: each compares the loss with
-    its first and stops past 2-20x of it; tacotron's "Loss exploded to 412.3 at step 2140!"
-    past 100, NCRF++'s "LOSS EXPLOSION (>1e8)") diverged by its own measurement (error),
-    unless the losses it logged up to the message never rose.
-
-    With no total loss logged (a GAN's players, a detector's heads printed apart), each
-    term that is never negative is read by the same 1e6 test (error): no healthy term of
-    any loss over normalised data sits there (a discriminator loss 1.4e12 -> 4.0e12 beside
-    a generator loss of 560 -> 1167). A signed term (a WGAN critic's raw scores, a -Q)
-    is not: only differences of such scores are trained, so their offset may drift. A
-    GAN's terms are otherwise not judged: its players are opponents, not one curve.
-    At any length, a loss whose last 5+ logs (of the last 10) all sit under -1000 and fall
-    at each log, the later half of the fall no smaller than the earlier half, runs off
-    below zero (warning): a cross-entropy, CTC or transducer loss and a squared error are
-    >= 0, so one that reads negative is computed wrong and the optimizer drives the error
-    without bound (an RNN-T loss -74,735 -> -78,074 over 6 steps, then NaN); a continuous
-    log-likelihood may be negative, but its fit decelerates as it nears its best, and
-    -1000 is far past any per-sample likelihood of normalised data.
+    **What it does.** Flags a training loss that climbs and stays up: a late level 10%+
+    above the run's best with a rising trend or a rise that held, or 50%+ above it (a
+    blow-up). Error when the rise undid the run (or the loss overflowed, or crossed 1e6);
+    warning for the weaker or shorter readings; info where held-out metrics say the model
+    did not get worse. A rise that recovers is `loss-spike`'s; a jump at a resume is
+    `resume-loss-jump`'s.
 
     **Why it matters.** A training loss that climbs and stays up means the updates
     are making the model worse: the LR is too high for the regime or the warmup too
     short, or the numerics broke (fp16 overflow, exploding gradients). Every step
     after the onset is wasted compute; the best checkpoint is before it.
 
-    **Known false positives.** A short warmup bump is ignored (only a sustained late
-    level counts). The late median's noise is that of the curve's independent
-    stretches (measure.level_noise): a running average (kohya's `avr_loss`, the mean of
-    the last epoch's steps; an EMA) barely changes step to step, yet its level wanders
-    by the noise of a window's mean, and a healthy diffusion LoRA's wander would read
-    as a 10%+ rise if its step-to-step differences were taken as its noise. Curriculum or data-mixture changes can legitimately raise the
-    loss. RL trainers (GRPO/PPO) are not judged by their loss, a surrogate that can
-    legitimately rise; their return is (`_rl_collapse`): one that climbed well clear of
-    the run's start (or of its env's random play) and then gave back half the climb or
-    more over the whole last fifth is a collapsed policy. An off-policy actor-critic's
-    losses are the exception, read by name apart from their sum (the actor's -Q hides
-    the critic's rise in it): the actor's loss is -Q, the critic's value estimate, and
-    the critic's loss is its squared TD error. A value 100x beyond the largest episode
-    return (the reward named as one), or 10,000x beyond a reward that may be per step
-    (the most a 0.9999 discount allows), after growing 100x from its first fifth, is a
-    critic whose bootstrapped targets exploded (error; a TD3 actor at -1.8e6 beside
-    episode returns of 2,000).
-    The trend and blow-up tests also stand down when a held-out task metric (an
-    eval_/val_/test_ accuracy, recall, mAP, WER ...; without an eval loss, a metric so
-    named that is logged at most a fifth as often as the train loss) was evaluated 3+
-    times after the onset, its last evals sit 10%+ (relative) better than its last
-    eval before the onset, and its final eval is within that margin of its best: the
-    model kept getting better on unseen data through the whole "rise", so the loss is
-    measuring a changed objective (pseudo-labels re-clustered every epoch, a loss
-    term switched on mid-run, a curriculum stage), not a model its updates wreck. They
-    stand down as well on a loss that ends under 0.01 (a cross-entropy still putting
-    99% on the right class) while a held-out metric, evaluated 2+ times before the
-    onset and 3+ times after it, stays within 2% of its best before it at every eval:
-    a fitted model's train loss wobbling by factors (5e-5 -> 1.4e-4 at a validation
-    AUC of 1.0, a resumed window of a fine-tune at 1e-3) is noise on a solved loss,
-    and a model its updates wreck loses ground on unseen data. The
-    absolute tests (overflow to +Inf, a loss of 1e6, a component that blew up, worse
-    than the trainer's own best eval) do not stand down. They stand down too when a
-    task metric on the training data, logged with the loss (at half its logs or
-    more), is no worse at any of its 3+ logs after the onset than at the onset and
-    ends better: a model its updates wreck gets worse at its task on the very batches
-    the loss is computed on, so a loss that climbs while that accuracy keeps rising
-    measures something else (an adversarial term: an adversarial multi-task
-    classifier's total loss 2.2 -> 11.7 over 12 epochs while its train accuracy rose
-    0.61 -> 0.92 epoch after epoch, the domain discriminator's loss growing by design).
-    A noisy per-batch accuracy is not monotone and does not stand the rule down. A short
-    log (under the curve's minimum of points) is read the same way, from the loss's best
-    before the rise: the same 12 epochs cut to their first 6 lines are no divergence
-    either; only its absolute test (a loss of 1e6+) does not stand down.
-    The trend and blow-up tests are info, not a warning or an error, when every held-out
-    task metric evaluated 3+ times after the onset ends (median of its last evals) no
-    worse than its best eval before the onset, within 0.5% and 2 of its noise sigmas:
-    divergence is updates making the model worse, and the unseen data says they did not
-    (a fit at ~0 wobbling 6e-5 -> 1.4e-4 while val AUC stays 1.0; a log resumed late whose
-    train loss doubles from 5e-4 while val accuracy holds at 99%). A metric that had
-    already collapsed before the climb (val top-1 at chance from epoch 7, the train loss
-    rising from epoch 11) does not hold: it is judged against its best, not its onset level.
-    The relative tests (trend, blow-up, short-log and rescued-stretch ones; not the
-    absolute ones) read the loss as a quantity whose rise means a worse model. A GAN's is
-    not (fact task = gan): a player's loss rises whenever the other gains on it (info). Nor
-    is a total whose objective was re-weighted over the rise: a logged loss-term weight
-    (beta, kl_weight, a lambda, `<term>_weight`) that moved 2x or more (from 0: a KL term
-    annealed in) between the onset and the end makes the total rise by construction (info).
-    A loss that goes negative (a tenth of its logs or more under 0: a log-likelihood, an
-    ELBO) has no zero for a relative rise, and may be logged with the sign that is
-    maximised: at most a warning.
-    A loss jump at a resume is `resume-loss-jump`'s. A blow-up the loss recovers
-    from (ending below its start, off the floor) is transient instability and is
-    left to `loss-spike` / `warmup-too-short`, unless its level held above the run's
-    start for a fifth of the run (the rescued stretch above).
+    **Readings.** The *late level* is the median of the last 10% of the loss (no fewer
+    points than the smoothing window, up to a third of the log); the *best* is the lowest
+    level of the median-smoothed curve before it; the *onset* is where the smoothed curve
+    first climbs a quarter of the way from the best to the late level.
+
+    Long logs (10+ losses):
+
+    - *Trend or held rise*: the late level 10%+ above the best, beyond the noise (4
+      standard errors of the late median, 3 of the difference of the two medians), with a
+      rising Mann-Kendall trend since the best, or a rise that held (past halfway to the
+      late level and never back below halfway for a quarter or more of the points after the
+      best, its start within half the rise of the end: a jump then a plateau drifting down)
+      (warning; error when it lands on ln(V) from 10%+ under it).
+    - *Blow-up*: the late level 50%+ above the best, no trend needed. Error when the rise
+      gave back a quarter or more of what the log learned before its best (first level -
+      best) or landed on ln(V) from 10%+ under it; a log whose first level is within 10% of
+      its best (a window resumed at its level) needs 3x the best for error. Otherwise
+      warning (a loss near 0 that doubles, 0.1 -> 0.25 after falling from 2.3). A loss that
+      fell 10x+ must rise by 5% of what it learned: a fine-tune memorised 2.3 -> 0.0004 that
+      drifts to 0.0012 (0.04% of it), a LoRA at constant LR 1.68 -> 0.037 -> 0.069 (2%), are
+      drifts at the floor.
+    - *Blow-up at the start* (no best yet): the 5-point median climbs to 3x+ the first
+      logged level and the run still ends 50%+ above its start or lands on ln(V) (ln C)
+      (error).
+    - *Ends on a jump*, at any length: the last 2+ logs all 2x+ the median of the 10 before
+      them and above every one of those, clear of their noise, the LR not jumped 2x+ (a warm
+      restart) (warning; error at 10x). The tail median cannot see the last 3 of 300 logs.
+    - *Stretch ended by an LR cut*: 10+ logs at one LR, ended by a cut of 2x+ (step decay,
+      ReduceLROnPlateau), rising to 10%+ above where the stretch began, even if the cut
+      rescued the end (warning).
+    - *Stretch a decaying LR rescued*: after the level (median of a fifth of the run, 10+
+      logs) fell 10%+ below the start, it climbed back 10%+ above the start at an LR above 0
+      with every held-out curve in that stretch worse than its best before (warning; a
+      TinyStories LM at LR 0.3: 7.5 -> 4.8, 10-90 from step 500 to 3000, back to 3.4 as its
+      cosine LR neared 0). Needs 50 losses; with 10-49: after a 10% fall, 3+ consecutive
+      losses each 50%+ above the start while the eval loss at its 2+ evals there sits 50%+
+      above its best (warning; a TinyStories LM at peak LR 1.0: train 6.6 -> 92 -> 262 ->
+      304 -> 105 -> 97 -> 17, eval 7.0 -> 74 -> 263 -> 179 -> 133 -> 65 -> 23).
+    - *Sparse log of 10-20 losses* the trend tests miss (their 9-bin smoothing is too
+      coarse): read by the short-log tests below, when the median of its last third stands
+      6 noise sigmas (from the second differences before it) above the level around its
+      lowest earlier point, unless its last two losses are back within 10% of that lowest
+      (a spike, `loss-spike`'s) (3.0 -> 1.08 then 1.44, 1.76, 2.12, 2.55, 3.0 in 12 logs).
+
+    Short logs (3-9 losses, a pasted excerpt), judged on the rise alone:
+
+    - *Last third 50%+ above the lowest earlier point* (the median of it and its
+      neighbours) and above every loss before the lowest once within 50% of it (a diffusion
+      loss at 0.11-0.15 after a 0.17 among 0.06-0.10 is noise). Error when it climbed 10x,
+      went NaN / Inf, or undid a quarter or more of what the paste learned from its first
+      log; warning when it stays far under the first log or the paste learned nothing
+      before (first log within 10% of the level) unless each late log is 3x the level (a
+      segmenter's 0.11 -> 0.21, 0.34 among 0.11-0.34 is noise). Any error is a warning when
+      the eval loss fell at each of its 2+ evals from the onset on.
+    - *Last finite loss 50%+ up, then NaN / Inf to the end* (error; `nonfinite-loss`
+      reports the NaN too).
+    - *Climbed 10x+ the level and still ends 3x+ it*, to a new high or held 3x at each late
+      log (error; a CRF loss summed over a batch at 8.7k-22.7k with a lucky 946 is not, nor
+      a probe's 0.57, 0.003, ..., 0.002, 0.32 returning to a level it had).
+    - A loss solved to ~0 (100x under its earlier level) must rise by 5% of what it
+      learned: 3.5e-5 -> 0.007 is no blow-up.
+    - *Rose at each of 4+ points from its minimum*, 10%+ in all (warning).
+    - *New high at each of its last 3 logs*, the last 25%+ above the first (warning; by
+      chance 1 in C(n,3)*3!, 1 in 210 at 7 logs; a VLM fine-tune at grad norm 1e7: 2.56,
+      2.70, 2.67, 2.62, 2.81, 2.92, 3.32).
+    - *Gave back all it learned*: fell 10%+ from its first log to a low, rose at each of the
+      2+ logs since, the last two 10%+ above the low, ending above the first log (warning;
+      YOLOX 98 -> 49 -> 38 -> 65 -> 130; an OpenNMT paste in a sparse log of up to 20: xent
+      9.5 -> 7.7 -> 9.95 in 12 logs). A lone dip (both neighbours 10%+ above) is measured
+      from its lower neighbour.
+    - *Stepped up*: the last third all 10%+ and 6 noise sigmas above the level it rose from
+      (warning; epoch means or interval averages that step up and stay).
+    - *Rose with the warmup*: up at each of its last 2+ logs to 3x+ its lowest while the
+      logged LR rose at each (warning).
+    - *Last loss 3x the median of the 3 before* with every eval curve at that step 5%+ worse
+      than the eval before (warning).
+    - *Worse on its own training data*: last third 25%+ above its best while a train task
+      metric (Keras' `acc`) is 10%+ below its best at each log of its last third (warning).
+    - *Worse on both sets*: last third 25%+ above its best while the eval loss at its 2+
+      evals there sits 25%+ above its own best (warning; a t5-base fp16 fine-tune: train
+      2.05 -> 2.73 -> 3.06 -> 2.94, eval 1.86 -> 2.61 -> 2.72 -> 2.63); or the train loss
+      rose at each of its last 3+ logs, 5%+ in all, while the eval loss rose at each of its
+      3+ evals there, 5%+ in all (warning; LightGBM with a double-weighted positive class:
+      train and valid logloss 0.713 -> 0.771).
+    - *Two points*: with the floor known (vocab_size, model family, ln C) a start under
+      half of it and a next loss above it (error); floor unknown, a second loss 2x the first
+      with the evals jumping alike (eval loss 2x, a task metric halved or a WER doubled)
+      (error); the loss NaN / Inf after them to the end and the second 3x+ the first
+      (error; 2.0 -> 2.5 -> NaN is a NaN, not a blow-up).
+
+    Absolute readings (any length; they never stand down):
+
+    - *A loss of 1e6+* past the first log, from one point (error; a window from mid-run
+      opening there with no level before is a warning under 1e9 unless NaN / Inf follows to
+      the end: a sum-reduced loss can sit at 1e6). With lines before it the point must be
+      10x their level, and the lines after must keep a median 50% above it (0.26 -> 3e14 ->
+      0.25 is `loss-spike`'s); a video SR run at 0.01 for 10 lines, then 1.5e6 ("Model
+      collapsed"). A 1-2 line paste from mid-run all at 1e6+ is judged by its first line
+      (YOLACT's total 6.4e35 -> 7.6e35 at iterations 500-510).
+    - *A first log past step 1 at 1e30+* (within 8 orders of float32's largest) (error;
+      CenterMask's loss_maskiou 2.4e34 at iteration 20 beside heads at 0.7-1.2, then NaN).
+    - *Finite to +Inf* (or to 87.3365 = -ln(FLT_MIN), Caffe's clamped float32 +Inf) never
+      back near its level, read from the eval loss when no train loss is logged (error).
+    - *Worse than the trainer's own best eval* (fairseq's `best`): the last eval loss 50%+
+      above it with the train loss no lower (error); with only evals logged, the eval loss
+      must also have jumped by half that best between two consecutive evals.
+    - *Only evals, no best reported*: 4+ evals (a model card whose training loss reads "No
+      log"), the eval loss jumping by half its best between two evals and ending 50%+ above
+      it, while a held-out task metric that gained 10%+ on its first eval sits at or below
+      that first eval at each of its last two (warning; val accuracy 0.3 -> 0.82 -> 0.1, a
+      WER 0.9 -> 0.28 -> 1.0).
+    - *The trainer's own guard aborted on the loss* ("Aboring, cost seems to be exploding"
+      in neuraltalk, "loss seems to be exploding, quitting." in neuraltalk2, "loss is
+      exploding, aborting." in char-rnn, all past 2-20x the first loss; tacotron's "Loss
+      exploded to 412.3 at step 2140!" past 100; NCRF++'s "LOSS EXPLOSION (>1e8)") (error),
+      unless the losses logged up to the message never rose.
+    - *No total loss* (a GAN's players, a detector's heads): each never-negative term at
+      1e6+ (error; a discriminator loss 1.4e12 -> 4.0e12 beside a generator at 560 -> 1167).
+      Not a signed term (a WGAN critic's scores, a -Q).
+    - *Runs off below zero*: the last 5+ logs (of the last 10) all under -1000 and falling
+      at each log, the later half of the fall no smaller than the earlier (warning; an RNN-T
+      loss -74,735 -> -78,074 over 6 steps, then NaN).
+    - *RL off-policy critic*: the actor's loss (-Q) or the critic's (squared TD error) 100x
+      beyond the largest episode return, or 10,000x beyond a per-step reward (the most a
+      0.9999 discount allows), after growing 100x from its first fifth (error; a TD3 actor
+      at -1.8e6 beside episode returns of 2,000). Other RL losses are not judged; a return
+      that climbed well clear of the start (or of random play) then gave back half the climb
+      or more over the whole last fifth is a collapsed policy (`_rl_collapse`).
+
+    **Known false positives.** A short warmup bump is ignored (only a sustained late level
+    counts). The late median's noise is that of the curve's independent stretches
+    (measure.level_noise), so a running average (kohya's `avr_loss`, an EMA) wandering
+    like a healthy diffusion LoRA's is not read as a rise. Curriculum or data-mixture
+    changes can legitimately raise the loss. The relative tests (not the absolute ones):
+
+    - stand down when a held-out task metric (eval_/val_/test_ accuracy, recall, mAP, WER;
+      without an eval loss, one logged at most a fifth as often as the train loss) has 3+
+      evals after the onset, its last 10%+ better than its last before the onset, its final
+      within that margin of its best (pseudo-labels re-clustered, a term switched on, a
+      curriculum stage);
+    - stand down on a loss ending under 0.01 while a held-out metric (2+ evals before the
+      onset, 3+ after) stays within 2% of its best at every eval (5e-5 -> 1.4e-4 at a
+      validation AUC of 1.0; a resumed fine-tune at 1e-3);
+    - stand down when a train task metric logged with the loss (at half its logs or more)
+      is no worse at any of its 3+ logs after the onset and ends better, also on a short
+      log (an adversarial multi-task classifier: total loss 2.2 -> 11.7 over 12 epochs while
+      train accuracy rose 0.61 -> 0.92); a noisy per-batch accuracy does not count;
+    - are info when every held-out task metric with 3+ evals after the onset ends (median
+      of its last evals) within 0.5% and 2 noise sigmas of its best before the onset (a fit
+      at ~0 wobbling 6e-5 -> 1.4e-4 at val AUC 1.0; a late resume doubling from 5e-4 at val
+      accuracy 99%); a metric already collapsed before the climb (val top-1 at chance from
+      epoch 7, loss rising from epoch 11) is judged against its best, not its onset level;
+    - are info for a GAN (fact task = gan), and for a total whose logged loss-term weight
+      (beta, kl_weight, a lambda, `<term>_weight`) moved 2x+ (or from 0) between the onset
+      and the end;
+    - are at most a warning for a loss with a tenth of its logs or more under 0 (a
+      log-likelihood, an ELBO).
+
+    A blow-up the loss recovers from (ending below its start, off the floor) is left to
+    `loss-spike` / `warmup-too-short`, unless its level held above the start for a fifth
+    of the run (the rescued stretch above).
 
     **What to do.** Roll back to a checkpoint before the onset; lower the peak LR
     3-10x and/or lengthen warmup to 2-5% of steps; use bf16 instead of fp16; check

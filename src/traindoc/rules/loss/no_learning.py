@@ -374,528 +374,272 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Loss does not meaningfully decrease over the run, and is not at ln(V).
 
-    **What it does.** Compares the median loss at the start of the run (the
-    higher of the first 3 points and the first 5%) with the median of the last
-    10%, and runs a Mann-Kendall trend test on the binned curve. Flags when the
-    relative drop is under a regime-aware tolerance (pre-training 10%, fine-tune /
-    LoRA 3%, unknown 2%). A flat curve *at* ln(V) is `uniform-plateau`'s (so is a
-    train loss that merely hovers about ln C beside an eval loss that rule finds at the
-    floor: one diagnosis, the more specific one), a rising one `divergence`'s. A run under 100 steps whose loss descends beyond its
-    noise is not held to the regime's tolerance (a smoke test), unless its log spans
-    10+ epochs: a Keras or epoch table counts epochs as steps, and 10 passes over the
-    data are no short run (SciGPT-2: 20 epoch means 1.8976 -> 1.8927, -0.26%).
+    **What it does.** Flags a run whose loss does not fall: the median of the start (the
+    higher of the first 3 points and the first 5%) against the median of the last 10%,
+    plus a Mann-Kendall trend test on the binned curve, held to a regime tolerance
+    (pre-training 10%, fine-tune / LoRA 3%, unknown 2%). Error when the drop is under half
+    the tolerance, the curve is well measured and the regime known; warning otherwise.
+    Short, late or loss-less logs are read by the narrower readings below (warnings unless
+    marked error). A flat curve at ln(V) is `uniform-plateau`'s, a rising one `divergence`'s.
 
-    **Why it matters.** A run whose loss never goes down is spending compute on
-    nothing. The usual causes are an LR far too low for the regime (the exploded-head run: 1e-6
-    in pre-training, ~300x too low), an LR that is 0 or never scheduled, or no
-    trainable parameters (a PEFT / freezing mistake gives a perfectly flat loss).
+    **Why it matters.** A run whose loss never goes down spends compute on nothing. The
+    usual causes: an LR far too low for the regime (the exploded-head run: 1e-6 in
+    pre-training, ~300x too low), an LR of 0 or never scheduled, or no trainable parameters
+    (a PEFT / freezing mistake gives a perfectly flat loss).
 
-    Fewer than 10 points cannot separate flat from noisy: the rule then says it could
-    not judge (the run is inconclusive unless something else is found), unless the
-    loss falls >= 4% with most steps down, which is learning however short, or 4+
-    losses from the start (past the warmup) all lie within 0.5% of their median: a
-    loss that does not move at all (warning); or, with under 4 train losses logged less
-    often than the evals (a model card's "No log" rows: the card carries one logged loss
-    over several epochs, read once), 4+ eval losses from the first interval within the
-    same 0.5% with the train losses in that band and no task metric gaining 2% of its
-    scale (longformer on CoLA: eval loss 0.6960-0.7005 at 5 epochs, MCC 0 -> -0.05;
-    warning); or 4+ epoch means from the first epoch
-    on (one loss per whole epoch) all within 2%: the first epoch's mean holds the
-    untrained model's loss, so a model that learned anything has a first mean clearly
-    above the rest (warning; not when a task metric in the log reaches 90%: a
-    pretrained model already fitting its data). With only 2-3 such epoch means, none
-    2% below the first (and none 20% above it: a climb is divergence's) while the eval
-    loss at 2+ evals does not fall 2% below its first either: two curves agree that the
-    first epochs taught nothing (DeepSpeech: train CTC 223.1 -> 225.0, val 188.4 ->
-    209.5 over epochs 0-1; warning, same task-metric exception). With 4-9 such means the
-    train curve alone says it, however they wobble: that many passes and not one of them
-    2% below the first. Also a warning: the
-    losses after the first (3+; the first may average the first descent) within 1% of
-    each other with the eval loss within 1% at 3+ evals: after the first log neither
-    curve moves.
+    **Readings.** "From epoch N" reads the logged epoch (from epoch 3: two full passes
+    behind it whether epochs count from 0 or 1); with no epoch logged, "from update 1000"
+    unless stated. "No loss falling 10%": no loss in the log falls 10% over the logs read.
 
-    However short the log and wherever in the run it lies, 2+ losses whose first and
-    last are a whole epoch or more apart (by the logged epoch) and all within 0.1% of
-    their median also settle it (warning): between them the model took a full pass of
-    updates over its data, and a model whose weights change moves its loss by more than
-    0.1% over a pass, late in training too (epoch means of converged healthy runs drift
-    0.2-3% from one epoch to the next; those of frozen runs 0.005-0.08%: a flair tagger
-    at 15.2876 -> 15.2855 with a dev score of 0, a Keras retrieval model at 1059.92 ->
-    1059.88 with every top-k accuracy 0). Only when the printed digits can show a 0.1%
-    move (0.0266 cannot), the loss is not at the uniform floor (uniform-plateau's), and
-    no task metric reaches 90% (a model that fits its data may sit still), nor does the
-    loss itself as a negated overlap score: a dice / IoU / cosine loss in [-1, 0) at -0.9
-    or lower fits its task, and at -0.995 its bound -1 leaves it almost no room to move.
-    Two losses within 0.1% inside one epoch say nothing: running means late in an epoch
-    barely move by construction.
+    The loss curve:
 
-    A decoded sample printed beside its reference (`Prediction: ""` then `Truth: "that's it
-    on your account"`: kur, DeepSpeech and seq2seq loops print one per epoch) whose
-    prediction is empty while the reference is not, the last such sample of the log and at
-    epoch 10 or later, settles it from one sample (warning): after ten passes a sequence
-    model that learned anything emits some tokens, right or wrong, and an empty output is
-    the blank / end-of-sequence token winning everywhere (kur's DeepSpeech at epoch 88 under
-    Keras 2, validation loss 372). An empty sample early (the CTC blank plateau of the first
-    epochs) or one followed by a non-empty sample is not read.
+    - *Whole run, 10+ losses*: the drop above (error / warning). A train loss hovering
+      about ln C beside an eval loss `uniform-plateau` finds at the floor is that rule's. A
+      run under 100 steps whose loss descends beyond its noise is a smoke test, not held
+      to the tolerance, unless the log spans 10+ epochs (a Keras or epoch table counts
+      epochs as steps: SciGPT-2, 20 epoch means 1.8976 -> 1.8927, -0.26%).
+    - *Under 10 losses*: not judged (the report says so), unless the loss falls >= 4%
+      with most steps down (learning, however short) or a reading below applies.
+    - *Still from the start*: 4+ losses from the start (past the warmup) all within 0.5%
+      of their median (warning). With under 4 train losses logged less often than the
+      evals (a model card's "No log" rows): 4+ eval losses from the first interval within
+      0.5%, the train losses in that band, no task metric gaining 2% of its scale
+      (longformer on CoLA: eval loss 0.6960-0.7005 over 5 epochs, MCC 0 -> -0.05).
+    - *Epoch means from the first epoch*: 4+ all within 2%, or 4-9 with none 2% below the
+      first however they wobble (warning; the first mean holds the untrained model's loss).
+      With 2-3 means: none 2% below the first nor 20% above it, and the eval loss at 2+
+      evals not 2% below its first either (warning; DeepSpeech: train CTC 223.1 -> 225.0,
+      val 188.4 -> 209.5 over epochs 0-1). Not when a task metric reaches 90%.
+    - *Epoch means after the first* (3+) printing one value, the print resolving 0.5% of
+      it (warning; a wav2vec2 KD student: 2.94, then 2.88 at epochs 2-5; "0.28" at 2
+      decimals is 3.6%, too coarse).
+    - *After the first log*: the losses after the first (3+) within 1% of each other and
+      the eval loss within 1% at 3+ evals (warning).
+    - *Still across an epoch*, anywhere in the log: 2+ losses a whole logged epoch or more
+      apart, all within 0.1% of their median (warning). Converged healthy runs drift
+      0.2-3% per epoch, frozen ones 0.005-0.08% (a flair tagger 15.2876 -> 15.2855 with a
+      dev score of 0; a Keras retrieval model 1059.92 -> 1059.88, every top-k accuracy 0).
+      Only when the printed digits resolve 0.1% (0.0266 cannot), the loss is not at the
+      uniform floor, no task metric reaches 90%, and the loss is no negated overlap score
+      (dice / IoU / cosine in [-1, 0)) at -0.9 or lower. Two losses within one epoch are
+      not read (running means barely move late in an epoch).
+    - *Pinned at 0.25 / 0.5*: the last 30% of train (else eval) losses (5+) within 0.1% of
+      0.25 or 0.5, printed to that precision, however far it fell before (warning): MSE /
+      MAE of an output of 0.5 on 0/1 targets, label-blind (measure/floor.py's
+      `label_blind`; a StatQuest LSTM under MSE: 1.75 -> 0.2500045 for 5900 epochs, both
+      outputs 0.500). Not 0.2% off, only the last 20% there, a 2-decimal print ("0.25"
+      covers 0.245-0.255), or a task metric at 90%+. (ln 2 is `uniform-plateau`'s C = 2.)
+    - *Loss = K (1 - accuracy)* to 0.05% at each of the last 2+ logs printing both (train
+      or held-out pair), K a framework clamp: -ln 1e-7 = 16.1181 in Keras / TF (15.9424 at
+      its float32 upper clip), -ln FLT_MIN = 87.3365 in Caffe's softmax, 100 in PyTorch's
+      BCELoss (warning): every output pinned at 0 or 1, no gradient through the clip (a
+      Keras MLP with ReLU output and BCE: 7.8306 at acc 0.5142 = 16.1181 x 0.4858 at all 7
+      logs of epoch 1; Caffe PSPNet: 21.4058 at accuracy 0.754905, then 87.3365 at 0). Not
+      one log on the line, nor a loss 0.16% off it (a detector's summed losses).
+    - *Eval loss frozen*: identical to 4+ printed digits at all its 5+ evals while the train
+      loss over them moves 3%+ (medians of first and last thirds), anywhere (warning;
+      FaceNet's triplet val_loss at its margin, 0.2000, for 7 epochs while the train loss
+      fell 0.1927 -> 0.1775). Digits are the logger's: Keras' `val_loss: 0.2000` beside
+      0.1927 counts as 4; a 2-decimal loss repeats by chance.
+    - *Late window* (resumed, head truncated): not judged, unless it sits at ln C for the
+      class count (vocabulary) the run states: 10+ losses whose median +- 2 standard errors
+      (1.25 sigma / sqrt(n)) and each third's median lie in `uniform-plateau`'s band (0.5%
+      below, 2% above) (warning). Not a window passing through ln C on the way down, one
+      with no count stated, or one `uniform-plateau`'s stretch reaches the end of. An eval
+      loss logged from the first interval with the first train loss by the second eval is
+      no late window (a model card's "No log" rows): judged as the whole run.
+    - *Same losses as a run at another LR* pasted beside it (fact `same_loss_as`), however
+      short (error): the LR never reaches the weights.
 
-    An in-batch contrastive loss (a CLIP-style run: it logs its learned `logit_scale`, an
-    image-to-text / text-to-image accuracy, or a loss named contrastive / InfoNCE) that
-    prints 0 at every log while the log says each step sees one sample (a batch-size
-    column at 1 at every log, or an effective batch of 1) settles it from one log
-    (warning): the other samples of a batch are a contrastive loss's negatives, so with
-    one sample the softmax has a single candidate, probability 1, cross-entropy 0 and
-    gradient 0 whatever the weights, and the in-batch accuracies read 100% (Chinese-CLIP
-    at "Loss: 0.000000 | Image2Text Acc: 100.00 | ... | Global Batch Size: 1"). A
-    contrastive loss above 0, or a batch of 2+, is left to the other readings.
+    No update reaches the weights:
 
-    A gradient norm that is NaN/Inf at every one of 3+ logged steps also settles
-    it, however short the log: each step was skipped by the loss scaler, or wrote
-    NaN into the weights; either way nothing is learned. So do 3+ fp16 overflow
-    messages with the loss scale at its floor and no loss curve to judge: the scale
-    repeats from one message to the next (it cannot go lower: DeepSpeed's "reducing
-    to 1") or is cut below fp16's smallest value, 2^-24 (no scale makes the step
-    finite). A scale still being halved above that (apex walking 1 -> 0.5 -> 0.25 for
-    a summed loss, then training on) is the scaler calibrating: it skips the steps of
-    its search, not every step.
+    - *Grad norm NaN / Inf at every one of 3+ logs*, however short (error): every step
+      skipped by the loss scaler or writing NaN.
+    - *3+ fp16 overflow messages with the scale at its floor* and no loss curve (error):
+      the scale repeats (DeepSpeed's "reducing to 1") or is cut below 2^-24. Not a scale
+      still halving above that (apex 1 -> 0.5 -> 0.25 then training on: calibration).
+    - *LR logged 0 at every log* (as `schedule-not-applied` finds it: printed finely
+      enough, early in the plan or at full precision) beside 2-9 losses whose last and
+      median after the first are not 2% under the first (warning; PaddleOCR distillation at
+      `lr: 0.000000` in epoch 1 of 500, loss 1627.3 -> 1625.4, accuracy 0). Not a loss that
+      falls (another parameter group trains).
+    - *In-batch contrastive loss at 0 with a batch of one* (a run logging `logit_scale`,
+      image-text accuracies, or a contrastive / InfoNCE loss; batch column 1 at every log
+      or effective batch 1), from one log (warning): a single candidate, loss and gradient
+      0 (Chinese-CLIP: "Loss: 0.000000 | Image2Text Acc: 100.00 | ... | Global Batch Size:
+      1"). Not a loss above 0 or a batch of 2+.
+    - *Under 10 losses with `eval-stagnation` spanning the run* (95%+, or flat from a first
+      eval within one interval of the start): reported here as well.
 
-    A logged LR of 0 at every log, as `schedule-not-applied` finds it (printed finely
-    enough to show a real LR, and either early in the run's plan or at full float
-    precision), beside 2-9 losses that do not fall (neither the last nor the median after
-    the first 2% under the first) also settles it however short the log and wherever it starts
-    (warning): an optimizer step moves a weight by the LR times its update, so at 0 no
-    weight changes, and the loss agrees (PaddleOCR distillation at `lr: 0.000000` in
-    epoch 1 of 500, loss 1627.3 -> 1625.4 over three logs, accuracy 0). A loss that falls
-    beside an LR logged at 0 is a model trained by another parameter group than the one
-    logged: not read this way.
+    Frozen predictions:
 
-    With under 10 losses, an `eval-stagnation` that spans the whole run (95%+ of
-    it, or flat from a first eval that came within one eval interval of the start)
-    is reported here as well: a run that never moved is not learning, not stagnating.
+    - *Eval metric frozen*: a task metric identical to its printed digits at 4+ evals, off
+      its best value, while the loss fell under 10% (or the eval loss stays within 10% at
+      4+ evals, or at the 4+ after the first: a wav2vec2 card, eval loss 5.30 then 3.5641 at
+      seven evals, WER 1.0 at all ten), however short (warning). 2 evals suffice when the
+      first is at step 0 (Caffe's `test_initialization`). A 0 counts only when no other
+      higher-is-better metric moves (one rare class's F1 at 0 is not read).
+    - *Eval loss and an eval metric* both identical to 4+ significant digits at 2+ evals
+      steps apart (3+ for HF, whose final evaluate() repeats the best) (warning); with no
+      eval loss, the train loss identical to 4+ digits at its 2+ logs and an eval metric
+      repeated at 2+ evals among them (PaddleSeg: loss 0.1503 and mIoU 0.5000 at two logs
+      100 iterations apart).
+    - *No loss logged*, eval metric and its train counterpart each identical at 4+ logs
+      (not at 0, 1 or 100) (warning); the train one may differ at its first if identical
+      to 4+ digits at the 4+ after (an MXNet AlexNet: Train-accuracy 0.509277 at epoch 0,
+      0.517578 at 1-4, Validation-accuracy 0.517578 at all five). Or two eval metrics
+      identical at the same 4+ evals, one printed to 4+ digits (accuracy 0.8512 and mIoU
+      0.4471); the second may be a metric at 0 (a NER card: token accuracy 0.9388, entity
+      F1 / precision / recall 0.0 at all five evals). A metric at 0 alone never counts.
+    - *No loss, in-epoch values repeat*: a metric printed at 2+ points of every epoch
+      taking the same values (2+ distinct, one to 4+ digits) at the same points of 3+
+      consecutive epochs (warning; an MXNet Titanic loop: 0.65625, 0.621875, 0.6083,
+      0.609375, 0.615 every epoch).
+    - *No loss, frozen from the start*: an eval metric identical to 4+ digits at all its 5+
+      evals, the first at epoch <= 1 or within one interval of step 0, with no other metric
+      or the eval loss moving 10%+ (warning; MXNet: Validation-accuracy=0.110204 at epochs
+      0-15). Not a late window (an mmdet mAP50 of 0.9022 at 15 late evals of a healthy run).
+    - *No loss, still from the start*: a train and a held-out metric each moving at most
+      0.1% of their headroom (median to the nearer end) over 8+ logs from the first
+      (warning; XGBoost: test-error 0.027200 -> 0.027195, train-error 0.010228 -> 0.010231
+      over ten rounds). Not a late window, nor a metric at its end (0 errors).
+    - *NaN loss beside a frozen metric*: the eval loss (else the train loss) NaN / Inf at
+      every one of 4+ logs and an eval task metric identical (off its best, any digits) at
+      all 4+ evals (warning; an mT5 card in fp16: eval loss NaN, BLEU 0.0111 at all 7
+      evals, train loss 163, 1.1, 0.04, 0.0, 156, 75; Keras on Theano: loss and val_loss
+      NaN, val_acc 0.0980 every epoch). With train and held-out loss both NaN at all 2+
+      logs, 2+ evals suffice (nolearn: valid acc 73.50% at 3 epochs). Not a NaN appearing
+      late or an eval loss finite at some evals; `nonfinite-loss` names the cause.
+    - *One-column confusion matrix*: the last printed matrix (rows true, columns predicted)
+      with every count in one column while 2+ true classes occur, however short (error).
+      Not when a mixed matrix follows.
+    - *All-deletion WER line*: the last Kaldi-style `%WER x [ errs / words, I ins, D del, S
+      sub ]` with every reference word deleted and none inserted (warning; pychain's TDNN:
+      `%WER 100.00 [ 20138 / 20138, 0 ins, 20138 del, 0 sub ]`). Not with substitutions or
+      insertions, nor when another score follows.
+    - *Empty decoded sample*: the log's last `Prediction: ""` beside a non-empty reference,
+      at epoch 10+, from one sample (warning; kur's DeepSpeech at epoch 88 under Keras 2,
+      validation loss 372). Not early (the CTC blank plateau) nor followed by a non-empty one.
 
-    An eval task metric (accuracy, F1, ...) identical to its printed digits at 4+
-    evals, off its best value (a 0 not beside another higher-is-better metric that moves:
-    one rare class's F1 stuck at 0 while the overall F1 moves is a model whose predictions
-    change), while the loss fell under 10% (or the eval loss stays
-    within 10% at 4+ evals: the metric's own held-out companion, where the first train
-    log may average the untrained model's first steps, as a CTC head's fall to its blank
-    plateau does while WER stays 1.0; or within 10% at the 4+ evals after the first, which
-    can itself come before the plateau, in the warmup: a wav2vec2 card with eval loss 5.30
-    then 3.5641 at seven evals, WER 1.0 at all ten), also settles it
-    however short the log: on a held-out set of any size a model that changes
-    predicts differently somewhere, so its predictions are frozen (typically the
-    majority class). Two evals suffice when the first is at step 0, before any
-    update (Caffe's `test_initialization`): the trained model then scores exactly
-    what the untrained one did, whatever the loss did in between. The eval loss
-    and an eval metric both identical to 4+ significant digits at 2+ evals logged
-    steps apart (3+ for HF, whose final evaluate() of the best checkpoint repeats
-    it) say no update reached the weights in between (warning); with no eval loss,
-    the train loss identical to 4+ digits at its 2+ logs and an eval metric repeated
-    at 2+ evals among them say the same (PaddleSeg: loss 0.1503 and mIoU 0.5000 at
-    two logs 100 iterations apart). With no loss
-    logged at all, an eval metric and its train counterpart each identical at 4+
-    logs (not at 0, 1 or 100) settle it the same way (warning); the train counterpart may
-    differ at its first log if it is identical, to 4+ printed digits, at the 4+ logs after
-    it: a train metric averages an epoch's batches, and the first epoch's average holds the
-    untrained model's first steps (an MXNet AlexNet: Train-accuracy 0.509277 at epoch 0,
-    then 0.517578 at epochs 1-4, Validation-accuracy 0.517578 at all five), and so do two eval metrics
-    identical at the same 4+ evals, one of them printed to 4+ digits (accuracy 0.8512
-    and mIoU 0.4471 at every eval: two measures of a model whose predictions do not
-    change). The second may be a higher-is-better metric at 0 at those same evals beside
-    a first printed to 4+ digits (a NER card: token accuracy 0.9388 and entity F1,
-    precision, recall 0.0 at all five evals: every token tagged 'O'); alone, a metric at
-    0 can be a run that has not started, so it never counts by itself. With no loss, a
-    metric printed at 2+ points of every epoch (a running average reset each epoch) that
-    takes the same values, at least two distinct and one printed to 4+ digits, at the same
-    points of 3+ consecutive epochs says the same (warning): the batches come in the same order and the model
-    scores each one exactly as the pass before (an MXNet Titanic loop: running accuracy
-    0.65625, 0.621875, 0.6083, 0.609375, 0.615 in every epoch).
+    Scores at chance:
 
-    A top-5 accuracy (`top-5`, `top5_acc`, Keras' `top_k_categorical_accuracy`: a
-    metric only a classifier logs) under 5% at every one of 3+ logs from epoch 10 on,
-    while the loss falls under 10% over the log, settles it however short or late the
-    window (warning): 5% is what top-5 scores by guessing over 100 classes, and is below
-    guessing for fewer, while a classifier that learned anything in 10 passes over its
-    data ranks the true class in its top 5 far more often (a MEAL-V2 distillation at
-    epoch 46 with Top-5 1.28%). A log printing any value above 1 is in percent; values
-    all at or under 1 are read as fractions (0.30 is 30%, the conservative reading). A
-    plain (top-1) accuracy is not read this way: a classifier over 1000 classes can sit
-    under 1% honestly, and Keras prints a meaningless near-zero `acc` for regressions.
+    - *Top-5 under 5%* at every one of 3+ logs from epoch 10, loss falling under 10%, however
+      late (warning; a MEAL-V2 distillation at epoch 46, Top-5 1.28%). Any value above 1
+      means percent, else fractions. A plain top-1 is not read this way.
+    - *Top-1 at most a fifth of top-5* at every one of 3+ evals from epoch 1, no class count
+      needed (warning; an mmcls ResNet on 6 classes at top-1 8.82%, top-5 94-100% at epochs
+      32-43; healthy ImageNet after one epoch: ~15% / ~35%). Not the first epoch, nor a pair
+      mixing percent and fraction.
+    - *Top-1 within 10% of top-k / k* at 2+ (eval, cutoff) pairs past the first pass (epoch
+      1; an eval printout with no step: its one eval), no eval beating top-k / k by more, no
+      loss falling 10% (warning); a top-k of 1.0 counts when top-1 is within 10% of 1/k
+      (MXNet MNIST at batch size 1: `Validation-accuracy=0.0974`, top-5 0.4832, top-10 1.0
+      at epoch 9; TF-slim AlexNet after 200k steps: accuracy 0.001, recall_3/4/5
+      0.003/0.004/0.005). Not a top-1 well under it, nor a retrieval's recall@1 vs recall@k.
+    - *Train and held-out accuracy both at 1/C*: medians within 0.01 of 1/C for one C of
+      2-20, all logs from epoch 10, 3+ logs, no loss falling 10% (warning; MXNet LeNet on 2
+      GPUs: Train-accuracy 0.092-0.108 through epoch 18, Validation-accuracy 0.100916 at
+      epochs 17-18). Not one accuracy alone, nor the first epochs.
+    - *Accuracy at 1/C throughout*: every top-1 log from epoch 2, 3+ in all, within min(0.01,
+      0.5/C) of 1/C, C known (`num_classes = 10`, Keras' "Found 2000 images belonging to 2
+      classes.") or a C of 2-20 a train and a held-out accuracy, or a loss median in ln C's
+      band, agree on; no loss falling 10% (warning; a 10-class MXNet run at 0.099-0.101 /
+      0.098 from epoch 2; a Keras CIFAR-10 CNN at acc 0.098 / val_acc 0.1000 every epoch).
+      6+ logs: each third's median in the band, every log within 5x the point-to-point
+      scatter (a guess on N samples scatters sqrt(p (1 - p) / N): 0.016 at 0.5 over 1000).
+    - *Train no better than held-out late*: train top-1 at most held-out + 0.01, both under
+      0.5 (medians of their last 3 logs, all from epoch 50), no loss falling 10% (warning; a
+      Keras GCN at epochs 497-499: train 0.30, test 0.297). Mixup can put a healthy train
+      metric under its held-out one, but then the held-out one is high.
+    - *Top-1 and top-k fall to 0*: both exactly 0 at their last 3+ logs after a log under 1%
+      counting 2+ right answers (no 1/n), no loss falling 10% (warning; an 8-GPU MXNet
+      ImageNet run: Train-accuracy 0.002266, top-5 0.003281 at batch 50, 0 after). Not
+      per-batch zeros from the first log.
+    - *ROC AUC at 0.5*: every one of 2+ values (evals, or best-valid and test) within 0.02
+      (warning; a RecBole FM: valid and test AUC 0.5, logloss 15.5; a SLi-Rec run: AUC 0.493,
+      group AUC 0.482 after epoch 1). Not partial / PR AUC, a pose model's PCK AUC, a single
+      AUC, AUCs all before the first train loss, any AUC leaving the band (a GNN at 0.49 at
+      epoch 0 with LR 0, then 0.63), or one printed 0.
+    - *Kappa / MCC at 0*: every one of 2+ values within 0.02, beside another eval metric
+      above 0 (warning; PaddleSeg binary: Kappa 0.0000 at iterations 500 and 3000 beside Acc
+      0.9517, the background's share). Not with no other metric above 0.
+    - *R^2 at 0*: every one of 2+ values within 0.02, the last from epoch 1 (warning): the
+      model outputs the mean. Not if any leaves the band, evals in the first epoch, or an RL
+      value function's explained variance.
+    - *One-class signature*: an accuracy logged with precision and recall or F1, one eval
+      showing the signature (recall 1 with precision = accuracy, F1 = 2a / (1 + a), or
+      recall / F1 0 beside an accuracy above 0), 3+ evals the last from epoch 2, none above
+      that share by 0.02 (or a quarter of the errors left, if fewer), no F1 / recall
+      climbing 0.02 (warning; an HF classifier: accuracy 0.6056 = precision, recall 1.0,
+      then 0.6056 and 0.6197 at epochs 2-3). 1-2 evals suffice when each shows it and each
+      is past a printed epoch 2. Not multi-class averages, a later climb (F1 0 -> 0.44 at
+      accuracy 0.98 -> 0.985), or a lone eval with no epoch (NCRF++ at epoch 0: recall 0,
+      accuracy 0.803).
+    - *Benchmark one-class share*: every held-out accuracy (1+ evals) equal to 5+ printed
+      decimals to one class's share of a known eval set (GLUE / SuperGLUE dev: SST-2 444 /
+      872 = 0.5091743, MRPC 279 / 408 = 0.6838235, MNLI matched 3479 / 9815 = 0.3544575,
+      ...; a chance of ~1 in 10^4) (warning; XLNet-large on SST-2: `acc =
+      0.5091743119266054` at every eval). Not fewer digits (0.5092) or a moving accuracy.
 
-    A top-1 accuracy at most a fifth of the top-5 logged at the same evals, at every one
-    of 3+ evals from epoch 1 on, settles it however short the log (warning), without a
-    class count: a ranking that ignores the input puts the true class first 1 time in C
-    and in its top five 5 times in C, so its top-1 is a fifth of its top-5 whatever C is,
-    while a classifier that learned anything ranks the true class first far more often
-    than among its next four (ImageNet after one epoch: top-1 ~15%, top-5 ~35%). Below a
-    fifth is a first choice worse than that guess: usually one class predicted for every
-    input (an mmcls ResNet on 6 classes at top-1 8.82% and top-5 94-100% at epochs 32-43).
-    The first epoch's evals are not read (an untrained model sits there by design), nor a
-    pair printed one in percent and the other as a fraction.
+    Floors and ceilings:
 
-    The same ranking read at any cutoff k: a top-1 accuracy equal, within 10%, to its
-    top-k divided by k at 2+ (eval, cutoff) pairs past the first pass (epoch 1; no epoch:
-    update 1000; an eval printout with no step count: its one eval), with no eval anywhere
-    in the log whose top-1 beats top-k / k by more, settles it however short the log
-    (warning): two predictions of a random ranking hold, at two cutoffs of one eval or at
-    two evals. A top-k of 1.0 counts when the top-1 is within 10% of 1/k (every label in
-    the top k: C <= k, so 1/k is chance or below). MXNet's MNIST example at batch size 1:
-    `Validation-accuracy=0.0974`, top-5 0.4832 (5 x 0.0966), top-10 1.0 at epoch 9;
-    TF-slim AlexNet after 200k steps: accuracy 0.001, recall_3/4/5 0.003/0.004/0.005. A
-    top-1 well under top-k / k is not read this way (a first choice worse than a guess
-    is the rule above's, at 3+ evals), nor a retrieval's recall@1 beside its recall@k (a
-    perfect ranking of k+ relevant items scores 1 : k), nor a loss falling 10% over the
-    evals read (a slow start on its way up).
+    - *Overlap metric at 0* (Dice, IoU, mAP, F1, by any spelling: `metrics/mAP50(B)`,
+      `bbox/AP50`, `mDice`, `val_mean_io_u`, `mAP@0.5`): 0 or at most 0.1% of scale (0.001
+      / 0.1 in percent) at every one of 2+ evals from epoch 10, the train or eval loss moving
+      under 10% (or none logged) (warning; nnU-Net at epochs 99-100: 'Average global
+      foreground Dice: [0.0]'; a scratch YOLOv8: mAP50-95 0.00009-0.00012 at all 10 evals,
+      train loss 15.9 -> 13.2, eval 13.3 -> 12.2). Also every eval from epoch 3 through 10+
+      (a detector at mAP 0 from epoch 1 to 12). Not a scratch detector that climbs after
+      five epochs, a plain accuracy, or one class at 0 beside another score above (a rare
+      entity's F1 0, overall 0.71).
+    - *Error rate at its ceiling*: WER / CER exactly 1.0 (100 in percent) at every one of 2+
+      evals from epoch 10, the train and eval loss moving under 10% (warning; a wav2vec2 card
+      with 500 warmup steps in a 200-step run: WER 1.0 at epochs 14 and 29, eval loss 3.69 ->
+      3.35); or every eval from epoch 3 through 10+ (fairseq wav2vec2: valid_wer 100 at
+      epochs 4, 7, 10, eval loss 898 -> 885). Not with the eval loss falling (3.22 -> 2.60),
+      nor 0.9999.
+    - *Error rate at the end*: within 0.99-1.05 at every one of 2+ evals, the last being the
+      run's last (the next would pass `num_train_epochs`, `max_steps` or a recorded end),
+      whatever the loss (warning; a wav2vec2 card: train 13.2 -> 3.1, eval 4.01 -> 2.96, WER
+      1.0, 1.0, 1.0059 at epochs 1.47-4.41 of 5; another 1.0 -> 0.9999 at 7.14 and 14.29 of
+      15). Not an excerpt or early stop, a WER well above 1 (1.13 -> 1.01), a single eval, or
+      a train / eval loss ending under ln 2.
+    - *Error rate above 100%* (no epoch logged): a train error rate over 100 at every one of
+      4+ logs from update 1000, its last third no lower than its first, every eval error rate
+      at or above 100 at 2+ evals there, no loss falling 10% (warning; tesstrain from
+      scratch: char train 180% -> 104% over iterations 2400-2800; 101-103% and rising at
+      6200-6700 of another, every eval WER 100). Exactly 100% is not this reading.
+    - *Positives never found*: 2+ distinct positive-class scores (precision, recall, F1,
+      mAP) each exactly 0 at the same 3+ logs after the first epoch, none above 0 anywhere,
+      whatever the loss (warning; an ERNIE NER run: all 0 at 6 logs of epoch 6, loss 0.27 ->
+      0.07; a distilbert token classifier: 0 at 5 evals, token accuracy 0.660 -> 0.663). 2
+      logs when train and held-out scores are both 0 (NeuralClassifier with an empty token
+      dictionary: precision, recall, F 0 at epochs 1-2). An accuracy does not count as
+      finding positives; not one rare class, the first pass, or a single score.
+    - *Recall at its floor*: every recall and F1 at most 0.1% of scale at 2+ evals, the first
+      from epoch 2 and the last a whole epoch after, no mAP / AP above it (warning; an NCRF++
+      CoNLL-2003 tagger: dev recall 0.0002 at epochs 2-3, F1 0.0003, precision 0.17). Not a
+      ranking's recall@K, nor values at or under 1 that may be percent (0.05 reads as 5%).
+    - *Any higher-is-better metric at 0* (sequence accuracy, BLEU, mAP, a train `acc`) at
+      every one of 3+ logs, the last from epoch 3 (2+ when all from epoch 10), the loss over
+      them falling under 10% and at or above ln 2, no other such metric above 0 (warning; a
+      CTC captcha model at epochs 130-131: accuracy 0.000, cost 21.9; PaddleOCR handwriting
+      at epoch 3: acc and norm_edit_dis 0 at six logs, CTC loss 115-117; a lip-reading model:
+      v_acc 0 at five passes, epochs 0-3, cross-entropy above ln 500). No epoch: 3+ logs from
+      update 1000 (an NMT run: BLEU 0.00 at steps 6100-6900, loss 34-37, every output one
+      word); inside a first epoch too long for epoch 3: 3+ logs from update 5000 with the
+      loss within 0.5% of its median (ArcFace at updates 7880-7980 of epoch 0: acc 0 at six
+      logs, loss 42.01-42.03). An accuracy of 0 or 1/n (n >= 64) counts as 0 (Caffe at
+      iterations 3860-3900: 0, 1/128, 1/128, loss 8.85-8.93). Not beside an mae / mse
+      column, nor a loss under ln 2 (Keras' accuracy of a regression: 0 beside MSE 0.02).
 
-    An eval overlap metric (Dice, IoU, mAP, F1: what they score is the positives or the
-    foreground found) at its floor, 0 or at most 0.1% of its scale (0.001 as a fraction,
-    0.1 in percent: digits at or under 0.001 are under 0.1% whichever way they are read),
-    at every one of 2+ evals, all from epoch 10 on, while the train loss or the eval loss
-    beside the metric moves under 10% of its size (or no loss is logged), settles it the
-    same way (warning): after 10 passes over the data a model that learned anything marks
-    some of the foreground right, so 0 to the printed digit is a model predicting background
-    everywhere (nnU-Net at epochs 99 and 100: 'Average global foreground Dice: [0.0]',
-    its own check then blaming a 0.99 momentum), and a few boxes in ten thousand are luck
-    (a YOLOv8 built from scratch: mAP50-95 0.00009-0.00012 at all 10 evals). The eval loss
-    counts as the metric's companion because a detector's train total holds a class term
-    that falls to the class prior while the boxes learn nothing (that YOLOv8: train loss
-    15.9 -> 13.2, eval loss 13.3 -> 12.2, box loss rising). Earlier epochs can honestly
-    score 0 (a detector's first epochs; a scratch detector under 0.1% for five epochs that
-    then climbs is not read, as every eval must sit at the floor), and a plain accuracy is
-    not read this way (Keras prints a meaningless 0 `acc` for a regression). The scores are
-    known by any framework's spelling (Ultralytics' `metrics/mAP50(B)`, detectron2's
-    `bbox/AP50`, mmseg's `mDice`, Keras' `val_mean_io_u`, `mAP@0.5`, an F1); one class's
-    score at the floor beside another overlap score above it (a rare entity type's F1 at 0
-    while the overall F1 is 0.71) is a model that finds the rest, not read.
-
-    The same floors read over a longer stay: an overlap metric at 0, or an error rate at its
-    ceiling, at every eval from epoch 3 (two full passes) through epoch 10 or later, with
-    the same loss conditions, settles it as well: the model sat at the floor for 7+ passes
-    (a fairseq wav2vec2 fine-tune: valid_wer 100 at epochs 4, 7 and 10, eval loss 898 ->
-    885). Evals before epoch 3 at the same floor do not excuse the later ones (a detector
-    at mAP 0 at every eval from epoch 1 to 12): 2+ evals from epoch 3 on, the last from
-    epoch 10 on, every eval of the metric at the floor. Evals that all end before epoch 10 are not read this way (a CTC head's blank
-    plateau can last into the first epochs).
-
-    Two or more positive-class scores (precision, recall, F1, mAP: two different measures,
-    not two spellings of one) each exactly 0 at every one of the same 3+ logs, all after the
-    first epoch, with no positive-class score of the run above 0 at any log, settle it
-    whatever the loss does (warning): each is 0 only when not one prediction is a true
-    positive, so the model predicts the negative class (the 'O' tag, background, no label)
-    for everything; a loss that falls beside it is the model fitting that majority class
-    (an ERNIE NER run: precision, recall, F1 0 at 6 logs of epoch 6, loss 0.27 -> 0.07; a
-    distilbert token classifier: all three 0 at 5 evals, token accuracy 0.660 -> 0.663). A
-    plain accuracy beside them does not count as finding positives (it scores the negatives
-    a do-nothing model gets right). One rare class's scores at 0 beside others that score
-    is no finding, nor are logs inside the first pass, nor a single score. Two logs are
-    enough when the zeros score the training set and a held-out set alike: each log is then
-    two sets of samples on which the model finds nothing (NeuralClassifier with an empty
-    token dictionary: train, validate and test precision, recall and F-score all 0 at epochs
-    1 and 2).
-    Every recall and F1 the run logs at or under 0.1% of its scale (a few lucky positives,
-    not exactly 0) at each of 2+ evals, the first from epoch 2 on and the last a whole
-    epoch after it, settles it too (warning), with no mAP / AP above that floor (a detector
-    whose boxes score finds positives) and the warmup over: recall is the share of the true
-    positives found, F1 at most twice it, and after two full passes a model that learned
-    anything of the task finds far more than 1 in 1000 (an NCRF++ CoNLL-2003 tagger at
-    dev recall 0.0002 at epochs 2 and 3, F1 0.0003, precision 0.17 on its handful of
-    entities). Evals inside the first two epochs are not read so (a detector's warmup),
-    nor a ranking's recall@K (a recommender's floor is K over a catalog the log does not
-    give), nor a score printed at or under 1 that could be a percent (0.05 is read as 5%).
-
-    The mirror case, an eval error rate (WER, CER: the share of words or characters the
-    model gets wrong) exactly at its ceiling 1.0 (100 when printed in percent) at every
-    one of 2+ evals, all from epoch 10 on, while the train loss and the eval loss (each
-    when logged) move under 10% over those evals, settles it the same way (warning): 1.0
-    is what an empty transcript scores, the CTC head emitting only the blank token. That
-    blank plateau is normal in the first epochs, and a model leaving it lowers its eval
-    loss first (a WER of 1.0 with the eval loss falling 3.22 -> 2.60 is no finding), but
-    after 10 passes over the data a model that learns has left it (a wav2vec2 card with a
-    warmup of 500 steps in a 200-step run: WER 1.0 at epochs 14 and 29, eval loss 3.69 ->
-    3.35). A WER of 0.9999 is the first words coming through, not the ceiling.
-    Read at the run's end, the ceiling is the outcome instead: an eval error rate within
-    1% under and 5% over 1.0 (at most 1 word in 100 right, a few insertions at most) at
-    every one of 2+ evals, the last of them the run's last eval (the next, one eval
-    interval on, would fall past the planned end: `num_train_epochs` against the logged
-    epoch, or `max_steps`, or the last step of a log that records its end), settles it
-    whatever the loss did (warning): the run produced a model that transcribes nothing. A
-    CTC loss falls a long way on the blank plateau (a wav2vec2 card: train loss 13.2 ->
-    3.1, eval loss 4.01 -> 2.96, WER 1.0, 1.0, 1.0059 at epochs 1.47-4.41 of 5; another
-    WER 1.0 -> 0.9999 at epochs 7.14 and 14.29 of 15), so a falling loss does not say
-    otherwise there. Not a log whose next eval would still fall inside the plan (an
-    excerpt, or a run stopped early: its model may yet leave the plateau), nor a WER well
-    above 1 (a decoder emitting wrong words, 1.13 -> 1.01), nor a single eval, nor
-    a run whose train or eval loss ends under ln 2 (a model that gets its words right: a
-    WER of ~1 there is 1% in percent).
-    With no epoch logged (an iteration count only), a train error rate *above* 100% (more
-    edits than the reference has characters: worse than an empty output) at every one of
-    4+ logs from update 1000 on, not falling over them (its last third no lower than its
-    first), with every eval error rate at or above 100 at 2+ evals in that span and no
-    loss falling 10% there, settles it too (warning): garbage above 100% belongs to a
-    recogniser's very start and gives way as it learns (tesstrain from scratch: char train
-    180% -> 104% over iterations 2400-2800 of one run, 101-103% and rising at 6200-6700 of
-    another whose every eval WER is 100). Exactly 100% is the empty-output plateau, which
-    can last thousands of updates in a healthy run: not this statement.
-
-    Any higher-is-better task metric (a recogniser's sequence accuracy, BLEU, mAP, a
-    train-side `acc`) exactly 0 at every one of 3+ logs, the last from epoch 3 on (2+ logs
-    when all are from epoch 10 on, as for an overlap metric), while the loss over the same logs falls under
-    10% and stays at or above ln 2 and no other higher-is-better metric of the run scores
-    above 0 over them (a rare class's F1 or AP at 0 beside an overall mAP is no model that
-    gets nothing right), settles it however short or late the window (warning): a CTC
-    captcha model at epochs 130-131 with accuracy 0.000 and a cost of 21.9. Epoch 3 means two full passes over the data whether
-    the count starts at 0 or 1: a model's first pass can honestly score 0 (ArcFace's first
-    steps, a CTC head on its blank plateau), but after two passes a model that learns gets
-    some samples right or at least keeps lowering its loss; this one does neither (a
-    PaddleOCR handwriting run at epoch 3: acc 0.000000 and norm_edit_dis 0.000000 at six
-    logs, CTC loss 115-117). Zeros at the epochs before the third are no excuse for the
-    later ones: they only add that the model never scored, and the loss over all of them
-    must still not fall (a lip-reading model at v_acc 0.00000 at five test passes from
-    epoch 0 to 3, its cross-entropy above ln 500 throughout). The ln 2 floor is what a classifier scores when it gets a sample
-    wrong (the true class is not the argmax, so its probability is at most 1/2): a mean loss
-    under it beside an accuracy of 0 means the accuracy is not what the loss trains (Keras'
-    accuracy of a regression, 0 beside an MSE of 0.02), and a log with a regression error
-    column (mae, mse) is not read this way at all. A log with no epoch column measures the
-    same span in optimizer updates: 3+ logs all from update 1000 on (the bar the error-rate
-    ceiling uses; a printed step, not a line count), a thousand updates being more than a
-    model that learns needs to get some samples right (an NMT run at steps 6100-6900: BLEU
-    0.00 at every log, its loss 34-37 and not falling, every output the same word). Inside
-    a first epoch too long to reach epoch 3 (a face-recognition set of millions of images:
-    epoch 0 at update 7880), 3+ logs all from update 5000 on count the same when the loss
-    over them also lies within 0.5% of its median: five thousand updates are ample to get
-    some samples right, and a loss that still is no slow descent a sequence metric waits on
-    (an ArcFace run at updates 7880-7980 of epoch 0: acc 0 at six logs, loss 42.01-42.03,
-    its verification accuracies 0.50). An accuracy 0 or 1/n at each of those logs, for one
-    n of 64 or more, counts as 0: one sample of a batch of 64+ right at most is a model
-    that gets nothing right, whatever a lucky guess may score (Caffe at iterations
-    3860-3900: per-batch accuracy 0, 1/128, 1/128, the loss 8.85-8.93).
-
-    A top-1 train accuracy no higher than a held-out one (+0.01), both under 0.5 (medians
-    of their last 3 logs, all from epoch 50 on), with no loss falling 10% over them,
-    settles it too (warning): after fifty passes a model that learned anything fits the
-    samples it trains on better than unseen ones, and one scoring both alike and low has
-    learned the class prior at most (a Keras GCN at epochs 497-499: train 0.30, test
-    0.297). Heavy augmentation (mixup) can put a healthy run's train metric under its
-    held-out one, but the held-out one is then high, not under 0.5.
-
-    A top-1 accuracy and its top-k (k 2+) each exactly 0 at their last 3+ logs, after a log
-    under 1% that counts 2+ right answers as printed (0.002266 is no 1/n, so an average over
-    hundreds of samples, not one batch's lucky pick), with no loss falling 10% over the
-    zeros, settle it however early (warning): a model guessing among any number of classes
-    keeps scoring what it scored, and a top-k of exactly 0 over hundreds of samples is below
-    any guess: NaN outputs, or labels outside the head's range (an 8-GPU MXNet ImageNet run:
-    Train-accuracy 0.002266 and top-5 0.003281 at batch 50, 0.000000 at every later log).
-    Per-batch zeros from the first log (a fresh 1000-class model's batch of 32) fall from
-    nothing and are not read.
-
-    With no loss logged, a train and a held-out metric that each move by at most 0.1% of
-    their headroom (the distance from their median to the metric's nearer end) over 8+ logs
-    from the run's first (epoch <= 1, or within one log interval of step 0) settle it too
-    (warning): printed to digits that do change, yet neither moves, so the updates after the
-    first leave the predictions where they were (XGBoost's test-error 0.027200 -> 0.027195
-    and train-error 0.010228 -> 0.010231 over its first ten rounds). Early rounds of a
-    booster, or early epochs of a network, that learn change a few percent of the errors
-    left; a late window of a converged run is not read, nor a metric at its end (0 errors).
-
-    A ROC AUC (`auc`, `roc_auc`, `eval_auc`, `group_auc`: not a partial or PR AUC, and not
-    a pose model's AUC of its PCK curve) within 0.02 of 0.5 at every one of its 2+ values
-    in the log (evals, or a best-validation and a test result; percent read as such)
-    settles it however short the log (warning): 0.5 is what a scorer that orders
-    positives and negatives at random gets, whatever the class balance, so unlike an
-    accuracy it needs no class count to be read as chance. A model that learned anything
-    ranks some positives above negatives (a RecBole FM: best valid AUC 0.5 and test AUC
-    0.5 with a logloss of 15.5; a SLi-Rec run: AUC 0.493 and group AUC 0.482 after its
-    first epoch). One AUC alone is not read (an eval before training scores 0.5), nor AUCs
-    all logged before the first train loss (the untrained model's evals), nor a
-    log where any AUC leaves the band (a GNN at AUC 0.49 at epoch 0 with LR 0, then 0.63),
-    nor an AUC printed 0 (a metric not computed).
-
-    The same holds for a chance-corrected agreement score, Cohen's kappa or Matthews'
-    correlation (HF GLUE CoLA's `matthews_correlation`): every value in the log (2+)
-    within 0.02 of 0, beside another eval metric of those evals above 0 (the eval ran),
-    settles it however short the log (warning). Both subtract the agreement chance alone
-    gives, so 0 is chance whatever the class balance, and exactly 0 is what a model that
-    predicts one class for every input scores (PaddleSeg on a binary task: Kappa 0.0000 at
-    iterations 500 and 3000 beside an Acc of 0.9517, the background's share). A 0 with no
-    other metric above 0 is not read (a metric left unset prints 0).
-
-    The same holds for a regression's coefficient of determination (`r2`, `val_r2`,
-    `r2_score`): every value in the log (2+) within 0.02 of 0, the last from epoch 1 on,
-    settles it (warning). R^2 is 1 minus the model's squared error over that of the
-    targets' mean, so 0 is what a model that outputs the mean for every input scores,
-    whatever the targets' scale: the regression counterpart of a loss at ln C. A run whose
-    R^2 leaves the band at any eval is not read, nor evals inside the first epoch, nor an
-    RL value function's explained variance (noisy around 0 in healthy runs).
-
-    A train accuracy and a held-out one (val / eval / test) whose medians both lie within
-    0.01 of 1/C for the same small C (2-20), their logs all from epoch 10 on, 3+ logs in
-    all, with no loss in the log falling 10% over them, settle it however short the log
-    (warning): 1/C is what a model that ignores its input scores over C balanced classes,
-    and two measures on different data agreeing on it after 10 passes is the model
-    predicting the prior (MXNet LeNet on 2 GPUs: Train-accuracy 0.092-0.108 through epoch
-    18 beside Validation-accuracy 0.100916 at epochs 17 and 18). One accuracy alone is
-    not read (a 12-class model at 10% is 20% above chance), nor the first epochs (a fresh
-    model starts at chance), nor accuracies beside a loss that falls (on their way up).
-
-    The whole-run form of both: every top-1 accuracy log from epoch 2 on (a full pass
-    behind it whether epochs count from 0 or 1; no epoch: update 1000), 3+ logs in all,
-    each within min(0.01, 0.5/C) of 1/C, where C is the run's known class count or else
-    the small C (2-20) their level names when a second measure agrees (a train and a
-    held-out accuracy both at it, or a loss whose median from epoch 2 is in ln C's band:
-    the cross-entropy of the same uniform guess), with no loss falling 10%
-    over them, settles it from the start of the run on (warning): not one log after a
-    full pass over the data is above a guess (a 10-class MXNet run at Train-accuracy
-    0.099-0.101 and Validation-accuracy 0.098 from epoch 2; a Keras CIFAR-10 CNN at
-    acc 0.098 / val_acc 0.1000 at every epoch). Each log is held to the band, not a
-    median: a slow start that begins to learn leaves it at some log (a model at chance
-    for its first epochs that then climbs is not read), and so does a model whose
-    accuracy scatters around 1/C by more than a guess does. A long log (6+ logs of one
-    accuracy) is held to the band by the median of each third instead, with every log
-    within 5 times the logs' own point-to-point scatter: a guess scored on a finite eval
-    set scatters by sqrt(p (1 - p) / N) (0.016 at 0.5 over 1000 samples), so 300 epochs
-    of a binary model at chance put some logs past 0.01 however still it is, while a
-    model that starts to learn lifts a whole third above the band. A class count read
-    from a text setting as a number (`num_classes = 10` -> 10.0), or from Keras'
-    "Found 2000 images belonging to 2 classes.", is the run's known C.
-
-    An eval loss identical to 4+ digits at every one of its 5+ evals, while the train loss
-    over the same span moves 3% or more (medians of its first and last thirds), settles it
-    too (warning), wherever the window lies: the updates change the weights, so a held-out
-    average that does not move at all is a model whose outputs are a constant (FaceNet's
-    triplet val_loss at its margin, 0.2000, for 7 epochs while the train loss fell
-    0.1927 -> 0.1775: every embedding the same). The digits are the log's: one logger
-    prints the train and the eval loss alike, so Keras' `val_loss: 0.2000`, read as 0.2,
-    counts as 4 digits beside a train loss printed as 0.1927; a loss printed to 2 decimals
-    repeats by chance. A train loss that sits still too is an LR at ~0 (other readings').
-
-    With no loss logged, an eval metric identical to 4+ printed digits at every one of 5+
-    evals, the first of them at the run's start (epoch <= 1, or within one eval interval of
-    step 0), settles it as well (warning), unless another metric of the same model or the
-    eval loss (10%+) moves: the held-out predictions are the same after every epoch as after
-    the first (MXNet: Validation-accuracy=0.110204 at epochs 0-15). A late window of
-    identical evals is not read this way: a converged model on a small eval set repeats its
-    score (an mmdet mAP50 of 0.9022 at 15 late evals of a healthy run).
-
-    A loss that is never a number, the eval loss NaN / Inf at every one of its 4+ logs
-    (the train loss when no eval loss is logged), beside an eval task metric identical at
-    every one of its 4+ evals (off its best value) settles it whatever the train loss
-    prints (warning): the scored model outputs no usable probabilities and its predictions
-    are the same at every eval. No digit count is asked of the metric here (a BLEU of
-    0.0002 repeats only by coincidence beside a working model, never beside a NaN one):
-    an mT5 card in fp16 with eval loss NaN and BLEU 0.0111 at all 7 evals while the
-    train loss prints 163, 1.1, 0.04, 0.0, 156, 75; Keras on Theano with loss and
-    val_loss NaN and val_acc 0.0980 at every epoch. `nonfinite-loss` names the cause;
-    this finding says the run learned nothing (a NaN that appears late, or an eval loss
-    finite at some evals, is not read this way).
-
-    A loss equal to a framework's clamp times the error rate, loss = K (1 - accuracy), to
-    0.05% at each of the last 2+ logs where a loss and an accuracy are printed together
-    (the train pair or the held-out pair), settles it however short the log (warning). K
-    is what one confidently wrong sample costs at the clip before the log: -ln(1e-7) =
-    16.1181 in Keras / TF (15.9424 at its float32 upper clip), -ln(FLT_MIN) = 87.3365 in
-    Caffe's softmax, 100 in PyTorch's BCELoss; a right sample at the other end of the clip
-    costs 0. Only a model whose every output is pinned at 0 or 1 scores exactly that, so
-    it no longer weighs its input, and the clip passes no gradient back (a Keras MLP with
-    a ReLU output and BCE: loss 7.8306 at acc 0.5142 = 16.1181 x 0.4858 at all 7 logs of
-    its first epoch; Caffe PSPNet: 21.4058 at accuracy 0.754905, then 87.3365 at 0). One
-    log on the line is not read (a few in a thousand land there by chance at 0.05%), nor a
-    loss 0.16% off it (a detector's summed losses beside its accuracy).
-
-    With the train and the held-out loss both NaN / Inf at every one of their 2+ logs, an
-    eval task metric identical at 2+ evals is enough for the NaN reading above: from its
-    first log on the model computes no number on any data, so its predictions are fixed
-    (nolearn: train and valid loss NaN, valid acc 73.50% at each of 3 epochs).
-
-    A printed confusion matrix (rows the true classes, columns the predicted ones, as
-    sklearn / torchmetrics print it) whose every count lies in one column while 2+
-    true classes occur, the last matrix the log prints, settles it however short the
-    log: the model predicts one class for every input (its accuracy is that class's
-    share), which is what a model that has learned only the class prior does. An
-    earlier one-column matrix followed by a mixed one is a model that got past it.
-
-    The same holds for a speech recogniser's last scoring line (Kaldi's `%WER x [ errs /
-    words, I ins, D del, S sub ]`, which ESPnet, icefall and k2 recipes print too) whose
-    every reference word is a deletion with no insertion, however short the log (warning):
-    the hypothesis is empty for every utterance, the model predicts blank / silence
-    everywhere (pychain's TDNN: `%WER 100.00 [ 20138 / 20138, 0 ins, 20138 del, 0 sub ]`).
-    A WER of 100 with substitutions or insertions is not read this way (a model that emits
-    wrong words is a different state), nor an earlier all-deletion score followed by
-    another.
-
-    A run pasted next to another whose losses are identical to the printed digit
-    although its LR differs (an LR sweep in one issue: fact `same_loss_as`) is
-    flagged however short: two LRs cannot give the same losses unless the LR never
-    reaches the weights.
-
-    A loss (the train loss, else the eval loss) whose last 30% of logs (5+) all lie within
-    0.1% of 0.25 or 0.5, printed to that precision, settles it however far it fell before
-    (warning): 0.25 is the squared
-    error and 0.5 the absolute error of an output of 0.5 on a 0/1 target, the same for
-    either label (cross-entropy's ln 2 is uniform-plateau's C = 2), so at that output every
-    batch scores exactly the level and the batch-to-batch scatter of a model that weighs
-    its input vanishes (measure/floor.py's `label_blind`). A StatQuest LSTM under MSE fell
-    1.75 -> 0.2500045 and sat there for 5900 epochs, both outputs 0.500. A noisy loss that
-    settles near 0.25, one 0.2% off it, one only its last 20% there, or one printed to 2
-    decimals ("0.25" covers 0.245-0.255) is not read this way, nor a run whose task metric
-    reaches 90%.
-
-    A short log of epoch means from the first epoch whose means after the first (3+)
-    print one value, the print resolving 0.5% of it, settles it too (warning): the first
-    mean may hold the first descent, but in its first epochs a model that learns lowers
-    its epoch mean by more than one printed digit over three passes (a wav2vec2 KD student:
-    train loss 2.94, then 2.88 at epochs 2-5). "0.28" at 2 decimals (3.6%) is too coarse.
-
-    An accuracy (held-out, or train: a model that learns fits its train set first) logged
-    with its precision and recall or its F1, one eval of which is a one-class model's
-    signature (recall 1 with precision equal to accuracy, or an F1 of
-    2a / (1 + a) for the accuracy a: every sample called positive, precision and accuracy
-    both the positives' share; or a recall / F1 of 0 beside an accuracy above 0: no
-    positive found, the accuracy at most the negatives' share), at 3+ evals the last from
-    epoch 2, none more than 0.02 (a quarter of the errors left, when fewer) above that
-    share and no F1 / recall climbing more than 0.02 above its value there, settles it
-    (warning): the model never beats naming the majority class (an HF classifier at eval
-    accuracy 0.6056 = precision with recall 1.0, then 0.6056 and 0.6197 at epochs 2-3). A
-    multi-class average cannot show the signature (a micro or weighted recall is the
-    accuracy; a macro recall of 1 is an accuracy of 1). A later eval that climbs past the
-    margin, or rare positives being found (F1 0 -> 0.44 while the accuracy moves 0.98 ->
-    0.985), is a model that got past the prior. A log with only 1-2 evals settles it when
-    each of them carries the signature itself and each is past epoch 2 by an epoch the log
-    prints: the signature is exact to the printed digits, so every eval the log shows is of
-    a model naming one class after two passes over its data. Without a printed epoch a lone
-    one-class eval may be the first of a healthy run (NCRF++ at epoch 0: recall 0, accuracy
-    0.803, positives found from epoch 1): not read.
-
-    The same one-class signature read from the accuracy alone, where the eval set is one
-    everybody uses: a held-out accuracy equal, to 5+ printed decimals, to one class's
-    count over the size of a well-known benchmark eval set (GLUE / SuperGLUE dev splits:
-    SST-2's 444 / 872 = 0.5091743, MRPC's 279 / 408 = 0.6838235, MNLI matched's 3479 /
-    9815 = 0.3544575, ...) at every eval, a single eval enough, settles it (warning): a
-    model that names one class for every sample scores exactly that fraction, and one
-    that weighs its input lands on one of some 25 such fractions to 5 decimals about once
-    in 10^4 runs (XLNet-large on SST-2: `acc = 0.5091743119266054` at every eval). An
-    accuracy printed to fewer digits (0.5092 is 4) or one that moves between evals is not
-    read this way.
-
-    **Known false positives.** A loss whose relative fall is small because the total
-    holds a constant term (a regulariser, a fixed auxiliary loss) or because a fine-tune
-    starts near its floor: when a held-out task metric improves 10%+ (relative, from its
-    first eval to the median of its last third, 3+ evals) the model learns, and the
-    whole-run finding is info (a Whisper fine-tune's WER 20.9 -> 15.9 under a loss that
-    moved 1%). A log that covers only a late window of a long run
-    (resumed, head truncated) is not judged, and the report says why (a flat window
-    can be a run that converged before it), unless it sits at a known chance level
-    throughout: 10+ losses whose median, give or take 2 standard errors (1.25 sigma /
-    sqrt(n)), and the median of each third of the window all lie in the band of ln C
-    for the class count (vocabulary) the run states (uniform-plateau's band: 0.5% below,
-    2% above) flag it (warning): whatever the loss did before the window, a model at
-    ln C now gives every class the same probability. A window flat anywhere else (a
-    converged run), one whose thirds pass through ln C on the way down, or one with no
-    count stated is not read this way; one at ln C quietly enough for uniform-plateau's
-    stretch to reach its end is left to that rule. A log whose eval loss is logged
-    from the first interval on and whose first train loss comes by the second eval is
-    no late window (a model card's "No log" first rows: the train loss was logged every
-    500 steps, the evals every epoch): it is a log of the whole run, judged as one. RL trainers (GRPO/PPO) are skipped: their
-    loss is not expected to fall. A model fine-tuned on data it already knows can
-    start low and stay there (then it is reported, but it is worth knowing).
+    **Known false positives.** A loss whose relative fall is small because the total holds
+    a constant term (a regulariser, a fixed auxiliary loss) or a fine-tune starts near its
+    floor: when a held-out task metric improves 10%+ (relative, first eval to the median of
+    its last third, 3+ evals) the whole-run finding is info (a Whisper fine-tune: WER 20.9
+    -> 15.9 under a loss that moved 1%). RL trainers (GRPO / PPO) are skipped: their loss
+    is not expected to fall. A GAN's opposing losses are not judged. A model fine-tuned on
+    data it already knows can start low and stay there (reported, but worth knowing).
 
     **What to do.** Check the logged LR (non-zero, scheduled, right for the regime:
     pre-training ~3e-4, full fine-tune ~1e-5-5e-5, LoRA ~1e-4), the trainable-

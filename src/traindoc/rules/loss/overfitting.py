@@ -204,177 +204,114 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """Eval loss rises (or stalls for 300+ steps) while the train loss keeps falling.
 
-    **What it does.** Finds the minimum of the (lightly smoothed) eval loss. If
-    the eval loss has since risen by more than 2% and 3 noise sigmas, or has not
-    improved for 300+ steps (and 10% of the run; a last eval below every one before
-    it is an improvement, however slow), while the train loss over the
-    same span is still clearly falling, it reports overfitting with the eval
-    minimum as the onset step. The checkpoint to keep is the lowest eval logged (what
-    load_best_model_at_end keeps; a single low eval the rolling median passes over is
-    still the best checkpoint on that eval set), and the report says what going on cost:
-    the last checkpoint's eval loss against it. A stall's onset is the first eval within
-    noise of the minimum by its raw value too (a rolling median's edge lifts a far-off
-    first eval to its neighbour's level; that checkpoint is no candidate). With 3 evals, two after a
-    minimum both >= 10% above it are enough, or two that each rise above the one
-    before (>= 2% in all) while the train loss is lower at each of its 3+ logs since
-    (one per epoch), or halved over them (per-step logs wobble; a halving is a fall): with evals this sparse, the gap opening at every one of them is
-    all the curve can show. A rise under 2% counts when the eval curve turned smoothly:
-    every one of its 3+ evals since the minimum above the one before, by 10+ noise
-    sigmas in all (sigma from second differences of 5+ evals, tiny on a clean curve), while the
-    train loss fell at each of its 3+ logs since: the patience-3 stop of Keras'
-    EarlyStopping, with the gap opening at every point (val_loss 26.17 -> 26.18 ->
-    26.23 -> 26.32 while train loss 48.8 -> 42.7); a flat eval that wiggles is not
-    monotone, and a noisy one does not clear 10 sigmas. A noisy eval set can hide a
-    large rise from the 3-sigma gate (a ViT whose evals swing 2x from one to the next
-    while their level climbs from 0.3 to 0.6-0.8): with 8+ evals after the minimum, a
-    significant upward trend over them (Mann-Kendall z >= 2.58, the minimum itself left
-    out since it is lower than all of them by choice) with their tail 10%+ above it is a
-    rise - the trend weighs every eval, the gate one against one. The 3-sigma gate reads
-    its noise from the whole curve, whose learning drop bends inflate it (a 9-epoch Keras
-    run's sigma of 0.05 on a val loss of 1.06): 3+ evals since the lowest one, each above
-    the one before and the last 10%+ above it, are a rise - the curve climbed at every eval
-    since its best (what EarlyStopping(patience=3) stops on) by an effect no noise explains
-    (val_loss 1.060 -> 1.065 -> 1.073 -> 1.214 while train loss 0.82 -> 0.52); on such a
-    climb the last eval is the level reached. Not when every task metric logged with the
-    evals sets its best at the last eval: the model still got better at the task while the
-    loss climbed (accuracy 0.984 -> 0.989 at the last of 5 epochs while the eval loss rose
-    14%), which is calibration - the other gates judge such a run. With one eval an epoch
-    the 3-point rolling median can lift a sharp V minimum to its neighbours' level and read
-    a stall: when the tail of the 3+ evals after the lowest raw eval sits 20%+ and 3 noise
-    sigmas above it (and the smoothed tail above the smoothed minimum too), the rise is read
-    from that checkpoint, the one a user keeps. Without a train loss, a U-shaped eval
-    curve is: it fell >= 10% to its minimum, then rose >= 2% with every later eval
-    above the one before; the task metrics logged with those evals judge it as they judge
-    a rise beside a train loss (info when one still improves and the rise is under 20% or
-    unconfirmed, when most improved by more than the loss rose, or when they held while it
-    rose under 10%). With no eval at all, a fine-tune whose train loss sat near 0 for 2+
-    of 3+ epochs is reported as info: nothing held-out says its quality suffered, and a
-    healthy fine-tune of a small set reaches the same train loss. When the eval loss neither rose nor stalled by these
-    measures, a task metric can still show it: the metric fell from its best (beyond
-    0.5% and its noise) while the train loss halved and the eval loss gained under a
-    fifth of what the train loss gained (relative) - the gap opened and the task got
-    worse (Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 -> 0.96).
-    Every reading of a task metric here skips a top-k accuracy (k 2+) logged beside its
-    top-1: it scores the same predictions more loosely and saturates when k nears the class
-    count (a top-5 over 7 classes slipping 0.999 -> 0.986 while the top-1 climbs 0.78 ->
-    0.83 is no harm to the task).
-    When the curves show none of this (a paste of the last 2-3 epochs has no trend to read),
-    a memorisation gap is overfitting on its own: at each of the last 3 evals (2+) the train
-    accuracy is 99%+, the held-out accuracy of the same name (`val_accuracy` beside
-    `accuracy`) trails it by 20+ points and the eval loss is 10x+ the train loss (the
-    glaucoma CNN: loss 0.002, accuracy 1.0 against val_loss 1.08, val_accuracy 0.68). Every
-    fine-tune has some gap (train loss 0.02 against an eval loss of 0.3, accuracy 0.99
-    against 0.93): a 20-point accuracy gap beside a 10x loss ratio is what no healthy run
-    shows, and no eval noise makes.
-    When the loss curves show no more than info, the accuracies can still show the gap
-    widening (no eval loss needed): from the held-out accuracy's peak (3-point median) on,
-    5+ evals over which the train accuracy climbs (Mann-Kendall z >= 2.58, or higher at
-    each) while the held-out one stays at or under its peak, the gap ending 20+ points
-    and wider than at the peak - every epoch since fit only the training set (a ResNet on
-    FER2013: train accuracy 91% -> 98.6% over 37 epochs while val accuracy holds at 58%).
-    Not while the eval loss still sets a new best at the last eval, nor when it was never
-    finite. A healthy run plateaued on a hard task keeps its train accuracy flat too.
-    A detector's loss is a sum of terms that can part ways: one val term (`val/cls_loss`)
-    that climbs to 1.5x+ its minimum over 8+ evals in a trend (z >= 2.58) while the same
-    train term falls in one, with most task metrics fallen from their best, is that head
-    overfitting whatever the sum did (val cls_loss 0.0014 -> 0.0096 while recall fell 0.82
-    -> 0.58). Healthy YOLO runs' val terms creep up by 15-20% over long runs with the
-    metrics holding: the size and the metrics' fall tell them apart.
+    **What it does.** Finds the minimum of the (lightly smoothed) eval loss and flags a rise
+    after it, or a stall of 300+ steps, while the train loss over the same span is still
+    clearly falling. A rise (or a task metric fallen from its best) is a warning; a stall,
+    or a rise beside a task metric that keeps improving, is info. The onset is the eval
+    minimum; the checkpoint to keep is the lowest eval logged (what load_best_model_at_end
+    keeps), and the report says what going on cost: the last checkpoint's eval loss
+    against it.
 
-    **Why it matters.** From the onset on, training memorises the training set
-    and generalises worse: compute spent making the model worse. The LoRA-plateau run:
-    "evaluating every 50 steps, if eval loss has stalled for 300 steps while
-    train loss keeps falling, that is incipient overfitting: stop, or lower the
-    LR now" - incipient: a stall is reported as info, a rise (or a task metric fallen
-    from its best) as a warning.
+    **Why it matters.** From the onset on, training memorises the training set and
+    generalises worse: compute spent making the model worse. The LoRA-plateau run:
+    "evaluating every 50 steps, if eval loss has stalled for 300 steps while train loss
+    keeps falling, that is incipient overfitting: stop, or lower the LR now".
 
-    **Known false positives.** Eval loss rising is not always overfitting. A rise is a
-    level the evals stay at: when 8+ evals after the minimum trend down (Mann-Kendall
-    z <= -1.96, the minimum left out), the eval loss is coming back towards it - the minimum
-    was the lowest draw of a noisy eval set (a tiny val set whose loss swings 1.8 <-> 3.4
-    from one epoch to the next), not the point where a gap began to open - and no rise is
-    read (a stall is still judged). When
-    the train loss ends 20%+ above its best before the onset (by 5%+ of what it
-    learned), both curves got worse: that is not overfitting and is not reported. A
-    last eval equal to every digit to the best before it is that checkpoint scored
-    again (load_best_model_at_end), not a point of the curve: it is left out. It
-    often rises right after the first epoch of fine-tuning while the model still
-    gets better at the task (the title says when the onset is near one epoch).
-    For ASR the WER can keep improving while eval loss rises; when task metrics
-    are logged with the eval (eval_accuracy, eval_f1, eval_wer, val_iou, a depth
-    estimator's abs_rel / delta_1, or any metric-named series at the eval steps) and one keeps improving after the onset
-    while the eval loss rose less than 20%,
-    or fewer than half of them got worse (the rest holding within 0.5% and their noise:
-    YOLO's mAP50 down 2% while mAP50-95, precision and recall hold) while the eval loss
-    rose under 10% (from its smoothed minimum and from the best raw eval both: the cost of
-    going on is measured against the checkpoint a user keeps) or only stalled, the finding
-    is lowered to info: the loss measures
-    calibration there, the task did not suffer. A rise of 20%+ keeps the warning against
-    an improving metric only when the evals confirm it - each eval from the lowest one on
-    above the one before, all of them 10%+ above it, or an upward Mann-Kendall trend
-    (z >= 1.96): a rise carried by one or two high evals among noisy ones while accuracy
-    sets new bests (0.0675 -> 0.076, 0.080, 0.072, 0.074, 0.085, 0.083; accuracy 0.9786
-    -> 0.9811) is the eval set's noise, info; so is such an unconfirmed rise with no task
-    metric worse. A confirmed rise of 20%+ is info too when the task was still getting
-    better when the run stopped: every task metric improved since the minimum in a trend
-    (Mann-Kendall z >= 1.96 over its evals from the minimum on, so 5+ of them) or, on a
-    sparse run no test can confirm, better at every one of them (MCC 0.464 -> 0.560 ->
-    0.596 over 3 evals while the loss rose 35%), ended at a
-    new best (the last eval, or the median of the last fifth, beats every eval before), and
-    its error shrank by at least half as much as the loss rose (relative both): the last
-    checkpoint is the best on the task (WER 0.240 -> 0.190 while the eval loss rose 33%;
-    accuracy 0.889 -> 0.908 at the last of 8 evals while it rose 30%), and stopping at the
-    loss minimum would have cost quality. A metric tying an earlier best, or gaining less
-    than 0.5% since the minimum, keeps the warning. A metric that improved after the loss minimum is also judged from its
-    own peak: when the last task metric to peak (smoothed) did so with 3+ evals and a
-    quarter of those since the onset still to come, none improved after it, and over that
-    stretch the eval loss rose further (2% and 3 noise sigmas) while the train loss fell,
-    the finding stays a warning - the task stopped improving half-way and the rest of the
-    run only memorised (accuracy 0.794 at epoch 19 and 0.791 at 30 while the eval loss rose
-    5% more). Metrics that only held since the minimum stay the calibration case above.
+    **Readings.** All need the train loss falling over the span unless stated. A top-k
+    accuracy (k 2+) beside its top-1 is skipped by every metric reading (a top-5 over 7
+    classes slipping 0.999 -> 0.986 while top-1 climbs 0.78 -> 0.83). A rise must span 2+
+    units of the values' last shared digit (0.0016 -> 0.0017 is rounding).
 
-    **Where the task metric's best is** decides what a rising eval loss means, as an
-    engineer reads the curves. A metric whose tail (median of its last fifth, 2+ evals)
-    trails its best eval by more than 0.5% and 2 of its eval-to-eval noise sigmas has fallen
-    from its best: the task got worse, and the checkpoint of its best is the one to keep.
-    Every metric still within that of its best at the end, one of them having gained as
-    much since the eval-loss minimum in a trend (Mann-Kendall z >= 1.96, or better at each
-    of 3-4 evals), is a model still improving at the task while its loss climbs: it grows
-    overconfident on the examples it gets wrong, the last checkpoint is the best-metric
-    one, and the finding is info whatever the size of the rise (accuracy 0.889 -> 0.908 at
-    the last of 8 evals while the loss rose 44%; top-1 86.3 -> 87.4 while it rose 57%;
-    accuracy 0.830 -> 0.835 -> 0.837 over 3 evals while it rose 33%; an F1 0.617 -> 0.655
-    in a trend while it rose 66% - the "a rise of 20%+ stays a warning when a metric gains
-    a little" reading is dropped: a gain beyond the metric's noise is the task improving).
-    Accuracy 0.9094 -> 0.9125 gains under 0.5%: no gain, and the loss's rise decides. The
-    one exception is a model that memorised its training set: the train loss under 2% of
-    the eval loss (50x+) while the eval loss rose by half or more, confirmed by the evals -
-    the metric's creep is the tail of what it learned, the gap what it learns now
-    (val_accuracy 95.5 -> 97.2 while the eval loss rose 64% over a train loss of 0.0012): a
-    warning. With most task metrics fallen from their best, a train loss that falls in a
-    trend at p < 0.05 (Mann-Kendall z <= -1.96, not -2.58) is enough - the held-out side
-    already shows the harm (accuracy 0.725 -> 0.63 while the eval loss rose 28% and the
-    train loss went 0.44 -> 0.32 with one wobble). A stall (no rise beyond its noise) with
-    no task metric fallen from its best is info: the held-out loss stopped improving, it
-    did not get worse, and the extra steps bought nothing (a LoRA's eval loss 1.879 -> 1.90
-    over its second epoch). A rise must span 2+ units of the last digit the logged values
-    share: 0.0016 -> 0.0017 is rounding.
+    The eval loss:
 
-    An eval loss that only stalled (no rise) in pre-training that has not finished an epoch
-    is info too: a single pass never shows the model a sample twice, so there is nothing
-    to memorise. A train metric logged at the eval steps
-    (Lightning's per-epoch `train_acc_epoch`) is no such evidence: it only says the
-    model fits its training set, which overfitting does too. For DPO / RL (fact task = rl) the eval loss is not the
-    target, so the finding is info there too. So it is when degenerate-loss warns: a
-    train loss that falls while a component sits at exactly 0 (a detector's box loss when
-    no box was ever matched: the model learns to call everything background) or is masked
-    out is not fitting its data, so a rising eval beside it is no memorisation.
+    - *Rise*: 2%+ and 3 noise sigmas above the minimum (warning).
+    - *Stall*: no improvement for 300+ steps and 10% of the run (info unless a task metric
+      fell; a last eval below every one before is an improvement). Its onset is the first
+      eval within noise of the minimum by its raw value too (a LoRA's eval loss 1.879 ->
+      1.90 over its second epoch).
+    - *3 evals*: two after the minimum both 10%+ above it; or each above the one before
+      (2%+ in all) with the train loss lower at each of its 3+ logs since, or halved.
+    - *Smooth turn under 2%*: each of 3+ evals since the minimum above the one before, by 10+
+      noise sigmas in all (sigma from second differences of 5+ evals), the train loss
+      falling at each of its 3+ logs (Keras EarlyStopping patience 3: val_loss 26.17 ->
+      26.18 -> 26.23 -> 26.32, train 48.8 -> 42.7).
+    - *Noisy eval set*: 8+ evals after the minimum in an upward trend (Mann-Kendall z >=
+      2.58, minimum left out) with their tail 10%+ above it (a ViT swinging 2x between evals
+      while its level climbs 0.3 -> 0.6-0.8).
+    - *Climb at every eval*: 3+ evals since the lowest, each above the one before, the last
+      10%+ above it, whatever the curve-wide sigma (a 9-epoch Keras run: val_loss 1.060 ->
+      1.065 -> 1.073 -> 1.214, train 0.82 -> 0.52). Not when every task metric sets its best
+      at the last eval (accuracy 0.984 -> 0.989 at the last of 5 epochs, eval loss +14%).
+    - *Sharp V at one eval an epoch*: the tail of the 3+ evals after the lowest raw eval 20%+
+      and 3 sigmas above it (and the smoothed tail above the smoothed minimum): read from
+      that checkpoint.
+    - *No train loss*: a U-shaped eval curve, falling 10%+ to its minimum, then 2%+ up with
+      every later eval above the one before; task metrics judge it as below.
+    - *No eval*: a fine-tune whose train loss sat near 0 for 2+ of 3+ epochs (info).
+    - *Detector head*: one val term (`val/cls_loss`) climbing to 1.5x+ its minimum over 8+
+      evals in a trend (z >= 2.58) while the same train term falls in one, most task metrics
+      fallen from their best (warning; val cls_loss 0.0014 -> 0.0096, recall 0.82 -> 0.58).
+      Healthy YOLO val terms creep 15-20% with metrics holding.
+
+    Task metrics (eval_accuracy, eval_f1, eval_wer, val_iou, abs_rel / delta_1, any
+    metric-named series at the eval steps). *Fallen from its best*: the median of its last
+    fifth (2+ evals) trails its best by more than 0.5% and 2 noise sigmas.
+
+    - *Metric fell while the loss did not show it*: beyond 0.5% and its noise, the train
+      loss halved, the eval loss gaining under a fifth of what the train loss gained
+      (warning; Keras: train loss 0.10 -> 5e-4, val_loss 0.138 -> 0.13, val_acc 0.973 ->
+      0.96). With most metrics fallen, a train loss falling at Mann-Kendall z <= -1.96 is
+      enough (accuracy 0.725 -> 0.63, eval loss +28%, train 0.44 -> 0.32 with a wobble).
+    - *Still improving*: every metric within that of its best at the end, one having gained
+      as much since the minimum in a trend (z >= 1.96, or better at each of 3-4 evals): info
+      whatever the rise (accuracy 0.889 -> 0.908 at the last of 8 evals, loss +44%; top-1
+      86.3 -> 87.4, +57%; accuracy 0.830 -> 0.835 -> 0.837, +33%; F1 0.617 -> 0.655, +66%;
+      WER 0.240 -> 0.190, +33%; MCC 0.464 -> 0.560 -> 0.596, +35%). A gain under 0.5%
+      (0.9094 -> 0.9125) or a tie keeps the warning. Exception, a warning: a memorised
+      train set, train loss under 2% of the eval loss with the eval loss up 50%+, confirmed
+      (val_accuracy 95.5 -> 97.2, eval loss +64%, train loss 0.0012).
+    - *Calibration*: a metric still improving after the onset with the eval loss up under
+      20%, or fewer than half the metrics worse (the rest within 0.5% and noise: YOLO's
+      mAP50 -2% while mAP50-95, precision, recall hold) with the eval loss up under 10%
+      (from the smoothed minimum and the best raw eval) or only stalled: info. A 20%+ rise
+      keeps the warning beside an improving metric only when confirmed (each eval above the
+      one before, all 10%+ up, or z >= 1.96); an unconfirmed one is info (0.0675 -> 0.076,
+      0.080, 0.072, 0.074, 0.085, 0.083 while accuracy 0.9786 -> 0.9811).
+    - *Stopped half-way*: the last metric to peak did so with 3+ evals and a quarter of
+      those since the onset still to come, none improving after, the eval loss up a further
+      2% and 3 sigmas while the train loss fell (warning; accuracy 0.794 at epoch 19, 0.791
+      at 30, eval loss +5% more).
+    - *Memorisation gap*, when the curves show none of this (a 2-3 epoch paste): at each of
+      the last 3 evals (2+) train accuracy 99%+, the same-named held-out accuracy 20+ points
+      lower, the eval loss 10x+ the train loss (warning; the glaucoma CNN: loss 0.002,
+      accuracy 1.0, val_loss 1.08, val_accuracy 0.68). Healthy fine-tunes: 0.02 vs 0.3,
+      0.99 vs 0.93.
+    - *Accuracy gap widening*, when the losses show at most info: from the held-out peak
+      (3-point median), 5+ evals over which train accuracy climbs (z >= 2.58, or higher at
+      each) and held-out stays at or under its peak, the gap ending 20+ points and wider
+      (warning; a ResNet on FER2013: train 91% -> 98.6% over 37 epochs, val at 58%). Not
+      while the eval loss sets a new best at the last eval, nor if it was never finite.
+
+    **Known false positives.**
+
+    - 8+ evals after the minimum trending down (z <= -1.96) are the loss coming back: the
+      minimum was a lucky draw (a tiny val set swinging 1.8 <-> 3.4); no rise is read.
+    - A train loss ending 20%+ above its best before the onset (by 5%+ of what it learned):
+      both curves got worse, not reported.
+    - A last eval equal to every digit to the best is that checkpoint re-scored
+      (load_best_model_at_end): left out.
+    - A rise right after the first epoch of fine-tuning (the title says so); ASR whose WER
+      improves while the eval loss rises (the calibration reading above).
+    - Info, not a warning: a stall in pre-training within its first epoch; a train metric
+      at the eval steps (`train_acc_epoch`) is no evidence; DPO / RL (fact task = rl);
+      beside a `degenerate-loss` warning (a component at exactly 0 or masked out).
 
     **What to do.** Keep the checkpoint nearest the onset step (load_best_model_at_end
     with metric_for_best_model) - or, when a task metric kept improving after the
-    onset, select by that metric, whose best checkpoint is later - stop earlier or add early stopping; lower the
-    LR, add regularisation (weight decay, dropout, LoRA dropout), or get more /
-    less duplicated data. Check for train/eval leakage and duplicates.
+    onset, select by that metric, whose best checkpoint is later - stop earlier or add
+    early stopping; lower the LR, add regularisation (weight decay, dropout, LoRA
+    dropout), or get more / less duplicated data. Check for train/eval leakage and
+    duplicates.
     """
     out = list(_curve(run, p))
     if not any(isinstance(o, Hit) for o in out) and (gap := _memorised_gap(run, p)) is not None:

@@ -170,196 +170,118 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit | NotJudged]:
     """RL trainer (GRPO/PPO) with zero reward variance and zero grad norm: nothing to learn from.
 
-    **What it does.** On RL runs (those that log `reward_std`, `reward` or TRL's
-    `frac_reward_zero_std`) it looks for the longest stretch where reward_std is ~0 (every completion
-    of a prompt group got the same reward). A stretch of 10+ log points and 20%+
-    of the run is an error when grad_norm is ~0 over it too, else a warning (what
-    gradient there is comes from the KL / entropy terms, not from the reward).
-    Dead at 75%+ of 10+ logs, scattered, is the same lack of signal (a warning),
-    unless the reward's last fifth still rises 5% above its first; unlike the
-    longest stretch, that share survives a sparser logging interval. Without reward_std, the spread of a `<reward>/max` and `/min` pair (verl's
-    critic/score, else critic/advantages) stands in for it, then a constant reward;
-    but not a constant the reward climbed to: logs at the run's maximum, when the
-    logs before its first visit there lie (by their median) 5%+ below it, are the
-    task's cap reached (an SB3 Monitor's CartPole returns at 500 after 21, 20, 81,
-    209, 467; every completion right), solved rather than dead. Pinned at its first
-    value, fallen to a constant, or up by less than 5% is still dead, except a log that
-    is a late window of the run (it starts far from step 0) pinned at a positive value
-    from its first log: the climb can lie before the window (TF-Agents' DQN at CartPole's
-    200 at every eval from step 73000); pinned at 0 or below, it is dead however late.
-    Pinned from its first log at a positive whole multiple of 100 is not dead either:
-    Gym's time limits are round, and a +1-per-step return at one is every episode run to
-    the limit (a trained CartPole policy tested at "reward: 500.00" each episode).
-    A constant reward it fell to is dead at any length from 3 logs: a log that ends
-    in 3+ logs (half of it or more) at one exact value below every log before them
-    (FinRL's agent that stops trading, total_reward 0.00 at each episode after one of
-    94.35; deepq's Pong mean at -21, every point lost, for its last 5 of 10 logs after
-    -20.3 .. -20.6) has a policy that settled on one behaviour and repeats it: its
-    episodes no longer differ, so there is nothing left to learn from (a warning; an
-    error with the grad norm 0 there too). A stochastic policy that still explores
-    does not repeat a return exactly log after log, and a run that learned does not
-    end at its lowest point.
-    A log whose advantages are all equal (verl's critic/advantages max = min) is
-    dead even when the scores differ: the score's max and min span the batch,
-    across prompt groups, while the advantages are taken inside each group, so
-    equal advantages are every group tied (all right or all wrong) and no policy
-    gradient. A log where 95%+ of the completions are cut at the length limit and
-    the grad norm is exactly 0 is dead too, whatever the reward spread: the cut
-    completions carry no gradient (overlong masking, DAPO's
-    mask_truncated_completions) and the zero norm shows nothing else did; that
-    truncation, not a frozen model (no-trainable-parameters), explains the zero.
-    mlx_lm's GRPO "Grouped rewards std" is read as reward_std and its
-    "Total rewards mean" as the reward. On DPO runs (no reward,
-    but `rewards/margins`) a margin exactly 0 at every one of 3+ logs is an error:
-    the reference moves with the policy, or nothing is updated. With a live reward
-    spread, a reward whose last fifth is no better than its first (within 4
-    standard errors and 5% of its level) over 20+ logs is a warning: the policy
-    gets no better at what it is rewarded for. So is one whose rise is under a fifth
-    of the span its logs cover (their 5-95 percentile range), however significant: a
-    long noisy log (a DQN return 715 -> 780 over 485 logs that scatter 560-985) clears
-    4 standard errors and 5% of its level while its logs wander over a band five
-    times wider - noise around one level, not a learning curve (a straight rise of D
-    through noise sigma spans about D + 3.3 sigma, so this asks for D above ~1 sigma),
-    unless the rise is a quarter of the reward's level or more (per-episode returns
-    whose median doubles learn, however wide single episodes scatter). A reward of a
-    few levels (per-episode 0/1 outcomes, or means of 2-4 of them: at most 8 values,
-    each at 5%+ of the logs) is compared by its window means, not medians: the median
-    snaps to one level (a MiniGrid success share 0.30 -> 0.64 kept both at 0.5);
-    not when the reward is a success rate
-    in [0, 1] flat at 0.95+ (solved: nothing is left to gain), nor when the last fifth
-    clears the run's first 3 logs by both gates: a reward that rose inside the first
-    fifth (GAIL on CartPole, the mean-of-100-episodes return 26 -> 194 in 6 of 100 logs,
-    then held at the environment's cap of 200) has its converged level as that fifth's
-    median; it learned early and held, which is no missing signal (that rise, too, must
-    clear a fifth of the span). A log that opens mid-run (its first step past 50 and a
-    quarter of the span it covers, not one interval in: a resumed run, a tail excerpt)
-    shows no start to improve on: its flat reward is info, since a trained policy holds
-    its level just as flatly (a DQN LunarLander log from step 300k at a return of ~150);
-    where the env is known, its random-play level still judges it (below).
-    A goal-conditioned run that logs a success rate and no return (OpenAI baselines
-    HER's test/ and train/success_rate, SB3's eval/ and rollout/success_rate) is read
-    the same way from its success rate, the test / eval rate first (the train rate
-    mixes in exploration noise): exactly 0 at each of 10+ logs is a warning (no
-    episode ever reached its goal, so every sparse return is the same failure), and
-    so is a rate no better at the end than at the start over 20+ logs, where the 5%
-    is of the rate's range [0, 1] (5 points of success), not of its level: a rate at
-    0.03 has no level to take 5% of, and one more success in 20 test episodes is
-    noise, not learning.
-    A log that prints the spread of the episodes' returns beside each mean return
-    (ml-agents' "Mean Reward: X. Std of Reward: Y.", read as `episode_reward_std`)
-    is judged at 5+ summaries from the start of the run (the first a logging interval
-    in): means that all lie within a tenth of the median episode spread never moved
-    the distribution of returns, so the policy still plays as it did at the start (a
-    warning). The spread is the noise of each mean known without reading it off the
-    curve, which is why five points do; a log that starts mid-run is left alone (its
-    plateau can be the converged one), and so is a spread of 0 (one episode per
-    summary, or every episode at the same capped return).
-    A log that prints the best and worst episode return beside each mean
-    (devsisters/DQN-tensorflow's max_ep_r / min_ep_r, RLlib's episode_reward_max /
-    _min) and whose mean is 0 at each of 3+ logs (within 1% of that range, the printed
-    rounding) while the episodes go both ways is a warning at any point of the run: the
-    wins and losses cancel, the level of play with no edge (a trading agent's
-    "avg_ep_r: 0.0000" 6.4M steps in). A learned policy earns more than it loses.
+    **What it does.** On RL runs (those logging `reward_std`, `reward`, TRL's
+    `frac_reward_zero_std`, a return or a success rate) it flags a run whose reward gives
+    the policy nothing to learn from: no spread within prompt groups, a reward pinned or
+    flat, a policy that never changes. Error when the grad norm is ~0 too (or the trainer
+    says it is not training); warning for a flat or dead reward otherwise; info for a flat
+    reward in a window that opens mid-run.
 
-    An ml-agents log whose summary lines all end in the trainer's own status "Not
-    Training." at Step 0, with no line at a later step, is an error from one line on:
-    the trainer is not updating its policy (mlagents-learn started without --train, a
-    learning brain not assigned) and has never taken a training step, so whatever
-    reward it prints is the untrained policy's. The status is set at launch, so one
-    line is the whole run; Step 0 is what tells it from a behaviour that reached its
-    max_steps (also "Not Training.", at that step) and from a resumed checkpoint.
+    **Why it matters.** GRPO-style trainers learn from reward differences inside a group:
+    with zero variance every advantage is 0, the policy gradient is 0 and the run burns
+    compute learning nothing. RL trainers log a loss that can legitimately be 0; what
+    matters is grad_norm (>0 fine, =0 broken) and reward_std (0 = no learning signal). A 0
+    loss alone is never flagged here.
 
-    Two readings need no reward curve at all. A PPO run whose approx KL is ~0
-    (<= 1e-10) at each of 3+ logs, with the clip fraction exactly 0 wherever logged
-    (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
-    GRPO's clip_ratio, on-policy and 0 by construction with one update per rollout),
-    never changed its policy: an error when the entropy is the same number at every
-    log too, else a warning (one minibatch of one epoch also logs 0). From 1 log when
-    the entropy is ~0 there as well: the policy collapsed onto one action (FinRL's SB3
-    PPO at lr 0.125, entropy_loss -2e-18), its saturated softmax leaving PPO no
-    gradient, so that KL of 0 is no single-minibatch artefact (a warning). It is reported
-    instead of a flat reward, which it explains. A GRPO reward function named for
-    the task (`rewards/<fn>` with accuracy / correct in its name) that is exactly 0 at
-    each of 10+ logs never scored a completion right, so the policy learns only what
-    the other (format) rewards pay for: a warning, when nothing else was found. So is a
-    tianshou run whose test line still names epoch #0 (the test before any training) as
-    the best after 3+ epochs: no trained policy scored above the untrained one. So is a
-    FinRL trading env whose last episode summary, past its first episode, shows 0 trades
-    and a total_reward of exactly 0: the agent held its cash all episode, its actions
-    never reach the market, and every return is the same 0.
+    **Readings.** mlx_lm's GRPO "Grouped rewards std" is read as reward_std and "Total
+    rewards mean" as the reward.
 
-    A return still at its environment's random-policy level is a warning too, when the
-    env id is known (read from the log, its path or an SB3 Monitor header, else from the
-    name of the file itself when it is named after the game: angela's
-    bipedalwalker_hardcore.md) and the
-    environment is one whose random score is published (measure/rl_envs.py: Atari Pong,
-    Breakout, Space Invaders, Boxing, Asterix, Beam Rider, Demon Attack, Road Runner,
-    Crazy Climber, Atlantis from the DQN Nature table; CartPole, Pendulum,
-    Acrobot, MountainCar, LunarLander, BipedalWalker and its Hardcore variant, whose
-    random walker falls on the same start pad): the mean of the last fifth of the
-    logs (from one log) within 5% of the way from random play to a competent score (the
-    human score, or the task's solved threshold), every one of those logs past the env
-    steps a working standard agent needs to leave that level (2M on Atari, past the
-    standard epsilon schedules; half as many for a policy-gradient agent, which logs its
-    entropy and has no epsilon phase), and no epsilon schedule still above 0.1 there.
-    When the last fifth reaches back before that budget (a log its author cut in the
-    middle: episodes 100-3000, "...", 19000-19500), the logs past it are judged, 3 or
-    more of them (one late summary is too little to read a level from).
-    The env steps come from a counter printed beside the return (num timesteps,
-    total_timesteps, a Steps column that rises at every log) or from a log numbered by
-    them (an SB3 Monitor, an SB3 rollout table, a progress.csv numbered by its
-    total_timesteps); a steps column that does not rise at every log is each episode's
-    length, not a counter. On BipedalWalker the advice adds the known cause: its -100
-    for a fall can stop a standard agent's training outright (clip it at a fall).
+    Reward spread dead (GRPO and kin):
 
-    A return logged from the start of the run (5+ logs, its first no later than one
-    logging interval in) whose first log is above every later one, and whose last fifth
-    lies below that first log by a tenth of its level and by 4 standard errors of the
-    log's own noise, sinking as a line (no log climbs back above the one before it by a
-    quarter of the whole fall: scattered per-episode returns do), is a warning too: the untrained policy is the best the run ever
-    logged (an A2C printout's mean-of-100 return 22.6, 20.3, 17.0, ... 14.1 on CartPole,
-    whose random play scores ~22). A working agent rises from its random start, however
-    slowly or noisily; not while an epsilon-greedy schedule is still above 0.1 (a greedy
-    DQN policy plays worse than random until its Q-values are learned).
+    - *Dead stretch*: the longest stretch of reward_std ~0 (every completion of a group
+      rewarded alike), 10+ logs and 20%+ of the run: error when grad_norm is ~0 over it,
+      else warning (what gradient there is comes from KL / entropy terms).
+    - *Dead at 75%+ of 10+ logs*, scattered (survives sparser logging): warning, unless the
+      reward's last fifth still rises 5% above its first.
+    - *Stand-ins for reward_std*: the spread of a `<reward>/max` and `/min` pair (verl's
+      critic/score, else critic/advantages), then a constant reward. verl's advantages all
+      equal (max = min) are dead even when scores differ (every group tied).
+    - *Truncated*: 95%+ of completions cut at the length limit with grad norm exactly 0, any
+      reward spread (overlong masking, DAPO's mask_truncated_completions; not
+      `no-trainable-parameters`).
+    - *Short log* (under 10 points): judged only when every point is dead, from 3 points; from
+      1 dead log when every completion is cut at each log (TRL's `completions/clipped_ratio`,
+      verl's `response_length/clip_ratio` at 1). 1-2 dead logs warn when a second signal is
+      dead there too (grad norm exactly 0, verl's advantages equal beside its scores, or
+      actor/pg_loss exactly 0 when the advantages are the dead signal). Also judged: a short
+      log ending in 3+ dead logs (half of it or more) with grad norm exactly 0 at each, and
+      one dead at every log after its first with grad norm 0 (or equal advantages) at each
+      (TRL GRPO: reward_std 0.52, then 0 and grad_norm 0.0 from the second log). Other short
+      logs with live points are not judged.
+    - *Task reward never right*: a GRPO `rewards/<fn>` named accuracy / correct exactly 0 at
+      each of 10+ logs (warning, when nothing else was found).
 
-    A game's own score logged beside the reward ("score", "Avg_Final_Score_100",
-    "game_score"; not an eval one, nor a reward model's) that is flat by the reward's own
-    test (20+ logs, its last fifth within the noise and 5% of its first, or under a fifth
-    of its span) while the reward beside it rises 5%+ is a warning: the agent learned to
-    collect a shaped reward's bonuses, not to play the game (a Yacht PPO's mean score 40
-    -> 42 over 67,000 episodes while its shaped reward climbed 1.1 -> 2.9). A return
-    column named with its window ("Avg_Reward_100", "mean_return_10") is the reward.
+    Reward pinned or flat:
 
-    **Why it matters.** GRPO-style trainers learn from reward differences inside
-    a group: with zero variance every advantage is 0, the policy gradient is 0
-    and the run burns compute learning nothing. RL trainers log a loss that can
-    legitimately be 0; what matters is grad_norm (>0 fine, =0 broken) and
-    reward_std (0 = no learning signal). A 0 loss alone is never flagged here.
+    - *Constant reward* is dead, but not a constant it climbed to: logs at the run's maximum
+      with the logs before it 5%+ below (by median) are the cap reached (an SB3 Monitor's
+      CartPole: 21, 20, 81, 209, 467, then 500). Pinned at its first value, fallen to a
+      constant, or up under 5% is dead, except a late window (far from step 0) pinned at a
+      positive value (TF-Agents' DQN at CartPole's 200 from step 73000; at 0 or below it is
+      dead however late), or pinned from its first log at a positive multiple of 100 (Gym's
+      round time limits: "reward: 500.00" each episode).
+    - *Fell to a constant*, from 3 logs: the log ends in 3+ logs (half or more) at one exact
+      value below every log before (warning; error with grad norm 0 there; FinRL's agent
+      stopping trading: total_reward 0.00 after 94.35; deepq's Pong mean at -21 for its last
+      5 of 10 logs after -20.3 .. -20.6).
+    - *No better at the end*: with a live spread, over 20+ logs the last fifth within 4
+      standard errors and 5% of the first fifth (warning); or a rise under a fifth of the
+      logs' 5-95 percentile span, unless it is a quarter of the level (a DQN return 715 ->
+      780 over 485 logs scattering 560-985). A few-level reward (at most 8 values, each at 5%+
+      of logs) compares window means (a MiniGrid success share 0.30 -> 0.64, both medians
+      0.5). Not a [0, 1] success rate flat at 0.95+, nor a last fifth clearing the first 3
+      logs by both gates (GAIL on CartPole: 26 -> 194 in 6 of 100 logs, then 200).
+    - *Window from mid-run* (first step past 50 and past a quarter of the span covered, not
+      one interval in): a flat reward is info (a DQN LunarLander log from step 300k at ~150);
+      a known env's random level still judges it.
+    - *Success rate* with no return (HER's test/ and train/success_rate, SB3's eval/ and
+      rollout/success_rate; the test / eval one first): exactly 0 at each of 10+ logs, or no
+      better at the end over 20+ logs with 5% taken of [0, 1] (warning).
+    - *Means within the episode spread*: ml-agents' "Mean Reward: X. Std of Reward: Y." at 5+
+      summaries from the run's start, every mean within a tenth of the median spread
+      (warning). Not a mid-run log, nor a spread of 0.
+    - *Wins and losses cancel*: the mean 0 (within 1% of the max-min range) at 3+ logs while
+      episodes go both ways (max_ep_r / min_ep_r, RLlib's episode_reward_max / _min), at any
+      point (warning; a trading agent's "avg_ep_r: 0.0000" 6.4M steps in).
+    - *At random play*: a known env (from the log, its path, an SB3 Monitor header, or the
+      file's name: angela's bipedalwalker_hardcore.md) with a published random score
+      (measure/rl_envs.py: Atari Pong, Breakout, Space Invaders, Boxing, Asterix, Beam Rider,
+      Demon Attack, Road Runner, Crazy Climber, Atlantis from the DQN Nature table; CartPole,
+      Pendulum, Acrobot, MountainCar, LunarLander, BipedalWalker and Hardcore), the last
+      fifth's mean (1+ logs) within 5% of the way from random to competent (human score or
+      solved threshold), every log past the steps a standard agent needs (2M on Atari, half
+      for a policy-gradient agent), no epsilon above 0.1 there (warning). A cut log: the 3+
+      logs past the budget are judged. Env steps come from a printed counter or a log
+      numbered by them (SB3 Monitor, rollout table, progress.csv); a non-rising steps column
+      is episode length. BipedalWalker's advice adds: clip its -100 for a fall.
+    - *Sinking from the start*: 5+ logs from the start, the first above every later one, the
+      last fifth a tenth of the level and 4 standard errors below it, sinking as a line (no
+      climb back by a quarter of the fall) (warning; an A2C CartPole mean-of-100 return 22.6,
+      20.3, 17.0, ... 14.1, random ~22). Not with epsilon above 0.1.
+    - *Game score flat under a rising reward*: a game score ("score", "Avg_Final_Score_100",
+      "game_score"; not an eval or reward-model score) flat by the reward's test (20+ logs)
+      while the reward rises 5%+ (warning; a Yacht PPO: score 40 -> 42 over 67,000 episodes,
+      shaped reward 1.1 -> 2.9). "Avg_Reward_100", "mean_return_10" are the reward.
 
-    A short log (under 10 points) is judged only when every point of it is dead,
-    from 3 points up: the policy then sits at a fixed point it cannot leave (zero
-    advantages, zero gradient, no KL yet). With every completion cut at the length
-    limit at each log as well (TRL's `completions/clipped_ratio`, verl's
-    `response_length/clip_ratio` at 1), a single dead log is enough: an unfinished
-    answer matches no format, so the truncation explains the tie. One or two dead
-    logs are a warning when a second signal is dead at them too (the grad norm
-    exactly 0, or verl's advantages all equal besides its scores, or, when the
-    advantages are the dead signal, verl's actor/pg_loss exactly 0): a tie that leaves
-    no gradient at all is what the pasted run looks like. A short log that ends in
-    3+ dead logs with the grad norm exactly 0 at each, dead for half of it or more,
-    is judged too: the run stopped learning and never recovered. So is a short log
-    dead at every log after its first, with the grad norm exactly 0 (or the
-    advantages all equal) at each of those: the first log can be the last batch
-    before the run broke (TRL GRPO, reward_std 0.52 then 0 and grad_norm 0.0 from the
-    second log on). Any other short log
-    with some live points says it could not judge.
+    The policy never changes:
 
-    **Known false positives.** A reward that stops improving in a run whose losses
-    diverge (a critic whose value estimates exploded) or turn NaN is what the broken
-    updates did to the policy: the finding is linked to divergence / nonfinite-loss /
-    nonfinite-gradients, the root cause to fix first. A stretch of prompts that are all trivially easy
-    (or impossible) gives zero variance for a while; that is why only a long
-    window counts.
+    - *PPO KL ~0* (<= 1e-10) at each of 3+ logs with the clip fraction exactly 0 wherever
+      logged (SB3 / SB2 / baselines, CleanRL, TRL's PPOTrainer; not verl's ppo_kl nor TRL
+      GRPO's clip_ratio): error when the entropy is identical at every log too, else warning;
+      from 1 log when the entropy is ~0 there too (warning; FinRL's SB3 PPO at lr 0.125,
+      entropy_loss -2e-18). Reported instead of a flat reward.
+    - *DPO margin* (`rewards/margins`, no reward) exactly 0 at each of 3+ logs (error).
+    - *ml-agents "Not Training."* on every summary line, at Step 0 only, from one line
+      (error; not a behaviour at its max_steps, nor a resumed checkpoint).
+    - *tianshou's best still epoch #0* after 3+ epochs (warning).
+    - *FinRL's last episode summary* past the first with 0 trades and total_reward exactly 0
+      (warning).
+
+    **Known false positives.** A reward that stops improving in a run whose losses diverge
+    (a critic whose value estimates exploded) or turn NaN is what the broken updates did:
+    the finding is linked to divergence / nonfinite-loss / nonfinite-gradients, the root
+    cause to fix first. A stretch of prompts all trivially easy (or impossible) gives zero
+    variance for a while; that is why only a long window counts.
 
     **What to do.** Test the reward function on a few sampled completions: it
     probably returns a constant (a parsing/format mismatch, always 0). Raise the

@@ -226,151 +226,125 @@ _SHOWN = {"non-finite": "NaN/Inf", "wrecked": "a first loss far above ln(V) afte
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Peak learning rate above what the regime tolerates, with instability to show it.
 
-    **What it does.** Takes the peak LR (logged, else configured) and compares it
-    with the regime's tolerance: 2e-3 for pre-training, 2e-4 for full fine-tuning,
-    1e-3 for LoRA (2e-3 when the regime is unknown). Above it, it looks for
-    instability in the curves: NaN/Inf loss (or a loss component) or grad norm, a loss that trends up or
-    sits 1.5x above its best, an eval loss ending 1.3x above its best while the train
-    loss does not fall, a gradient norm growing 10x+ without bound after warmup
-    (grad-explosion: the weights run away, even while clipping keeps the loss calm) (error
-    when the run broke for good: a NaN/Inf loss, grad norms non-finite that
-    nonfinite-gradients calls an error, a divergence its rule calls an error, a runaway
-    gradient norm; a grad norm a loss scaler skipped and the run recovered from, a loss
-    that trends up or wobbles above its best without undoing the run, or an eval loss
-    alone is a warning: healthy runs above the table show those, and an error needs the
-    direct evidence, each sign an error of its own rule (a model stuck or wrecked under a
-    named Adam(W) 5x+ past any table counts at any severity); and an error needs the "too high"
-    on known ground too: the regime known or the optimizer named (not a trainer's default
-    assumed), and the LR 2x+ past the tolerated value; at the table's edge, or off it, a
-    broken run is a warning), three or more loss / grad-norm spikes (and one per
-    1,000 logged points: a long per-step log has a tail), or an
-    oscillating plateau (warning); a known regime's model that never learned or sits
-    at chance (no-learning, uniform-plateau) under Adam(W), or any such model under
-    Adam(W) at 1e-2 or more, 10x Adam's default (error); a first logged loss far above ln(V) that came
-    after updates at this LR (absurd-initial-loss's "after hot updates", error); a
-    loss that learned under 10% over the hot phase (from the LR's peak until it is
-    under half of it, 20%+ of the run) and ends 10%+ below its best there once the schedule decays the LR:
-    it learned only when the LR came down (warning); the same read over the top of the
-    schedule alone (LR within 20% of its peak: a cosine's first ~30%), where a run that
-    learns at half the peak can still stall at the peak (the cs336 TinyStories arm at
-    AdamW 3e-2: train loss ~3.8 over steps 250-1650, learning only below LR ~0.02, val
-    2.12 against 1.61 at 3e-3); a from-scratch LM (pre-training, a
-    vocabulary of 1,000+) whose loss over the second half of the run sits at or above
-    0.55 ln(V), the low end of the unigram entropy of text (0.55-0.7 ln V), and gained
-    under 5% there (first vs last fifth, medians; that half starting at step 300 or
-    later): it learned token frequencies and then nothing of context, which a healthy
-    from-scratch LM leaves within a few hundred updates (warning). The same stall
-    is blamed on the LR below the table too, from the bottom of the usual pre-training
-    range up (1e-4, scaled for size and optimizer: 1e-2 under SGD), when it began within
-    the run's first fifth: under 5% gained from the first fifth of the logged run to its
-    last, on a from-scratch LM or an LM task of unknown regime, its loss below ln(V)'s
-    band (one that never left ln(V) was not trained at all), in a log that shows the
-    run's start (its first log within the first tenth of its steps: a late window alone
-    looks like a converged model's floor). Such a model reached the
-    unigram level in its first logs and never used its context after: the collapse that
-    early steps too large for the model (no warmup) cause (warning; a 3x lower peak and a
-    warmup). A GPT-2-vocabulary LM sweep with no warmup sat at train 7.3-7.6 (0.68 ln V)
-    for 1,000-2,250 steps at AdamW 3e-4..1e-3 while its arms at 1.1e-4..2.9e-4 fell to
-    ~5.1. A run that descends slowly into the band, or stalls there below 1e-4, is not
-    blamed; a pipeline feeding inputs unrelated to their targets stalls the same way at
-    any LR (the finding says to check a batch). Without
-    instability it is only info. Whatever the table says, a loss that broke (NaN/Inf,
-    a divergence's onset, a train loss thrown 10x+ above its best so far and 2x+ above its
-    first log - even one the decaying LR later brings back down, which loss-spike calls a
-    spike -, or a gradient norm that ran away 100x+ over a few logs: the
-    weights breaking before the loss shows it) while the logged LR still rose at each of the last 3
-    logs before it, at 1e-5 or more, is a warning: the warmup carried the LR past what
-    the run takes, and the fix is half the LR at the break. So is one that broke just as
-    a warmup (from half the peak or less, rising over its last 3+ logs) reached the peak:
-    within a quarter of the warmup's length after it, or its first 3 logs there, the LR
-    still at 90%+ of the peak - the run broke on reaching the peak and never trained there.
-    So is one that broke inside a warmup's climb (the LR rising at every log from half its
-    peak or less to the peak, over 3+ logs) after at least one logged rise, however few LR
-    logs came before the break: a per-epoch LR log of a 5-epoch warmup has two up to a break
-    in epoch 2 (a break before the first rise came at the climb's smallest LR). There (and
-    just as the warmup reaches the peak) a
-    held-out loss that blew up 10x+ above its best eval so far, the train loss higher over
-    the same stretch than before it, is a break too, even when the run later recovers:
-    LB-SGD's ResNet-18 at batch 8192 (linear scaling to SGD 3.2, 5-epoch warmup) saw its
-    test loss go 41 -> 12,475 as the warmup passed LR 1.28, train loss 5.3 -> 6.6, and sat at
-    chance for the next 16 epochs. An eval jump while the train loss keeps falling is the
-    evaluation's (a batch-norm statistic), not a break. So is a warmup that reads as
-    an LR range test: the loss (5-point median) bottoms out while the LR climbs, rises
-    over 5+ logs as the LR more than doubles, and its first 3 logs at the peak sit 1.5x+
-    above the bottom (an eval loss, when logged, no better there): the fix is the LR of
-    the bottom. At the top
-    of the usual range (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >=
-    1e-3; for pre-training above 350M parameters all three scale down with
-    GPT-3's LR-by-size table, e.g. x0.4 at 6.7B) only a diverging loss or an
-    oscillating plateau is blamed on the LR: a
-    warning when the band is a saw-tooth that survives a 5-point rolling median,
-    info when it looks like white noise (a converged run looks the same; a short late
-    window must beat what white noise of as many points reaches 19 times in 20: 30 points
-    of it score 0.7+ one time in eight). On RL
-    runs (a reward is logged) the loss is a surrogate near 0, so only grad-norm
-    spikes and NaN/Inf count there, and the table gives way to RL's own: an LR 3x
-    above the highest one the tuned standard configurations use on the env's family
-    (rl-baselines3-zoo: 7e-4 on Atari, A2C's RMSprop; 4e-3 on classic control, DQN on
-    MountainCar; 1e-3 on MuJoCo, TD3), or 1e-2 (10x Adam's default) when the env is not
-    known, is a warning when the critic's TD loss (critic_loss by name, or a DQN's loss:
-    an epsilon schedule is logged) sits 10x+ higher over the last third of its 10+ logs
-    than over the first fifth (medians): steps this large keep the value estimates from
-    fitting their moving targets, so the error grows instead of settling (CS285's DQN
-    on CartPole at Adam 5e-2: critic loss ~2 -> 50, eval return 10-100 against 500 at
-    1e-3, whose own critic loss also grows, 6-15x, from a floor of 0.05). With the env
-    known, so is a return stalled a quarter of the way from random play to a competent
-    score or less (its last fifth up by under 5% of that way on the fifth before, 10+
-    logs, any epsilon schedule at its floor over both): SB3's DQN on Breakout at 5e-3
-    sat at 5.3 for its last 200k steps, against 21.5 at 5e-4. At any LR, a PPO-family
-    run whose approx KL per update (SB3 `train/approx_kl`, CleanRL `losses/approx_kl`)
-    runs above 0.5 - 10x the 0.01-0.05 band a policy update is meant to stay in - at 3+
-    updates (else a clip fraction above 0.5), its entropy collapsing to under half and
-    its return giving back half its gain, took steps too large (warning): SB3 PPO on
-    Street Fighter II at 9e-5, KL up to 24, entropy 8.3 -> 0.2, return 4398 -> 1696.
+    **What it does.** Compares the peak LR (logged, else configured) with the regime's
+    tolerance: 2e-3 pre-training, 2e-4 full fine-tuning, 1e-3 LoRA, 2e-3 unknown (AdamW's
+    table: 100x up under SGD, 10x down under Lion, the Lion paper's 3-10x smaller LR; an HF
+    Trainer naming no optimizer ran AdamW). Above it, it flags the LR when the curves show
+    instability: error when the run broke for good on known ground, warning for weaker
+    signs, info for a high LR with a calm curve. Warmups that break the run, RL, and LR
+    sweeps have readings of their own below.
 
-    The tables are AdamW's. Under SGD they scale 100x up; under Lion, whose sign update
-    moves every weight by the full LR, 10x down (the Lion paper's advice: an LR 3-10x
-    smaller than AdamW's). An HF Trainer run that names no optimizer ran the Trainer's
-    default AdamW: at 1e-2 or more with a model at chance it is Adam's far-too-high LR,
-    as is any Adam(W) run there, whatever its task.
+    **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with
+    linear decay and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
+    with no trend and validation stalled. Steps too large bounce around the minimum. The
+    fix was max LR 5e-5 with cosine decay and 3% warmup: loss 0.87 in ~800 more steps. A
+    2e-4 LoRA run that keeps converging is not flagged: the default is fine when the curve
+    says so.
 
-    **Why it matters.** The LoRA-plateau run: LoRA at the 2e-4 tutorial default with linear decay
-    and 10% warmup fell 2.3 -> 1.1, then oscillated 1.08-1.14 for ~1,000 steps
-    with no trend and validation stalled. Steps too large bounce around the
-    minimum. The fix was max LR 5e-5 with cosine decay and 3% warmup: loss 0.87
-    in ~800 more steps. A 2e-4 LoRA run that keeps converging is not flagged:
-    the default is fine when the curve says so.
+    **Readings.** *Known ground* means the regime known or the optimizer named (not a
+    trainer's default assumed) and the LR 2x+ past the tolerance; off it, a broken run is a
+    warning.
 
-    **Known false positives.** A run that has simply converged and sits at its
-    noise floor looks like a plateau; when an eval loss is logged and still
-    improves the plateau is not counted. A loss solved to ~0 (100x below its
-    start) wobbles by large *relative* amounts: there spikes and bands are not
-    counted, and a rise only counts as divergence when it is at least 5% of what
-    the run learned. The regime table is for transformer LMs under AdamW: with no
-    regime and a task known not to be an LM (a small classifier at Adam 3e-3, a
-    detector at SGD 0.02: the task is inferred from box/mask loss terms), or an LR
-    of 2e-2+ with no optimizer named and no LM task (SGD's range: a ResNet at 0.1-1.6),
-    neither a high LR alone nor spikes are reported; only NaN/Inf, a diverging loss or
-    an exploding gradient norm is,
-    and the fix offered there is a 3x cut (the AdamW table's values mean nothing on SGD's scale). NaNs under fp16 are usually a dtype
-    problem (see fp16-instability), and data problems (duplicates, label noise)
-    also make oscillating plateaus: check the data first.
-    The peak judged is the one the run reached: with no LR logged, a configured peak
-    behind a configured linear warmup longer than the planned run was never applied (the
-    ramp gets to run / warmup of it; a wav2vec2 card at 3e-4 with 500 warmup steps in a
-    210-step run trained at 1.26e-4 at most, under a full fine-tune's 2e-4), so a run
-    stuck there is warmup-too-long's, not this rule's.
-    With no LR logged or configured the rule does not judge, not even a NaN that
-    followed finite training in fp32: on real runs the LR was the settled cause of such
-    a NaN about one time in eight (bad data, a loss that divides by zero, the dtype the
-    rest; none of four where the loss had been falling), so nonfinite-loss's own advice
-    (the LR, the dtype or the data: read the step before the NaN) stands alone.
+    Above the table:
 
-    **Read with its sweep.** When nothing above warns and the run is one arm of an LR
-    sweep read together (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs
-    under one optimizer, fact `lr_sweep`), an arm above the best arm's LR whose loss at
-    the common budget is 5%+ above the best's is too high: a warning with both numbers
-    (the arms below the best LR are lr-too-low's).
+    - *Broke for good* (error on known ground): NaN / Inf loss (or a loss component), grad
+      norms non-finite that `nonfinite-gradients` calls an error, a divergence its rule
+      calls an error, or a gradient norm growing 10x+ without bound after warmup
+      (`grad-explosion`, even while clipping keeps the loss calm).
+    - *Unstable* (warning): a grad norm a loss scaler skipped and the run recovered from, a
+      loss that trends up or sits 1.5x above its best without undoing the run, an eval loss
+      ending 1.3x above its best while the train loss does not fall, 3+ loss / grad-norm
+      spikes (and one per 1,000 logged points), or an oscillating plateau.
+    - *Stuck under Adam(W)* (error): a known regime's model that never learned or sits at
+      chance (`no-learning`, `uniform-plateau`), or any such model at 1e-2+ (10x Adam's
+      default), whatever the task; a model stuck or wrecked under a named Adam(W) 5x+ past
+      any table counts at any severity.
+    - *Hot first updates* (error): a first logged loss far above ln(V) after updates at this
+      LR (`absurd-initial-loss`'s "after hot updates").
+    - *Learned only when the LR came down* (warning): under 10% learned over the hot phase
+      (from the peak until under half of it, 20%+ of the run), then 10%+ below its best
+      there as the schedule decays; or the same over the schedule's top (LR within 20% of
+      its peak: a cosine's first ~30%) (the cs336 TinyStories arm at AdamW 3e-2: train ~3.8
+      over steps 250-1650, learning only below LR ~0.02, val 2.12 against 1.61 at 3e-3).
+    - *Unigram stall* (warning): a from-scratch LM (pre-training, vocabulary 1,000+) whose
+      loss over the run's second half (starting at step 300+) sits at or above 0.55 ln(V)
+      (text's unigram entropy is 0.55-0.7 ln V), gaining under 5% there (first vs last
+      fifth, medians).
+    - *Top of the usual range* (LoRA >= 2e-4, full fine-tune >= 5e-5, pre-training >= 1e-3,
+      scaled down above 350M parameters by GPT-3's LR-by-size table, x0.4 at 6.7B): only a
+      diverging loss or an oscillating plateau is blamed: warning for a saw-tooth that
+      survives a 5-point rolling median, info for white noise (a short late window must
+      beat what white noise of as many points reaches 19 times in 20: 30 points score 0.7+
+      one time in eight).
+    - Without instability: info.
+
+    Below the table or at any LR:
+
+    - *Early unigram stall* (warning), from 1e-4 up (1e-2 under SGD), when it began in the
+      run's first fifth: under 5% gained from the first fifth to the last, on a from-scratch
+      LM or an LM of unknown regime, below ln(V)'s band, the log's first point within the
+      first tenth of the run (a GPT-2-vocabulary sweep without warmup: train 7.3-7.6, 0.68
+      ln V, for 1,000-2,250 steps at AdamW 3e-4..1e-3, while arms at 1.1e-4..2.9e-4 fell to
+      ~5.1). Not a slow descent into the band, nor a stall below 1e-4; unrelated inputs
+      stall the same way (the finding says to check a batch). Fix: a
+      3x lower peak and a warmup.
+    - *Broke during the warmup* (warning), at 1e-5+: the loss broke (NaN / Inf, a
+      divergence's onset, a train loss 10x+ above its best and 2x+ above its first log even
+      if the decay brings it back, or a grad norm running away 100x+ over a few logs) while
+      the logged LR rose at each of the last 3 logs before it; or as a warmup (from half the
+      peak or less, rising 3+ logs) reached the peak (within a quarter of the warmup's
+      length, or its first 3 logs there, LR at 90%+ of peak); or inside the climb after at
+      least one logged rise (a per-epoch LR log of a 5-epoch warmup has two up to a break in
+      epoch 2). There a held-out loss 10x+ above its best eval with the train loss higher
+      also counts, even if the run recovers (LB-SGD's ResNet-18 at batch 8192, SGD 3.2,
+      5-epoch warmup: test loss 41 -> 12,475 past LR 1.28, train 5.3 -> 6.6, at chance for
+      16 epochs); not an eval jump with the train loss falling. Fix: half the LR at the
+      break.
+    - *LR range test* (warning): during the warmup the loss (5-point median) bottoms out,
+      rises over 5+ logs as the LR more than doubles, and its first 3 logs at the peak sit
+      1.5x+ above the bottom (the eval loss no better): fix at the bottom's LR.
+
+    RL (a reward is logged; the loss is a surrogate, so only grad-norm spikes and NaN / Inf
+    count, and the tolerance is 3x the highest LR of rl-baselines3-zoo's tuned configs:
+    7e-4 Atari (A2C RMSprop), 4e-3 classic control (DQN MountainCar), 1e-3 MuJoCo (TD3);
+    1e-2 when the env is unknown):
+
+    - *Critic loss grows* (warning): the TD loss (critic_loss, or a DQN's loss with an
+      epsilon schedule) 10x+ higher over the last third of its 10+ logs than the first fifth
+      (medians) (CS285's DQN on CartPole at Adam 5e-2: critic ~2 -> 50, eval return 10-100
+      against 500 at 1e-3, whose critic grew 6-15x from 0.05).
+    - *Return stalled* (warning, env known): a quarter of the way from random to competent
+      or less, the last fifth up under 5% of that way on the fifth before, 10+ logs, epsilon
+      at its floor (SB3's DQN on Breakout at 5e-3: 5.3 for its last 200k steps, 21.5 at
+      5e-4).
+    - *PPO steps too large* (warning, any LR): approx KL (SB3 `train/approx_kl`, CleanRL
+      `losses/approx_kl`) above 0.5 at 3+ updates (else clip fraction above 0.5), entropy
+      collapsing under half, the return giving back half its gain (SB3 PPO on Street
+      Fighter II at 9e-5: KL up to 24, entropy 8.3 -> 0.2, return 4398 -> 1696).
+
+    Sweeps: when nothing above warns and the run is one arm of an LR sweep (3+ runs at 3+
+    peak LRs under one optimizer, fact `lr_sweep`), an arm above the best arm's LR whose
+    loss at the common budget is 5%+ above the best's is a warning with both numbers (arms
+    below are `lr-too-low`'s).
+
+    **Known false positives.**
+
+    - A converged run at its noise floor looks like a plateau: not counted while a logged
+      eval loss still improves.
+    - A loss solved to ~0 (100x below its start): spikes and bands are not counted, and a
+      rise counts as divergence only at 5%+ of what the run learned.
+    - Non-LM tasks with no regime (a classifier at Adam 3e-3, a detector at SGD 0.02,
+      inferred from box / mask terms), or an LR of 2e-2+ with no optimizer named and no LM
+      task (SGD's range: a ResNet at 0.1-1.6): a high LR alone and spikes are not reported;
+      only NaN / Inf, divergence or an exploding grad norm, with a 3x cut as the fix.
+    - NaNs under fp16 are usually the dtype (`fp16-instability`); duplicates and label
+      noise also make oscillating plateaus.
+    - With no LR logged, a configured peak behind a linear warmup longer than the run was
+      never reached (a wav2vec2 card at 3e-4 with 500 warmup steps in 210: 1.26e-4 at
+      most): `warmup-too-long`'s.
+    - With no LR logged or configured the rule does not judge, not even a NaN after finite
+      fp32 training (the LR was the cause about one time in eight; none of four where the
+      loss had been falling): `nonfinite-loss`'s advice stands alone.
 
     **What to do.** Lower the peak LR 3-10x (LoRA: ~5e-5, full fine-tune:
     ~2e-5, pre-training: ~3e-4), use cosine decay and a 2-5% warmup; tune LR,

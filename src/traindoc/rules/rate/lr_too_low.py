@@ -144,118 +144,93 @@ class Params:
 def check(run: Run, p: Params) -> Iterator[Hit]:
     """Peak learning rate far below what the regime needs, with a curve that does not move.
 
-    **What it does.** Takes the peak of the logged LR (else the configured
-    `learning_rate`) and compares it with the regime's usual LR: about 3e-4 for
-    pre-training, 1e-5..5e-5 for full fine-tuning, 5e-5..2e-4 for LoRA. It flags
-    an LR at or below 3e-5 (pre-training: 10x under its typical 3e-4, and half the
-    lowest AdamW peak published for pre-training at any size, GPT-3 175B's and
-    BLOOM-176B's 6e-5), 1e-7 (full fine-tune), 1e-6 (LoRA), or 1e-7 when the regime
-    is unknown; pre-training ranges above 350M parameters scale down with GPT-3's
-    LR-by-size table (x0.4 at 6.7B). A from-scratch GPT on WikiText-2 at 2.2e-5 still
-    fell after 20 epochs, at val 5.91 where its 2.4e-4 sibling ended at 5.10. It is an error only when the loss agrees: the
-    second half of the run shows no significant decrease of at least 3%. Outside
-    pre-training a whole run's gain under 5% (the eval loss at 2+ evals, as below) agrees
-    too, where the train curve is too short or noisy to call: a warning whatever the
-    regime (an unknown regime at 1e-8 with the eval loss 2.015 -> 2.005 over 3 epochs).
-    Between
-    those lines and the regime's usual range, an LR 10x or more under the range's low
-    end (1e-6 for a full fine-tune, 5e-6 for LoRA; 5e-7 when the regime is unknown,
-    as large models are fully fine-tuned at 1e-6..2e-6)
-    is a warning when the loss barely moved over the whole run: the eval loss (3+
-    evals) from its first value to its best, or else (no finite eval loss) the held-out
-    task metric read as an error (WER as it is, an accuracy in [0, 1] as 1 - accuracy;
-    the one that moved most), or else the train loss from its first third to its
-    last, gained under 5% (OPT-6.7B at constant 3e-7: eval 2.596 -> 2.529 in an
-    epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: eval 1.036 -> 1.000, still near
-    ln 3, in 20 epochs; a wav2vec2 CTC continuation at 5e-7 whose card logs an `inf`
-    eval loss: WER 0.1497 -> 0.1499 in 7 epochs). Two evals are enough there (a model card's
-    2-epoch table: at 10x under the range one epoch does not converge). An eval loss
-    that ended 5%+ above its best is not a slow run: an LR too small to move the weights
-    cannot make the model overfit (whisper-large at 1e-6: eval 0.41 -> 0.49 from its
-    first eval while the train loss fell 83%), so its small gain says nothing there.
-    An eval loss that moved more than that is still too slow when, with the uniform
-    guess's loss known (ln C of the run's C classes, ln V of its vocabulary), its best is
-    still 80%+ of it: after the whole run at 10x under the range the model has barely
-    left chance, where a workable LR leaves ln(C) far behind in its first epochs (a
-    3-class indic-bert at 1e-6: best eval 0.973, 89% of ln 3, after 20 epochs, while
-    its siblings at 1e-5..5e-5 leave ln 3 within an epoch or two; a healthy 3-class
-    DistilBERT at 1e-6 ended at 63% of it). With the class count not logged, a
-    fine-tuned classifier (accuracy or F1 logged) whose first train loss sits within 2%
-    of ln C (C = 2..10) names it: a fresh head starts at the uniform guess (the
-    indic-bert's first loss 1.0904, ln 3 = 1.0986). At such an LR
-    it is also a warning when the loss was still falling steeply when the run ended:
-    5%+ of its level per tenth of the run over its last stretch, sustained over its
-    last three points (5+ points: the eval loss, else the train loss), where a run that
-    converged has flattened; the LR, not the budget, held it back (mT5-small at 1e-5
-    for 10 epochs: val 28.1 -> 6.1, still -10% in the last epoch). So is an eval loss
-    that has not begun to saturate, whatever its gain: 8+ evals falling over the run
-    (Mann-Kendall) whose last quarter falls per step at least half as fast as the
-    middle half, where a converging run decelerates (OPT-6.7B at constant 1e-6: eval
-    2.504 -> 2.363 in an epoch, ~0.015 per eval to the end). The eval loss, else (none
-    logged) a held-out task metric read as an error, never the train loss: a train loss
-    keeps falling as a model fits its own batches (SGD at 1e-5 on IMDB, regime unknown:
-    test accuracy 0.511 -> 0.611 in a straight line over 9 epochs, still climbing as
-    fast at the end). Under the flag line with the regime unknown, such a curve makes
-    the finding a warning (info without one): the curve agrees.
+    **What it does.** Compares the peak LR (logged, else the configured `learning_rate`)
+    with the regime's usual range: ~3e-4 pre-training, 1e-5..5e-5 full fine-tuning,
+    5e-5..2e-4 LoRA (AdamW's; x100 under a named SGD). It flags an LR far under the range
+    when the curve agrees: error when the loss does not fall, warning when it barely moves,
+    crawls or is still falling steeply at the end, info when the regime is unknown and the
+    curve does not agree.
 
-    Under the range's low end but above that 10x line (a known regime's or family's
-    range), the LR alone says nothing; it is a warning when the eval loss crawls: 10+
-    evals that fall steadily (Mann-Kendall z <= -1.96) in a straight line - the last
-    third's least-squares slope at least half the first third's, where a run at a
-    workable LR decelerates - yet gained under 10% of the first eval over the whole run.
-    The step size, not convergence or the budget, sets that pace (wav2vec2-base on
-    6-class MESD at 1.25e-5, under the family's 3e-5: eval 1.796 -> 1.701, still near
-    ln 6, at ~0.005 per eval over 60 steps, where its 1e-4 sibling was at 0.69 by the
-    same step; an xls-r sibling at 1.25e-5: 1.788 -> 1.770). A curve that decelerates,
-    a flat noisy one, or one that gained 10%+ is not a crawl. A crawl at an LR under
-    the 10x line is a warning too: what is too slow above that line is too slow under it
-    (a straight-line 7% gain there is neither "barely moved" nor "falling steeply").
+    **Why it matters.** The exploded-head run pre-trained at LR 1e-6, 300x below the ~3e-4
+    the regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and would
+    never have left it. Every step at such an LR is wasted compute.
 
-    **Pre-training, size known.** Above those lines a from-scratch run whose size is
-    known (config dimensions or tensors) is read against GPT-3's LR-by-size table
-    (6e-4 at 125M and held there below it, 3e-4 at 350M, 1.2e-4 at 6.7B, 6e-5 at
-    175B; x100 under SGD): at or under a fifth of it, with the loss still falling over
-    the last third of the run (the eval loss at 8+ evals, else the train loss;
-    Mann-Kendall z <= -1.96), it is a warning - the budget ran out while the step size
-    still set the pace. The table is the low end of practice (LLaMA-7B 3e-4, Pythia-70M
-    1e-3), so a fifth of it is far below the norm: a 17.7M TinyStories LM at 1e-4 ends
-    0.43 nats above its 3e-3 sibling, while the same model at 3e-4 is a healthy
-    batch-sweep arm. With the size unknown 1e-4 says nothing (GPT-3 13B's LR).
+    **Readings.** Lines (AdamW; pre-training ranges above 350M parameters scale down with
+    GPT-3's LR-by-size table, x0.4 at 6.7B):
 
-    **Read with its sweep.** When the run is one arm of an LR sweep read together
-    (a folder of runs, or a paste of several: 3+ runs at 3+ peak LRs under one optimizer,
-    fact `lr_sweep`), the arms are compared at the same step - the shortest arm's last,
-    among arms that ran half the longest or more - on the eval loss (the train loss's
-    last-tenth median when an arm has no evals). An arm under the best arm's LR whose loss
-    there is 5%+ above the best's is too low, whatever its own curve says: a warning
-    with both numbers. 5% is ~10x the seed-to-seed spread of a validated LM loss and
-    beyond the flat basin around the best LR (TinyStories 17M, 10k steps: 1.386 at 1e-3,
-    1.411 at 3e-3, 1.418 at 1e-2), where an arm 10x under it is 10-50% worse (1.796 at
-    1e-4). Arms above the best LR are lr-too-high's.
+    - *Flag line*: 3e-5 pre-training (10x under 3e-4, half the lowest published AdamW
+      pre-training peak, GPT-3 175B's and BLOOM-176B's 6e-5; a from-scratch GPT on
+      WikiText-2 at 2.2e-5 still fell after 20 epochs, val 5.91 against 5.10 at 2.4e-4),
+      1e-7 full fine-tune, 1e-6 LoRA, 1e-7 unknown regime. Under SGD 100x up: pre-training
+      at 3e-3, the unknown regime's 10x line at 5e-5 (an SGD run at 3e-5 whose eval loss
+      barely moved is a warning; SGD's usual LRs sit ~100x above Adam's: ResNets at 0.1, and
+      in a 27M GPT's sweep SGD kept improving to 3e-2 while AdamW peaked at 3e-4).
+    - *10x line*: 10x under the range's low end: 1e-6 full fine-tune, 5e-6 LoRA, 5e-7
+      unknown (large models are fully fine-tuned at 1e-6..2e-6).
+    - *Family ranges* by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3
+      (HF's T5 docs: 1e-4 and 3e-4 with AdamW, 1e-3 with Adafactor), wav2vec2-style speech
+      encoders at 3e-5..3e-4 (CTC recipes 1e-4..3e-4, audio classification 3e-5). A T5
+      fine-tune at 3e-6 is 33x under (t5-base, 2 epochs: val 2.0285 -> 2.0232).
 
-    Families whose fine-tuning LRs sit well above the generic 1e-5..5e-5 set the range
-    by the base model's name: T5 / mT5 / Flan-T5 / ByT5 at 1e-4..1e-3 (HF's T5 docs:
-    1e-4 and 3e-4 with AdamW, 1e-3 with Adafactor), wav2vec2-style speech encoders at
-    3e-5..3e-4 (HF's CTC recipes 1e-4..3e-4, audio classification 3e-5). A T5 fine-tune
-    at 3e-6 is 33x under its range (t5-base, 2 epochs: val 2.0285 -> 2.0232).
+    At or under the flag line:
 
-    **Why it matters.** The exploded-head run pre-trained at LR 1e-6, 300x below the ~3e-4 the
-    regime needs; the loss sat at the uniform floor (10.8125) for 300 steps and
-    would never have left it. Every step at such an LR is wasted compute.
+    - *Loss agrees* (error): the second half shows no significant decrease of 3%+.
+    - *Whole-run gain under 5%*, outside pre-training, the eval loss at 2+ evals, where the
+      train curve is too short or noisy (warning, any regime; an unknown regime at 1e-8:
+      eval 2.015 -> 2.005 over 3 epochs).
+    - Otherwise, with the regime unknown: info, or warning with a curve below that agrees.
 
-    The table is AdamW's: when the run names SGD as its optimizer every line scales
-    by 100 (a step is lr x gradient, and SGD's usual LRs sit ~100x above Adam's:
-    ResNets at 0.1; in a 27M GPT's optimizer sweep plain SGD kept improving up to
-    3e-2 while AdamW peaked at 3e-4), so pre-training under SGD is flagged at 3e-3,
-    and with the regime unknown the 10x line is 5e-5 (an SGD run at 3e-5 whose eval loss
-    barely moved is a warning).
+    Under the 10x line (and between it and the flag line):
 
-    **Known false positives.** Optimisers with another LR scale that the log does
-    not name (SGD, Adafactor's relative step, LARS) and deliberate tiny-LR
-    phases (probing, continued pre-training annealing). When the loss still falls
-    the finding is only a warning (info when the regime is unknown). A peak LR under
-    1e-20 is a warning at least, with no loss curve and in any regime: it is zero in
-    effect (no schedule reaches it on purpose; a coqui HiFi-GAN generator logged
+    - *Barely moved* (warning): under 5% gained by the eval loss (first to best, 3+ evals;
+      2 in a model card's 2-epoch table),
+      else the held-out task metric read as an error (WER, 1 - accuracy; the one that moved
+      most), else the train loss (first third to last) (OPT-6.7B at constant 3e-7: eval
+      2.596 -> 2.529 in an epoch, -0.42 at 6e-6; a 3-class BERT at 1e-6: 1.036 -> 1.000,
+      near ln 3, in 20 epochs; a wav2vec2 CTC continuation at 5e-7 with an `inf` eval loss:
+      WER 0.1497 -> 0.1499 in 7 epochs). Not an eval loss ending 5%+ above its best (no
+      LR too small overfits: whisper-large at 1e-6, eval 0.41 -> 0.49, train -83%).
+    - *Still near chance* (warning): an eval loss that moved more but whose best is still
+      80%+ of ln C / ln V (a 3-class indic-bert at 1e-6: best 0.973, 89% of ln 3, after 20
+      epochs; a healthy 3-class DistilBERT at 1e-6 ended at 63%). With no class count
+      logged, a fine-tuned classifier's first train loss within 2% of ln C (C = 2..10) names
+      it (indic-bert: 1.0904, ln 3 = 1.0986).
+    - *Still falling steeply* (warning): 5%+ of its level per tenth of the run over its last
+      stretch, sustained over its last three of 5+ points, eval loss else train loss (mT5-
+      small at 1e-5 for 10 epochs: val 28.1 -> 6.1, -10% in the last epoch).
+    - *Not saturating* (warning): 8+ evals falling (Mann-Kendall), the last quarter falling
+      per step at least half as fast as the middle half; the eval loss, else a held-out
+      metric read as an error, never the train loss (OPT-6.7B at constant 1e-6: eval 2.504
+      -> 2.363, ~0.015 per eval to the end; SGD at 1e-5 on IMDB, regime unknown: test
+      accuracy 0.511 -> 0.611 in a straight line over 9 epochs).
+
+    Under the range but above the 10x line (a known regime's or family's range):
+
+    - *Crawl* (warning; also under the 10x line): 10+ evals falling steadily (z <= -1.96)
+      in a straight line (the last third's least-squares slope at least half the first
+      third's), gaining under 10% of the first eval (wav2vec2-base on 6-class MESD at
+      1.25e-5, under the family's 3e-5: eval 1.796 -> 1.701, ~0.005 per eval over 60 steps,
+      where its 1e-4 sibling was at 0.69; an xls-r sibling: 1.788 -> 1.770). Not a curve
+      that decelerates, a flat noisy one, or a gain of 10%+. The LR alone says nothing here.
+    - *Pre-training, size known* (config dimensions or tensors): at or under a fifth of
+      GPT-3's LR-by-size table (6e-4 at 125M and below, 3e-4 at 350M, 1.2e-4 at 6.7B, 6e-5
+      at 175B; x100 under SGD) with the loss still falling over the last third (eval at 8+
+      evals, else train; z <= -1.96): warning (a 17.7M TinyStories LM at 1e-4 ends 0.43
+      nats above its 3e-3 sibling; at 3e-4 it is a healthy arm; practice runs higher:
+      LLaMA-7B 3e-4, Pythia-70M 1e-3). With the size unknown 1e-4 says nothing (GPT-3 13B's
+      LR).
+    - *Sweep arm* (3+ runs at 3+ peak LRs under one optimizer, fact `lr_sweep`): compared
+      at the shortest arm's last step (among arms running half the longest or more) on the
+      eval loss (else the train loss's last-tenth median), an arm under the best arm's LR
+      5%+ above the best is a warning with both numbers, whatever its own curve (5% is ~10x
+      seed spread; TinyStories 17M, 10k steps: 1.386 at 1e-3, 1.411 at 3e-3, 1.418 at 1e-2,
+      1.796 at 1e-4). Arms above are `lr-too-high`'s.
+
+    **Known false positives.** Optimisers with another LR scale the log does not name
+    (SGD, Adafactor's relative step, LARS) and deliberate tiny-LR phases (probing,
+    continued pre-training annealing). When the loss still falls the finding is only a
+    warning (info when the regime is unknown). A peak LR under 1e-20 is a warning at least,
+    with no loss curve and in any regime: zero in effect (a coqui HiFi-GAN generator logged
     7.05e-111 after its exponential decay compounded for 244k steps).
 
     **What to do.** Raise the peak LR to the regime's range (pre-training ~3e-4,
