@@ -50,14 +50,19 @@ _GLUONCV_FRCNN = (
 )
 
 
-def test_a_bare_l1_or_a_prefixed_head_term_is_not_taken_for_smoothl1(tmp_path: Path) -> None:
-    # an L1 distance is also an evaluation score; GluonCV Faster R-CNN's per-head terms
-    # (RPN_SmoothL1, RCNN_SmoothL1) sit beside its L1Loss metrics and are read as before
+def test_a_bare_l1_is_a_score_and_gluoncv_frcnn_sums_its_four_head_terms(tmp_path: Path) -> None:
+    # an L1 distance is also an evaluation score; GluonCV Faster R-CNN's objective is its
+    # four head terms (RPN_Conf + RPN_SmoothL1 + RCNN_CrossEntropy + RCNN_SmoothL1), and
+    # its RPNL1Loss / RCNNL1Loss are metrics printed beside them, not terms
     assert kind("l1") != "component_loss"
-    assert kind("rpn_smoothl1") != "component_loss"
+    assert kind("rpn_smoothl1") == "component_loss"
+    assert kind("RPNL1Loss") != "component_loss"
     run = one_log(tmp_path, _GLUONCV_FRCNN)
     assert "rpn_smoothl1" in run.series
-    assert run.get("loss").source == "derived: sum of rpnl1loss + rcnnl1loss"
+    assert run.get("loss").source == (
+        "derived: sum of rpn_conf + rpn_smoothl1 + rcnn_crossentropy + rcnn_smoothl1"
+    )
+    np.testing.assert_allclose(run.get("loss").values, [1.823, 1.586, 1.416], atol=1e-9)
 
 
 # https://github.com/Bohao-Lee/CME/issues/30 (verbatim): pytorch-yolo2's region loss

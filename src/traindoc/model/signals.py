@@ -530,6 +530,9 @@ _BASICSR_LOSS = re.compile(
 # RCNN_Mask=0.41", CenterNet's "WHL1=4.125, CenterRegL1=0.486, HeatmapFocal=278.131" (the
 # box-size and centre-offset L1 terms and the heatmap's focal loss). Terms that sum to
 # the objective, never metrics (a bare `L1` stays one: an L1 distance is also a score).
+# ... and its RPNL1Loss / RCNNL1Loss, metrics (RPNL1LossMetric, RCNNL1LossMetric in its
+# train_faster_rcnn.py) that track the box terms' L1 beside them: scores, not terms.
+_GLUON_L1_METRIC = re.compile(r"^(?:rpn|rcnn)_?l1_?loss$", re.IGNORECASE)
 _GLUON_LOSS = re.compile(
     r"^(?:(?:rpn|rcnn)_(?:conf|smooth_?l1|cross_?entropy|mask)|(?:wh|center_?reg)_?l1"
     r"|heatmap_?focal)$",
@@ -586,6 +589,8 @@ def kind(name: str) -> str:
     if low.startswith("delta") and "loss" in low:
         # OpenAI Spinning Up's DeltaLossPi / DeltaLossV: how much one update moved the
         # loss (loss after - loss before), a change of it and no term of it
+        return "other"
+    if _GLUON_L1_METRIC.match(low):
         return "other"
     if "loss" in low:
         return "eval_component_loss" if _EVAL.search(low) else "component_loss"
