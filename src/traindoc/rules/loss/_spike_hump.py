@@ -13,6 +13,7 @@ from traindoc.measure.stats import fmt, mad
 from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit
+from traindoc.rules.loss._spike_largest import largest
 
 if TYPE_CHECKING:
     from traindoc.rules.loss.loss_spike import Params
@@ -85,10 +86,7 @@ def _hump(run: Run, f: Series, p: Params) -> Hit | None:
         end_step=int(steps[k]),
         evidence={
             "count": 1,
-            "largest_step": step,
-            "largest_value": peak,
-            "largest_baseline": pre,
-            "largest_rel": peak / pre - 1,
+            **largest(step, peak, pre),
             "spike_steps": [step],
             "noise_band": band,
             "back_step": int(steps[k]),

@@ -14,6 +14,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit
 from traindoc.rules.loss._spike_head import _lone_spike
+from traindoc.rules.loss._spike_largest import largest
 
 if TYPE_CHECKING:
     from traindoc.rules.loss.loss_spike import Params
@@ -108,10 +109,7 @@ def _local(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     severity = Severity.WARNING if ev is not None or len(found) >= 2 else Severity.INFO
     evidence: dict[str, object] = {
         "count": len(found or both),
-        "largest_step": step,
-        "largest_value": peak,
-        "largest_baseline": ref,
-        "largest_rel": peak / ref - 1,
+        **largest(step, peak, ref),
         "spike_steps": [int(steps[k]) for k in found],
         "learned_share": share,
         "points": int(y.size),

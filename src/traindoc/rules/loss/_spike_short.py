@@ -18,6 +18,7 @@ from traindoc.model import Run, Series, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit
 from traindoc.rules.loss._spike_head import _lone_spike, _recovering
+from traindoc.rules.loss._spike_largest import largest
 from traindoc.rules.loss._spike_local import _local, _signed
 
 if TYPE_CHECKING:
@@ -54,10 +55,7 @@ def _grad_led(run: Run, f: Series, p: Params) -> Hit | None:
             end_step=int(steps[-1]),
             evidence={
                 "count": 1,
-                "largest_step": int(steps[j]),
-                "largest_value": peak,
-                "largest_baseline": level,
-                "largest_rel": peak / level - 1,
+                **largest(int(steps[j]), peak, level),
                 "grad_norm_before": float(gv[i - 1]),
                 "grad_norm_at_largest": float(gv[i]),
                 "grad_step": int(steps[i]),
@@ -153,12 +151,12 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
         yield from _local(run, f, p)
         return
     ref = level if back else pre
-    largest = max(back, key=lambda i: y[i]) if back else peak_i
-    peak = float(y[largest])
+    top = max(back, key=lambda i: y[i]) if back else peak_i
+    peak = float(y[top])
     # 5x its level, and (a lone point) 2x the highest ordinary point of the paste: one
     # under that is the tail of the log's own batch noise, as in the long path (another
     # spike is no ordinary point while the paste has at most two)
-    tail = float(highest_ordinary(y, level, [largest], factor=p.spike_sized, few=p.several - 1)[0])
+    tail = float(highest_ordinary(y, level, [top], factor=p.spike_sized, few=p.several - 1)[0])
     big = peak >= (p.huge_single_rel + 1) * ref and not (
         len(back) == 1 and peak < p.huge_single_tail * tail
     )
@@ -192,14 +190,11 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
     )
     yield Hit(
         title=f"{what} ({peak / ref:.1f}x)",
-        step=int(steps[largest]),
+        step=int(steps[top]),
         end_step=int(steps[-1]),
         evidence={
             "count": max(len(back), 1),
-            "largest_step": int(steps[largest]),
-            "largest_value": peak,
-            "largest_baseline": ref,
-            "largest_rel": peak / ref - 1,
+            **largest(int(steps[top]), peak, ref),
             "spike_steps": [int(steps[i]) for i in back] or [int(steps[peak_i])],
             "recovering": bool(recovering),
             "points": int(y.size),
@@ -216,7 +211,7 @@ def _short(run: Run, f: Series, p: Params) -> Iterator[Hit]:
             "it repeats: "
             + advice.join(
                 *advice.steadier(run, "lower the peak LR 2-3x"),
-                f"inspect the batches at step {int(steps[largest])}",
+                f"inspect the batches at step {int(steps[top])}",
             )
             + "."
         ),
@@ -272,10 +267,7 @@ def _both_blown(run: Run, f: Series, p: Params) -> Hit | None:
         end_step=int(steps[back]),
         evidence={
             "count": 1,
-            "largest_step": step,
-            "largest_value": peak,
-            "largest_baseline": pre,
-            "largest_rel": peak / pre - 1,
+            **largest(step, peak, pre),
             "spike_steps": [step],
             "eval_before": eb,
             "eval_at": ea,

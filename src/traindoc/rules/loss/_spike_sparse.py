@@ -8,6 +8,7 @@ from traindoc.measure.stats import fmt
 from traindoc.model import Run, Severity
 from traindoc.rules import advice
 from traindoc.rules.api import Hit
+from traindoc.rules.loss._spike_largest import largest
 
 
 def _sparse_hit(run: Run, e: Excursion) -> Hit:
@@ -23,10 +24,7 @@ def _sparse_hit(run: Run, e: Excursion) -> Hit:
         end_step=e.end_step,
         evidence={
             "count": 1,
-            "largest_step": e.step,
-            "largest_value": e.peak,
-            "largest_baseline": e.level,
-            "largest_rel": e.peak / e.level - 1,
+            **largest(e.step, e.peak, e.level),
             "spike_steps": [e.step],
             "points": points,
             "confirmed_by": e.confirmed_by,
